@@ -1,0 +1,29 @@
+//! Kafka client quotas, reproduced in pure Rust.
+//!
+//! The engine follows Apache Kafka's own classes rule for rule and is checked
+//! against vectors produced by running them (`tests/fixtures/kafka-vectors`):
+//!
+//! - [`entity`]: entities (`user`, `client-id`, `ip`), the five quota keys and
+//!   the four client quota types.
+//! - [`store`]: the quota store with Kafka's validation and error messages
+//!   (`ClientQuotaControlManager`).
+//! - [`principal`]: from a connection (listener, mechanism, name or
+//!   certificate DN) to a `KafkaPrincipal`, with `ssl.principal.mapping.rules`,
+//!   `sasl.kerberos.principal.to.local.rules` and `Sanitizer`.
+//! - [`resolve`]: which of the eight precedence rungs applies per quota type,
+//!   the metric tags that decide who shares one budget, and why.
+//! - [`metrics`]: the windowed rate, the token bucket and throttle times.
+//!
+//! The engine never reads a clock: every time is an argument in milliseconds.
+#![forbid(unsafe_code)]
+#![warn(missing_docs, unreachable_pub)]
+
+pub mod entity;
+pub mod javafmt;
+pub mod metrics;
+pub mod principal;
+pub mod resolve;
+pub mod store;
+
+pub use entity::{ConfigType, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaType};
+pub use javafmt::java_double_to_string;

@@ -1,0 +1,3 @@
+//! Quota file formats (being written).
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]

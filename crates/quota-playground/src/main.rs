@@ -1,0 +1,3 @@
+fn main() {
+    yew::Renderer::<quota_playground::App>::new().render();
+}
