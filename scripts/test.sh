@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Every test in the project: Rust (unit, property, conformance, integration,
+# doc tests) natively, the playground's release build, and the browser tests
+# in headless Chromium. Run through `make test`, which installs tools first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/env.sh
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "Rust tests (workspace, native)"
+cargo test --workspace --locked
+
+step "Playground release build (Trunk, offline)"
+trunk build --release --offline 2>&1 | grep -vE '^\s*$' | tail -n 5
+
+step "Browser tests (Playwright + Debian Chromium against dist/)"
+node --test --test-concurrency=1 tests/e2e/

@@ -1,0 +1,69 @@
+// Shared set-up for the browser tests: a static server over dist/ on a free
+// loopback port, and Debian's Chromium driven by playwright-core.
+import { createServer } from 'node:http';
+import { readFile, mkdir } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+export const dist = join(root, 'dist');
+export const artifacts = join(root, 'tests', 'e2e', 'artifacts');
+
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+  '.png': 'image/png',
+};
+
+/** Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }. */
+export async function serve(dir = dist) {
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    const file = join(dir, path.endsWith('/') ? path + 'index.html' : path);
+    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Launches headless Debian Chromium with the flags this machine needs. */
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+}
+
+/** Opens a page that records console errors and page errors into `errors`. */
+export async function openPage(browser, url, options = {}) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  return { page, errors, context };
+}
+
+/** Saves a screenshot under tests/e2e/artifacts/ (not committed). */
+export async function shot(page, name) {
+  await mkdir(artifacts, { recursive: true });
+  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+}
