@@ -1,0 +1,224 @@
+//! Java's `HashMap` iteration order, reproduced so that error choice and
+//! printed entities come out in the order Kafka produces them.
+//!
+//! Kafka builds `HashMap<String, String>` entities and `HashMap<String, Double>`
+//! op maps; which invalid key is reported first, the order of entity pairs in
+//! responses and records, and `ClientQuotaEntity.toString()` all follow the
+//! iteration order of those maps. That order is a function of
+//! `String.hashCode`, the `h ^ (h >>> 16)` spread, the table size (a power of
+//! two that starts at `tableSizeFor(initialCapacity)` or 16 and doubles when
+//! the size passes `0.75 * capacity`) and insertion order inside a bucket.
+//!
+//! Kafka/JDK: `java.util.HashMap` (`putVal`, `resize`, `treeifyBin`,
+//! `tableSizeFor`), `java.lang.String.hashCode` (OpenJDK 17).
+//!
+//! Limit: a bucket that reaches 8 entries in a table of 64 or more slots is
+//! turned into a red-black tree by Java, which reorders it; this model keeps
+//! list order there. That needs 11+ keys whose spread hashes agree in their
+//! low 6 bits in one map, far outside what quota requests contain.
+
+/// Java's `String.hashCode()`: `s[0]*31^(n-1) + ... + s[n-1]` over UTF-16
+/// code units, wrapping in 32 bits.
+pub(crate) fn java_string_hash(s: &str) -> i32 {
+    s.encode_utf16().fold(0i32, |h, unit| h.wrapping_mul(31).wrapping_add(i32::from(unit)))
+}
+
+/// `HashMap.hash(key)`: the hash code with its high half folded into the low half.
+pub(crate) fn spread(h: i32) -> u32 {
+    let h = h as u32;
+    h ^ (h >> 16)
+}
+
+/// `HashMap.tableSizeFor(cap)`: the smallest power of two `>= cap`, at least 1.
+fn table_size_for(cap: u32) -> u32 {
+    if cap <= 1 {
+        1
+    } else {
+        cap.checked_next_power_of_two().unwrap_or(1 << 30).min(1 << 30)
+    }
+}
+
+const DEFAULT_INITIAL_CAPACITY: u32 = 16;
+const TREEIFY_THRESHOLD: u32 = 8;
+const MIN_TREEIFY_CAPACITY: u32 = 64;
+const MAXIMUM_CAPACITY: u32 = 1 << 30;
+
+#[derive(Debug, Clone)]
+struct Node<V> {
+    hash: u32,
+    key: String,
+    value: V,
+}
+
+/// A map with `java.util.HashMap<String, V>`'s iteration order.
+#[derive(Debug, Clone)]
+pub(crate) struct JavaHashMap<V> {
+    /// Buckets, empty until the first `put` (Java allocates lazily).
+    table: Vec<Vec<Node<V>>>,
+    /// Java's `threshold` field (the initial capacity before allocation).
+    threshold: u32,
+    size: u32,
+}
+
+impl<V> JavaHashMap<V> {
+    /// `new HashMap<>(initialCapacity)`.
+    pub(crate) fn with_capacity(initial_capacity: u32) -> Self {
+        JavaHashMap { table: Vec::new(), threshold: table_size_for(initial_capacity), size: 0 }
+    }
+
+    fn capacity(&self) -> u32 {
+        self.table.len() as u32
+    }
+
+    fn resize(&mut self) {
+        let old_cap = self.capacity();
+        let old_thr = self.threshold;
+        let mut new_thr = 0u32;
+        let new_cap;
+        if old_cap > 0 {
+            if old_cap >= MAXIMUM_CAPACITY {
+                self.threshold = u32::MAX;
+                return;
+            }
+            new_cap = old_cap << 1;
+            if new_cap < MAXIMUM_CAPACITY && old_cap >= DEFAULT_INITIAL_CAPACITY {
+                new_thr = old_thr << 1;
+            }
+        } else if old_thr > 0 {
+            new_cap = old_thr;
+        } else {
+            new_cap = DEFAULT_INITIAL_CAPACITY;
+            new_thr = 12;
+        }
+        if new_thr == 0 {
+            let ft = new_cap as f32 * 0.75f32;
+            new_thr = if new_cap < MAXIMUM_CAPACITY && ft < MAXIMUM_CAPACITY as f32 { ft as u32 } else { u32::MAX };
+        }
+        self.threshold = new_thr;
+        let old = std::mem::take(&mut self.table);
+        let mut table: Vec<Vec<Node<V>>> = (0..new_cap).map(|_| Vec::new()).collect();
+        // Java splits each old bucket into a "lo" and a "hi" list keeping
+        // relative order; re-inserting in old iteration order does the same.
+        for node in old.into_iter().flatten() {
+            let idx = (node.hash & (new_cap - 1)) as usize;
+            table[idx].push(node);
+        }
+        self.table = table;
+    }
+
+    /// `put(key, value)`: replaces the value of an existing key in place
+    /// (the key keeps its position), otherwise appends to its bucket.
+    pub(crate) fn put(&mut self, key: String, value: V) -> Option<V> {
+        if self.table.is_empty() {
+            self.resize();
+        }
+        let hash = spread(java_string_hash(&key));
+        let idx = (hash & (self.capacity() - 1)) as usize;
+        if let Some(node) = self.table[idx].iter_mut().find(|n| n.hash == hash && n.key == key) {
+            return Some(std::mem::replace(&mut node.value, value));
+        }
+        let chain_before = self.table[idx].len() as u32;
+        self.table[idx].push(Node { hash, key, value });
+        if chain_before >= TREEIFY_THRESHOLD && self.capacity() < MIN_TREEIFY_CAPACITY {
+            // treeifyBin on a small table resizes instead of building a tree.
+            self.resize();
+        }
+        self.size += 1;
+        if self.size > self.threshold {
+            self.resize();
+        }
+        None
+    }
+
+    /// `containsKey(key)`.
+    pub(crate) fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// `get(key)` (`None` when absent).
+    pub(crate) fn get(&self, key: &str) -> Option<&V> {
+        if self.table.is_empty() {
+            return None;
+        }
+        let hash = spread(java_string_hash(key));
+        let idx = (hash & (self.capacity() - 1)) as usize;
+        self.table[idx].iter().find(|n| n.hash == hash && n.key == key).map(|n| &n.value)
+    }
+
+    /// `size()`.
+    pub(crate) fn len(&self) -> u32 {
+        self.size
+    }
+
+    /// Entries in Java's iteration order (bucket by bucket, list order).
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &V)> {
+        self.table.iter().flatten().map(|n| (n.key.as_str(), &n.value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn order(cap: u32, keys: &[&str]) -> Vec<String> {
+        let mut m = JavaHashMap::with_capacity(cap);
+        for k in keys {
+            m.put((*k).to_owned(), ());
+        }
+        m.iter().map(|(k, _)| k.to_owned()).collect()
+    }
+
+    #[test]
+    fn string_hash_matches_java() {
+        // Values printed by OpenJDK 17 `"...".hashCode()`.
+        assert_eq!(java_string_hash(""), 0);
+        assert_eq!(java_string_hash("user"), 3599307);
+        assert_eq!(java_string_hash("client-id"), -1904137635);
+        assert_eq!(java_string_hash("producer_byte_rate"), -832502454);
+        assert_eq!(java_string_hash("é€𝄞"), java_hash_reference("é€𝄞"));
+    }
+
+    fn java_hash_reference(s: &str) -> i32 {
+        let mut h: i64 = 0;
+        for u in s.encode_utf16() {
+            h = (h * 31 + i64::from(u)) & 0xffff_ffff;
+        }
+        h as u32 as i32
+    }
+
+    #[test]
+    fn table_size_for_matches_java() {
+        assert_eq!(table_size_for(0), 1);
+        assert_eq!(table_size_for(1), 1);
+        assert_eq!(table_size_for(2), 2);
+        assert_eq!(table_size_for(3), 4);
+        assert_eq!(table_size_for(17), 32);
+    }
+
+    #[test]
+    fn iteration_orders_match_java() {
+        // Each expectation was printed by OpenJDK 17.0.15 iterating
+        // `new HashMap<>(cap)` after putting the keys in the given order.
+        assert_eq!(order(2, &["ip", "user"]), ["user", "ip"]);
+        assert_eq!(order(2, &["user", "client-id"]), ["client-id", "user"]);
+        assert_eq!(
+            order(3, &["producer_byte_rate", "consumer_byte_rate", "foo"]),
+            ["consumer_byte_rate", "producer_byte_rate", "foo"]
+        );
+        assert_eq!(
+            order(4, &["producer_byte_rate", "consumer_byte_rate", "request_percentage", "controller_mutation_rate"]),
+            ["producer_byte_rate", "consumer_byte_rate", "controller_mutation_rate", "request_percentage"]
+        );
+    }
+
+    #[test]
+    fn replacing_keeps_position_and_size() {
+        let mut m = JavaHashMap::with_capacity(2);
+        assert_eq!(m.put("user".to_owned(), 1), None);
+        assert_eq!(m.put("client-id".to_owned(), 2), None);
+        assert_eq!(m.put("user".to_owned(), 3), Some(1));
+        assert_eq!(m.len(), 2);
+        assert_eq!(m.get("user"), Some(&3));
+        assert!(!m.contains_key("ip"));
+    }
+}
