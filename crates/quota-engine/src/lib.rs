@@ -27,4 +27,5 @@ pub mod store;
 
 pub use entity::{ConfigType, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaType};
 pub use javafmt::java_double_to_string;
+pub use resolve::{BudgetGroups, Connection, MetricTags, QuotaManager, QuotaManagers, Resolution, Rung};
 pub use store::{AlterPlan, AlterResult, Alteration, ApiError, ErrorCode, FilterComponent, FilterMatch, Op, QuotaFilter, QuotaRecord, QuotaStore, RawEntity};

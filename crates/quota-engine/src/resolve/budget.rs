@@ -1,0 +1,127 @@
+//! Which connections share one budget: grouping by metric tags.
+//!
+//! Kafka: connections whose `quotaMetricTags` are equal get the same sensor
+//! from `SensorAccess.getOrCreate` (the sensor name is built from the tags),
+//! so they draw on one rate.
+
+use serde::Serialize;
+
+use super::manager::QuotaManager;
+use super::resolution::MetricTags;
+use crate::entity::QuotaType;
+
+/// One client connection as the quota managers see it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Connection {
+    /// The principal name, raw (e.g. `CN=alice,OU=eng`); sanitized when resolved.
+    pub principal_name: String,
+    /// The `client.id` the client sends, verbatim (may be empty).
+    pub client_id: String,
+}
+
+impl Connection {
+    /// A connection from its principal name and client id.
+    pub fn new(principal_name: &str, client_id: &str) -> Self {
+        Connection { principal_name: principal_name.to_owned(), client_id: client_id.to_owned() }
+    }
+}
+
+/// Connections that draw on one budget: one sensor, one limit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BudgetGroup {
+    /// The shared sensor's tags.
+    pub metric_tags: MetricTags,
+    /// The shared sensor's name (`<QuotaType>-<user>:<client-id>`).
+    pub sensor_name: String,
+    /// The shared broker MBean (`kafka.server:type=..,user=..,client-id=..`).
+    pub mbean_name: String,
+    /// The limit these tags resolve to; `None` = unlimited (the sensor still
+    /// exists and meters, with bound `Long.MAX_VALUE`).
+    pub limit: Option<f64>,
+    /// The members, in input order (duplicates kept).
+    pub members: Vec<Connection>,
+}
+
+/// The budgets of a set of connections for one quota type.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BudgetGroups {
+    /// The quota type.
+    pub quota_type: QuotaType,
+    /// One group per distinct metric tags, in order of first appearance.
+    pub groups: Vec<BudgetGroup>,
+    /// Connections that are not metered at all because no quota of this type
+    /// exists (the broker creates no sensor for them); empty otherwise.
+    pub unmetered: Vec<Connection>,
+}
+
+impl BudgetGroups {
+    /// The group a connection belongs to, if it is metered.
+    pub fn group_of(&self, connection: &Connection) -> Option<&BudgetGroup> {
+        self.groups.iter().find(|g| g.members.contains(connection))
+    }
+}
+
+impl QuotaManager {
+    /// Groups `connections` by the budget (sensor) they draw on: two
+    /// connections share a budget iff their metric tags are equal.
+    ///
+    /// Kafka: `getOrCreateQuotaSensors` (sensor name from the tags).
+    pub fn budget_groups(&self, connections: &[Connection]) -> BudgetGroups {
+        let mut groups: Vec<BudgetGroup> = Vec::new();
+        let mut unmetered = Vec::new();
+        for conn in connections {
+            let res = self.resolve(&conn.principal_name, &conn.client_id);
+            let Some(tags) = res.metric_tags else {
+                unmetered.push(conn.clone());
+                continue;
+            };
+            match groups.iter_mut().find(|g| g.metric_tags == tags) {
+                Some(g) => g.members.push(conn.clone()),
+                None => groups.push(BudgetGroup {
+                    sensor_name: tags.sensor_name(self.quota_type()),
+                    mbean_name: tags.mbean_name(self.quota_type()),
+                    limit: self.quota_limit(&tags),
+                    metric_tags: tags,
+                    members: vec![conn.clone()],
+                }),
+            }
+        }
+        BudgetGroups { quota_type: self.quota_type(), groups, unmetered }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entity::{EntityName, QuotaEntity};
+
+    #[test]
+    fn client_id_quota_is_shared_by_every_user_of_that_client() {
+        let mut m = QuotaManager::new(QuotaType::Produce);
+        m.update_quota(&QuotaEntity::client_id("app"), Some(1000.0)).unwrap();
+        m.update_quota(&QuotaEntity::user("carol"), Some(50.0)).unwrap();
+        let conns = [
+            Connection::new("alice", "app"),
+            Connection::new("bob", "app"),
+            Connection::new("carol", "app"),
+            Connection::new("bob", "other"),
+        ];
+        let g = m.budget_groups(&conns);
+        assert_eq!(g.groups.len(), 3);
+        assert_eq!(g.groups[0].members, conns[..2].to_vec());
+        assert_eq!(g.groups[0].limit, Some(1000.0));
+        assert_eq!(g.groups[0].mbean_name, "kafka.server:type=Produce,client-id=app");
+        assert_eq!(g.group_of(&conns[2]).unwrap().metric_tags, MetricTags::new("carol", ""));
+        assert_eq!(g.group_of(&conns[3]).unwrap().limit, None);
+        assert!(g.unmetered.is_empty());
+    }
+
+    #[test]
+    fn nothing_is_metered_without_quotas() {
+        let mut m = QuotaManager::new(QuotaType::Fetch);
+        let conns = [Connection::new("alice", "app")];
+        assert_eq!(m.budget_groups(&conns).unmetered, conns.to_vec());
+        m.update_quota(&QuotaEntity::User(EntityName::Default), Some(1.0)).unwrap();
+        assert!(m.budget_groups(&conns).unmetered.is_empty());
+    }
+}

@@ -1,0 +1,122 @@
+//! The four client quota managers of a broker, built from the quota store.
+//!
+//! Kafka: `QuotaFactory.QuotaManagers` (one `ClientQuotaManager` per quota
+//! type) fed by `ClientQuotaMetadataManager.handleUserClientQuotaChange`
+//! (`core/src/main/scala/kafka/server/metadata/ClientQuotaMetadataManager.scala`),
+//! which routes each key to its manager and skips `ip` entities.
+
+use std::collections::BTreeMap;
+
+use super::budget::{BudgetGroups, Connection};
+use super::manager::QuotaManager;
+use super::resolution::Resolution;
+use crate::entity::{QuotaEntity, QuotaKey, QuotaType};
+
+/// The produce, fetch, request and controller-mutation managers of one broker.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuotaManagers {
+    managers: [QuotaManager; 4],
+}
+
+impl Default for QuotaManagers {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn slot(quota_type: QuotaType) -> usize {
+    match quota_type {
+        QuotaType::Produce => 0,
+        QuotaType::Fetch => 1,
+        QuotaType::Request => 2,
+        QuotaType::ControllerMutation => 3,
+    }
+}
+
+impl QuotaManagers {
+    /// Four empty managers.
+    pub fn new() -> Self {
+        QuotaManagers { managers: QuotaType::ALL.map(QuotaManager::new) }
+    }
+
+    /// Managers holding every client quota of `entries` (entity with raw
+    /// names, key -> value), e.g. `QuotaStore::entries()`. `ip` entities and
+    /// `connection_creation_rate` are skipped: no client quota manager holds them.
+    ///
+    /// Kafka: `ClientQuotaMetadataManager.handleUserClientQuotaChange`.
+    pub fn from_entries<'a, I>(entries: I) -> Self
+    where
+        I: IntoIterator<Item = (&'a QuotaEntity, &'a BTreeMap<QuotaKey, f64>)>,
+    {
+        let mut m = Self::new();
+        for (entity, values) in entries {
+            if entity.is_ip() {
+                continue;
+            }
+            for (key, value) in values {
+                if let Some(qt) = key.quota_type() {
+                    // Cannot fail: the entity is not an ip entity.
+                    let _ = m.get_mut(qt).update_quota(entity, Some(*value));
+                }
+            }
+        }
+        m
+    }
+
+    /// The manager of one quota type.
+    pub fn get(&self, quota_type: QuotaType) -> &QuotaManager {
+        &self.managers[slot(quota_type)]
+    }
+
+    /// The manager of one quota type, mutable.
+    pub fn get_mut(&mut self, quota_type: QuotaType) -> &mut QuotaManager {
+        &mut self.managers[slot(quota_type)]
+    }
+
+    /// The four managers in [`QuotaType::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = &QuotaManager> {
+        self.managers.iter()
+    }
+
+    /// Resolves one connection for each quota type independently, in
+    /// [`QuotaType::ALL`] order (produce, fetch, request, controller mutation).
+    pub fn resolve_all(&self, principal_name: &str, client_id: &str) -> [Resolution; 4] {
+        QuotaType::ALL.map(|qt| self.get(qt).resolve(principal_name, client_id))
+    }
+
+    /// Budget groups of `connections` for each quota type, in
+    /// [`QuotaType::ALL`] order.
+    pub fn budget_groups_all(&self, connections: &[Connection]) -> [BudgetGroups; 4] {
+        QuotaType::ALL.map(|qt| self.get(qt).budget_groups(connections))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entity::EntityName;
+    use crate::resolve::Rung;
+
+    #[test]
+    fn each_quota_type_resolves_from_its_own_rung() {
+        let user_default = QuotaEntity::User(EntityName::Default);
+        let alice_app = QuotaEntity::UserClientId {
+            user: EntityName::Named("alice".into()),
+            client_id: EntityName::Named("app".into()),
+        };
+        let ip = QuotaEntity::Ip(EntityName::Default);
+        let entries: Vec<(QuotaEntity, BTreeMap<QuotaKey, f64>)> = vec![
+            (user_default, BTreeMap::from([(QuotaKey::ProducerByteRate, 1000.0), (QuotaKey::RequestPercentage, 50.0)])),
+            (alice_app, BTreeMap::from([(QuotaKey::ConsumerByteRate, 2000.0)])),
+            (ip, BTreeMap::from([(QuotaKey::ConnectionCreationRate, 10.0)])),
+        ];
+        let m = QuotaManagers::from_entries(entries.iter().map(|(e, v)| (e, v)));
+        let [produce, fetch, request, mutation] = m.resolve_all("alice", "app");
+        assert_eq!((produce.rung(), produce.limit()), (Some(Rung::DefaultUser), Some(1000.0)));
+        assert_eq!((fetch.rung(), fetch.limit()), (Some(Rung::UserClientId), Some(2000.0)));
+        assert_eq!((request.rung(), request.limit()), (Some(Rung::DefaultUser), Some(50.0)));
+        assert_eq!(mutation.matched, None);
+        assert!(!mutation.quotas_enabled());
+        assert_eq!(fetch.mbean_name().unwrap(), "kafka.server:type=Fetch,user=alice,client-id=app");
+    }
+}
