@@ -1,3 +1,19 @@
-//! Quota file formats (being written).
+//! Kafka client quotas in the formats operators already have.
+//!
+//! - [`configs_sh`]: `kafka-configs.sh` command lines, applied to a
+//!   [`quota_engine::QuotaStore`] with the 4.x tool's exact output and
+//!   failures ([`configs_sh::Mode::Strict`]) or read leniently from real
+//!   runbooks ([`configs_sh::Mode::Import`]).
+//! - [`describe`]: `kafka-configs.sh --describe` output, printed as 4.x
+//!   prints it and parsed back (every wording since Kafka 0.9).
+//!
+//! Every parser reports problems as one [`Error`] type: line, column, what
+//! was expected and what was found, displayed as a full sentence.
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub)]
+
+pub mod configs_sh;
+pub mod describe;
+pub mod error;
+
+pub use error::{Error, ErrorKind, Position};

@@ -1,0 +1,182 @@
+//! The one error type of this crate: where in the input, what was expected,
+//! what was found, as a value whose `Display` is a full sentence.
+
+use std::fmt;
+
+/// A place in an input text: 1-based line and 1-based column (in
+/// characters, not bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Position {
+    /// 1-based line number.
+    pub line: u32,
+    /// 1-based column, counted in characters.
+    pub column: u32,
+}
+
+impl Position {
+    /// A position from a 1-based line and column.
+    pub const fn new(line: u32, column: u32) -> Self {
+        Position { line, column }
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}", self.line, self.column)
+    }
+}
+
+/// What went wrong; see [`Error`] for where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The text does not have the shape the parser expects.
+    Syntax {
+        /// What the parser was looking for, e.g. `an option such as --alter`.
+        expected: String,
+        /// What it found instead (already quoted for the sentence).
+        found: String,
+    },
+    /// Shell variables or template placeholders were left unexpanded where
+    /// a value that matters (an entity name, a config) must be; they are
+    /// never taken as literal names.
+    UnexpandedVariables {
+        /// The variables exactly as written: `$user`, `${RATE}`, `$(id)`, `{{ .Values.x }}`.
+        names: Vec<String>,
+        /// Where they stand, e.g. `the entity name` or `an option position`.
+        context: String,
+    },
+    /// A valid input that this crate does not import, and why.
+    Unsupported {
+        /// What is not supported, e.g. `--add-config-file`.
+        what: String,
+        /// Why, in a clause: `it names a file that is not part of the input`.
+        why: String,
+    },
+    /// `kafka-configs.sh` itself would fail on this command.
+    ///
+    /// `stderr` is the tool's message exactly as it prints it (first line
+    /// only where the tool adds its usage text or a stack trace).
+    Tool {
+        /// The tool's own message, verbatim.
+        stderr: String,
+        /// What the tool expected instead, in our words.
+        expected: String,
+    },
+}
+
+/// An error from any parser or importer of this crate.
+///
+/// It says where (line and column, optionally the file), what was expected
+/// and what was found; its `Display` is one full sentence, e.g.
+/// `Line 3, column 22: kafka-configs.sh fails with "zookeeper is not a
+/// recognized option" (expected --bootstrap-server; Kafka 4.0 removed
+/// --zookeeper).`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// Where the problem starts.
+    pub position: Position,
+    /// What the problem is.
+    pub kind: ErrorKind,
+    /// The name of the input (a file name), when known.
+    pub source_name: Option<String>,
+}
+
+impl Error {
+    /// Builds an error at `position`.
+    pub fn new(position: Position, kind: ErrorKind) -> Self {
+        Error { position, kind, source_name: None }
+    }
+
+    /// A [`ErrorKind::Syntax`] error.
+    pub fn syntax(position: Position, expected: impl Into<String>, found: impl Into<String>) -> Self {
+        Error::new(position, ErrorKind::Syntax { expected: expected.into(), found: found.into() })
+    }
+
+    /// An [`ErrorKind::Unsupported`] error.
+    pub fn unsupported(position: Position, what: impl Into<String>, why: impl Into<String>) -> Self {
+        Error::new(position, ErrorKind::Unsupported { what: what.into(), why: why.into() })
+    }
+
+    /// An [`ErrorKind::Tool`] error carrying the tool's exact message.
+    pub fn tool(position: Position, stderr: impl Into<String>, expected: impl Into<String>) -> Self {
+        Error::new(position, ErrorKind::Tool { stderr: stderr.into(), expected: expected.into() })
+    }
+
+    /// Names the input (e.g. a file name) in the message.
+    pub fn with_source(mut self, name: impl Into<String>) -> Self {
+        self.source_name = Some(name.into());
+        self
+    }
+
+    /// Moves the error by a number of lines (for a command found inside a
+    /// larger file): `line` becomes `line + lines`.
+    pub fn shifted(mut self, lines: u32) -> Self {
+        self.position.line = self.position.line.saturating_add(lines);
+        self
+    }
+
+    /// The message `kafka-configs.sh` itself would print, when this error
+    /// is one the tool has too.
+    pub fn tool_stderr(&self) -> Option<&str> {
+        match &self.kind {
+            ErrorKind::Tool { stderr, .. } => Some(stderr),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Line {}, column {}", self.position.line, self.position.column)?;
+        if let Some(name) = &self.source_name {
+            write!(f, " of {name}")?;
+        }
+        f.write_str(": ")?;
+        match &self.kind {
+            ErrorKind::Syntax { expected, found } => {
+                write!(f, "expected {expected}, but found {found}.")
+            }
+            ErrorKind::UnexpandedVariables { names, context } => {
+                let list = names.join(", ");
+                let noun = if names.len() == 1 { "variable" } else { "variables" };
+                write!(
+                    f,
+                    "the unexpanded shell {noun} {list} stand{} in {context}; expected a literal value, so expand {} before importing.",
+                    if names.len() == 1 { "s" } else { "" },
+                    if names.len() == 1 { "it" } else { "them" }
+                )
+            }
+            ErrorKind::Unsupported { what, why } => write!(f, "{what} is not supported because {why}."),
+            ErrorKind::Tool { stderr, expected } => {
+                let first = stderr.lines().next().unwrap_or("");
+                write!(f, "kafka-configs.sh fails with \"{first}\" (expected {expected}).")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_is_one_sentence_with_position_and_source() {
+        let e = Error::syntax(Position::new(3, 7), "`=` after the key", "`,`").with_source("run.sh");
+        assert_eq!(e.to_string(), "Line 3, column 7 of run.sh: expected `=` after the key, but found `,`.");
+        let e = Error::new(
+            Position::new(1, 1),
+            ErrorKind::UnexpandedVariables { names: vec!["$user".into()], context: "the entity name".into() },
+        );
+        assert_eq!(
+            e.to_string(),
+            "Line 1, column 1: the unexpanded shell variable $user stands in the entity name; expected a literal value, so expand it before importing."
+        );
+        assert_eq!(e.tool_stderr(), None);
+        let e = Error::tool(Position::new(2, 5), "zookeeper is not a recognized option", "--bootstrap-server").shifted(10);
+        assert_eq!(e.position.line, 12);
+        assert_eq!(e.tool_stderr(), Some("zookeeper is not a recognized option"));
+    }
+}
