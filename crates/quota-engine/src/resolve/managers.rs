@@ -11,6 +11,7 @@ use super::budget::{BudgetGroups, Connection};
 use super::manager::QuotaManager;
 use super::resolution::Resolution;
 use crate::entity::{QuotaEntity, QuotaKey, QuotaType};
+use crate::store::QuotaStore;
 
 /// The produce, fetch, request and controller-mutation managers of one broker.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,6 +64,11 @@ impl QuotaManagers {
         m
     }
 
+    /// Managers holding every client quota of `store` (see [`Self::from_entries`]).
+    pub fn from_store(store: &QuotaStore) -> Self {
+        Self::from_entries(store.entries())
+    }
+
     /// The manager of one quota type.
     pub fn get(&self, quota_type: QuotaType) -> &QuotaManager {
         &self.managers[slot(quota_type)]
@@ -89,6 +95,17 @@ impl QuotaManagers {
     pub fn budget_groups_all(&self, connections: &[Connection]) -> [BudgetGroups; 4] {
         QuotaType::ALL.map(|qt| self.get(qt).budget_groups(connections))
     }
+}
+
+/// Resolves one connection against the quotas of `store`, for each quota
+/// type independently, in [`QuotaType::ALL`] order (produce, fetch, request,
+/// controller mutation). `principal_name` is the raw principal name (it is
+/// sanitized here); `client_id` is used verbatim.
+///
+/// Builds the four managers afresh: for repeated queries keep a
+/// [`QuotaManagers`] from [`QuotaManagers::from_store`] instead.
+pub fn resolve_all(store: &QuotaStore, principal_name: &str, client_id: &str) -> [Resolution; 4] {
+    QuotaManagers::from_store(store).resolve_all(principal_name, client_id)
 }
 
 #[cfg(test)]
@@ -118,5 +135,18 @@ mod tests {
         assert_eq!(mutation.matched, None);
         assert!(!mutation.quotas_enabled());
         assert_eq!(fetch.mbean_name().unwrap(), "kafka.server:type=Fetch,user=alice,client-id=app");
+    }
+
+    #[test]
+    fn resolve_all_reads_the_store() {
+        let mut store = QuotaStore::new();
+        store.set(&QuotaEntity::user("CN=alice,OU=eng"), QuotaKey::ProducerByteRate, 1024.0).unwrap();
+        store.set(&QuotaEntity::ClientId(EntityName::Default), QuotaKey::ControllerMutationRate, 2.0).unwrap();
+        let [produce, fetch, _, mutation] = resolve_all(&store, "CN=alice,OU=eng", "app");
+        assert_eq!(produce.limit(), Some(1024.0));
+        assert_eq!(produce.sanitized_user, "CN%3Dalice%2COU%3Deng");
+        assert_eq!(fetch.limit(), None);
+        assert_eq!((mutation.rung(), mutation.limit()), (Some(Rung::DefaultClientId), Some(2.0)));
+        assert_eq!(mutation.metric_tags.unwrap().client_id, "app");
     }
 }

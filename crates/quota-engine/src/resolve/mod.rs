@@ -46,7 +46,7 @@ mod sanitize;
 pub use budget::{BudgetGroup, BudgetGroups, Connection};
 pub use ladder::{EntityKind, QuotaTypeFlags, Rung};
 pub use manager::{QuotaManager, ResolveError, SensorState};
-pub use managers::QuotaManagers;
+pub use managers::{resolve_all, QuotaManagers};
 pub use resolution::{
     Matched, MetricTags, NotApplicable, Resolution, RungCheck, RungOutcome, TagDecision, UNLIMITED_BOUND,
 };
