@@ -53,6 +53,13 @@ pub enum ErrorKind {
         /// Why, in a clause: `it names a file that is not part of the input`.
         why: String,
     },
+    /// Kafka would reject the quota read at this place (a value of 0, a
+    /// key the entity cannot have, an invalid ip name).
+    Rejected {
+        /// Kafka's error code and message, e.g. `INVALID_REQUEST: Quota
+        /// producer_byte_rate must be greater than 0`.
+        message: String,
+    },
     /// `kafka-configs.sh` itself would fail on this command.
     ///
     /// `stderr` is the tool's message exactly as it prints it (first line
@@ -70,8 +77,8 @@ pub enum ErrorKind {
 /// It says where (line and column, optionally the file), what was expected
 /// and what was found; its `Display` is one full sentence, e.g.
 /// `Line 3, column 22: kafka-configs.sh fails with "zookeeper is not a
-/// recognized option" (expected --bootstrap-server; Kafka 4.0 removed
-/// --zookeeper).`
+/// recognized option"; expected --bootstrap-server, since Kafka 4.0 removed
+/// --zookeeper.`
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
     /// Where the problem starts.
@@ -148,9 +155,17 @@ impl fmt::Display for Error {
                 )
             }
             ErrorKind::Unsupported { what, why } => write!(f, "{what} is not supported because {why}."),
+            ErrorKind::Rejected { message } => {
+                write!(f, "Kafka would reject this quota ({message}); expected a value and entity Kafka accepts.")
+            }
             ErrorKind::Tool { stderr, expected } => {
-                let first = stderr.lines().next().unwrap_or("");
-                write!(f, "kafka-configs.sh fails with \"{first}\" (expected {expected}).")
+                let mut lines = stderr.lines();
+                let first = lines.next().unwrap_or("");
+                write!(f, "kafka-configs.sh fails with \"{first}\"")?;
+                if let Some(second) = lines.next() {
+                    write!(f, " followed by \"{second}\"")?;
+                }
+                write!(f, "; expected {expected}.")
             }
         }
     }
@@ -177,6 +192,10 @@ mod tests {
         assert_eq!(e.tool_stderr(), None);
         let e = Error::tool(Position::new(2, 5), "zookeeper is not a recognized option", "--bootstrap-server").shifted(10);
         assert_eq!(e.position.line, 12);
+        assert_eq!(
+            e.to_string(),
+            "Line 12, column 5: kafka-configs.sh fails with \"zookeeper is not a recognized option\"; expected --bootstrap-server."
+        );
         assert_eq!(e.tool_stderr(), Some("zookeeper is not a recognized option"));
     }
 }

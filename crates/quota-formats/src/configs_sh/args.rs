@@ -240,7 +240,7 @@ pub(crate) fn parse(args: &[Word], mode: Mode) -> Result<Options, Error> {
             None => {
                 let reported = if single_dash { name.chars().next().map(String::from).unwrap_or_default() } else { name.to_owned() };
                 let expected = if reported == "zookeeper" {
-                    "--bootstrap-server (Kafka 4.0 removed --zookeeper; import mode still reads it)".to_owned()
+                    "--bootstrap-server, since Kafka 4.0 removed --zookeeper (import mode still reads it)".to_owned()
                 } else {
                     "one of the options kafka-configs.sh declares".to_owned()
                 };

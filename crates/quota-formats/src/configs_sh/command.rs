@@ -624,6 +624,9 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
                 },
             })
             .collect();
+        if mode == Mode::Import {
+            notes.push("A --describe command reads quotas and changes none.".to_owned());
+        }
         return Ok(ConfigsCommand { position: start, args: arg_strings, action: Action::Describe(DescribeQuota { components }), notes });
     }
 

@@ -170,7 +170,7 @@ fn server_failure(cmd: &ConfigsCommand, error: &ApiError) -> Error {
             exception_class(error.code),
             error.message
         ),
-        format!("a request the cluster accepts (it answered {}: {})", error.code.name(), error.message),
+        format!("a request the cluster accepts, but it answered {}", error.code.name()),
     )
 }
 

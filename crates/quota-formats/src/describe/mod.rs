@@ -17,7 +17,7 @@
 
 use std::collections::BTreeMap;
 
-use quota_engine::{java_double_to_string, EntityName, EntityType, QuotaEntity, QuotaKey};
+use quota_engine::{java_double_to_string, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaStore};
 
 use crate::configs_sh::command::find_variables;
 use crate::configs_sh::java::{hashmap_order, hashmap_table_size, nullable_string_hash, parse_double, string_hash, MapInit};
@@ -116,6 +116,26 @@ pub struct DescribeImport {
     pub notes: Vec<(Position, String)>,
 }
 
+impl DescribeImport {
+    /// Sets every value read into `store` (import a cluster's quotas),
+    /// line by line; stops at the first value Kafka would reject.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Rejected`] at the line of a value the store refuses
+    /// (Kafka's message, e.g. `Quota producer_byte_rate must be greater than 0`).
+    pub fn apply(&self, store: &mut QuotaStore) -> Result<(), Error> {
+        for q in &self.quotas {
+            for (key, value) in &q.values {
+                store
+                    .set(&q.entity, *key, *value)
+                    .map_err(|e| Error::new(q.position, ErrorKind::Rejected { message: e.to_string() }))?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The entity-type words of every describe wording, longest first so that
 /// `user-principal` wins over `users`.
 const TYPE_WORDS: [(&str, EntityType); 9] = [
@@ -172,7 +192,10 @@ impl<'a> Cursor<'a> {
         if self.rest.is_empty() {
             "the end of the line".to_owned()
         } else {
-            let shown: String = self.rest.chars().take(30).collect();
+            let mut shown: String = self.rest.chars().take(30).collect();
+            if self.rest.chars().count() > 30 {
+                shown.push('…');
+            }
             format!("`{shown}`")
         }
     }

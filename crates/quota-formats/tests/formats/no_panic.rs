@@ -1,0 +1,94 @@
+//! No parser panics, whatever the input: arbitrary text, and token soups
+//! built from the tool's own vocabulary (which reach the deeper checks).
+
+use proptest::prelude::*;
+use quota_engine::QuotaStore;
+use quota_formats::configs_sh::{parse_command, parse_script, run_script, Mode};
+use quota_formats::describe::parse_describe_output;
+
+fn vocabulary() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("--bootstrap-server".to_owned()),
+        Just("--bootstrap-controller".to_owned()),
+        Just("--zookeeper".to_owned()),
+        Just("--alter".to_owned()),
+        Just("--describe".to_owned()),
+        Just("--entity-type".to_owned()),
+        Just("--entity-name".to_owned()),
+        Just("--entity-default".to_owned()),
+        Just("--add-config".to_owned()),
+        Just("--add-config-file".to_owned()),
+        Just("--delete-config".to_owned()),
+        Just("--user".to_owned()),
+        Just("--client".to_owned()),
+        Just("--ip".to_owned()),
+        Just("--user-defaults".to_owned()),
+        Just("--client-defaults".to_owned()),
+        Just("--ip-defaults".to_owned()),
+        Just("--command-config".to_owned()),
+        Just("--help".to_owned()),
+        Just("users".to_owned()),
+        Just("clients".to_owned()),
+        Just("ips".to_owned()),
+        Just("topics".to_owned()),
+        Just("localhost:9092".to_owned()),
+        Just("'producer_byte_rate=1024,consumer_byte_rate=2048'".to_owned()),
+        Just("producer_byte_rate=-1".to_owned()),
+        Just("request_percentage=[0.5]".to_owned()),
+        Just("connection_creation_rate=10".to_owned()),
+        Just("SCRAM-SHA-256=[password=x]".to_owned()),
+        Just("producer_byte_rate".to_owned()),
+        Just("10.0.0.1".to_owned()),
+        Just("\"$user\"".to_owned()),
+        Just("\\\n".to_owned()),
+        Just("|".to_owned()),
+        "[a-z=,\\[\\]'\" .$-]{0,12}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_text_never_panics(text in "\\PC{0,200}") {
+        for mode in [Mode::Strict, Mode::Import] {
+            let _ = parse_command(&text, mode);
+            let _ = parse_script(&text, mode);
+            let mut store = QuotaStore::new();
+            let _ = run_script(&text, mode, &mut store);
+        }
+        let _ = parse_describe_output(&text);
+    }
+
+    #[test]
+    fn arbitrary_bytes_as_lines_never_panic(text in "(?s).{0,300}") {
+        let _ = parse_script(&text, Mode::Import);
+        let _ = parse_describe_output(&text);
+    }
+
+    #[test]
+    fn command_soups_never_panic(words in proptest::collection::vec(vocabulary(), 0..14), prefix in prop_oneof![
+        Just("kafka-configs.sh"), Just("$ bin/kafka-configs"), Just("docker exec -it b kafka-configs"), Just("x"),
+    ]) {
+        let text = format!("{prefix} {}", words.join(" "));
+        for mode in [Mode::Strict, Mode::Import] {
+            let mut store = QuotaStore::new();
+            for outcome in run_script(&text, mode, &mut store) {
+                if let Err(e) = outcome.result {
+                    let sentence = e.to_string();
+                    prop_assert!(sentence.starts_with("Line ") && sentence.ends_with('.'), "{}", sentence);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn describe_like_lines_never_panic(entity in prop_oneof![
+        Just("user-principal 'a'".to_owned()), Just("the default client-id".to_owned()), Just("clients:x".to_owned()),
+        Just("ip '1.2.3.4'".to_owned()), Just("user-principal 'a', client-id 'b'".to_owned()),
+        Just("default user-principal".to_owned()), "[a-z' ,:-]{0,20}",
+    ], values in "[a-z_=0-9.,\\[\\] -]{0,40}", modern in any::<bool>()) {
+        let prefix = if modern { "Quota configs for" } else { "Configs for" };
+        let _ = parse_describe_output(&format!("{prefix} {entity} are {values}"));
+    }
+}
