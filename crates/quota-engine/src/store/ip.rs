@@ -229,7 +229,11 @@ fn parse_v4_field_bsd(radix: i64, buf: &[char], pos: &mut usize, field_number: i
                 return TERMINAL_PARSE_ERROR;
             }
         } else {
-            let dv = if radix == 16 { hex_digit(c) } else { dec_digit(c).filter(|d| i64::from(*d) < radix) };
+            let dv = if radix == 16 {
+                hex_digit(c)
+            } else {
+                dec_digit(c).filter(|d| i64::from(*d) < radix)
+            };
             match dv {
                 Some(d) => {
                     digits += 1;
@@ -282,7 +286,10 @@ fn parse_v6_address_string(h: &[char]) -> V6Parse {
         }
         V6Bytes::Full(addr) => match ifname {
             Some(interface) => V6Parse::Host(IpHost::V6NamedZone { addr, interface }),
-            None => V6Parse::Host(IpHost::V6 { addr, scope_id: numeric_zone }),
+            None => V6Parse::Host(IpHost::V6 {
+                addr,
+                scope_id: numeric_zone,
+            }),
         },
     }
 }

@@ -20,7 +20,8 @@
 /// Java's `String.hashCode()`: `s[0]*31^(n-1) + ... + s[n-1]` over UTF-16
 /// code units, wrapping in 32 bits.
 pub(crate) fn java_string_hash(s: &str) -> i32 {
-    s.encode_utf16().fold(0i32, |h, unit| h.wrapping_mul(31).wrapping_add(i32::from(unit)))
+    s.encode_utf16()
+        .fold(0i32, |h, unit| h.wrapping_mul(31).wrapping_add(i32::from(unit)))
 }
 
 /// `HashMap.hash(key)`: the hash code with its high half folded into the low half.
@@ -63,7 +64,11 @@ pub(crate) struct JavaHashMap<V> {
 impl<V> JavaHashMap<V> {
     /// `new HashMap<>(initialCapacity)`.
     pub(crate) fn with_capacity(initial_capacity: u32) -> Self {
-        JavaHashMap { table: Vec::new(), threshold: table_size_for(initial_capacity), size: 0 }
+        JavaHashMap {
+            table: Vec::new(),
+            threshold: table_size_for(initial_capacity),
+            size: 0,
+        }
     }
 
     fn capacity(&self) -> u32 {
@@ -92,7 +97,11 @@ impl<V> JavaHashMap<V> {
         }
         if new_thr == 0 {
             let ft = new_cap as f32 * 0.75f32;
-            new_thr = if new_cap < MAXIMUM_CAPACITY && ft < MAXIMUM_CAPACITY as f32 { ft as u32 } else { u32::MAX };
+            new_thr = if new_cap < MAXIMUM_CAPACITY && ft < MAXIMUM_CAPACITY as f32 {
+                ft as u32
+            } else {
+                u32::MAX
+            };
         }
         self.threshold = new_thr;
         let old = std::mem::take(&mut self.table);
@@ -142,7 +151,10 @@ impl<V> JavaHashMap<V> {
         }
         let hash = spread(java_string_hash(key));
         let idx = (hash & (self.capacity() - 1)) as usize;
-        self.table[idx].iter().find(|n| n.hash == hash && n.key == key).map(|n| &n.value)
+        self.table[idx]
+            .iter()
+            .find(|n| n.hash == hash && n.key == key)
+            .map(|n| &n.value)
     }
 
     /// `size()`.
@@ -175,15 +187,8 @@ mod tests {
         assert_eq!(java_string_hash("user"), 3599307);
         assert_eq!(java_string_hash("client-id"), -1904137635);
         assert_eq!(java_string_hash("producer_byte_rate"), -832502454);
-        assert_eq!(java_string_hash("é€𝄞"), java_hash_reference("é€𝄞"));
-    }
-
-    fn java_hash_reference(s: &str) -> i32 {
-        let mut h: i64 = 0;
-        for u in s.encode_utf16() {
-            h = (h * 31 + i64::from(u)) & 0xffff_ffff;
-        }
-        h as u32 as i32
+        // UTF-16 code units, surrogate pair included.
+        assert_eq!(java_string_hash("\u{e9}\u{20ac}\u{1d11e}"), 16751501);
     }
 
     #[test]
@@ -206,9 +211,39 @@ mod tests {
             ["consumer_byte_rate", "producer_byte_rate", "foo"]
         );
         assert_eq!(
-            order(4, &["producer_byte_rate", "consumer_byte_rate", "request_percentage", "controller_mutation_rate"]),
-            ["producer_byte_rate", "consumer_byte_rate", "controller_mutation_rate", "request_percentage"]
+            order(
+                4,
+                &[
+                    "producer_byte_rate",
+                    "consumer_byte_rate",
+                    "request_percentage",
+                    "controller_mutation_rate"
+                ]
+            ),
+            [
+                "producer_byte_rate",
+                "consumer_byte_rate",
+                "controller_mutation_rate",
+                "request_percentage"
+            ]
         );
+    }
+
+    #[test]
+    fn colliding_keys_resize_instead_of_treeifying_below_64_slots() {
+        // "Aa" and "BB" have equal hash codes, so all 16 keys share one
+        // hash; Java keeps insertion order up to 10 such keys (the 9th and
+        // 10th force resizes to 32 and 64 slots instead of a tree).
+        let keys: Vec<String> = (0..10u32)
+            .map(|i| (0..4).map(|b| if i >> b & 1 == 1 { "BB" } else { "Aa" }).collect())
+            .collect();
+        let refs: Vec<&str> = keys.iter().map(String::as_str).collect();
+        assert_eq!(order(10, &refs), refs);
+        let mut m = JavaHashMap::with_capacity(1);
+        for k in &keys {
+            m.put(k.clone(), ());
+        }
+        assert_eq!(m.capacity(), 64);
     }
 
     #[test]

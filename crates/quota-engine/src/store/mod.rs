@@ -89,12 +89,18 @@ pub struct Op {
 impl Op {
     /// An op setting `key` to `value`.
     pub fn set(key: &str, value: f64) -> Self {
-        Op { key: key.to_owned(), value: Some(value) }
+        Op {
+            key: key.to_owned(),
+            value: Some(value),
+        }
     }
 
     /// An op removing `key`.
     pub fn remove(key: &str) -> Self {
-        Op { key: key.to_owned(), value: None }
+        Op {
+            key: key.to_owned(),
+            value: None,
+        }
     }
 }
 
@@ -171,7 +177,10 @@ pub struct ApiError {
 impl ApiError {
     /// An `INVALID_REQUEST` error with `message`.
     pub fn invalid_request(message: impl Into<String>) -> Self {
-        ApiError { code: ErrorCode::InvalidRequest, message: message.into() }
+        ApiError {
+            code: ErrorCode::InvalidRequest,
+            message: message.into(),
+        }
     }
 }
 
@@ -238,6 +247,9 @@ pub struct AlterPlan {
     /// Records in emission order (empty for failed entities).
     pub records: Vec<QuotaRecord>,
 }
+
+/// One entity and its configured values (key -> value), as `describe` returns them.
+pub type EntityQuotas = (QuotaEntity, BTreeMap<QuotaKey, f64>);
 
 /// Kafka's cap on records per controller operation (`QuorumController.MAX_RECORDS_PER_USER_OP`).
 pub const MAX_RECORDS_PER_USER_OP: u32 = 10_000;
@@ -340,11 +352,18 @@ impl QuotaStore {
                     error: Some(error.clone()),
                 })
                 .collect();
-            return AlterPlan { results, records: Vec::new() };
+            return AlterPlan {
+                results,
+                records: Vec::new(),
+            };
         }
         let results = results
             .into_iter()
-            .map(|(e, error)| AlterResult { entity: e.to_raw(), entity_string: e.client_quota_entity_string(), error })
+            .map(|(e, error)| AlterResult {
+                entity: e.to_raw(),
+                entity_string: e.client_quota_entity_string(),
+                error,
+            })
             .collect();
         AlterPlan { results, records }
     }
@@ -369,15 +388,25 @@ impl QuotaStore {
                     let known = QuotaKey::from_name(key);
                     if let (Some(k), Some(cur)) = (known, current) {
                         if cur.contains_key(&k) {
-                            records.push(QuotaRecord { entity: typed.clone(), key: k, value: None });
+                            records.push(QuotaRecord {
+                                entity: typed.clone(),
+                                key: k,
+                                value: None,
+                            });
                         }
                     }
                 }
                 Some(v) => {
                     let k = validate_quota_key_value(valid_keys, key, *v)?;
-                    let unchanged = current.and_then(|c| c.get(&k)).is_some_and(|cur| java_double_equals(*cur, *v));
+                    let unchanged = current
+                        .and_then(|c| c.get(&k))
+                        .is_some_and(|cur| java_double_equals(*cur, *v));
                     if !unchanged {
-                        records.push(QuotaRecord { entity: typed.clone(), key: k, value: Some(*v) });
+                        records.push(QuotaRecord {
+                            entity: typed.clone(),
+                            key: k,
+                            value: Some(*v),
+                        });
                     }
                 }
             }
@@ -392,7 +421,10 @@ impl QuotaStore {
     pub fn replay(&mut self, record: &QuotaRecord) {
         match record.value {
             Some(v) => {
-                self.data.entry(record.entity.clone()).or_default().insert(record.key, v);
+                self.data
+                    .entry(record.entity.clone())
+                    .or_default()
+                    .insert(record.key, v);
             }
             None => {
                 if let Some(keys) = self.data.get_mut(&record.entity) {
@@ -416,7 +448,10 @@ impl QuotaStore {
     }
 
     fn alter_one(&mut self, entity: &QuotaEntity, op: Op) -> Result<(), ApiError> {
-        let results = self.alter(&[Alteration { entity: RawEntity::from_entity(entity), ops: vec![op] }]);
+        let results = self.alter(&[Alteration {
+            entity: RawEntity::from_entity(entity),
+            ops: vec![op],
+        }]);
         match results.into_iter().next().and_then(|r| r.error) {
             Some(e) => Err(e),
             None => Ok(()),
@@ -475,7 +510,7 @@ impl QuotaStore {
     /// Kafka: `ClientQuotasImage.describe` and `matches`
     /// (`metadata/src/main/java/org/apache/kafka/image/ClientQuotasImage.java`),
     /// reached from `KafkaApis.handleDescribeClientQuotasRequest`.
-    pub fn describe(&self, filter: &QuotaFilter) -> Result<Vec<(QuotaEntity, BTreeMap<QuotaKey, f64>)>, ApiError> {
+    pub fn describe(&self, filter: &QuotaFilter) -> Result<Vec<EntityQuotas>, ApiError> {
         let mut exact: BTreeMap<EntityType, EntityName> = BTreeMap::new();
         let mut typed: Vec<EntityType> = Vec::new();
         let mut seen: Vec<&str> = Vec::new();
@@ -521,7 +556,12 @@ impl QuotaStore {
             let name_of = |t: EntityType| parts.iter().find(|(pt, _)| *pt == t).map(|(_, n)| *n);
             exact.iter().all(|(t, n)| name_of(*t) == Some(n)) && typed.iter().all(|t| name_of(*t).is_some())
         };
-        Ok(self.data.iter().filter(|(e, _)| matches(e)).map(|(e, v)| (e.clone(), v.clone())).collect())
+        Ok(self
+            .data
+            .iter()
+            .filter(|(e, _)| matches(e))
+            .map(|(e, v)| (e.clone(), v.clone()))
+            .collect())
     }
 }
 
@@ -547,17 +587,26 @@ pub struct QuotaFilter {
 impl QuotaFilter {
     /// Every entity (`ClientQuotaFilter.all()`).
     pub fn all() -> Self {
-        QuotaFilter { components: Vec::new(), strict: false }
+        QuotaFilter {
+            components: Vec::new(),
+            strict: false,
+        }
     }
 
     /// Entities matching `components`, possibly with more types (`ClientQuotaFilter.contains`).
     pub fn contains(components: Vec<FilterComponent>) -> Self {
-        QuotaFilter { components, strict: false }
+        QuotaFilter {
+            components,
+            strict: false,
+        }
     }
 
     /// Entities with exactly the types of `components` (`ClientQuotaFilter.containsOnly`).
     pub fn contains_only(components: Vec<FilterComponent>) -> Self {
-        QuotaFilter { components, strict: true }
+        QuotaFilter {
+            components,
+            strict: true,
+        }
     }
 
     /// The strict filter that matches exactly `entity`.
@@ -573,7 +622,10 @@ impl QuotaFilter {
                 },
             })
             .collect();
-        QuotaFilter { components, strict: true }
+        QuotaFilter {
+            components,
+            strict: true,
+        }
     }
 }
 
@@ -604,17 +656,26 @@ pub struct FilterComponent {
 impl FilterComponent {
     /// `ClientQuotaFilterComponent.ofEntity`.
     pub fn of_entity(entity_type: &str, name: &str) -> Self {
-        FilterComponent { entity_type: entity_type.to_owned(), matcher: FilterMatch::Exact(name.to_owned()) }
+        FilterComponent {
+            entity_type: entity_type.to_owned(),
+            matcher: FilterMatch::Exact(name.to_owned()),
+        }
     }
 
     /// `ClientQuotaFilterComponent.ofDefaultEntity`.
     pub fn of_default_entity(entity_type: &str) -> Self {
-        FilterComponent { entity_type: entity_type.to_owned(), matcher: FilterMatch::Default }
+        FilterComponent {
+            entity_type: entity_type.to_owned(),
+            matcher: FilterMatch::Default,
+        }
     }
 
     /// `ClientQuotaFilterComponent.ofEntityType`.
     pub fn of_entity_type(entity_type: &str) -> Self {
-        FilterComponent { entity_type: entity_type.to_owned(), matcher: FilterMatch::Any }
+        FilterComponent {
+            entity_type: entity_type.to_owned(),
+            matcher: FilterMatch::Any,
+        }
     }
 }
 

@@ -8,11 +8,19 @@ use proptest::prelude::*;
 use super::*;
 
 fn raw(pairs: &[(&str, Option<&str>)]) -> RawEntity {
-    RawEntity(pairs.iter().map(|(t, n)| ((*t).to_owned(), n.map(str::to_owned))).collect())
+    RawEntity(
+        pairs
+            .iter()
+            .map(|(t, n)| ((*t).to_owned(), n.map(str::to_owned)))
+            .collect(),
+    )
 }
 
 fn alt(pairs: &[(&str, Option<&str>)], ops: Vec<Op>) -> Alteration {
-    Alteration { entity: raw(pairs), ops }
+    Alteration {
+        entity: raw(pairs),
+        ops,
+    }
 }
 
 fn message(r: &AlterResult) -> Option<&str> {
@@ -24,10 +32,17 @@ fn first_bad_key_in_java_hashmap_order_is_reported() {
     let store = QuotaStore::new();
     let plan = store.plan(&[alt(
         &[("user", Some("alice"))],
-        vec![Op::set("producer_byte_rate", -1.0), Op::set("consumer_byte_rate", 0.5), Op::set("foo", 1.0)],
+        vec![
+            Op::set("producer_byte_rate", -1.0),
+            Op::set("consumer_byte_rate", 0.5),
+            Op::set("foo", 1.0),
+        ],
     )]);
     // HashMap<>(3) iterates consumer_byte_rate, producer_byte_rate, foo.
-    assert_eq!(message(&plan.results[0]), Some("consumer_byte_rate cannot be a fractional value."));
+    assert_eq!(
+        message(&plan.results[0]),
+        Some("consumer_byte_rate cannot be a fractional value.")
+    );
     assert!(plan.records.is_empty());
 }
 
@@ -44,9 +59,23 @@ fn records_follow_hashmap_order_and_entity_pairs_put_client_id_first() {
         ],
     )]);
     let keys: Vec<&str> = plan.records.iter().map(|r| r.key.as_str()).collect();
-    assert_eq!(keys, ["producer_byte_rate", "consumer_byte_rate", "controller_mutation_rate", "request_percentage"]);
-    assert_eq!(plan.records[0].entity_pairs(), raw(&[("client-id", Some("c1")), ("user", Some("alice"))]));
-    assert_eq!(plan.results[0].entity_string, "ClientQuotaEntity(entries={client-id=c1, user=alice})");
+    assert_eq!(
+        keys,
+        [
+            "producer_byte_rate",
+            "consumer_byte_rate",
+            "controller_mutation_rate",
+            "request_percentage"
+        ]
+    );
+    assert_eq!(
+        plan.records[0].entity_pairs(),
+        raw(&[("client-id", Some("c1")), ("user", Some("alice"))])
+    );
+    assert_eq!(
+        plan.results[0].entity_string,
+        "ClientQuotaEntity(entries={client-id=c1, user=alice})"
+    );
 }
 
 #[test]
@@ -54,9 +83,15 @@ fn duplicate_key_reports_ignoring_duplicate_entity() {
     let mut store = QuotaStore::new();
     let results = store.alter(&[alt(
         &[("user", Some("alice"))],
-        vec![Op::set("producer_byte_rate", 100.0), Op::set("producer_byte_rate", 200.0)],
+        vec![
+            Op::set("producer_byte_rate", 100.0),
+            Op::set("producer_byte_rate", 200.0),
+        ],
     )]);
-    assert_eq!(message(&results[0]), Some("Ignoring duplicate entity ClientQuotaEntity(entries={user=alice})"));
+    assert_eq!(
+        message(&results[0]),
+        Some("Ignoring duplicate entity ClientQuotaEntity(entries={user=alice})")
+    );
     assert!(store.is_empty());
 }
 
@@ -64,29 +99,47 @@ fn duplicate_key_reports_ignoring_duplicate_entity() {
 fn duplicate_entity_keeps_first_records_but_reports_error() {
     let mut store = QuotaStore::new();
     let results = store.alter(&[
-        alt(&[("user", Some("alice")), ("client-id", Some("c"))], vec![Op::set("producer_byte_rate", 100.0)]),
-        alt(&[("client-id", Some("c")), ("user", Some("alice"))], vec![Op::set("consumer_byte_rate", 200.0)]),
+        alt(
+            &[("user", Some("alice")), ("client-id", Some("c"))],
+            vec![Op::set("producer_byte_rate", 100.0)],
+        ),
+        alt(
+            &[("client-id", Some("c")), ("user", Some("alice"))],
+            vec![Op::set("consumer_byte_rate", 200.0)],
+        ),
     ]);
     assert_eq!(results.len(), 1);
     assert_eq!(
         message(&results[0]),
         Some("Ignoring duplicate entity ClientQuotaEntity(entries={client-id=c, user=alice})")
     );
-    let e = QuotaEntity::UserClientId { user: EntityName::Named("alice".into()), client_id: EntityName::Named("c".into()) };
-    assert_eq!(store.get(&e), Some(&BTreeMap::from([(QuotaKey::ProducerByteRate, 100.0)])));
+    let e = QuotaEntity::UserClientId {
+        user: EntityName::Named("alice".into()),
+        client_id: EntityName::Named("c".into()),
+    };
+    assert_eq!(
+        store.get(&e),
+        Some(&BTreeMap::from([(QuotaKey::ProducerByteRate, 100.0)]))
+    );
 }
 
 #[test]
 fn one_bad_entity_does_not_block_others() {
     let mut store = QuotaStore::new();
     let results = store.alter(&[
-        alt(&[("user", Some("alice"))], vec![Op::set("producer_byte_rate", 100.0), Op::set("consumer_byte_rate", 0.5)]),
+        alt(
+            &[("user", Some("alice"))],
+            vec![Op::set("producer_byte_rate", 100.0), Op::set("consumer_byte_rate", 0.5)],
+        ),
         alt(&[("client-id", Some("c2"))], vec![Op::set("producer_byte_rate", 300.0)]),
     ]);
     assert!(!results[0].is_ok());
     assert!(results[1].is_ok());
     assert_eq!(store.get(&QuotaEntity::user("alice")), None);
-    assert_eq!(store.get(&QuotaEntity::client_id("c2")), Some(&BTreeMap::from([(QuotaKey::ProducerByteRate, 300.0)])));
+    assert_eq!(
+        store.get(&QuotaEntity::client_id("c2")),
+        Some(&BTreeMap::from([(QuotaKey::ProducerByteRate, 300.0)]))
+    );
 }
 
 #[test]
@@ -96,12 +149,21 @@ fn unchanged_value_and_missing_remove_write_nothing() {
     store.set(&alice, QuotaKey::ProducerByteRate, 100.0).expect("valid");
     let plan = store.plan(&[alt(
         &[("user", Some("alice"))],
-        vec![Op::set("producer_byte_rate", 100.0), Op::remove("consumer_byte_rate"), Op::remove("no_such_key")],
+        vec![
+            Op::set("producer_byte_rate", 100.0),
+            Op::remove("consumer_byte_rate"),
+            Op::remove("no_such_key"),
+        ],
     )]);
     assert!(plan.results[0].is_ok());
     assert!(plan.records.is_empty());
-    store.set(&alice, QuotaKey::RequestPercentage, f64::NAN).expect("NaN passes Kafka's checks");
-    let plan = store.plan(&[alt(&[("user", Some("alice"))], vec![Op::set("request_percentage", f64::NAN)])]);
+    store
+        .set(&alice, QuotaKey::RequestPercentage, f64::NAN)
+        .expect("NaN passes Kafka's checks");
+    let plan = store.plan(&[alt(
+        &[("user", Some("alice"))],
+        vec![Op::set("request_percentage", f64::NAN)],
+    )]);
     assert!(plan.records.is_empty(), "Double.equals treats NaN as equal to NaN");
 }
 
@@ -118,12 +180,20 @@ fn removing_last_key_removes_entity() {
 #[test]
 fn set_reports_kafka_messages() {
     let mut store = QuotaStore::new();
-    let err = store.set(&QuotaEntity::user("alice"), QuotaKey::ConnectionCreationRate, 5.0).expect_err("wrong key");
+    let err = store
+        .set(&QuotaEntity::user("alice"), QuotaKey::ConnectionCreationRate, 5.0)
+        .expect_err("wrong key");
     assert_eq!(err.message, "Invalid configuration key connection_creation_rate");
-    let err = store.set(&QuotaEntity::user(""), QuotaKey::ProducerByteRate, 5.0).expect_err("empty name");
+    let err = store
+        .set(&QuotaEntity::user(""), QuotaKey::ProducerByteRate, 5.0)
+        .expect_err("empty name");
     assert_eq!(err.message, "Empty user not supported");
     let err = store
-        .set(&QuotaEntity::Ip(EntityName::Named("localhost".into())), QuotaKey::ConnectionCreationRate, 5.0)
+        .set(
+            &QuotaEntity::Ip(EntityName::Named("localhost".into())),
+            QuotaKey::ConnectionCreationRate,
+            5.0,
+        )
         .expect_err("no DNS");
     assert_eq!(err.message, "localhost is not a valid IP or resolvable host.");
     assert_eq!(err.code.code(), 42);
@@ -149,7 +219,10 @@ fn too_many_records_fail_the_whole_request() {
     let plan = store.plan(&alterations);
     assert!(plan.records.is_empty());
     assert_eq!(plan.results.len(), 2501);
-    assert!(plan.results.iter().all(|r| r.error.as_ref().is_some_and(|e| e.code == ErrorCode::PolicyViolation)));
+    assert!(plan
+        .results
+        .iter()
+        .all(|r| r.error.as_ref().is_some_and(|e| e.code == ErrorCode::PolicyViolation)));
     let plan = store.plan(&alterations[..2500]);
     assert_eq!(plan.records.len(), 10_000);
 }
@@ -161,8 +234,22 @@ fn sample_store() -> QuotaStore {
         (QuotaEntity::user("alice"), QuotaKey::ProducerByteRate, 1.0),
         (QuotaEntity::User(EntityName::Default), QuotaKey::ProducerByteRate, 2.0),
         (QuotaEntity::client_id("c"), QuotaKey::ConsumerByteRate, 3.0),
-        (QuotaEntity::UserClientId { user: n("alice"), client_id: n("c") }, QuotaKey::RequestPercentage, 4.0),
-        (QuotaEntity::UserClientId { user: EntityName::Default, client_id: n("c") }, QuotaKey::RequestPercentage, 5.0),
+        (
+            QuotaEntity::UserClientId {
+                user: n("alice"),
+                client_id: n("c"),
+            },
+            QuotaKey::RequestPercentage,
+            4.0,
+        ),
+        (
+            QuotaEntity::UserClientId {
+                user: EntityName::Default,
+                client_id: n("c"),
+            },
+            QuotaKey::RequestPercentage,
+            5.0,
+        ),
         (QuotaEntity::Ip(n("10.0.0.1")), QuotaKey::ConnectionCreationRate, 6.0),
     ] {
         s.set(&e, k, v).expect("valid sample");
@@ -171,7 +258,12 @@ fn sample_store() -> QuotaStore {
 }
 
 fn described(store: &QuotaStore, filter: QuotaFilter) -> Vec<String> {
-    store.describe(&filter).expect("valid filter").into_iter().map(|(e, _)| e.path()).collect()
+    store
+        .describe(&filter)
+        .expect("valid filter")
+        .into_iter()
+        .map(|(e, _)| e.path())
+        .collect()
 }
 
 #[test]
@@ -179,19 +271,31 @@ fn describe_matches_like_kafka() {
     let s = sample_store();
     assert_eq!(described(&s, QuotaFilter::all()).len(), 6);
     assert_eq!(
-        described(&s, QuotaFilter::contains(vec![FilterComponent::of_entity("user", "alice")])),
+        described(
+            &s,
+            QuotaFilter::contains(vec![FilterComponent::of_entity("user", "alice")])
+        ),
         ["users/alice", "users/alice/clients/c"]
     );
     assert_eq!(
-        described(&s, QuotaFilter::contains_only(vec![FilterComponent::of_entity("user", "alice")])),
+        described(
+            &s,
+            QuotaFilter::contains_only(vec![FilterComponent::of_entity("user", "alice")])
+        ),
         ["users/alice"]
     );
     assert_eq!(
-        described(&s, QuotaFilter::contains(vec![FilterComponent::of_default_entity("user")])),
+        described(
+            &s,
+            QuotaFilter::contains(vec![FilterComponent::of_default_entity("user")])
+        ),
         ["users/<default>", "users/<default>/clients/c"]
     );
     assert_eq!(
-        described(&s, QuotaFilter::contains_only(vec![FilterComponent::of_entity_type("client-id")])),
+        described(
+            &s,
+            QuotaFilter::contains_only(vec![FilterComponent::of_entity_type("client-id")])
+        ),
         ["clients/c"]
     );
     assert_eq!(described(&s, QuotaFilter::contains_only(vec![])), Vec::<String>::new());
@@ -202,12 +306,27 @@ fn describe_filter_errors() {
     let s = sample_store();
     let err = |f: QuotaFilter| s.describe(&f).expect_err("bad filter");
     let e = err(QuotaFilter::contains(vec![FilterComponent::of_entity_type("")]));
-    assert_eq!((e.code, e.message.as_str()), (ErrorCode::InvalidRequest, "Invalid empty entity type."));
-    let e = err(QuotaFilter::contains(vec![FilterComponent::of_entity("user", "a"), FilterComponent::of_entity_type("user")]));
-    assert_eq!(e.message, "Entity type user cannot appear more than once in the filter.");
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (ErrorCode::InvalidRequest, "Invalid empty entity type.")
+    );
+    let e = err(QuotaFilter::contains(vec![
+        FilterComponent::of_entity("user", "a"),
+        FilterComponent::of_entity_type("user"),
+    ]));
+    assert_eq!(
+        e.message,
+        "Entity type user cannot appear more than once in the filter."
+    );
     let e = err(QuotaFilter::contains(vec![FilterComponent::of_entity_type("group")]));
-    assert_eq!((e.code, e.message.as_str()), (ErrorCode::UnsupportedVersion, "Unsupported entity type group"));
-    let e = err(QuotaFilter::contains(vec![FilterComponent::of_entity_type("ip"), FilterComponent::of_default_entity("client-id")]));
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (ErrorCode::UnsupportedVersion, "Unsupported entity type group")
+    );
+    let e = err(QuotaFilter::contains(vec![
+        FilterComponent::of_entity_type("ip"),
+        FilterComponent::of_default_entity("client-id"),
+    ]));
     assert_eq!(
         e.message,
         "Invalid entity filter component combination. IP filter component should not be used with user or clientId filter component."

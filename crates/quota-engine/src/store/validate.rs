@@ -67,7 +67,11 @@ impl EntityMap {
 
     /// The pairs in Java `HashMap` iteration order, as a [`RawEntity`].
     pub fn to_raw(&self) -> RawEntity {
-        RawEntity(self.pairs().map(|(t, n)| (t.to_owned(), n.map(str::to_owned))).collect())
+        RawEntity(
+            self.pairs()
+                .map(|(t, n)| (t.to_owned(), n.map(str::to_owned)))
+                .collect(),
+        )
     }
 
     /// `ClientQuotaEntity.toString()`, e.g.
@@ -147,7 +151,9 @@ pub fn validate_entity(entity: &EntityMap) -> Result<EntityMap, ApiError> {
             )));
         }
         if EntityType::from_wire(t).is_none() {
-            return Err(ApiError::invalid_request(format!("Unhandled client quota entity type: {t}")));
+            return Err(ApiError::invalid_request(format!(
+                "Unhandled client quota entity type: {t}"
+            )));
         }
         validated.put(t.to_owned(), n.map(str::to_owned));
         if n == Some("") {
@@ -252,7 +258,9 @@ pub fn validate_quota_key_value(valid_keys: &[QuotaKey], key: &str, value: f64) 
 pub fn check_integral_quota_value(value: f64, key: &str) -> Result<(), ApiError> {
     let remainder = (value % 1.0).abs();
     if remainder > 1e-6 {
-        return Err(ApiError::invalid_request(format!("{key} cannot be a fractional value.")));
+        return Err(ApiError::invalid_request(format!(
+            "{key} cannot be a fractional value."
+        )));
     }
     Ok(())
 }
@@ -277,7 +285,12 @@ mod tests {
     use crate::store::ErrorCode;
 
     fn raw(pairs: &[(&str, Option<&str>)]) -> RawEntity {
-        RawEntity(pairs.iter().map(|(t, n)| ((*t).to_owned(), n.map(str::to_owned))).collect())
+        RawEntity(
+            pairs
+                .iter()
+                .map(|(t, n)| ((*t).to_owned(), n.map(str::to_owned)))
+                .collect(),
+        )
     }
 
     fn msg(r: Result<impl std::fmt::Debug, ApiError>) -> String {
@@ -291,7 +304,10 @@ mod tests {
         let e = EntityMap::from_wire(&raw(&[("user", Some("alice")), ("user", Some("bob"))]));
         assert_eq!(e.client_quota_entity_string(), "ClientQuotaEntity(entries={user=bob})");
         let e = EntityMap::from_wire(&raw(&[("user", Some("CN=a,OU=b")), ("client-id", None)]));
-        assert_eq!(e.client_quota_entity_string(), "ClientQuotaEntity(entries={client-id=null, user=CN=a,OU=b})");
+        assert_eq!(
+            e.client_quota_entity_string(),
+            "ClientQuotaEntity(entries={client-id=null, user=CN=a,OU=b})"
+        );
         let a = EntityMap::from_wire(&raw(&[("ip", Some("x")), ("user", Some("u"))]));
         let b = EntityMap::from_wire(&raw(&[("user", Some("u")), ("ip", Some("x")), ("ip", Some("x"))]));
         assert_eq!(a, b);
@@ -300,15 +316,24 @@ mod tests {
 
     #[test]
     fn validate_entity_messages() {
-        assert_eq!(msg(validate_entity(&EntityMap::from_wire(&raw(&[])))), "Invalid empty client quota entity");
+        assert_eq!(
+            msg(validate_entity(&EntityMap::from_wire(&raw(&[])))),
+            "Invalid empty client quota entity"
+        );
         assert_eq!(
             msg(validate_entity(&EntityMap::from_wire(&raw(&[("USER", Some("a"))])))),
             "Unhandled client quota entity type: USER"
         );
-        assert_eq!(msg(validate_entity(&EntityMap::from_wire(&raw(&[("client-id", Some(""))])))), "Empty client-id not supported");
+        assert_eq!(
+            msg(validate_entity(&EntityMap::from_wire(&raw(&[("client-id", Some(""))])))),
+            "Empty client-id not supported"
+        );
         // First failure in HashMap order: client-id iterates before user.
         assert_eq!(
-            msg(validate_entity(&EntityMap::from_wire(&raw(&[("user", Some("")), ("client-id", Some(""))])))),
+            msg(validate_entity(&EntityMap::from_wire(&raw(&[
+                ("user", Some("")),
+                ("client-id", Some(""))
+            ])))),
             "Empty client-id not supported"
         );
         let ok = validate_entity(&EntityMap::from_wire(&raw(&[("user", None)]))).expect("default user is valid");
@@ -318,10 +343,16 @@ mod tests {
     #[test]
     fn config_keys_by_shape() {
         let v = |p: &[(&str, Option<&str>)]| validate_entity(&EntityMap::from_wire(&raw(p))).expect("valid entity");
-        assert_eq!(config_keys_for_entity_type(&v(&[("user", Some("a"))])), Ok(&QuotaKey::CLIENT_KEYS[..]));
+        assert_eq!(
+            config_keys_for_entity_type(&v(&[("user", Some("a"))])),
+            Ok(&QuotaKey::CLIENT_KEYS[..])
+        );
         assert_eq!(config_keys_for_entity_type(&v(&[("ip", None)])), Ok(&IP_KEYS[..]));
         assert_eq!(
-            msg(config_keys_for_entity_type(&v(&[("ip", Some("1.2.3.4")), ("client-id", Some("c"))]))),
+            msg(config_keys_for_entity_type(&v(&[
+                ("ip", Some("1.2.3.4")),
+                ("client-id", Some("c"))
+            ]))),
             "Invalid quota entity combination, IP entity shouldnot be combined with User or ClientId"
         );
         assert_eq!(
@@ -334,20 +365,44 @@ mod tests {
     fn value_rules() {
         let c = &QuotaKey::CLIENT_KEYS[..];
         let ip = &IP_KEYS[..];
-        assert_eq!(validate_quota_key_value(c, "producer_byte_rate", 1024.0), Ok(QuotaKey::ProducerByteRate));
-        assert_eq!(msg(validate_quota_key_value(c, "connection_creation_rate", 1.0)), "Invalid configuration key connection_creation_rate");
-        assert_eq!(msg(validate_quota_key_value(ip, "producer_byte_rate", 1.0)), "Invalid configuration key producer_byte_rate");
-        assert_eq!(msg(validate_quota_key_value(c, "request_percentage", 0.0)), "Quota request_percentage must be greater than 0");
-        assert_eq!(msg(validate_quota_key_value(c, "request_percentage", -0.0)), "Quota request_percentage must be greater than 0");
-        assert_eq!(msg(validate_quota_key_value(c, "request_percentage", f64::NEG_INFINITY)), "Quota request_percentage must be greater than 0");
+        assert_eq!(
+            validate_quota_key_value(c, "producer_byte_rate", 1024.0),
+            Ok(QuotaKey::ProducerByteRate)
+        );
+        assert_eq!(
+            msg(validate_quota_key_value(c, "connection_creation_rate", 1.0)),
+            "Invalid configuration key connection_creation_rate"
+        );
+        assert_eq!(
+            msg(validate_quota_key_value(ip, "producer_byte_rate", 1.0)),
+            "Invalid configuration key producer_byte_rate"
+        );
+        assert_eq!(
+            msg(validate_quota_key_value(c, "request_percentage", 0.0)),
+            "Quota request_percentage must be greater than 0"
+        );
+        assert_eq!(
+            msg(validate_quota_key_value(c, "request_percentage", -0.0)),
+            "Quota request_percentage must be greater than 0"
+        );
+        assert_eq!(
+            msg(validate_quota_key_value(c, "request_percentage", f64::NEG_INFINITY)),
+            "Quota request_percentage must be greater than 0"
+        );
         assert!(validate_quota_key_value(c, "request_percentage", 0.5).is_ok());
         assert!(validate_quota_key_value(c, "request_percentage", f64::INFINITY).is_ok());
         assert!(validate_quota_key_value(c, "request_percentage", f64::NAN).is_ok());
         assert!(validate_quota_key_value(c, "producer_byte_rate", f64::NAN).is_ok());
-        assert_eq!(msg(validate_quota_key_value(c, "consumer_byte_rate", 0.5)), "consumer_byte_rate cannot be a fractional value.");
+        assert_eq!(
+            msg(validate_quota_key_value(c, "consumer_byte_rate", 0.5)),
+            "consumer_byte_rate cannot be a fractional value."
+        );
         assert!(validate_quota_key_value(c, "consumer_byte_rate", 100.000_000_5).is_ok());
-        assert_eq!(msg(validate_quota_key_value(c, "consumer_byte_rate", 100.000_002)), "consumer_byte_rate cannot be a fractional value.");
-        assert!(validate_quota_key_value(c, "producer_byte_rate", 9.223_372_036_854_775_807e18).is_ok());
+        assert_eq!(
+            msg(validate_quota_key_value(c, "consumer_byte_rate", 100.000_002)),
+            "consumer_byte_rate cannot be a fractional value."
+        );
+        assert!(validate_quota_key_value(c, "producer_byte_rate", 2f64.powi(63)).is_ok());
         assert_eq!(
             msg(validate_quota_key_value(c, "producer_byte_rate", 9.3e18)),
             "Proposed value for producer_byte_rate is too large for a LONG."
@@ -358,7 +413,11 @@ mod tests {
         );
         assert!(validate_quota_key_value(ip, "connection_creation_rate", 2_147_483_647.0).is_ok());
         assert_eq!(
-            msg(validate_quota_key_value(ip, "connection_creation_rate", 2_147_483_648.0)),
+            msg(validate_quota_key_value(
+                ip,
+                "connection_creation_rate",
+                2_147_483_648.0
+            )),
             "Proposed value for connection_creation_rate is too large for an INT."
         );
     }
@@ -367,22 +426,80 @@ mod tests {
     fn ip_literals_as_java_17_parses_them() {
         // Outcomes observed with OpenJDK 17.0.15 InetAddress.getByName.
         for ok in [
-            "192.168.0.1", "::", "::1", "[::1]", "::1%1", "::1%2147483647", "fe80::1%1", "1.2.3", "1.2", "1",
-            "4294967295", "010.0.0.1", "08", "::ffff:10.0.0.1", "[::ffff:10.0.0.1]", "1:2:3:4:5:6:7::",
-            "::1.2.3.4", "1::1.2.3.4", "f::", "FFFF::", "2001:0db8:0000:0000:0000:0000:0000:0001",
+            "192.168.0.1",
+            "::",
+            "::1",
+            "[::1]",
+            "::1%1",
+            "::1%2147483647",
+            "fe80::1%1",
+            "1.2.3",
+            "1.2",
+            "1",
+            "4294967295",
+            "010.0.0.1",
+            "08",
+            "::ffff:10.0.0.1",
+            "[::ffff:10.0.0.1]",
+            "1:2:3:4:5:6:7::",
+            "::1.2.3.4",
+            "1::1.2.3.4",
+            "f::",
+            "FFFF::",
+            "2001:0db8:0000:0000:0000:0000:0000:0001",
             "ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255",
         ] {
             assert!(is_valid_ip_entity(Some(ok)), "{ok} should be valid");
         }
         for rejected in [
-            "1::2::3", ":::", "[::1", "[127.0.0.1]", "12345::", "::ffff:10.0.0.1%1", "0x7f.0.0.1", "0x7f000001",
-            "1.2.3.4:80", "1:2:3:4:5:6:7:8:9", "::1.2.3", "::ffff:1.2.3.256", "[]", "[a]", "[1]", "[1.2.3.4]",
-            "[::1]x", "::1%", ":1::", "::\u{661}", "0000000000000001", "1.2.3.4\0",
+            "1::2::3",
+            ":::",
+            "[::1",
+            "[127.0.0.1]",
+            "12345::",
+            "::ffff:10.0.0.1%1",
+            "0x7f.0.0.1",
+            "0x7f000001",
+            "1.2.3.4:80",
+            "1:2:3:4:5:6:7:8:9",
+            "::1.2.3",
+            "::ffff:1.2.3.256",
+            "[]",
+            "[a]",
+            "[1]",
+            "[1.2.3.4]",
+            "[::1]x",
+            "::1%",
+            ":1::",
+            "::\u{661}",
+            "0000000000000001",
+            "1.2.3.4\0",
         ] {
-            assert_eq!(classify_ip_host(rejected), IpHost::Rejected, "{rejected:?} should be rejected");
+            assert_eq!(
+                classify_ip_host(rejected),
+                IpHost::Rejected,
+                "{rejected:?} should be rejected"
+            );
         }
-        for lookup in ["4294967296", "1.2.3.4.5", "1.2.3.256", "abc", "localhost", "deadbeef", "g::", "1.2.3.4%1", " 1.2.3.4", "1..2.3", "\u{661}.\u{662}.\u{663}.\u{664}", "123456789012345"] {
-            assert_eq!(classify_ip_host(lookup), IpHost::NeedsLookup, "{lookup:?} needs a lookup");
+        for lookup in [
+            "4294967296",
+            "1.2.3.4.5",
+            "1.2.3.256",
+            "abc",
+            "localhost",
+            "deadbeef",
+            "g::",
+            "1.2.3.4%1",
+            " 1.2.3.4",
+            "1..2.3",
+            "\u{661}.\u{662}.\u{663}.\u{664}",
+            "123456789012345",
+        ] {
+            assert_eq!(
+                classify_ip_host(lookup),
+                IpHost::NeedsLookup,
+                "{lookup:?} needs a lookup"
+            );
             assert!(!is_valid_ip_entity(Some(lookup)));
         }
         assert!(matches!(classify_ip_host("::1%eth0"), IpHost::V6NamedZone { .. }));

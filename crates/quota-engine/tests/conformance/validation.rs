@@ -4,7 +4,9 @@
 //! Source: `tests/fixtures/kafka-vectors/validation.json` (see its README),
 //! produced by `metadata/src/main/java/org/apache/kafka/controller/ClientQuotaControlManager.java`.
 
-use quota_engine::store::validate::{config_keys_for_entity_type, validate_entity, validate_quota_key_value, EntityMap};
+use quota_engine::store::validate::{
+    config_keys_for_entity_type, validate_entity, validate_quota_key_value, EntityMap,
+};
 use quota_engine::store::{Alteration, ApiError, Op, QuotaStore, RawEntity};
 use serde_json::{json, Map, Value};
 
@@ -50,7 +52,10 @@ fn parse_entity(v: &Value) -> Result<RawEntity, String> {
     let pairs = v.as_array().ok_or("entity is not an array")?;
     let mut out = Vec::new();
     for p in pairs {
-        let t = p.get(0).and_then(Value::as_str).ok_or("entity pair has no type string")?;
+        let t = p
+            .get(0)
+            .and_then(Value::as_str)
+            .ok_or("entity pair has no type string")?;
         let n = match p.get(1) {
             Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s.clone()),
@@ -69,7 +74,10 @@ fn parse_alterations(v: Option<&Value>) -> Result<Vec<Alteration>, String> {
         let mut ops = Vec::new();
         for op in a.get("ops").and_then(Value::as_array).ok_or("alteration has no ops")? {
             let key = op.get("key").and_then(Value::as_str).ok_or("op has no key")?.to_owned();
-            let remove = op.get("remove").and_then(Value::as_bool).ok_or("op has no remove flag")?;
+            let remove = op
+                .get("remove")
+                .and_then(Value::as_bool)
+                .ok_or("op has no remove flag")?;
             let value = if remove {
                 None
             } else {
@@ -88,8 +96,13 @@ fn stage_checks(alteration: &Alteration) -> Value {
     let mut out = Map::new();
     let entity = EntityMap::from_wire(&alteration.entity);
     let validated = validate_entity(&entity);
-    out.insert("validate_entity".into(), Value::Object(outcome_fields(validated.as_ref().err())));
-    let Ok(validated) = validated else { return Value::Object(out) };
+    out.insert(
+        "validate_entity".into(),
+        Value::Object(outcome_fields(validated.as_ref().err())),
+    );
+    let Ok(validated) = validated else {
+        return Value::Object(out);
+    };
     let keys = config_keys_for_entity_type(&validated);
     let mut fields = outcome_fields(keys.as_ref().err());
     if let Ok(keys) = keys {
@@ -106,7 +119,9 @@ fn stage_checks(alteration: &Alteration) -> Value {
                 let mut m = Map::new();
                 m.insert("key".into(), json!(op.key));
                 m.insert("value".into(), double_json(v));
-                m.extend(outcome_fields(validate_quota_key_value(keys, &op.key, v).err().as_ref()));
+                m.extend(outcome_fields(
+                    validate_quota_key_value(keys, &op.key, v).err().as_ref(),
+                ));
                 Value::Object(m)
             })
             .collect();
@@ -131,17 +146,25 @@ fn compare_object(o: &mut Outcome, step: &str, expected: &Value, got: &Value) {
         let gv = g.get(k).unwrap_or(&Value::Null);
         if e.contains_key(k) != g.contains_key(k) {
             o.checks += 1;
-            o.fail(format!("{step} field {k}: present in expected: {}, in ours: {}", e.contains_key(k), g.contains_key(k)));
+            o.fail(format!(
+                "{step} field {k}: present in expected: {}, in ours: {}",
+                e.contains_key(k),
+                g.contains_key(k)
+            ));
             continue;
         }
         match (ev, gv) {
-            (Value::Array(ea), Value::Array(ga)) if ea.iter().all(Value::is_object) && ga.iter().all(Value::is_object) && !ea.is_empty() => {
+            (Value::Array(ea), Value::Array(ga))
+                if ea.iter().all(Value::is_object) && ga.iter().all(Value::is_object) && !ea.is_empty() =>
+            {
                 o.eq(step, &format!("{k}.len"), &json!(ea.len()), &json!(ga.len()));
                 for (i, (x, y)) in ea.iter().zip(ga).enumerate() {
                     compare_object(o, &format!("{step} {k}[{i}]"), x, y);
                 }
             }
-            (Value::Object(_), Value::Object(_)) if k != "valid_keys" => compare_object(o, &format!("{step} {k}"), ev, gv),
+            (Value::Object(_), Value::Object(_)) if k != "valid_keys" => {
+                compare_object(o, &format!("{step} {k}"), ev, gv)
+            }
             _ => o.eq(step, k, ev, gv),
         }
     }
@@ -172,8 +195,17 @@ pub fn replay(case: &Value) -> Outcome {
     }
 
     // Stage checks, one object per alteration.
-    let expected_checks = case.get("checks").and_then(Value::as_array).cloned().unwrap_or_default();
-    o.eq("checks", "len", &json!(expected_checks.len()), &json!(alterations.len()));
+    let expected_checks = case
+        .get("checks")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    o.eq(
+        "checks",
+        "len",
+        &json!(expected_checks.len()),
+        &json!(alterations.len()),
+    );
     for (i, (exp, alt)) in expected_checks.iter().zip(&alterations).enumerate() {
         compare_object(&mut o, &format!("checks[{i}]"), exp, &stage_checks(alt));
     }
