@@ -1,1 +1,11 @@
-fn main() {}
+//! `kafka-quota`: which Kafka client quota applies, from the files operators already have.
+#![forbid(unsafe_code)]
+#![warn(missing_docs, unreachable_pub)]
+
+mod cli;
+mod cmd;
+mod state;
+
+fn main() -> std::process::ExitCode {
+    cmd::run(<cli::Cli as clap::Parser>::parse())
+}

@@ -1,0 +1,21 @@
+//! The command line: one clap subcommand per verb; each verb's arguments
+//! live beside its implementation in `cmd/<verb>.rs`.
+
+use clap::{Parser, Subcommand};
+
+/// kafka-quota: Kafka client quotas from the files operators already have.
+#[derive(Debug, Parser)]
+#[command(name = "kafka-quota", version, about)]
+pub(crate) struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Run kafka-configs.sh command lines against a state file and print
+    /// what the tool would print.
+    Apply(crate::cmd::apply::ApplyArgs),
+}

@@ -1,0 +1,20 @@
+//! One module per subcommand; `run` dispatches and maps outcomes to exit codes.
+
+use std::process::ExitCode;
+
+use crate::cli::{Cli, Command};
+
+pub(crate) mod apply;
+
+/// Exit code for success.
+pub(crate) const EXIT_OK: u8 = 0;
+/// Exit code for bad input (a file, a line, a state file); the message is on stderr.
+pub(crate) const EXIT_BAD_INPUT: u8 = 1;
+
+/// Runs the parsed command line.
+pub(crate) fn run(cli: Cli) -> ExitCode {
+    let code = match cli.command {
+        Command::Apply(args) => apply::run(&args),
+    };
+    ExitCode::from(code)
+}
