@@ -1,0 +1,222 @@
+//! The sampling window a quota is measured over, and the errors of this module.
+
+use std::fmt;
+
+/// How a quota's rate is sampled: `samples` windows of `window_ms` each.
+///
+/// This is the part of Kafka's `MetricConfig` that quota sensors set: the
+/// broker builds it from `quota.window.num` (samples, default 11) and
+/// `quota.window.size.seconds` (default 1 s). The event-count window
+/// (`MetricConfig.eventWindow`) is left at Kafka's default `Long.MAX_VALUE`,
+/// which never completes a sample, so it is not modelled.
+///
+/// Kafka: `MetricConfig`, clients/src/main/java/org/apache/kafka/common/metrics/MetricConfig.java;
+/// `ClientQuotaManager.getQuotaMetricConfig`, core/src/main/scala/kafka/server/ClientQuotaManager.scala.
+///
+/// # Example
+///
+/// ```
+/// use quota_engine::metrics::QuotaWindow;
+///
+/// let w = QuotaWindow::try_new(5, 2000)?;
+/// assert_eq!(w.samples(), 5);
+/// assert_eq!(w.window_ms(), 2000);
+/// assert_eq!(w.expire_age_ms(), 10_000);
+/// assert_eq!(QuotaWindow::KAFKA_DEFAULT.samples(), 11);
+/// # Ok::<(), quota_engine::metrics::MetricsError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct QuotaWindow {
+    samples: u32,
+    window_ms: i64,
+}
+
+impl QuotaWindow {
+    /// The broker's quota window: 11 samples of 1000 ms
+    /// (`quota.window.num` = 11, `quota.window.size.seconds` = 1).
+    ///
+    /// Kafka: `QuotaConfig.NUM_QUOTA_SAMPLES_DEFAULT`, `QUOTA_WINDOW_SIZE_SECONDS_DEFAULT`,
+    /// server-common/src/main/java/org/apache/kafka/server/config/QuotaConfig.java.
+    pub const KAFKA_DEFAULT: QuotaWindow = QuotaWindow {
+        samples: 11,
+        window_ms: 1000,
+    };
+
+    /// The window of an ordinary Kafka metric (no quota): 2 samples of 30 000 ms
+    /// (`metrics.num.samples` = 2, `metrics.sample.window.ms` = 30000). The
+    /// controller-mutation sensor's `mutation-rate` uses it.
+    ///
+    /// Kafka: `MetricConfig()` defaults, clients/src/main/java/org/apache/kafka/common/metrics/MetricConfig.java.
+    pub const KAFKA_METRICS_DEFAULT: QuotaWindow = QuotaWindow {
+        samples: 2,
+        window_ms: 30_000,
+    };
+
+    /// Builds a window of `samples` samples (at least 1, at most `i32::MAX`,
+    /// Java's `int`) of `window_ms` milliseconds each (at least 1 ms).
+    ///
+    /// # Errors
+    ///
+    /// [`MetricsError::SamplesOutOfRange`] when `samples` is 0 or above
+    /// `i32::MAX`; [`MetricsError::WindowOutOfRange`] when `window_ms < 1`;
+    /// [`MetricsError::WindowTooLong`] when `samples * window_ms` (the purge
+    /// age) does not fit in an `i64`.
+    pub fn try_new(samples: u32, window_ms: i64) -> Result<Self, MetricsError> {
+        if samples == 0 || samples > i32::MAX as u32 {
+            return Err(MetricsError::SamplesOutOfRange { samples });
+        }
+        if window_ms < 1 {
+            return Err(MetricsError::WindowOutOfRange { window_ms });
+        }
+        if (samples as i64).checked_mul(window_ms).is_none() {
+            return Err(MetricsError::WindowTooLong { samples, window_ms });
+        }
+        Ok(QuotaWindow { samples, window_ms })
+    }
+
+    /// Number of samples (Kafka's `MetricConfig.samples()`, `quota.window.num`).
+    pub const fn samples(&self) -> u32 {
+        self.samples
+    }
+
+    /// Length of one sample window in milliseconds (`MetricConfig.timeWindowMs()`).
+    pub const fn window_ms(&self) -> i64 {
+        self.window_ms
+    }
+
+    /// The age in milliseconds at which a sample whose last event is that old
+    /// is reset before a measurement: `samples * window_ms`.
+    ///
+    /// Kafka: `SampledStat.purgeObsoleteSamples`, clients/src/main/java/org/apache/kafka/common/metrics/stats/SampledStat.java.
+    pub const fn expire_age_ms(&self) -> i64 {
+        self.samples as i64 * self.window_ms
+    }
+
+    /// The smallest window a rate is divided by once one sample exists:
+    /// `(samples - 1) * window_ms`, at least 1 ms. This is what gives an idle
+    /// client its burst allowance of about `samples - 1` seconds of quota
+    /// (10 s by default).
+    ///
+    /// Kafka: `Rate.windowSize`, clients/src/main/java/org/apache/kafka/common/metrics/stats/Rate.java.
+    pub const fn min_window_size_ms(&self) -> i64 {
+        let padded = (self.samples as i64 - 1) * self.window_ms;
+        if padded < 1 {
+            1
+        } else {
+            padded
+        }
+    }
+}
+
+impl Default for QuotaWindow {
+    /// [`QuotaWindow::KAFKA_DEFAULT`].
+    fn default() -> Self {
+        QuotaWindow::KAFKA_DEFAULT
+    }
+}
+
+/// Why a measurement setting was refused. Messages are full sentences naming
+/// the input and the reason, fit to show as they are.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MetricsError {
+    /// The number of samples was 0 or does not fit Java's `int`.
+    SamplesOutOfRange {
+        /// The rejected number of samples.
+        samples: u32,
+    },
+    /// The sample window was shorter than 1 ms.
+    WindowOutOfRange {
+        /// The rejected window length in milliseconds.
+        window_ms: i64,
+    },
+    /// `samples * window_ms` overflows a 64-bit millisecond count.
+    WindowTooLong {
+        /// The number of samples.
+        samples: u32,
+        /// The window length in milliseconds.
+        window_ms: i64,
+    },
+    /// A quota bound was not a finite number above zero.
+    BoundNotPositive {
+        /// The rejected bound (per second).
+        bound: f64,
+    },
+}
+
+impl fmt::Display for MetricsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MetricsError::SamplesOutOfRange { samples } => write!(
+                f,
+                "The number of quota samples {samples} is out of range: it must be at least 1 and at most {}.",
+                i32::MAX
+            ),
+            MetricsError::WindowOutOfRange { window_ms } => write!(
+                f,
+                "The quota window of {window_ms} ms is out of range: it must be at least 1 ms."
+            ),
+            MetricsError::WindowTooLong { samples, window_ms } => write!(
+                f,
+                "The quota window of {samples} samples of {window_ms} ms is too long: their total does not fit in 64-bit milliseconds."
+            ),
+            MetricsError::BoundNotPositive { bound } => write!(
+                f,
+                "The quota bound {bound} is not valid: it must be a finite number above zero."
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MetricsError {}
+
+/// Checks a quota bound: finite and above zero.
+pub(crate) fn check_bound(bound: f64) -> Result<f64, MetricsError> {
+    if bound.is_finite() && bound > 0.0 {
+        Ok(bound)
+    } else {
+        Err(MetricsError::BoundNotPositive { bound })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_bad_windows_with_sentences() {
+        let e = QuotaWindow::try_new(0, 1000).unwrap_err();
+        assert_eq!(e, MetricsError::SamplesOutOfRange { samples: 0 });
+        assert!(e
+            .to_string()
+            .starts_with("The number of quota samples 0 is out of range"));
+        assert_eq!(
+            QuotaWindow::try_new(11, 0).unwrap_err(),
+            MetricsError::WindowOutOfRange { window_ms: 0 }
+        );
+        assert_eq!(
+            QuotaWindow::try_new(3, i64::MAX / 2).unwrap_err(),
+            MetricsError::WindowTooLong {
+                samples: 3,
+                window_ms: i64::MAX / 2
+            }
+        );
+        assert!(QuotaWindow::try_new(u32::MAX, 1).is_err());
+        assert!(check_bound(0.0).is_err());
+        assert!(check_bound(f64::NAN).is_err());
+        assert!(check_bound(f64::INFINITY).is_err());
+        assert_eq!(check_bound(2.5), Ok(2.5));
+    }
+
+    #[test]
+    fn padded_window_is_samples_minus_one_windows() {
+        assert_eq!(QuotaWindow::KAFKA_DEFAULT.min_window_size_ms(), 10_000);
+        assert_eq!(
+            QuotaWindow::try_new(1, 1000).unwrap().min_window_size_ms(),
+            1
+        );
+        assert_eq!(
+            QuotaWindow::try_new(5, 2000).unwrap().min_window_size_ms(),
+            8000
+        );
+    }
+}
