@@ -27,6 +27,7 @@ pub mod store;
 
 pub use entity::{ConfigType, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaType};
 pub use javafmt::java_double_to_string;
+pub use principal::{KafkaPrincipal, PrincipalBuilder, PrincipalConfig, PrincipalError, PrincipalOutcome};
 pub use metrics::{Admission, MutationAdmission, MutationMode, MutationSensor, QuotaWindow, RateSensor, TokenBucket, WindowedRate};
 pub use resolve::{BudgetGroups, Connection, MetricTags, QuotaManager, QuotaManagers, Resolution, Rung};
 pub use store::{AlterPlan, AlterResult, Alteration, ApiError, ErrorCode, FilterComponent, FilterMatch, Op, QuotaFilter, QuotaRecord, QuotaStore, RawEntity};

@@ -1,0 +1,48 @@
+//! From a connection to the `KafkaPrincipal` whose name user quotas are keyed
+//! on, the way Kafka's default principal builder does it, and how that name
+//! appears in metric tags.
+//!
+//! - [`PrincipalConfig`] / [`PrincipalBuilder`] / [`Connection`]: the listener
+//!   (`PLAINTEXT`, `SSL` with `ssl.client.auth`, `SASL_PLAINTEXT`,
+//!   `SASL_SSL`), the SASL mechanism and what the client presents give a
+//!   [`PrincipalOutcome`]: the principal, the rule or claim that produced it
+//!   (or why it is `ANONYMOUS`), warnings, and the sanitized name.
+//!   Kafka: `DefaultKafkaPrincipalBuilder`.
+//! - [`SslPrincipalMapper`] applies `ssl.principal.mapping.rules`
+//!   (`DEFAULT`, `RULE:pattern/replacement/[LU]`). The certificate DN is taken
+//!   as the user typed it and treated as the RFC 2253 string Kafka reads from
+//!   the certificate (`X500Principal.getName()`: `CN=x,OU=y`, no spaces after
+//!   commas).
+//! - [`KerberosName`] and [`KerberosShortNamer`] apply
+//!   `sasl.kerberos.principal.to.local.rules`
+//!   (`DEFAULT`, `RULE:[n:format](match)s/from/to/g/L|U`).
+//! - [`sanitize`], [`desanitize`] and [`jmx_sanitize`] are Kafka's `Sanitizer`.
+//!
+//! Rules are `java.util.regex` patterns with `String.replaceAll` replacements
+//! (`$1`, `${name}`, `\$`). They are read by a port of the JDK's pattern parser
+//! (the JDK's `PatternSyntaxException` messages included) and run on
+//! `fancy-regex`; Java regex features the engine does not reproduce (listed in
+//! the `jregex` module: inline flags other than `i` and `s`, Unicode
+//! properties and blocks, `\G`, `\X`, ...) give an
+//! [`ErrorClass::UnsupportedRegex`] error instead of a possibly wrong name.
+//!
+//! Every error carries Kafka's (or the JDK's) exact message and exception class
+//! ([`PrincipalError`]).
+
+mod builder;
+mod error;
+mod jregex;
+mod kerberos;
+mod sanitizer;
+mod ssl_mapper;
+
+pub use builder::{
+    AnonymousReason, Connection, Derivation, Identity, KafkaPrincipal, Listener, PrincipalBuilder,
+    PrincipalConfig, PrincipalOutcome, SaslMechanism, SslClientAuth,
+};
+pub use error::{ErrorClass, PrincipalError};
+pub use kerberos::{
+    parse_config_list, KerberosMapping, KerberosName, KerberosRule, KerberosShortNamer,
+};
+pub use sanitizer::{desanitize, jmx_sanitize, sanitize};
+pub use ssl_mapper::{SslMapping, SslPrincipalMapper, SslRule};
