@@ -48,10 +48,12 @@ pub(crate) fn load(path: &Path) -> Result<QuotaStore> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(store),
-        Err(e) => return Err(e).with_context(|| format!("cannot read the state file {}", path.display())),
+        Err(e) => {
+            return Err(e).with_context(|| format!("cannot read the state file {}", path.display()))
+        }
     };
-    let file: StateFile =
-        serde_json::from_str(&text).with_context(|| format!("the state file {} is not quota-state JSON", path.display()))?;
+    let file: StateFile = serde_json::from_str(&text)
+        .with_context(|| format!("the state file {} is not quota-state JSON", path.display()))?;
     for (index, entry) in file.quotas.iter().enumerate() {
         let parts: Vec<(EntityType, EntityName)> = entry
             .entity
@@ -59,16 +61,33 @@ pub(crate) fn load(path: &Path) -> Result<QuotaStore> {
             .map(|(t, n)| {
                 EntityType::from_wire(t)
                     .map(|et| (et, EntityName::from_option(n.as_deref())))
-                    .ok_or_else(|| anyhow!("entry {index} of {} has the unknown entity type `{t}`", path.display()))
+                    .ok_or_else(|| {
+                        anyhow!(
+                            "entry {index} of {} has the unknown entity type `{t}`",
+                            path.display()
+                        )
+                    })
             })
             .collect::<Result<_>>()?;
-        let entity = QuotaEntity::from_parts(&parts)
-            .ok_or_else(|| anyhow!("entry {index} of {} is not a user, client-id, user and client-id, or ip entity", path.display()))?;
+        let entity = QuotaEntity::from_parts(&parts).ok_or_else(|| {
+            anyhow!(
+                "entry {index} of {} is not a user, client-id, user and client-id, or ip entity",
+                path.display()
+            )
+        })?;
         for (key, value) in &entry.values {
-            let k = QuotaKey::from_name(key).ok_or_else(|| anyhow!("entry {index} of {} has the unknown quota key `{key}`", path.display()))?;
-            store
-                .set(&entity, k, *value)
-                .map_err(|e| anyhow!("entry {index} of {} is rejected by Kafka's rules: {e}", path.display()))?;
+            let k = QuotaKey::from_name(key).ok_or_else(|| {
+                anyhow!(
+                    "entry {index} of {} has the unknown quota key `{key}`",
+                    path.display()
+                )
+            })?;
+            store.set(&entity, k, *value).map_err(|e| {
+                anyhow!(
+                    "entry {index} of {} is rejected by Kafka's rules: {e}",
+                    path.display()
+                )
+            })?;
         }
     }
     Ok(store)
@@ -84,15 +103,23 @@ pub(crate) fn save(path: &Path, store: &QuotaStore) -> Result<()> {
         quotas: store
             .entries()
             .map(|(entity, values)| StateEntry {
-                entity: entity.parts().into_iter().map(|(t, n)| (t.as_str().to_owned(), n.as_option().map(str::to_owned))).collect(),
-                values: values.iter().map(|(k, v)| (k.as_str().to_owned(), *v)).collect(),
+                entity: entity
+                    .parts()
+                    .into_iter()
+                    .map(|(t, n)| (t.as_str().to_owned(), n.as_option().map(str::to_owned)))
+                    .collect(),
+                values: values
+                    .iter()
+                    .map(|(k, v)| (k.as_str().to_owned(), *v))
+                    .collect(),
             })
             .collect(),
     };
     let text = serde_json::to_string_pretty(&file)? + "\n";
     let tmp = path.with_extension("json.tmp");
     std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot replace the state file {}", path.display()))?;
+    std::fs::rename(&tmp, path)
+        .with_context(|| format!("cannot replace the state file {}", path.display()))?;
     Ok(())
 }
 
@@ -102,18 +129,34 @@ mod tests {
 
     #[test]
     fn state_round_trips_and_rejects_bad_entries() {
-        let dir = std::env::temp_dir().join(format!("kafka-quota-state-test-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("kafka-quota-state-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("state.json");
         let _ = std::fs::remove_file(&path);
         assert!(load(&path).unwrap().is_empty());
         let mut store = QuotaStore::new();
-        let pair = QuotaEntity::UserClientId { user: EntityName::Named("alice".into()), client_id: EntityName::Default };
-        store.set(&pair, QuotaKey::ProducerByteRate, 1024.0).unwrap();
-        store.set(&QuotaEntity::Ip(EntityName::Default), QuotaKey::ConnectionCreationRate, 5.0).unwrap();
+        let pair = QuotaEntity::UserClientId {
+            user: EntityName::Named("alice".into()),
+            client_id: EntityName::Default,
+        };
+        store
+            .set(&pair, QuotaKey::ProducerByteRate, 1024.0)
+            .unwrap();
+        store
+            .set(
+                &QuotaEntity::Ip(EntityName::Default),
+                QuotaKey::ConnectionCreationRate,
+                5.0,
+            )
+            .unwrap();
         save(&path, &store).unwrap();
         assert_eq!(load(&path).unwrap(), store);
-        std::fs::write(&path, r#"{"quotas":[{"entity":{"user":"a"},"values":{"producer_byte_rate":0.0}}]}"#).unwrap();
+        std::fs::write(
+            &path,
+            r#"{"quotas":[{"entity":{"user":"a"},"values":{"producer_byte_rate":0.0}}]}"#,
+        )
+        .unwrap();
         let e = load(&path).unwrap_err().to_string();
         assert!(e.contains("entry 0") && e.contains("rejected"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();

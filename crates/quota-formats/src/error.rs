@@ -92,22 +92,56 @@ pub struct Error {
 impl Error {
     /// Builds an error at `position`.
     pub fn new(position: Position, kind: ErrorKind) -> Self {
-        Error { position, kind, source_name: None }
+        Error {
+            position,
+            kind,
+            source_name: None,
+        }
     }
 
     /// A [`ErrorKind::Syntax`] error.
-    pub fn syntax(position: Position, expected: impl Into<String>, found: impl Into<String>) -> Self {
-        Error::new(position, ErrorKind::Syntax { expected: expected.into(), found: found.into() })
+    pub fn syntax(
+        position: Position,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> Self {
+        Error::new(
+            position,
+            ErrorKind::Syntax {
+                expected: expected.into(),
+                found: found.into(),
+            },
+        )
     }
 
     /// An [`ErrorKind::Unsupported`] error.
-    pub fn unsupported(position: Position, what: impl Into<String>, why: impl Into<String>) -> Self {
-        Error::new(position, ErrorKind::Unsupported { what: what.into(), why: why.into() })
+    pub fn unsupported(
+        position: Position,
+        what: impl Into<String>,
+        why: impl Into<String>,
+    ) -> Self {
+        Error::new(
+            position,
+            ErrorKind::Unsupported {
+                what: what.into(),
+                why: why.into(),
+            },
+        )
     }
 
     /// An [`ErrorKind::Tool`] error carrying the tool's exact message.
-    pub fn tool(position: Position, stderr: impl Into<String>, expected: impl Into<String>) -> Self {
-        Error::new(position, ErrorKind::Tool { stderr: stderr.into(), expected: expected.into() })
+    pub fn tool(
+        position: Position,
+        stderr: impl Into<String>,
+        expected: impl Into<String>,
+    ) -> Self {
+        Error::new(
+            position,
+            ErrorKind::Tool {
+                stderr: stderr.into(),
+                expected: expected.into(),
+            },
+        )
     }
 
     /// Names the input (e.g. a file name) in the message.
@@ -135,7 +169,11 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Line {}, column {}", self.position.line, self.position.column)?;
+        write!(
+            f,
+            "Line {}, column {}",
+            self.position.line, self.position.column
+        )?;
         if let Some(name) = &self.source_name {
             write!(f, " of {name}")?;
         }
@@ -146,7 +184,11 @@ impl fmt::Display for Error {
             }
             ErrorKind::UnexpandedVariables { names, context } => {
                 let list = names.join(", ");
-                let noun = if names.len() == 1 { "variable" } else { "variables" };
+                let noun = if names.len() == 1 {
+                    "variable"
+                } else {
+                    "variables"
+                };
                 write!(
                     f,
                     "the unexpanded shell {noun} {list} stand{} in {context}; expected a literal value, so expand {} before importing.",
@@ -154,7 +196,9 @@ impl fmt::Display for Error {
                     if names.len() == 1 { "it" } else { "them" }
                 )
             }
-            ErrorKind::Unsupported { what, why } => write!(f, "{what} is not supported because {why}."),
+            ErrorKind::Unsupported { what, why } => {
+                write!(f, "{what} is not supported because {why}.")
+            }
             ErrorKind::Rejected { message } => {
                 write!(f, "Kafka would reject this quota ({message}); expected a value and entity Kafka accepts.")
             }
@@ -179,23 +223,38 @@ mod tests {
 
     #[test]
     fn display_is_one_sentence_with_position_and_source() {
-        let e = Error::syntax(Position::new(3, 7), "`=` after the key", "`,`").with_source("run.sh");
-        assert_eq!(e.to_string(), "Line 3, column 7 of run.sh: expected `=` after the key, but found `,`.");
+        let e =
+            Error::syntax(Position::new(3, 7), "`=` after the key", "`,`").with_source("run.sh");
+        assert_eq!(
+            e.to_string(),
+            "Line 3, column 7 of run.sh: expected `=` after the key, but found `,`."
+        );
         let e = Error::new(
             Position::new(1, 1),
-            ErrorKind::UnexpandedVariables { names: vec!["$user".into()], context: "the entity name".into() },
+            ErrorKind::UnexpandedVariables {
+                names: vec!["$user".into()],
+                context: "the entity name".into(),
+            },
         );
         assert_eq!(
             e.to_string(),
             "Line 1, column 1: the unexpanded shell variable $user stands in the entity name; expected a literal value, so expand it before importing."
         );
         assert_eq!(e.tool_stderr(), None);
-        let e = Error::tool(Position::new(2, 5), "zookeeper is not a recognized option", "--bootstrap-server").shifted(10);
+        let e = Error::tool(
+            Position::new(2, 5),
+            "zookeeper is not a recognized option",
+            "--bootstrap-server",
+        )
+        .shifted(10);
         assert_eq!(e.position.line, 12);
         assert_eq!(
             e.to_string(),
             "Line 12, column 5: kafka-configs.sh fails with \"zookeeper is not a recognized option\"; expected --bootstrap-server."
         );
-        assert_eq!(e.tool_stderr(), Some("zookeeper is not a recognized option"));
+        assert_eq!(
+            e.tool_stderr(),
+            Some("zookeeper is not a recognized option")
+        );
     }
 }

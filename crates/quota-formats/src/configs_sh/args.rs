@@ -141,8 +141,16 @@ impl Opt {
     }
 
     fn lookup(name: &str, mode: Mode) -> Option<Opt> {
-        let removed: &[Opt] = if mode == Mode::Import { &Opt::REMOVED } else { &[] };
-        Opt::ALL_4X.iter().chain(removed).copied().find(|o| o.name() == name)
+        let removed: &[Opt] = if mode == Mode::Import {
+            &Opt::REMOVED
+        } else {
+            &[]
+        };
+        Opt::ALL_4X
+            .iter()
+            .chain(removed)
+            .copied()
+            .find(|o| o.name() == name)
     }
 }
 
@@ -195,7 +203,10 @@ impl Options {
         if all.len() > 1 {
             return Err(Error::tool(
                 all[1].position,
-                format!("Found multiple arguments for option {}, but you asked for only one", opt.name()),
+                format!(
+                    "Found multiple arguments for option {}, but you asked for only one",
+                    opt.name()
+                ),
                 format!("--{} once", opt.name()),
             ));
         }
@@ -238,13 +249,21 @@ pub(crate) fn parse(args: &[Word], mode: Mode) -> Result<Options, Error> {
         let opt = match Opt::lookup(name, mode) {
             Some(o) => o,
             None => {
-                let reported = if single_dash { name.chars().next().map(String::from).unwrap_or_default() } else { name.to_owned() };
+                let reported = if single_dash {
+                    name.chars().next().map(String::from).unwrap_or_default()
+                } else {
+                    name.to_owned()
+                };
                 let expected = if reported == "zookeeper" {
                     "--bootstrap-server, since Kafka 4.0 removed --zookeeper (import mode still reads it)".to_owned()
                 } else {
                     "one of the options kafka-configs.sh declares".to_owned()
                 };
-                return Err(Error::tool(word.position, format!("{reported} is not a recognized option"), expected));
+                return Err(Error::tool(
+                    word.position,
+                    format!("{reported} is not a recognized option"),
+                    expected,
+                ));
             }
         };
         if !opt.takes_argument() {
@@ -325,29 +344,59 @@ mod tests {
 
     #[test]
     fn parses_like_jopt_simple() {
-        let o = parse(&words(&["--entity-type=users", "--entity-name", "--alter", "stray", "-describe", "--delete-config", "a,,b"]), Mode::Strict)
-            .unwrap();
-        assert_eq!(o.first(Opt::EntityType).unwrap().value.as_deref(), Some("users"));
+        let o = parse(
+            &words(&[
+                "--entity-type=users",
+                "--entity-name",
+                "--alter",
+                "stray",
+                "-describe",
+                "--delete-config",
+                "a,,b",
+            ]),
+            Mode::Strict,
+        )
+        .unwrap();
+        assert_eq!(
+            o.first(Opt::EntityType).unwrap().value.as_deref(),
+            Some("users")
+        );
         // An option with an argument takes the next word, even `--alter`.
-        assert_eq!(o.first(Opt::EntityName).unwrap().value.as_deref(), Some("--alter"));
+        assert_eq!(
+            o.first(Opt::EntityName).unwrap().value.as_deref(),
+            Some("--alter")
+        );
         assert!(!o.has(Opt::Alter));
         assert!(o.has(Opt::Describe));
         assert_eq!(o.non_options.len(), 1);
-        let deletes: Vec<_> = o.values_of(Opt::DeleteConfig).iter().map(|x| x.value.clone().unwrap()).collect();
+        let deletes: Vec<_> = o
+            .values_of(Opt::DeleteConfig)
+            .iter()
+            .map(|x| x.value.clone().unwrap())
+            .collect();
         assert_eq!(deletes, ["a", "b"]);
     }
 
     #[test]
     fn reports_the_tools_messages() {
         let e = parse(&words(&["--zookeeper", "localhost:2181"]), Mode::Strict).unwrap_err();
-        assert_eq!(e.tool_stderr(), Some("zookeeper is not a recognized option"));
+        assert_eq!(
+            e.tool_stderr(),
+            Some("zookeeper is not a recognized option")
+        );
         assert!(parse(&words(&["--zookeeper", "localhost:2181"]), Mode::Import).is_ok());
         let e = parse(&words(&["-zookeeper"]), Mode::Strict).unwrap_err();
         assert_eq!(e.tool_stderr(), Some("z is not a recognized option"));
         let e = parse(&words(&["--alter", "--entity-name"]), Mode::Strict).unwrap_err();
-        assert_eq!(e.tool_stderr(), Some("Option entity-name requires an argument"));
+        assert_eq!(
+            e.tool_stderr(),
+            Some("Option entity-name requires an argument")
+        );
         let o = parse(&words(&["--user", "a", "--user", "b"]), Mode::Strict).unwrap();
         let e = o.value_of(Opt::User).unwrap_err();
-        assert_eq!(e.tool_stderr(), Some("Found multiple arguments for option user, but you asked for only one"));
+        assert_eq!(
+            e.tool_stderr(),
+            Some("Found multiple arguments for option user, but you asked for only one")
+        );
     }
 }

@@ -24,7 +24,16 @@ pub(crate) const USAGE_MESSAGE: &str =
 
 /// The entity types `kafka-configs.sh` 4.x accepts, in its message order
 /// (`BROKER_SUPPORTED_CONFIG_TYPES`: broker-loggers, then `ConfigType.values()`).
-const SUPPORTED_TYPES: [&str; 8] = ["broker-loggers", "topics", "clients", "users", "brokers", "ips", "client-metrics", "groups"];
+const SUPPORTED_TYPES: [&str; 8] = [
+    "broker-loggers",
+    "topics",
+    "clients",
+    "users",
+    "brokers",
+    "ips",
+    "client-metrics",
+    "groups",
+];
 
 /// The SCRAM mechanism names (`ScramMechanism.isScram`).
 const SCRAM_MECHANISMS: [&str; 2] = ["SCRAM-SHA-256", "SCRAM-SHA-512"];
@@ -134,7 +143,10 @@ pub(crate) fn find_variables(raw: &str) -> Vec<String> {
             let n = chars[i + 1];
             let end = if n == '{' || n == '(' {
                 let close = if n == '{' { '}' } else { ')' };
-                chars[i + 2..].iter().position(|&x| x == close).map_or(chars.len(), |p| i + 2 + p + 1)
+                chars[i + 2..]
+                    .iter()
+                    .position(|&x| x == close)
+                    .map_or(chars.len(), |p| i + 2 + p + 1)
             } else if n.is_ascii_alphabetic() || n == '_' {
                 let mut j = i + 1;
                 while j < chars.len() && (chars[j].is_ascii_alphanumeric() || chars[j] == '_') {
@@ -150,7 +162,10 @@ pub(crate) fn find_variables(raw: &str) -> Vec<String> {
             found.push(chars[i..end].iter().collect());
             i = end;
         } else if c == '`' {
-            let end = chars[i + 1..].iter().position(|&x| x == '`').map_or(chars.len(), |p| i + 1 + p + 1);
+            let end = chars[i + 1..]
+                .iter()
+                .position(|&x| x == '`')
+                .map_or(chars.len(), |p| i + 1 + p + 1);
             found.push(chars[i..end].iter().collect());
             i = end;
         } else if c == '{' && chars.get(i + 1) == Some(&'{') {
@@ -175,7 +190,11 @@ fn check_variables(opts: &Options, notes: &mut Vec<String>) -> Result<(), Error>
     let mut contexts: Vec<&'static str> = Vec::new();
     let mut first: Option<Position> = None;
     let mut harmless: Vec<String> = Vec::new();
-    let mut seen = |occ_raw: &str, context: &'static str, pos: Position, names: &mut Vec<String>, contexts: &mut Vec<&'static str>| {
+    let mut seen = |occ_raw: &str,
+                    context: &'static str,
+                    pos: Position,
+                    names: &mut Vec<String>,
+                    contexts: &mut Vec<&'static str>| {
         let vars = find_variables(occ_raw);
         if vars.is_empty() {
             return;
@@ -210,7 +229,13 @@ fn check_variables(opts: &Options, notes: &mut Vec<String>) -> Result<(), Error>
         seen(raw, context, occ.value_position, &mut names, &mut contexts);
     }
     for word in &opts.non_options {
-        seen(&word.raw, "an argument position, where it may hold options such as --add-config", word.position, &mut names, &mut contexts);
+        seen(
+            &word.raw,
+            "an argument position, where it may hold options such as --add-config",
+            word.position,
+            &mut names,
+            &mut contexts,
+        );
     }
     if !harmless.is_empty() {
         notes.push(format!(
@@ -222,7 +247,10 @@ fn check_variables(opts: &Options, notes: &mut Vec<String>) -> Result<(), Error>
     match first {
         Some(position) => Err(Error::new(
             position,
-            ErrorKind::UnexpandedVariables { names, context: contexts.join(" and ") },
+            ErrorKind::UnexpandedVariables {
+                names,
+                context: contexts.join(" and "),
+            },
         )),
         None => Ok(()),
     }
@@ -266,7 +294,10 @@ fn ip_is_acceptable(name: &str) -> Result<Option<String>, ()> {
 ///
 /// The tool's message when an item is not exactly `key=value`, or a key
 /// has a character outside `[$a-zA-Z0-9._-]`.
-pub(crate) fn parse_add_config(value: &str, position: Position) -> Result<Vec<(String, String)>, Error> {
+pub(crate) fn parse_add_config(
+    value: &str,
+    position: Position,
+) -> Result<Vec<(String, String)>, Error> {
     // A separator at `i` counts when the text after it reaches `[` or the
     // end before any `]` (the lookahead `(?=[^\]]*(?:\[|$))`).
     fn outside_brackets(chars: &[char], from: usize) -> bool {
@@ -347,7 +378,10 @@ pub(crate) fn parse_add_config(value: &str, position: Position) -> Result<Vec<(S
         }
     }
     for (key, _) in &pairs {
-        if !key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '$' | '.' | '_' | '-')) {
+        if !key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '$' | '.' | '_' | '-'))
+        {
             return Err(Error::tool(
                 position,
                 format!("Invalid character found for config key: {key}"),
@@ -379,15 +413,27 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
     let at = |o: Opt| opts.first(o).map_or(start, |x| x.position);
 
     if inv.args.is_empty() || opts.has(Opt::Help) {
-        return Err(Error::tool(at(Opt::Help), USAGE_MESSAGE, "--alter or --describe and an entity (the tool prints its usage)"));
+        return Err(Error::tool(
+            at(Opt::Help),
+            USAGE_MESSAGE,
+            "--alter or --describe and an entity (the tool prints its usage)",
+        ));
     }
     if opts.has(Opt::Version) {
-        return Err(Error::unsupported(at(Opt::Version), "--version", "it prints the tool's version and touches no quota"));
+        return Err(Error::unsupported(
+            at(Opt::Version),
+            "--version",
+            "it prints the tool's version and touches no quota",
+        ));
     }
     let actions = usize::from(opts.has(Opt::Alter)) + usize::from(opts.has(Opt::Describe));
     if actions != 1 {
         return Err(Error::tool(
-            if actions == 0 { start } else { at(Opt::Describe).max(at(Opt::Alter)) },
+            if actions == 0 {
+                start
+            } else {
+                at(Opt::Describe).max(at(Opt::Alter))
+            },
             "Command must include exactly one action: --describe, --alter",
             "exactly one of --alter and --describe",
         ));
@@ -397,7 +443,10 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
             if opts.has(o) {
                 return Err(Error::tool(
                     at(o),
-                    format!("Option \"[describe]\" can't be used with option \"[{}]\"", o.name()),
+                    format!(
+                        "Option \"[describe]\" can't be used with option \"[{}]\"",
+                        o.name()
+                    ),
                     "--alter with --add-config or --delete-config",
                 ));
             }
@@ -415,8 +464,12 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
         (Opt::ClientMetrics, "client-metrics"),
         (Opt::Group, "groups"),
     ];
-    const DEFAULT_FLAGS: [(Opt, &str); 4] =
-        [(Opt::ClientDefaults, "clients"), (Opt::UserDefaults, "users"), (Opt::BrokerDefaults, "brokers"), (Opt::IpDefaults, "ips")];
+    const DEFAULT_FLAGS: [(Opt, &str); 4] = [
+        (Opt::ClientDefaults, "clients"),
+        (Opt::UserDefaults, "users"),
+        (Opt::BrokerDefaults, "brokers"),
+        (Opt::IpDefaults, "ips"),
+    ];
     let mut types: Vec<(String, Position)> = opts
         .values_of(Opt::EntityType)
         .iter()
@@ -471,11 +524,17 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
             }
         }
     } else if opts.has(Opt::Zookeeper) {
-        notes.push("Ignored --zookeeper next to a bootstrap option: Kafka 4.0 removed --zookeeper.".to_owned());
+        notes.push(
+            "Ignored --zookeeper next to a bootstrap option: Kafka 4.0 removed --zookeeper."
+                .to_owned(),
+        );
     }
     for o in [Opt::Force, Opt::ZkTlsConfigFile] {
         if opts.has(o) {
-            notes.push(format!("Ignored --{}: Kafka 4.x removed it and it changes no quota.", o.name()));
+            notes.push(format!(
+                "Ignored --{}: Kafka 4.x removed it and it changes no quota.",
+                o.name()
+            ));
         }
     }
     for (t, pos) in &types {
@@ -491,7 +550,11 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
         }
     }
     if types.is_empty() {
-        return Err(Error::tool(start, "At least one entity type must be specified", "--entity-type users|clients|ips, or --user/--client/--ip"));
+        return Err(Error::tool(
+            start,
+            "At least one entity type must be specified",
+            "--entity-type users|clients|ips, or --user/--client/--ip",
+        ));
     }
     if types.len() > 1 {
         let mut set: Vec<&str> = types.iter().map(|(t, _)| t.as_str()).collect();
@@ -505,8 +568,13 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
             ));
         }
     }
-    let uses_generic = opts.has(Opt::EntityName) || opts.has(Opt::EntityType) || opts.has(Opt::EntityDefault);
-    if let Some((flag, _)) = ENTITY_FLAGS.iter().chain(DEFAULT_FLAGS.iter()).find(|(f, _)| opts.has(*f)) {
+    let uses_generic =
+        opts.has(Opt::EntityName) || opts.has(Opt::EntityType) || opts.has(Opt::EntityDefault);
+    if let Some((flag, _)) = ENTITY_FLAGS
+        .iter()
+        .chain(DEFAULT_FLAGS.iter())
+        .find(|(f, _)| opts.has(*f))
+    {
         if uses_generic {
             return Err(Error::tool(
                 at(*flag),
@@ -524,7 +592,9 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
         .collect();
     for (flag, _) in &ENTITY_FLAGS {
         if opts.has(*flag) {
-            let occ = opts.value_of(*flag)?.map(|o: &Occurrence| (o.value.clone().unwrap_or_default(), o.value_position));
+            let occ = opts
+                .value_of(*flag)?
+                .map(|o: &Occurrence| (o.value.clone().unwrap_or_default(), o.value_position));
             names.extend(occ);
         }
     }
@@ -579,7 +649,11 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
         let add = opts.has(Opt::AddConfig);
         let add_file = opts.has(Opt::AddConfigFile);
         if add && add_file {
-            return Err(Error::tool(at(Opt::AddConfigFile), "Only one of --add-config or --add-config-file must be specified", "one of them"));
+            return Err(Error::tool(
+                at(Opt::AddConfigFile),
+                "Only one of --add-config or --add-config-file must be specified",
+                "one of them",
+            ));
         }
         if !add && !add_file && !opts.has(Opt::DeleteConfig) {
             return Err(Error::tool(
@@ -590,10 +664,16 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
         }
     }
     if opts.has(Opt::CommandConfig) {
-        notes.push("Ignored --command-config: the properties file only configures the connection.".to_owned());
+        notes.push(
+            "Ignored --command-config: the properties file only configures the connection."
+                .to_owned(),
+        );
     }
     for w in &opts.non_options {
-        notes.push(format!("Ignored the argument `{}`: kafka-configs.sh ignores words that are not options.", truncate(&w.raw, 40)));
+        notes.push(format!(
+            "Ignored the argument `{}`: kafka-configs.sh ignores words that are not options.",
+            truncate(&w.raw, 40)
+        ));
     }
     if alter && types.len() != names.len() {
         return Err(Error::tool(
@@ -602,8 +682,10 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
             "--entity-name or --entity-default after each --entity-type",
         ));
     }
-    let typed: Vec<(EntityType, Position)> =
-        types.iter().filter_map(|(t, p)| entity_type_of(t).map(|e| (e, *p))).collect();
+    let typed: Vec<(EntityType, Position)> = types
+        .iter()
+        .filter_map(|(t, p)| entity_type_of(t).map(|e| (e, *p)))
+        .collect();
     if !alter {
         if names.len() > typed.len() {
             return Err(Error::tool(
@@ -627,7 +709,12 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
         if mode == Mode::Import {
             notes.push("A --describe command reads quotas and changes none.".to_owned());
         }
-        return Ok(ConfigsCommand { position: start, args: arg_strings, action: Action::Describe(DescribeQuota { components }), notes });
+        return Ok(ConfigsCommand {
+            position: start,
+            args: arg_strings,
+            action: Action::Describe(DescribeQuota { components }),
+            notes,
+        });
     }
 
     // --alter: parseConfigsToBeAdded, parseConfigsToBeDeleted, then the per-type rules.
@@ -640,14 +727,25 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
     }
     let mut add: Vec<ConfigValue> = Vec::new();
     if let Some(occ) = opts.value_of(Opt::AddConfig)? {
-        for (key, value) in parse_add_config(occ.value.as_deref().unwrap_or(""), occ.value_position)? {
-            add.push(ConfigValue { key, value, position: occ.value_position });
+        for (key, value) in
+            parse_add_config(occ.value.as_deref().unwrap_or(""), occ.value_position)?
+        {
+            add.push(ConfigValue {
+                key,
+                value,
+                position: occ.value_position,
+            });
         }
     }
     let delete_occ = opts.values_of(Opt::DeleteConfig);
     let delete_position = delete_occ.first().map(|o| o.value_position);
-    let delete: Vec<String> = delete_occ.iter().map(|o| o.value.as_deref().unwrap_or("").trim().to_owned()).collect();
-    let add_position = opts.first(Opt::AddConfig).map_or(start, |o| o.value_position);
+    let delete: Vec<String> = delete_occ
+        .iter()
+        .map(|o| o.value.as_deref().unwrap_or("").trim().to_owned())
+        .collect();
+    let add_position = opts
+        .first(Opt::AddConfig)
+        .map_or(start, |o| o.value_position);
     let del_position = delete_position.unwrap_or(start);
 
     let head_type = typed[0].0;
@@ -655,14 +753,26 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
     match head_type {
         EntityType::User | EntityType::ClientId => {
             let is_scram = |k: &str| SCRAM_MECHANISMS.contains(&k);
-            let unknown_add: Vec<String> = add_keys.iter().filter(|k| !is_scram(k) && !is_client_quota_key(k)).cloned().collect();
+            let unknown_add: Vec<String> = add_keys
+                .iter()
+                .filter(|k| !is_scram(k) && !is_client_quota_key(k))
+                .cloned()
+                .collect();
             let scram_add: Vec<String> = add_keys.iter().filter(|k| is_scram(k)).cloned().collect();
-            let unknown_del: Vec<String> = delete.iter().filter(|k| !is_scram(k) && !is_client_quota_key(k)).cloned().collect();
+            let unknown_del: Vec<String> = delete
+                .iter()
+                .filter(|k| !is_scram(k) && !is_client_quota_key(k))
+                .cloned()
+                .collect();
             let scram_del: Vec<String> = delete.iter().filter(|k| is_scram(k)).cloned().collect();
-            let quota_change = add_keys.iter().any(|k| is_client_quota_key(k)) || delete.iter().any(|k| is_client_quota_key(k));
+            let quota_change = add_keys.iter().any(|k| is_client_quota_key(k))
+                || delete.iter().any(|k| is_client_quota_key(k));
             if head_type == EntityType::ClientId || typed.len() == 2 {
                 if !unknown_add.is_empty() || !scram_add.is_empty() {
-                    let set = hash_set_order(dedup(unknown_add.into_iter().chain(scram_add)), MapInit::CopyOfCollection(0));
+                    let set = hash_set_order(
+                        dedup(unknown_add.into_iter().chain(scram_add)),
+                        MapInit::CopyOfCollection(0),
+                    );
                     return Err(Error::tool(
                         add_position,
                         format!("Only quota configs can be added for 'clients' using --bootstrap-server. Unexpected config names: {}", set.join(",")),
@@ -670,7 +780,10 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
                     ));
                 }
                 if !unknown_del.is_empty() || !scram_del.is_empty() {
-                    let set = hash_set_order(dedup(unknown_del.into_iter().chain(scram_del)), MapInit::CopyOfCollection(0));
+                    let set = hash_set_order(
+                        dedup(unknown_del.into_iter().chain(scram_del)),
+                        MapInit::CopyOfCollection(0),
+                    );
                     return Err(Error::tool(
                         del_position,
                         format!("Only quota configs can be deleted for 'clients' using --bootstrap-server. Unexpected config names: {}", set.join(",")),
@@ -738,7 +851,10 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
         }
         EntityType::Ip => {
             let all: Vec<String> = dedup(add_keys.iter().cloned().chain(delete.iter().cloned()));
-            let unknown: Vec<String> = all.into_iter().filter(|k| k != QuotaKey::ConnectionCreationRate.as_str()).collect();
+            let unknown: Vec<String> = all
+                .into_iter()
+                .filter(|k| k != QuotaKey::ConnectionCreationRate.as_str())
+                .collect();
             if !unknown.is_empty() {
                 let set = hash_set_order(unknown, MapInit::Default);
                 return Err(Error::tool(
@@ -752,16 +868,35 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
     let parts: Vec<(EntityType, EntityName)> = typed
         .iter()
         .zip(&names)
-        .map(|((t, _), (n, _))| (*t, if n.is_empty() { EntityName::Default } else { EntityName::Named(n.clone()) }))
+        .map(|((t, _), (n, _))| {
+            (
+                *t,
+                if n.is_empty() {
+                    EntityName::Default
+                } else {
+                    EntityName::Named(n.clone())
+                },
+            )
+        })
         .collect();
     let entity = QuotaEntity::from_parts(&parts).ok_or_else(|| {
         // Unreachable after the checks above (types are distinct and only users+clients combine).
-        Error::syntax(start, "users, clients, users and clients, or ips", "another combination of entity types")
+        Error::syntax(
+            start,
+            "users, clients, users and clients, or ips",
+            "another combination of entity types",
+        )
     })?;
     Ok(ConfigsCommand {
         position: start,
         args: arg_strings,
-        action: Action::Alter(AlterQuota { entity, head: parts[0].clone(), add, delete, delete_position }),
+        action: Action::Alter(AlterQuota {
+            entity,
+            head: parts[0].clone(),
+            add,
+            delete,
+            delete_position,
+        }),
         notes,
     })
 }
@@ -785,28 +920,61 @@ mod tests {
     fn add_config_splits_like_the_tool() {
         let p = Position::new(1, 1);
         assert_eq!(
-            parse_add_config("producer_byte_rate=1024000, consumer_byte_rate = 1024000", p).unwrap(),
-            [("producer_byte_rate".to_owned(), "1024000".to_owned()), ("consumer_byte_rate".to_owned(), "1024000".to_owned())]
+            parse_add_config(
+                "producer_byte_rate=1024000, consumer_byte_rate = 1024000",
+                p
+            )
+            .unwrap(),
+            [
+                ("producer_byte_rate".to_owned(), "1024000".to_owned()),
+                ("consumer_byte_rate".to_owned(), "1024000".to_owned())
+            ]
         );
         assert_eq!(
             parse_add_config("SCRAM-SHA-256=[iterations=4096,password=pw],a=[1]", p).unwrap(),
-            [("SCRAM-SHA-256".to_owned(), "iterations=4096,password=pw".to_owned()), ("a".to_owned(), "1".to_owned())]
+            [
+                (
+                    "SCRAM-SHA-256".to_owned(),
+                    "iterations=4096,password=pw".to_owned()
+                ),
+                ("a".to_owned(), "1".to_owned())
+            ]
         );
-        assert_eq!(parse_add_config("a=1,", p).unwrap(), [("a".to_owned(), "1".to_owned())]);
-        assert_eq!(parse_add_config("a=1,a=2", p).unwrap(), [("a".to_owned(), "2".to_owned())]);
-        assert_eq!(parse_add_config("c=", p).unwrap(), [("c".to_owned(), String::new())]);
+        assert_eq!(
+            parse_add_config("a=1,", p).unwrap(),
+            [("a".to_owned(), "1".to_owned())]
+        );
+        assert_eq!(
+            parse_add_config("a=1,a=2", p).unwrap(),
+            [("a".to_owned(), "2".to_owned())]
+        );
+        assert_eq!(
+            parse_add_config("c=", p).unwrap(),
+            [("c".to_owned(), String::new())]
+        );
         for bad in ["a", "a=b=c", "a,=b", "", ",a=1"] {
             let e = parse_add_config(bad, p).unwrap_err();
-            assert!(e.tool_stderr().unwrap().starts_with("Invalid entity config"), "{bad}");
+            assert!(
+                e.tool_stderr()
+                    .unwrap()
+                    .starts_with("Invalid entity config"),
+                "{bad}"
+            );
         }
         let e = parse_add_config("a;c=b", p).unwrap_err();
-        assert_eq!(e.tool_stderr(), Some("Invalid character found for config key: a;c"));
+        assert_eq!(
+            e.tool_stderr(),
+            Some("Invalid character found for config key: a;c")
+        );
     }
 
     #[test]
     fn finds_shell_variables_and_placeholders() {
         assert_eq!(find_variables("\"$user\""), ["$user"]);
-        assert_eq!(find_variables("producer_byte_rate=${RATE},x=$(cat f)"), ["${RATE}", "$(cat f)"]);
+        assert_eq!(
+            find_variables("producer_byte_rate=${RATE},x=$(cat f)"),
+            ["${RATE}", "$(cat f)"]
+        );
         assert_eq!(find_variables("consumer_app_$ID"), ["$ID"]);
         assert_eq!(find_variables("{{ .Values.user }}"), ["{{ .Values.user }}"]);
         assert!(find_variables("a=1$").is_empty());

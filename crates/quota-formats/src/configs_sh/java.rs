@@ -71,7 +71,11 @@ fn parse_hex(s: &str) -> Option<f64> {
     if exp_digits.is_empty() || !exp_digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let exp: i32 = exp.parse().unwrap_or(if exp.starts_with('-') { i32::MIN / 2 } else { i32::MAX / 2 });
+    let exp: i32 = exp.parse().unwrap_or(if exp.starts_with('-') {
+        i32::MIN / 2
+    } else {
+        i32::MAX / 2
+    });
     let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     if int_part.is_empty() && frac_part.is_empty() {
         return None;
@@ -90,7 +94,8 @@ fn parse_hex(s: &str) -> Option<f64> {
 
 /// Java's `String.hashCode` over UTF-16 code units (wrapping `int`).
 pub(crate) fn string_hash(s: &str) -> i32 {
-    s.encode_utf16().fold(0i32, |h, u| h.wrapping_mul(31).wrapping_add(i32::from(u)))
+    s.encode_utf16()
+        .fold(0i32, |h, u| h.wrapping_mul(31).wrapping_add(i32::from(u)))
 }
 
 /// `Objects.hashCode` of a possibly-null string.
@@ -130,7 +135,11 @@ pub(crate) fn hashmap_table_size(init: MapInit, entries: u32) -> u32 {
     while entries > threshold && cap < (1 << 30) {
         let old = cap;
         cap *= 2;
-        threshold = if old >= 16 { threshold * 2 } else { (cap as f32 * 0.75) as u32 };
+        threshold = if old >= 16 {
+            threshold * 2
+        } else {
+            (cap as f32 * 0.75) as u32
+        };
     }
     cap
 }
@@ -145,7 +154,11 @@ pub(crate) fn bucket(hash: i32, table_size: u32) -> u32 {
 /// Orders `items` as a Java `HashMap`/`HashSet` holding them would iterate:
 /// by bucket in a table of `table_size` slots; items in the same bucket keep
 /// their order in `items` (Java keeps insertion order within a bucket).
-pub(crate) fn hashmap_order<T>(mut items: Vec<T>, table_size: u32, hash: impl Fn(&T) -> i32) -> Vec<T> {
+pub(crate) fn hashmap_order<T>(
+    mut items: Vec<T>,
+    table_size: u32,
+    hash: impl Fn(&T) -> i32,
+) -> Vec<T> {
     items.sort_by_key(|item| bucket(hash(item), table_size));
     items
 }
@@ -171,7 +184,10 @@ mod tests {
         assert_eq!(parse_double("0x1.8p1"), Some(3.0));
         assert_eq!(parse_double("-Infinity"), Some(f64::NEG_INFINITY));
         assert!(parse_double("NaN").is_some_and(f64::is_nan));
-        for bad in ["", "abc", "1,000", "1_000", "inf", "nan", "infinity", "1e", ".", "0x1.8", "1 000", "$RATE", "10MB"] {
+        for bad in [
+            "", "abc", "1,000", "1_000", "inf", "nan", "infinity", "1e", ".", "0x1.8", "1 000",
+            "$RATE", "10MB",
+        ] {
             assert_eq!(parse_double(bad), None, "{bad:?}");
         }
     }
@@ -199,7 +215,10 @@ mod tests {
     #[test]
     fn lab_key_order_is_consumer_then_producer() {
         // The lab prints consumer_byte_rate before producer_byte_rate.
-        let keys = vec!["producer_byte_rate".to_owned(), "consumer_byte_rate".to_owned()];
+        let keys = vec![
+            "producer_byte_rate".to_owned(),
+            "consumer_byte_rate".to_owned(),
+        ];
         let ordered = hash_set_order(keys, MapInit::WithCapacity(2));
         assert_eq!(ordered, ["consumer_byte_rate", "producer_byte_rate"]);
     }

@@ -42,9 +42,14 @@ pub(crate) mod command;
 pub(crate) mod java;
 pub(crate) mod script;
 
-use quota_engine::{Alteration, ApiError, EntityName, EntityType, ErrorCode, FilterComponent, FilterMatch, Op, QuotaFilter, QuotaStore, RawEntity};
+use quota_engine::{
+    Alteration, ApiError, EntityName, EntityType, ErrorCode, FilterComponent, FilterMatch, Op,
+    QuotaFilter, QuotaStore, RawEntity,
+};
 
-pub use command::{Action, AlterQuota, ConfigValue, ConfigsCommand, DescribeComponent, DescribeQuota, NameMatch};
+pub use command::{
+    Action, AlterQuota, ConfigValue, ConfigsCommand, DescribeComponent, DescribeQuota, NameMatch,
+};
 
 use crate::describe::describe_lines;
 use crate::error::{Error, Position};
@@ -72,10 +77,18 @@ pub enum Mode {
 pub fn parse_command(text: &str, mode: Mode) -> Result<ConfigsCommand, Error> {
     let lines = script::logical_lines(text, mode);
     let Some(line) = lines.first() else {
-        return Err(Error::syntax(Position::new(1, 1), "a kafka-configs.sh command", "no command (only blank or comment lines)"));
+        return Err(Error::syntax(
+            Position::new(1, 1),
+            "a kafka-configs.sh command",
+            "no command (only blank or comment lines)",
+        ));
     };
     if let Some(extra) = lines.get(1) {
-        return Err(Error::syntax(extra.start(), "one command (use parse_script for several)", "a second command"));
+        return Err(Error::syntax(
+            extra.start(),
+            "one command (use parse_script for several)",
+            "a second command",
+        ));
     }
     let inv = script::find_invocation(line, mode)?;
     command::build(&inv, mode)
@@ -96,15 +109,24 @@ pub struct ScriptCommand {
 ///
 /// In [`Mode::Strict`] every non-blank, non-comment line must be a
 /// `kafka-configs` command. In [`Mode::Import`] lines that do not mention
-/// `kafka-configs` (prose, pasted output) are skipped.
+/// `kafka-configs` together with an option (prose, pasted output, code
+/// fences) are skipped.
 pub fn parse_script(text: &str, mode: Mode) -> Vec<ScriptCommand> {
     script::logical_lines(text, mode)
         .into_iter()
-        .filter(|line| mode == Mode::Strict || line.text.contains("kafka-configs"))
+        .filter(|line| {
+            mode == Mode::Strict
+                || (line.text.contains("kafka-configs")
+                    && line
+                        .text
+                        .split_whitespace()
+                        .any(|w| w.trim_start_matches(['\'', '"']).starts_with('-')))
+        })
         .map(|line| ScriptCommand {
             position: line.start(),
             text: line.text.clone(),
-            command: script::find_invocation(&line, mode).and_then(|inv| command::build(&inv, mode)),
+            command: script::find_invocation(&line, mode)
+                .and_then(|inv| command::build(&inv, mode)),
         })
         .collect()
 }
@@ -132,7 +154,12 @@ pub fn run_script(text: &str, mode: Mode, store: &mut QuotaStore) -> Vec<Command
                 Ok(cmd) => (cmd.notes.clone(), cmd.apply(store)),
                 Err(e) => (Vec::new(), Err(e)),
             };
-            CommandOutcome { position: sc.position, text: sc.text, notes, result }
+            CommandOutcome {
+                position: sc.position,
+                text: sc.text,
+                notes,
+                result,
+            }
         })
         .collect()
 }
@@ -150,7 +177,9 @@ fn exception_class(code: ErrorCode) -> String {
                 .map(|w| {
                     let lower = w.to_ascii_lowercase();
                     let mut cs = lower.chars();
-                    cs.next().map(|f| f.to_ascii_uppercase().to_string() + cs.as_str()).unwrap_or_default()
+                    cs.next()
+                        .map(|f| f.to_ascii_uppercase().to_string() + cs.as_str())
+                        .unwrap_or_default()
                 })
                 .collect();
             format!("{camel}Exception")
@@ -216,13 +245,19 @@ impl ConfigsCommand {
                         })
                         .collect(),
                 );
-                let found = store.describe(&filter).map_err(|e| server_failure(self, &e))?;
+                let found = store
+                    .describe(&filter)
+                    .map_err(|e| server_failure(self, &e))?;
                 Ok(describe_lines(found.iter().map(|(e, v)| (e, v))))
             }
         }
     }
 
-    fn apply_alter(&self, alter: &AlterQuota, store: &mut QuotaStore) -> Result<Vec<String>, Error> {
+    fn apply_alter(
+        &self,
+        alter: &AlterQuota,
+        store: &mut QuotaStore,
+    ) -> Result<Vec<String>, Error> {
         let current = store.get(&alter.entity);
         let missing: Vec<&str> = alter
             .delete
@@ -239,7 +274,11 @@ impl ConfigsCommand {
         }
         // configsToBeAddedMap is a HashMap (Collectors.toMap): values are parsed in its order.
         let n = u32::try_from(alter.add.len()).unwrap_or(u32::MAX);
-        let in_map_order = hashmap_order(alter.add.iter().collect::<Vec<_>>(), hashmap_table_size(MapInit::Default, n), |c| string_hash(&c.key));
+        let in_map_order = hashmap_order(
+            alter.add.iter().collect::<Vec<_>>(),
+            hashmap_table_size(MapInit::Default, n),
+            |c| string_hash(&c.key),
+        );
         let mut ops: Vec<Op> = Vec::new();
         for c in in_map_order {
             match parse_double(&c.value) {
@@ -247,7 +286,10 @@ impl ConfigsCommand {
                 None => {
                     return Err(Error::tool(
                         c.position,
-                        format!("Cannot parse quota configuration value for {}: {}", c.key, c.value),
+                        format!(
+                            "Cannot parse quota configuration value for {}: {}",
+                            c.key, c.value
+                        ),
                         format!("a number for {}", c.key),
                     ))
                 }
@@ -261,8 +303,13 @@ impl ConfigsCommand {
             .into_iter()
             .map(|(t, n)| (wire(t).to_owned(), n.as_option().map(str::to_owned)))
             .collect();
-        let pairs = hashmap_order(pairs, hashmap_table_size(MapInit::Default, 2), |(t, _)| string_hash(t));
-        let results = store.alter(&[Alteration { entity: RawEntity(pairs), ops }]);
+        let pairs = hashmap_order(pairs, hashmap_table_size(MapInit::Default, 2), |(t, _)| {
+            string_hash(t)
+        });
+        let results = store.alter(&[Alteration {
+            entity: RawEntity(pairs),
+            ops,
+        }]);
         if let Some(error) = results.into_iter().find_map(|r| r.error) {
             return Err(server_failure(self, &error));
         }
@@ -273,8 +320,14 @@ impl ConfigsCommand {
             EntityType::Ip => "ips",
         };
         Ok(vec![match head_name {
-            EntityName::Named(n) => format!("Completed updating config for {} {}.", &plural[..plural.len() - 1], n),
-            EntityName::Default => format!("Completed updating default config for {plural} in the cluster."),
+            EntityName::Named(n) => format!(
+                "Completed updating config for {} {}.",
+                &plural[..plural.len() - 1],
+                n
+            ),
+            EntityName::Default => {
+                format!("Completed updating default config for {plural} in the cluster.")
+            }
         }])
     }
 }
@@ -291,18 +344,30 @@ mod tests {
     }
 
     fn stderr(store: &mut QuotaStore, args: &str) -> String {
-        run(store, args).unwrap_err().tool_stderr().unwrap_or("<not a tool error>").to_owned()
+        run(store, args)
+            .unwrap_err()
+            .tool_stderr()
+            .unwrap_or("<not a tool error>")
+            .to_owned()
     }
 
     #[test]
     fn alters_and_describes_like_the_tool() {
         let mut s = QuotaStore::new();
         assert_eq!(
-            run(&mut s, "--alter --user alice --client app --add-config producer_byte_rate=1024").unwrap(),
+            run(
+                &mut s,
+                "--alter --user alice --client app --add-config producer_byte_rate=1024"
+            )
+            .unwrap(),
             ["Completed updating config for client app."]
         );
         assert_eq!(
-            run(&mut s, "--alter --client-defaults --add-config consumer_byte_rate=10").unwrap(),
+            run(
+                &mut s,
+                "--alter --client-defaults --add-config consumer_byte_rate=10"
+            )
+            .unwrap(),
             ["Completed updating default config for clients in the cluster."]
         );
         assert_eq!(
@@ -313,7 +378,10 @@ mod tests {
             run(&mut s, "--describe --entity-type clients --entity-default").unwrap(),
             ["Quota configs for the default client-id are consumer_byte_rate=10.0"]
         );
-        let pair = QuotaEntity::UserClientId { user: EntityName::Named("alice".into()), client_id: EntityName::Named("app".into()) };
+        let pair = QuotaEntity::UserClientId {
+            user: EntityName::Named("alice".into()),
+            client_id: EntityName::Named("app".into()),
+        };
         assert_eq!(s.get(&pair).unwrap()[&QuotaKey::ProducerByteRate], 1024.0);
         assert_eq!(
             run(&mut s, "--alter --entity-type users --entity-name alice --entity-type clients --entity-name app --delete-config producer_byte_rate")
@@ -326,11 +394,20 @@ mod tests {
     #[test]
     fn fails_as_the_tool_fails() {
         let mut s = QuotaStore::new();
-        assert_eq!(stderr(&mut s, "--zookeeper localhost:2181 --describe --entity-type users"), "zookeeper is not a recognized option");
         assert_eq!(
-            parse_command("kafka-configs.sh --alter --entity-type users --entity-name a --add-config a=1", Mode::Strict)
-                .unwrap_err()
-                .tool_stderr(),
+            stderr(
+                &mut s,
+                "--zookeeper localhost:2181 --describe --entity-type users"
+            ),
+            "zookeeper is not a recognized option"
+        );
+        assert_eq!(
+            parse_command(
+                "kafka-configs.sh --alter --entity-type users --entity-name a --add-config a=1",
+                Mode::Strict
+            )
+            .unwrap_err()
+            .tool_stderr(),
             Some("Either --bootstrap-server or --bootstrap-controller must be specified.")
         );
         assert_eq!(
@@ -346,15 +423,24 @@ mod tests {
             "Only quota configs can be added for 'clients' using --bootstrap-server. Unexpected config names: bar,foo"
         );
         assert_eq!(
-            stderr(&mut s, "--alter --entity-type users --entity-name u --add-config producer_byte_rate=10MB"),
+            stderr(
+                &mut s,
+                "--alter --entity-type users --entity-name u --add-config producer_byte_rate=10MB"
+            ),
             "Cannot parse quota configuration value for producer_byte_rate: 10MB"
         );
         assert_eq!(
             stderr(&mut s, "--alter --entity-type users --entity-name u --delete-config producer_byte_rate,request_percentage"),
             "Invalid config(s): producer_byte_rate,request_percentage"
         );
-        assert_eq!(stderr(&mut s, "--describe --add-config a=1 --entity-type users"), "Option \"[describe]\" can't be used with option \"[add-config]\"");
-        assert_eq!(stderr(&mut s, "--alter --describe --entity-type users"), "Command must include exactly one action: --describe, --alter");
+        assert_eq!(
+            stderr(&mut s, "--describe --add-config a=1 --entity-type users"),
+            "Option \"[describe]\" can't be used with option \"[add-config]\""
+        );
+        assert_eq!(
+            stderr(&mut s, "--alter --describe --entity-type users"),
+            "Command must include exactly one action: --describe, --alter"
+        );
         assert_eq!(
             stderr(&mut s, "--alter --entity-type users --entity-type ips --entity-name a --entity-name b --add-config a=1"),
             "Only 'users' and 'clients' entity types may be specified together"
@@ -375,12 +461,47 @@ mod tests {
     }
 
     #[test]
+    fn a_runbook_gives_one_result_per_command() {
+        let runbook = "## Quotas\n\nRun kafka-configs.sh to set them:\n\n```bash\n\
+            $ kafka-configs --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1024 --user-defaults\n\
+            Completed updating default config for users in the cluster.\n\
+            $ kafka-configs --bootstrap-server b:9092 --alter --add-config producer_byte_rate=0 --user alice\n\
+            kubectl -n kafka exec broker-0 -- /opt/kafka/bin/kafka-configs.sh --bootstrap-server b:9092 \\\n\
+              --describe --entity-type users\n```\n";
+        let mut store = QuotaStore::new();
+        let outcomes = run_script(runbook, Mode::Import, &mut store);
+        assert_eq!(outcomes.len(), 3);
+        assert_eq!(outcomes[0].position, Position::new(6, 3));
+        assert_eq!(
+            outcomes[0].result.as_deref().unwrap(),
+            ["Completed updating default config for users in the cluster."]
+        );
+        let e = outcomes[1].result.as_ref().unwrap_err();
+        assert!(e
+            .tool_stderr()
+            .unwrap()
+            .ends_with("InvalidRequestException: Quota producer_byte_rate must be greater than 0"));
+        assert_eq!(
+            outcomes[2].result.as_deref().unwrap(),
+            ["Quota configs for the default user-principal are producer_byte_rate=1024.0"]
+        );
+        assert!(outcomes[2].notes[0]
+            .starts_with("Dropped the wrapper `kubectl -n kafka exec broker-0 --`"));
+    }
+
+    #[test]
     fn import_mode_reads_zookeeper_and_pasted_lines() {
         let text = "kafka-configs \n  --zookeeper zk:2181/chroot\n   --alter \n    --add-config 'producer_byte_rate=1024000, consumer_byte_rate=1024000' \n   --entity-type users \n   --entity-name userXXX\n";
         let cmd = parse_command(text, Mode::Import).unwrap();
-        assert!(cmd.notes.iter().any(|n| n.contains("Kafka 4.0 removed --zookeeper")));
+        assert!(cmd
+            .notes
+            .iter()
+            .any(|n| n.contains("Kafka 4.0 removed --zookeeper")));
         let mut s = QuotaStore::new();
-        assert_eq!(cmd.apply(&mut s).unwrap(), ["Completed updating config for user userXXX."]);
+        assert_eq!(
+            cmd.apply(&mut s).unwrap(),
+            ["Completed updating config for user userXXX."]
+        );
         assert!(parse_command(text, Mode::Strict).is_err());
     }
 }

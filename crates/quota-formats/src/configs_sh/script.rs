@@ -26,7 +26,10 @@ impl LogicalLine {
     /// Position of the character at `char_index` (clamped to the end).
     pub(crate) fn position_at(&self, char_index: usize) -> Position {
         let last = self.positions.len().saturating_sub(1);
-        self.positions.get(char_index.min(last)).copied().unwrap_or_default()
+        self.positions
+            .get(char_index.min(last))
+            .copied()
+            .unwrap_or_default()
     }
 
     /// The start of the line.
@@ -59,11 +62,12 @@ pub(crate) struct Invocation {
     pub line: LogicalLine,
 }
 
-/// True when `word` names the tool: `kafka-configs`, `kafka-configs.sh`, or
-/// any path ending in one of them.
+/// True when `word` names the tool: `kafka-configs`, `kafka-configs.sh`,
+/// `kafka-configs.bat` (Windows), or any path ending in one of them.
 pub(crate) fn is_program(word: &str) -> bool {
-    let base = word.rsplit('/').next().unwrap_or(word);
-    base == "kafka-configs" || base == "kafka-configs.sh"
+    let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
+    // `bin\windows\kafka-configs.bat` reaches us without its backslashes.
+    base == "kafka-configs" || base == "kafka-configs.sh" || base.ends_with("kafka-configs.bat")
 }
 
 /// Strips a shell prompt (`$ `, `> `, `% `) and the indentation before it.
@@ -73,7 +77,8 @@ fn strip_prompt(line: &str) -> (usize, &str) {
     for prompt in ["$ ", "> ", "% "] {
         if let Some(rest) = trimmed.strip_prefix(prompt) {
             let rest_trimmed = rest.trim_start();
-            offset += prompt.chars().count() + (rest.chars().count() - rest_trimmed.chars().count());
+            offset +=
+                prompt.chars().count() + (rest.chars().count() - rest_trimmed.chars().count());
             return (offset, rest_trimmed);
         }
     }
@@ -112,7 +117,8 @@ pub(crate) fn logical_lines(text: &str, mode: Mode) -> Vec<LogicalLine> {
             continuing = false;
             continue;
         }
-        let pasted_continuation = mode == Mode::Import && !continuing && current.is_some() && trimmed.starts_with('-');
+        let pasted_continuation =
+            mode == Mode::Import && !continuing && current.is_some() && trimmed.starts_with('-');
         let (offset, body) = if continuing || pasted_continuation {
             let t = raw_line.trim_start();
             (raw_line.chars().count() - t.chars().count(), t)
@@ -128,7 +134,10 @@ pub(crate) fn logical_lines(text: &str, mode: Mode) -> Vec<LogicalLine> {
                 out.push(done);
             }
         }
-        let entry = current.get_or_insert_with(|| LogicalLine { text: String::new(), positions: Vec::new() });
+        let entry = current.get_or_insert_with(|| LogicalLine {
+            text: String::new(),
+            positions: Vec::new(),
+        });
         if !entry.text.is_empty() {
             entry.text.push(' ');
             let at = Position::new(line_no, u32::try_from(offset + 1).unwrap_or(u32::MAX));
@@ -136,7 +145,10 @@ pub(crate) fn logical_lines(text: &str, mode: Mode) -> Vec<LogicalLine> {
         }
         for (i, c) in body.chars().enumerate() {
             entry.text.push(c);
-            entry.positions.push(Position::new(line_no, u32::try_from(offset + i + 1).unwrap_or(u32::MAX)));
+            entry.positions.push(Position::new(
+                line_no,
+                u32::try_from(offset + i + 1).unwrap_or(u32::MAX),
+            ));
         }
         continuing = next_continues;
     }
@@ -144,7 +156,10 @@ pub(crate) fn logical_lines(text: &str, mode: Mode) -> Vec<LogicalLine> {
         out.push(done);
     }
     for line in &mut out {
-        let end = line.positions.last().map_or(Position::new(1, 1), |p| Position::new(p.line, p.column + 1));
+        let end = line
+            .positions
+            .last()
+            .map_or(Position::new(1, 1), |p| Position::new(p.line, p.column + 1));
         line.positions.push(end);
     }
     out
@@ -246,18 +261,34 @@ fn word_starts(text: &str) -> Result<Vec<usize>, usize> {
 /// `shell-words`).
 pub(crate) fn split_words(line: &LogicalLine) -> Result<Vec<Word>, Error> {
     let starts = word_starts(&line.text).map_err(|at| {
-        Error::syntax(line.position_at(at), "a closing quote for the quote opened here", "the end of the command")
+        Error::syntax(
+            line.position_at(at),
+            "a closing quote for the quote opened here",
+            "the end of the command",
+        )
     })?;
     let values = shell_words::split(&line.text).map_err(|_| {
-        Error::syntax(line.start(), "balanced shell quotes", "an unterminated quote")
+        Error::syntax(
+            line.start(),
+            "balanced shell quotes",
+            "an unterminated quote",
+        )
     })?;
     let chars: Vec<char> = line.text.chars().collect();
     let mut words = Vec::with_capacity(values.len());
     for (k, value) in values.into_iter().enumerate() {
         let start = starts.get(k).copied().unwrap_or(0);
         let end = starts.get(k + 1).copied().unwrap_or(chars.len());
-        let raw: String = chars[start.min(chars.len())..end.min(chars.len())].iter().collect::<String>().trim_end().to_owned();
-        words.push(Word { value, raw, position: line.position_at(start) });
+        let raw: String = chars[start.min(chars.len())..end.min(chars.len())]
+            .iter()
+            .collect::<String>()
+            .trim_end()
+            .to_owned();
+        words.push(Word {
+            value,
+            raw,
+            position: line.position_at(start),
+        });
     }
     Ok(words)
 }
@@ -292,7 +323,9 @@ fn is_shell_operator(word: &Word) -> bool {
 /// left open.
 pub(crate) fn find_invocation(line: &LogicalLine, mode: Mode) -> Result<Invocation, Error> {
     let words = split_words(line)?;
-    let first = words.first().ok_or_else(|| Error::syntax(line.start(), "a kafka-configs.sh command", "an empty line"))?;
+    let first = words.first().ok_or_else(|| {
+        Error::syntax(line.start(), "a kafka-configs.sh command", "an empty line")
+    })?;
     let index = match mode {
         Mode::Strict => {
             if is_program(&first.value) {
@@ -307,17 +340,28 @@ pub(crate) fn find_invocation(line: &LogicalLine, mode: Mode) -> Result<Invocati
         let mut notes = Vec::new();
         if i > 0 {
             let wrapper: Vec<&str> = words[..i].iter().map(|w| w.raw.as_str()).collect();
-            notes.push(format!("Dropped the wrapper `{}` before the command.", wrapper.join(" ")));
+            notes.push(format!(
+                "Dropped the wrapper `{}` before the command.",
+                wrapper.join(" ")
+            ));
         }
         let mut args = Vec::new();
         for w in &words[i + 1..] {
             if is_shell_operator(w) {
-                notes.push(format!("Ignored everything from the shell operator `{}` on.", w.value));
+                notes.push(format!(
+                    "Ignored everything from the shell operator `{}` on.",
+                    w.value
+                ));
                 break;
             }
             args.push(w.clone());
         }
-        return Ok(Invocation { program: words[i].clone(), args, notes, line: line.clone() });
+        return Ok(Invocation {
+            program: words[i].clone(),
+            args,
+            notes,
+            line: line.clone(),
+        });
     }
     if mode == Mode::Import {
         // A wrapper that passes the command as one quoted word.
@@ -329,14 +373,26 @@ pub(crate) fn find_invocation(line: &LogicalLine, mode: Mode) -> Result<Invocati
                     text: w.value.clone(),
                     positions: (0..=w.value.chars().count())
                         .map(|k| {
-                            let col = inner_start.column.saturating_add(u32::try_from(k + shift).unwrap_or(u32::MAX));
+                            let col = inner_start
+                                .column
+                                .saturating_add(u32::try_from(k + shift).unwrap_or(u32::MAX));
                             Position::new(inner_start.line, col)
                         })
                         .collect(),
                 };
                 let mut inv = find_invocation(&inner, mode)?;
-                let before: Vec<&str> = words.iter().take_while(|x| x.position != w.position).map(|x| x.raw.as_str()).collect();
-                inv.notes.insert(0, format!("Opened the quoted command passed to `{}`.", before.join(" ")));
+                let before: Vec<&str> = words
+                    .iter()
+                    .take_while(|x| x.position != w.position)
+                    .map(|x| x.raw.as_str())
+                    .collect();
+                inv.notes.insert(
+                    0,
+                    format!(
+                        "Opened the quoted command passed to `{}`.",
+                        before.join(" ")
+                    ),
+                );
                 inv.line = line.clone();
                 return Ok(inv);
             }
@@ -372,7 +428,10 @@ mod tests {
         let text = "# comment\nkafka-configs.sh --alter \\\n    --entity-type users\n\n$ kafka-configs --describe\n";
         let lines = logical_lines(text, Mode::Strict);
         assert_eq!(lines.len(), 2);
-        assert_eq!(lines[0].text, "kafka-configs.sh --alter  --entity-type users");
+        assert_eq!(
+            lines[0].text,
+            "kafka-configs.sh --alter  --entity-type users"
+        );
         assert_eq!(lines[0].start(), Position::new(2, 1));
         let words = split_words(&lines[0]).unwrap();
         assert_eq!(words[2].value, "--entity-type");
@@ -392,13 +451,19 @@ mod tests {
 
     #[test]
     fn finds_commands_inside_wrappers_in_import_mode() {
-        let line = &logical_lines("docker exec -it b bash -c \"kafka-configs --alter --entity-name 'x y'\" | tee log", Mode::Import)[0];
+        let line = &logical_lines(
+            "docker exec -it b bash -c \"kafka-configs --alter --entity-name 'x y'\" | tee log",
+            Mode::Import,
+        )[0];
         assert!(find_invocation(line, Mode::Strict).is_err());
         let inv = find_invocation(line, Mode::Import).unwrap();
         assert_eq!(inv.program.value, "kafka-configs");
         let args: Vec<&str> = inv.args.iter().map(|w| w.value.as_str()).collect();
         assert_eq!(args, ["--alter", "--entity-name", "x y"]);
-        let line = &logical_lines("broker kafka-configs --describe 2>&1 | grep x", Mode::Import)[0];
+        let line = &logical_lines(
+            "broker kafka-configs --describe 2>&1 | grep x",
+            Mode::Import,
+        )[0];
         let inv = find_invocation(line, Mode::Import).unwrap();
         assert_eq!(inv.args.len(), 1);
     }

@@ -17,10 +17,14 @@
 
 use std::collections::BTreeMap;
 
-use quota_engine::{java_double_to_string, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaStore};
+use quota_engine::{
+    java_double_to_string, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaStore,
+};
 
 use crate::configs_sh::command::find_variables;
-use crate::configs_sh::java::{hashmap_order, hashmap_table_size, nullable_string_hash, parse_double, string_hash, MapInit};
+use crate::configs_sh::java::{
+    hashmap_order, hashmap_table_size, nullable_string_hash, parse_double, string_hash, MapInit,
+};
 use crate::error::{Error, ErrorKind, Position};
 
 /// The word the 4.x tool uses for an entity type in describe output.
@@ -53,8 +57,15 @@ pub fn entity_phrase(entity: &QuotaEntity) -> String {
 /// Values are printed with Java's `Double.toString`
 /// ([`java_double_to_string`]).
 pub fn format_line(entity: &QuotaEntity, values: &[(QuotaKey, f64)]) -> String {
-    let entries: Vec<String> = values.iter().map(|(k, v)| format!("{}={}", k.as_str(), java_double_to_string(*v))).collect();
-    format!("Quota configs for {} are {}", entity_phrase(entity), entries.join(", "))
+    let entries: Vec<String> = values
+        .iter()
+        .map(|(k, v)| format!("{}={}", k.as_str(), java_double_to_string(*v)))
+        .collect();
+    format!(
+        "Quota configs for {} are {}",
+        entity_phrase(entity),
+        entries.join(", ")
+    )
 }
 
 /// The keys of one entity in the order the 4.x tool prints them.
@@ -77,21 +88,28 @@ pub fn ordered_values(values: &BTreeMap<QuotaKey, f64>) -> Vec<(QuotaKey, f64)> 
 /// `ClientQuotaEntity.hashCode`: the hash of its `Map<String, String>`
 /// (sum over entries of `key.hashCode() ^ Objects.hashCode(name)`).
 fn entity_hash(entity: &QuotaEntity) -> i32 {
-    entity.parts().into_iter().fold(0i32, |acc, (t, n)| acc.wrapping_add(string_hash(t.as_str()) ^ nullable_string_hash(n.as_option())))
+    entity.parts().into_iter().fold(0i32, |acc, (t, n)| {
+        acc.wrapping_add(string_hash(t.as_str()) ^ nullable_string_hash(n.as_option()))
+    })
 }
 
 /// Every line the 4.x tool prints for these described entities, in its
 /// order: entities by `ClientQuotaEntity` hash in a `HashMap` sized for
 /// them (ties by the broker's map, then entity order), keys as
 /// [`ordered_values`]. Entities without values print nothing.
-pub fn describe_lines<'a>(entries: impl IntoIterator<Item = (&'a QuotaEntity, &'a BTreeMap<QuotaKey, f64>)>) -> Vec<String> {
-    let mut list: Vec<(&QuotaEntity, &BTreeMap<QuotaKey, f64>)> = entries.into_iter().filter(|(_, v)| !v.is_empty()).collect();
+pub fn describe_lines<'a>(
+    entries: impl IntoIterator<Item = (&'a QuotaEntity, &'a BTreeMap<QuotaKey, f64>)>,
+) -> Vec<String> {
+    let mut list: Vec<(&QuotaEntity, &BTreeMap<QuotaKey, f64>)> =
+        entries.into_iter().filter(|(_, v)| !v.is_empty()).collect();
     list.sort_by(|a, b| a.0.cmp(b.0));
     let n = u32::try_from(list.len()).unwrap_or(u32::MAX);
     let h = |(e, _): &(&QuotaEntity, &BTreeMap<QuotaKey, f64>)| entity_hash(e);
     let list = hashmap_order(list, hashmap_table_size(MapInit::Default, n), h);
     let list = hashmap_order(list, hashmap_table_size(MapInit::WithCapacity(n), n), h);
-    list.into_iter().map(|(e, v)| format_line(e, &ordered_values(v))).collect()
+    list.into_iter()
+        .map(|(e, v)| format_line(e, &ordered_values(v)))
+        .collect()
 }
 
 /// One entity's quotas read from describe output.
@@ -127,9 +145,14 @@ impl DescribeImport {
     pub fn apply(&self, store: &mut QuotaStore) -> Result<(), Error> {
         for q in &self.quotas {
             for (key, value) in &q.values {
-                store
-                    .set(&q.entity, *key, *value)
-                    .map_err(|e| Error::new(q.position, ErrorKind::Rejected { message: e.to_string() }))?;
+                store.set(&q.entity, *key, *value).map_err(|e| {
+                    Error::new(
+                        q.position,
+                        ErrorKind::Rejected {
+                            message: e.to_string(),
+                        },
+                    )
+                })?;
             }
         }
         Ok(())
@@ -175,7 +198,9 @@ impl<'a> Cursor<'a> {
 
     fn advance(&mut self, bytes: usize) {
         let (taken, rest) = self.rest.split_at(bytes);
-        self.column = self.column.saturating_add(u32::try_from(taken.chars().count()).unwrap_or(u32::MAX));
+        self.column = self
+            .column
+            .saturating_add(u32::try_from(taken.chars().count()).unwrap_or(u32::MAX));
         self.rest = rest;
     }
 
@@ -206,7 +231,11 @@ impl<'a> Cursor<'a> {
 fn parse_entity_part(c: &mut Cursor<'_>) -> Result<(EntityType, EntityName), Error> {
     let start = c.position();
     let defaulted = c.eat("the default ") || c.eat("default ");
-    let Some((word, t)) = TYPE_WORDS.iter().find(|(w, _)| c.rest.starts_with(w)).copied() else {
+    let Some((word, t)) = TYPE_WORDS
+        .iter()
+        .find(|(w, _)| c.rest.starts_with(w))
+        .copied()
+    else {
         return Err(Error::syntax(c.position(), "an entity such as `user-principal 'alice'`, `client-id 'app'`, `ip '10.0.0.1'` or `the default user-principal`", c.found()));
     };
     c.advance(word.len());
@@ -219,7 +248,9 @@ fn parse_entity_part(c: &mut Cursor<'_>) -> Result<(EntityType, EntityName), Err
         for (i, _) in c.rest.match_indices('\'') {
             let after = &c.rest[i + 1..];
             let next_part = after.strip_prefix(", ").is_some_and(|a| {
-                a.starts_with("the default ") || a.starts_with("default ") || TYPE_WORDS.iter().any(|(w, _)| a.starts_with(w))
+                a.starts_with("the default ")
+                    || a.starts_with("default ")
+                    || TYPE_WORDS.iter().any(|(w, _)| a.starts_with(w))
             });
             if after.starts_with(" are") || next_part || after.is_empty() {
                 end = Some(i);
@@ -227,7 +258,11 @@ fn parse_entity_part(c: &mut Cursor<'_>) -> Result<(EntityType, EntityName), Err
             }
         }
         let Some(end) = end else {
-            return Err(Error::syntax(c.position(), "a closing `'` after the entity name", c.found()));
+            return Err(Error::syntax(
+                c.position(),
+                "a closing `'` after the entity name",
+                c.found(),
+            ));
         };
         let name = c.rest[..end].to_owned();
         c.advance(end + 1);
@@ -238,20 +273,38 @@ fn parse_entity_part(c: &mut Cursor<'_>) -> Result<(EntityType, EntityName), Err
         let stop = if quoted {
             c.rest.find('"')
         } else {
-            [c.rest.find(" are"), c.rest.find(", ")].into_iter().flatten().min().or(Some(c.rest.len()))
+            [c.rest.find(" are"), c.rest.find(", ")]
+                .into_iter()
+                .flatten()
+                .min()
+                .or(Some(c.rest.len()))
         };
         let Some(end) = stop else {
-            return Err(Error::syntax(c.position(), "a closing `\"` after the entity name", c.found()));
+            return Err(Error::syntax(
+                c.position(),
+                "a closing `\"` after the entity name",
+                c.found(),
+            ));
         };
         let name = c.rest[..end].to_owned();
         c.advance(end + usize::from(quoted));
         name
     } else {
-        return Err(Error::syntax(c.position(), format!("` '<name>'` after `{word}`"), c.found()));
+        return Err(Error::syntax(
+            c.position(),
+            format!("` '<name>'` after `{word}`"),
+            c.found(),
+        ));
     };
     let vars = find_variables(&name);
     if !vars.is_empty() {
-        return Err(Error::new(start, ErrorKind::UnexpandedVariables { names: vars, context: "the entity name".to_owned() }));
+        return Err(Error::new(
+            start,
+            ErrorKind::UnexpandedVariables {
+                names: vars,
+                context: "the entity name".to_owned(),
+            },
+        ));
     }
     if name == "<default>" {
         return Ok((t, EntityName::Default));
@@ -293,17 +346,33 @@ pub fn parse_describe_output(text: &str) -> Result<DescribeImport, Error> {
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
         let body = raw.trim_start();
         let indent = u32::try_from(raw.chars().count() - body.chars().count()).unwrap_or(0);
-        let mut c = Cursor { rest: body.trim_end(), line: line_no, column: indent + 1 };
+        let mut c = Cursor {
+            rest: body.trim_end(),
+            line: line_no,
+            column: indent + 1,
+        };
         if c.rest.is_empty() {
             continue;
         }
         let line_pos = c.position();
         if CONFIRMATIONS.iter().any(|p| c.rest.starts_with(p)) {
-            out.notes.push((line_pos, format!("Skipped `{}`: an --alter confirmation or warning carries no quota values.", c.rest)));
+            out.notes.push((
+                line_pos,
+                format!(
+                    "Skipped `{}`: an --alter confirmation or warning carries no quota values.",
+                    c.rest
+                ),
+            ));
             continue;
         }
-        if c.rest.starts_with("SCRAM credential configs for ") || c.rest.starts_with("Error retrieving SCRAM credential configs") {
-            out.notes.push((line_pos, "Skipped a SCRAM credential line: credentials are not client quotas.".to_owned()));
+        if c.rest.starts_with("SCRAM credential configs for ")
+            || c.rest
+                .starts_with("Error retrieving SCRAM credential configs")
+        {
+            out.notes.push((
+                line_pos,
+                "Skipped a SCRAM credential line: credentials are not client quotas.".to_owned(),
+            ));
             continue;
         }
         let modern = c.eat("Quota configs for ");
@@ -319,10 +388,25 @@ pub fn parse_describe_output(text: &str) -> Result<DescribeImport, Error> {
             parts.push(parse_entity_part(&mut c)?);
         }
         let entity = QuotaEntity::from_parts(&parts).ok_or_else(|| {
-            Error::syntax(line_pos, "a user, a client-id, a user and a client-id, or an ip", format!("the combination {}", parts.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(" + ")))
+            Error::syntax(
+                line_pos,
+                "a user, a client-id, a user and a client-id, or an ip",
+                format!(
+                    "the combination {}",
+                    parts
+                        .iter()
+                        .map(|(t, _)| t.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" + ")
+                ),
+            )
         })?;
         if !(c.eat(" are ") || (c.rest == " are" && c.eat(" are"))) {
-            return Err(Error::syntax(c.position(), "` are ` before the values", c.found()));
+            return Err(Error::syntax(
+                c.position(),
+                "` are ` before the values",
+                c.found(),
+            ));
         }
         let mut values: Vec<(QuotaKey, f64)> = Vec::new();
         let list = c.rest;
@@ -335,30 +419,61 @@ pub fn parse_describe_output(text: &str) -> Result<DescribeImport, Error> {
                 if list.trim().is_empty() {
                     break;
                 }
-                return Err(Error::syntax(Position::new(line_no, item_col), "`key=value`", "an empty item"));
+                return Err(Error::syntax(
+                    Position::new(line_no, item_col),
+                    "`key=value`",
+                    "an empty item",
+                ));
             }
-            let lead = u32::try_from(item.chars().count() - item.trim_start().chars().count()).unwrap_or(0);
+            let lead = u32::try_from(item.chars().count() - item.trim_start().chars().count())
+                .unwrap_or(0);
             let pos = Position::new(line_no, item_col + lead);
             let Some((key, value)) = trimmed.split_once('=') else {
                 return Err(Error::syntax(pos, "`key=value`", format!("`{trimmed}`")));
             };
             let Some(qk) = QuotaKey::from_name(key.trim()) else {
-                out.notes.push((pos, format!("Skipped `{trimmed}`: `{}` is not a client quota key.", key.trim())));
+                out.notes.push((
+                    pos,
+                    format!(
+                        "Skipped `{trimmed}`: `{}` is not a client quota key.",
+                        key.trim()
+                    ),
+                ));
                 continue;
             };
             let vars = find_variables(value);
             if !vars.is_empty() {
-                return Err(Error::new(pos, ErrorKind::UnexpandedVariables { names: vars, context: format!("the value of {key}") }));
+                return Err(Error::new(
+                    pos,
+                    ErrorKind::UnexpandedVariables {
+                        names: vars,
+                        context: format!("the value of {key}"),
+                    },
+                ));
             }
             let Some(v) = parse_double(value) else {
-                return Err(Error::syntax(pos, format!("a number for {}", qk.as_str()), format!("`{}`", value.trim())));
+                return Err(Error::syntax(
+                    pos,
+                    format!("a number for {}", qk.as_str()),
+                    format!("`{}`", value.trim()),
+                ));
             };
             values.push((qk, v));
         }
         if values.is_empty() {
-            out.notes.push((line_pos, format!("The entity {} has no quota values in this output.", entity.path())));
+            out.notes.push((
+                line_pos,
+                format!(
+                    "The entity {} has no quota values in this output.",
+                    entity.path()
+                ),
+            ));
         }
-        out.quotas.push(DescribedQuota { entity, values, position: line_pos });
+        out.quotas.push(DescribedQuota {
+            entity,
+            values,
+            position: line_pos,
+        });
     }
     Ok(out)
 }
@@ -374,7 +489,10 @@ mod tests {
     #[test]
     fn prints_the_lab_lines() {
         let user = QuotaEntity::user("tenantUserA");
-        let values = map(&[(QuotaKey::ProducerByteRate, 2_000_000.0), (QuotaKey::ConsumerByteRate, 1_000_000.0)]);
+        let values = map(&[
+            (QuotaKey::ProducerByteRate, 2_000_000.0),
+            (QuotaKey::ConsumerByteRate, 1_000_000.0),
+        ]);
         assert_eq!(
             describe_lines([(&user, &values)]),
             ["Quota configs for user-principal 'tenantUserA' are consumer_byte_rate=1000000.0, producer_byte_rate=2000000.0"]
@@ -387,7 +505,10 @@ mod tests {
             format_line(&pair, &[(QuotaKey::ProducerByteRate, 500_000.0)]),
             "Quota configs for user-principal 'tenantUserA', client-id 'batch-loader' are producer_byte_rate=500000.0"
         );
-        let d = QuotaEntity::UserClientId { user: EntityName::Default, client_id: EntityName::Default };
+        let d = QuotaEntity::UserClientId {
+            user: EntityName::Default,
+            client_id: EntityName::Default,
+        };
         assert_eq!(
             format_line(&d, &[(QuotaKey::RequestPercentage, 0.2)]),
             "Quota configs for the default user-principal, the default client-id are request_percentage=0.2"
@@ -402,8 +523,19 @@ mod tests {
             (QuotaKey::RequestPercentage, 3.0),
             (QuotaKey::ControllerMutationRate, 4.0),
         ]);
-        let keys: Vec<&str> = ordered_values(&values).iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!(keys, ["producer_byte_rate", "consumer_byte_rate", "controller_mutation_rate", "request_percentage"]);
+        let keys: Vec<&str> = ordered_values(&values)
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "producer_byte_rate",
+                "consumer_byte_rate",
+                "controller_mutation_rate",
+                "request_percentage"
+            ]
+        );
     }
 
     #[test]
@@ -415,19 +547,42 @@ mod tests {
                     Updated config for clientId: \"clientA\".\n";
         let import = parse_describe_output(text).unwrap();
         let paths: Vec<String> = import.quotas.iter().map(|q| q.entity.path()).collect();
-        assert_eq!(paths, ["users/<default>", "users/<default>/clients/client1", "clients/clientA", "ips/<default>"]);
-        assert_eq!(import.quotas[2].values, [(QuotaKey::ProducerByteRate, 1024.0), (QuotaKey::ConsumerByteRate, 2048.0)]);
+        assert_eq!(
+            paths,
+            [
+                "users/<default>",
+                "users/<default>/clients/client1",
+                "clients/clientA",
+                "ips/<default>"
+            ]
+        );
+        assert_eq!(
+            import.quotas[2].values,
+            [
+                (QuotaKey::ProducerByteRate, 1024.0),
+                (QuotaKey::ConsumerByteRate, 2048.0)
+            ]
+        );
         assert_eq!(import.notes.len(), 2);
     }
 
     #[test]
     fn errors_name_line_column_and_expectation() {
-        let e = parse_describe_output("\nQuota configs for user-principal 'a' are producer_byte_rate=fast\n").unwrap_err();
+        let e = parse_describe_output(
+            "\nQuota configs for user-principal 'a' are producer_byte_rate=fast\n",
+        )
+        .unwrap_err();
         assert_eq!(e.position, Position::new(2, 42));
-        assert_eq!(e.to_string(), "Line 2, column 42: expected a number for producer_byte_rate, but found `fast`.");
+        assert_eq!(
+            e.to_string(),
+            "Line 2, column 42: expected a number for producer_byte_rate, but found `fast`."
+        );
         let e = parse_describe_output("Quota configs for topic 'x' are a=1").unwrap_err();
         assert_eq!(e.position, Position::new(1, 19));
-        let e = parse_describe_output("Quota configs for user-principal '$user1' are consumer_byte_rate=1.0").unwrap_err();
+        let e = parse_describe_output(
+            "Quota configs for user-principal '$user1' are consumer_byte_rate=1.0",
+        )
+        .unwrap_err();
         assert!(matches!(e.kind, ErrorKind::UnexpandedVariables { .. }));
     }
 }

@@ -18,7 +18,8 @@ pub fn lab_commands() -> Vec<(String, Vec<String>)> {
             if cmd.starts_with("kafka-configs.sh ") {
                 let mut expected = Vec::new();
                 let mut j = i + 1;
-                while j < lines.len() && !lines[j].trim().is_empty() && !lines[j].starts_with("$ ") {
+                while j < lines.len() && !lines[j].trim().is_empty() && !lines[j].starts_with("$ ")
+                {
                     expected.push(lines[j].to_owned());
                     j += 1;
                 }
@@ -35,13 +36,21 @@ pub fn lab_commands() -> Vec<(String, Vec<String>)> {
 #[test]
 fn lab_commands_reproduce_the_article_output() {
     let commands = lab_commands();
-    assert_eq!(commands.len(), 8, "the article has eight kafka-configs.sh runs");
+    assert_eq!(
+        commands.len(),
+        8,
+        "the article has eight kafka-configs.sh runs"
+    );
     let mut store = QuotaStore::new();
     for (cmd, expected) in &commands {
-        let printed: Vec<String> = match parse_command(cmd, Mode::Strict).and_then(|c| c.apply(&mut store)) {
-            Ok(lines) => lines,
-            Err(e) => vec![e.tool_stderr().unwrap_or_else(|| panic!("{cmd}: not a tool error: {e}")).to_owned()],
-        };
+        let printed: Vec<String> =
+            match parse_command(cmd, Mode::Strict).and_then(|c| c.apply(&mut store)) {
+                Ok(lines) => lines,
+                Err(e) => vec![e
+                    .tool_stderr()
+                    .unwrap_or_else(|| panic!("{cmd}: not a tool error: {e}"))
+                    .to_owned()],
+            };
         assert_eq!(&printed, expected, "command: {cmd}");
     }
 }

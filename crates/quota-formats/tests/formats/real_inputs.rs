@@ -15,7 +15,10 @@ use crate::common::{items, read_fixture};
 enum Expect {
     /// Imported: the tool's output lines and the store afterwards
     /// (`path` -> `key=value` pairs).
-    Imported(&'static [&'static str], &'static [(&'static str, &'static [(&'static str, f64)])]),
+    Imported(
+        &'static [&'static str],
+        &'static [(&'static str, &'static [(&'static str, f64)])],
+    ),
     /// Refused: the error sentence contains this text.
     Refused(&'static str),
 }
@@ -102,12 +105,25 @@ fn configs_expectations() -> Vec<Expect> {
 fn store_as_map(store: &QuotaStore) -> BTreeMap<String, BTreeMap<String, f64>> {
     store
         .entries()
-        .map(|(e, v)| (e.path(), v.iter().map(|(k, x)| (k.as_str().to_owned(), *x)).collect()))
+        .map(|(e, v)| {
+            (
+                e.path(),
+                v.iter().map(|(k, x)| (k.as_str().to_owned(), *x)).collect(),
+            )
+        })
         .collect()
 }
 
 fn expected_map(pairs: &[(&str, &[(&str, f64)])]) -> BTreeMap<String, BTreeMap<String, f64>> {
-    pairs.iter().map(|(p, kv)| ((*p).to_owned(), kv.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect())).collect()
+    pairs
+        .iter()
+        .map(|(p, kv)| {
+            (
+                (*p).to_owned(),
+                kv.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect(),
+            )
+        })
+        .collect()
 }
 
 #[test]
@@ -119,22 +135,39 @@ fn every_configs_command_is_imported_or_refused_with_reason() {
     for (i, ((source, body), expect)) in all.iter().zip(&expectations).enumerate() {
         let mut store = QuotaStore::new();
         let outcomes = run_script(body, Mode::Import, &mut store);
-        assert_eq!(outcomes.len(), 1, "item {i} ({source}) should hold exactly one command");
+        assert_eq!(
+            outcomes.len(),
+            1,
+            "item {i} ({source}) should hold exactly one command"
+        );
         let outcome = &outcomes[0];
         match expect {
             Imported(lines, quotas) => {
-                let printed = outcome.result.as_ref().unwrap_or_else(|e| panic!("item {i} ({source}) was refused: {e}"));
+                let printed = outcome
+                    .result
+                    .as_ref()
+                    .unwrap_or_else(|e| panic!("item {i} ({source}) was refused: {e}"));
                 assert_eq!(printed, lines, "item {i}");
                 assert_eq!(store_as_map(&store), expected_map(quotas), "item {i}");
                 if body.contains("--zookeeper") {
-                    assert!(outcome.notes.iter().any(|n| n.contains(ZK_NOTE)), "item {i} should note the removed flag: {:?}", outcome.notes);
+                    assert!(
+                        outcome.notes.iter().any(|n| n.contains(ZK_NOTE)),
+                        "item {i} should note the removed flag: {:?}",
+                        outcome.notes
+                    );
                 }
             }
             Refused(text) => {
-                let error = outcome.result.as_ref().expect_err(&format!("item {i} ({source}) should be refused"));
+                let error = outcome
+                    .result
+                    .as_ref()
+                    .expect_err(&format!("item {i} ({source}) should be refused"));
                 let sentence = error.to_string();
                 assert!(sentence.contains(text), "item {i}: {sentence}");
-                assert!(sentence.starts_with("Line ") && sentence.ends_with('.'), "item {i}: {sentence}");
+                assert!(
+                    sentence.starts_with("Line ") && sentence.ends_with('.'),
+                    "item {i}: {sentence}"
+                );
                 assert!(store.is_empty(), "item {i} must not change the store");
             }
         }
@@ -144,15 +177,28 @@ fn every_configs_command_is_imported_or_refused_with_reason() {
 #[test]
 fn strict_mode_refuses_the_removed_zookeeper_flag_in_real_inputs() {
     let all = items(&read_fixture("real-inputs/configs-commands.txt"));
-    for (source, body) in all.iter().filter(|(_, b)| b.contains("--zookeeper") && !b.contains("bash -c") && !b.contains('$')) {
+    for (source, body) in all
+        .iter()
+        .filter(|(_, b)| b.contains("--zookeeper") && !b.contains("bash -c") && !b.contains('$'))
+    {
         let mut store = QuotaStore::new();
         let outcomes = run_script(body, Mode::Strict, &mut store);
-        let stderr: Vec<Option<String>> =
-            outcomes.iter().map(|o| o.result.as_ref().err().and_then(|e| e.tool_stderr().map(str::to_owned))).collect();
+        let stderr: Vec<Option<String>> = outcomes
+            .iter()
+            .map(|o| {
+                o.result
+                    .as_ref()
+                    .err()
+                    .and_then(|e| e.tool_stderr().map(str::to_owned))
+            })
+            .collect();
         assert!(
             stderr.contains(&Some("zookeeper is not a recognized option".to_owned())),
             "{source}: {:?}",
-            outcomes.iter().map(|o| o.result.clone()).collect::<Vec<_>>()
+            outcomes
+                .iter()
+                .map(|o| o.result.clone())
+                .collect::<Vec<_>>()
         );
     }
 }
@@ -185,18 +231,43 @@ fn every_describe_output_is_imported_or_refused_with_reason() {
                 let got: Vec<(String, Vec<(String, f64)>)> = import
                     .quotas
                     .iter()
-                    .map(|q| (q.entity.path(), q.values.iter().map(|(k, v)| (k.as_str().to_owned(), *v)).collect()))
+                    .map(|q| {
+                        (
+                            q.entity.path(),
+                            q.values
+                                .iter()
+                                .map(|(k, v)| (k.as_str().to_owned(), *v))
+                                .collect(),
+                        )
+                    })
                     .collect();
-                let want: Vec<(String, Vec<(String, f64)>)> =
-                    quotas.iter().map(|(p, kv)| ((*p).to_owned(), kv.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect())).collect();
+                let want: Vec<(String, Vec<(String, f64)>)> = quotas
+                    .iter()
+                    .map(|(p, kv)| {
+                        (
+                            (*p).to_owned(),
+                            kv.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect(),
+                        )
+                    })
+                    .collect();
                 assert_eq!(got, want, "item {i} ({source})");
                 // Lines without quota values are explained, never silently dropped.
-                let quiet = body.lines().filter(|l| !l.trim().is_empty()).count() - import.quotas.iter().filter(|q| !q.values.is_empty()).count();
+                let quiet = body.lines().filter(|l| !l.trim().is_empty()).count()
+                    - import
+                        .quotas
+                        .iter()
+                        .filter(|q| !q.values.is_empty())
+                        .count();
                 assert_eq!(import.notes.len(), quiet, "item {i}: {:?}", import.notes);
                 let mut store = QuotaStore::new();
                 import.apply(&mut store).unwrap();
-                assert_eq!(store.entries().map(|(_, v)| v.len()).sum::<usize>(), import.quotas.iter().map(|q| q.values.len()).sum::<usize>());
-                assert!(store.entries().all(|(_, v)| v.keys().all(|k| QuotaKey::CLIENT_KEYS.contains(k))));
+                assert_eq!(
+                    store.entries().map(|(_, v)| v.len()).sum::<usize>(),
+                    import.quotas.iter().map(|q| q.values.len()).sum::<usize>()
+                );
+                assert!(store
+                    .entries()
+                    .all(|(_, v)| v.keys().all(|k| QuotaKey::CLIENT_KEYS.contains(k))));
             }
             (Err(e), Err(sentence)) => assert_eq!(e.to_string(), sentence, "item {i}"),
             (got, want) => panic!("item {i} ({source}): got {got:?}, want {want:?}"),

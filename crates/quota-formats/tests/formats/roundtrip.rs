@@ -18,8 +18,13 @@ fn entity() -> impl Strategy<Value = QuotaEntity> {
     prop_oneof![
         name().prop_map(QuotaEntity::User),
         name().prop_map(QuotaEntity::ClientId),
-        (name(), name()).prop_map(|(user, client_id)| QuotaEntity::UserClientId { user, client_id }),
-        prop_oneof![Just(EntityName::Default), "(10|192)\\.0\\.[0-9]\\.[1-9]".prop_map(EntityName::Named)].prop_map(QuotaEntity::Ip),
+        (name(), name())
+            .prop_map(|(user, client_id)| QuotaEntity::UserClientId { user, client_id }),
+        prop_oneof![
+            Just(EntityName::Default),
+            "(10|192)\\.0\\.[0-9]\\.[1-9]".prop_map(EntityName::Named)
+        ]
+        .prop_map(QuotaEntity::Ip),
     ]
 }
 
@@ -34,7 +39,9 @@ fn value() -> impl Strategy<Value = f64> {
 
 fn values_for(entity: &QuotaEntity) -> BoxedStrategy<Vec<(QuotaKey, f64)>> {
     if entity.is_ip() {
-        (1u32..=1_000_000).prop_map(|v| vec![(QuotaKey::ConnectionCreationRate, f64::from(v))]).boxed()
+        (1u32..=1_000_000)
+            .prop_map(|v| vec![(QuotaKey::ConnectionCreationRate, f64::from(v))])
+            .boxed()
     } else {
         proptest::sample::subsequence(QuotaKey::CLIENT_KEYS.to_vec(), 1..=4)
             .prop_flat_map(|keys| {
