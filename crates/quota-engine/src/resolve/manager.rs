@@ -13,7 +13,7 @@ use super::ladder::{EntityKind, QuotaTypeFlags, Rung};
 use super::resolution::{
     reason_text, Matched, MetricTags, NotApplicable, Resolution, RungCheck, RungOutcome, TagDecision, UNLIMITED_BOUND,
 };
-use super::sanitize::sanitize;
+use crate::principal::sanitize;
 use crate::entity::{EntityName, QuotaEntity, QuotaType};
 
 /// Why a quota update was refused.

@@ -41,7 +41,6 @@ mod ladder;
 mod manager;
 mod managers;
 mod resolution;
-mod sanitize;
 
 pub use budget::{BudgetGroup, BudgetGroups, Connection};
 pub use ladder::{EntityKind, QuotaTypeFlags, Rung};

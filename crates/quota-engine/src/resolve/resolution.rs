@@ -7,7 +7,7 @@ use std::fmt;
 use serde::{Serialize, Serializer};
 
 use super::ladder::{EntityKind, QuotaTypeFlags, Rung};
-use super::sanitize::jmx_sanitize;
+use crate::principal::jmx_sanitize;
 use crate::entity::{QuotaEntity, QuotaKey, QuotaType};
 use crate::javafmt::java_double_to_string;
 
