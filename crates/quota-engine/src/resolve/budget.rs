@@ -22,7 +22,10 @@ pub struct Connection {
 impl Connection {
     /// A connection from its principal name and client id.
     pub fn new(principal_name: &str, client_id: &str) -> Self {
-        Connection { principal_name: principal_name.to_owned(), client_id: client_id.to_owned() }
+        Connection {
+            principal_name: principal_name.to_owned(),
+            client_id: client_id.to_owned(),
+        }
     }
 }
 
@@ -86,7 +89,11 @@ impl QuotaManager {
                 }),
             }
         }
-        BudgetGroups { quota_type: self.quota_type(), groups, unmetered }
+        BudgetGroups {
+            quota_type: self.quota_type(),
+            groups,
+            unmetered,
+        }
     }
 }
 
@@ -98,8 +105,10 @@ mod tests {
     #[test]
     fn client_id_quota_is_shared_by_every_user_of_that_client() {
         let mut m = QuotaManager::new(QuotaType::Produce);
-        m.update_quota(&QuotaEntity::client_id("app"), Some(1000.0)).unwrap();
-        m.update_quota(&QuotaEntity::user("carol"), Some(50.0)).unwrap();
+        m.update_quota(&QuotaEntity::client_id("app"), Some(1000.0))
+            .unwrap();
+        m.update_quota(&QuotaEntity::user("carol"), Some(50.0))
+            .unwrap();
         let conns = [
             Connection::new("alice", "app"),
             Connection::new("bob", "app"),
@@ -110,8 +119,14 @@ mod tests {
         assert_eq!(g.groups.len(), 3);
         assert_eq!(g.groups[0].members, conns[..2].to_vec());
         assert_eq!(g.groups[0].limit, Some(1000.0));
-        assert_eq!(g.groups[0].mbean_name, "kafka.server:type=Produce,client-id=app");
-        assert_eq!(g.group_of(&conns[2]).unwrap().metric_tags, MetricTags::new("carol", ""));
+        assert_eq!(
+            g.groups[0].mbean_name,
+            "kafka.server:type=Produce,client-id=app"
+        );
+        assert_eq!(
+            g.group_of(&conns[2]).unwrap().metric_tags,
+            MetricTags::new("carol", "")
+        );
         assert_eq!(g.group_of(&conns[3]).unwrap().limit, None);
         assert!(g.unmetered.is_empty());
     }
@@ -121,7 +136,8 @@ mod tests {
         let mut m = QuotaManager::new(QuotaType::Fetch);
         let conns = [Connection::new("alice", "app")];
         assert_eq!(m.budget_groups(&conns).unmetered, conns.to_vec());
-        m.update_quota(&QuotaEntity::User(EntityName::Default), Some(1.0)).unwrap();
+        m.update_quota(&QuotaEntity::User(EntityName::Default), Some(1.0))
+            .unwrap();
         assert!(m.budget_groups(&conns).unmetered.is_empty());
     }
 }

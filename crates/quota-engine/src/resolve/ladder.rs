@@ -31,7 +31,11 @@ pub enum EntityKind {
 
 impl EntityKind {
     /// The three kinds, in flag order (1, 2, 4).
-    pub const ALL: [EntityKind; 3] = [EntityKind::ClientId, EntityKind::User, EntityKind::UserClientId];
+    pub const ALL: [EntityKind; 3] = [
+        EntityKind::ClientId,
+        EntityKind::User,
+        EntityKind::UserClientId,
+    ];
 
     /// The kind's bit in [`QuotaTypeFlags`]: client-id = 1, user = 2,
     /// user + client-id = 4.
@@ -155,7 +159,10 @@ impl QuotaTypeFlags {
 
     /// The kinds whose bits are set, in flag order.
     pub fn kinds(self) -> Vec<EntityKind> {
-        EntityKind::ALL.into_iter().filter(|k| self.contains(*k)).collect()
+        EntityKind::ALL
+            .into_iter()
+            .filter(|k| self.contains(*k))
+            .collect()
     }
 }
 
@@ -209,8 +216,12 @@ impl Rung {
     ];
 
     /// The rungs Kafka's limit lookup consults when both metric tags are non-empty.
-    pub(crate) const USER_CLIENT_HALF: [Rung; 4] =
-        [Rung::UserClientId, Rung::UserDefaultClientId, Rung::DefaultUserClientId, Rung::DefaultUserDefaultClientId];
+    pub(crate) const USER_CLIENT_HALF: [Rung; 4] = [
+        Rung::UserClientId,
+        Rung::UserDefaultClientId,
+        Rung::DefaultUserClientId,
+        Rung::DefaultUserDefaultClientId,
+    ];
     /// The rungs consulted when only the user tag is non-empty.
     pub(crate) const USER_HALF: [Rung; 2] = [Rung::User, Rung::DefaultUser];
     /// The rungs consulted when only the client-id tag is non-empty.
@@ -241,9 +252,10 @@ impl Rung {
     /// The entity kind this rung looks up.
     pub const fn kind(self) -> EntityKind {
         match self {
-            Rung::UserClientId | Rung::UserDefaultClientId | Rung::DefaultUserClientId | Rung::DefaultUserDefaultClientId => {
-                EntityKind::UserClientId
-            }
+            Rung::UserClientId
+            | Rung::UserDefaultClientId
+            | Rung::DefaultUserClientId
+            | Rung::DefaultUserDefaultClientId => EntityKind::UserClientId,
             Rung::User | Rung::DefaultUser => EntityKind::User,
             Rung::ClientId | Rung::DefaultClientId => EntityKind::ClientId,
         }
@@ -280,13 +292,23 @@ impl Rung {
     pub fn entity(self, user: &str, client_id: &str) -> QuotaEntity {
         let named = |s: &str| EntityName::Named(s.to_owned());
         match self {
-            Rung::UserClientId => QuotaEntity::UserClientId { user: named(user), client_id: named(client_id) },
-            Rung::UserDefaultClientId => QuotaEntity::UserClientId { user: named(user), client_id: EntityName::Default },
+            Rung::UserClientId => QuotaEntity::UserClientId {
+                user: named(user),
+                client_id: named(client_id),
+            },
+            Rung::UserDefaultClientId => QuotaEntity::UserClientId {
+                user: named(user),
+                client_id: EntityName::Default,
+            },
             Rung::User => QuotaEntity::User(named(user)),
-            Rung::DefaultUserClientId => QuotaEntity::UserClientId { user: EntityName::Default, client_id: named(client_id) },
-            Rung::DefaultUserDefaultClientId => {
-                QuotaEntity::UserClientId { user: EntityName::Default, client_id: EntityName::Default }
-            }
+            Rung::DefaultUserClientId => QuotaEntity::UserClientId {
+                user: EntityName::Default,
+                client_id: named(client_id),
+            },
+            Rung::DefaultUserDefaultClientId => QuotaEntity::UserClientId {
+                user: EntityName::Default,
+                client_id: EntityName::Default,
+            },
             Rung::DefaultUser => QuotaEntity::User(EntityName::Default),
             Rung::ClientId => QuotaEntity::ClientId(named(client_id)),
             Rung::DefaultClientId => QuotaEntity::ClientId(EntityName::Default),
@@ -350,7 +372,16 @@ mod tests {
         }
         assert_eq!(QuotaTypeFlags::from_bits(8), None);
         assert_eq!(QuotaTypeFlags::USER.with(EntityKind::ClientId).bits(), 3);
-        assert_eq!(QuotaTypeFlags::from_bits(7).unwrap().without(EntityKind::User).bits(), 5);
-        assert_eq!(QuotaTypeFlags::from_bits(6).unwrap().to_string(), "user + (user, client-id) (6)");
+        assert_eq!(
+            QuotaTypeFlags::from_bits(7)
+                .unwrap()
+                .without(EntityKind::User)
+                .bits(),
+            5
+        );
+        assert_eq!(
+            QuotaTypeFlags::from_bits(6).unwrap().to_string(),
+            "user + (user, client-id) (6)"
+        );
     }
 }

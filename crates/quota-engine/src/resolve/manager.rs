@@ -11,10 +11,11 @@ use std::fmt;
 
 use super::ladder::{EntityKind, QuotaTypeFlags, Rung};
 use super::resolution::{
-    reason_text, Matched, MetricTags, NotApplicable, Resolution, RungCheck, RungOutcome, TagDecision, UNLIMITED_BOUND,
+    reason_text, Matched, MetricTags, NotApplicable, Resolution, RungCheck, RungOutcome,
+    TagDecision, UNLIMITED_BOUND,
 };
-use crate::principal::sanitize;
 use crate::entity::{EntityName, QuotaEntity, QuotaType};
+use crate::principal::sanitize;
 
 /// Why a quota update was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,9 +89,10 @@ fn kafka_key(entity: &QuotaEntity) -> QuotaEntity {
     };
     match entity {
         QuotaEntity::User(u) => QuotaEntity::User(san(u)),
-        QuotaEntity::UserClientId { user, client_id } => {
-            QuotaEntity::UserClientId { user: san(user), client_id: client_id.clone() }
-        }
+        QuotaEntity::UserClientId { user, client_id } => QuotaEntity::UserClientId {
+            user: san(user),
+            client_id: client_id.clone(),
+        },
         other => other.clone(),
     }
 }
@@ -100,9 +102,18 @@ fn kafka_key(entity: &QuotaEntity) -> QuotaEntity {
 fn entity_tags(key: &QuotaEntity) -> MetricTags {
     let name = |n: &EntityName| n.path_segment().to_owned();
     match key {
-        QuotaEntity::User(u) => MetricTags { user: name(u), client_id: String::new() },
-        QuotaEntity::ClientId(c) => MetricTags { user: String::new(), client_id: name(c) },
-        QuotaEntity::UserClientId { user, client_id } => MetricTags { user: name(user), client_id: name(client_id) },
+        QuotaEntity::User(u) => MetricTags {
+            user: name(u),
+            client_id: String::new(),
+        },
+        QuotaEntity::ClientId(c) => MetricTags {
+            user: String::new(),
+            client_id: name(c),
+        },
+        QuotaEntity::UserClientId { user, client_id } => MetricTags {
+            user: name(user),
+            client_id: name(client_id),
+        },
         QuotaEntity::Ip(_) => MetricTags::new("", ""),
     }
 }
@@ -161,9 +172,15 @@ impl QuotaManager {
     ///
     /// Kafka: `ClientQuotaManager.updateQuota`, `updateQuotaTypes`,
     /// `updateQuotaMetricConfigs`.
-    pub fn update_quota(&mut self, entity: &QuotaEntity, value: Option<f64>) -> Result<QuotaTypeFlags, ResolveError> {
+    pub fn update_quota(
+        &mut self,
+        entity: &QuotaEntity,
+        value: Option<f64>,
+    ) -> Result<QuotaTypeFlags, ResolveError> {
         let Some(kind) = EntityKind::of(entity) else {
-            return Err(ResolveError::IpEntity { entity: entity.path() });
+            return Err(ResolveError::IpEntity {
+                entity: entity.path(),
+            });
         };
         let key = kafka_key(entity);
         let was_active = self.overrides.contains_key(&key);
@@ -174,7 +191,13 @@ impl QuotaManager {
                     *counter += 1;
                     self.flags = self.flags.with(kind);
                 }
-                self.overrides.insert(key.clone(), Override { entity: entity.clone(), value: v });
+                self.overrides.insert(
+                    key.clone(),
+                    Override {
+                        entity: entity.clone(),
+                        value: v,
+                    },
+                );
             }
             None => {
                 if was_active {
@@ -189,7 +212,9 @@ impl QuotaManager {
         let has_default = match &key {
             QuotaEntity::User(u) => u.is_default(),
             QuotaEntity::ClientId(c) => c.is_default(),
-            QuotaEntity::UserClientId { user, client_id } => user.is_default() || client_id.is_default(),
+            QuotaEntity::UserClientId { user, client_id } => {
+                user.is_default() || client_id.is_default()
+            }
             QuotaEntity::Ip(_) => false,
         };
         self.update_sensor_bounds(if has_default { None } else { Some(&key) });
@@ -202,7 +227,9 @@ impl QuotaManager {
     /// bound differs from its current limit is.
     fn update_sensor_bounds(&mut self, updated: Option<&QuotaEntity>) {
         let single = match updated {
-            Some(key) if self.flags.is_empty() || self.flags.single_level().is_some() => Some(entity_tags(key)),
+            Some(key) if self.flags.is_empty() || self.flags.single_level().is_some() => {
+                Some(entity_tags(key))
+            }
             _ => None,
         };
         if let Some(tags) = single {
@@ -255,10 +282,22 @@ impl QuotaManager {
 
     /// Kafka's `DefaultQuotaCallback.quotaMetricTags(sanitizedUser, clientId)`
     /// with what decided them.
-    fn tags_and_decision(&self, sanitized_user: &str, client_id: &str) -> (MetricTags, TagDecision) {
+    fn tags_and_decision(
+        &self,
+        sanitized_user: &str,
+        client_id: &str,
+    ) -> (MetricTags, TagDecision) {
         let tags = |u: bool, c: bool| MetricTags {
-            user: if u { sanitized_user.to_owned() } else { String::new() },
-            client_id: if c { client_id.to_owned() } else { String::new() },
+            user: if u {
+                sanitized_user.to_owned()
+            } else {
+                String::new()
+            },
+            client_id: if c {
+                client_id.to_owned()
+            } else {
+                String::new()
+            },
         };
         if self.flags.is_empty() {
             return (tags(false, true), TagDecision::QuotasDisabled);
@@ -275,13 +314,25 @@ impl QuotaManager {
     }
 
     /// The multi-level walk over rungs 1–6 (no emptiness checks, as in Kafka).
-    pub(crate) fn full_walk(&self, sanitized_user: &str, client_id: &str) -> (MetricTags, TagDecision) {
+    pub(crate) fn full_walk(
+        &self,
+        sanitized_user: &str,
+        client_id: &str,
+    ) -> (MetricTags, TagDecision) {
         for rung in &Rung::ALL[..6] {
             if self.lookup(*rung, sanitized_user, client_id).is_some() {
                 let (u, c) = rung.keeps();
                 let tags = MetricTags {
-                    user: if u { sanitized_user.to_owned() } else { String::new() },
-                    client_id: if c { client_id.to_owned() } else { String::new() },
+                    user: if u {
+                        sanitized_user.to_owned()
+                    } else {
+                        String::new()
+                    },
+                    client_id: if c {
+                        client_id.to_owned()
+                    } else {
+                        String::new()
+                    },
                 };
                 return (tags, TagDecision::Walk { rung: *rung });
             }
@@ -302,9 +353,10 @@ impl QuotaManager {
     }
 
     fn limit_match(&self, tags: &MetricTags) -> Option<(Rung, &Override)> {
-        lookup_half(tags)
-            .iter()
-            .find_map(|r| self.lookup(*r, &tags.user, &tags.client_id).map(|o| (*r, o)))
+        lookup_half(tags).iter().find_map(|r| {
+            self.lookup(*r, &tags.user, &tags.client_id)
+                .map(|o| (*r, o))
+        })
     }
 
     /// `ClientQuotaManager.quotaLimit`: the limit or `Long.MAX_VALUE`.
@@ -328,11 +380,26 @@ impl QuotaManager {
         let trace = Rung::ALL
             .into_iter()
             .map(|rung| {
-                let configured = self.lookup(rung, &sanitized_user, client_id).map(|o| o.value);
-                let outcome = self.rung_outcome(rung, half, matched_rung, configured.is_some(), &sanitized_user, client_id);
+                let configured = self
+                    .lookup(rung, &sanitized_user, client_id)
+                    .map(|o| o.value);
+                let outcome = self.rung_outcome(
+                    rung,
+                    half,
+                    matched_rung,
+                    configured.is_some(),
+                    &sanitized_user,
+                    client_id,
+                );
                 let entity = rung.entity(principal_name, client_id);
                 let reason = reason_text(self.quota_type, &entity, configured, outcome, &tags);
-                RungCheck { rung, entity, configured, outcome, reason }
+                RungCheck {
+                    rung,
+                    entity,
+                    configured,
+                    outcome,
+                    reason,
+                }
             })
             .collect();
         Resolution {
@@ -343,7 +410,11 @@ impl QuotaManager {
             quota_types_enabled: self.flags,
             tag_decision: decision,
             metric_tags: self.quotas_enabled().then_some(tags),
-            matched: matched.map(|(rung, o)| Matched { rung, entity: o.entity.clone(), value: o.value }),
+            matched: matched.map(|(rung, o)| Matched {
+                rung,
+                entity: o.entity.clone(),
+                value: o.value,
+            }),
             trace,
         }
     }
@@ -373,10 +444,14 @@ impl QuotaManager {
             return RungOutcome::NotConfigured;
         }
         if rung.needs_client_id() && client_id.is_empty() {
-            return RungOutcome::NotApplicable { why: NotApplicable::EmptyClientId };
+            return RungOutcome::NotApplicable {
+                why: NotApplicable::EmptyClientId,
+            };
         }
         if rung.needs_user() && sanitized_user.is_empty() {
-            return RungOutcome::NotApplicable { why: NotApplicable::EmptyUser };
+            return RungOutcome::NotApplicable {
+                why: NotApplicable::EmptyUser,
+            };
         }
         match (configured, matched) {
             (false, _) => RungOutcome::NotConfigured,
@@ -395,7 +470,11 @@ impl QuotaManager {
     ///
     /// Kafka: `getOrCreateQuotaSensors` / `registerQuotaMetrics`, guarded by
     /// `maybeRecordAndGetThrottleTimeMs`'s `quotasEnabled()` check.
-    pub fn get_or_create_sensor(&mut self, principal_name: &str, client_id: &str) -> Option<SensorState> {
+    pub fn get_or_create_sensor(
+        &mut self,
+        principal_name: &str,
+        client_id: &str,
+    ) -> Option<SensorState> {
         if !self.quotas_enabled() {
             return None;
         }
@@ -408,7 +487,11 @@ impl QuotaManager {
                 b
             }
         };
-        Some(SensorState { name: tags.sensor_name(self.quota_type), metric_tags: tags, bound })
+        Some(SensorState {
+            name: tags.sensor_name(self.quota_type),
+            metric_tags: tags,
+            bound,
+        })
     }
 
     /// The bound configured on the sensor with these tags; `None` when no
@@ -438,14 +521,18 @@ mod tests {
     use super::*;
 
     fn uc(u: Option<&str>, c: Option<&str>) -> QuotaEntity {
-        QuotaEntity::UserClientId { user: EntityName::from_option(u), client_id: EntityName::from_option(c) }
+        QuotaEntity::UserClientId {
+            user: EntityName::from_option(u),
+            client_id: EntityName::from_option(c),
+        }
     }
 
     /// Every rung configured for alice/c1 with a value equal to ten times its number.
     fn all_eight() -> QuotaManager {
         let mut m = QuotaManager::new(QuotaType::Produce);
         for r in Rung::ALL {
-            m.update_quota(&r.entity("alice", "c1"), Some(f64::from(r.number()) * 10.0)).unwrap();
+            m.update_quota(&r.entity("alice", "c1"), Some(f64::from(r.number()) * 10.0))
+                .unwrap();
         }
         m
     }
@@ -464,9 +551,17 @@ mod tests {
                 EntityKind::ClientId => MetricTags::new("", "c1"),
             };
             assert_eq!(res.metric_tags, Some(expected_tags), "tags for {r}");
-            assert_eq!(res.trace[usize::from(r.number() - 1)].outcome, RungOutcome::Applies);
+            assert_eq!(
+                res.trace[usize::from(r.number() - 1)].outcome,
+                RungOutcome::Applies
+            );
             for later in &res.trace[usize::from(r.number())..] {
-                assert_eq!(later.outcome, RungOutcome::Shadowed { by: r }, "{} under {r}", later.rung);
+                assert_eq!(
+                    later.outcome,
+                    RungOutcome::Shadowed { by: r },
+                    "{} under {r}",
+                    later.rung
+                );
             }
             m.update_quota(&r.entity("alice", "c1"), None).unwrap();
         }
@@ -479,13 +574,16 @@ mod tests {
     #[test]
     fn user_default_shares_one_budget_across_clients_but_user_client_default_does_not() {
         let mut m = QuotaManager::new(QuotaType::Fetch);
-        m.update_quota(&QuotaEntity::User(EntityName::Default), Some(100.0)).unwrap();
-        m.update_quota(&QuotaEntity::client_id("other"), Some(5.0)).unwrap();
+        m.update_quota(&QuotaEntity::User(EntityName::Default), Some(100.0))
+            .unwrap();
+        m.update_quota(&QuotaEntity::client_id("other"), Some(5.0))
+            .unwrap();
         let a = m.resolve("alice", "c1");
         let b = m.resolve("alice", "c2");
         assert_eq!(a.rung(), Some(Rung::DefaultUser));
         assert!(a.shares_budget_with(&b));
-        m.update_quota(&QuotaEntity::User(EntityName::Default), None).unwrap();
+        m.update_quota(&QuotaEntity::User(EntityName::Default), None)
+            .unwrap();
         m.update_quota(&uc(None, None), Some(100.0)).unwrap();
         let a = m.resolve("alice", "c1");
         let b = m.resolve("alice", "c2");
@@ -497,26 +595,47 @@ mod tests {
     #[test]
     fn single_level_shortcut_marks_other_kinds_skipped() {
         let mut m = QuotaManager::new(QuotaType::Produce);
-        m.update_quota(&QuotaEntity::ClientId(EntityName::Default), Some(500.0)).unwrap();
+        m.update_quota(&QuotaEntity::ClientId(EntityName::Default), Some(500.0))
+            .unwrap();
         let r = m.resolve("alice", "c2");
         assert!(r.single_level_shortcut());
-        assert_eq!(r.tag_decision, TagDecision::SingleLevel { kind: EntityKind::ClientId });
+        assert_eq!(
+            r.tag_decision,
+            TagDecision::SingleLevel {
+                kind: EntityKind::ClientId
+            }
+        );
         assert_eq!(r.rung(), Some(Rung::DefaultClientId));
         for check in &r.trace[..6] {
-            assert_eq!(check.outcome, RungOutcome::SkippedBySingleLevel { enabled: EntityKind::ClientId });
+            assert_eq!(
+                check.outcome,
+                RungOutcome::SkippedBySingleLevel {
+                    enabled: EntityKind::ClientId
+                }
+            );
         }
         assert_eq!(r.trace[6].outcome, RungOutcome::NotConfigured);
-        assert!(r.trace[0].reason.contains("Skipped"), "{}", r.trace[0].reason);
+        assert!(
+            r.trace[0].reason.contains("Skipped"),
+            "{}",
+            r.trace[0].reason
+        );
     }
 
     #[test]
     fn empty_client_id_matches_no_client_rung_even_with_clients_default() {
         let mut m = QuotaManager::new(QuotaType::Produce);
-        m.update_quota(&QuotaEntity::ClientId(EntityName::Default), Some(500.0)).unwrap();
+        m.update_quota(&QuotaEntity::ClientId(EntityName::Default), Some(500.0))
+            .unwrap();
         let r = m.resolve("alice", "");
         assert_eq!(r.metric_tags, Some(MetricTags::new("", "")));
         assert_eq!(r.matched, None);
-        assert_eq!(r.trace[7].outcome, RungOutcome::NotApplicable { why: NotApplicable::EmptyClientId });
+        assert_eq!(
+            r.trace[7].outcome,
+            RungOutcome::NotApplicable {
+                why: NotApplicable::EmptyClientId
+            }
+        );
         assert_eq!(r.trace[7].configured, Some(500.0));
     }
 
@@ -524,14 +643,27 @@ mod tests {
     fn multi_level_empty_client_id_tag_rung_differs_from_limit_rung() {
         // Kafka vector prec-empty-client-id-multilevel.
         let mut m = QuotaManager::new(QuotaType::Produce);
-        m.update_quota(&uc(Some("alice"), None), Some(42.0)).unwrap();
-        m.update_quota(&QuotaEntity::user("bob"), Some(43.0)).unwrap();
-        m.update_quota(&QuotaEntity::ClientId(EntityName::Default), Some(44.0)).unwrap();
+        m.update_quota(&uc(Some("alice"), None), Some(42.0))
+            .unwrap();
+        m.update_quota(&QuotaEntity::user("bob"), Some(43.0))
+            .unwrap();
+        m.update_quota(&QuotaEntity::ClientId(EntityName::Default), Some(44.0))
+            .unwrap();
         let r = m.resolve("alice", "");
-        assert_eq!(r.tag_decision, TagDecision::Walk { rung: Rung::UserDefaultClientId });
+        assert_eq!(
+            r.tag_decision,
+            TagDecision::Walk {
+                rung: Rung::UserDefaultClientId
+            }
+        );
         assert_eq!(r.metric_tags, Some(MetricTags::new("alice", "")));
         assert_eq!(r.matched, None);
-        assert_eq!(r.trace[1].outcome, RungOutcome::NotApplicable { why: NotApplicable::EmptyClientId });
+        assert_eq!(
+            r.trace[1].outcome,
+            RungOutcome::NotApplicable {
+                why: NotApplicable::EmptyClientId
+            }
+        );
         let r = m.resolve("bob", "c1");
         assert_eq!(r.rung(), Some(Rung::User));
         assert_eq!(r.metric_tags, Some(MetricTags::new("bob", "")));
@@ -541,11 +673,17 @@ mod tests {
     #[test]
     fn empty_principal_matches_no_user_rung() {
         let mut m = QuotaManager::new(QuotaType::Produce);
-        m.update_quota(&QuotaEntity::User(EntityName::Default), Some(100.0)).unwrap();
+        m.update_quota(&QuotaEntity::User(EntityName::Default), Some(100.0))
+            .unwrap();
         let r = m.resolve("", "c1");
         assert_eq!(r.metric_tags, Some(MetricTags::new("", "")));
         assert_eq!(r.matched, None);
-        assert_eq!(r.trace[5].outcome, RungOutcome::NotApplicable { why: NotApplicable::EmptyUser });
+        assert_eq!(
+            r.trace[5].outcome,
+            RungOutcome::NotApplicable {
+                why: NotApplicable::EmptyUser
+            }
+        );
     }
 
     #[test]
@@ -554,27 +692,47 @@ mod tests {
         // for ANY user, giving tags ("", "") to an empty principal, and
         // tags ("", "") have no limit. Adding a quota thus removes one.
         let mut m = QuotaManager::new(QuotaType::Produce);
-        m.update_quota(&QuotaEntity::ClientId(EntityName::Default), Some(1.0)).unwrap();
+        m.update_quota(&QuotaEntity::ClientId(EntityName::Default), Some(1.0))
+            .unwrap();
         assert_eq!(m.resolve("", "c1").rung(), Some(Rung::DefaultClientId));
-        m.update_quota(&QuotaEntity::User(EntityName::Default), Some(2.0)).unwrap();
+        m.update_quota(&QuotaEntity::User(EntityName::Default), Some(2.0))
+            .unwrap();
         let r = m.resolve("", "c1");
-        assert_eq!(r.tag_decision, TagDecision::Walk { rung: Rung::DefaultUser });
+        assert_eq!(
+            r.tag_decision,
+            TagDecision::Walk {
+                rung: Rung::DefaultUser
+            }
+        );
         assert_eq!(r.metric_tags, Some(MetricTags::new("", "")));
         assert_eq!(r.matched, None);
-        assert_eq!(r.trace[5].outcome, RungOutcome::NotApplicable { why: NotApplicable::EmptyUser });
+        assert_eq!(
+            r.trace[5].outcome,
+            RungOutcome::NotApplicable {
+                why: NotApplicable::EmptyUser
+            }
+        );
         assert_eq!(r.trace[7].outcome, RungOutcome::ExcludedByTags);
     }
 
     #[test]
     fn user_names_are_matched_sanitized_and_literal_default_is_a_name() {
         let mut m = QuotaManager::new(QuotaType::Produce);
-        m.update_quota(&QuotaEntity::user("CN=alice,OU=eng"), Some(11.0)).unwrap();
-        m.update_quota(&QuotaEntity::user("<default>"), Some(17.0)).unwrap();
+        m.update_quota(&QuotaEntity::user("CN=alice,OU=eng"), Some(11.0))
+            .unwrap();
+        m.update_quota(&QuotaEntity::user("<default>"), Some(17.0))
+            .unwrap();
         let r = m.resolve("CN=alice,OU=eng", "c1");
         assert_eq!(r.sanitized_user, "CN%3Dalice%2COU%3Deng");
         assert_eq!(r.limit(), Some(11.0));
-        assert_eq!(r.matched.as_ref().unwrap().entity, QuotaEntity::user("CN=alice,OU=eng"));
-        assert_eq!(r.mbean_name().unwrap(), "kafka.server:type=Produce,user=CN%3Dalice%2COU%3Deng");
+        assert_eq!(
+            r.matched.as_ref().unwrap().entity,
+            QuotaEntity::user("CN=alice,OU=eng")
+        );
+        assert_eq!(
+            r.mbean_name().unwrap(),
+            "kafka.server:type=Produce,user=CN%3Dalice%2COU%3Deng"
+        );
         // The already-sanitized form is a different principal.
         assert_eq!(m.resolve("CN%3Dalice%2COU%3Deng", "c1").limit(), None);
         assert_eq!(m.resolve("<default>", "c1").limit(), Some(17.0));
@@ -584,22 +742,66 @@ mod tests {
     #[test]
     fn flags_count_entities_per_kind_and_clear_with_the_last_one() {
         let mut m = QuotaManager::new(QuotaType::Produce);
-        assert_eq!(m.update_quota(&QuotaEntity::user("a"), Some(1.0)).unwrap().bits(), 2);
-        assert_eq!(m.update_quota(&QuotaEntity::user("a"), Some(2.0)).unwrap().bits(), 2);
-        assert_eq!(m.update_quota(&QuotaEntity::User(EntityName::Default), Some(1.0)).unwrap().bits(), 2);
+        assert_eq!(
+            m.update_quota(&QuotaEntity::user("a"), Some(1.0))
+                .unwrap()
+                .bits(),
+            2
+        );
+        assert_eq!(
+            m.update_quota(&QuotaEntity::user("a"), Some(2.0))
+                .unwrap()
+                .bits(),
+            2
+        );
+        assert_eq!(
+            m.update_quota(&QuotaEntity::User(EntityName::Default), Some(1.0))
+                .unwrap()
+                .bits(),
+            2
+        );
         assert_eq!(m.active_entity_count(EntityKind::User), 2);
-        assert_eq!(m.update_quota(&QuotaEntity::client_id("c"), Some(1.0)).unwrap().bits(), 3);
-        assert_eq!(m.update_quota(&QuotaEntity::user("a"), None).unwrap().bits(), 3);
-        assert_eq!(m.update_quota(&QuotaEntity::user("a"), None).unwrap().bits(), 3);
-        assert_eq!(m.update_quota(&QuotaEntity::User(EntityName::Default), None).unwrap().bits(), 1);
+        assert_eq!(
+            m.update_quota(&QuotaEntity::client_id("c"), Some(1.0))
+                .unwrap()
+                .bits(),
+            3
+        );
+        assert_eq!(
+            m.update_quota(&QuotaEntity::user("a"), None)
+                .unwrap()
+                .bits(),
+            3
+        );
+        assert_eq!(
+            m.update_quota(&QuotaEntity::user("a"), None)
+                .unwrap()
+                .bits(),
+            3
+        );
+        assert_eq!(
+            m.update_quota(&QuotaEntity::User(EntityName::Default), None)
+                .unwrap()
+                .bits(),
+            1
+        );
         assert_eq!(m.active_entity_count(EntityKind::User), 0);
     }
 
     #[test]
     fn ip_entities_are_refused_with_a_sentence() {
         let mut m = QuotaManager::new(QuotaType::Produce);
-        let err = m.update_quota(&QuotaEntity::Ip(EntityName::Named("10.0.0.1".into())), Some(1.0)).unwrap_err();
-        assert!(err.to_string().starts_with("The entity ips/10.0.0.1 is an IP entity"), "{err}");
+        let err = m
+            .update_quota(
+                &QuotaEntity::Ip(EntityName::Named("10.0.0.1".into())),
+                Some(1.0),
+            )
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("The entity ips/10.0.0.1 is an IP entity"),
+            "{err}"
+        );
         assert_eq!(m.quota_types_enabled(), QuotaTypeFlags::NONE);
     }
 
@@ -607,16 +809,25 @@ mod tests {
     fn sensors_are_created_on_query_and_reconfigured_on_update() {
         let mut m = QuotaManager::new(QuotaType::Produce);
         assert_eq!(m.get_or_create_sensor("alice", "c1"), None);
-        m.update_quota(&QuotaEntity::client_id("c1"), Some(1000.0)).unwrap();
+        m.update_quota(&QuotaEntity::client_id("c1"), Some(1000.0))
+            .unwrap();
         let s = m.get_or_create_sensor("alice", "c1").unwrap();
         assert_eq!((s.name.as_str(), s.bound), ("Produce-:c1", 1000.0));
-        m.update_quota(&QuotaEntity::client_id("c1"), Some(2000.0)).unwrap();
+        m.update_quota(&QuotaEntity::client_id("c1"), Some(2000.0))
+            .unwrap();
         assert_eq!(m.sensor_bound(&MetricTags::new("", "c1")), Some(2000.0));
         // A user quota switches to multi-level tags; the old sensor keeps its tags.
-        m.update_quota(&QuotaEntity::user("alice"), Some(7.0)).unwrap();
-        assert_eq!(m.get_or_create_sensor("alice", "c1").unwrap().name, "Produce-alice:");
+        m.update_quota(&QuotaEntity::user("alice"), Some(7.0))
+            .unwrap();
+        assert_eq!(
+            m.get_or_create_sensor("alice", "c1").unwrap().name,
+            "Produce-alice:"
+        );
         m.update_quota(&QuotaEntity::client_id("c1"), None).unwrap();
-        assert_eq!(m.sensor_bound(&MetricTags::new("", "c1")), Some(UNLIMITED_BOUND));
+        assert_eq!(
+            m.sensor_bound(&MetricTags::new("", "c1")),
+            Some(UNLIMITED_BOUND)
+        );
         assert_eq!(m.sensors().count(), 2);
     }
 
@@ -625,12 +836,16 @@ mod tests {
         // With only user quotas, a named update re-configures only the sensor
         // tagged exactly like the entity.
         let mut m = QuotaManager::new(QuotaType::Produce);
-        m.update_quota(&QuotaEntity::user("alice"), Some(10.0)).unwrap();
-        m.update_quota(&QuotaEntity::User(EntityName::Default), Some(5.0)).unwrap();
+        m.update_quota(&QuotaEntity::user("alice"), Some(10.0))
+            .unwrap();
+        m.update_quota(&QuotaEntity::User(EntityName::Default), Some(5.0))
+            .unwrap();
         assert_eq!(m.get_or_create_sensor("bob", "x").unwrap().bound, 5.0);
-        m.update_quota(&QuotaEntity::user("bob"), Some(6.0)).unwrap();
+        m.update_quota(&QuotaEntity::user("bob"), Some(6.0))
+            .unwrap();
         assert_eq!(m.sensor_bound(&MetricTags::new("bob", "")), Some(6.0));
-        m.update_quota(&QuotaEntity::user("alice"), Some(11.0)).unwrap();
+        m.update_quota(&QuotaEntity::user("alice"), Some(11.0))
+            .unwrap();
         assert_eq!(m.sensor_bound(&MetricTags::new("bob", "")), Some(6.0));
     }
 }

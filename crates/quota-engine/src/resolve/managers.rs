@@ -37,7 +37,9 @@ fn slot(quota_type: QuotaType) -> usize {
 impl QuotaManagers {
     /// Four empty managers.
     pub fn new() -> Self {
-        QuotaManagers { managers: QuotaType::ALL.map(QuotaManager::new) }
+        QuotaManagers {
+            managers: QuotaType::ALL.map(QuotaManager::new),
+        }
     }
 
     /// Managers holding every client quota of `entries` (entity with raw
@@ -123,30 +125,69 @@ mod tests {
         };
         let ip = QuotaEntity::Ip(EntityName::Default);
         let entries: Vec<(QuotaEntity, BTreeMap<QuotaKey, f64>)> = vec![
-            (user_default, BTreeMap::from([(QuotaKey::ProducerByteRate, 1000.0), (QuotaKey::RequestPercentage, 50.0)])),
-            (alice_app, BTreeMap::from([(QuotaKey::ConsumerByteRate, 2000.0)])),
-            (ip, BTreeMap::from([(QuotaKey::ConnectionCreationRate, 10.0)])),
+            (
+                user_default,
+                BTreeMap::from([
+                    (QuotaKey::ProducerByteRate, 1000.0),
+                    (QuotaKey::RequestPercentage, 50.0),
+                ]),
+            ),
+            (
+                alice_app,
+                BTreeMap::from([(QuotaKey::ConsumerByteRate, 2000.0)]),
+            ),
+            (
+                ip,
+                BTreeMap::from([(QuotaKey::ConnectionCreationRate, 10.0)]),
+            ),
         ];
         let m = QuotaManagers::from_entries(entries.iter().map(|(e, v)| (e, v)));
         let [produce, fetch, request, mutation] = m.resolve_all("alice", "app");
-        assert_eq!((produce.rung(), produce.limit()), (Some(Rung::DefaultUser), Some(1000.0)));
-        assert_eq!((fetch.rung(), fetch.limit()), (Some(Rung::UserClientId), Some(2000.0)));
-        assert_eq!((request.rung(), request.limit()), (Some(Rung::DefaultUser), Some(50.0)));
+        assert_eq!(
+            (produce.rung(), produce.limit()),
+            (Some(Rung::DefaultUser), Some(1000.0))
+        );
+        assert_eq!(
+            (fetch.rung(), fetch.limit()),
+            (Some(Rung::UserClientId), Some(2000.0))
+        );
+        assert_eq!(
+            (request.rung(), request.limit()),
+            (Some(Rung::DefaultUser), Some(50.0))
+        );
         assert_eq!(mutation.matched, None);
         assert!(!mutation.quotas_enabled());
-        assert_eq!(fetch.mbean_name().unwrap(), "kafka.server:type=Fetch,user=alice,client-id=app");
+        assert_eq!(
+            fetch.mbean_name().unwrap(),
+            "kafka.server:type=Fetch,user=alice,client-id=app"
+        );
     }
 
     #[test]
     fn resolve_all_reads_the_store() {
         let mut store = QuotaStore::new();
-        store.set(&QuotaEntity::user("CN=alice,OU=eng"), QuotaKey::ProducerByteRate, 1024.0).unwrap();
-        store.set(&QuotaEntity::ClientId(EntityName::Default), QuotaKey::ControllerMutationRate, 2.0).unwrap();
+        store
+            .set(
+                &QuotaEntity::user("CN=alice,OU=eng"),
+                QuotaKey::ProducerByteRate,
+                1024.0,
+            )
+            .unwrap();
+        store
+            .set(
+                &QuotaEntity::ClientId(EntityName::Default),
+                QuotaKey::ControllerMutationRate,
+                2.0,
+            )
+            .unwrap();
         let [produce, fetch, _, mutation] = resolve_all(&store, "CN=alice,OU=eng", "app");
         assert_eq!(produce.limit(), Some(1024.0));
         assert_eq!(produce.sanitized_user, "CN%3Dalice%2COU%3Deng");
         assert_eq!(fetch.limit(), None);
-        assert_eq!((mutation.rung(), mutation.limit()), (Some(Rung::DefaultClientId), Some(2.0)));
+        assert_eq!(
+            (mutation.rung(), mutation.limit()),
+            (Some(Rung::DefaultClientId), Some(2.0))
+        );
         assert_eq!(mutation.metric_tags.unwrap().client_id, "app");
     }
 }

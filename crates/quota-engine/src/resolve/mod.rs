@@ -47,7 +47,8 @@ pub use ladder::{EntityKind, QuotaTypeFlags, Rung};
 pub use manager::{QuotaManager, ResolveError, SensorState};
 pub use managers::{resolve_all, QuotaManagers};
 pub use resolution::{
-    Matched, MetricTags, NotApplicable, Resolution, RungCheck, RungOutcome, TagDecision, UNLIMITED_BOUND,
+    Matched, MetricTags, NotApplicable, Resolution, RungCheck, RungOutcome, TagDecision,
+    UNLIMITED_BOUND,
 };
 
 #[cfg(test)]

@@ -24,17 +24,24 @@ fn entity() -> impl Strategy<Value = QuotaEntity> {
     prop_oneof![
         name(&USERS).prop_map(QuotaEntity::User),
         name(&CLIENTS).prop_map(QuotaEntity::ClientId),
-        (name(&USERS), name(&CLIENTS)).prop_map(|(user, client_id)| QuotaEntity::UserClientId { user, client_id }),
+        (name(&USERS), name(&CLIENTS))
+            .prop_map(|(user, client_id)| QuotaEntity::UserClientId { user, client_id }),
     ]
 }
 
 /// A sequence of set (Some) / remove (None) operations.
 fn ops() -> impl Strategy<Value = Vec<(QuotaEntity, Option<f64>)>> {
-    proptest::collection::vec((entity(), proptest::option::weighted(0.75, 1.0f64..1e6)), 0..24)
+    proptest::collection::vec(
+        (entity(), proptest::option::weighted(0.75, 1.0f64..1e6)),
+        0..24,
+    )
 }
 
 fn connection() -> impl Strategy<Value = (&'static str, &'static str)> {
-    (proptest::sample::select(&CONN_USERS[..]), proptest::sample::select(&CONN_CLIENTS[..]))
+    (
+        proptest::sample::select(&CONN_USERS[..]),
+        proptest::sample::select(&CONN_CLIENTS[..]),
+    )
 }
 
 fn build(ops: &[(QuotaEntity, Option<f64>)]) -> QuotaManager {

@@ -7,9 +7,9 @@ use std::fmt;
 use serde::{Serialize, Serializer};
 
 use super::ladder::{EntityKind, QuotaTypeFlags, Rung};
-use crate::principal::jmx_sanitize;
 use crate::entity::{QuotaEntity, QuotaKey, QuotaType};
 use crate::javafmt::java_double_to_string;
+use crate::principal::jmx_sanitize;
 
 /// The bound Kafka uses when no quota applies: `Long.MAX_VALUE` as a double
 /// (`9.223372036854776E18`).
@@ -36,7 +36,10 @@ pub struct MetricTags {
 impl MetricTags {
     /// Tags from their two values.
     pub fn new(user: &str, client_id: &str) -> Self {
-        MetricTags { user: user.to_owned(), client_id: client_id.to_owned() }
+        MetricTags {
+            user: user.to_owned(),
+            client_id: client_id.to_owned(),
+        }
     }
 
     /// The quota sensor's name: `<QuotaType>-<user tag>:<client-id tag>`,
@@ -44,14 +47,24 @@ impl MetricTags {
     ///
     /// Kafka: `ClientQuotaManager.getQuotaSensorName`.
     pub fn sensor_name(&self, quota_type: QuotaType) -> String {
-        format!("{}-{}:{}", quota_type.metric_type(), self.user, self.client_id)
+        format!(
+            "{}-{}:{}",
+            quota_type.metric_type(),
+            self.user,
+            self.client_id
+        )
     }
 
     /// The throttle-time sensor's name: `<QuotaType>ThrottleTime-<user>:<client-id>`.
     ///
     /// Kafka: `ClientQuotaManager.getThrottleTimeSensorName`.
     pub fn throttle_sensor_name(&self, quota_type: QuotaType) -> String {
-        format!("{}ThrottleTime-{}:{}", quota_type.metric_type(), self.user, self.client_id)
+        format!(
+            "{}ThrottleTime-{}:{}",
+            quota_type.metric_type(),
+            self.user,
+            self.client_id
+        )
     }
 
     /// The broker MBean of this budget, e.g.
@@ -77,8 +90,19 @@ impl MetricTags {
 impl fmt::Display for MetricTags {
     /// `user=alice, client-id=""`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let show = |v: &str| if v.is_empty() { "\"\"".to_owned() } else { v.to_owned() };
-        write!(f, "user={}, client-id={}", show(&self.user), show(&self.client_id))
+        let show = |v: &str| {
+            if v.is_empty() {
+                "\"\"".to_owned()
+            } else {
+                v.to_owned()
+            }
+        };
+        write!(
+            f,
+            "user={}, client-id={}",
+            show(&self.user),
+            show(&self.client_id)
+        )
     }
 }
 
@@ -254,23 +278,32 @@ impl Resolution {
 
     /// The quota sensor's name, `None` when quotas are disabled.
     pub fn sensor_name(&self) -> Option<String> {
-        self.metric_tags.as_ref().map(|t| t.sensor_name(self.quota_type))
+        self.metric_tags
+            .as_ref()
+            .map(|t| t.sensor_name(self.quota_type))
     }
 
     /// The broker MBean of this connection's budget, `None` when quotas are disabled.
     pub fn mbean_name(&self) -> Option<String> {
-        self.metric_tags.as_ref().map(|t| t.mbean_name(self.quota_type))
+        self.metric_tags
+            .as_ref()
+            .map(|t| t.mbean_name(self.quota_type))
     }
 
     /// True when both connections are metered by the same sensor (same
     /// quota type and equal metric tags), i.e. they draw on one budget.
     pub fn shares_budget_with(&self, other: &Resolution) -> bool {
-        self.quota_type == other.quota_type && self.metric_tags.is_some() && self.metric_tags == other.metric_tags
+        self.quota_type == other.quota_type
+            && self.metric_tags.is_some()
+            && self.metric_tags == other.metric_tags
     }
 
     /// One English sentence summing up the resolution.
     pub fn summary(&self) -> String {
-        let who = format!("principal {:?} with client-id {:?}", self.principal_name, self.client_id);
+        let who = format!(
+            "principal {:?} with client-id {:?}",
+            self.principal_name, self.client_id
+        );
         let key = self.key();
         let Some(tags) = &self.metric_tags else {
             return format!("No {key} quota is configured anywhere, so {who} is not metered for {} (unlimited).", self.quota_type);
@@ -284,7 +317,10 @@ impl Resolution {
             ),
             None => format!("no {key} quota applies (unlimited)"),
         };
-        format!("For {who}: {limit}; every connection with tags {tags} shares this budget (sensor {}).", tags.sensor_name(self.quota_type))
+        format!(
+            "For {who}: {limit}; every connection with tags {tags} shares this budget (sensor {}).",
+            tags.sensor_name(self.quota_type)
+        )
     }
 }
 
@@ -349,20 +385,35 @@ mod tests {
     fn sensor_and_mbean_names_follow_kafka() {
         let t = MetricTags::new("alice", "");
         assert_eq!(t.sensor_name(QuotaType::Produce), "Produce-alice:");
-        assert_eq!(t.throttle_sensor_name(QuotaType::Fetch), "FetchThrottleTime-alice:");
-        assert_eq!(t.mbean_name(QuotaType::Produce), "kafka.server:type=Produce,user=alice");
+        assert_eq!(
+            t.throttle_sensor_name(QuotaType::Fetch),
+            "FetchThrottleTime-alice:"
+        );
+        assert_eq!(
+            t.mbean_name(QuotaType::Produce),
+            "kafka.server:type=Produce,user=alice"
+        );
         let t = MetricTags::new("", "app");
-        assert_eq!(t.mbean_name(QuotaType::Request), "kafka.server:type=Request,client-id=app");
+        assert_eq!(
+            t.mbean_name(QuotaType::Request),
+            "kafka.server:type=Request,client-id=app"
+        );
         let t = MetricTags::new("CN%3Dalice", "a:b");
         assert_eq!(
             t.mbean_name(QuotaType::ControllerMutation),
             "kafka.server:type=ControllerMutation,user=CN%3Dalice,client-id=\"a:b\""
         );
-        assert_eq!(MetricTags::new("", "").mbean_name(QuotaType::Fetch), "kafka.server:type=Fetch");
+        assert_eq!(
+            MetricTags::new("", "").mbean_name(QuotaType::Fetch),
+            "kafka.server:type=Fetch"
+        );
     }
 
     #[test]
     fn unlimited_bound_is_long_max_as_double() {
-        assert_eq!(java_double_to_string(UNLIMITED_BOUND), "9.223372036854776E18");
+        assert_eq!(
+            java_double_to_string(UNLIMITED_BOUND),
+            "9.223372036854776E18"
+        );
     }
 }

@@ -15,17 +15,23 @@ use crate::common::{f64_of, Outcome};
 /// Parses an entity object (`{"user": "alice", "client-id": null}`); `null`
 /// is the default entity of that level.
 fn entity_of(v: &Value) -> Result<QuotaEntity, String> {
-    let obj = v.as_object().ok_or_else(|| format!("entity {v} is not an object"))?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| format!("entity {v} is not an object"))?;
     let name = |key: &str| -> Result<Option<EntityName>, String> {
         match obj.get(key) {
             None => Ok(None),
             Some(Value::Null) => Ok(Some(EntityName::Default)),
             Some(Value::String(s)) => Ok(Some(EntityName::Named(s.clone()))),
-            Some(other) => Err(format!("entity field {key:?} is {other}, not a string or null")),
+            Some(other) => Err(format!(
+                "entity field {key:?} is {other}, not a string or null"
+            )),
         }
     };
     if obj.keys().any(|k| k != "user" && k != "client-id") {
-        return Err(format!("entity {v} has a key other than \"user\" and \"client-id\""));
+        return Err(format!(
+            "entity {v} has a key other than \"user\" and \"client-id\""
+        ));
     }
     match (name("user")?, name("client-id")?) {
         (Some(user), Some(client_id)) => Ok(QuotaEntity::UserClientId { user, client_id }),
@@ -54,10 +60,17 @@ fn expected_bound(v: &Value) -> Value {
 /// Replays one case of `precedence.json`.
 pub fn replay(case: &Value) -> Outcome {
     let mut o = Outcome::default();
-    let quota_type = match case.get("quota_type").cloned().map(serde_json::from_value::<QuotaType>) {
+    let quota_type = match case
+        .get("quota_type")
+        .cloned()
+        .map(serde_json::from_value::<QuotaType>)
+    {
         Some(Ok(qt)) => qt,
         _ => {
-            o.fail(format!("quota_type {:?} is not a client quota type", case.get("quota_type")));
+            o.fail(format!(
+                "quota_type {:?} is not a client quota type",
+                case.get("quota_type")
+            ));
             return o;
         }
     };
@@ -94,30 +107,76 @@ pub fn replay(case: &Value) -> Outcome {
                     None
                 };
                 match m.update_quota(&entity, value) {
-                    Ok(flags) => o.eq(&label, "quota_types_enabled", &step["quota_types_enabled"], &json!(flags.bits())),
+                    Ok(flags) => o.eq(
+                        &label,
+                        "quota_types_enabled",
+                        &step["quota_types_enabled"],
+                        &json!(flags.bits()),
+                    ),
                     Err(e) => o.fail(format!("{label}: {e}")),
                 }
             }
             "query" => {
-                let (Some(user), Some(client_id)) =
-                    (step.get("user").and_then(Value::as_str), step.get("client_id").and_then(Value::as_str))
-                else {
+                let (Some(user), Some(client_id)) = (
+                    step.get("user").and_then(Value::as_str),
+                    step.get("client_id").and_then(Value::as_str),
+                ) else {
                     o.fail(format!("{label}: user / client_id missing"));
                     continue;
                 };
                 let r = m.resolve(user, client_id);
                 let sensor = m.get_or_create_sensor(user, client_id);
-                o.eq(&label, "sanitized_user", &step["sanitized_user"], &json!(r.sanitized_user));
-                o.eq(&label, "quotas_enabled", &step["quotas_enabled"], &json!(m.quotas_enabled()));
-                o.eq(&label, "quota_types_enabled", &step["quota_types_enabled"], &json!(r.quota_types_enabled.bits()));
-                o.eq(&label, "metric_tags", &step["metric_tags"], &serde_json::to_value(&r.metric_tags).unwrap_or(Value::Null));
-                o.eq(&label, "sensor_name", &step["sensor_name"], &json!(r.sensor_name()));
-                o.eq(&label, "quota_limit", &expected_bound(&step["quota_limit"]), &bound_json(Some(r.bound())));
-                o.eq(&label, "sensor_bound", &expected_bound(&step["sensor_bound"]), &bound_json(sensor.as_ref().map(|s| s.bound)));
+                o.eq(
+                    &label,
+                    "sanitized_user",
+                    &step["sanitized_user"],
+                    &json!(r.sanitized_user),
+                );
+                o.eq(
+                    &label,
+                    "quotas_enabled",
+                    &step["quotas_enabled"],
+                    &json!(m.quotas_enabled()),
+                );
+                o.eq(
+                    &label,
+                    "quota_types_enabled",
+                    &step["quota_types_enabled"],
+                    &json!(r.quota_types_enabled.bits()),
+                );
+                o.eq(
+                    &label,
+                    "metric_tags",
+                    &step["metric_tags"],
+                    &serde_json::to_value(&r.metric_tags).unwrap_or(Value::Null),
+                );
+                o.eq(
+                    &label,
+                    "sensor_name",
+                    &step["sensor_name"],
+                    &json!(r.sensor_name()),
+                );
+                o.eq(
+                    &label,
+                    "quota_limit",
+                    &expected_bound(&step["quota_limit"]),
+                    &bound_json(Some(r.bound())),
+                );
+                o.eq(
+                    &label,
+                    "sensor_bound",
+                    &expected_bound(&step["sensor_bound"]),
+                    &bound_json(sensor.as_ref().map(|s| s.bound)),
+                );
                 // The sensor the broker created must carry the resolved tags.
                 if let Some(s) = &sensor {
-                    if Some(&s.metric_tags) != r.metric_tags.as_ref() || Some(&s.name) != r.sensor_name().as_ref() {
-                        o.fail(format!("{label}: sensor {} does not carry the resolved tags", s.name));
+                    if Some(&s.metric_tags) != r.metric_tags.as_ref()
+                        || Some(&s.name) != r.sensor_name().as_ref()
+                    {
+                        o.fail(format!(
+                            "{label}: sensor {} does not carry the resolved tags",
+                            s.name
+                        ));
                     }
                 }
             }
