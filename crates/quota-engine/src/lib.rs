@@ -18,11 +18,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
 
+pub mod broker;
 pub mod entity;
 pub mod javafmt;
 pub mod metrics;
 pub mod principal;
 pub mod resolve;
+pub mod sim;
 pub mod store;
 
 pub use entity::{ConfigType, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaType};

@@ -1,0 +1,656 @@
+//! Broker behaviour: the quota managers of one broker and what it decides per
+//! request (record, throttle, mute), per connection (connection-creation
+//! rate per IP) and per controller mutation.
+//!
+//! - [`BrokerSettings`]: `quota.window.num`, `quota.window.size.seconds`,
+//!   `num.io.threads`, `num.network.threads` with Kafka's names and defaults.
+//! - [`ClientQuotaManager`]: one per quota type, sensors keyed by metric tags
+//!   (connections that share tags share a budget).
+//! - [`Broker`]: the produce / fetch / request decisions of
+//!   `KafkaApis.handleProduceRequest` and `handleFetchRequest`, the
+//!   per-IP connection-creation quota of `SocketServer.ConnectionQuotas` and
+//!   the controller-mutation quota of `ControllerMutationQuotaManager`.
+//! - [`ResponsePlan`]: KIP-219 — the response goes out at once with
+//!   `throttle_time_ms` and the channel is muted, or, for a legacy client,
+//!   the response itself is delayed.
+//!
+//! Every limit is per broker: each [`Broker`] holds its own sensors.
+
+mod quota;
+mod settings;
+pub mod stats;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+pub use quota::{ClientQuotaManager, ClientSensors, SensorId};
+pub use settings::BrokerSettings;
+
+use crate::entity::{EntityName, QuotaEntity, QuotaKey, QuotaType};
+use crate::metrics::{Admission, MutationAdmission, MutationMode, MutationSensor, QuotaWindow, RateSensor};
+use crate::resolve::{MetricTags, QuotaManagers};
+
+/// Why a broker could not be built. Messages are full sentences.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BrokerError {
+    /// A broker property is out of range.
+    InvalidSetting {
+        /// The Kafka property name.
+        name: &'static str,
+        /// Why it was refused.
+        reason: String,
+    },
+    /// A [`ClientQuotaManager`] was asked for the controller-mutation type.
+    NotAClientQuota {
+        /// The quota type asked for.
+        quota_type: QuotaType,
+    },
+}
+
+impl fmt::Display for BrokerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BrokerError::InvalidSetting { name, reason } => {
+                write!(f, "The broker setting {name} is not valid: {reason}")
+            }
+            BrokerError::NotAClientQuota { quota_type } => write!(
+                f,
+                "The quota type {quota_type} has no client quota manager: controller mutations use a token bucket."
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BrokerError {}
+
+/// A client session as the broker sees it: its principal, `client.id`, and
+/// the budget (sensor) it draws on per quota type (`None` = unmetered).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    /// The principal name (raw, e.g. `ANONYMOUS`, `tenant-a`).
+    pub principal_name: String,
+    /// The client id, verbatim.
+    pub client_id: String,
+    /// Produce budget.
+    pub produce: Option<SensorId>,
+    /// Fetch budget.
+    pub fetch: Option<SensorId>,
+    /// Request (thread time) budget.
+    pub request: Option<SensorId>,
+}
+
+/// The throttle decision for one produce or fetch request.
+///
+/// Kafka: `KafkaApis.handleProduceRequest` / `handleFetchRequest`: both quotas
+/// are recorded, the throttle is the larger of the two and the channel is
+/// throttled by the manager whose throttle is larger (request on a tie).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RequestDecision {
+    /// The bandwidth (produce or fetch byte-rate) quota's decision; `None` when unmetered.
+    pub bandwidth: Option<Admission>,
+    /// The request (thread-time) quota's decision; `None` when unmetered or
+    /// exempt (`acks=0` produce).
+    pub request: Option<Admission>,
+    /// `max(bandwidth, request)` throttle (ms); 0 = not throttled.
+    pub throttle_ms: i64,
+    /// Which manager throttles the channel (the larger throttle).
+    pub throttled_by: Option<QuotaType>,
+}
+
+impl RequestDecision {
+    fn combine(bandwidth_type: QuotaType, bandwidth: Option<Admission>, request: Option<Admission>) -> Self {
+        let b = bandwidth.map_or(0, |a| a.throttle_ms());
+        let r = request.map_or(0, |a| a.throttle_ms());
+        let throttle_ms = b.max(r);
+        let throttled_by = if throttle_ms <= 0 {
+            None
+        } else if b > r {
+            Some(bandwidth_type)
+        } else {
+            Some(QuotaType::Request)
+        };
+        RequestDecision { bandwidth, request, throttle_ms: throttle_ms.max(0), throttled_by }
+    }
+}
+
+/// A fetch decision: the throttle, and the bytes actually returned (0 when
+/// throttled: the response is empty and the recorded bytes are taken back).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FetchDecision {
+    /// The quota decisions.
+    pub decision: RequestDecision,
+    /// Bytes of records in the response.
+    pub returned_bytes: u64,
+}
+
+/// How the broker sends a response and mutes the channel.
+///
+/// Kafka: `RequestChannel.sendResponse` / `SocketServer.Processor` with
+/// `ThrottledChannel` (KIP-219): the channel is muted until both the response
+/// is sent and the throttle time has passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResponsePlan {
+    /// Not throttled: send now; the channel reopens once the response is out.
+    Immediate,
+    /// KIP-219 client: send now with `throttle_time_ms`; the channel stays
+    /// muted until `mute_until_ms` even if the response is out earlier.
+    SendThenMute {
+        /// When the throttle ends (ms).
+        mute_until_ms: i64,
+    },
+    /// Legacy client (no client-side throttling): the response itself waits
+    /// until `send_at_ms`; the channel is muted meanwhile.
+    Delay {
+        /// When the response is sent (ms).
+        send_at_ms: i64,
+    },
+}
+
+impl ResponsePlan {
+    /// The plan for a response decided at `at_ms` with `throttle_ms`, for a
+    /// client that does (`client_throttles`) or does not honour `throttle_time_ms`.
+    pub fn new(at_ms: i64, throttle_ms: i64, client_throttles: bool) -> Self {
+        if throttle_ms <= 0 {
+            ResponsePlan::Immediate
+        } else if client_throttles {
+            ResponsePlan::SendThenMute { mute_until_ms: at_ms + throttle_ms }
+        } else {
+            ResponsePlan::Delay { send_at_ms: at_ms + throttle_ms }
+        }
+    }
+}
+
+/// The decision on one CreateTopics / CreatePartitions / DeleteTopics topic.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MutationDecision {
+    /// The bucket's decision; `None` when no `controller_mutation_rate` applies.
+    pub admission: Option<MutationAdmission>,
+    /// `Some("THROTTLING_QUOTA_EXCEEDED")` when rejected (strict mode).
+    pub error: Option<&'static str>,
+    /// The throttle time sent back (ms).
+    pub throttle_ms: i64,
+}
+
+/// A controller-mutation request kind and the first version that is strict.
+///
+/// Kafka: `KafkaApis` calls `newQuotaFor(request, strictSinceVersion)` with
+/// 6 (CreateTopics), 3 (CreatePartitions), 5 (DeleteTopics).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MutationRequest {
+    /// CreateTopics (strict since v6).
+    CreateTopics,
+    /// CreatePartitions (strict since v3).
+    CreatePartitions,
+    /// DeleteTopics (strict since v5).
+    DeleteTopics,
+}
+
+impl MutationRequest {
+    /// The first request version whose quota is strict.
+    pub const fn strict_since_version(self) -> i16 {
+        match self {
+            MutationRequest::CreateTopics => 6,
+            MutationRequest::CreatePartitions => 3,
+            MutationRequest::DeleteTopics => 5,
+        }
+    }
+
+    /// Strict or permissive for `version`.
+    pub const fn mode(self, version: i16) -> MutationMode {
+        if version >= self.strict_since_version() {
+            MutationMode::Strict
+        } else {
+            MutationMode::Permissive
+        }
+    }
+}
+
+/// One broker: its settings and its quota managers.
+#[derive(Debug, Clone)]
+pub struct Broker {
+    id: u32,
+    settings: BrokerSettings,
+    window: QuotaWindow,
+    produce: ClientQuotaManager,
+    fetch: ClientQuotaManager,
+    request: ClientQuotaManager,
+    mutation_callback: crate::resolve::QuotaManager,
+    mutation: BTreeMap<MetricTags, MutationSensor>,
+    ip_quotas: BTreeMap<String, f64>,
+    ip_default: Option<f64>,
+    ip_sensors: BTreeMap<String, RateSensor>,
+}
+
+impl Broker {
+    /// Broker `id` with `settings`, holding the client quotas of `managers`
+    /// and the `ip` connection-rate quotas of `ip_quotas` (entity, value).
+    ///
+    /// # Errors
+    ///
+    /// [`BrokerError::InvalidSetting`] when the settings are out of range.
+    pub fn new(
+        id: u32,
+        settings: BrokerSettings,
+        managers: &QuotaManagers,
+        ip_quotas: &[(QuotaEntity, f64)],
+    ) -> Result<Self, BrokerError> {
+        settings.validate()?;
+        let window = settings.quota_window()?;
+        let metrics_window = settings.metrics_window()?;
+        let mk = |qt: QuotaType| ClientQuotaManager::new(managers.get(qt).clone(), window, metrics_window);
+        let mut named = BTreeMap::new();
+        let mut default = None;
+        for (entity, value) in ip_quotas {
+            match entity {
+                QuotaEntity::Ip(EntityName::Named(ip)) => {
+                    named.insert(ip.clone(), *value);
+                }
+                QuotaEntity::Ip(EntityName::Default) => default = Some(*value),
+                _ => {}
+            }
+        }
+        Ok(Broker {
+            id,
+            settings,
+            window,
+            produce: mk(QuotaType::Produce)?,
+            fetch: mk(QuotaType::Fetch)?,
+            request: mk(QuotaType::Request)?,
+            mutation_callback: managers.get(QuotaType::ControllerMutation).clone(),
+            mutation: BTreeMap::new(),
+            ip_quotas: named,
+            ip_default: default,
+            ip_sensors: BTreeMap::new(),
+        })
+    }
+
+    /// The broker id.
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &BrokerSettings {
+        &self.settings
+    }
+
+    /// The quota window.
+    pub fn window(&self) -> QuotaWindow {
+        self.window
+    }
+
+    /// The manager of a client quota type; `None` for controller mutation.
+    pub fn manager(&self, quota_type: QuotaType) -> Option<&ClientQuotaManager> {
+        match quota_type {
+            QuotaType::Produce => Some(&self.produce),
+            QuotaType::Fetch => Some(&self.fetch),
+            QuotaType::Request => Some(&self.request),
+            QuotaType::ControllerMutation => None,
+        }
+    }
+
+    /// The manager of a client quota type, mutable.
+    pub fn manager_mut(&mut self, quota_type: QuotaType) -> Option<&mut ClientQuotaManager> {
+        match quota_type {
+            QuotaType::Produce => Some(&mut self.produce),
+            QuotaType::Fetch => Some(&mut self.fetch),
+            QuotaType::Request => Some(&mut self.request),
+            QuotaType::ControllerMutation => None,
+        }
+    }
+
+    /// Opens a session: looks up (and creates) the connection's sensors.
+    pub fn session(&mut self, principal_name: &str, client_id: &str) -> Session {
+        Session {
+            principal_name: principal_name.to_owned(),
+            client_id: client_id.to_owned(),
+            produce: self.produce.sensors_for(principal_name, client_id),
+            fetch: self.fetch.sensors_for(principal_name, client_id),
+            request: self.request.sensors_for(principal_name, client_id),
+        }
+    }
+
+    /// Thread time in µs as the request quota records it: percent of one
+    /// thread over one second (`nanos * 100 / 1e9`).
+    ///
+    /// Kafka: `ClientRequestQuotaManager.nanosToPercentage`.
+    pub fn thread_time_percent(thread_us: f64) -> f64 {
+        // Kafka records whole nanoseconds.
+        let nanos = (thread_us * 1000.0).floor();
+        nanos * (100.0 / 1_000_000_000.0)
+    }
+
+    /// A produce request of `request_bytes` handled at `at_ms` after
+    /// `io_thread_us` of handler time: records the produce bytes and (unless
+    /// `acks=0`) the thread time, and returns the throttle.
+    ///
+    /// Kafka: `KafkaApis.handleProduceRequest` (`maybeRecordAndGetThrottleTimeMs`
+    /// on `quotas.produce` with the request size, then on `quotas.request`
+    /// unless `acks == 0`; `max` of the two; `throttle()` on the larger).
+    pub fn handle_produce(
+        &mut self,
+        session: &Session,
+        at_ms: i64,
+        request_bytes: u64,
+        acks_zero: bool,
+        io_thread_us: f64,
+    ) -> RequestDecision {
+        let bandwidth = session.produce.map(|id| self.produce.record_and_check(id, at_ms, request_bytes as f64));
+        let request = if acks_zero {
+            None
+        } else {
+            session
+                .request
+                .map(|id| self.request.record_and_check(id, at_ms, Self::thread_time_percent(io_thread_us)))
+        };
+        let d = RequestDecision::combine(QuotaType::Produce, bandwidth, request);
+        self.apply_throttle(session, QuotaType::Produce, at_ms, &d);
+        d
+    }
+
+    /// The most a fetch may return for this session: `min(request
+    /// fetch.max.bytes, broker fetch.max.bytes, quota * (samples - 1) * window_s)`.
+    ///
+    /// Kafka: `KafkaApis.handleFetchRequest` (`maxQuotaWindowBytes`).
+    pub fn fetch_max_bytes(&self, session: &Session, request_max_bytes: u32) -> u64 {
+        let quota_cap = self.fetch.max_value_in_quota_window(session.fetch);
+        let cap = u64::from(request_max_bytes.min(self.settings.fetch_max_bytes));
+        if quota_cap < cap as f64 {
+            quota_cap.max(0.0) as u64
+        } else {
+            cap
+        }
+    }
+
+    /// A fetch response of `response_bytes` ready at `at_ms` after
+    /// `io_thread_us`: records the thread time and the bytes; if throttled,
+    /// the bytes are taken back and the response is empty.
+    ///
+    /// Kafka: `KafkaApis.handleFetchRequest` `processResponseCallback`
+    /// (request quota first, then fetch bytes; `unrecordQuotaSensor` and
+    /// `getThrottledResponse` when throttled).
+    pub fn handle_fetch(&mut self, session: &Session, at_ms: i64, response_bytes: u64, io_thread_us: f64) -> FetchDecision {
+        let request =
+            session.request.map(|id| self.request.record_and_check(id, at_ms, Self::thread_time_percent(io_thread_us)));
+        let bandwidth = session.fetch.map(|id| self.fetch.record_and_check(id, at_ms, response_bytes as f64));
+        let d = RequestDecision::combine(QuotaType::Fetch, bandwidth, request);
+        let returned_bytes = if d.throttle_ms > 0 {
+            if let Some(id) = session.fetch {
+                self.fetch.unrecord(id, at_ms, response_bytes as f64);
+            }
+            0
+        } else {
+            response_bytes
+        };
+        self.apply_throttle(session, QuotaType::Fetch, at_ms, &d);
+        FetchDecision { decision: d, returned_bytes }
+    }
+
+    /// Records network-thread time (reading the request, writing the
+    /// response) on the request quota without checking it.
+    ///
+    /// Kafka: `recordNetworkThreadTimeCallback` → `recordNoThrottle`.
+    pub fn record_network_thread_time(&mut self, session: &Session, at_ms: i64, network_thread_us: f64) {
+        if let Some(id) = session.request {
+            self.request.record_no_throttle(id, at_ms, Self::thread_time_percent(network_thread_us));
+        }
+    }
+
+    fn apply_throttle(&mut self, session: &Session, bandwidth_type: QuotaType, at_ms: i64, d: &RequestDecision) {
+        match d.throttled_by {
+            Some(QuotaType::Request) => {
+                if let Some(id) = session.request {
+                    self.request.throttle(id, at_ms, d.throttle_ms);
+                }
+            }
+            Some(_) => {
+                let (m, id) = match bandwidth_type {
+                    QuotaType::Produce => (&mut self.produce, session.produce),
+                    _ => (&mut self.fetch, session.fetch),
+                };
+                if let Some(id) = id {
+                    m.throttle(id, at_ms, d.throttle_ms);
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// The `connection_creation_rate` that applies to `ip` (`ips/<ip>`, else
+    /// `ips/<default>`); `None` = unlimited.
+    ///
+    /// Kafka: `ConnectionQuotas.connectionRateForIp`.
+    pub fn connection_rate_for_ip(&self, ip: &str) -> Option<f64> {
+        self.ip_quotas.get(ip).copied().or(self.ip_default)
+    }
+
+    /// A new connection from `ip` at `at_ms`: 0 when accepted, else the
+    /// throttle (ms, at most one window) after which the broker closes the
+    /// refused socket. A refused connection is not counted.
+    ///
+    /// Kafka: `ConnectionQuotas.recordIpConnectionMaybeThrottle` (record 1,
+    /// `boundedThrottleTime`, un-record with -1 when throttled) and
+    /// `Acceptor`'s `DelayedCloseSocket`, core/src/main/scala/kafka/network/SocketServer.scala.
+    pub fn accept_connection(&mut self, ip: &str, at_ms: i64) -> Admission {
+        let Some(limit) = self.connection_rate_for_ip(ip) else {
+            return Admission::Accepted { observed: 0.0, bound: crate::metrics::UNLIMITED_BOUND, window_ms: 0 };
+        };
+        let window = self.window;
+        let sensor = match self.ip_sensors.entry(ip.to_owned()) {
+            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::btree_map::Entry::Vacant(v) => match RateSensor::capped_at_one_window(window, limit) {
+                Ok(s) => v.insert(s),
+                // The store only holds positive rates; anything else is no quota.
+                Err(_) => {
+                    return Admission::Accepted { observed: 0.0, bound: crate::metrics::UNLIMITED_BOUND, window_ms: 0 }
+                }
+            },
+        };
+        let a = sensor.record(at_ms, 1.0);
+        if a.is_throttled() {
+            sensor.record_unchecked(at_ms, -1.0);
+        }
+        a
+    }
+
+    /// One topic of a controller-mutation request with `partitions`
+    /// mutations, sent with request `version`.
+    ///
+    /// Kafka: `ControllerMutationQuotaManager.newQuotaFor` (strict from the
+    /// kind's `strictSinceVersion`), `StrictControllerMutationQuota.record`
+    /// (rejects with `THROTTLING_QUOTA_EXCEEDED` while tokens < 0),
+    /// `PermissiveControllerMutationQuota.record` (records, then throttles).
+    pub fn controller_mutation(
+        &mut self,
+        session: &Session,
+        kind: MutationRequest,
+        version: i16,
+        at_ms: i64,
+        partitions: u32,
+    ) -> MutationDecision {
+        let Some(state) = self.mutation_callback.get_or_create_sensor(&session.principal_name, &session.client_id)
+        else {
+            return MutationDecision { admission: None, error: None, throttle_ms: 0 };
+        };
+        if state.bound >= crate::metrics::UNLIMITED_BOUND {
+            return MutationDecision { admission: None, error: None, throttle_ms: 0 };
+        }
+        let window = self.window;
+        let sensor = match self.mutation.entry(state.metric_tags) {
+            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::btree_map::Entry::Vacant(v) => match MutationSensor::try_new(window, state.bound) {
+                Ok(s) => v.insert(s),
+                Err(_) => return MutationDecision { admission: None, error: None, throttle_ms: 0 },
+            },
+        };
+        let a = sensor.record(kind.mode(version), at_ms, f64::from(partitions));
+        MutationDecision {
+            admission: Some(a),
+            error: (!a.is_accepted()).then_some(MutationAdmission::THROTTLING_QUOTA_EXCEEDED),
+            throttle_ms: a.throttle_ms(),
+        }
+    }
+
+    /// The MBean attributes of every budget on this broker, read at `at_ms`
+    /// (reads purge samples, as a JMX read does in Kafka): `byte-rate` for
+    /// Produce/Fetch, `request-time` for Request, and `throttle-time` (NaN
+    /// when nothing was throttled in the metrics window).
+    pub fn mbeans(&mut self, at_ms: i64) -> Vec<MBeanReading> {
+        let mut out = Vec::new();
+        for m in [&mut self.produce, &mut self.fetch, &mut self.request] {
+            let qt = m.quota_type();
+            let attr = if qt == QuotaType::Request { "request-time" } else { "byte-rate" };
+            for i in 0..m.sensors().len() {
+                let s = m.sensor_mut(SensorId(i as u32));
+                let name = s.tags.mbean_name(qt);
+                out.push(MBeanReading { mbean: name.clone(), attribute: attr, value: s.quota.measure(at_ms) });
+                out.push(MBeanReading { mbean: name, attribute: "throttle-time", value: s.throttle_time.avg(at_ms) });
+            }
+        }
+        out
+    }
+
+    /// The quota key of an `ip` entity, for callers that filter store entries.
+    pub const IP_KEY: QuotaKey = QuotaKey::ConnectionCreationRate;
+}
+
+/// One MBean attribute as JMX would read it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MBeanReading {
+    /// The MBean name, e.g. `kafka.server:type=Produce,client-id=app`.
+    pub mbean: String,
+    /// `byte-rate`, `request-time` or `throttle-time`.
+    pub attribute: &'static str,
+    /// The value (bytes/s, percent, ms; NaN when never throttled).
+    pub value: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn broker(quotas: &[(QuotaEntity, QuotaKey, f64)]) -> Broker {
+        let mut m = QuotaManagers::new();
+        let mut ips = Vec::new();
+        for (e, k, v) in quotas {
+            match k.quota_type() {
+                Some(qt) => {
+                    m.get_mut(qt).update_quota(e, Some(*v)).unwrap();
+                }
+                None => ips.push((e.clone(), *v)),
+            }
+        }
+        Broker::new(0, BrokerSettings::default(), &m, &ips).unwrap()
+    }
+
+    #[test]
+    fn produce_throttle_is_the_larger_of_bandwidth_and_request() {
+        let mut b = broker(&[
+            (QuotaEntity::client_id("app"), QuotaKey::ProducerByteRate, 1_000_000.0),
+            (QuotaEntity::client_id("app"), QuotaKey::RequestPercentage, 1.0),
+        ]);
+        let s = b.session("ANONYMOUS", "app");
+        // 20 MB in a padded 10 s window at 1 MB/s: 10 s of bandwidth throttle;
+        // 5 s of thread time at 1 %: request throttle capped at 1 s.
+        let d = b.handle_produce(&s, 0, 20_000_000, false, 5_000_000.0);
+        assert_eq!(d.bandwidth.unwrap().throttle_ms(), 10_000);
+        assert_eq!(d.request.unwrap().throttle_ms(), 1000);
+        assert_eq!(d.throttle_ms, 10_000);
+        assert_eq!(d.throttled_by, Some(QuotaType::Produce));
+        let mbeans = b.mbeans(0);
+        let tt = mbeans
+            .iter()
+            .find(|m| m.mbean == "kafka.server:type=Produce,client-id=app" && m.attribute == "throttle-time")
+            .unwrap();
+        assert_eq!(tt.value, 10_000.0);
+        let rt = mbeans
+            .iter()
+            .find(|m| m.mbean == "kafka.server:type=Request,client-id=app" && m.attribute == "throttle-time")
+            .unwrap();
+        assert!(rt.value.is_nan(), "the request manager did not throttle the channel");
+    }
+
+    #[test]
+    fn acks_zero_skips_the_request_quota() {
+        let mut b = broker(&[(QuotaEntity::client_id("app"), QuotaKey::RequestPercentage, 1.0)]);
+        let s = b.session("ANONYMOUS", "app");
+        let d = b.handle_produce(&s, 0, 1000, true, 5_000_000.0);
+        assert_eq!(d.request, None);
+        assert_eq!(d.throttle_ms, 0);
+        let d = b.handle_produce(&s, 0, 1000, false, 5_000_000.0);
+        assert!(d.throttle_ms > 0);
+    }
+
+    #[test]
+    fn a_throttled_fetch_is_empty_and_unrecorded() {
+        let mut b = broker(&[(QuotaEntity::client_id("c"), QuotaKey::ConsumerByteRate, 1_000_000.0)]);
+        let s = b.session("ANONYMOUS", "c");
+        let ok = b.handle_fetch(&s, 0, 9_000_000, 100.0);
+        assert_eq!(ok.returned_bytes, 9_000_000);
+        let t = b.handle_fetch(&s, 1, 2_000_000, 100.0);
+        assert_eq!(t.returned_bytes, 0);
+        assert_eq!(t.decision.throttle_ms, 999);
+        // Unrecorded: the sum is back to 9 MB.
+        let m = b.manager_mut(QuotaType::Fetch).unwrap();
+        let rate = m.sensor_mut(s.fetch.unwrap()).quota.measure(1);
+        assert!((rate - 9_000_000.0 / 10.001).abs() < 1e-6, "{rate}");
+    }
+
+    #[test]
+    fn fetch_size_is_capped_at_the_quota_window() {
+        let mut b = broker(&[(QuotaEntity::client_id("c"), QuotaKey::ConsumerByteRate, 2_000_000.0)]);
+        let s = b.session("ANONYMOUS", "c");
+        assert_eq!(b.fetch_max_bytes(&s, 52_428_800), 20_000_000);
+        let free = b.session("ANONYMOUS", "other");
+        assert_eq!(b.fetch_max_bytes(&free, 52_428_800), 52_428_800);
+        assert_eq!(b.fetch_max_bytes(&free, 60_000_000), 57_671_680);
+    }
+
+    #[test]
+    fn response_plans_follow_kip_219() {
+        assert_eq!(ResponsePlan::new(10, 0, true), ResponsePlan::Immediate);
+        assert_eq!(ResponsePlan::new(10, 5, true), ResponsePlan::SendThenMute { mute_until_ms: 15 });
+        assert_eq!(ResponsePlan::new(10, 5, false), ResponsePlan::Delay { send_at_ms: 15 });
+    }
+
+    #[test]
+    fn connection_rate_per_ip_throttles_and_uncounts() {
+        let mut b = broker(&[(QuotaEntity::Ip(EntityName::Default), QuotaKey::ConnectionCreationRate, 1.0)]);
+        // 1/s over a padded 10 s window: 10 connections pass, the 11th is refused.
+        for i in 0..10 {
+            assert!(!b.accept_connection("10.0.0.1", i).is_throttled(), "connection {i}");
+        }
+        let a = b.accept_connection("10.0.0.1", 10);
+        assert!(a.is_throttled());
+        assert!(a.throttle_ms() <= 1000);
+        // Un-recorded, so an immediate retry sees the same count again.
+        assert!(b.accept_connection("10.0.0.1", 10).is_throttled());
+        // Another IP has its own sensor.
+        assert!(!b.accept_connection("10.0.0.2", 10).is_throttled());
+    }
+
+    #[test]
+    fn controller_mutations_strict_rejects_permissive_throttles() {
+        // Kafka's TokenBucket refills from epoch 0: use epoch-style times.
+        const T0: i64 = 1_700_000_000_000;
+        let mut b = broker(&[(QuotaEntity::client_id("admin"), QuotaKey::ControllerMutationRate, 10.0)]);
+        let s = b.session("ANONYMOUS", "admin");
+        // Burst: 11 windows x 10/s = 110 tokens; 150 empties it.
+        let d = b.controller_mutation(&s, MutationRequest::CreateTopics, 6, T0, 150);
+        assert_eq!(d.error, None);
+        let d = b.controller_mutation(&s, MutationRequest::CreateTopics, 6, T0, 1);
+        assert_eq!(d.error, Some("THROTTLING_QUOTA_EXCEEDED"));
+        assert_eq!(d.throttle_ms, 4000);
+        let d = b.controller_mutation(&s, MutationRequest::CreateTopics, 5, T0, 10);
+        assert_eq!(d.error, None, "v5 is permissive");
+        assert_eq!(d.throttle_ms, 5000);
+        let free = b.session("ANONYMOUS", "other");
+        assert_eq!(b.controller_mutation(&free, MutationRequest::DeleteTopics, 5, T0, 1000).admission, None);
+    }
+
+    #[test]
+    fn thread_time_is_recorded_as_percent_of_a_second() {
+        assert_eq!(Broker::thread_time_percent(10_000.0), 1.0);
+        assert_eq!(Broker::thread_time_percent(0.0), 0.0);
+    }
+}

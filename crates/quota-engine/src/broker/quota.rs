@@ -1,0 +1,231 @@
+//! One quota type's manager on one broker: sensors keyed by metric tags, so
+//! connections with equal tags share one budget.
+
+use std::collections::BTreeMap;
+
+use super::stats::WindowedAvgMax;
+use super::BrokerError;
+use crate::entity::QuotaType;
+use crate::metrics::{Admission, QuotaWindow, RateSensor};
+use crate::resolve::{MetricTags, QuotaManager};
+
+/// Index of a sensor inside its [`ClientQuotaManager`] (stable for the
+/// manager's life; sensors are never removed during a simulation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SensorId(pub u32);
+
+/// The two sensors Kafka keeps per budget: the quota rate and the
+/// throttle-time average behind the `throttle-time` MBean attribute.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientSensors {
+    /// The metric tags (who shares this budget).
+    pub tags: MetricTags,
+    /// The quota sensor (`Produce-<user>:<client-id>` etc.): a windowed rate
+    /// with the bound this budget resolved to.
+    pub quota: RateSensor,
+    /// `<Type>ThrottleTime-<user>:<client-id>`: `Avg` of the throttle times
+    /// applied (recorded only when a throttle happens).
+    pub throttle_time: WindowedAvgMax,
+}
+
+/// The broker's quota manager for one client quota type (produce, fetch or
+/// request): resolves a connection to its budget with the precedence ladder
+/// ([`crate::resolve::QuotaManager`]) and holds one [`ClientSensors`] per
+/// distinct metric tags.
+///
+/// Kafka: `ClientQuotaManager` / `ClientRequestQuotaManager`
+/// (core/src/main/scala/kafka/server/ClientQuotaManager.scala,
+/// core/src/main/scala/kafka/server/ClientRequestQuotaManager.scala).
+#[derive(Debug, Clone)]
+pub struct ClientQuotaManager {
+    quota_type: QuotaType,
+    window: QuotaWindow,
+    metrics_window: QuotaWindow,
+    callback: QuotaManager,
+    sensors: Vec<ClientSensors>,
+    by_tags: BTreeMap<MetricTags, SensorId>,
+}
+
+impl ClientQuotaManager {
+    /// A manager for `callback.quota_type()` measuring over `window`, with
+    /// throttle-time sensors over `metrics_window`.
+    ///
+    /// # Errors
+    ///
+    /// [`BrokerError::NotAClientQuota`] for the controller-mutation type,
+    /// which has its own token-bucket manager.
+    pub fn new(callback: QuotaManager, window: QuotaWindow, metrics_window: QuotaWindow) -> Result<Self, BrokerError> {
+        let quota_type = callback.quota_type();
+        if quota_type == QuotaType::ControllerMutation {
+            return Err(BrokerError::NotAClientQuota { quota_type });
+        }
+        Ok(ClientQuotaManager {
+            quota_type,
+            window,
+            metrics_window,
+            callback,
+            sensors: Vec::new(),
+            by_tags: BTreeMap::new(),
+        })
+    }
+
+    /// The quota type managed.
+    pub fn quota_type(&self) -> QuotaType {
+        self.quota_type
+    }
+
+    /// The quota window.
+    pub fn window(&self) -> QuotaWindow {
+        self.window
+    }
+
+    /// True when any quota of this type is configured; otherwise Kafka
+    /// records nothing (`quotasEnabled`).
+    pub fn quotas_enabled(&self) -> bool {
+        self.callback.quotas_enabled()
+    }
+
+    /// The sensors of a connection, created on first use; `None` when quotas
+    /// of this type are disabled (the broker then meters nothing).
+    ///
+    /// Kafka: `getOrCreateQuotaSensors` (behind `maybeRecordAndGetThrottleTimeMs`).
+    pub fn sensors_for(&mut self, principal_name: &str, client_id: &str) -> Option<SensorId> {
+        let state = self.callback.get_or_create_sensor(principal_name, client_id)?;
+        if let Some(id) = self.by_tags.get(&state.metric_tags) {
+            return Some(*id);
+        }
+        let quota = match self.quota_type {
+            QuotaType::Request => RateSensor::capped_at_one_window(self.window, state.bound),
+            _ => RateSensor::bandwidth(self.window, state.bound),
+        }
+        .ok()?;
+        let id = SensorId(self.sensors.len() as u32);
+        self.sensors.push(ClientSensors {
+            tags: state.metric_tags.clone(),
+            quota,
+            throttle_time: WindowedAvgMax::new(self.metrics_window),
+        });
+        self.by_tags.insert(state.metric_tags, id);
+        Some(id)
+    }
+
+    /// Records `value` and returns the decision (Kafka:
+    /// `recordAndGetThrottleTimeMs`: record first, then check).
+    pub fn record_and_check(&mut self, id: SensorId, at_ms: i64, value: f64) -> Admission {
+        self.sensors[id.0 as usize].quota.record(at_ms, value)
+    }
+
+    /// Records without checking (Kafka: `recordNoThrottle`, used for the
+    /// network-thread time of the request quota).
+    pub fn record_no_throttle(&mut self, id: SensorId, at_ms: i64, value: f64) {
+        self.sensors[id.0 as usize].quota.record_unchecked(at_ms, value);
+    }
+
+    /// Takes back a recorded value (Kafka: `unrecordQuotaSensor`, a negative
+    /// record, for the bytes of a throttled fetch).
+    pub fn unrecord(&mut self, id: SensorId, at_ms: i64, value: f64) {
+        self.sensors[id.0 as usize].quota.record_unchecked(at_ms, -value);
+    }
+
+    /// Applies a throttle: records it on the throttle-time sensor (Kafka:
+    /// `ClientQuotaManager.throttle`, which then mutes the channel).
+    pub fn throttle(&mut self, id: SensorId, at_ms: i64, throttle_ms: i64) {
+        if throttle_ms > 0 {
+            self.sensors[id.0 as usize].throttle_time.record(at_ms, throttle_ms as f64);
+        }
+    }
+
+    /// The largest value that can be recorded without being throttled for
+    /// sure: `bound * (samples - 1) * window_s`; `f64::MAX` when unmetered.
+    ///
+    /// Kafka: `getMaxValueInQuotaWindow` (the fetch size cap).
+    pub fn max_value_in_quota_window(&self, id: Option<SensorId>) -> f64 {
+        match id {
+            None => f64::MAX,
+            Some(id) => {
+                let s = &self.sensors[id.0 as usize];
+                let bound = s.quota.bound();
+                let window_s = self.window.window_ms() as f64 / 1000.0;
+                bound * f64::from(self.window.samples() - 1) * window_s
+            }
+        }
+    }
+
+    /// One budget's sensors.
+    pub fn sensor(&self, id: SensorId) -> &ClientSensors {
+        &self.sensors[id.0 as usize]
+    }
+
+    /// One budget's sensors, mutable (metric reads purge samples, as in Kafka).
+    pub fn sensor_mut(&mut self, id: SensorId) -> &mut ClientSensors {
+        &mut self.sensors[id.0 as usize]
+    }
+
+    /// Every budget, in creation order.
+    pub fn sensors(&self) -> &[ClientSensors] {
+        &self.sensors
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entity::QuotaEntity;
+
+    fn produce_manager(quotas: &[(QuotaEntity, f64)]) -> ClientQuotaManager {
+        let mut cb = QuotaManager::new(QuotaType::Produce);
+        for (e, v) in quotas {
+            cb.update_quota(e, Some(*v)).unwrap();
+        }
+        ClientQuotaManager::new(cb, QuotaWindow::KAFKA_DEFAULT, QuotaWindow::KAFKA_METRICS_DEFAULT).unwrap()
+    }
+
+    #[test]
+    fn no_quota_means_no_sensor() {
+        let mut m = produce_manager(&[]);
+        assert_eq!(m.sensors_for("ANONYMOUS", "app"), None);
+        assert_eq!(m.max_value_in_quota_window(None), f64::MAX);
+    }
+
+    #[test]
+    fn equal_tags_share_one_sensor() {
+        let mut m = produce_manager(&[(QuotaEntity::client_id("app"), 2_000_000.0)]);
+        let a = m.sensors_for("alice", "app").unwrap();
+        let b = m.sensors_for("bob", "app").unwrap();
+        let c = m.sensors_for("bob", "other").unwrap();
+        assert_eq!(a, b, "clients/app is shared by every user of that client-id");
+        assert_ne!(a, c);
+        assert_eq!(m.sensor(c).quota.bound(), crate::metrics::UNLIMITED_BOUND);
+        assert_eq!(m.sensors().len(), 2);
+    }
+
+    #[test]
+    fn record_then_throttle_and_unrecord() {
+        let mut m = produce_manager(&[(QuotaEntity::client_id("app"), 1_000_000.0)]);
+        let id = m.sensors_for("u", "app").unwrap();
+        assert!(!m.record_and_check(id, 0, 9_000_000.0).is_throttled());
+        let a = m.record_and_check(id, 1, 2_000_000.0);
+        assert_eq!(a.throttle_ms(), 999);
+        m.unrecord(id, 1, 2_000_000.0);
+        assert!(!m.sensor_mut(id).quota.check(1).is_throttled());
+        m.throttle(id, 1, 999);
+        assert_eq!(m.sensor_mut(id).throttle_time.avg(1), 999.0);
+        assert_eq!(m.max_value_in_quota_window(Some(id)), 10_000_000.0);
+    }
+
+    #[test]
+    fn the_request_quota_caps_its_throttle_at_one_window() {
+        let mut cb = QuotaManager::new(QuotaType::Request);
+        cb.update_quota(&QuotaEntity::client_id("cpu"), Some(1.0)).unwrap();
+        let mut m = ClientQuotaManager::new(cb, QuotaWindow::KAFKA_DEFAULT, QuotaWindow::KAFKA_METRICS_DEFAULT).unwrap();
+        let id = m.sensors_for("ANONYMOUS", "cpu").unwrap();
+        let a = m.record_and_check(id, 0, 500.0);
+        assert_eq!(a.throttle_ms(), 1000);
+    }
+
+    #[test]
+    fn controller_mutation_is_not_a_client_quota_manager() {
+        let cb = QuotaManager::new(QuotaType::ControllerMutation);
+        assert!(ClientQuotaManager::new(cb, QuotaWindow::KAFKA_DEFAULT, QuotaWindow::KAFKA_METRICS_DEFAULT).is_err());
+    }
+}

@@ -1,0 +1,186 @@
+//! Broker properties that shape quotas, with Kafka's names and defaults.
+
+use serde::{Deserialize, Serialize};
+
+use super::BrokerError;
+use crate::metrics::QuotaWindow;
+
+/// Broker settings, serialised with Kafka's property names.
+///
+/// Kafka: `QuotaConfig` (`quota.window.num`, `quota.window.size.seconds`),
+/// server-common/src/main/java/org/apache/kafka/server/config/QuotaConfig.java;
+/// `ServerConfigs` / `SocketServerConfigs` (`num.io.threads`,
+/// `num.network.threads`); `MetricConfig` defaults (`metrics.num.samples`,
+/// `metrics.sample.window.ms`) for the throttle-time sensors.
+///
+/// # Example
+///
+/// ```
+/// use quota_engine::broker::BrokerSettings;
+///
+/// let s: BrokerSettings = serde_json::from_str(r#"{"quota.window.num": 5}"#)?;
+/// assert_eq!(s.quota_window_num, 5);
+/// assert_eq!(s.quota_window_size_seconds, 1);
+/// assert_eq!(s.num_io_threads, 8);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BrokerSettings {
+    /// `quota.window.num`: samples kept by every quota rate (default 11).
+    #[serde(rename = "quota.window.num", default = "default_window_num")]
+    pub quota_window_num: u32,
+    /// `quota.window.size.seconds`: length of one sample (default 1).
+    #[serde(rename = "quota.window.size.seconds", default = "default_window_size_s")]
+    pub quota_window_size_seconds: u32,
+    /// `num.io.threads`: request handler threads (default 8).
+    #[serde(rename = "num.io.threads", default = "default_io_threads")]
+    pub num_io_threads: u32,
+    /// `num.network.threads`: network processor threads per listener (default 3).
+    #[serde(rename = "num.network.threads", default = "default_network_threads")]
+    pub num_network_threads: u32,
+    /// `fetch.max.bytes` (broker side): the cap on one fetch response (default 57671680).
+    #[serde(rename = "fetch.max.bytes", default = "default_broker_fetch_max_bytes")]
+    pub fetch_max_bytes: u32,
+    /// `metrics.num.samples`: samples of non-quota metrics such as `throttle-time` (default 2).
+    #[serde(rename = "metrics.num.samples", default = "default_metrics_samples")]
+    pub metrics_num_samples: u32,
+    /// `metrics.sample.window.ms` (default 30000).
+    #[serde(rename = "metrics.sample.window.ms", default = "default_metrics_window_ms")]
+    pub metrics_sample_window_ms: u32,
+    /// `ssl.principal.mapping.rules` (default `DEFAULT`: the whole DN).
+    #[serde(rename = "ssl.principal.mapping.rules", default, skip_serializing_if = "Option::is_none")]
+    pub ssl_principal_mapping_rules: Option<String>,
+    /// `sasl.kerberos.principal.to.local.rules`, comma-separated (default `DEFAULT`).
+    #[serde(rename = "sasl.kerberos.principal.to.local.rules", default, skip_serializing_if = "Option::is_none")]
+    pub sasl_kerberos_principal_to_local_rules: Option<String>,
+}
+
+fn default_window_num() -> u32 {
+    11
+}
+fn default_window_size_s() -> u32 {
+    1
+}
+fn default_io_threads() -> u32 {
+    8
+}
+fn default_network_threads() -> u32 {
+    3
+}
+fn default_broker_fetch_max_bytes() -> u32 {
+    57_671_680
+}
+fn default_metrics_samples() -> u32 {
+    2
+}
+fn default_metrics_window_ms() -> u32 {
+    30_000
+}
+
+impl Default for BrokerSettings {
+    fn default() -> Self {
+        BrokerSettings {
+            quota_window_num: default_window_num(),
+            quota_window_size_seconds: default_window_size_s(),
+            num_io_threads: default_io_threads(),
+            num_network_threads: default_network_threads(),
+            fetch_max_bytes: default_broker_fetch_max_bytes(),
+            metrics_num_samples: default_metrics_samples(),
+            metrics_sample_window_ms: default_metrics_window_ms(),
+            ssl_principal_mapping_rules: None,
+            sasl_kerberos_principal_to_local_rules: None,
+        }
+    }
+}
+
+impl BrokerSettings {
+    /// The quota window: `quota.window.num` samples of
+    /// `quota.window.size.seconds` each.
+    ///
+    /// # Errors
+    ///
+    /// [`BrokerError::InvalidSetting`] when a value is out of Kafka's range
+    /// (`quota.window.num` >= 1, `quota.window.size.seconds` >= 1).
+    pub fn quota_window(&self) -> Result<QuotaWindow, BrokerError> {
+        if self.quota_window_size_seconds == 0 {
+            return Err(BrokerError::InvalidSetting {
+                name: "quota.window.size.seconds",
+                reason: "it must be at least 1".to_owned(),
+            });
+        }
+        QuotaWindow::try_new(self.quota_window_num, i64::from(self.quota_window_size_seconds) * 1000)
+            .map_err(|e| BrokerError::InvalidSetting { name: "quota.window.num", reason: e.to_string() })
+    }
+
+    /// The window of the broker's ordinary metrics (`metrics.num.samples` x
+    /// `metrics.sample.window.ms`), used by the `throttle-time` sensors.
+    ///
+    /// # Errors
+    ///
+    /// [`BrokerError::InvalidSetting`] when either value is 0.
+    pub fn metrics_window(&self) -> Result<QuotaWindow, BrokerError> {
+        if self.metrics_sample_window_ms == 0 {
+            return Err(BrokerError::InvalidSetting {
+                name: "metrics.sample.window.ms",
+                reason: "it must be at least 1".to_owned(),
+            });
+        }
+        QuotaWindow::try_new(self.metrics_num_samples, i64::from(self.metrics_sample_window_ms))
+            .map_err(|e| BrokerError::InvalidSetting { name: "metrics.num.samples", reason: e.to_string() })
+    }
+
+    /// The request quota's total capacity in percent of one thread:
+    /// `(num.io.threads + num.network.threads) * 100`.
+    ///
+    /// Kafka: the design documentation of request quotas.
+    pub fn request_capacity_percent(&self) -> f64 {
+        (f64::from(self.num_io_threads) + f64::from(self.num_network_threads)) * 100.0
+    }
+
+    /// Checks every setting (window, threads).
+    ///
+    /// # Errors
+    ///
+    /// [`BrokerError::InvalidSetting`] naming the first bad property.
+    pub fn validate(&self) -> Result<(), BrokerError> {
+        self.quota_window()?;
+        self.metrics_window()?;
+        if self.num_io_threads == 0 {
+            return Err(BrokerError::InvalidSetting { name: "num.io.threads", reason: "it must be at least 1".to_owned() });
+        }
+        if self.num_network_threads == 0 {
+            return Err(BrokerError::InvalidSetting {
+                name: "num.network.threads",
+                reason: "it must be at least 1".to_owned(),
+            });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_kafkas() {
+        let s = BrokerSettings::default();
+        assert_eq!(s.quota_window().unwrap(), QuotaWindow::KAFKA_DEFAULT);
+        assert_eq!(s.request_capacity_percent(), 1100.0);
+        assert!(s.validate().is_ok());
+    }
+
+    #[test]
+    fn zero_threads_is_rejected_with_the_property_name() {
+        let s = BrokerSettings { num_io_threads: 0, ..BrokerSettings::default() };
+        let e = s.validate().unwrap_err().to_string();
+        assert!(e.contains("num.io.threads"), "{e}");
+    }
+
+    #[test]
+    fn unknown_properties_are_rejected() {
+        let r: Result<BrokerSettings, _> = serde_json::from_str(r#"{"quota.window.nums": 5}"#);
+        assert!(r.is_err());
+    }
+}

@@ -1,0 +1,243 @@
+//! Deterministic discrete-event simulation of Kafka clients under quotas.
+//!
+//! [`simulate`] turns a [`Scenario`] into a [`Timeline`] in one call: the
+//! quotas go into a [`QuotaStore`](crate::store::QuotaStore) (with Kafka's
+//! validation), each connection's principal is derived as Kafka's default
+//! principal builder would ([`crate::principal`]), each broker gets its quota
+//! managers ([`crate::broker`]), and the producers, consumers, links and
+//! brokers step through one event queue ordered by (time, sequence).
+//!
+//! Determinism: one [`SplitMix64`] seeded from the scenario, ordered maps
+//! only, integer nanoseconds for time, no platform math functions; the same
+//! scenario and seed give the same Timeline (and
+//! [`Timeline::fingerprint`]) on x86-64 and wasm32.
+//!
+//! What is modelled, and how coarsely:
+//! - Java producer: `send()` at a fixed CPU cost per record (or paced by a
+//!   target throughput), the accumulator with `batch.size`, `linger.ms`,
+//!   `buffer.memory` (send() blocks, up to `max.block.ms`), the sender with
+//!   `max.in.flight.requests.per.connection` and `max.request.size`,
+//!   `delivery.timeout.ms` expiry and `request.timeout.ms` disconnects with
+//!   retries; `acks=0` completes on send. Kafka: `RecordAccumulator`,
+//!   `Sender`, `BufferPool`, `NetworkClient` (clients/src/main/java/org/apache/kafka/clients/...).
+//! - Java consumer with `assign()`: one fetch per broker at a time,
+//!   `fetch.max.bytes`, `max.partition.fetch.bytes` (the first batch always
+//!   returned), `fetch.min.bytes`/`fetch.max.wait.ms` long polls, a CPU cost per
+//!   record before the next fetch.
+//! - Network: per connection, each direction serialises at the link
+//!   bandwidth and adds the one-way latency.
+//! - Broker: `num.io.threads` handler threads, one request per connection at
+//!   a time (the channel is muted while a request is in progress), handler
+//!   and network thread time from [`RequestCost`], KIP-219 throttling and
+//!   muting, legacy delayed responses, per-IP connection-rate throttling.
+//!
+//! # Example
+//!
+//! ```
+//! use quota_engine::sim::{simulate, Scenario};
+//!
+//! let s: Scenario = serde_json::from_str(r#"{
+//!   "topics": [{"name": "t"}],
+//!   "quotas": [{"entity": {"client-id": "app"}, "key": "producer_byte_rate", "value": 1000000}],
+//!   "connections": [{"name": "p", "listener": "PLAINTEXT", "client.id": "app"}],
+//!   "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 6000, "record.size": 1000,
+//!                  "config": {"acks": "1", "batch.size": 65536}}}]
+//! }"#)?;
+//! let t = simulate(&s)?;
+//! let p = t.client("p").unwrap();
+//! // 6 MB under 1 MB/s passes untouched: the burst allowance (10 windows).
+//! assert_eq!(p.metrics.throttle_time_max, 0.0);
+//! assert_eq!(p.metrics.records_done, 6000);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod queue;
+mod rng;
+mod scenario;
+mod timeline;
+mod world;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+pub use queue::{EventQueue, Nanos};
+pub use rng::SplitMix64;
+pub use scenario::{
+    Acks, BrokerCosts, BrokersSpec, ClientCosts, ClientThrottling, ConnectionSpec, ConsumerConfig, ConsumerWorkload,
+    Environment, LinkSpec, ListenerKind, Preload, ProducerConfig, ProducerWorkload, QuotaSetting, RequestCost, Scenario,
+    TopicSpec, Workload,
+};
+pub use timeline::{
+    fnv1a64, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientThrottle, ClientTrack, LatencySummary,
+    MBeanValue, PerfSummary, PerfWindow, ProgressPoint, RatePoint, SampleWindow, SensorTrack, Series, Span,
+    ThrottleEvent, Timeline, SERIES_CAP,
+};
+
+use crate::broker::BrokerError;
+use crate::entity::QuotaEntity;
+use crate::principal::{
+    parse_config_list, Connection, Identity, Listener, PrincipalConfig, SaslMechanism, SslClientAuth,
+};
+use crate::resolve::QuotaManagers;
+use crate::store::QuotaStore;
+
+/// Why a scenario could not be simulated. Messages are full sentences naming
+/// the input and the reason.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SimError {
+    /// The scenario is inconsistent (unknown connection, zero sizes, ...).
+    InvalidScenario(String),
+    /// A quota was refused by the store, with Kafka's message.
+    Quota {
+        /// The entity path, e.g. `clients/app`.
+        entity: String,
+        /// The key.
+        key: String,
+        /// Kafka's error message.
+        message: String,
+    },
+    /// A connection's principal could not be derived (Kafka would close it).
+    Principal {
+        /// The connection name.
+        connection: String,
+        /// Why.
+        message: String,
+    },
+    /// A broker setting is out of range.
+    Broker(BrokerError),
+}
+
+impl SimError {
+    fn invalid(message: String) -> Self {
+        SimError::InvalidScenario(message)
+    }
+}
+
+impl fmt::Display for SimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SimError::InvalidScenario(m) => f.write_str(m),
+            SimError::Quota { entity, key, message } => {
+                write!(f, "The quota {key} on {entity} was refused: {message}")
+            }
+            SimError::Principal { connection, message } => {
+                write!(f, "The connection '{connection}' has no principal: {message}")
+            }
+            SimError::Broker(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+pub(crate) struct DerivedPrincipal {
+    /// The raw principal name (`ANONYMOUS`, `tenant-a`).
+    pub(crate) name: String,
+    /// `User:<name>`.
+    pub(crate) display: String,
+}
+
+fn mechanism_of(spec: &ConnectionSpec) -> Result<SaslMechanism, SimError> {
+    let name = spec.mechanism.as_deref().unwrap_or("PLAIN");
+    SaslMechanism::from_name(name).ok_or_else(|| {
+        SimError::invalid(format!(
+            "The connection '{}' names the SASL mechanism '{name}', which is not one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI, OAUTHBEARER.",
+            spec.name
+        ))
+    })
+}
+
+/// The principal Kafka's `DefaultKafkaPrincipalBuilder` gives `spec`.
+pub(crate) fn principal_of(
+    spec: &ConnectionSpec,
+    config: &PrincipalConfig,
+) -> Result<DerivedPrincipal, SimError> {
+    let listener = match spec.listener {
+        ListenerKind::Plaintext => Listener::Plaintext,
+        ListenerKind::Ssl => {
+            let client_auth = match spec.ssl_client_auth.as_deref() {
+                None if spec.identity.is_some() => SslClientAuth::Required,
+                None | Some("none") => SslClientAuth::None,
+                Some("requested") => SslClientAuth::Requested,
+                Some("required") => SslClientAuth::Required,
+                Some(other) => {
+                    return Err(SimError::invalid(format!(
+                        "The connection '{}' has ssl.client.auth='{other}': it must be none, requested or required.",
+                        spec.name
+                    )))
+                }
+            };
+            Listener::Ssl { client_auth }
+        }
+        ListenerKind::SaslPlaintext => Listener::SaslPlaintext { mechanism: mechanism_of(spec)? },
+        ListenerKind::SaslSsl => Listener::SaslSsl { mechanism: mechanism_of(spec)? },
+    };
+    let identity = match (&listener, &spec.identity) {
+        (_, None) => Identity::None,
+        (Listener::Plaintext, Some(_)) => Identity::None,
+        (Listener::Ssl { .. }, Some(dn)) => Identity::CertificateDn(dn.clone()),
+        (Listener::SaslPlaintext { mechanism } | Listener::SaslSsl { mechanism }, Some(id)) => match mechanism {
+            SaslMechanism::Gssapi => Identity::KerberosPrincipal(id.clone()),
+            SaslMechanism::OAuthBearer => {
+                let mut claims = BTreeMap::new();
+                claims.insert(config.oauthbearer_sub_claim_name.clone(), id.clone());
+                Identity::OAuthToken { claims }
+            }
+            _ => Identity::UserName(id.clone()),
+        },
+    };
+    let conn = Connection { listener, identity, client_id: spec.client_id.clone(), source_ip: Some(spec.ip.clone()) };
+    let builder = config
+        .build()
+        .map_err(|e| SimError::Principal { connection: spec.name.clone(), message: e.message().to_owned() })?;
+    let out = builder
+        .build(&conn)
+        .map_err(|e| SimError::Principal { connection: spec.name.clone(), message: e.message().to_owned() })?;
+    Ok(DerivedPrincipal { name: out.principal.name.clone(), display: out.principal.to_string() })
+}
+
+/// Applies the scenario's quotas to a fresh [`QuotaStore`], in order.
+///
+/// # Errors
+///
+/// [`SimError::Quota`] with Kafka's message for the first quota the store
+/// refuses (unknown key for the entity, value <= 0, fractional LONG, ...).
+pub fn quota_store(scenario: &Scenario) -> Result<QuotaStore, SimError> {
+    let mut store = QuotaStore::new();
+    for q in &scenario.quotas {
+        store.set(&q.entity, q.key, q.value).map_err(|e| SimError::Quota {
+            entity: q.entity.path(),
+            key: q.key.as_str().to_owned(),
+            message: e.message.clone(),
+        })?;
+    }
+    Ok(store)
+}
+
+/// Simulates `scenario` and returns its whole [`Timeline`].
+///
+/// # Errors
+///
+/// [`SimError`] when the scenario is inconsistent, a quota is refused, a
+/// principal cannot be derived or a broker setting is out of range.
+pub fn simulate(scenario: &Scenario) -> Result<Timeline, SimError> {
+    scenario.brokers.settings.validate().map_err(SimError::Broker)?;
+    let store = quota_store(scenario)?;
+    let managers = QuotaManagers::from_store(&store);
+    let ip_quotas: Vec<(QuotaEntity, f64)> = store
+        .entries()
+        .filter(|(e, _)| e.is_ip())
+        .filter_map(|(e, kv)| kv.get(&crate::broker::Broker::IP_KEY).map(|v| (e.clone(), *v)))
+        .collect();
+    let settings = &scenario.brokers.settings;
+    let config = PrincipalConfig {
+        ssl_principal_mapping_rules: settings.ssl_principal_mapping_rules.clone(),
+        sasl_kerberos_principal_to_local_rules: settings
+            .sasl_kerberos_principal_to_local_rules
+            .as_deref()
+            .map(parse_config_list),
+        ..PrincipalConfig::default()
+    };
+    let world = world::World::new(scenario, &managers, &ip_quotas, &config)?;
+    Ok(world.run(scenario))
+}

@@ -1,0 +1,482 @@
+//! The Timeline: everything a simulation run produced, computed at once and
+//! bounded in size, for the UI to move a cursor over.
+
+use serde::Serialize;
+
+use crate::entity::QuotaType;
+use crate::resolve::MetricTags;
+
+/// Most points a [`Series`] keeps; beyond that it halves its resolution.
+pub const SERIES_CAP: u32 = 2048;
+
+/// A time series that keeps at most [`SERIES_CAP`] points: when full it drops
+/// every other point and from then on keeps every `stride`-th new point.
+/// Deterministic: depends only on the pushed sequence.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Series<T> {
+    /// The kept points, oldest first.
+    pub points: Vec<T>,
+    /// Keep one point out of `stride` pushed.
+    pub stride: u32,
+    #[serde(skip)]
+    skipped: u32,
+}
+
+impl<T> Default for Series<T> {
+    fn default() -> Self {
+        Series { points: Vec::new(), stride: 1, skipped: 0 }
+    }
+}
+
+impl<T> Series<T> {
+    /// Adds a point (kept or skipped according to the stride).
+    pub fn push(&mut self, p: T) {
+        self.skipped += 1;
+        if self.skipped < self.stride {
+            return;
+        }
+        self.skipped = 0;
+        if self.points.len() as u32 >= SERIES_CAP {
+            let mut i = 0u32;
+            self.points.retain(|_| {
+                i += 1;
+                i % 2 == 1
+            });
+            self.stride *= 2;
+        }
+        self.points.push(p);
+    }
+
+    /// Replaces the last point (used to keep a series' final value exact).
+    pub fn set_last(&mut self, p: T) {
+        match self.points.last_mut() {
+            Some(last) => *last = p,
+            None => self.points.push(p),
+        }
+    }
+}
+
+/// Everything one simulation run produced.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Timeline {
+    /// The scenario's name.
+    pub scenario: String,
+    /// The seed used.
+    pub seed: u64,
+    /// When the last client finished, or the horizon (ms).
+    pub end_ms: f64,
+    /// True when the horizon stopped the run before every client finished.
+    pub hit_horizon: bool,
+    /// Number of events processed (a measure of the work done).
+    pub events: u64,
+    /// One track per quota sensor (budget) per broker.
+    pub sensors: Vec<SensorTrack>,
+    /// One track per client.
+    pub clients: Vec<ClientTrack>,
+    /// One entry per broker: the MBeans at the end of the run.
+    pub brokers: Vec<BrokerTrack>,
+}
+
+/// One completed or current sample of a quota rate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SampleWindow {
+    /// Sample start (ms).
+    pub start_ms: i64,
+    /// Time of its last record (ms).
+    pub last_event_ms: i64,
+    /// Sum recorded in it (bytes, or percent for the request quota).
+    pub sum: f64,
+    /// Records in it (negative "unrecords" count too, as in Kafka).
+    pub events: i64,
+}
+
+/// The measured rate at one record.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RatePoint {
+    /// When (ms).
+    pub at_ms: i64,
+    /// The measured rate per second (the value compared with the bound).
+    pub rate: f64,
+    /// The window it was divided by (ms).
+    pub window_ms: i64,
+}
+
+/// One throttle the broker applied.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ThrottleEvent {
+    /// When it was decided (ms).
+    pub at_ms: i64,
+    /// Index of the client in [`Timeline::clients`].
+    pub client: u32,
+    /// The throttle time (ms), after any cap.
+    pub delay_ms: i64,
+    /// The observed rate O (per second).
+    pub observed: f64,
+    /// The bound T (per second).
+    pub bound: f64,
+    /// The window W (ms).
+    pub window_ms: i64,
+    /// True when this sensor's throttle was the one applied (the larger of
+    /// bandwidth and request); false when the other quota's was larger.
+    pub applied: bool,
+    /// The channel was muted from here (ms)...
+    pub mute_from_ms: f64,
+    /// ...to here (ms).
+    pub mute_to_ms: f64,
+}
+
+impl ThrottleEvent {
+    /// The throttle formula with its numbers, e.g.
+    /// `round((2100000 - 2000000) / 2000000 x 10000 ms) = 500 ms`.
+    ///
+    /// Kafka: `QuotaUtils.throttleTime` (X = (O - T) / T * W).
+    pub fn formula(&self) -> String {
+        let raw = (self.observed - self.bound) / self.bound * self.window_ms as f64;
+        format!(
+            "round(({:.1} - {:.1}) / {:.1} x {} ms) = {} ms{}",
+            self.observed,
+            self.bound,
+            self.bound,
+            self.window_ms,
+            crate::metrics::java_round(raw),
+            if crate::metrics::java_round(raw) != self.delay_ms {
+                format!(", capped at {} ms", self.delay_ms)
+            } else {
+                String::new()
+            }
+        )
+    }
+}
+
+/// A quota sensor (one budget on one broker) over the run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SensorTrack {
+    /// Broker id.
+    pub broker: u32,
+    /// Quota type.
+    pub quota_type: QuotaType,
+    /// The budget's metric tags.
+    pub tags: MetricTags,
+    /// Kafka's sensor name, e.g. `Produce-:app`.
+    pub sensor_name: String,
+    /// The MBean, e.g. `kafka.server:type=Produce,client-id=app`.
+    pub mbean: String,
+    /// The quota bound per second (`Long.MAX_VALUE` as f64 when unlimited).
+    pub bound: f64,
+    /// `quota.window.num`.
+    pub samples_kept: u32,
+    /// `quota.window.size.seconds` in ms.
+    pub sample_window_ms: i64,
+    /// Every sample started during the run, in order (capped at [`SERIES_CAP`]).
+    pub samples: Vec<SampleWindow>,
+    /// The measured rate after each record.
+    pub rate: Series<RatePoint>,
+    /// Every throttle decided on this sensor.
+    pub throttles: Vec<ThrottleEvent>,
+    /// Clients (indices) that drew on this budget.
+    pub members: Vec<u32>,
+}
+
+/// A time span (ms).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Span {
+    /// Start (ms).
+    pub from_ms: f64,
+    /// End (ms).
+    pub to_ms: f64,
+}
+
+/// The producer's buffer use at one time.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct BufferPoint {
+    /// When (ms).
+    pub at_ms: f64,
+    /// Bytes of `buffer.memory` allocated to batches.
+    pub used_bytes: u64,
+}
+
+/// Records done (acknowledged or consumed) by a time.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ProgressPoint {
+    /// When (ms).
+    pub at_ms: f64,
+    /// Records done so far.
+    pub records: u64,
+}
+
+/// A response's throttle as the client saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ClientThrottle {
+    /// When the response arrived (ms).
+    pub at_ms: f64,
+    /// From which broker.
+    pub broker: u32,
+    /// `throttle_time_ms` in the response.
+    pub throttle_ms: i64,
+}
+
+/// The client metrics a Java client would report at the end of the run.
+///
+/// Kafka: `Sender.SenderMetrics` (producer-metrics), `FetchMetricsManager`
+/// (consumer-fetch-manager-metrics); NaN where Kafka reads NaN (no sample).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ClientMetrics {
+    /// `produce-throttle-time-avg` (producers) or `fetch-throttle-time-avg` (consumers), ms.
+    pub throttle_time_avg: f64,
+    /// `produce-throttle-time-max` / `fetch-throttle-time-max`, ms.
+    pub throttle_time_max: f64,
+    /// `record-retry-total`.
+    pub record_retry_total: u64,
+    /// `record-error-total`.
+    pub record_error_total: u64,
+    /// Records acknowledged (producer) or consumed (consumer).
+    pub records_done: u64,
+    /// Bytes of record values acknowledged or consumed.
+    pub bytes_done: u64,
+    /// Records per second over the client's run.
+    pub records_per_s: f64,
+    /// Total time `send()` was blocked waiting for `buffer.memory` (ms).
+    pub blocked_ms_total: f64,
+    /// Largest `buffer.memory` use (bytes).
+    pub buffer_used_max: u64,
+    /// Requests sent.
+    pub requests: u64,
+}
+
+/// Per-record latency summary (send() to acknowledgement), in whole ms as
+/// `kafka-producer-perf-test.sh` measures it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct LatencySummary {
+    /// Mean (ms).
+    pub avg_ms: f64,
+    /// Maximum (ms).
+    pub max_ms: u32,
+    /// 50th percentile (ms).
+    pub p50_ms: u32,
+    /// 95th percentile (ms).
+    pub p95_ms: u32,
+    /// 99th percentile (ms).
+    pub p99_ms: u32,
+    /// 99.9th percentile (ms).
+    pub p999_ms: u32,
+}
+
+/// One periodic line of `kafka-producer-perf-test.sh`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PerfWindow {
+    /// When the line was printed (ms).
+    pub at_ms: i64,
+    /// Records in the window.
+    pub records: u64,
+    /// Window length (ms).
+    pub elapsed_ms: i64,
+    /// Record bytes in the window.
+    pub bytes: u64,
+    /// Sum of latencies (ms).
+    pub latency_sum_ms: u64,
+    /// Max latency (ms).
+    pub latency_max_ms: u32,
+}
+
+impl PerfWindow {
+    /// The line as the tool prints it.
+    ///
+    /// Kafka: `ProducerPerformance.Stats.printWindow`, tools/src/main/java/org/apache/kafka/tools/ProducerPerformance.java.
+    pub fn line(&self) -> String {
+        let elapsed = self.elapsed_ms as f64;
+        let rps = 1000.0 * self.records as f64 / elapsed;
+        let mbps = 1000.0 * self.bytes as f64 / elapsed / (1024.0 * 1024.0);
+        format!(
+            "{} records sent, {:.1} records/sec ({:.2} MB/sec), {:.1} ms avg latency, {:.1} ms max latency.",
+            self.records,
+            rps,
+            mbps,
+            self.latency_sum_ms as f64 / self.records as f64,
+            f64::from(self.latency_max_ms)
+        )
+    }
+}
+
+/// The `kafka-producer-perf-test.sh` view of a producer's run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PerfSummary {
+    /// The periodic lines (every 5 s).
+    pub windows: Vec<PerfWindow>,
+    /// Records sent in total.
+    pub records: u64,
+    /// Total elapsed (ms).
+    pub elapsed_ms: i64,
+    /// Total record bytes.
+    pub bytes: u64,
+    /// Latency summary.
+    pub latency: LatencySummary,
+}
+
+impl PerfSummary {
+    /// The final line as the tool prints it.
+    ///
+    /// Kafka: `ProducerPerformance.Stats.printTotal`.
+    pub fn total_line(&self) -> String {
+        let elapsed = self.elapsed_ms as f64;
+        let l = &self.latency;
+        format!(
+            "{} records sent, {:.1} records/sec ({:.2} MB/sec), {:.2} ms avg latency, {:.2} ms max latency, {} ms 50th, {} ms 95th, {} ms 99th, {} ms 99.9th.",
+            self.records,
+            1000.0 * self.records as f64 / elapsed,
+            1000.0 * self.bytes as f64 / elapsed / (1024.0 * 1024.0),
+            l.avg_ms,
+            f64::from(l.max_ms),
+            l.p50_ms,
+            l.p95_ms,
+            l.p99_ms,
+            l.p999_ms
+        )
+    }
+
+    /// Every line: the periodic ones, then the total.
+    pub fn lines(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.windows.iter().map(PerfWindow::line).collect();
+        v.push(self.total_line());
+        v
+    }
+}
+
+/// What kind of client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClientKind {
+    /// A producer.
+    Producer,
+    /// A consumer.
+    Consumer,
+}
+
+/// One client over the run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClientTrack {
+    /// The connection name from the scenario.
+    pub name: String,
+    /// Producer or consumer.
+    pub kind: ClientKind,
+    /// `client.id`.
+    pub client_id: String,
+    /// The principal the broker derived (e.g. `User:ANONYMOUS`).
+    pub principal: String,
+    /// When the application started (ms).
+    pub start_ms: f64,
+    /// When the last record was acknowledged / consumed (ms), if it was.
+    pub finish_ms: Option<f64>,
+    /// `finish - start` (ms), if finished.
+    pub duration_ms: Option<f64>,
+    /// Client metrics at the end.
+    pub metrics: ClientMetrics,
+    /// Per-record latency (producers).
+    pub latency: Option<LatencySummary>,
+    /// The perf-test view (producers).
+    pub perf: Option<PerfSummary>,
+    /// Every response with its throttle time (0 included), capped.
+    pub throttles: Series<ClientThrottle>,
+    /// Channel mute spans per broker the client was throttled on.
+    pub mutes: Vec<Span>,
+    /// Spans where `send()` was blocked on `buffer.memory`.
+    pub blocked: Vec<Span>,
+    /// `buffer.memory` use over time (producers).
+    pub buffer: Series<BufferPoint>,
+    /// Records done over time.
+    pub progress: Series<ProgressPoint>,
+}
+
+/// One broker's MBean readings at the end of the run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BrokerTrack {
+    /// Broker id.
+    pub id: u32,
+    /// `(mbean, attribute, value)` for every budget: `byte-rate`,
+    /// `request-time`, `throttle-time` (NaN when nothing was throttled).
+    pub mbeans: Vec<MBeanValue>,
+}
+
+/// One MBean attribute.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MBeanValue {
+    /// e.g. `kafka.server:type=Produce,client-id=app`.
+    pub mbean: String,
+    /// e.g. `byte-rate`.
+    pub attribute: String,
+    /// The value; NaN serialises as `null`.
+    pub value: f64,
+}
+
+impl Timeline {
+    /// A stable 64-bit fingerprint: FNV-1a over the Timeline's canonical JSON
+    /// (struct fields in declaration order, floats in shortest round-trip
+    /// form). Equal on every platform for the same scenario and seed.
+    pub fn fingerprint(&self) -> u64 {
+        let bytes = serde_json::to_vec(self).unwrap_or_default();
+        fnv1a64(&bytes)
+    }
+
+    /// The client track named `name`.
+    pub fn client(&self, name: &str) -> Option<&ClientTrack> {
+        self.clients.iter().find(|c| c.name == name)
+    }
+}
+
+/// FNV-1a, 64 bits.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv_matches_reference_values() {
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn series_stays_bounded_and_keeps_order() {
+        let mut s = Series::default();
+        for i in 0..10_000u32 {
+            s.push(i);
+        }
+        assert!(s.points.len() as u32 <= SERIES_CAP);
+        assert!(s.points.windows(2).all(|w| w[0] < w[1]));
+        assert!(s.stride > 1);
+        assert_eq!(s.points[0], 0);
+    }
+
+    #[test]
+    fn perf_lines_match_the_tools_format() {
+        let w = PerfWindow { at_ms: 5017, records: 22017, elapsed_ms: 5263, bytes: 22_017_000, latency_sum_ms: 2_604_611, latency_max_ms: 5017 };
+        assert_eq!(
+            w.line(),
+            "22017 records sent, 4183.4 records/sec (3.99 MB/sec), 118.3 ms avg latency, 5017.0 ms max latency."
+        );
+    }
+
+    #[test]
+    fn throttle_formula_shows_its_numbers() {
+        let t = ThrottleEvent {
+            at_ms: 0,
+            client: 0,
+            delay_ms: 500,
+            observed: 2_100_000.0,
+            bound: 2_000_000.0,
+            window_ms: 10_000,
+            applied: true,
+            mute_from_ms: 0.0,
+            mute_to_ms: 500.0,
+        };
+        assert_eq!(t.formula(), "round((2100000.0 - 2000000.0) / 2000000.0 x 10000 ms) = 500 ms");
+    }
+}
