@@ -14,12 +14,13 @@
 //!
 //! Not reproduced (a pattern using them gets an
 //! [`ErrorClass::UnsupportedRegex`] error rather than a possibly wrong answer):
-//! the inline flags `m d u x c U` (and `UNICODE_CASE`/`CANON_EQ`/`COMMENTS`),
+//! the inline flags `d u x c U` (`UNIX_LINES`, `UNICODE_CASE`, `COMMENTS`,
+//! `CANON_EQ`, `UNICODE_CHARACTER_CLASS`),
 //! `\G`, `\X`, `\b{g}`, `\N{name}`, Unicode properties and blocks
 //! (`\p{L}`, `\p{IsLatin}`, `\p{InGreek}`, `\p{javaLowerCase}`, only the
 //! POSIX ASCII classes such as `\p{Alpha}` are supported), case-insensitive
 //! back-references, and anything `fancy-regex` refuses to compile (for
-//! example variable-length look-behind or a quantified zero-width assertion).
+//! example variable-length look-behind).
 //! Positions are UTF-8 byte offsets; Java counts UTF-16 units, which only
 //! matters for an empty match next to a character outside the BMP.
 //!
@@ -138,6 +139,33 @@ impl CharSet {
 /// A class that matches nothing.
 const NEVER: &str = "[^\\x{0}-\\x{10FFFF}]";
 
+/// Is this emitted node a zero-width assertion?
+fn is_zero_width(node: &str) -> bool {
+    [
+        "^",
+        "\\A",
+        "\\B",
+        "\\b",
+        "\\z",
+        JAVA_DOLLAR,
+        JAVA_DOLLAR_MULTILINE,
+        JAVA_CARET_MULTILINE,
+    ]
+    .contains(&node)
+        || ["(?=", "(?!", "(?<=", "(?<!"]
+            .iter()
+            .any(|p| node.starts_with(p))
+}
+
+/// Java's multiline `^` (`Pattern.Caret`): at the start, or after a line
+/// terminator (not between `\r` and `\n`), never at the end of input.
+const JAVA_CARET_MULTILINE: &str =
+    "(?:\\A|(?<=[\\n\\r\\x{85}\\x{2028}\\x{2029}]))(?!\\z)(?!(?<=\\r)\\n)";
+
+/// Java's multiline `$` (`Pattern.Dollar(true)`): at the end, or before any
+/// line terminator (not between `\r` and `\n`).
+const JAVA_DOLLAR_MULTILINE: &str = "(?:\\z|(?=[\\n\\r\\x{85}\\x{2028}\\x{2029}])(?!(?<=\\r)\\n))";
+
 /// Java's non-multiline `$` (`Pattern.Dollar(false)`): end of input, or before
 /// a line terminator that ends the input (`\r\n` counts as one, and there is
 /// no match between `\r` and `\n`).
@@ -229,7 +257,13 @@ enum Qtype {
 struct Flags {
     case_insensitive: bool,
     dotall: bool,
+    multiline: bool,
+    /// Set flags the engine does not reproduce (`d u c x U`), as a bit per letter.
+    unsupported: u8,
 }
+
+/// The inline flags the engine does not reproduce, in bit order.
+const UNSUPPORTED_FLAGS: [char; 5] = ['d', 'u', 'c', 'x', 'U'];
 
 /// Sentinel around a back-reference number, resolved once the total number
 /// of groups is known (Java lets `\5` refer to a group defined later; a
@@ -247,6 +281,11 @@ struct Parser<'a> {
     /// Java's `capturingGroupCount`: group 0 counts, so it starts at 1.
     capturing_group_count: u32,
     named_groups: BTreeMap<String, u32>,
+    /// Unbounded quantifiers and back-references seen so far (Java's
+    /// `TreeInfo.maxValid` turns false for them).
+    unbounded: u32,
+    /// The node handed to `closure` is a group holding capturing groups.
+    pending_captures: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -341,11 +380,19 @@ impl<'a> Parser<'a> {
                 }
                 '^' => {
                     self.next();
-                    "^".to_owned()
+                    if self.flags.multiline {
+                        JAVA_CARET_MULTILINE.to_owned()
+                    } else {
+                        "^".to_owned()
+                    }
                 }
                 '$' => {
                     self.next();
-                    JAVA_DOLLAR.to_owned()
+                    if self.flags.multiline {
+                        JAVA_DOLLAR_MULTILINE.to_owned()
+                    } else {
+                        JAVA_DOLLAR.to_owned()
+                    }
                 }
                 '.' => {
                     self.next();
@@ -445,6 +492,7 @@ impl<'a> Parser<'a> {
     /// `Pattern.ref`: the first digit is always a reference; more digits are
     /// taken while the group they name exists.
     fn backref(&mut self, mut ref_num: u32) -> Result<String, PrincipalError> {
+        self.unbounded += 1;
         loop {
             let ch = self.peek();
             if !is_ascii_digit(ch) {
@@ -487,7 +535,14 @@ impl<'a> Parser<'a> {
             'a' => Esc::Char(0x07),
             'b' if !inclass => {
                 if self.peek() == u32::from('{') {
-                    return Err(self.unsupported("`\\b{g}`"));
+                    if self.skip() == u32::from('g') {
+                        if self.read() == u32::from('}') {
+                            return Err(self.unsupported("`\\b{g}`"));
+                        }
+                        return Err(self.error("Illegal/unsupported escape sequence"));
+                    }
+                    self.unread();
+                    self.unread();
                 }
                 Esc::Node("\\b".to_owned())
             }
@@ -516,6 +571,7 @@ impl<'a> Parser<'a> {
                 if self.flags.case_insensitive {
                     return Err(self.unsupported("a case-insensitive back-reference"));
                 }
+                self.unbounded += 1;
                 Esc::Node(format!("{BACKREF_MARK}{num}{BACKREF_MARK}"))
             }
             'n' => Esc::Char(0x0A),
@@ -852,6 +908,7 @@ impl<'a> Parser<'a> {
     /// `Pattern.group0`; returns `None` for a flags-only group such as `(?i)`.
     fn group0(&mut self) -> Result<Option<String>, PrincipalError> {
         let save = self.flags;
+        let groups_before = self.capturing_group_count;
         let mut ch = self.next();
         let node;
         if ch == u32::from('?') {
@@ -874,23 +931,32 @@ impl<'a> Parser<'a> {
                         self.named_groups
                             .insert(name, self.capturing_group_count - 1);
                         node = format!("({})", self.expr()?);
-                    } else if ch == u32::from('=') {
-                        node = format!("(?<={})", self.expr()?);
                     } else {
-                        node = format!("(?<!{})", self.expr()?);
+                        let before = self.unbounded;
+                        let inner = self.expr()?;
+                        // Pattern.group0 studies the body before it looks for ')'.
+                        if self.unbounded > before {
+                            return Err(self.error(
+                                "Look-behind group does not have an obvious maximum length",
+                            ));
+                        }
+                        let kind = if ch == u32::from('=') { "=" } else { "!" };
+                        node = format!("(?<{kind}{inner})");
                     }
                 }
                 '$' | '@' => return Err(self.error("Unknown group type")),
                 _ => {
                     self.unread();
-                    self.add_flags()?;
+                    self.add_flags();
                     ch = self.read();
                     if ch == u32::from(')') {
+                        self.check_flags()?;
                         return Ok(None);
                     }
                     if ch != u32::from(':') {
                         return Err(self.error("Unknown inline modifier"));
                     }
+                    self.check_flags()?;
                     node = format!("(?:{})", self.expr()?);
                 }
             }
@@ -900,35 +966,53 @@ impl<'a> Parser<'a> {
         }
         self.accept(u32::from(')'), "Unclosed group")?;
         self.flags = save;
+        self.pending_captures = self.capturing_group_count > groups_before;
         self.closure(node).map(Some)
     }
 
-    fn add_flags(&mut self) -> Result<(), PrincipalError> {
+    /// `Pattern.addFlag` / `subFlag`. Flags the engine does not reproduce are
+    /// only reported once the group header is known to be valid (Java first
+    /// checks for `)` or `:`).
+    fn add_flags(&mut self) {
+        let bit = |c: char| {
+            UNSUPPORTED_FLAGS
+                .iter()
+                .position(|&f| f == c)
+                .map_or(0u8, |i| 1u8 << i)
+        };
         let mut ch = self.peek();
         loop {
             match char::from_u32(ch).unwrap_or('\u{FFFD}') {
                 'i' => self.flags.case_insensitive = true,
                 's' => self.flags.dotall = true,
-                'm' | 'd' | 'u' | 'c' | 'x' | 'U' => {
-                    let f = char::from_u32(ch).unwrap_or('?');
-                    return Err(self.unsupported(&format!("the inline flag `{f}`")));
-                }
+                'm' => self.flags.multiline = true,
+                c @ ('d' | 'u' | 'c' | 'x' | 'U') => self.flags.unsupported |= bit(c),
                 '-' => {
                     ch = self.next();
                     loop {
                         match char::from_u32(ch).unwrap_or('\u{FFFD}') {
                             'i' => self.flags.case_insensitive = false,
                             's' => self.flags.dotall = false,
-                            'm' | 'd' | 'u' | 'c' | 'x' | 'U' => {}
-                            _ => return Ok(()),
+                            'm' => self.flags.multiline = false,
+                            c @ ('d' | 'u' | 'c' | 'x' | 'U') => self.flags.unsupported &= !bit(c),
+                            _ => return,
                         }
                         ch = self.next();
                     }
                 }
-                _ => return Ok(()),
+                _ => return,
             }
             ch = self.next();
         }
+    }
+
+    fn check_flags(&self) -> Result<(), PrincipalError> {
+        if let Some(i) =
+            (0..UNSUPPORTED_FLAGS.len()).find(|i| self.flags.unsupported & (1 << i) != 0)
+        {
+            return Err(self.unsupported(&format!("the inline flag `{}`", UNSUPPORTED_FLAGS[i])));
+        }
+        Ok(())
     }
 
     fn qtype(&mut self) -> Qtype {
@@ -944,7 +1028,54 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn quantify(node: &str, quant: &str, q: Qtype) -> String {
+    /// Applies a quantifier. Java accepts a quantified zero-width assertion
+    /// (`(?!x)?`, `^*`), which `fancy-regex` refuses: since the assertion
+    /// consumes nothing, `X?`/`X*`/`X{0,n}` become "try X, else nothing" and a
+    /// minimum of one or more becomes `X` itself.
+    ///
+    /// A repeated group that holds capturing groups and can match the empty
+    /// string (`(.*)*`) is refused: Java runs one more, empty iteration and
+    /// keeps its (empty) captures, `fancy-regex` does not.
+    fn quantify(
+        &self,
+        node: &str,
+        quant: &str,
+        q: Qtype,
+        captures: bool,
+    ) -> Result<String, PrincipalError> {
+        let repeats = !(quant == "?" || quant == "{0,0}" || quant == "{0,1}" || quant == "{1,1}");
+        if captures && repeats && self.nullable(node) {
+            return Err(self.unsupported(
+                "a repeated group that can match the empty string and holds capturing groups \
+                 (Java keeps the captures of a last, empty iteration)",
+            ));
+        }
+        Ok(Self::quantify_node(node, quant, q))
+    }
+
+    /// Can this emitted node match the empty string? (Unknown counts as yes.)
+    fn nullable(&self, node: &str) -> bool {
+        let body = resolve_backrefs(node, self.capturing_group_count - 1);
+        fancy_regex::Regex::new(&format!("\\A(?:{body})"))
+            .map(|re| re.is_match("").unwrap_or(true))
+            .unwrap_or(true)
+    }
+
+    fn quantify_node(node: &str, quant: &str, q: Qtype) -> String {
+        if is_zero_width(node) {
+            let min_zero = quant == "?" || quant == "*" || quant.starts_with("{0,");
+            if !min_zero {
+                return node.to_owned();
+            }
+            if quant == "{0,0}" {
+                return String::new();
+            }
+            return match q {
+                Qtype::Greedy => format!("(?:{node}|)"),
+                Qtype::Lazy => format!("(?:|{node})"),
+                Qtype::Possessive => format!("(?>{node}|)"),
+            };
+        }
         match q {
             Qtype::Greedy => format!("(?:{node}){quant}"),
             Qtype::Lazy => format!("(?:{node}){quant}?"),
@@ -954,19 +1085,22 @@ impl<'a> Parser<'a> {
 
     /// `Pattern.closure`: an optional quantifier after an atom.
     fn closure(&mut self, node: String) -> Result<String, PrincipalError> {
+        let captures = std::mem::take(&mut self.pending_captures);
         let ch = self.peek();
         match char::from_u32(ch).unwrap_or('\u{FFFD}') {
             '?' => {
                 let q = self.qtype();
-                Ok(Self::quantify(&node, "?", q))
+                self.quantify(&node, "?", q, captures)
             }
             '*' => {
                 let q = self.qtype();
-                Ok(Self::quantify(&node, "*", q))
+                self.unbounded += 1;
+                self.quantify(&node, "*", q, captures)
             }
             '+' => {
                 let q = self.qtype();
-                Ok(Self::quantify(&node, "+", q))
+                self.unbounded += 1;
+                self.quantify(&node, "+", q, captures)
             }
             '{' => {
                 let mut ch = self.skip();
@@ -990,7 +1124,8 @@ impl<'a> Parser<'a> {
                     if ch == u32::from('}') {
                         self.unread();
                         let q = self.qtype();
-                        return Ok(Self::quantify(&node, &format!("{{{cmin},}}"), q));
+                        self.unbounded += 1;
+                        return self.quantify(&node, &format!("{{{cmin},}}"), q, captures);
                     }
                     let mut m: u64 = 0;
                     while is_ascii_digit(ch) {
@@ -1012,7 +1147,7 @@ impl<'a> Parser<'a> {
                 }
                 self.unread();
                 let q = self.qtype();
-                Ok(Self::quantify(&node, &format!("{{{cmin},{cmax}}}"), q))
+                self.quantify(&node, &format!("{{{cmin},{cmax}}}"), q, captures)
             }
             _ => Ok(node),
         }
@@ -1148,6 +1283,8 @@ impl JavaPattern {
             flags: Flags::default(),
             capturing_group_count: 1,
             named_groups: BTreeMap::new(),
+            unbounded: 0,
+            pending_captures: false,
         };
         let body = p.expr()?;
         if p.cursor != p.pattern_length {
@@ -1458,7 +1595,11 @@ mod tests {
             "Illegal/unsupported escape sequence near index 1\n\\i\n ^"
         );
         assert_eq!(err("x(?<1a>b)").class(), ErrorClass::PatternSyntax);
-        assert_eq!(err("(?m)x").class(), ErrorClass::UnsupportedRegex);
+        assert_eq!(err("(?x)x").class(), ErrorClass::UnsupportedRegex);
+        assert_eq!(
+            err("(?icn=)").message(),
+            "Unknown inline modifier near index 4\n(?icn=)\n    ^"
+        );
         assert_eq!(err("\\p{IsLatin}").class(), ErrorClass::UnsupportedRegex);
     }
 
@@ -1472,6 +1613,35 @@ mod tests {
         assert_eq!(d.find_at("x\n", 0).unwrap().unwrap()[0], Some((0, 1)));
         assert_eq!(d.find_at("x\r\n", 0).unwrap().unwrap()[0], Some((0, 1)));
         assert!(d.find_at("x\ny", 0).unwrap().is_none());
+    }
+
+    #[test]
+    fn multiline_anchors_follow_java() {
+        let p = ok("(?m)^b$");
+        assert!(p.find_at("a\nb\r\nc", 0).unwrap().is_some());
+        assert!(ok("(?m)^").find_at("a\n", 1).unwrap().is_none());
+        assert!(ok("(?m)a$").find_at("a\r\n", 0).unwrap().is_some());
+    }
+
+    #[test]
+    fn java_only_constructs_are_refused_or_reported() {
+        assert_eq!(err("(.*)*").class(), ErrorClass::UnsupportedRegex);
+        assert!(JavaPattern::compile("(a)*").is_ok());
+        assert_eq!(
+            err("(?<=a*)b").message(),
+            "Look-behind group does not have an obvious maximum length near index 5\n(?<=a*)b\n     ^"
+        );
+        assert_eq!(
+            err("\\b{x}").message(),
+            "Illegal repetition near index 3\n\\b{x}\n   ^"
+        );
+    }
+
+    #[test]
+    fn quantified_assertions_are_accepted() {
+        assert_eq!(ok("(?!x)?a").replace("ab", "[$0]", true).unwrap(), "[a]b");
+        assert!(ok("^*a").matches("a").unwrap().is_some());
+        assert!(ok("a(?=b)+").find_at("ab", 0).unwrap().is_some());
     }
 
     #[test]

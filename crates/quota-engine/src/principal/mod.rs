@@ -22,7 +22,7 @@
 //! (`$1`, `${name}`, `\$`). They are read by a port of the JDK's pattern parser
 //! (the JDK's `PatternSyntaxException` messages included) and run on
 //! `fancy-regex`; Java regex features the engine does not reproduce (listed in
-//! the `jregex` module: inline flags other than `i` and `s`, Unicode
+//! the `jregex` module: inline flags other than `i`, `s` and `m`, Unicode
 //! properties and blocks, `\G`, `\X`, ...) give an
 //! [`ErrorClass::UnsupportedRegex`] error instead of a possibly wrong name.
 //!
