@@ -46,6 +46,19 @@ pub enum ErrorKind {
         /// Where they stand, e.g. `the entity name` or `an option position`.
         context: String,
     },
+    /// Template placeholders or expressions that only another tool can
+    /// evaluate (Helm `{{ .Values.x }}`, AsciiDoc `{attr}`, Terraform
+    /// `var.x`) stand where a literal value must be.
+    Unresolved {
+        /// What kind of placeholder, singular: `Helm template placeholder`.
+        kind: String,
+        /// The placeholders exactly as written.
+        names: Vec<String>,
+        /// Where they stand, e.g. `metadata.name`.
+        context: String,
+        /// What to do, as a clause: `render the chart with helm template first`.
+        hint: String,
+    },
     /// A valid input that this crate does not import, and why.
     Unsupported {
         /// What is not supported, e.g. `--add-config-file`.
@@ -194,6 +207,21 @@ impl fmt::Display for Error {
                     "the unexpanded shell {noun} {list} stand{} in {context}; expected a literal value, so expand {} before importing.",
                     if names.len() == 1 { "s" } else { "" },
                     if names.len() == 1 { "it" } else { "them" }
+                )
+            }
+            ErrorKind::Unresolved {
+                kind,
+                names,
+                context,
+                hint,
+            } => {
+                let plural = names.len() != 1;
+                write!(
+                    f,
+                    "the {kind}{} {} stand{} in {context}; expected a literal value, so {hint}.",
+                    if plural { "s" } else { "" },
+                    names.join(", "),
+                    if plural { "" } else { "s" }
                 )
             }
             ErrorKind::Unsupported { what, why } => {

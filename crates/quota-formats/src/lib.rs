@@ -14,6 +14,14 @@
 
 pub mod configs_sh;
 pub mod describe;
+pub mod detect;
 pub mod error;
+pub mod java;
+pub mod rpk;
+pub mod scenario;
+#[cfg(feature = "yaml")]
+pub mod strimzi;
+#[cfg(feature = "hcl")]
+pub mod terraform;
 
 pub use error::{Error, ErrorKind, Position};

@@ -1,0 +1,558 @@
+//! Which format a text is in, and one entry point to import any of them
+//! into a [`QuotaStore`] or export a store to any of them.
+//!
+//! [`detect`] looks at the text only (no file name) and says which
+//! [`Format`] it is, with the reason, so the playground's import box and
+//! `kafka-quota` can take whatever an operator pastes. [`import`] reads a
+//! text in a known format into a store; [`export`] writes a store in a
+//! format and lists what that format cannot express ([`Unexpressed`])
+//! instead of dropping it.
+//!
+//! Detection uses no YAML or HCL parser, so it works in builds without the
+//! `yaml` and `hcl` features; importing those formats needs the features.
+//!
+//! # Example
+//!
+//! ```
+//! use quota_formats::detect::{detect, import, Format};
+//!
+//! let text = "kafka-configs.sh --bootstrap-server b:9092 --alter \
+//!             --add-config producer_byte_rate=2000000 --entity-type users --entity-name tenant-a\n";
+//! let found = detect(text)?;
+//! assert_eq!(found.format, Format::ConfigsSh);
+//! let imported = import(text, found.format)?;
+//! assert_eq!(imported.store.entries().count(), 1);
+//! # Ok::<(), quota_formats::Error>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use quota_engine::{EntityName, QuotaEntity, QuotaKey, QuotaStore};
+
+use crate::configs_sh::{self, Mode};
+use crate::describe::{self, DescribeImport};
+use crate::error::{Error, ErrorKind, Position};
+
+/// The quota lines read from a text: one entry per entity (or per value)
+/// with its position, plus notes on what was read but not imported.
+///
+/// The same type as [`describe::DescribeImport`]; every line-oriented
+/// importer of this crate returns it.
+pub type QuotaImport = DescribeImport;
+
+/// A format this crate reads or writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    /// `kafka-configs.sh` command lines ([`crate::configs_sh`]).
+    ConfigsSh,
+    /// `kafka-configs.sh --describe` output ([`crate::describe`]).
+    Describe,
+    /// Java code calling the Admin API ([`crate::java`]).
+    Java,
+    /// Strimzi `KafkaUser` YAML (`crate::strimzi`, feature `yaml`).
+    Strimzi,
+    /// Terraform `kafka_quota` / `aiven_kafka_quota` HCL (`crate::terraform`, feature `hcl`).
+    Terraform,
+    /// The playground's scenario JSON ([`crate::scenario`]).
+    ScenarioJson,
+    /// Redpanda `rpk cluster quotas` commands and output ([`crate::rpk`]; import only).
+    Rpk,
+}
+
+impl Format {
+    /// Every format, in the order [`detect`] tries them.
+    pub const ALL: [Format; 7] = [
+        Format::ScenarioJson,
+        Format::Strimzi,
+        Format::Terraform,
+        Format::Java,
+        Format::Rpk,
+        Format::ConfigsSh,
+        Format::Describe,
+    ];
+
+    /// The short name used by `kafka-quota --format/--to`: `configs-sh`,
+    /// `describe`, `java`, `strimzi`, `terraform`, `json`, `rpk`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::ConfigsSh => "configs-sh",
+            Format::Describe => "describe",
+            Format::Java => "java",
+            Format::Strimzi => "strimzi",
+            Format::Terraform => "terraform",
+            Format::ScenarioJson => "json",
+            Format::Rpk => "rpk",
+        }
+    }
+
+    /// The format with this short name ([`Format::name`]).
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// A human name: `kafka-configs.sh commands`, `Strimzi KafkaUser YAML`, ...
+    pub const fn title(self) -> &'static str {
+        match self {
+            Format::ConfigsSh => "kafka-configs.sh commands",
+            Format::Describe => "kafka-configs.sh --describe output",
+            Format::Java => "Admin API Java code",
+            Format::Strimzi => "Strimzi KafkaUser YAML",
+            Format::Terraform => "Terraform HCL",
+            Format::ScenarioJson => "playground scenario JSON",
+            Format::Rpk => "Redpanda rpk cluster quotas",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What [`detect`] found: the format and why it thinks so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Detection {
+    /// The format.
+    pub format: Format,
+    /// Why, as a sentence naming the line that decided it.
+    pub reason: String,
+}
+
+/// The lines of `text` that are not blank and not `#`/`//` comments, with
+/// their 1-based numbers.
+fn content_lines(text: &str) -> impl Iterator<Item = (u32, &str)> {
+    text.lines().enumerate().filter_map(|(i, l)| {
+        let t = l.trim();
+        (!t.is_empty() && !t.starts_with('#') && !t.starts_with("//"))
+            .then(|| (u32::try_from(i + 1).unwrap_or(u32::MAX), t))
+    })
+}
+
+/// Says which format `text` is in, from its content alone.
+///
+/// The first rule that matches wins: a JSON object (`{` first) is a
+/// scenario; `resource "kafka_quota"` / `resource "aiven_kafka_quota"` is
+/// Terraform; `kind: KafkaUser`, `apiVersion: kafka.strimzi.io/...` or a
+/// `quotas:` mapping with Strimzi's camel-case keys is Strimzi; a mention
+/// of `ClientQuotaAlteration` / `ClientQuotaEntity` is Java; `rpk cluster
+/// quotas` is rpk; a line mentioning `kafka-configs` with an option is a
+/// command; a line starting `Quota configs for` / `Configs for` is describe
+/// output.
+///
+/// # Errors
+///
+/// [`ErrorKind::Syntax`] at line 1 when no rule matches (an empty text, or
+/// prose), naming what was looked for.
+pub fn detect(text: &str) -> Result<Detection, Error> {
+    let found = |format: Format, line: u32, why: &str| {
+        Ok(Detection {
+            format,
+            reason: format!("Line {line} {why}, so this is {}.", format.title()),
+        })
+    };
+    if let Some((n, first)) = content_lines(text).next() {
+        if first.starts_with('{') {
+            return found(Format::ScenarioJson, n, "opens a JSON object");
+        }
+    }
+    for (n, line) in content_lines(text) {
+        let squeezed: String = line.split_whitespace().collect::<Vec<_>>().join(" ");
+        if squeezed.starts_with("resource \"kafka_quota\"")
+            || squeezed.starts_with("resource \"aiven_kafka_quota\"")
+        {
+            return found(Format::Terraform, n, "declares a Terraform quota resource");
+        }
+    }
+    for (n, line) in content_lines(text) {
+        if line.starts_with("kind: KafkaUser") || line.starts_with("apiVersion: kafka.strimzi.io/") {
+            return found(Format::Strimzi, n, "names a Strimzi resource");
+        }
+    }
+    let strimzi_keys = [
+        "producerByteRate:",
+        "consumerByteRate:",
+        "requestPercentage:",
+        "controllerMutationRate:",
+    ];
+    for (n, line) in content_lines(text) {
+        if strimzi_keys.iter().any(|k| line.starts_with(k)) {
+            return found(Format::Strimzi, n, "sets a Strimzi KafkaUser quota key");
+        }
+    }
+    for (n, line) in content_lines(text) {
+        if line.contains("ClientQuotaAlteration") || line.contains("ClientQuotaEntity") {
+            return found(Format::Java, n, "uses the Admin API's quota classes");
+        }
+    }
+    for (n, line) in content_lines(text) {
+        if line.contains("rpk cluster quotas") {
+            return found(Format::Rpk, n, "runs rpk cluster quotas");
+        }
+    }
+    {
+        // `rpk cluster quotas describe` output: `user=alice` then `\tkey=value`.
+        let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+        if let (Some((i, head)), Some((_, next))) = (lines.next(), lines.next()) {
+            let entity_line = head.split(", ").all(|p| {
+                ["user=", "client-id=", "client-id-prefix="]
+                    .iter()
+                    .any(|t| p.starts_with(t))
+            });
+            if entity_line && next.starts_with([' ', '\t']) && next.contains('=') {
+                let n = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                return found(Format::Rpk, n, "is an entity line of rpk cluster quotas describe output");
+            }
+        }
+    }
+    let has_options = content_lines(text).any(|(_, l)| l.contains(" --") || l.starts_with("--"));
+    for (n, line) in content_lines(text) {
+        if line.contains("kafka-configs") && has_options {
+            return found(Format::ConfigsSh, n, "runs kafka-configs with options");
+        }
+    }
+    const DESCRIBE_STARTS: [&str; 6] = [
+        "Quota configs for ",
+        "Configs for ",
+        "Completed updating ",
+        "Completed Updating ",
+        "Updated config for ",
+        "Warning: --zookeeper is deprecated",
+    ];
+    for (n, line) in content_lines(text) {
+        if DESCRIBE_STARTS.iter().any(|p| line.starts_with(p)) {
+            return found(Format::Describe, n, "is a line of kafka-configs.sh --describe or --alter output");
+        }
+    }
+    let first = content_lines(text).next();
+    Err(Error::syntax(
+        first.map_or(Position::new(1, 1), |(n, _)| Position::new(n, 1)),
+        "client quotas in a known format: kafka-configs.sh commands, --describe output, Strimzi KafkaUser YAML, Terraform kafka_quota resources, Admin API Java, rpk cluster quotas or scenario JSON",
+        match first {
+            None => "an empty text".to_owned(),
+            Some((_, l)) => format!("`{}`", l.chars().take(40).collect::<String>()),
+        },
+    ))
+}
+
+/// A store read from a text, with the notes the importer made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imported {
+    /// The format the text was read as.
+    pub format: Format,
+    /// The quotas, as Kafka would hold them after the import.
+    pub store: QuotaStore,
+    /// What was read but not imported, or imported with a caveat, one
+    /// sentence each, with where.
+    pub notes: Vec<(Position, String)>,
+}
+
+/// Sets every value of `import` into `store`, mapping Kafka's refusals to
+/// [`ErrorKind::Rejected`] at the value's position.
+pub(crate) fn apply_import(import: &QuotaImport, store: &mut QuotaStore) -> Result<(), Error> {
+    import.apply(store)
+}
+
+/// Reads `text` as `format` into a fresh store.
+///
+/// `kafka-configs.sh` commands run in [`Mode::Import`] (real runbooks); the
+/// first command that fails stops the import. Every other format is read
+/// whole and then applied with Kafka's validation.
+///
+/// # Errors
+///
+/// The format's parse error (line, column, what was expected), an
+/// [`ErrorKind::Unsupported`] part of the input, or [`ErrorKind::Rejected`]
+/// for a value Kafka refuses. Strimzi and Terraform need the `yaml` and
+/// `hcl` features; without them they are [`ErrorKind::Unsupported`].
+pub fn import(text: &str, format: Format) -> Result<Imported, Error> {
+    let mut store = QuotaStore::new();
+    let mut notes = Vec::new();
+    let lines = match format {
+        Format::ConfigsSh => {
+            for outcome in configs_sh::run_script(text, Mode::Import, &mut store) {
+                notes.extend(outcome.notes.into_iter().map(|n| (outcome.position, n)));
+                outcome.result?;
+            }
+            if notes.is_empty() && store.is_empty() && configs_sh::parse_script(text, Mode::Import).is_empty() {
+                return Err(Error::syntax(
+                    Position::new(1, 1),
+                    "a kafka-configs.sh command",
+                    "no line that runs kafka-configs with options",
+                ));
+            }
+            None
+        }
+        Format::Describe => Some(describe::parse_describe_output(text)?),
+        Format::Java => Some(crate::java::parse(text)?),
+        Format::Rpk => Some(crate::rpk::parse(text)?),
+        Format::ScenarioJson => {
+            let file = crate::scenario::from_json(text)?;
+            notes.extend(file.notes.iter().map(|n| (Position::new(1, 1), n.clone())));
+            store = crate::scenario::quota_store(&file.scenario)?;
+            None
+        }
+        #[cfg(feature = "yaml")]
+        Format::Strimzi => Some(crate::strimzi::parse(text)?),
+        #[cfg(feature = "hcl")]
+        Format::Terraform => Some(crate::terraform::parse(text)?),
+        #[allow(unreachable_patterns)]
+        other => {
+            return Err(Error::unsupported(
+                Position::new(1, 1),
+                format!("reading {}", other.title()),
+                format!(
+                    "this build of quota-formats was made without the `{}` feature",
+                    if other == Format::Strimzi { "yaml" } else { "hcl" }
+                ),
+            ))
+        }
+    };
+    if let Some(lines) = lines {
+        apply_import(&lines, &mut store)?;
+        notes.extend(lines.notes);
+    }
+    Ok(Imported {
+        format,
+        store,
+        notes,
+    })
+}
+
+/// [`detect`] then [`import`].
+///
+/// # Errors
+///
+/// As [`detect`] and [`import`].
+pub fn import_any(text: &str) -> Result<(Detection, Imported), Error> {
+    let found = detect(text)?;
+    let imported = import(text, found.format)?;
+    Ok((found, imported))
+}
+
+/// Quotas a format cannot express, and why: exporters list them instead of
+/// dropping them silently.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unexpressed {
+    /// The entity.
+    pub entity: QuotaEntity,
+    /// The keys left out, with their values.
+    pub values: Vec<(QuotaKey, f64)>,
+    /// Why, as a clause: `Strimzi's KafkaUser has no client-id quotas`.
+    pub reason: String,
+}
+
+impl fmt::Display for Unexpressed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let values: Vec<String> = self
+            .values
+            .iter()
+            .map(|(k, v)| format!("{}={}", k.as_str(), quota_engine::java_double_to_string(*v)))
+            .collect();
+        write!(
+            f,
+            "{} ({}) is left out: {}.",
+            self.entity.path(),
+            values.join(", "),
+            self.reason
+        )
+    }
+}
+
+/// A store written in one format.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Export {
+    /// The text, ready to save.
+    pub text: String,
+    /// What the format cannot express; also listed as comments in `text`
+    /// where the format has comments.
+    pub unexpressed: Vec<Unexpressed>,
+}
+
+/// Writes `store` as `format`.
+///
+/// `configs-sh` gives one `kafka-configs.sh --alter` command per entity
+/// (`--bootstrap-server localhost:9092`); `describe` gives the 4.x
+/// `--describe` lines; `json` gives a scenario file holding only the
+/// quotas; `java`, `strimzi`, `terraform` as their modules say.
+///
+/// # Errors
+///
+/// [`ErrorKind::Unsupported`] for `rpk` (import only), and for `strimzi`
+/// / `terraform` without the `yaml` / `hcl` features.
+pub fn export(store: &QuotaStore, format: Format) -> Result<Export, Error> {
+    let plain = |text: String| Export {
+        text,
+        unexpressed: Vec::new(),
+    };
+    match format {
+        Format::ConfigsSh => Ok(plain(configs_sh_commands(store))),
+        Format::Describe => {
+            let mut text = describe::describe_lines(store.entries()).join("\n");
+            text.push('\n');
+            Ok(plain(text))
+        }
+        Format::Java => Ok(crate::java::export(store)),
+        Format::ScenarioJson => Ok(plain(crate::scenario::quotas_to_json(store))),
+        #[cfg(feature = "yaml")]
+        Format::Strimzi => Ok(crate::strimzi::export(store)),
+        #[cfg(feature = "hcl")]
+        Format::Terraform => Ok(crate::terraform::export(store)),
+        Format::Rpk => Err(Error::unsupported(
+            Position::new(1, 1),
+            "writing rpk commands",
+            "rpk is read for migration only; Kafka's own kafka-configs.sh commands (`--to configs-sh`) work on Redpanda too",
+        )),
+        #[allow(unreachable_patterns)]
+        other => Err(Error::unsupported(
+            Position::new(1, 1),
+            format!("writing {}", other.title()),
+            "this build of quota-formats was made without the feature for it",
+        )),
+    }
+}
+
+/// One `kafka-configs.sh --alter` command per entity of `store`, in the
+/// store's order, values printed with Java's `Double.toString`.
+pub fn configs_sh_commands(store: &QuotaStore) -> String {
+    let mut out = String::new();
+    for (entity, values) in store.entries() {
+        if values.is_empty() {
+            continue;
+        }
+        let mut words = vec![
+            "kafka-configs.sh".to_owned(),
+            "--bootstrap-server".to_owned(),
+            "localhost:9092".to_owned(),
+            "--alter".to_owned(),
+        ];
+        for (t, name) in entity.parts() {
+            words.push("--entity-type".to_owned());
+            words.push(entity_type_plural(t).to_owned());
+            match name {
+                EntityName::Named(n) => {
+                    words.push("--entity-name".to_owned());
+                    words.push(shell_words::quote(n).into_owned());
+                }
+                EntityName::Default => words.push("--entity-default".to_owned()),
+            }
+        }
+        words.push("--add-config".to_owned());
+        let configs: Vec<String> = values
+            .iter()
+            .map(|(k, v)| format!("{}={}", k.as_str(), quota_engine::java_double_to_string(*v)))
+            .collect();
+        words.push(configs.join(","));
+        out.push_str(&words.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+/// The `--entity-type` word of a type: `users`, `clients`, `ips`.
+fn entity_type_plural(t: quota_engine::EntityType) -> &'static str {
+    match t {
+        quota_engine::EntityType::User => "users",
+        quota_engine::EntityType::ClientId => "clients",
+        quota_engine::EntityType::Ip => "ips",
+    }
+}
+
+/// The position of byte offset `at` in `text` (1-based line, 1-based
+/// column in characters); offsets past the end give the end.
+pub(crate) fn position_of(text: &str, at: usize) -> Position {
+    let at = at.min(text.len());
+    let mut at = at;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    Position::new(
+        u32::try_from(line).unwrap_or(u32::MAX),
+        u32::try_from(column).unwrap_or(u32::MAX),
+    )
+}
+
+/// Groups `(entity, key, value)` triples by entity, keeping key order.
+pub(crate) fn by_entity(store: &QuotaStore) -> BTreeMap<QuotaEntity, Vec<(QuotaKey, f64)>> {
+    store
+        .entries()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(e, v)| (e.clone(), v.iter().map(|(k, x)| (*k, *x)).collect()))
+        .collect()
+}
+
+/// A `Rejected`-free syntax error helper: `expected`, `found` at `pos`.
+pub(crate) fn expected(pos: Position, expected: impl Into<String>, found: impl Into<String>) -> Error {
+    Error::new(
+        pos,
+        ErrorKind::Syntax {
+            expected: expected.into(),
+            found: found.into(),
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_each_format_with_a_reason() {
+        let cases = [
+            ("{\"format\": \"kafka-quota-playground/scenario\"}", Format::ScenarioJson),
+            ("resource  \"kafka_quota\" \"q\" {\n}\n", Format::Terraform),
+            ("---\napiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\n", Format::Strimzi),
+            ("  quotas:\n    producerByteRate: 100000\n", Format::Strimzi),
+            ("new ClientQuotaAlteration.Op(\"producer_byte_rate\", 1.0)", Format::Java),
+            ("rpk cluster quotas alter --add a=1 --name user=x", Format::Rpk),
+            ("$ kafka-configs --bootstrap-server b:9092 --describe --entity-type users", Format::ConfigsSh),
+            ("Quota configs for user-principal 'a' are producer_byte_rate=1.0", Format::Describe),
+            ("user=alice\n\tproducer_byte_rate=2000000\n", Format::Rpk),
+        ];
+        for (text, want) in cases {
+            let d = detect(text).unwrap();
+            assert_eq!(d.format, want, "{text}");
+            assert!(d.reason.starts_with("Line "), "{}", d.reason);
+        }
+        let e = detect("Hello\nworld").unwrap_err();
+        assert_eq!(e.position, Position::new(1, 1));
+        assert!(e.to_string().contains("found `Hello`"), "{e}");
+        assert!(detect("").unwrap_err().to_string().contains("an empty text"));
+    }
+
+    #[test]
+    fn configs_sh_export_reads_back() {
+        let mut store = QuotaStore::new();
+        store
+            .set(&QuotaEntity::user("it's me"), QuotaKey::ProducerByteRate, 1024.0)
+            .unwrap();
+        store
+            .set(
+                &QuotaEntity::UserClientId {
+                    user: EntityName::Default,
+                    client_id: EntityName::Named("app".into()),
+                },
+                QuotaKey::RequestPercentage,
+                12.5,
+            )
+            .unwrap();
+        let text = configs_sh_commands(&store);
+        assert!(text.contains("--entity-default"), "{text}");
+        let back = import(&text, Format::ConfigsSh).unwrap();
+        assert_eq!(back.store, store);
+    }
+
+    #[test]
+    fn positions_count_characters() {
+        let text = "ab\ncé d";
+        assert_eq!(position_of(text, 0), Position::new(1, 1));
+        assert_eq!(position_of(text, 3), Position::new(2, 1));
+        assert_eq!(position_of(text, 6), Position::new(2, 3));
+        assert_eq!(position_of(text, 99), Position::new(2, 5));
+    }
+}

@@ -1,0 +1,647 @@
+//! Admin API Java code: the quotas of a store as a program that sets them
+//! with `alterClientQuotas` and reads them back with a `ClientQuotaFilter`,
+//! in the form the lab article compiled against kafka-clients 4.3.1.
+//!
+//! The API (KIP-546, Kafka 2.6+; `clients/src/main/java/org/apache/kafka/common/quota/`):
+//! an entity is a `ClientQuotaEntity` built from a `Map<String, String>`
+//! of `ClientQuotaEntity.USER` / `CLIENT_ID` / `IP` to a name, where a
+//! `null` name is the default entity (so the map is a `HashMap`: `Map.of`
+//! refuses nulls); `alterClientQuotas(Collection<ClientQuotaAlteration>)`
+//! takes entity + `List<ClientQuotaAlteration.Op>` pairs, an `Op` with a
+//! `null` value removes the key; `describeClientQuotas(ClientQuotaFilter)`
+//! returns a result whose `entities()` future gives
+//! `Map<ClientQuotaEntity, Map<String, Double>>`.
+//!
+//! [`export`] writes the program; [`parse`] reads back the statements such
+//! a program (or the lab's snippet) uses: `m.put(ClientQuotaEntity.USER,
+//! "alice")`, `new ClientQuotaEntity(m)`, `List.of(new
+//! ClientQuotaAlteration.Op("producer_byte_rate", 2_000_000.0), ...)`,
+//! `ops.add(...)` and `new ClientQuotaAlteration(entity, ops)`. It does not
+//! run Java: a value computed at run time is refused by name.
+
+use std::collections::BTreeMap;
+
+use quota_engine::{java_double_to_string, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaStore};
+
+use crate::configs_sh::java::parse_double;
+use crate::describe::DescribedQuota;
+use crate::detect::{by_entity, expected, position_of, Export, QuotaImport};
+use crate::error::{Error, ErrorKind, Position};
+
+/// A Java string literal for `s`.
+fn java_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn type_constant(t: EntityType) -> &'static str {
+    match t {
+        EntityType::User => "ClientQuotaEntity.USER",
+        EntityType::ClientId => "ClientQuotaEntity.CLIENT_ID",
+        EntityType::Ip => "ClientQuotaEntity.IP",
+    }
+}
+
+/// A Java program (class `ApplyQuotas`, bootstrap servers as the first
+/// argument, default `localhost:9092`) that sets every quota of `store` in
+/// one `alterClientQuotas` call and then describes each entity with a
+/// `ClientQuotaFilter.containsOnly` filter (`ofEntity`, or
+/// `ofDefaultEntity` for a default part), printing what the broker holds.
+///
+/// Every quota is expressible, so [`Export::unexpressed`] is empty.
+pub fn export(store: &QuotaStore) -> Export {
+    let mut alter = String::new();
+    let mut describe = String::new();
+    for (i, (entity, values)) in by_entity(store).into_iter().enumerate() {
+        let n = i + 1;
+        alter.push_str(&format!("\n            // {}\n", entity.path().replace(['\n', '\r'], " ")));
+        alter.push_str(&format!(
+            "            Map<String, String> entity{n} = new HashMap<>();\n"
+        ));
+        let mut components = Vec::new();
+        for (t, name) in entity.parts() {
+            match name {
+                EntityName::Named(s) => {
+                    alter.push_str(&format!(
+                        "            entity{n}.put({}, {});\n",
+                        type_constant(t),
+                        java_string(s)
+                    ));
+                    components.push(format!(
+                        "ClientQuotaFilterComponent.ofEntity({}, {})",
+                        type_constant(t),
+                        java_string(s)
+                    ));
+                }
+                EntityName::Default => {
+                    alter.push_str(&format!(
+                        "            entity{n}.put({}, null); // null = the default {}\n",
+                        type_constant(t),
+                        t.as_str()
+                    ));
+                    components.push(format!(
+                        "ClientQuotaFilterComponent.ofDefaultEntity({})",
+                        type_constant(t)
+                    ));
+                }
+            }
+        }
+        let ops: Vec<String> = values
+            .iter()
+            .map(|(k, v)| {
+                format!(
+                    "                new ClientQuotaAlteration.Op(\"{}\", {})",
+                    k.as_str(),
+                    java_double_to_string(*v)
+                )
+            })
+            .collect();
+        alter.push_str(&format!(
+            "            alterations.add(new ClientQuotaAlteration(new ClientQuotaEntity(entity{n}), List.of(\n{})));\n",
+            ops.join(",\n")
+        ));
+        describe.push_str(&format!(
+            "            filters.add(ClientQuotaFilter.containsOnly(List.of(\n                {})));\n",
+            components.join(",\n                ")
+        ));
+    }
+    let text = format!(
+        r#"// Admin API code written by kafka-quota; compiles against kafka-clients 2.6 or later (checked with 4.3.1).
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
+import org.apache.kafka.common.quota.ClientQuotaFilter;
+import org.apache.kafka.common.quota.ClientQuotaFilterComponent;
+
+public class ApplyQuotas {{
+    public static void main(String[] args) throws Exception {{
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, args.length > 0 ? args[0] : "localhost:9092");
+        try (Admin admin = Admin.create(props)) {{
+            List<ClientQuotaAlteration> alterations = new ArrayList<>();
+{alter}
+            admin.alterClientQuotas(alterations).all().get();
+
+            List<ClientQuotaFilter> filters = new ArrayList<>();
+{describe}
+            for (ClientQuotaFilter filter : filters) {{
+                Map<ClientQuotaEntity, Map<String, Double>> described =
+                    admin.describeClientQuotas(filter).entities().get();
+                System.out.println(described);
+            }}
+        }}
+    }}
+}}
+"#
+    );
+    Export {
+        text,
+        unexpressed: Vec::new(),
+    }
+}
+
+/// One statement of Java source: its text with comments removed, and
+/// where it starts.
+struct Statement {
+    text: String,
+    start: usize,
+}
+
+/// Splits Java source into `;`-terminated statements (also at `{` and
+/// `}`), dropping comments and keeping string and char literals whole.
+fn statements(src: &str) -> Vec<Statement> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut start = None;
+    let b = src.as_bytes();
+    let mut i = 0;
+    let mut flush = |cur: &mut String, start: &mut Option<usize>| {
+        if !cur.trim().is_empty() {
+            out.push(Statement {
+                text: cur.trim().to_owned(),
+                start: start.unwrap_or(0),
+            });
+        }
+        cur.clear();
+        *start = None;
+    };
+    while i < b.len() {
+        let c = b[i];
+        // Comments become one space per byte, so offsets stay exact.
+        if c == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                cur.push(' ');
+                i += 1;
+            }
+            continue;
+        }
+        if c == b'/' && b.get(i + 1) == Some(&b'*') {
+            let end = src[i + 2..].find("*/").map_or(b.len(), |e| i + 2 + e + 2);
+            for &x in &b[i..end] {
+                cur.push(if x == b'\n' { '\n' } else { ' ' });
+            }
+            i = end;
+            continue;
+        }
+        if c == b'"' || c == b'\'' {
+            let q = c;
+            let s = i;
+            i += 1;
+            while i < b.len() && b[i] != q && b[i] != b'\n' {
+                if b[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i = (i + 1).min(b.len());
+            start.get_or_insert(s);
+            cur.push_str(&src[s..i.min(src.len())]);
+            continue;
+        }
+        if c == b';' || c == b'{' || c == b'}' {
+            flush(&mut cur, &mut start);
+            i += 1;
+            continue;
+        }
+        if !c.is_ascii_whitespace() {
+            start.get_or_insert(i);
+        }
+        let ch_len = src[i..].chars().next().map_or(1, char::len_utf8);
+        cur.push_str(&src[i..i + ch_len]);
+        i += ch_len;
+    }
+    flush(&mut cur, &mut start);
+    out
+}
+
+/// The text between the parenthesis after `open` (which ends with `(`)
+/// and its match, and the offset after the match.
+fn call_args<'a>(s: &'a str, open: &str) -> Option<(&'a str, usize, usize)> {
+    let at = s.find(open)?;
+    let from = at + open.len();
+    let mut depth = 1;
+    let mut in_str: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in s[from..].char_indices() {
+        if let Some(q) = in_str {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                in_str = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => in_str = Some(c),
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((&s[from..from + i], at, from + i + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Splits call arguments at top-level commas.
+fn split_args(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut in_str: Option<char> = None;
+    let mut escaped = false;
+    let mut last = 0;
+    for (i, c) in s.char_indices() {
+        if let Some(q) = in_str {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                in_str = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => in_str = Some(c),
+            '(' | '<' | '[' => depth += 1,
+            ')' | '>' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(s[last..i].trim());
+                last = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !s[last..].trim().is_empty() {
+        out.push(s[last..].trim());
+    }
+    out
+}
+
+/// Decodes a Java string literal (with its quotes); `None` if `s` is not one.
+fn string_literal(s: &str) -> Option<String> {
+    let inner = s.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            'r' => out.push('\r'),
+            'b' => out.push('\u{8}'),
+            'f' => out.push('\u{c}'),
+            's' => out.push(' '),
+            '0' => out.push('\0'),
+            'u' => {
+                let hex: String = chars.by_ref().take(4).collect();
+                out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+            }
+            c => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+/// What a Java expression stands for, as far as [`parse`] follows it.
+#[derive(Clone)]
+enum Value {
+    Map(Vec<(EntityType, EntityName)>),
+    Entity(Vec<(EntityType, EntityName)>),
+    Ops(Vec<(QuotaKey, Option<f64>, usize)>),
+}
+
+fn entity_type(s: &str) -> Option<EntityType> {
+    match s.trim() {
+        "ClientQuotaEntity.USER" | "\"user\"" => Some(EntityType::User),
+        "ClientQuotaEntity.CLIENT_ID" | "\"client-id\"" => Some(EntityType::ClientId),
+        "ClientQuotaEntity.IP" | "\"ip\"" => Some(EntityType::Ip),
+        _ => None,
+    }
+}
+
+struct Reader<'t> {
+    text: &'t str,
+    vars: BTreeMap<String, Value>,
+}
+
+impl Reader<'_> {
+    fn unresolved(&self, at: usize, expr: &str, context: &str) -> Error {
+        Error::new(
+            position_of(self.text, at),
+            ErrorKind::Unresolved {
+                kind: "Java expression".to_owned(),
+                names: vec![format!("`{expr}`")],
+                context: context.to_owned(),
+                hint: "write the literal value (kafka-quota reads Java, it does not run it)".to_owned(),
+            },
+        )
+    }
+
+    fn name(&self, at: usize, expr: &str) -> Result<EntityName, Error> {
+        if expr == "null" {
+            return Ok(EntityName::Default);
+        }
+        string_literal(expr)
+            .map(EntityName::Named)
+            .ok_or_else(|| self.unresolved(at, expr, "an entity name"))
+    }
+
+    /// `new ClientQuotaAlteration.Op("key", value)` calls in `s`.
+    fn ops(&self, s: &str, at: usize) -> Result<Vec<(QuotaKey, Option<f64>, usize)>, Error> {
+        let mut out = Vec::new();
+        let mut rest = s;
+        let mut offset = 0;
+        while let Some((args, start, end)) = call_args(rest, "ClientQuotaAlteration.Op(") {
+            let pos = at + offset + start;
+            let parts = split_args(args);
+            let [key, value] = parts.as_slice() else {
+                return Err(expected(
+                    position_of(self.text, pos),
+                    "two arguments to ClientQuotaAlteration.Op: the key and the value",
+                    format!("`{args}`"),
+                ));
+            };
+            let key_name = string_literal(key)
+                .ok_or_else(|| self.unresolved(pos, key, "a quota key"))?;
+            let quota = QuotaKey::from_name(&key_name).ok_or_else(|| {
+                expected(
+                    position_of(self.text, pos),
+                    "a quota key: producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate or connection_creation_rate",
+                    format!("`{key_name}`"),
+                )
+            })?;
+            let v = if *value == "null" {
+                None
+            } else {
+                let literal = value
+                    .trim_start_matches("(double)")
+                    .trim()
+                    .replace('_', "");
+                let literal = literal.trim_end_matches(['L', 'l']);
+                Some(
+                    parse_double(literal)
+                        .filter(|x| x.is_finite())
+                        .ok_or_else(|| self.unresolved(pos, value, &format!("the value of {key_name}")))?,
+                )
+            };
+            out.push((quota, v, pos));
+            offset += end;
+            rest = &rest[end..];
+        }
+        Ok(out)
+    }
+
+    /// The entity an expression denotes: a variable, `new
+    /// ClientQuotaEntity(map)`, or `new ClientQuotaEntity(Map.of(...))`.
+    fn entity(&self, expr: &str, at: usize) -> Result<Vec<(EntityType, EntityName)>, Error> {
+        let expr = expr.trim();
+        if let Some(Value::Entity(e)) = self.vars.get(expr) {
+            return Ok(e.clone());
+        }
+        if let Some((inner, _, _)) = call_args(expr, "new ClientQuotaEntity(") {
+            let inner = inner.trim();
+            if let Some(Value::Map(m)) = self.vars.get(inner) {
+                return Ok(m.clone());
+            }
+            for open in ["Map.of(", "Collections.singletonMap("] {
+                if let Some((args, _, _)) = call_args(inner, open) {
+                    let parts = split_args(args);
+                    let mut m = Vec::new();
+                    for pair in parts.chunks(2) {
+                        let [t, n] = pair else {
+                            return Err(self.unresolved(at, inner, "the entity map"));
+                        };
+                        let t = entity_type(t).ok_or_else(|| self.unresolved(at, t, "an entity type"))?;
+                        m.push((t, self.name(at, n)?));
+                    }
+                    return Ok(m);
+                }
+            }
+            return Err(self.unresolved(at, inner, "the ClientQuotaEntity"));
+        }
+        Err(self.unresolved(at, expr, "the ClientQuotaEntity"))
+    }
+
+    fn op_list(&self, expr: &str, at: usize) -> Result<Vec<(QuotaKey, Option<f64>, usize)>, Error> {
+        let expr = expr.trim();
+        if let Some(Value::Ops(o)) = self.vars.get(expr) {
+            return Ok(o.clone());
+        }
+        if expr.contains("ClientQuotaAlteration.Op(") {
+            return self.ops(expr, at);
+        }
+        Err(self.unresolved(at, expr, "the list of ClientQuotaAlteration.Op"))
+    }
+}
+
+/// The byte offset of `inner` (a subslice) within `outer`.
+fn offset_in(outer: &str, inner: &str) -> usize {
+    (inner.as_ptr() as usize).saturating_sub(outer.as_ptr() as usize)
+}
+
+/// The variable a statement declares or assigns (`Type name = ...`).
+fn assigned(stmt: &str) -> Option<(&str, &str)> {
+    let (lhs, rhs) = stmt.split_once('=')?;
+    if rhs.starts_with('=') || lhs.ends_with(['!', '<', '>']) {
+        return None;
+    }
+    let name = lhs.split_whitespace().last()?;
+    name.chars()
+        .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        .then_some((name, rhs.trim()))
+}
+
+/// Reads the quotas a Java program sets through `alterClientQuotas`.
+///
+/// Follows variables holding entity maps (`m.put(ClientQuotaEntity.USER,
+/// "alice")`, a `null` name = default), entities and op lists, and every
+/// `new ClientQuotaAlteration(entity, ops)`. Ops with a `null` value
+/// (removals) are noted, not imported.
+///
+/// # Errors
+///
+/// A name, key or value that is not a literal ([`ErrorKind::Unresolved`]),
+/// an unknown quota key or entity shape ([`ErrorKind::Syntax`]), or a text
+/// without any `ClientQuotaAlteration`; each with line and column.
+///
+/// # Example
+///
+/// ```
+/// let lab = r#"Map<String, String> who = new HashMap<>();
+/// who.put(ClientQuotaEntity.USER, "tenantUserA");
+/// ClientQuotaEntity user = new ClientQuotaEntity(who);
+/// List<ClientQuotaAlteration.Op> ops = List.of(
+///     new ClientQuotaAlteration.Op("producer_byte_rate", 2_000_000.0));
+/// admin.alterClientQuotas(List.of(new ClientQuotaAlteration(user, ops))).all().get();"#;
+/// let import = quota_formats::java::parse(lab)?;
+/// assert_eq!(import.quotas[0].entity.path(), "users/tenantUserA");
+/// assert_eq!(import.quotas[0].position.line, 5);
+/// # Ok::<(), quota_formats::Error>(())
+/// ```
+pub fn parse(text: &str) -> Result<QuotaImport, Error> {
+    let mut r = Reader {
+        text,
+        vars: BTreeMap::new(),
+    };
+    let mut out = QuotaImport::default();
+    let mut alterations = 0u32;
+    for st in statements(text) {
+        let s = st.text.as_str();
+        // m.put(TYPE, NAME)
+        if let Some((args, start, _)) = call_args(s, ".put(") {
+            let var = s[..start].trim();
+            if let Some(Value::Map(_)) = r.vars.get(var) {
+                let parts = split_args(args);
+                if let [t, n] = parts.as_slice() {
+                    let t = entity_type(t).ok_or_else(|| r.unresolved(st.start, t, "an entity type"))?;
+                    let n = r.name(st.start, n)?;
+                    if let Some(Value::Map(m)) = r.vars.get_mut(var) {
+                        m.push((t, n));
+                    }
+                }
+                continue;
+            }
+        }
+        // ops.add(new ClientQuotaAlteration.Op(...))
+        if let Some((args, start, _)) = call_args(s, ".add(") {
+            let var = s[..start].trim();
+            if let Some(Value::Ops(_)) = r.vars.get(var) {
+                let more = r.ops(args, st.start + offset_in(s, args))?;
+                if let Some(Value::Ops(o)) = r.vars.get_mut(var) {
+                    o.extend(more);
+                }
+                continue;
+            }
+        }
+        if s.contains("new ClientQuotaAlteration(") {
+            let mut rest = s;
+            let mut offset = 0;
+            while let Some((args, start, end)) = call_args(rest, "new ClientQuotaAlteration(") {
+                let at = st.start + offset + start;
+                let parts = split_args(args);
+                let [entity, ops] = parts.as_slice() else {
+                    return Err(expected(
+                        position_of(text, at),
+                        "two arguments to ClientQuotaAlteration: the entity and the ops",
+                        format!("`{args}`"),
+                    ));
+                };
+                let parts = r.entity(entity, at)?;
+                let entity = QuotaEntity::from_parts(&parts).ok_or_else(|| {
+                    expected(
+                        position_of(text, at),
+                        "an entity of user, client-id, user and client-id, or ip",
+                        format!(
+                            "the types {}",
+                            parts.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(" + ")
+                        ),
+                    )
+                })?;
+                for (key, value, pos) in r.op_list(ops, st.start + offset_in(s, ops))? {
+                    match value {
+                        Some(v) => out.quotas.push(DescribedQuota {
+                            entity: entity.clone(),
+                            values: vec![(key, v)],
+                            position: position_of(text, pos),
+                        }),
+                        None => out.notes.push((
+                            position_of(text, pos),
+                            format!("Skipped the removal of {} from {} (an Op with a null value).", key.as_str(), entity.path()),
+                        )),
+                    }
+                }
+                alterations += 1;
+                offset += end;
+                rest = &rest[end..];
+            }
+            continue;
+        }
+        if let Some((var, rhs)) = assigned(s) {
+            if rhs.starts_with("new HashMap") || rhs.starts_with("new java.util.HashMap") {
+                r.vars.insert(var.to_owned(), Value::Map(Vec::new()));
+            } else if rhs.contains("new ClientQuotaEntity(") {
+                let e = r.entity(rhs, st.start)?;
+                r.vars.insert(var.to_owned(), Value::Entity(e));
+            } else if rhs.contains("ClientQuotaAlteration.Op(") {
+                let rhs_at = st.start + offset_in(s, rhs);
+                let o = r.ops(rhs, rhs_at)?;
+                r.vars.insert(var.to_owned(), Value::Ops(o));
+            } else if rhs.starts_with("new ArrayList") && s.contains("ClientQuotaAlteration.Op") {
+                r.vars.insert(var.to_owned(), Value::Ops(Vec::new()));
+            }
+        }
+    }
+    if alterations == 0 {
+        return Err(expected(
+            Position::new(1, 1),
+            "Java code that builds `new ClientQuotaAlteration(entity, ops)` for alterClientQuotas",
+            "no ClientQuotaAlteration",
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn export_reads_back_with_defaults_and_escapes() {
+        let mut s = QuotaStore::new();
+        s.set(&QuotaEntity::user("tenant \"a\"\\ \u{1}"), QuotaKey::ProducerByteRate, 2e6).unwrap();
+        let pair = QuotaEntity::UserClientId {
+            user: EntityName::Default,
+            client_id: EntityName::Named("app".into()),
+        };
+        s.set(&pair, QuotaKey::RequestPercentage, 0.25).unwrap();
+        let out = export(&s);
+        assert!(out.text.contains("entity2.put(ClientQuotaEntity.USER, null); // null = the default user"), "{}", out.text);
+        assert!(out.text.contains("admin.alterClientQuotas(alterations).all().get();"));
+        assert!(out.text.contains("ClientQuotaFilterComponent.ofDefaultEntity(ClientQuotaEntity.USER)"));
+        let back = parse(&out.text).unwrap();
+        let mut b = QuotaStore::new();
+        back.apply(&mut b).unwrap();
+        assert_eq!(b, s);
+    }
+
+    #[test]
+    fn refuses_computed_values_by_name() {
+        let text = "Map<String,String> m = new HashMap<>();\nm.put(ClientQuotaEntity.USER, userName);\n";
+        let e = parse(text).unwrap_err();
+        assert_eq!(e.position, Position::new(2, 1));
+        assert!(e.to_string().contains("the Java expression `userName` stands in an entity name"), "{e}");
+        let text = "admin.alterClientQuotas(List.of(new ClientQuotaAlteration(e, List.of(new ClientQuotaAlteration.Op(\"producer_byte_rate\", rate)))));";
+        let e = parse(text).unwrap_err();
+        assert!(e.to_string().contains("`e` stands in the ClientQuotaEntity"), "{e}");
+    }
+}

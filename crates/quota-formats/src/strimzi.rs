@@ -1,0 +1,721 @@
+//! Strimzi `KafkaUser` resources: `spec.quotas` read into Kafka quota
+//! entities and written back from a store.
+//!
+//! A `KafkaUser` named `my-user` sets quotas on one Kafka user entity, whose
+//! name depends on `spec.authentication.type` (Strimzi's
+//! `KafkaUserModel.getUserName`, `user-operator/src/main/java/io/strimzi/operator/user/model/KafkaUserModel.java`):
+//! `tls` and `tls-external` users are `CN=my-user` (the subject of the
+//! certificate the operator issues), `scram-sha-512` users and users
+//! without `authentication` are `my-user`. The four quota fields map to
+//! Kafka keys as `QuotaUtils.toClientQuotaAlterationOps` does:
+//! `producerByteRate` → `producer_byte_rate`, `consumerByteRate` →
+//! `consumer_byte_rate`, `requestPercentage` → `request_percentage` (these
+//! three are integers in the CRD), `controllerMutationRate` →
+//! `controller_mutation_rate` (a number).
+//!
+//! Reading is deliberate about what real files contain:
+//! - multi-document streams: every `KafkaUser` is read, other kinds are
+//!   skipped with a note;
+//! - `apiVersion` `kafka.strimzi.io/v1alpha1`, `v1beta1`, `v1beta2` and `v1`
+//!   (same `quotas` shape); anything else is refused;
+//! - `quotas: {}` and a missing `quotas` import nothing, with a note;
+//! - Helm/Go template placeholders (`{{ .Values.x }}`) are refused by name
+//!   (render the chart first), AsciiDoc attributes (`apiVersion:
+//!   {KafkaUserApiVersion}`) are accepted with a note where they do not
+//!   decide a quota, AsciiDoc callouts (`# <1>` comments, or a bare `<1>`
+//!   after a value) are ignored with a note;
+//! - a bare `quotas:` fragment (no `KafkaUser` around it) is refused: it
+//!   names no user.
+//!
+//! Writing lists what Strimzi cannot express instead of dropping it:
+//! client-id and (user, client-id) entities, default entities, ip
+//! entities, user names that are not Kubernetes resource names, and values
+//! the CRD's integer fields cannot hold.
+//!
+//! YAML is read with the `saphyr` crate, which keeps every node's line and
+//! column.
+
+use saphyr::{LoadableYamlNode, MarkedYaml, Marker, Scalar, YamlData};
+
+use quota_engine::{EntityName, QuotaEntity, QuotaKey, QuotaStore};
+
+use crate::describe::DescribedQuota;
+use crate::detect::{by_entity, expected, Export, QuotaImport, Unexpressed};
+use crate::error::{Error, ErrorKind, Position};
+
+/// The `apiVersion`s Strimzi serves `KafkaUser` under.
+pub const API_VERSIONS: [&str; 4] = [
+    "kafka.strimzi.io/v1alpha1",
+    "kafka.strimzi.io/v1beta1",
+    "kafka.strimzi.io/v1beta2",
+    "kafka.strimzi.io/v1",
+];
+
+/// The `spec.quotas` fields, their Kafka keys, and whether the CRD types
+/// them as integers.
+const FIELDS: [(&str, QuotaKey, bool); 4] = [
+    ("producerByteRate", QuotaKey::ProducerByteRate, true),
+    ("consumerByteRate", QuotaKey::ConsumerByteRate, true),
+    ("requestPercentage", QuotaKey::RequestPercentage, true),
+    ("controllerMutationRate", QuotaKey::ControllerMutationRate, false),
+];
+
+fn pos(m: &Marker) -> Position {
+    Position::new(
+        u32::try_from(m.line()).unwrap_or(u32::MAX),
+        u32::try_from(m.col() + 1).unwrap_or(u32::MAX),
+    )
+}
+
+fn at(node: &MarkedYaml<'_>) -> Position {
+    pos(&node.span.start)
+}
+
+/// How a node reads in a message: `` `abc` ``, `a mapping`, `nothing`.
+fn describe_node(node: &MarkedYaml<'_>) -> String {
+    match &node.data {
+        YamlData::Value(Scalar::Null) => "nothing (null)".to_owned(),
+        YamlData::Value(Scalar::String(s)) => format!("the string `{s}`"),
+        YamlData::Value(Scalar::Integer(i)) => format!("the integer `{i}`"),
+        YamlData::Value(Scalar::FloatingPoint(f)) => format!("the number `{f}`"),
+        YamlData::Value(Scalar::Boolean(b)) => format!("the boolean `{b}`"),
+        YamlData::Mapping(_) => "a mapping".to_owned(),
+        YamlData::Sequence(_) => "a list".to_owned(),
+        YamlData::Tagged(tag, _) => format!("a value tagged `{tag}`"),
+        YamlData::Alias(_) => "an alias".to_owned(),
+        _ => "a value YAML cannot resolve".to_owned(),
+    }
+}
+
+/// The entries of a mapping node (empty for anything else).
+fn entries<'a, 'i>(
+    node: &'a MarkedYaml<'i>,
+) -> Vec<(&'a MarkedYaml<'i>, &'a MarkedYaml<'i>)> {
+    match &node.data {
+        YamlData::Mapping(m) => m.iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The key node and value node of `key` in a mapping node.
+fn get<'a, 'i>(
+    node: &'a MarkedYaml<'i>,
+    key: &str,
+) -> Option<(&'a MarkedYaml<'i>, &'a MarkedYaml<'i>)> {
+    entries(node)
+        .into_iter()
+        .find(|(k, _)| k.data.as_str() == Some(key))
+}
+
+/// An AsciiDoc attribute reference such as `{KafkaUserApiVersion}`, which
+/// YAML reads as a one-key flow mapping with a null value.
+fn asciidoc_attribute(node: &MarkedYaml<'_>) -> Option<String> {
+    let e = entries(node);
+    match e.as_slice() {
+        [(k, v)] if v.data.is_null() => {
+            let name = k.data.as_str()?;
+            (!name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+            .then(|| format!("{{{name}}}"))
+        }
+        _ => None,
+    }
+}
+
+/// Helm / Go template placeholders (`{{ ... }}`) outside comments, with
+/// the position of the first and the key of its line.
+fn template_placeholders(text: &str) -> Option<(Position, Vec<String>, String)> {
+    let mut names: Vec<String> = Vec::new();
+    let mut first: Option<(Position, String)> = None;
+    for (i, line) in text.lines().enumerate() {
+        let code = match line.find(" #") {
+            Some(c) if !line[..c].contains("{{") => &line[..c],
+            _ => line,
+        };
+        if code.trim_start().starts_with('#') {
+            continue;
+        }
+        let mut rest = code;
+        let mut offset = 0;
+        while let Some(open) = rest.find("{{") {
+            let Some(close) = rest[open..].find("}}") else {
+                break;
+            };
+            let found = rest[open..open + close + 2].to_owned();
+            if first.is_none() {
+                let col = code[..offset + open].chars().count() + 1;
+                let key = code.trim_start().split(':').next().unwrap_or("").trim();
+                first = Some((
+                    Position::new(
+                        u32::try_from(i + 1).unwrap_or(u32::MAX),
+                        u32::try_from(col).unwrap_or(u32::MAX),
+                    ),
+                    key.trim_start_matches("- ").to_owned(),
+                ));
+            }
+            if !names.contains(&found) {
+                names.push(found);
+            }
+            offset += open + close + 2;
+            rest = &rest[open + close + 2..];
+        }
+    }
+    first.map(|(p, key)| (p, names, key))
+}
+
+/// A number written with an AsciiDoc callout after it (`1048576 <1>`).
+fn strip_callout(s: &str) -> Option<(&str, &str)> {
+    let t = s.trim_end();
+    let open = t.rfind('<')?;
+    let callout = &t[open..];
+    let inner = callout.strip_prefix('<')?.strip_suffix('>')?;
+    (!inner.is_empty() && inner.chars().all(|c| c.is_ascii_digit()))
+        .then(|| (t[..open].trim_end(), callout))
+}
+
+/// Reads the value of one `spec.quotas` field.
+fn quota_value(
+    field: &str,
+    integer: bool,
+    node: &MarkedYaml<'_>,
+    notes: &mut Vec<(Position, String)>,
+) -> Result<f64, Error> {
+    let kind = if integer { "an integer" } else { "a number" };
+    let want = format!("{kind} of at least 0 for {field} (Strimzi's CRD)");
+    let value = match &node.data {
+        YamlData::Value(Scalar::Integer(i)) => *i as f64,
+        YamlData::Value(Scalar::FloatingPoint(f)) if !integer => f.into_inner(),
+        YamlData::Value(Scalar::FloatingPoint(f)) => {
+            return Err(expected(
+                at(node),
+                want,
+                format!("the fractional number `{f}`, which the CRD's integer field refuses"),
+            ))
+        }
+        YamlData::Value(Scalar::String(s)) => {
+            if let Some((number, callout)) = strip_callout(s) {
+                let parsed = if integer {
+                    number.parse::<i64>().ok().map(|i| i as f64)
+                } else {
+                    number.parse::<f64>().ok().filter(|f| f.is_finite())
+                };
+                if let Some(v) = parsed {
+                    notes.push((
+                        at(node),
+                        format!(
+                            "Ignored the AsciiDoc callout `{callout}` after {field}: it is documentation markup, not part of the value."
+                        ),
+                    ));
+                    v
+                } else {
+                    return Err(expected(at(node), want, describe_node(node)));
+                }
+            } else if s.trim().parse::<f64>().is_ok() {
+                return Err(expected(
+                    at(node),
+                    want,
+                    format!("the quoted string `{s}`; the CRD types {field} as {kind}, so write it without quotes"),
+                ));
+            } else {
+                return Err(expected(at(node), want, describe_node(node)));
+            }
+        }
+        _ => return Err(expected(at(node), want, describe_node(node))),
+    };
+    if value < 0.0 {
+        return Err(expected(
+            at(node),
+            format!("{kind} of at least 0 for {field} (Strimzi's CRD sets `minimum: 0`)"),
+            format!("`{value}`"),
+        ));
+    }
+    Ok(value)
+}
+
+/// Reads one `KafkaUser` document.
+fn read_user(
+    doc: &MarkedYaml<'_>,
+    out: &mut QuotaImport,
+) -> Result<(), Error> {
+    match get(doc, "apiVersion") {
+        Some((_, v)) => {
+            if let Some(s) = v.data.as_str() {
+                if !API_VERSIONS.contains(&s) {
+                    return Err(Error::unsupported(
+                        at(v),
+                        format!("apiVersion `{s}`"),
+                        format!(
+                            "Strimzi serves KafkaUser only as {}",
+                            API_VERSIONS.join(", ")
+                        ),
+                    ));
+                }
+            } else if let Some(attr) = asciidoc_attribute(v) {
+                out.notes.push((
+                    at(v),
+                    format!("apiVersion is the AsciiDoc attribute {attr}; every Strimzi apiVersion has the same spec.quotas, so the quotas are read as they are."),
+                ));
+            } else {
+                return Err(expected(
+                    at(v),
+                    format!("an apiVersion such as `{}`", API_VERSIONS[3]),
+                    describe_node(v),
+                ));
+            }
+        }
+        None => out.notes.push((
+            at(doc),
+            "The KafkaUser has no apiVersion; its spec.quotas are read as kafka.strimzi.io/v1.".to_owned(),
+        )),
+    }
+    let Some((_, metadata)) = get(doc, "metadata") else {
+        return Err(expected(
+            at(doc),
+            "`metadata:` with the KafkaUser's `name` (the Kafka user the quotas apply to)",
+            "a KafkaUser without metadata",
+        ));
+    };
+    let Some((name_key, name_node)) = get(metadata, "name") else {
+        return Err(expected(
+            at(metadata),
+            "`name:` under metadata (the Kafka user the quotas apply to)",
+            "metadata without a name",
+        ));
+    };
+    let name = match &name_node.data {
+        YamlData::Value(Scalar::String(s)) if !s.is_empty() => s.to_string(),
+        _ => {
+            if let Some(attr) = asciidoc_attribute(name_node) {
+                return Err(Error::new(
+                    at(name_node),
+                    ErrorKind::Unresolved {
+                        kind: "AsciiDoc attribute".to_owned(),
+                        names: vec![attr],
+                        context: "metadata.name".to_owned(),
+                        hint: "replace it with the KafkaUser's name".to_owned(),
+                    },
+                ));
+            }
+            return Err(expected(
+                at(name_node),
+                "a KafkaUser name (a string)",
+                describe_node(name_node),
+            ));
+        }
+    };
+    let _ = name_key;
+    let spec = get(doc, "spec").map(|(_, s)| s);
+    let auth = spec
+        .and_then(|s| get(s, "authentication"))
+        .map(|(_, a)| a);
+    let auth_type = match auth {
+        None => None,
+        Some(a) => match get(a, "type") {
+            Some((_, t)) => match t.data.as_str() {
+                Some(s) => Some((s.to_owned(), at(t))),
+                None => {
+                    return Err(expected(
+                        at(t),
+                        "an authentication type: tls, tls-external or scram-sha-512",
+                        describe_node(t),
+                    ))
+                }
+            },
+            None => {
+                return Err(expected(
+                    at(a),
+                    "`type:` under authentication (tls, tls-external or scram-sha-512)",
+                    "authentication without a type",
+                ))
+            }
+        },
+    };
+    let user = match auth_type.as_ref().map(|(s, p)| (s.as_str(), *p)) {
+        Some(("tls" | "tls-external", _)) => format!("CN={name}"),
+        Some(("scram-sha-512", _)) => name.clone(),
+        None => {
+            out.notes.push((
+                at(name_node),
+                format!("KafkaUser {name} has no spec.authentication: Strimzi applies its quotas to the user named `{name}` (no `CN=` prefix)."),
+            ));
+            name.clone()
+        }
+        Some((other, p)) => {
+            return Err(Error::unsupported(
+                p,
+                format!("authentication type `{other}`"),
+                "Strimzi's KafkaUser authentication types are tls, tls-external and scram-sha-512, and the type decides the Kafka user name (`CN=<name>` or `<name>`)",
+            ))
+        }
+    };
+    let entity = QuotaEntity::User(EntityName::Named(user.clone()));
+    let Some((quotas_key, quotas)) = spec.and_then(|s| get(s, "quotas")) else {
+        out.notes.push((
+            at(name_node),
+            format!("KafkaUser {name} has no spec.quotas: nothing to import for it."),
+        ));
+        return Ok(());
+    };
+    if quotas.data.is_null() || entries(quotas).is_empty() {
+        if !quotas.data.is_null() && !matches!(quotas.data, YamlData::Mapping(_)) {
+            return Err(expected(
+                at(quotas),
+                "a mapping of producerByteRate, consumerByteRate, requestPercentage, controllerMutationRate",
+                describe_node(quotas),
+            ));
+        }
+        out.notes.push((
+            at(quotas_key),
+            format!("KafkaUser {name} has empty quotas: nothing to import (Strimzi removes any quotas the user `{user}` had)."),
+        ));
+        return Ok(());
+    }
+    for (k, v) in entries(quotas) {
+        let Some(field) = k.data.as_str() else {
+            return Err(expected(
+                at(k),
+                "a quota field name",
+                describe_node(k),
+            ));
+        };
+        let Some((field, key, integer)) = FIELDS.iter().find(|(f, _, _)| *f == field).copied()
+        else {
+            let hint = QuotaKey::from_name(field)
+                .map(|q| {
+                    let camel = FIELDS
+                        .iter()
+                        .find(|(_, k, _)| *k == q)
+                        .map_or("no Strimzi field", |(f, _, _)| f);
+                    format!(" (Kafka's key `{field}` is spelled `{camel}` in a KafkaUser)")
+                })
+                .unwrap_or_default();
+            return Err(expected(
+                at(k),
+                "one of producerByteRate, consumerByteRate, requestPercentage, controllerMutationRate",
+                format!("`{field}`{hint}"),
+            ));
+        };
+        let value = quota_value(field, integer, v, &mut out.notes)?;
+        out.quotas.push(DescribedQuota {
+            entity: entity.clone(),
+            values: vec![(key, value)],
+            position: at(v),
+        });
+    }
+    Ok(())
+}
+
+/// Reads the quotas of every `KafkaUser` in a YAML stream.
+///
+/// # Errors
+///
+/// With line and column: YAML syntax errors (including duplicated keys),
+/// template placeholders ([`ErrorKind::Unresolved`]), an unknown
+/// apiVersion or authentication type ([`ErrorKind::Unsupported`]), a
+/// missing `metadata.name`, an unknown quota field or a value the CRD
+/// refuses ([`ErrorKind::Syntax`]), a `quotas:` fragment without its
+/// `KafkaUser`, a stream with no `KafkaUser`.
+///
+/// # Example
+///
+/// ```
+/// let text = "apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: my-user\n\
+///             spec:\n  authentication:\n    type: tls\n  quotas:\n    producerByteRate: 1048576\n";
+/// let import = quota_formats::strimzi::parse(text)?;
+/// assert_eq!(import.quotas[0].entity.path(), "users/CN=my-user");
+/// assert_eq!(import.quotas[0].position.line, 9);
+/// # Ok::<(), quota_formats::Error>(())
+/// ```
+pub fn parse(text: &str) -> Result<QuotaImport, Error> {
+    if let Some((p, names, key)) = template_placeholders(text) {
+        return Err(Error::new(
+            p,
+            ErrorKind::Unresolved {
+                kind: "Helm/Go template placeholder".to_owned(),
+                names,
+                context: if key.is_empty() {
+                    "the resource".to_owned()
+                } else {
+                    format!("`{key}:` and elsewhere in the resource")
+                },
+                hint: "render the template (helm template) and import its output".to_owned(),
+            },
+        ));
+    }
+    let docs = MarkedYaml::load_from_str(text).map_err(|e| {
+        expected(
+            pos(e.marker()),
+            "well-formed YAML",
+            format!("a YAML error ({})", e.info()),
+        )
+    })?;
+    let mut out = QuotaImport::default();
+    let mut users = 0u32;
+    let mut kinds: Vec<String> = Vec::new();
+    for doc in &docs {
+        if doc.data.is_null() {
+            continue;
+        }
+        if !matches!(doc.data, YamlData::Mapping(_)) {
+            return Err(expected(
+                at(doc),
+                "a Kubernetes resource (a mapping with apiVersion, kind, metadata, spec)",
+                describe_node(doc),
+            ));
+        }
+        match get(doc, "kind") {
+            Some((_, k)) if k.data.as_str() == Some("KafkaUser") => {
+                users += 1;
+                read_user(doc, &mut out)?;
+            }
+            Some((_, k)) => {
+                let kind = k
+                    .data
+                    .as_str()
+                    .map_or_else(|| describe_node(k), str::to_owned);
+                out.notes.push((
+                    at(k),
+                    format!("Skipped a {kind} document: only KafkaUser resources carry client quotas."),
+                ));
+                kinds.push(kind);
+            }
+            None => {
+                let quotas = get(doc, "quotas")
+                    .or_else(|| get(doc, "spec").and_then(|(_, s)| get(s, "quotas")));
+                if let Some((k, _)) = quotas {
+                    return Err(Error::unsupported(
+                        at(k),
+                        "a `quotas:` fragment without its KafkaUser",
+                        "it names no user: the quotas apply to the user of the KafkaUser it belongs in (`CN=<name>` with tls authentication, `<name>` with scram-sha-512), so import the whole KafkaUser",
+                    ));
+                }
+                return Err(expected(
+                    at(doc),
+                    "a Strimzi KafkaUser (`kind: KafkaUser`)",
+                    "a YAML document without `kind`",
+                ));
+            }
+        }
+    }
+    if users == 0 {
+        return Err(expected(
+            Position::new(1, 1),
+            "at least one Strimzi KafkaUser (`kind: KafkaUser`)",
+            if kinds.is_empty() {
+                "an empty YAML stream".to_owned()
+            } else {
+                format!("only {}", kinds.join(", "))
+            },
+        ));
+    }
+    Ok(out)
+}
+
+/// A Kubernetes resource name (RFC 1123 subdomain): lowercase letters,
+/// digits, `-` and `.`, starting and ending with a letter or digit, at most
+/// 253 characters.
+fn is_resource_name(s: &str) -> bool {
+    let ok_end = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
+    !s.is_empty()
+        && s.len() <= 253
+        && s.chars().next().is_some_and(ok_end)
+        && s.chars().last().is_some_and(ok_end)
+        && s
+            .chars()
+            .all(|c| ok_end(c) || c == '-' || c == '.')
+}
+
+/// A name as a YAML scalar that reads back as the same string.
+fn yaml_string(s: &str) -> String {
+    let plain = s.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && !matches!(
+            s,
+            "null" | "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n"
+        );
+    if plain {
+        s.to_owned()
+    } else {
+        format!("\"{s}\"")
+    }
+}
+
+/// The Strimzi value of a quota, or why the CRD cannot hold it.
+fn strimzi_value(key: QuotaKey, value: f64) -> Result<String, String> {
+    let integer = FIELDS.iter().any(|(_, k, i)| *k == key && *i);
+    if integer {
+        if value.fract() != 0.0 {
+            return Err(format!(
+                "the CRD types this field as an integer and {} has a fraction",
+                quota_engine::java_double_to_string(value)
+            ));
+        }
+        if value > f64::from(i32::MAX) {
+            return Err(format!(
+                "Strimzi holds this field in a Java Integer, whose maximum is {}",
+                i32::MAX
+            ));
+        }
+        Ok(format!("{}", value as i64))
+    } else if value.fract() == 0.0 && value.abs() < 1e15 {
+        Ok(format!("{}", value as i64))
+    } else {
+        Ok(format!("{value}"))
+    }
+}
+
+/// Writes every user quota of `store` as a `KafkaUser` (one YAML document
+/// each, `apiVersion: kafka.strimzi.io/v1`).
+///
+/// A user `CN=<name>` (with a Kubernetes resource name after `CN=`) becomes
+/// a `tls` user, any other user whose name is a Kubernetes resource name a
+/// `scram-sha-512` user. The `strimzi.io/cluster` label is `my-cluster`:
+/// set it to the cluster's name. Everything else is listed in
+/// [`Export::unexpressed`] and as comments at the top.
+pub fn export(store: &QuotaStore) -> Export {
+    let mut unexpressed = Vec::new();
+    let mut docs = Vec::new();
+    for (entity, values) in by_entity(store) {
+        let why = match &entity {
+            QuotaEntity::User(EntityName::Default) => Some("a KafkaUser always names one user, so the default user quota (users/<default>) has no KafkaUser form"),
+            QuotaEntity::ClientId(_) => Some("a KafkaUser's quotas are per user, so client-id quotas have no KafkaUser form"),
+            QuotaEntity::UserClientId { .. } => Some("a KafkaUser's quotas are per user, so (user, client-id) quotas have no KafkaUser form"),
+            QuotaEntity::Ip(_) => Some("a KafkaUser has no ip connection-rate quotas"),
+            QuotaEntity::User(EntityName::Named(_)) => None,
+        };
+        if let Some(why) = why {
+            unexpressed.push(Unexpressed {
+                entity,
+                values,
+                reason: why.to_owned(),
+            });
+            continue;
+        }
+        let QuotaEntity::User(EntityName::Named(user)) = &entity else {
+            continue;
+        };
+        let (name, auth) = match user.strip_prefix("CN=") {
+            Some(n) if is_resource_name(n) => (n.to_owned(), "tls"),
+            _ if is_resource_name(user) => (user.clone(), "scram-sha-512"),
+            _ => {
+                unexpressed.push(Unexpressed {
+                    entity: entity.clone(),
+                    values,
+                    reason: format!("Strimzi names the Kafka user after the KafkaUser resource (`<name>` or `CN=<name>`), and `{user}` is not a Kubernetes resource name (lowercase letters, digits, '-' and '.')"),
+                });
+                continue;
+            }
+        };
+        let mut lines = Vec::new();
+        let mut left = Vec::new();
+        for (key, value) in &values {
+            let field = FIELDS.iter().find(|(_, k, _)| k == key).map(|(f, _, _)| *f);
+            match (field, strimzi_value(*key, *value)) {
+                (Some(f), Ok(v)) => lines.push(format!("    {f}: {v}")),
+                (Some(_), Err(why)) => left.push(((*key, *value), why)),
+                (None, _) => left.push((
+                    (*key, *value),
+                    format!("a KafkaUser has no field for {}", key.as_str()),
+                )),
+            }
+        }
+        for ((key, value), why) in left {
+            unexpressed.push(Unexpressed {
+                entity: entity.clone(),
+                values: vec![(key, value)],
+                reason: why,
+            });
+        }
+        if lines.is_empty() {
+            continue;
+        }
+        docs.push(format!(
+            "apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: {}\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n  authentication:\n    type: {auth}\n  quotas:\n{}\n",
+            yaml_string(&name),
+            lines.join("\n")
+        ));
+    }
+    let mut text = String::from("# Strimzi KafkaUser resources written by kafka-quota; set strimzi.io/cluster to your Kafka cluster's name.\n");
+    for u in &unexpressed {
+        text.push_str(&format!("# Not expressible in a KafkaUser: {u}\n"));
+    }
+    for d in docs {
+        text.push_str("---\n");
+        text.push_str(&d);
+    }
+    Export { text, unexpressed }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store_of(text: &str) -> Result<QuotaStore, Error> {
+        let import = parse(text)?;
+        let mut s = QuotaStore::new();
+        import.apply(&mut s)?;
+        Ok(s)
+    }
+
+    const USER: &str = "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: my-user\nspec:\n  authentication:\n    type: scram-sha-512\n  quotas:\n    producerByteRate: 1048576\n    controllerMutationRate: 0.5\n";
+
+    #[test]
+    fn reads_user_quotas_by_authentication_type() {
+        let s = store_of(USER).unwrap();
+        let v = s.get(&QuotaEntity::user("my-user")).unwrap();
+        assert_eq!(v[&QuotaKey::ProducerByteRate], 1048576.0);
+        assert_eq!(v[&QuotaKey::ControllerMutationRate], 0.5);
+        let tls = USER.replace("scram-sha-512", "tls-external");
+        assert!(store_of(&tls).unwrap().get(&QuotaEntity::user("CN=my-user")).is_some());
+    }
+
+    #[test]
+    fn errors_say_where_and_what() {
+        let e = parse(&USER.replace("producerByteRate", "producer_byte_rate")).unwrap_err();
+        assert_eq!(e.position, Position::new(9, 5));
+        assert_eq!(e.to_string(), "Line 9, column 5: expected one of producerByteRate, consumerByteRate, requestPercentage, controllerMutationRate, but found `producer_byte_rate` (Kafka's key `producer_byte_rate` is spelled `producerByteRate` in a KafkaUser).");
+        let e = parse(&USER.replace("1048576", "\"1048576\"")).unwrap_err();
+        assert_eq!(e.position, Position::new(9, 23));
+        assert!(e.to_string().contains("write it without quotes"), "{e}");
+        let e = parse(&USER.replace("1048576", "1.5")).unwrap_err();
+        assert!(e.to_string().contains("fractional"), "{e}");
+        let e = parse(&USER.replace("v1beta2", "v2")).unwrap_err();
+        assert_eq!(e.position, Position::new(1, 13));
+        let e = parse("a: [1,\n").unwrap_err();
+        assert!(e.to_string().contains("expected well-formed YAML"), "{e}");
+        let e = parse(&USER.replace("my-user", "{{ .Values.name }}")).unwrap_err();
+        assert_eq!(e.position, Position::new(4, 9));
+        assert!(e.to_string().starts_with("Line 4, column 9: the Helm/Go template placeholder {{ .Values.name }} stands in `name:`"), "{e}");
+        let e = parse("  quotas:\n    producerByteRate: 1\n").unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::Unsupported { .. }));
+        assert_eq!(e.position, Position::new(1, 3));
+    }
+
+    #[test]
+    fn callouts_and_attributes_are_noted() {
+        let text = USER
+            .replace("v1beta2", "v1")
+            .replace("apiVersion: kafka.strimzi.io/v1", "apiVersion: {KafkaUserApiVersion}")
+            .replace("1048576", "1048576 <1>");
+        let import = parse(&text).unwrap();
+        assert_eq!(import.quotas[0].values, [(QuotaKey::ProducerByteRate, 1048576.0)]);
+        assert_eq!(import.notes.len(), 2, "{:?}", import.notes);
+    }
+
+    #[test]
+    fn export_lists_what_strimzi_cannot_express() {
+        let mut s = QuotaStore::new();
+        s.set(&QuotaEntity::user("CN=app"), QuotaKey::ConsumerByteRate, 2048.0).unwrap();
+        s.set(&QuotaEntity::user("Bob_1"), QuotaKey::ConsumerByteRate, 2048.0).unwrap();
+        s.set(&QuotaEntity::client_id("c"), QuotaKey::ConsumerByteRate, 2048.0).unwrap();
+        s.set(&QuotaEntity::User(EntityName::Default), QuotaKey::ProducerByteRate, 1.0).unwrap();
+        s.set(&QuotaEntity::user("big"), QuotaKey::ProducerByteRate, 3e9).unwrap();
+        let out = export(&s);
+        assert_eq!(out.unexpressed.len(), 4, "{:#?}", out.unexpressed);
+        assert!(out.text.contains("# Not expressible in a KafkaUser: users/<default>"), "{}", out.text);
+        let back = store_of(&out.text).unwrap();
+        assert_eq!(back.entries().count(), 1);
+        assert_eq!(back.get(&QuotaEntity::user("CN=app")), s.get(&QuotaEntity::user("CN=app")));
+    }
+}
