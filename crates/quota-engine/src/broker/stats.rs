@@ -104,23 +104,28 @@ impl WindowedAvgMax {
     }
 }
 
-/// Percentiles the way `ProducerPerformance.Stats.percentiles` takes them:
-/// sort, then the element at index `(int) (p * size)`.
+/// Percentiles the way `ProducerPerformance.Stats.percentiles` takes them
+/// (sort, then the element at index `(int) (p * size)`), from a histogram:
+/// `counts[ms]` = number of records with that latency in whole ms.
 ///
-/// Returns one value per requested fraction; 0 for an empty input.
-/// `latencies_ms` is sorted in place.
-pub fn perf_percentiles(latencies_ms: &mut [u32], fractions: &[f64]) -> Vec<u32> {
-    latencies_ms.sort_unstable();
-    let size = latencies_ms.len() as u64;
+/// Returns one value per requested fraction; 0 when there is no record.
+pub fn perf_percentiles(counts: &[u32], fractions: &[f64]) -> Vec<u32> {
+    let size: u64 = counts.iter().map(|c| u64::from(*c)).sum();
     fractions
         .iter()
         .map(|p| {
             if size == 0 {
-                0
-            } else {
-                let idx = ((p * size as f64) as u64).min(size - 1);
-                latencies_ms[idx as usize]
+                return 0;
             }
+            let idx = ((p * size as f64) as u64).min(size - 1);
+            let mut seen = 0u64;
+            for (ms, c) in counts.iter().enumerate() {
+                seen += u64::from(*c);
+                if seen > idx {
+                    return ms as u32;
+                }
+            }
+            0
         })
         .collect()
 }
@@ -156,9 +161,13 @@ mod tests {
 
     #[test]
     fn percentiles_use_the_truncated_index() {
-        let mut v: Vec<u32> = (1..=10).rev().collect();
-        assert_eq!(perf_percentiles(&mut v, &[0.5, 0.95, 0.99, 0.999]), vec![6, 10, 10, 10]);
-        let mut e: Vec<u32> = Vec::new();
-        assert_eq!(perf_percentiles(&mut e, &[0.5]), vec![0]);
+        // Latencies 1..=10 ms once each: sorted index (int)(0.5 * 10) = 5 -> 6 ms.
+        let mut h = vec![0u32; 11];
+        for ms in 1..=10 {
+            h[ms] = 1;
+        }
+        assert_eq!(perf_percentiles(&h, &[0.5, 0.95, 0.99, 0.999]), vec![6, 10, 10, 10]);
+        assert_eq!(perf_percentiles(&[], &[0.5]), vec![0]);
+        assert_eq!(perf_percentiles(&[0, 3, 0, 1], &[0.0, 0.5, 0.75, 0.99]), vec![1, 1, 3, 3]);
     }
 }

@@ -241,3 +241,6 @@ pub fn simulate(scenario: &Scenario) -> Result<Timeline, SimError> {
     let world = world::World::new(scenario, &managers, &ip_quotas, &config)?;
     Ok(world.run(scenario))
 }
+
+#[cfg(test)]
+mod tests;

@@ -183,7 +183,9 @@ struct Producer {
     acked: u64,
     errors: u64,
     retries: u64,
-    latencies: Vec<u32>,
+    /// Count of records per latency in ms (index = ms).
+    latency_hist: Vec<u32>,
+    latency_count: u64,
     latency_sum: u64,
     latency_max: u32,
     throttle: WindowedAvgMax,
@@ -498,7 +500,8 @@ impl World {
             acked: 0,
             errors: 0,
             retries: 0,
-            latencies: Vec::with_capacity(p.records.min(1_000_000) as usize),
+            latency_hist: Vec::new(),
+            latency_count: 0,
             latency_sum: 0,
             latency_max: 0,
             throttle: WindowedAvgMax::new(QuotaWindow::KAFKA_METRICS_DEFAULT),
@@ -950,7 +953,6 @@ impl World {
         let c = self.reqs[r as usize].conn;
         let broker = self.conns[c as usize].broker;
         let at_ms = ms_of(self.now);
-        let session = self.conns[c as usize].session.clone();
         let (decision, bandwidth_slot, returned): (RequestDecision, usize, u64) = match &self.reqs[r as usize].kind {
             ReqKind::Produce { batches, acks0 } => {
                 let acks0 = *acks0;
@@ -967,13 +969,13 @@ impl World {
                     let bytes = BATCH_OVERHEAD + rec * pr.rec_bytes;
                     self.partitions[slot as usize].log.push(LogBatch { bytes, records: rec });
                 }
-                let d = self.brokers[broker as usize].handle_produce(&session, at_ms, bytes, acks0, io);
+                let d = self.brokers[broker as usize].handle_produce(&self.conns[c as usize].session, at_ms, bytes, acks0, io);
                 (d, 0, 0)
             }
             ReqKind::Fetch { .. } => {
                 let total: u64 = self.reqs[r as usize].fetched.iter().map(|f| f.3).sum();
                 let io = self.reqs[r as usize].io_us;
-                let fd = self.brokers[broker as usize].handle_fetch(&session, at_ms, total, io);
+                let fd = self.brokers[broker as usize].handle_fetch(&self.conns[c as usize].session, at_ms, total, io);
                 if fd.returned_bytes == 0 {
                     self.reqs[r as usize].fetched.clear();
                 }
@@ -1005,7 +1007,7 @@ impl World {
         if acks0 {
             // No response; the channel is still muted for a bandwidth throttle.
             let net = req.net_us;
-            self.brokers[broker as usize].record_network_thread_time(&session, at_ms, net);
+            self.brokers[broker as usize].record_network_thread_time(&self.conns[c as usize].session, at_ms, net);
             self.sync_request_track(c);
             let epoch = self.conns[c as usize].epoch;
             self.q.push(self.now + throttle_ns, Ev::Unmute(c, epoch));
@@ -1029,9 +1031,8 @@ impl World {
         let broker = self.conns[c as usize].broker;
         let bytes = self.reqs[r as usize].resp_bytes;
         let net = self.reqs[r as usize].net_us;
-        let session = self.conns[c as usize].session.clone();
         let (tx_done, arrive) = self.transfer_down(c, bytes);
-        self.brokers[broker as usize].record_network_thread_time(&session, ms_of(self.now), net);
+        self.brokers[broker as usize].record_network_thread_time(&self.conns[c as usize].session, ms_of(self.now), net);
         self.sync_request_track(c);
         self.q.push(arrive, Ev::ResponseArrive(r));
         let epoch = self.conns[c as usize].epoch;
@@ -1176,18 +1177,36 @@ impl World {
         let first = batch.first_append;
         let interval = pr.interval;
         let bytes = u64::from(pr.value_bytes);
+        // Per-record latencies (send() to callback, whole ms). Later records
+        // were appended later, so the first record has the largest latency.
+        let (mut first_lat, mut rest_sum, mut rest_max) = (0u32, 0u64, 0u32);
         for j in 0..n {
             let append_ms = ms_of(first + u64::from(j) * interval);
             let lat = (now_ms - append_ms).max(0) as u32;
-            pr.latencies.push(lat);
+            let slot = lat as usize;
+            if slot >= pr.latency_hist.len() {
+                pr.latency_hist.resize(slot + 1, 0);
+            }
+            pr.latency_hist[slot] += 1;
             pr.latency_sum += u64::from(lat);
             pr.latency_max = pr.latency_max.max(lat);
-            // kafka-producer-perf-test.sh Stats.record
+            if j == 0 {
+                first_lat = lat;
+            } else {
+                rest_sum += u64::from(lat);
+                rest_max = rest_max.max(lat);
+            }
+        }
+        pr.latency_count += u64::from(n);
+        if n > 0 {
+            // kafka-producer-perf-test.sh Stats.record, per record; all of a
+            // batch's callbacks run at the same ms, so only the first can
+            // close a reporting window.
             let w = &mut pr.perf.w;
             w.records += 1;
             w.bytes += bytes;
-            w.latency_sum_ms += u64::from(lat);
-            w.latency_max_ms = w.latency_max_ms.max(lat);
+            w.latency_sum_ms += u64::from(first_lat);
+            w.latency_max_ms = w.latency_max_ms.max(first_lat);
             if now_ms - pr.perf.window_start_ms >= PERF_REPORT_INTERVAL_MS {
                 let mut done = pr.perf.w;
                 done.at_ms = now_ms;
@@ -1196,6 +1215,11 @@ impl World {
                 pr.perf.w = PerfWindow { at_ms: 0, records: 0, elapsed_ms: 0, bytes: 0, latency_sum_ms: 0, latency_max_ms: 0 };
                 pr.perf.window_start_ms = now_ms;
             }
+            let w = &mut pr.perf.w;
+            w.records += u64::from(n - 1);
+            w.bytes += bytes * u64::from(n - 1);
+            w.latency_sum_ms += rest_sum;
+            w.latency_max_ms = w.latency_max_ms.max(rest_max);
         }
         pr.perf.bytes_total += bytes * u64::from(n);
         pr.acked += u64::from(n);
@@ -1533,12 +1557,12 @@ impl World {
                 Role::Producer(p) => {
                     let pr = &mut self.producers[p as usize];
                     let finish_ms = pr.finish.map(ms_f);
-                    let lat = if pr.latencies.is_empty() {
+                    let lat = if pr.latency_count == 0 {
                         None
                     } else {
-                        let pcts = perf_percentiles(&mut pr.latencies, &[0.5, 0.95, 0.99, 0.999]);
+                        let pcts = perf_percentiles(&pr.latency_hist, &[0.5, 0.95, 0.99, 0.999]);
                         Some(LatencySummary {
-                            avg_ms: pr.latency_sum as f64 / pr.latencies.len() as f64,
+                            avg_ms: pr.latency_sum as f64 / pr.latency_count as f64,
                             max_ms: pr.latency_max,
                             p50_ms: pcts[0],
                             p95_ms: pcts[1],

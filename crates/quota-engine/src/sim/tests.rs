@@ -1,0 +1,250 @@
+//! Scenario-level tests of the models: each builds a small scenario and
+//! checks one behaviour against Kafka's rules.
+
+use super::*;
+
+fn scenario(json: &str) -> Scenario {
+    serde_json::from_str(json).expect("test scenario parses")
+}
+
+fn producer(records: u64, extra_config: &str) -> String {
+    format!(
+        r#"{{"producer": {{"connection": "p", "topic": "t", "records": {records}, "record.size": 1000,
+             "config": {{"acks": "1", "batch.size": 65536 {extra_config}}}}}}}"#
+    )
+}
+
+#[test]
+fn quota_is_per_broker_so_two_leaders_double_the_rate() {
+    // 30 MB over 2 partitions: leaders on broker 0 and 1. Each broker allows
+    // 2 MB/s with its own ~20 MB burst, so nothing is throttled; with one
+    // broker the same run is.
+    let two = scenario(&format!(
+        r#"{{"brokers": {{"count": 2}}, "topics": [{{"name": "t", "partitions": 2}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 2000000}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}}],
+            "workloads": [{}]}}"#,
+        producer(30_000, "")
+    ));
+    let t = simulate(&two).unwrap();
+    assert_eq!(t.sensors.len(), 2, "one budget per broker");
+    assert!(t.sensors.iter().all(|s| s.throttles.is_empty()));
+    assert_eq!(t.clients[0].metrics.throttle_time_max, 0.0);
+    let mut one = two.clone();
+    one.brokers.count = 1;
+    let t1 = simulate(&one).unwrap();
+    assert!(t1.clients[0].metrics.throttle_time_max > 0.0);
+    assert!(t1.clients[0].duration_ms.unwrap() > 5.0 * t.clients[0].duration_ms.unwrap());
+}
+
+#[test]
+fn clients_with_equal_tags_share_one_budget() {
+    // A client-id quota: two producers with the same client.id (different
+    // users) share one sensor; each sends 15 MB, together 30 MB.
+    let s = scenario(
+        r#"{"topics": [{"name": "t"}],
+            "quotas": [{"entity": {"client-id": "shared"}, "key": "producer_byte_rate", "value": 2000000}],
+            "connections": [
+              {"name": "a", "listener": "SASL_PLAINTEXT", "identity": "alice", "client.id": "shared"},
+              {"name": "b", "listener": "SASL_PLAINTEXT", "identity": "bob", "client.id": "shared"}],
+            "workloads": [
+              {"producer": {"connection": "a", "topic": "t", "records": 15000, "record.size": 1000, "config": {"acks": "1", "batch.size": 65536}}},
+              {"producer": {"connection": "b", "topic": "t", "records": 15000, "record.size": 1000, "config": {"acks": "1", "batch.size": 65536}}}]}"#,
+    );
+    let t = simulate(&s).unwrap();
+    assert_eq!(t.sensors.len(), 1);
+    assert_eq!(t.sensors[0].members, vec![0, 1]);
+    assert_eq!(t.sensors[0].mbean, "kafka.server:type=Produce,client-id=shared");
+    assert!(t.clients.iter().all(|c| c.metrics.throttle_time_max > 0.0), "the shared budget throttles both");
+    assert_eq!(t.clients[0].principal, "User:alice");
+    // A user quota instead gives each its own budget: 15 MB each passes.
+    let mut per_user = s.clone();
+    per_user.quotas[0].entity = crate::entity::QuotaEntity::User(crate::entity::EntityName::Default);
+    let t = simulate(&per_user).unwrap();
+    assert_eq!(t.sensors.len(), 2);
+    assert!(t.clients.iter().all(|c| c.metrics.throttle_time_max == 0.0));
+}
+
+#[test]
+fn legacy_clients_get_delayed_responses_and_kip219_clients_hold_back() {
+    let base = format!(
+        r#"{{"topics": [{{"name": "t"}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 2000000}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c", "client_throttling": "legacy"}}],
+            "workloads": [{}]}}"#,
+        producer(30_000, "")
+    );
+    let legacy = simulate(&scenario(&base)).unwrap();
+    let modern = simulate(&scenario(&base.replace("\"legacy\"", "\"kip219\""))).unwrap();
+    let (l, m) = (&legacy.clients[0], &modern.clients[0]);
+    // Either way the broker holds the client to the quota: similar duration,
+    // no errors, no retries.
+    assert!(l.metrics.throttle_time_max > 0.0 && m.metrics.throttle_time_max > 0.0);
+    let (dl, dm) = (l.duration_ms.unwrap(), m.duration_ms.unwrap());
+    assert!((dl - dm).abs() < 0.15 * dm, "legacy {dl} ms vs KIP-219 {dm} ms");
+    assert_eq!(l.metrics.record_error_total + l.metrics.record_retry_total, 0);
+    // The legacy client's responses arrive a throttle late: its latency tail
+    // is at least the largest throttle.
+    assert!(f64::from(l.latency.unwrap().max_ms) >= l.metrics.throttle_time_max);
+}
+
+#[test]
+fn full_buffer_blocks_send_and_max_block_ms_fails_records() {
+    // 1 MB/s quota, 4 MB buffer, 30 MB to send: send() blocks on buffer.memory.
+    let s = scenario(&format!(
+        r#"{{"topics": [{{"name": "t"}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 1000000}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}}],
+            "workloads": [{}]}}"#,
+        producer(30_000, r#", "buffer.memory": 4194304, "max.block.ms": 60000"#)
+    ));
+    let t = simulate(&s).unwrap();
+    let c = &t.clients[0];
+    assert!(c.metrics.blocked_ms_total > 1000.0, "blocked {} ms", c.metrics.blocked_ms_total);
+    assert!(!c.blocked.is_empty());
+    assert!(c.metrics.buffer_used_max <= 4_194_304);
+    assert_eq!(c.metrics.record_error_total, 0, "60 s is enough to wait");
+    // With max.block.ms=100 some send() calls give up: record errors.
+    let mut short = s.clone();
+    let Workload::Producer(p) = &mut short.workloads[0] else { unreachable!() };
+    p.config.max_block_ms = 100;
+    let t = simulate(&short).unwrap();
+    let c = &t.clients[0];
+    assert!(c.metrics.record_error_total > 0);
+    assert_eq!(c.metrics.records_done + c.metrics.record_error_total, 30_000);
+}
+
+#[test]
+fn delivery_timeout_expires_waiting_batches() {
+    let s = scenario(&format!(
+        r#"{{"topics": [{{"name": "t"}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 100000}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}}],
+            "workloads": [{}]}}"#,
+        producer(30_000, r#", "delivery.timeout.ms": 5000, "request.timeout.ms": 3000"#)
+    ));
+    let t = simulate(&s).unwrap();
+    let c = &t.clients[0];
+    assert!(c.metrics.record_error_total > 0, "batches waiting past delivery.timeout.ms expire");
+    assert_eq!(c.metrics.records_done + c.metrics.record_error_total, 30_000);
+}
+
+#[test]
+fn acks_zero_is_exempt_from_the_request_quota() {
+    let json = format!(
+        r#"{{"topics": [{{"name": "t"}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "request_percentage", "value": 0.01}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}}],
+            "workloads": [{}]}}"#,
+        producer(10_000, "")
+    );
+    let acks1 = simulate(&scenario(&json)).unwrap();
+    assert!(acks1.sensors[0].throttles.len() > 1);
+    let acks0 = simulate(&scenario(&json.replace(r#""acks": "1""#, r#""acks": "0""#))).unwrap();
+    assert!(acks0.sensors[0].throttles.is_empty(), "acks=0 never records thread time with a check");
+    assert_eq!(acks0.clients[0].metrics.records_done, 10_000);
+}
+
+#[test]
+fn throttled_fetches_return_nothing_and_fetch_size_is_capped() {
+    // consumer_byte_rate=100000: one fetch may carry at most 1 MB
+    // (quota x (11 - 1) x 1 s) even with max.partition.fetch.bytes=50 MB.
+    let s = scenario(
+        r#"{"topics": [{"name": "t", "preload": {"records": 3000, "record.size": 1000, "batch.size": 65536}}],
+            "quotas": [{"entity": {"client-id": "c"}, "key": "consumer_byte_rate", "value": 100000}],
+            "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": "c"}],
+            "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 3000,
+                           "config": {"max.partition.fetch.bytes": 52428800}}}]}"#,
+    );
+    let t = simulate(&s).unwrap();
+    let sensor = &t.sensors[0];
+    assert!(!sensor.throttles.is_empty());
+    // Whole 64-record batches of 1009 B up to 1 MB: at most 15 batches per fetch.
+    let steps: Vec<u64> = t.clients[0].progress.points.windows(2).map(|w| w[1].records - w[0].records).collect();
+    assert!(t.clients[0].progress.points[0].records <= 960);
+    assert!(steps.iter().all(|d| *d <= 960), "{steps:?}");
+    let c = &t.clients[0];
+    assert_eq!(c.metrics.records_done, 3000);
+    assert!(c.metrics.throttle_time_max > 0.0);
+}
+
+#[test]
+fn connection_rate_quota_throttles_new_connections_per_ip() {
+    // 1 connection/s per IP over a padded 10 s window admits 10 connections;
+    // the 11th and 12th client from the same IP wait (the broker closes the
+    // refused socket after the throttle and the client reconnects).
+    let conns: Vec<String> = (0..12)
+        .map(|i| format!(r#"{{"name": "p{i}", "listener": "PLAINTEXT", "client.id": "c{i}", "ip": "10.0.0.9"}}"#))
+        .collect();
+    let loads: Vec<String> = (0..12)
+        .map(|i| format!(r#"{{"producer": {{"connection": "p{i}", "topic": "t", "records": 100, "record.size": 1000}}}}"#))
+        .collect();
+    let s = scenario(&format!(
+        r#"{{"topics": [{{"name": "t"}}],
+            "quotas": [{{"entity": {{"ip": null}}, "key": "connection_creation_rate", "value": 1}}],
+            "connections": [{}], "workloads": [{}]}}"#,
+        conns.join(","),
+        loads.join(",")
+    ));
+    let t = simulate(&s).unwrap();
+    let delayed: Vec<&ClientTrack> = t.clients.iter().filter(|c| !c.mutes.is_empty()).collect();
+    assert_eq!(delayed.len(), 2, "the 11th and 12th connections are throttled");
+    assert!(delayed.iter().all(|c| c.finish_ms.unwrap() > 100.0));
+    assert!(t.clients.iter().all(|c| c.metrics.records_done == 100));
+    // Another IP is not affected.
+    let mut other = s.clone();
+    for c in &mut other.connections[10..] {
+        c.ip = "10.0.0.10".to_owned();
+    }
+    let t = simulate(&other).unwrap();
+    assert!(t.clients.iter().all(|c| c.mutes.is_empty()));
+}
+
+#[test]
+fn long_poll_waits_for_data_from_a_producer() {
+    let s = scenario(
+        r#"{"topics": [{"name": "t"}],
+            "connections": [{"name": "p", "listener": "PLAINTEXT", "client.id": "p"},
+                            {"name": "c", "listener": "PLAINTEXT", "client.id": "c"}],
+            "workloads": [
+              {"consumer": {"connection": "c", "topic": "t", "records": 1000}},
+              {"producer": {"connection": "p", "topic": "t", "records": 1000, "record.size": 1000, "start_ms": 700}}]}"#,
+    );
+    let t = simulate(&s).unwrap();
+    let c = t.client("c").unwrap();
+    assert_eq!(c.metrics.records_done, 1000);
+    assert!(c.finish_ms.unwrap() > 700.0);
+    assert!(c.metrics.requests >= 2, "an empty long poll, then data");
+}
+
+#[test]
+fn bad_inputs_are_sentences() {
+    let s = scenario(
+        r#"{"topics": [{"name": "t"}], "connections": [],
+            "workloads": [{"producer": {"connection": "nope", "topic": "t", "records": 1, "record.size": 1}}]}"#,
+    );
+    let e = simulate(&s).unwrap_err().to_string();
+    assert!(e.contains("'nope'") && e.ends_with('.'), "{e}");
+    let s = scenario(
+        r#"{"quotas": [{"entity": {"client-id": "c"}, "key": "producer_byte_rate", "value": -5}]}"#,
+    );
+    let e = simulate(&s).unwrap_err().to_string();
+    assert!(e.contains("producer_byte_rate") && e.contains("clients/c"), "{e}");
+    let r: Result<Scenario, _> = serde_json::from_str(r#"{"workloads": [], "colour": 1}"#);
+    assert!(r.is_err(), "unknown fields are rejected");
+}
+
+#[test]
+fn timeline_stays_bounded_for_long_runs() {
+    let s = scenario(&format!(
+        r#"{{"topics": [{{"name": "t"}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 500000}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}}],
+            "workloads": [{}]}}"#,
+        producer(60_000, "").replace("65536", "16384")
+    ));
+    let t = simulate(&s).unwrap();
+    assert!(t.sensors[0].rate.points.len() as u32 <= SERIES_CAP);
+    assert!(t.clients[0].throttles.points.len() as u32 <= SERIES_CAP);
+    assert!(t.sensors[0].samples.len() > 100, "every sample of the run is kept");
+}

@@ -1,0 +1,52 @@
+//! The same scenario and seed give the identical Timeline natively and in
+//! wasm32: both targets assert the same fingerprint of the lab's 30 MB
+//! throttled producer run.
+//!
+//! Native: `cargo test -p quota-engine --test sim_wasm`.
+//! Wasm (Node): `scripts/test-wasm.sh`.
+
+use quota_engine::sim::{simulate, Scenario};
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+const LAB_30MB_THROTTLED: &str = include_str!("../../../tests/fixtures/lab/producer-client-quota.json");
+
+/// FNV-1a of the Timeline's canonical JSON for that run (seed 1).
+const EXPECTED_FINGERPRINT: u64 = 0xc22a_cd67_b657_3fc8;
+
+fn scenario() -> Scenario {
+    let v: serde_json::Value = serde_json::from_str(LAB_30MB_THROTTLED).expect("fixture is JSON");
+    serde_json::from_value(v["scenario"].clone()).expect("fixture holds a scenario")
+}
+
+#[test]
+fn timeline_fingerprint_is_the_same_on_every_target() {
+    let t = simulate(&scenario()).expect("the lab scenario simulates");
+    assert_eq!(t.clients[0].metrics.records_done, 30_000);
+    assert_eq!(t.fingerprint(), EXPECTED_FINGERPRINT, "fingerprint {:#018x}", t.fingerprint());
+}
+
+/// Wall time of the 30 MB run in wasm (Node), for BENCHMARKS.md. Ignored by
+/// default; `scripts/test-wasm.sh --timing` runs it in a release build.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen_test::wasm_bindgen_test]
+#[ignore]
+fn time_the_30mb_throttled_run_in_wasm() {
+    let s = scenario();
+    // Warm up, then time enough runs for the millisecond clock.
+    for _ in 0..5 {
+        let _ = simulate(&s);
+    }
+    let runs: u32 = 200;
+    let start = js_sys::Date::now();
+    let mut events = 0;
+    for _ in 0..runs {
+        events += simulate(&s).expect("simulates").events;
+    }
+    let per_run_ms = (js_sys::Date::now() - start) / f64::from(runs);
+    wasm_bindgen_test::console_log!(
+        "wasm: 30 MB throttled producer run simulated in {per_run_ms:.3} ms per run ({} events per run, {runs} runs)",
+        events / u64::from(runs)
+    );
+}
