@@ -120,7 +120,7 @@ pub fn export(store: &QuotaStore) -> Export {
         ));
     }
     let text = format!(
-        r#"// Admin API code written by kafka-quota; compiles against kafka-clients 2.6 or later (checked with 4.3.1).
+        r#"// Admin API code written by kafka-quota for kafka-clients 2.6 or later (KIP-546; the form the lab compiled against 4.3.1).
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -5,6 +5,9 @@ use std::process::ExitCode;
 use crate::cli::{Cli, Command};
 
 pub(crate) mod apply;
+pub(crate) mod convert;
+pub(crate) mod resolve;
+pub(crate) mod simulate;
 
 /// Exit code for success.
 pub(crate) const EXIT_OK: u8 = 0;
@@ -15,6 +18,9 @@ pub(crate) const EXIT_BAD_INPUT: u8 = 1;
 pub(crate) fn run(cli: Cli) -> ExitCode {
     let code = match cli.command {
         Command::Apply(args) => apply::run(&args),
+        Command::Resolve(args) => resolve::run(&args),
+        Command::Simulate(args) => simulate::run(&args),
+        Command::Convert(args) => convert::run(&args),
     };
     ExitCode::from(code)
 }

@@ -1,0 +1,97 @@
+//! `kafka-quota convert --to FORMAT [--from FORMAT] FILE`: reads quotas in
+//! any supported format and writes them in another, on standard output.
+//!
+//! What the target format cannot express (client-id quotas in a Strimzi
+//! KafkaUser, (user, client-id) quotas in a Terraform kafka_quota, ...) is
+//! listed on stderr as `warning:` lines and as comments in the output, never
+//! dropped silently. A scenario file converted `--to json` keeps its whole
+//! scenario; from any other format `--to json` gives a scenario holding
+//! only the quotas.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use quota_formats::detect::{export, import, Format};
+use quota_formats::scenario;
+
+use super::resolve::{read_text, FormatArg};
+use super::{EXIT_BAD_INPUT, EXIT_OK};
+
+/// Arguments of `kafka-quota convert`.
+#[derive(Debug, Args)]
+pub(crate) struct ConvertArgs {
+    /// The format to write.
+    #[arg(long, value_enum)]
+    pub(crate) to: FormatArg,
+    /// The format of FILE (default: detected from the content).
+    #[arg(long, value_enum)]
+    pub(crate) from: Option<FormatArg>,
+    /// The quotas to convert (`-` = standard input).
+    #[arg(value_name = "FILE")]
+    pub(crate) file: PathBuf,
+}
+
+/// Runs `convert`; returns the exit code.
+pub(crate) fn run(args: &ConvertArgs) -> u8 {
+    let (name, text) = match read_text(&args.file) {
+        Ok(t) => t,
+        Err(m) => {
+            eprintln!("{m}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let from = match args.from {
+        Some(f) => f.format(),
+        None => match quota_formats::detect::detect(&text) {
+            Ok(d) => d.format,
+            Err(e) => {
+                eprintln!("{}", e.with_source(name));
+                return EXIT_BAD_INPUT;
+            }
+        },
+    };
+    let to = args.to.format();
+    if from == Format::ScenarioJson && to == Format::ScenarioJson {
+        return match scenario::from_json(&text) {
+            Ok(file) => {
+                for n in &file.notes {
+                    eprintln!("note: {name}: {n}");
+                }
+                print!("{}", scenario::to_json(&file.scenario));
+                EXIT_OK
+            }
+            Err(e) => {
+                eprintln!("{}", e.with_source(name));
+                EXIT_BAD_INPUT
+            }
+        };
+    }
+    let imported = match import(&text, from) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("{}", e.with_source(name));
+            return EXIT_BAD_INPUT;
+        }
+    };
+    for (pos, note) in &imported.notes {
+        eprintln!("note: {name}:{}: {note}", pos.line);
+    }
+    match export(&imported.store, to) {
+        Ok(out) => {
+            for u in &out.unexpressed {
+                eprintln!("warning: {} cannot express {u}", to.title());
+            }
+            print!("{}", out.text);
+            EXIT_OK
+        }
+        Err(e) => {
+            match &e.kind {
+                quota_formats::ErrorKind::Unsupported { what, why } => {
+                    eprintln!("kafka-quota: {what} is not supported because {why}.")
+                }
+                _ => eprintln!("kafka-quota: {e}"),
+            }
+            EXIT_BAD_INPUT
+        }
+    }
+}

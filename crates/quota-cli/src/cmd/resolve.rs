@@ -1,0 +1,386 @@
+//! `kafka-quota resolve --quotas FILE --listener L [identity] [--client-id C]`:
+//! which quota applies to one connection, per quota type, and why.
+//!
+//! The quotas are read from any format `quota-formats` reads (detected from
+//! the content, or `--format`); the connection's principal is derived as
+//! Kafka's `DefaultKafkaPrincipalBuilder` does (listener, SASL mechanism,
+//! certificate DN with `ssl.principal.mapping.rules`, Kerberos principal
+//! with `sasl.kerberos.principal.to.local.rules`); then each of the four
+//! client quota types is resolved on Kafka's eight-rung ladder. The output
+//! gives, per quota type: the principal, the rung and entity that apply,
+//! the limit, who shares the budget (the metric tags, sensor and MBean) and
+//! what happened at every rung. `--json` prints the same as one JSON object.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use clap::{ArgGroup, Args, ValueEnum};
+use quota_engine::principal::{
+    parse_config_list, Connection, Identity, Listener, PrincipalConfig, PrincipalOutcome,
+    SaslMechanism, SslClientAuth,
+};
+use quota_engine::resolve::{resolve_all, Resolution, RungOutcome, TagDecision};
+use quota_engine::{java_double_to_string, QuotaKey, QuotaStore};
+use quota_formats::detect::{detect, import, Format};
+
+use super::{EXIT_BAD_INPUT, EXIT_OK};
+
+/// A format name for `--format` / `--to`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FormatArg {
+    /// kafka-configs.sh command lines.
+    ConfigsSh,
+    /// kafka-configs.sh --describe output.
+    Describe,
+    /// Admin API Java code.
+    Java,
+    /// Strimzi KafkaUser YAML.
+    Strimzi,
+    /// Terraform kafka_quota (and aiven_kafka_quota) resources.
+    Terraform,
+    /// The playground's scenario JSON.
+    Json,
+    /// Redpanda rpk cluster quotas commands or output (read only).
+    Rpk,
+}
+
+impl FormatArg {
+    /// The library's format.
+    pub(crate) fn format(self) -> Format {
+        match self {
+            FormatArg::ConfigsSh => Format::ConfigsSh,
+            FormatArg::Describe => Format::Describe,
+            FormatArg::Java => Format::Java,
+            FormatArg::Strimzi => Format::Strimzi,
+            FormatArg::Terraform => Format::Terraform,
+            FormatArg::Json => Format::ScenarioJson,
+            FormatArg::Rpk => Format::Rpk,
+        }
+    }
+}
+
+/// Reads a file (`-` = standard input) as text; the error is a full
+/// sentence naming the file.
+pub(crate) fn read_text(path: &Path) -> Result<(String, String), String> {
+    let name = path.display().to_string();
+    if name == "-" {
+        let mut buf = String::new();
+        return std::io::Read::read_to_string(&mut std::io::stdin(), &mut buf)
+            .map(|_| ("<stdin>".to_owned(), buf))
+            .map_err(|e| format!("kafka-quota: cannot read standard input: {e}."));
+    }
+    std::fs::read_to_string(path)
+        .map(|t| (name.clone(), t))
+        .map_err(|e| format!("kafka-quota: cannot read {name}: {e}."))
+}
+
+/// Reads quotas from a file in any supported format, printing import notes
+/// on stderr. `Err` is the message for stderr (file, line, column, reason).
+pub(crate) fn load_quotas(
+    path: &Path,
+    format: Option<FormatArg>,
+) -> Result<(Format, QuotaStore), String> {
+    let (name, text) = read_text(path)?;
+    let format = match format {
+        Some(f) => f.format(),
+        None => detect(&text)
+            .map_err(|e| e.with_source(name.clone()).to_string())?
+            .format,
+    };
+    let imported = import(&text, format).map_err(|e| e.with_source(name.clone()).to_string())?;
+    for (pos, note) in &imported.notes {
+        eprintln!("note: {name}:{}: {note}", pos.line);
+    }
+    Ok((format, imported.store))
+}
+
+/// The listener's security protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[value(rename_all = "SCREAMING_SNAKE_CASE")]
+pub(crate) enum ListenerArg {
+    /// No authentication: always User:ANONYMOUS.
+    Plaintext,
+    /// TLS; the principal is the client certificate's DN (mapped).
+    Ssl,
+    /// SASL without TLS.
+    SaslPlaintext,
+    /// SASL over TLS.
+    SaslSsl,
+}
+
+/// `ssl.client.auth` of an SSL listener.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ClientAuthArg {
+    /// The broker asks for no certificate.
+    None,
+    /// A certificate is asked for but optional.
+    Requested,
+    /// A certificate is required.
+    Required,
+}
+
+/// Arguments of `kafka-quota resolve`.
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("identity").args(["user", "dn", "kerberos", "oauth_sub"])))]
+pub(crate) struct ResolveArgs {
+    /// The quotas: any format kafka-quota reads (`-` = standard input).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) quotas: PathBuf,
+    /// The format of --quotas (default: detected from the content).
+    #[arg(long, value_enum)]
+    pub(crate) format: Option<FormatArg>,
+    /// The listener's security protocol.
+    #[arg(long, value_enum, ignore_case = true)]
+    pub(crate) listener: ListenerArg,
+    /// SASL mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI, OAUTHBEARER);
+    /// default PLAIN, or GSSAPI with --kerberos, OAUTHBEARER with --oauth-sub.
+    #[arg(long)]
+    pub(crate) mechanism: Option<String>,
+    /// The SASL PLAIN/SCRAM user name.
+    #[arg(long, value_name = "U")]
+    pub(crate) user: Option<String>,
+    /// The client certificate's subject DN (SSL listener), e.g. `CN=app,OU=eng,O=org`.
+    #[arg(long, value_name = "DN")]
+    pub(crate) dn: Option<String>,
+    /// The Kerberos principal (GSSAPI), e.g. `kafka-client/host@EXAMPLE.COM`.
+    #[arg(long, value_name = "P")]
+    pub(crate) kerberos: Option<String>,
+    /// The OAuth token's subject claim (OAUTHBEARER).
+    #[arg(long, value_name = "SUB")]
+    pub(crate) oauth_sub: Option<String>,
+    /// The client's client.id.
+    #[arg(long, value_name = "C", default_value = "")]
+    pub(crate) client_id: String,
+    /// `ssl.client.auth` of an SSL listener (default: required with --dn, else none).
+    #[arg(long, value_enum)]
+    pub(crate) ssl_client_auth: Option<ClientAuthArg>,
+    /// The broker's `ssl.principal.mapping.rules`.
+    #[arg(long, value_name = "R")]
+    pub(crate) ssl_mapping_rules: Option<String>,
+    /// The broker's `sasl.kerberos.principal.to.local.rules` (comma-separated).
+    #[arg(long, value_name = "R")]
+    pub(crate) kerberos_rules: Option<String>,
+    /// The broker's default Kerberos realm (what the DEFAULT rule strips).
+    #[arg(long, value_name = "REALM", default_value = "")]
+    pub(crate) kerberos_realm: String,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+impl ResolveArgs {
+    fn connection(&self) -> Result<Connection, String> {
+        let default_mechanism = if self.kerberos.is_some() {
+            "GSSAPI"
+        } else if self.oauth_sub.is_some() {
+            "OAUTHBEARER"
+        } else {
+            "PLAIN"
+        };
+        let mech_name = self.mechanism.as_deref().unwrap_or(default_mechanism);
+        let mechanism = SaslMechanism::from_name(mech_name).ok_or_else(|| {
+            format!("kafka-quota: --mechanism {mech_name} is not a SASL mechanism Kafka has; expected PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI or OAUTHBEARER.")
+        })?;
+        let listener = match self.listener {
+            ListenerArg::Plaintext => Listener::Plaintext,
+            ListenerArg::Ssl => Listener::Ssl {
+                client_auth: match self.ssl_client_auth {
+                    Some(ClientAuthArg::None) => SslClientAuth::None,
+                    Some(ClientAuthArg::Requested) => SslClientAuth::Requested,
+                    Some(ClientAuthArg::Required) => SslClientAuth::Required,
+                    None if self.dn.is_some() => SslClientAuth::Required,
+                    None => SslClientAuth::None,
+                },
+            },
+            ListenerArg::SaslPlaintext => Listener::SaslPlaintext { mechanism },
+            ListenerArg::SaslSsl => Listener::SaslSsl { mechanism },
+        };
+        let identity = if let Some(dn) = &self.dn {
+            Identity::CertificateDn(dn.clone())
+        } else if let Some(u) = &self.user {
+            Identity::UserName(u.clone())
+        } else if let Some(k) = &self.kerberos {
+            Identity::KerberosPrincipal(k.clone())
+        } else if let Some(s) = &self.oauth_sub {
+            Identity::OAuthToken {
+                claims: BTreeMap::from([("sub".to_owned(), s.clone())]),
+            }
+        } else {
+            Identity::None
+        };
+        Ok(Connection {
+            listener,
+            identity,
+            client_id: self.client_id.clone(),
+            source_ip: None,
+        })
+    }
+
+    fn principal_config(&self) -> PrincipalConfig {
+        PrincipalConfig {
+            ssl_principal_mapping_rules: self.ssl_mapping_rules.clone(),
+            sasl_kerberos_principal_to_local_rules: self
+                .kerberos_rules
+                .as_deref()
+                .map(parse_config_list),
+            kerberos_default_realm: self.kerberos_realm.clone(),
+            ..PrincipalConfig::default()
+        }
+    }
+}
+
+/// The unit of a quota key's value.
+fn unit(key: QuotaKey) -> &'static str {
+    match key {
+        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => "bytes/s per broker",
+        QuotaKey::RequestPercentage => "% of one broker thread",
+        QuotaKey::ControllerMutationRate => "partition mutations/s",
+        QuotaKey::ConnectionCreationRate => "connections/s",
+    }
+}
+
+/// Why the connection's metric tags are what they are, and so who shares
+/// its budget.
+fn budget_sentence(r: &Resolution) -> String {
+    let Some(tags) = &r.metric_tags else {
+        return format!(
+            "none: no {} quota exists anywhere, so the broker does not meter this connection",
+            r.key()
+        );
+    };
+    let why = match r.tag_decision {
+        TagDecision::QuotasDisabled => "no quota of this type exists".to_owned(),
+        TagDecision::SingleLevel { kind } => format!(
+            "only {} quotas of this type exist, so Kafka fixes the tags from that kind alone without walking the ladder",
+            kind.describe()
+        ),
+        TagDecision::Walk { rung } => format!("the ladder walk stopped at {rung}"),
+        TagDecision::WalkFellThrough => {
+            "the ladder walk found none of rungs 1-6 configured, so the tags are the client-id alone".to_owned()
+        }
+    };
+    format!(
+        "every connection with tags {tags} shares one budget (sensor {}, MBean {}), because {why}",
+        tags.sensor_name(r.quota_type),
+        tags.mbean_name(r.quota_type)
+    )
+}
+
+fn print_text(outcome: &PrincipalOutcome, conn: &Connection, resolutions: &[Resolution]) {
+    println!(
+        "Connection: {} listener, client-id {:?}",
+        conn.listener.protocol(),
+        conn.client_id
+    );
+    println!(
+        "Principal: {} ({})",
+        outcome.principal, outcome.derivation
+    );
+    println!("user tag (sanitized principal): {:?}", outcome.sanitized_name);
+    for w in &outcome.warnings {
+        println!("warning: {w}");
+    }
+    for r in resolutions {
+        let key = r.key();
+        println!();
+        println!("{} ({key}):", r.quota_type);
+        match &r.matched {
+            Some(m) => println!(
+                "  limit: {} {} from {}, {}",
+                java_double_to_string(m.value),
+                unit(key),
+                m.entity,
+                m.rung
+            ),
+            None => println!("  limit: none (unlimited)"),
+        }
+        println!("  budget: {}.", budget_sentence(r));
+        println!("  rungs:");
+        for check in &r.trace {
+            let mark = if matches!(check.outcome, RungOutcome::Applies) {
+                "->"
+            } else {
+                "  "
+            };
+            println!(
+                "  {mark} {} {}: {}",
+                check.rung.number(),
+                check.entity,
+                check.reason
+            );
+        }
+    }
+}
+
+fn json_output(
+    outcome: &PrincipalOutcome,
+    conn: &Connection,
+    resolutions: &[Resolution],
+) -> serde_json::Value {
+    serde_json::json!({
+        "connection": {
+            "listener": conn.listener.protocol(),
+            "client_id": conn.client_id,
+        },
+        "principal": {
+            "principal": outcome.principal.to_string(),
+            "name": outcome.principal.name,
+            "sanitized": outcome.sanitized_name,
+            "derivation": outcome.derivation.to_string(),
+            "warnings": outcome.warnings,
+        },
+        "resolutions": resolutions.iter().map(|r| {
+            let mut v = serde_json::to_value(r).unwrap_or(serde_json::Value::Null);
+            if let Some(o) = v.as_object_mut() {
+                o.insert("budget".to_owned(), serde_json::Value::String(budget_sentence(r)));
+                o.insert("sensor".to_owned(), r.sensor_name().map_or(serde_json::Value::Null, serde_json::Value::String));
+                o.insert("mbean".to_owned(), r.mbean_name().map_or(serde_json::Value::Null, serde_json::Value::String));
+                o.insert("summary".to_owned(), serde_json::Value::String(r.summary()));
+            }
+            v
+        }).collect::<Vec<_>>(),
+    })
+}
+
+/// Runs `resolve`; returns the exit code.
+pub(crate) fn run(args: &ResolveArgs) -> u8 {
+    let (_, store) = match load_quotas(&args.quotas, args.format) {
+        Ok(s) => s,
+        Err(m) => {
+            eprintln!("{m}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let conn = match args.connection() {
+        Ok(c) => c,
+        Err(m) => {
+            eprintln!("{m}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let builder = match args.principal_config().build() {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("kafka-quota: the broker would not start with these principal rules: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let outcome = match builder.build(&conn) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("kafka-quota: Kafka closes this connection before any quota applies: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let resolutions = resolve_all(&store, &outcome.principal.name, &conn.client_id);
+    if args.json {
+        let v = json_output(&outcome, &conn, &resolutions);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).unwrap_or_else(|_| v.to_string())
+        );
+    } else {
+        print_text(&outcome, &conn, &resolutions);
+    }
+    EXIT_OK
+}

@@ -1,0 +1,127 @@
+//! `kafka-quota simulate SCENARIO.json [--json]`: runs the deterministic
+//! simulation and prints, per client, the `kafka-producer-perf-test.sh`
+//! lines (producers) and the client metrics a Java client reports
+//! (`produce-throttle-time-avg/max`, `record-retry-total`, ...).
+//! `--json` prints the whole Timeline instead.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use quota_engine::java_double_to_string;
+use quota_engine::sim::{simulate, ClientKind, ClientTrack};
+use quota_formats::scenario;
+
+use super::resolve::read_text;
+use super::{EXIT_BAD_INPUT, EXIT_OK};
+
+/// Arguments of `kafka-quota simulate`.
+#[derive(Debug, Args)]
+pub(crate) struct SimulateArgs {
+    /// The scenario file (envelope or bare scenario JSON; `-` = standard input).
+    #[arg(value_name = "SCENARIO.json")]
+    pub(crate) file: PathBuf,
+    /// Print the whole Timeline as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+fn print_client(c: &ClientTrack) {
+    let kind = match c.kind {
+        ClientKind::Producer => "producer",
+        ClientKind::Consumer => "consumer",
+    };
+    println!(
+        "{kind} {} (principal {}, client-id {:?})",
+        c.name, c.principal, c.client_id
+    );
+    if let Some(perf) = &c.perf {
+        for line in perf.lines() {
+            println!("  {line}");
+        }
+    }
+    let m = &c.metrics;
+    let prefix = match c.kind {
+        ClientKind::Producer => "produce",
+        ClientKind::Consumer => "fetch",
+    };
+    match c.duration_ms {
+        Some(d) => println!("  finished after {} ms", java_double_to_string(d)),
+        None => println!("  did not finish before the horizon"),
+    }
+    println!(
+        "  {prefix}-throttle-time-avg={} ms {prefix}-throttle-time-max={} ms",
+        java_double_to_string(m.throttle_time_avg),
+        java_double_to_string(m.throttle_time_max)
+    );
+    println!(
+        "  record-retry-total={} record-error-total={} records={} bytes={} records/s={} requests={}",
+        m.record_retry_total,
+        m.record_error_total,
+        m.records_done,
+        m.bytes_done,
+        java_double_to_string(m.records_per_s),
+        m.requests
+    );
+    if c.kind == ClientKind::Producer {
+        println!(
+            "  buffer-used-max={} bytes send-blocked={} ms",
+            m.buffer_used_max,
+            java_double_to_string(m.blocked_ms_total)
+        );
+    }
+}
+
+/// Runs `simulate`; returns the exit code.
+pub(crate) fn run(args: &SimulateArgs) -> u8 {
+    let (name, text) = match read_text(&args.file) {
+        Ok(t) => t,
+        Err(m) => {
+            eprintln!("{m}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let file = match scenario::from_json(&text) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{}", e.with_source(name));
+            return EXIT_BAD_INPUT;
+        }
+    };
+    for n in &file.notes {
+        eprintln!("note: {name}: {n}");
+    }
+    let timeline = match simulate(&file.scenario) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("kafka-quota: {name}: the scenario cannot run: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    if args.json {
+        match serde_json::to_string(&timeline) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                eprintln!("kafka-quota: cannot write the timeline as JSON: {e}.");
+                return EXIT_BAD_INPUT;
+            }
+        }
+        return EXIT_OK;
+    }
+    println!(
+        "scenario {:?} (seed {}): {} events, ended at {} ms{}",
+        timeline.scenario,
+        timeline.seed,
+        timeline.events,
+        java_double_to_string(timeline.end_ms),
+        if timeline.hit_horizon {
+            " (the horizon: some clients did not finish)"
+        } else {
+            ""
+        }
+    );
+    for c in &timeline.clients {
+        println!();
+        print_client(c);
+    }
+    EXIT_OK
+}

@@ -1,0 +1,233 @@
+//! `kafka-quota resolve`, `convert` and `simulate` end to end: the
+//! lab article's three user-quota runs answered from the lab's own command,
+//! conversions between formats, and the exit codes (0, 1 bad
+//! input with file/line/reason on stderr, 2 usage).
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use predicates::str::contains;
+
+fn kafka_quota() -> Command {
+    Command::cargo_bin("kafka-quota").unwrap()
+}
+
+fn fixture(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// The lab's command: `producer_byte_rate=2000000` for user tenant-a.
+fn lab_quota() -> String {
+    fixture("tests/fixtures/lab-user-quota.sh").display().to_string()
+}
+
+/// A lab scenario (`tests/fixtures/lab/<run>.json`) as a scenario file.
+fn lab_scenario(run: &str, dir: &tempfile::TempDir) -> PathBuf {
+    let text = std::fs::read_to_string(fixture(&format!("../../tests/fixtures/lab/{run}.json"))).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let file = serde_json::json!({
+        "format": "kafka-quota-playground/scenario",
+        "version": 1,
+        "scenario": v["scenario"],
+    });
+    let path = dir.path().join(format!("{run}.json"));
+    std::fs::write(&path, serde_json::to_string_pretty(&file).unwrap()).unwrap();
+    path
+}
+
+fn resolve_json(args: &[&str]) -> serde_json::Value {
+    let out = kafka_quota()
+        .args(["resolve", "--quotas", &lab_quota(), "--json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_lab_command_file_holds_the_lab_command() {
+    let lab = std::fs::read_to_string(fixture("../../tests/fixtures/seed/kafka-client-quotas-lab.txt")).unwrap();
+    assert!(lab.contains("The lab set producer_byte_rate=2000000 for user tenant-a and ran three producers"));
+    let ours = std::fs::read_to_string(lab_quota()).unwrap();
+    assert!(ours.contains("--add-config producer_byte_rate=2000000 --entity-type users --entity-name tenant-a"));
+}
+
+#[test]
+fn plaintext_as_tenant_a_is_anonymous_and_unthrottled() {
+    // [lab] user quota tenant-a; PLAINTEXT listener, client-id=tenant-a (principal User:ANONYMOUS): 828 ms, throttle-time max=0 ms
+    kafka_quota()
+        .args(["resolve", "--quotas", &lab_quota(), "--listener", "PLAINTEXT", "--client-id", "tenant-a"])
+        .assert()
+        .code(0)
+        .stdout(contains("Principal: User:ANONYMOUS (ANONYMOUS: a PLAINTEXT listener does not authenticate)"))
+        .stdout(contains("Produce (producer_byte_rate):\n  limit: none (unlimited)"))
+        .stdout(contains("3 users/ANONYMOUS: No producer_byte_rate is set for users/ANONYMOUS."));
+    let v = resolve_json(&["--listener", "PLAINTEXT", "--client-id", "tenant-a"]);
+    assert_eq!(v["principal"]["principal"], "User:ANONYMOUS");
+    assert_eq!(v["resolutions"][0]["matched"], serde_json::Value::Null);
+}
+
+#[test]
+fn sasl_as_tenant_a_gets_the_user_quota() {
+    // [lab] user quota tenant-a; SASL as tenant-a, client-id=app-1: 12161 ms, throttle-time max=1031 ms
+    kafka_quota()
+        .args(["resolve", "--quotas", &lab_quota(), "--listener", "SASL_PLAINTEXT", "--user", "tenant-a", "--client-id", "app-1"])
+        .assert()
+        .code(0)
+        .stdout(contains("Principal: User:tenant-a (the SASL/PLAIN user name, used as it is)"))
+        .stdout(contains("limit: 2000000.0 bytes/s per broker from users/tenant-a, rung 3"))
+        .stdout(contains("every connection with tags user=tenant-a, client-id=\"\" shares one budget"))
+        .stdout(contains("kafka.server:type=Produce,user=tenant-a"));
+    let v = resolve_json(&["--listener", "SASL_PLAINTEXT", "--user", "tenant-a", "--client-id", "app-1"]);
+    let produce = &v["resolutions"][0];
+    assert_eq!(produce["quota_type"], "PRODUCE");
+    assert_eq!(produce["matched"]["value"], 2000000.0);
+    assert_eq!(produce["matched"]["entity"], serde_json::json!({"user": "tenant-a"}));
+    assert_eq!(produce["trace"].as_array().unwrap().len(), 8);
+    // The other three quota types are not configured at all.
+    for r in &v["resolutions"].as_array().unwrap()[1..] {
+        assert_eq!(r["matched"], serde_json::Value::Null);
+        assert_eq!(r["metric_tags"], serde_json::Value::Null);
+    }
+}
+
+#[test]
+fn sasl_as_tenant_b_on_the_same_client_id_is_untouched() {
+    // [lab] user quota tenant-a; SASL as tenant-b, client-id=app-1: 505 ms, throttle-time max=0 ms
+    kafka_quota()
+        .args(["resolve", "--quotas", &lab_quota(), "--listener", "sasl_plaintext", "--user", "tenant-b", "--client-id", "app-1"])
+        .assert()
+        .code(0)
+        .stdout(contains("Principal: User:tenant-b"))
+        .stdout(contains("Produce (producer_byte_rate):\n  limit: none (unlimited)"))
+        .stdout(contains("3 users/tenant-b: No producer_byte_rate is set for users/tenant-b."));
+    let v = resolve_json(&["--listener", "SASL_PLAINTEXT", "--user", "tenant-b", "--client-id", "app-1"]);
+    assert_eq!(v["resolutions"][0]["matched"], serde_json::Value::Null);
+    assert_eq!(v["resolutions"][0]["metric_tags"], serde_json::json!({"user": "tenant-b", "client-id": ""}));
+}
+
+#[test]
+fn resolve_reads_every_format_and_maps_certificates() {
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = dir.path().join("user.yaml");
+    std::fs::write(
+        &yaml,
+        "apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: app\nspec:\n  authentication:\n    type: tls\n  quotas:\n    consumerByteRate: 4096\n",
+    )
+    .unwrap();
+    kafka_quota()
+        .args(["resolve", "--quotas", yaml.to_str().unwrap(), "--listener", "SSL", "--dn", "CN=app,OU=eng,O=org"])
+        .args(["--ssl-mapping-rules", "RULE:^(CN=[^,]*),.*$/$1/,DEFAULT"])
+        .assert()
+        .code(0)
+        .stdout(contains("Principal: User:CN=app"))
+        .stdout(contains("Fetch (consumer_byte_rate):\n  limit: 4096.0 bytes/s per broker from users/CN=app"));
+}
+
+#[test]
+fn bad_input_is_exit_1_with_file_line_and_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.tf");
+    std::fs::write(&bad, "resource \"kafka_quota\" \"q\" {\n  entity_type = \"user\"\n  entity_name = var.name\n  config = {}\n}\n").unwrap();
+    kafka_quota()
+        .args(["resolve", "--quotas", bad.to_str().unwrap(), "--listener", "PLAINTEXT"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(contains(format!("Line 3, column 17 of {}: the Terraform expression `var.name` stands in entity_name", bad.display())));
+    kafka_quota()
+        .args(["resolve", "--quotas", "/nonexistent/q.sh", "--listener", "PLAINTEXT"])
+        .assert()
+        .code(1)
+        .stderr(contains("kafka-quota: cannot read /nonexistent/q.sh:"));
+    kafka_quota()
+        .args(["resolve", "--quotas", &lab_quota(), "--listener", "SSL", "--dn", "CN=a", "--ssl-mapping-rules", "RULE:^O=(.*)$/$1/"])
+        .assert()
+        .code(1)
+        .stderr(contains("Kafka closes this connection"));
+}
+
+#[test]
+fn usage_errors_are_exit_2() {
+    kafka_quota()
+        .args(["resolve", "--quotas", &lab_quota(), "--listener", "PLAINTEXT", "--user", "a", "--dn", "CN=a"])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot be used with"));
+    kafka_quota().args(["resolve", "--quotas", &lab_quota()]).assert().code(2);
+    kafka_quota().args(["convert", "--to", "yaml", &lab_quota()]).assert().code(2);
+}
+
+#[test]
+fn convert_writes_every_format_and_says_what_it_cannot_express() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmds = dir.path().join("q.sh");
+    std::fs::write(
+        &cmds,
+        "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1024 --entity-type users --entity-name alice\n\
+         kafka-configs.sh --bootstrap-server b:9092 --alter --add-config consumer_byte_rate=2048 --entity-type users --entity-name alice --entity-type clients --entity-name app\n",
+    )
+    .unwrap();
+    let q = cmds.to_str().unwrap();
+    kafka_quota()
+        .args(["convert", "--to", "strimzi", q])
+        .assert()
+        .code(0)
+        .stdout(contains("  name: alice\n").and(contains("producerByteRate: 1024")))
+        .stdout(contains("# Not expressible in a KafkaUser: users/alice/clients/app (consumer_byte_rate=2048.0)"))
+        .stderr(contains("warning: Strimzi KafkaUser YAML cannot express users/alice/clients/app (consumer_byte_rate=2048.0) is left out: a KafkaUser's quotas are per user"));
+    kafka_quota()
+        .args(["convert", "--to", "terraform", q])
+        .assert()
+        .code(0)
+        .stdout(contains("resource \"kafka_quota\" \"user_alice\""))
+        .stderr(contains("a kafka_quota resource has one entity_type"));
+    let describe = kafka_quota().args(["convert", "--to", "describe", q]).output().unwrap();
+    assert_eq!(
+        String::from_utf8(describe.stdout).unwrap(),
+        // In the 4.x tool's order (entities by ClientQuotaEntity hash in a HashMap).
+        "Quota configs for user-principal 'alice' are producer_byte_rate=1024.0\nQuota configs for user-principal 'alice', client-id 'app' are consumer_byte_rate=2048.0\n"
+    );
+    // Java back to commands, through standard input, gives the same quotas.
+    let java = kafka_quota().args(["convert", "--to", "java", q]).output().unwrap();
+    assert!(String::from_utf8_lossy(&java.stdout).contains("admin.alterClientQuotas(alterations).all().get();"));
+    let back = kafka_quota()
+        .args(["convert", "--to", "describe", "-"])
+        .write_stdin(java.stdout)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(back.stdout).unwrap().lines().count(), 2);
+    kafka_quota()
+        .args(["convert", "--to", "rpk", q])
+        .assert()
+        .code(1)
+        .stderr(contains("writing rpk commands is not supported because"));
+}
+
+#[test]
+fn simulate_prints_the_perf_summary_and_client_metrics() {
+    let dir = tempfile::tempdir().unwrap();
+    let throttled = lab_scenario("user-quota-sasl-tenant-a", &dir);
+    let out = kafka_quota().args(["simulate", throttled.to_str().unwrap()]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("producer producer (principal User:tenant-a, client-id \"app-1\")"), "{text}");
+    assert!(text.contains("  30000 records sent, "), "{text}");
+    let max: f64 = text
+        .split("produce-throttle-time-max=")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    // The lab measured 1031 ms; the simulation lands within a few percent.
+    assert!((900.0..1200.0).contains(&max), "{max}");
+    let free = lab_scenario("user-quota-sasl-tenant-b", &dir);
+    kafka_quota()
+        .args(["simulate", free.to_str().unwrap()])
+        .assert()
+        .code(0)
+        .stdout(contains("produce-throttle-time-max=0.0 ms"));
+}
