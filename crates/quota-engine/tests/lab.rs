@@ -122,6 +122,7 @@ fn every_lab_run_uses_the_one_calibrated_environment() {
 fn lab_table() {
     let mut rows = Vec::new();
     let mut failures = Vec::new();
+    let mut perf_text = String::new();
     let all = cases();
     assert_eq!(all.len(), 13, "one scenario file per measured run of the article");
     for c in &all {
@@ -192,23 +193,24 @@ fn lab_table() {
                 };
                 row(&mut rows, &mut failures, run, "MBean byte-rate", num(a, "broker_byte_rate").unwrap(), read("byte-rate"), Check::Shown);
                 row(&mut rows, &mut failures, run, "MBean throttle-time", num(a, "broker_throttle_time").unwrap(), read("throttle-time"), Check::Shown);
-                println!("\n{run}: simulated kafka-producer-perf-test.sh output");
+                perf_text += &format!("\n{run}: simulated kafka-producer-perf-test.sh output\n");
                 for l in perf.lines() {
-                    println!("    {l}");
+                    perf_text += &format!("    {l}\n");
                 }
-                println!("  article:");
+                perf_text += "  article:\n";
                 for l in a["quote"].as_str().unwrap().split(" / ") {
-                    println!("    {l}");
+                    perf_text += &format!("    {l}\n");
                 }
             }
         }
     }
-    println!();
-    println!("{:<30} {:<20} {:>12} {:>12}  check", "run", "figure", "article", "simulated");
-    println!("{}", "-".repeat(90));
+    let mut table = perf_text;
+    table += &format!("\n{:<30} {:<20} {:>12} {:>12}  check\n", "run", "figure", "article", "simulated");
+    table += &format!("{}\n", "-".repeat(90));
     for r in &rows {
-        println!("{:<30} {:<20} {:>12} {:>12}  {}", r.run, r.figure, r.article, r.simulated, r.verdict);
+        table += &format!("{:<30} {:<20} {:>12} {:>12}  {}\n", r.run, r.figure, r.article, r.simulated, r.verdict);
     }
+    println!("{table}");
     assert!(failures.is_empty(), "lab figures out of tolerance:\n{}", failures.join("\n"));
 }
 
@@ -220,8 +222,8 @@ fn lab_table() {
 #[test]
 fn request_percentage_outcome_depends_on_thread_time_per_request() {
     let base = cases().into_iter().find(|c| c.run == "request-percentage-1").unwrap().scenario;
-    println!("\nrequest_percentage=1, 10 MB: outcome by broker thread time per 64 KiB produce request");
-    println!("{:>18} {:>14} {:>16} {:>16} {:>8}", "thread ms/request", "duration ms", "throttle max ms", "throttle avg ms", "errors");
+    let mut table = String::from("\nrequest_percentage=1, 10 MB: outcome by broker thread time per 64 KiB produce request\n");
+    table += &format!("{:>18} {:>14} {:>16} {:>16} {:>8}\n", "thread ms/request", "duration ms", "throttle max ms", "throttle avg ms", "errors");
     let mut outcomes = Vec::new();
     for per_request_us in [200.0, 400.0, 550.0, 600.0, 650.0, 700.0, 750.0, 850.0, 1000.0, 1500.0] {
         let mut s = base.clone();
@@ -235,8 +237,8 @@ fn request_percentage_outcome_depends_on_thread_time_per_request() {
         s.environment.broker.produce.io_us_per_kib = (per_request_us - 20.0) / kib;
         let t = simulate(&s).unwrap();
         let c = client(&t);
-        println!(
-            "{:>18.2} {:>14.0} {:>16} {:>16.1} {:>8}",
+        table += &format!(
+            "{:>18.2} {:>14.0} {:>16} {:>16.1} {:>8}\n",
             per_request_us / 1000.0,
             c.duration_ms.unwrap(),
             c.metrics.throttle_time_max,
@@ -247,6 +249,7 @@ fn request_percentage_outcome_depends_on_thread_time_per_request() {
         assert_eq!(c.metrics.record_error_total, 0, "throttling delays, it does not fail");
         outcomes.push((per_request_us, c.metrics.throttle_time_max, c.duration_ms.unwrap()));
     }
+    println!("{table}");
     // Cheap requests: untouched. Expensive ones: throttled, the throttle capped
     // at one window (1000 ms), the run stretched past 10 s. In between, a
     // brief throttle or none, depending on where the requests land in the
@@ -273,8 +276,8 @@ fn request_percentage_with_one_record_per_request() {
     p.records = 300;
     p.config.linger_ms = 0;
     p.config.batch_size = 1;
-    println!("\nrequest_percentage=1, 300 records one per request: outcome by thread time per request");
-    println!("{:>18} {:>14} {:>16}", "thread ms/request", "duration ms", "throttle max ms");
+    let mut table = String::from("\nrequest_percentage=1, 300 records one per request: outcome by thread time per request\n");
+    table += &format!("{:>18} {:>14} {:>16}\n", "thread ms/request", "duration ms", "throttle max ms");
     let mut seen = Vec::new();
     for per_request_us in [100.0, 250.0, 300.0, 350.0, 400.0, 600.0] {
         let mut s = s.clone();
@@ -283,10 +286,11 @@ fn request_percentage_with_one_record_per_request() {
             quota_engine::sim::RequestCost { io_us: per_request_us - 20.0, io_us_per_kib: 0.0, network_us: 20.0, network_us_per_kib: 0.0 };
         let t = simulate(&s).unwrap();
         let c = client(&t);
-        println!("{:>18.2} {:>14.0} {:>16}", per_request_us / 1000.0, c.duration_ms.unwrap(), c.metrics.throttle_time_max);
+        table += &format!("{:>18.2} {:>14.0} {:>16}\n", per_request_us / 1000.0, c.duration_ms.unwrap(), c.metrics.throttle_time_max);
         assert_eq!(c.metrics.record_error_total + c.metrics.record_retry_total, 0);
         seen.push((per_request_us, c.metrics.throttle_time_max));
     }
+    println!("{table}");
     assert_eq!(seen[0].1, 0.0, "0.1 ms per request stays under 1 %");
     assert_eq!(seen.last().unwrap().1, 1000.0, "0.6 ms per request is throttled, capped at one window");
 }
