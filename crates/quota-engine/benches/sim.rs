@@ -12,8 +12,12 @@ use criterion::Criterion;
 use quota_engine::sim::{simulate, Scenario};
 
 fn lab(name: &str) -> Scenario {
-    let path = format!("{}/../../tests/fixtures/lab/{name}.json", env!("CARGO_MANIFEST_DIR"));
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("fixture")).expect("JSON");
+    let path = format!(
+        "{}/../../tests/fixtures/lab/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("fixture")).expect("JSON");
     serde_json::from_value(v["scenario"].clone()).expect("scenario")
 }
 
@@ -23,11 +27,22 @@ fn main() {
         .measurement_time(Duration::from_secs(3))
         .configure_from_args();
     let mut g = c.benchmark_group("simulate");
-    for name in ["producer-client-quota", "producer-unthrottled", "consumer-client-quota", "perf-client-quota"] {
+    for name in [
+        "producer-client-quota",
+        "producer-unthrottled",
+        "consumer-client-quota",
+        "perf-client-quota",
+    ] {
         let s = lab(name);
         let t = simulate(&s).expect("simulates");
-        println!("{name}: {} events, Timeline JSON {} bytes", t.events, serde_json::to_vec(&t).map_or(0, |v| v.len()));
-        g.bench_function(name, |b| b.iter(|| simulate(black_box(&s)).expect("simulates")));
+        println!(
+            "{name}: {} events, Timeline JSON {} bytes",
+            t.events,
+            serde_json::to_vec(&t).map_or(0, |v| v.len())
+        );
+        g.bench_function(name, |b| {
+            b.iter(|| simulate(black_box(&s)).expect("simulates"))
+        });
     }
     let s = lab("producer-client-quota");
     g.bench_function("producer-client-quota + fingerprint", |b| {

@@ -64,7 +64,15 @@ struct Row {
     verdict: &'static str,
 }
 
-fn row(rows: &mut Vec<Row>, failures: &mut Vec<String>, run: &str, figure: &str, article: f64, sim: f64, check: Check) {
+fn row(
+    rows: &mut Vec<Row>,
+    failures: &mut Vec<String>,
+    run: &str,
+    figure: &str,
+    article: f64,
+    sim: f64,
+    check: Check,
+) {
     let (ok, verdict) = match check {
         Check::Within => (within(sim, article), "within 15 %"),
         Check::Exact => (sim == article, "equal"),
@@ -73,7 +81,9 @@ fn row(rows: &mut Vec<Row>, failures: &mut Vec<String>, run: &str, figure: &str,
     };
     let verdict = if ok { verdict } else { "FAIL" };
     if !ok {
-        failures.push(format!("{run}: {figure}: article {article}, simulated {sim}"));
+        failures.push(format!(
+            "{run}: {figure}: article {article}, simulated {sim}"
+        ));
     }
     rows.push(Row {
         run: run.to_owned(),
@@ -124,21 +134,54 @@ fn lab_table() {
     let mut failures = Vec::new();
     let mut perf_text = String::new();
     let all = cases();
-    assert_eq!(all.len(), 13, "one scenario file per measured run of the article");
+    assert_eq!(
+        all.len(),
+        13,
+        "one scenario file per measured run of the article"
+    );
     for c in &all {
         let t = simulate(&c.scenario).unwrap_or_else(|e| panic!("{}: {e}", c.run));
         let cl = client(&t);
         let a = &c.article;
         let run = c.run.as_str();
         let throttled = a["throttled"].as_bool().unwrap();
-        let duration = cl.duration_ms.unwrap_or_else(|| panic!("{run}: the client did not finish"));
-        let calibration = a.get("calibration").and_then(Value::as_bool).unwrap_or(false);
+        let duration = cl
+            .duration_ms
+            .unwrap_or_else(|| panic!("{run}: the client did not finish"));
+        let calibration = a
+            .get("calibration")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
         if run == "request-percentage-1" {
             // Nondeterministic in the lab (4 of 8 repeats throttled): shown
             // here, its dependence on thread time is asserted separately.
-            row(&mut rows, &mut failures, run, "duration ms", num(a, "duration_ms").unwrap(), duration, Check::Shown);
-            row(&mut rows, &mut failures, run, "throttle max ms", 1000.0, cl.metrics.throttle_time_max, Check::Shown);
-            row(&mut rows, &mut failures, run, "throttle avg ms", 74.6, cl.metrics.throttle_time_avg, Check::Shown);
+            row(
+                &mut rows,
+                &mut failures,
+                run,
+                "duration ms",
+                num(a, "duration_ms").unwrap(),
+                duration,
+                Check::Shown,
+            );
+            row(
+                &mut rows,
+                &mut failures,
+                run,
+                "throttle max ms",
+                1000.0,
+                cl.metrics.throttle_time_max,
+                Check::Shown,
+            );
+            row(
+                &mut rows,
+                &mut failures,
+                run,
+                "throttle avg ms",
+                74.6,
+                cl.metrics.throttle_time_avg,
+                Check::Shown,
+            );
             continue;
         }
         if let Some(d) = num(a, "duration_ms") {
@@ -149,50 +192,180 @@ fn lab_table() {
             } else {
                 Check::Shown
             };
-            row(&mut rows, &mut failures, run, "duration ms", d, duration, check);
+            row(
+                &mut rows,
+                &mut failures,
+                run,
+                "duration ms",
+                d,
+                duration,
+                check,
+            );
         }
         if throttled {
-            assert!(cl.metrics.throttle_time_max > 0.0, "{run}: the article saw throttling, the simulation did not");
+            assert!(
+                cl.metrics.throttle_time_max > 0.0,
+                "{run}: the article saw throttling, the simulation did not"
+            );
             if let Some(m) = num(a, "throttle_max_ms") {
-                row(&mut rows, &mut failures, run, "throttle max ms", m, cl.metrics.throttle_time_max, Check::Within);
+                row(
+                    &mut rows,
+                    &mut failures,
+                    run,
+                    "throttle max ms",
+                    m,
+                    cl.metrics.throttle_time_max,
+                    Check::Within,
+                );
             }
             if let Some(m) = num(a, "throttle_avg_ms") {
-                row(&mut rows, &mut failures, run, "throttle avg ms", m, cl.metrics.throttle_time_avg, Check::Shown);
+                row(
+                    &mut rows,
+                    &mut failures,
+                    run,
+                    "throttle avg ms",
+                    m,
+                    cl.metrics.throttle_time_avg,
+                    Check::Shown,
+                );
             }
         } else {
-            row(&mut rows, &mut failures, run, "throttle max ms", 0.0, cl.metrics.throttle_time_max, Check::Exact);
+            row(
+                &mut rows,
+                &mut failures,
+                run,
+                "throttle max ms",
+                0.0,
+                cl.metrics.throttle_time_max,
+                Check::Exact,
+            );
         }
-        row(&mut rows, &mut failures, run, "record-retry-total", 0.0, cl.metrics.record_retry_total as f64, Check::Exact);
+        row(
+            &mut rows,
+            &mut failures,
+            run,
+            "record-retry-total",
+            0.0,
+            cl.metrics.record_retry_total as f64,
+            Check::Exact,
+        );
         if c.kind == "producer" {
-            row(&mut rows, &mut failures, run, "record-error-total", 0.0, cl.metrics.record_error_total as f64, Check::Exact);
+            row(
+                &mut rows,
+                &mut failures,
+                run,
+                "record-error-total",
+                0.0,
+                cl.metrics.record_error_total as f64,
+                Check::Exact,
+            );
         }
         if run.starts_with("perf-") {
             let perf = cl.perf.as_ref().expect("producers have a perf summary");
             if let Some(p99) = num(a, "p99_ms") {
-                let check = if throttled { Check::Within } else { Check::Calibration };
-                row(&mut rows, &mut failures, run, "p99 latency ms", p99, f64::from(perf.latency.p99_ms), check);
+                let check = if throttled {
+                    Check::Within
+                } else {
+                    Check::Calibration
+                };
+                row(
+                    &mut rows,
+                    &mut failures,
+                    run,
+                    "p99 latency ms",
+                    p99,
+                    f64::from(perf.latency.p99_ms),
+                    check,
+                );
             }
             if let Some(mb) = num(a, "mb_per_s") {
                 let sim = 1000.0 * perf.bytes as f64 / perf.elapsed_ms as f64 / (1024.0 * 1024.0);
-                row(&mut rows, &mut failures, run, "MB/sec", mb, sim, Check::Shown);
+                row(
+                    &mut rows,
+                    &mut failures,
+                    run,
+                    "MB/sec",
+                    mb,
+                    sim,
+                    Check::Shown,
+                );
             }
             if throttled {
                 let first = perf.windows.first().map_or(0.0, |w| w.records as f64);
-                row(&mut rows, &mut failures, run, "first 5 s records", num(a, "first_window_records").unwrap(), first, Check::Within);
+                row(
+                    &mut rows,
+                    &mut failures,
+                    run,
+                    "first 5 s records",
+                    num(a, "first_window_records").unwrap(),
+                    first,
+                    Check::Within,
+                );
                 let second = perf.windows.get(1).map_or(0.0, |w| w.records as f64);
-                row(&mut rows, &mut failures, run, "second 5 s records", num(a, "second_window_records").unwrap(), second, Check::Shown);
-                row(&mut rows, &mut failures, run, "max latency ms", num(a, "max_latency_ms").unwrap(), f64::from(perf.latency.max_ms), Check::Within);
-                row(&mut rows, &mut failures, run, "p50 latency ms", num(a, "p50_ms").unwrap(), f64::from(perf.latency.p50_ms), Check::Shown);
-                row(&mut rows, &mut failures, run, "p95 latency ms", num(a, "p95_ms").unwrap(), f64::from(perf.latency.p95_ms), Check::Shown);
+                row(
+                    &mut rows,
+                    &mut failures,
+                    run,
+                    "second 5 s records",
+                    num(a, "second_window_records").unwrap(),
+                    second,
+                    Check::Shown,
+                );
+                row(
+                    &mut rows,
+                    &mut failures,
+                    run,
+                    "max latency ms",
+                    num(a, "max_latency_ms").unwrap(),
+                    f64::from(perf.latency.max_ms),
+                    Check::Within,
+                );
+                row(
+                    &mut rows,
+                    &mut failures,
+                    run,
+                    "p50 latency ms",
+                    num(a, "p50_ms").unwrap(),
+                    f64::from(perf.latency.p50_ms),
+                    Check::Shown,
+                );
+                row(
+                    &mut rows,
+                    &mut failures,
+                    run,
+                    "p95 latency ms",
+                    num(a, "p95_ms").unwrap(),
+                    f64::from(perf.latency.p95_ms),
+                    Check::Shown,
+                );
                 let mbeans = &t.brokers[0].mbeans;
                 let read = |attr: &str| {
                     mbeans
                         .iter()
-                        .find(|m| m.mbean == "kafka.server:type=Produce,client-id=perf-throttled-20814" && m.attribute == attr)
+                        .find(|m| {
+                            m.mbean == "kafka.server:type=Produce,client-id=perf-throttled-20814"
+                                && m.attribute == attr
+                        })
                         .map_or(f64::NAN, |m| m.value)
                 };
-                row(&mut rows, &mut failures, run, "MBean byte-rate", num(a, "broker_byte_rate").unwrap(), read("byte-rate"), Check::Shown);
-                row(&mut rows, &mut failures, run, "MBean throttle-time", num(a, "broker_throttle_time").unwrap(), read("throttle-time"), Check::Shown);
+                row(
+                    &mut rows,
+                    &mut failures,
+                    run,
+                    "MBean byte-rate",
+                    num(a, "broker_byte_rate").unwrap(),
+                    read("byte-rate"),
+                    Check::Shown,
+                );
+                row(
+                    &mut rows,
+                    &mut failures,
+                    run,
+                    "MBean throttle-time",
+                    num(a, "broker_throttle_time").unwrap(),
+                    read("throttle-time"),
+                    Check::Shown,
+                );
                 perf_text += &format!("\n{run}: simulated kafka-producer-perf-test.sh output\n");
                 for l in perf.lines() {
                     perf_text += &format!("    {l}\n");
@@ -205,13 +378,23 @@ fn lab_table() {
         }
     }
     let mut table = perf_text;
-    table += &format!("\n{:<30} {:<20} {:>12} {:>12}  check\n", "run", "figure", "article", "simulated");
+    table += &format!(
+        "\n{:<30} {:<20} {:>12} {:>12}  check\n",
+        "run", "figure", "article", "simulated"
+    );
     table += &format!("{}\n", "-".repeat(90));
     for r in &rows {
-        table += &format!("{:<30} {:<20} {:>12} {:>12}  {}\n", r.run, r.figure, r.article, r.simulated, r.verdict);
+        table += &format!(
+            "{:<30} {:<20} {:>12} {:>12}  {}\n",
+            r.run, r.figure, r.article, r.simulated, r.verdict
+        );
     }
     println!("{table}");
-    assert!(failures.is_empty(), "lab figures out of tolerance:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "lab figures out of tolerance:\n{}",
+        failures.join("\n")
+    );
 }
 
 /// The article: "the batched 10 MB producer was throttled four times ... and
@@ -221,11 +404,22 @@ fn lab_table() {
 /// (100 ms of thread time) tips over at ~0.64 ms per request.
 #[test]
 fn request_percentage_outcome_depends_on_thread_time_per_request() {
-    let base = cases().into_iter().find(|c| c.run == "request-percentage-1").unwrap().scenario;
-    let mut table = String::from("\nrequest_percentage=1, 10 MB: outcome by broker thread time per 64 KiB produce request\n");
-    table += &format!("{:>18} {:>14} {:>16} {:>16} {:>8}\n", "thread ms/request", "duration ms", "throttle max ms", "throttle avg ms", "errors");
+    let base = cases()
+        .into_iter()
+        .find(|c| c.run == "request-percentage-1")
+        .unwrap()
+        .scenario;
+    let mut table = String::from(
+        "\nrequest_percentage=1, 10 MB: outcome by broker thread time per 64 KiB produce request\n",
+    );
+    table += &format!(
+        "{:>18} {:>14} {:>16} {:>16} {:>8}\n",
+        "thread ms/request", "duration ms", "throttle max ms", "throttle avg ms", "errors"
+    );
     let mut outcomes = Vec::new();
-    for per_request_us in [200.0, 400.0, 550.0, 600.0, 650.0, 700.0, 750.0, 850.0, 1000.0, 1500.0] {
+    for per_request_us in [
+        200.0, 400.0, 550.0, 600.0, 650.0, 700.0, 750.0, 850.0, 1000.0, 1500.0,
+    ] {
         let mut s = base.clone();
         // Scale the produce handler cost so one 64 KiB batch costs `per_request_us`
         // of handler + network thread time in total; no jitter, to show the edge.
@@ -246,8 +440,15 @@ fn request_percentage_outcome_depends_on_thread_time_per_request() {
             c.metrics.record_error_total
         );
         assert_eq!(c.metrics.record_retry_total, 0);
-        assert_eq!(c.metrics.record_error_total, 0, "throttling delays, it does not fail");
-        outcomes.push((per_request_us, c.metrics.throttle_time_max, c.duration_ms.unwrap()));
+        assert_eq!(
+            c.metrics.record_error_total, 0,
+            "throttling delays, it does not fail"
+        );
+        outcomes.push((
+            per_request_us,
+            c.metrics.throttle_time_max,
+            c.duration_ms.unwrap(),
+        ));
     }
     println!("{table}");
     // Cheap requests: untouched. Expensive ones: throttled, the throttle capped
@@ -260,7 +461,10 @@ fn request_percentage_outcome_depends_on_thread_time_per_request() {
             assert!(*dur < 1000.0);
         }
         if *us >= 850.0 {
-            assert_eq!(*max, 1000.0, "{us} µs/request: request throttles are capped at one window");
+            assert_eq!(
+                *max, 1000.0,
+                "{us} µs/request: request throttles are capped at one window"
+            );
             assert!(*dur > 10_000.0, "{us} µs/request: {dur} ms");
         }
     }
@@ -271,33 +475,64 @@ fn request_percentage_outcome_depends_on_thread_time_per_request() {
 /// padded 10 s window (100 ms) and 300 requests, the edge is ~0.33 ms each.
 #[test]
 fn request_percentage_with_one_record_per_request() {
-    let mut s = cases().into_iter().find(|c| c.run == "request-percentage-1").unwrap().scenario;
-    let quota_engine::sim::Workload::Producer(p) = &mut s.workloads[0] else { panic!("a producer") };
+    let mut s = cases()
+        .into_iter()
+        .find(|c| c.run == "request-percentage-1")
+        .unwrap()
+        .scenario;
+    let quota_engine::sim::Workload::Producer(p) = &mut s.workloads[0] else {
+        panic!("a producer")
+    };
     p.records = 300;
     p.config.linger_ms = 0;
     p.config.batch_size = 1;
-    let mut table = String::from("\nrequest_percentage=1, 300 records one per request: outcome by thread time per request\n");
-    table += &format!("{:>18} {:>14} {:>16}\n", "thread ms/request", "duration ms", "throttle max ms");
+    let mut table = String::from(
+        "\nrequest_percentage=1, 300 records one per request: outcome by thread time per request\n",
+    );
+    table += &format!(
+        "{:>18} {:>14} {:>16}\n",
+        "thread ms/request", "duration ms", "throttle max ms"
+    );
     let mut seen = Vec::new();
     for per_request_us in [100.0, 250.0, 300.0, 350.0, 400.0, 600.0] {
         let mut s = s.clone();
         s.environment.broker.jitter = 0.0;
-        s.environment.broker.produce =
-            quota_engine::sim::RequestCost { io_us: per_request_us - 20.0, io_us_per_kib: 0.0, network_us: 20.0, network_us_per_kib: 0.0 };
+        s.environment.broker.produce = quota_engine::sim::RequestCost {
+            io_us: per_request_us - 20.0,
+            io_us_per_kib: 0.0,
+            network_us: 20.0,
+            network_us_per_kib: 0.0,
+        };
         let t = simulate(&s).unwrap();
         let c = client(&t);
-        table += &format!("{:>18.2} {:>14.0} {:>16}\n", per_request_us / 1000.0, c.duration_ms.unwrap(), c.metrics.throttle_time_max);
-        assert_eq!(c.metrics.record_error_total + c.metrics.record_retry_total, 0);
+        table += &format!(
+            "{:>18.2} {:>14.0} {:>16}\n",
+            per_request_us / 1000.0,
+            c.duration_ms.unwrap(),
+            c.metrics.throttle_time_max
+        );
+        assert_eq!(
+            c.metrics.record_error_total + c.metrics.record_retry_total,
+            0
+        );
         seen.push((per_request_us, c.metrics.throttle_time_max));
     }
     println!("{table}");
     assert_eq!(seen[0].1, 0.0, "0.1 ms per request stays under 1 %");
-    assert_eq!(seen.last().unwrap().1, 1000.0, "0.6 ms per request is throttled, capped at one window");
+    assert_eq!(
+        seen.last().unwrap().1,
+        1000.0,
+        "0.6 ms per request is throttled, capped at one window"
+    );
 }
 
 #[test]
 fn same_seed_same_timeline_other_seed_may_differ() {
-    let s = cases().into_iter().find(|c| c.run == "producer-client-quota").unwrap().scenario;
+    let s = cases()
+        .into_iter()
+        .find(|c| c.run == "producer-client-quota")
+        .unwrap()
+        .scenario;
     let a = simulate(&s).unwrap();
     let b = simulate(&s).unwrap();
     assert_eq!(a, b);

@@ -10,7 +10,8 @@ use quota_engine::sim::{simulate, Scenario};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-const LAB_30MB_THROTTLED: &str = include_str!("../../../tests/fixtures/lab/producer-client-quota.json");
+const LAB_30MB_THROTTLED: &str =
+    include_str!("../../../tests/fixtures/lab/producer-client-quota.json");
 
 /// FNV-1a of the Timeline's canonical JSON for that run (seed 1).
 const EXPECTED_FINGERPRINT: u64 = 0xc22a_cd67_b657_3fc8;
@@ -24,7 +25,12 @@ fn scenario() -> Scenario {
 fn timeline_fingerprint_is_the_same_on_every_target() {
     let t = simulate(&scenario()).expect("the lab scenario simulates");
     assert_eq!(t.clients[0].metrics.records_done, 30_000);
-    assert_eq!(t.fingerprint(), EXPECTED_FINGERPRINT, "fingerprint {:#018x}", t.fingerprint());
+    assert_eq!(
+        t.fingerprint(),
+        EXPECTED_FINGERPRINT,
+        "fingerprint {:#018x}",
+        t.fingerprint()
+    );
 }
 
 /// Wall time of the 30 MB run in wasm (Node), for BENCHMARKS.md. Ignored by

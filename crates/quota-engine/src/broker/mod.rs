@@ -27,7 +27,9 @@ pub use quota::{ClientQuotaManager, ClientSensors, SensorId};
 pub use settings::BrokerSettings;
 
 use crate::entity::{EntityName, QuotaEntity, QuotaKey, QuotaType};
-use crate::metrics::{Admission, MutationAdmission, MutationMode, MutationSensor, QuotaWindow, RateSensor};
+use crate::metrics::{
+    Admission, MutationAdmission, MutationMode, MutationSensor, QuotaWindow, RateSensor,
+};
 use crate::resolve::{MetricTags, QuotaManagers};
 
 /// Why a broker could not be built. Messages are full sentences.
@@ -98,7 +100,11 @@ pub struct RequestDecision {
 }
 
 impl RequestDecision {
-    fn combine(bandwidth_type: QuotaType, bandwidth: Option<Admission>, request: Option<Admission>) -> Self {
+    fn combine(
+        bandwidth_type: QuotaType,
+        bandwidth: Option<Admission>,
+        request: Option<Admission>,
+    ) -> Self {
         let b = bandwidth.map_or(0, |a| a.throttle_ms());
         let r = request.map_or(0, |a| a.throttle_ms());
         let throttle_ms = b.max(r);
@@ -109,7 +115,12 @@ impl RequestDecision {
         } else {
             Some(QuotaType::Request)
         };
-        RequestDecision { bandwidth, request, throttle_ms: throttle_ms.max(0), throttled_by }
+        RequestDecision {
+            bandwidth,
+            request,
+            throttle_ms: throttle_ms.max(0),
+            throttled_by,
+        }
     }
 }
 
@@ -153,9 +164,13 @@ impl ResponsePlan {
         if throttle_ms <= 0 {
             ResponsePlan::Immediate
         } else if client_throttles {
-            ResponsePlan::SendThenMute { mute_until_ms: at_ms + throttle_ms }
+            ResponsePlan::SendThenMute {
+                mute_until_ms: at_ms + throttle_ms,
+            }
         } else {
-            ResponsePlan::Delay { send_at_ms: at_ms + throttle_ms }
+            ResponsePlan::Delay {
+                send_at_ms: at_ms + throttle_ms,
+            }
         }
     }
 }
@@ -237,7 +252,9 @@ impl Broker {
         settings.validate()?;
         let window = settings.quota_window()?;
         let metrics_window = settings.metrics_window()?;
-        let mk = |qt: QuotaType| ClientQuotaManager::new(managers.get(qt).clone(), window, metrics_window);
+        let mk = |qt: QuotaType| {
+            ClientQuotaManager::new(managers.get(qt).clone(), window, metrics_window)
+        };
         let mut named = BTreeMap::new();
         let mut default = None;
         for (entity, value) in ip_quotas {
@@ -335,13 +352,17 @@ impl Broker {
         acks_zero: bool,
         io_thread_us: f64,
     ) -> RequestDecision {
-        let bandwidth = session.produce.map(|id| self.produce.record_and_check(id, at_ms, request_bytes as f64));
+        let bandwidth = session.produce.map(|id| {
+            self.produce
+                .record_and_check(id, at_ms, request_bytes as f64)
+        });
         let request = if acks_zero {
             None
         } else {
-            session
-                .request
-                .map(|id| self.request.record_and_check(id, at_ms, Self::thread_time_percent(io_thread_us)))
+            session.request.map(|id| {
+                self.request
+                    .record_and_check(id, at_ms, Self::thread_time_percent(io_thread_us))
+            })
         };
         let d = RequestDecision::combine(QuotaType::Produce, bandwidth, request);
         self.apply_throttle(session, QuotaType::Produce, at_ms, &d);
@@ -369,10 +390,21 @@ impl Broker {
     /// Kafka: `KafkaApis.handleFetchRequest` `processResponseCallback`
     /// (request quota first, then fetch bytes; `unrecordQuotaSensor` and
     /// `getThrottledResponse` when throttled).
-    pub fn handle_fetch(&mut self, session: &Session, at_ms: i64, response_bytes: u64, io_thread_us: f64) -> FetchDecision {
-        let request =
-            session.request.map(|id| self.request.record_and_check(id, at_ms, Self::thread_time_percent(io_thread_us)));
-        let bandwidth = session.fetch.map(|id| self.fetch.record_and_check(id, at_ms, response_bytes as f64));
+    pub fn handle_fetch(
+        &mut self,
+        session: &Session,
+        at_ms: i64,
+        response_bytes: u64,
+        io_thread_us: f64,
+    ) -> FetchDecision {
+        let request = session.request.map(|id| {
+            self.request
+                .record_and_check(id, at_ms, Self::thread_time_percent(io_thread_us))
+        });
+        let bandwidth = session.fetch.map(|id| {
+            self.fetch
+                .record_and_check(id, at_ms, response_bytes as f64)
+        });
         let d = RequestDecision::combine(QuotaType::Fetch, bandwidth, request);
         let returned_bytes = if d.throttle_ms > 0 {
             if let Some(id) = session.fetch {
@@ -383,20 +415,38 @@ impl Broker {
             response_bytes
         };
         self.apply_throttle(session, QuotaType::Fetch, at_ms, &d);
-        FetchDecision { decision: d, returned_bytes }
+        FetchDecision {
+            decision: d,
+            returned_bytes,
+        }
     }
 
     /// Records network-thread time (reading the request, writing the
     /// response) on the request quota without checking it.
     ///
     /// Kafka: `recordNetworkThreadTimeCallback` → `recordNoThrottle`.
-    pub fn record_network_thread_time(&mut self, session: &Session, at_ms: i64, network_thread_us: f64) {
+    pub fn record_network_thread_time(
+        &mut self,
+        session: &Session,
+        at_ms: i64,
+        network_thread_us: f64,
+    ) {
         if let Some(id) = session.request {
-            self.request.record_no_throttle(id, at_ms, Self::thread_time_percent(network_thread_us));
+            self.request.record_no_throttle(
+                id,
+                at_ms,
+                Self::thread_time_percent(network_thread_us),
+            );
         }
     }
 
-    fn apply_throttle(&mut self, session: &Session, bandwidth_type: QuotaType, at_ms: i64, d: &RequestDecision) {
+    fn apply_throttle(
+        &mut self,
+        session: &Session,
+        bandwidth_type: QuotaType,
+        at_ms: i64,
+        d: &RequestDecision,
+    ) {
         match d.throttled_by {
             Some(QuotaType::Request) => {
                 if let Some(id) = session.request {
@@ -433,18 +483,28 @@ impl Broker {
     /// `Acceptor`'s `DelayedCloseSocket`, core/src/main/scala/kafka/network/SocketServer.scala.
     pub fn accept_connection(&mut self, ip: &str, at_ms: i64) -> Admission {
         let Some(limit) = self.connection_rate_for_ip(ip) else {
-            return Admission::Accepted { observed: 0.0, bound: crate::metrics::UNLIMITED_BOUND, window_ms: 0 };
+            return Admission::Accepted {
+                observed: 0.0,
+                bound: crate::metrics::UNLIMITED_BOUND,
+                window_ms: 0,
+            };
         };
         let window = self.window;
         let sensor = match self.ip_sensors.entry(ip.to_owned()) {
             std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::btree_map::Entry::Vacant(v) => match RateSensor::capped_at_one_window(window, limit) {
-                Ok(s) => v.insert(s),
-                // The store only holds positive rates; anything else is no quota.
-                Err(_) => {
-                    return Admission::Accepted { observed: 0.0, bound: crate::metrics::UNLIMITED_BOUND, window_ms: 0 }
+            std::collections::btree_map::Entry::Vacant(v) => {
+                match RateSensor::capped_at_one_window(window, limit) {
+                    Ok(s) => v.insert(s),
+                    // The store only holds positive rates; anything else is no quota.
+                    Err(_) => {
+                        return Admission::Accepted {
+                            observed: 0.0,
+                            bound: crate::metrics::UNLIMITED_BOUND,
+                            window_ms: 0,
+                        }
+                    }
                 }
-            },
+            }
         };
         let a = sensor.record(at_ms, 1.0);
         if a.is_throttled() {
@@ -468,20 +528,38 @@ impl Broker {
         at_ms: i64,
         partitions: u32,
     ) -> MutationDecision {
-        let Some(state) = self.mutation_callback.get_or_create_sensor(&session.principal_name, &session.client_id)
+        let Some(state) = self
+            .mutation_callback
+            .get_or_create_sensor(&session.principal_name, &session.client_id)
         else {
-            return MutationDecision { admission: None, error: None, throttle_ms: 0 };
+            return MutationDecision {
+                admission: None,
+                error: None,
+                throttle_ms: 0,
+            };
         };
         if state.bound >= crate::metrics::UNLIMITED_BOUND {
-            return MutationDecision { admission: None, error: None, throttle_ms: 0 };
+            return MutationDecision {
+                admission: None,
+                error: None,
+                throttle_ms: 0,
+            };
         }
         let window = self.window;
         let sensor = match self.mutation.entry(state.metric_tags) {
             std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::btree_map::Entry::Vacant(v) => match MutationSensor::try_new(window, state.bound) {
-                Ok(s) => v.insert(s),
-                Err(_) => return MutationDecision { admission: None, error: None, throttle_ms: 0 },
-            },
+            std::collections::btree_map::Entry::Vacant(v) => {
+                match MutationSensor::try_new(window, state.bound) {
+                    Ok(s) => v.insert(s),
+                    Err(_) => {
+                        return MutationDecision {
+                            admission: None,
+                            error: None,
+                            throttle_ms: 0,
+                        }
+                    }
+                }
+            }
         };
         let a = sensor.record(kind.mode(version), at_ms, f64::from(partitions));
         MutationDecision {
@@ -499,12 +577,24 @@ impl Broker {
         let mut out = Vec::new();
         for m in [&mut self.produce, &mut self.fetch, &mut self.request] {
             let qt = m.quota_type();
-            let attr = if qt == QuotaType::Request { "request-time" } else { "byte-rate" };
+            let attr = if qt == QuotaType::Request {
+                "request-time"
+            } else {
+                "byte-rate"
+            };
             for i in 0..m.sensors().len() {
                 let s = m.sensor_mut(SensorId(i as u32));
                 let name = s.tags.mbean_name(qt);
-                out.push(MBeanReading { mbean: name.clone(), attribute: attr, value: s.quota.measure(at_ms) });
-                out.push(MBeanReading { mbean: name, attribute: "throttle-time", value: s.throttle_time.avg(at_ms) });
+                out.push(MBeanReading {
+                    mbean: name.clone(),
+                    attribute: attr,
+                    value: s.quota.measure(at_ms),
+                });
+                out.push(MBeanReading {
+                    mbean: name,
+                    attribute: "throttle-time",
+                    value: s.throttle_time.avg(at_ms),
+                });
             }
         }
         out
@@ -546,8 +636,16 @@ mod tests {
     #[test]
     fn produce_throttle_is_the_larger_of_bandwidth_and_request() {
         let mut b = broker(&[
-            (QuotaEntity::client_id("app"), QuotaKey::ProducerByteRate, 1_000_000.0),
-            (QuotaEntity::client_id("app"), QuotaKey::RequestPercentage, 1.0),
+            (
+                QuotaEntity::client_id("app"),
+                QuotaKey::ProducerByteRate,
+                1_000_000.0,
+            ),
+            (
+                QuotaEntity::client_id("app"),
+                QuotaKey::RequestPercentage,
+                1.0,
+            ),
         ]);
         let s = b.session("ANONYMOUS", "app");
         // 20 MB in a padded 10 s window at 1 MB/s: 10 s of bandwidth throttle;
@@ -560,19 +658,32 @@ mod tests {
         let mbeans = b.mbeans(0);
         let tt = mbeans
             .iter()
-            .find(|m| m.mbean == "kafka.server:type=Produce,client-id=app" && m.attribute == "throttle-time")
+            .find(|m| {
+                m.mbean == "kafka.server:type=Produce,client-id=app"
+                    && m.attribute == "throttle-time"
+            })
             .unwrap();
         assert_eq!(tt.value, 10_000.0);
         let rt = mbeans
             .iter()
-            .find(|m| m.mbean == "kafka.server:type=Request,client-id=app" && m.attribute == "throttle-time")
+            .find(|m| {
+                m.mbean == "kafka.server:type=Request,client-id=app"
+                    && m.attribute == "throttle-time"
+            })
             .unwrap();
-        assert!(rt.value.is_nan(), "the request manager did not throttle the channel");
+        assert!(
+            rt.value.is_nan(),
+            "the request manager did not throttle the channel"
+        );
     }
 
     #[test]
     fn acks_zero_skips_the_request_quota() {
-        let mut b = broker(&[(QuotaEntity::client_id("app"), QuotaKey::RequestPercentage, 1.0)]);
+        let mut b = broker(&[(
+            QuotaEntity::client_id("app"),
+            QuotaKey::RequestPercentage,
+            1.0,
+        )]);
         let s = b.session("ANONYMOUS", "app");
         let d = b.handle_produce(&s, 0, 1000, true, 5_000_000.0);
         assert_eq!(d.request, None);
@@ -583,7 +694,11 @@ mod tests {
 
     #[test]
     fn a_throttled_fetch_is_empty_and_unrecorded() {
-        let mut b = broker(&[(QuotaEntity::client_id("c"), QuotaKey::ConsumerByteRate, 1_000_000.0)]);
+        let mut b = broker(&[(
+            QuotaEntity::client_id("c"),
+            QuotaKey::ConsumerByteRate,
+            1_000_000.0,
+        )]);
         let s = b.session("ANONYMOUS", "c");
         let ok = b.handle_fetch(&s, 0, 9_000_000, 100.0);
         assert_eq!(ok.returned_bytes, 9_000_000);
@@ -598,7 +713,11 @@ mod tests {
 
     #[test]
     fn fetch_size_is_capped_at_the_quota_window() {
-        let mut b = broker(&[(QuotaEntity::client_id("c"), QuotaKey::ConsumerByteRate, 2_000_000.0)]);
+        let mut b = broker(&[(
+            QuotaEntity::client_id("c"),
+            QuotaKey::ConsumerByteRate,
+            2_000_000.0,
+        )]);
         let s = b.session("ANONYMOUS", "c");
         assert_eq!(b.fetch_max_bytes(&s, 52_428_800), 20_000_000);
         let free = b.session("ANONYMOUS", "other");
@@ -609,16 +728,29 @@ mod tests {
     #[test]
     fn response_plans_follow_kip_219() {
         assert_eq!(ResponsePlan::new(10, 0, true), ResponsePlan::Immediate);
-        assert_eq!(ResponsePlan::new(10, 5, true), ResponsePlan::SendThenMute { mute_until_ms: 15 });
-        assert_eq!(ResponsePlan::new(10, 5, false), ResponsePlan::Delay { send_at_ms: 15 });
+        assert_eq!(
+            ResponsePlan::new(10, 5, true),
+            ResponsePlan::SendThenMute { mute_until_ms: 15 }
+        );
+        assert_eq!(
+            ResponsePlan::new(10, 5, false),
+            ResponsePlan::Delay { send_at_ms: 15 }
+        );
     }
 
     #[test]
     fn connection_rate_per_ip_throttles_and_uncounts() {
-        let mut b = broker(&[(QuotaEntity::Ip(EntityName::Default), QuotaKey::ConnectionCreationRate, 1.0)]);
+        let mut b = broker(&[(
+            QuotaEntity::Ip(EntityName::Default),
+            QuotaKey::ConnectionCreationRate,
+            1.0,
+        )]);
         // 1/s over a padded 10 s window: 10 connections pass, the 11th is refused.
         for i in 0..10 {
-            assert!(!b.accept_connection("10.0.0.1", i).is_throttled(), "connection {i}");
+            assert!(
+                !b.accept_connection("10.0.0.1", i).is_throttled(),
+                "connection {i}"
+            );
         }
         let a = b.accept_connection("10.0.0.1", 10);
         assert!(a.is_throttled());
@@ -633,7 +765,11 @@ mod tests {
     fn controller_mutations_strict_rejects_permissive_throttles() {
         // Kafka's TokenBucket refills from epoch 0: use epoch-style times.
         const T0: i64 = 1_700_000_000_000;
-        let mut b = broker(&[(QuotaEntity::client_id("admin"), QuotaKey::ControllerMutationRate, 10.0)]);
+        let mut b = broker(&[(
+            QuotaEntity::client_id("admin"),
+            QuotaKey::ControllerMutationRate,
+            10.0,
+        )]);
         let s = b.session("ANONYMOUS", "admin");
         // Burst: 11 windows x 10/s = 110 tokens; 150 empties it.
         let d = b.controller_mutation(&s, MutationRequest::CreateTopics, 6, T0, 150);
@@ -645,7 +781,11 @@ mod tests {
         assert_eq!(d.error, None, "v5 is permissive");
         assert_eq!(d.throttle_ms, 5000);
         let free = b.session("ANONYMOUS", "other");
-        assert_eq!(b.controller_mutation(&free, MutationRequest::DeleteTopics, 5, T0, 1000).admission, None);
+        assert_eq!(
+            b.controller_mutation(&free, MutationRequest::DeleteTopics, 5, T0, 1000)
+                .admission,
+            None
+        );
     }
 
     #[test]

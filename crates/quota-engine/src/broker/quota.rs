@@ -54,7 +54,11 @@ impl ClientQuotaManager {
     ///
     /// [`BrokerError::NotAClientQuota`] for the controller-mutation type,
     /// which has its own token-bucket manager.
-    pub fn new(callback: QuotaManager, window: QuotaWindow, metrics_window: QuotaWindow) -> Result<Self, BrokerError> {
+    pub fn new(
+        callback: QuotaManager,
+        window: QuotaWindow,
+        metrics_window: QuotaWindow,
+    ) -> Result<Self, BrokerError> {
         let quota_type = callback.quota_type();
         if quota_type == QuotaType::ControllerMutation {
             return Err(BrokerError::NotAClientQuota { quota_type });
@@ -90,7 +94,9 @@ impl ClientQuotaManager {
     ///
     /// Kafka: `getOrCreateQuotaSensors` (behind `maybeRecordAndGetThrottleTimeMs`).
     pub fn sensors_for(&mut self, principal_name: &str, client_id: &str) -> Option<SensorId> {
-        let state = self.callback.get_or_create_sensor(principal_name, client_id)?;
+        let state = self
+            .callback
+            .get_or_create_sensor(principal_name, client_id)?;
         if let Some(id) = self.by_tags.get(&state.metric_tags) {
             return Some(*id);
         }
@@ -118,20 +124,26 @@ impl ClientQuotaManager {
     /// Records without checking (Kafka: `recordNoThrottle`, used for the
     /// network-thread time of the request quota).
     pub fn record_no_throttle(&mut self, id: SensorId, at_ms: i64, value: f64) {
-        self.sensors[id.0 as usize].quota.record_unchecked(at_ms, value);
+        self.sensors[id.0 as usize]
+            .quota
+            .record_unchecked(at_ms, value);
     }
 
     /// Takes back a recorded value (Kafka: `unrecordQuotaSensor`, a negative
     /// record, for the bytes of a throttled fetch).
     pub fn unrecord(&mut self, id: SensorId, at_ms: i64, value: f64) {
-        self.sensors[id.0 as usize].quota.record_unchecked(at_ms, -value);
+        self.sensors[id.0 as usize]
+            .quota
+            .record_unchecked(at_ms, -value);
     }
 
     /// Applies a throttle: records it on the throttle-time sensor (Kafka:
     /// `ClientQuotaManager.throttle`, which then mutes the channel).
     pub fn throttle(&mut self, id: SensorId, at_ms: i64, throttle_ms: i64) {
         if throttle_ms > 0 {
-            self.sensors[id.0 as usize].throttle_time.record(at_ms, throttle_ms as f64);
+            self.sensors[id.0 as usize]
+                .throttle_time
+                .record(at_ms, throttle_ms as f64);
         }
     }
 
@@ -177,7 +189,12 @@ mod tests {
         for (e, v) in quotas {
             cb.update_quota(e, Some(*v)).unwrap();
         }
-        ClientQuotaManager::new(cb, QuotaWindow::KAFKA_DEFAULT, QuotaWindow::KAFKA_METRICS_DEFAULT).unwrap()
+        ClientQuotaManager::new(
+            cb,
+            QuotaWindow::KAFKA_DEFAULT,
+            QuotaWindow::KAFKA_METRICS_DEFAULT,
+        )
+        .unwrap()
     }
 
     #[test]
@@ -193,7 +210,10 @@ mod tests {
         let a = m.sensors_for("alice", "app").unwrap();
         let b = m.sensors_for("bob", "app").unwrap();
         let c = m.sensors_for("bob", "other").unwrap();
-        assert_eq!(a, b, "clients/app is shared by every user of that client-id");
+        assert_eq!(
+            a, b,
+            "clients/app is shared by every user of that client-id"
+        );
         assert_ne!(a, c);
         assert_eq!(m.sensor(c).quota.bound(), crate::metrics::UNLIMITED_BOUND);
         assert_eq!(m.sensors().len(), 2);
@@ -216,8 +236,14 @@ mod tests {
     #[test]
     fn the_request_quota_caps_its_throttle_at_one_window() {
         let mut cb = QuotaManager::new(QuotaType::Request);
-        cb.update_quota(&QuotaEntity::client_id("cpu"), Some(1.0)).unwrap();
-        let mut m = ClientQuotaManager::new(cb, QuotaWindow::KAFKA_DEFAULT, QuotaWindow::KAFKA_METRICS_DEFAULT).unwrap();
+        cb.update_quota(&QuotaEntity::client_id("cpu"), Some(1.0))
+            .unwrap();
+        let mut m = ClientQuotaManager::new(
+            cb,
+            QuotaWindow::KAFKA_DEFAULT,
+            QuotaWindow::KAFKA_METRICS_DEFAULT,
+        )
+        .unwrap();
         let id = m.sensors_for("ANONYMOUS", "cpu").unwrap();
         let a = m.record_and_check(id, 0, 500.0);
         assert_eq!(a.throttle_ms(), 1000);
@@ -226,6 +252,11 @@ mod tests {
     #[test]
     fn controller_mutation_is_not_a_client_quota_manager() {
         let cb = QuotaManager::new(QuotaType::ControllerMutation);
-        assert!(ClientQuotaManager::new(cb, QuotaWindow::KAFKA_DEFAULT, QuotaWindow::KAFKA_METRICS_DEFAULT).is_err());
+        assert!(ClientQuotaManager::new(
+            cb,
+            QuotaWindow::KAFKA_DEFAULT,
+            QuotaWindow::KAFKA_METRICS_DEFAULT
+        )
+        .is_err());
     }
 }

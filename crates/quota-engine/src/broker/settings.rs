@@ -31,7 +31,10 @@ pub struct BrokerSettings {
     #[serde(rename = "quota.window.num", default = "default_window_num")]
     pub quota_window_num: u32,
     /// `quota.window.size.seconds`: length of one sample (default 1).
-    #[serde(rename = "quota.window.size.seconds", default = "default_window_size_s")]
+    #[serde(
+        rename = "quota.window.size.seconds",
+        default = "default_window_size_s"
+    )]
     pub quota_window_size_seconds: u32,
     /// `num.io.threads`: request handler threads (default 8).
     #[serde(rename = "num.io.threads", default = "default_io_threads")]
@@ -46,13 +49,24 @@ pub struct BrokerSettings {
     #[serde(rename = "metrics.num.samples", default = "default_metrics_samples")]
     pub metrics_num_samples: u32,
     /// `metrics.sample.window.ms` (default 30000).
-    #[serde(rename = "metrics.sample.window.ms", default = "default_metrics_window_ms")]
+    #[serde(
+        rename = "metrics.sample.window.ms",
+        default = "default_metrics_window_ms"
+    )]
     pub metrics_sample_window_ms: u32,
     /// `ssl.principal.mapping.rules` (default `DEFAULT`: the whole DN).
-    #[serde(rename = "ssl.principal.mapping.rules", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "ssl.principal.mapping.rules",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub ssl_principal_mapping_rules: Option<String>,
     /// `sasl.kerberos.principal.to.local.rules`, comma-separated (default `DEFAULT`).
-    #[serde(rename = "sasl.kerberos.principal.to.local.rules", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "sasl.kerberos.principal.to.local.rules",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub sasl_kerberos_principal_to_local_rules: Option<String>,
 }
 
@@ -109,8 +123,14 @@ impl BrokerSettings {
                 reason: "it must be at least 1".to_owned(),
             });
         }
-        QuotaWindow::try_new(self.quota_window_num, i64::from(self.quota_window_size_seconds) * 1000)
-            .map_err(|e| BrokerError::InvalidSetting { name: "quota.window.num", reason: e.to_string() })
+        QuotaWindow::try_new(
+            self.quota_window_num,
+            i64::from(self.quota_window_size_seconds) * 1000,
+        )
+        .map_err(|e| BrokerError::InvalidSetting {
+            name: "quota.window.num",
+            reason: e.to_string(),
+        })
     }
 
     /// The window of the broker's ordinary metrics (`metrics.num.samples` x
@@ -126,8 +146,14 @@ impl BrokerSettings {
                 reason: "it must be at least 1".to_owned(),
             });
         }
-        QuotaWindow::try_new(self.metrics_num_samples, i64::from(self.metrics_sample_window_ms))
-            .map_err(|e| BrokerError::InvalidSetting { name: "metrics.num.samples", reason: e.to_string() })
+        QuotaWindow::try_new(
+            self.metrics_num_samples,
+            i64::from(self.metrics_sample_window_ms),
+        )
+        .map_err(|e| BrokerError::InvalidSetting {
+            name: "metrics.num.samples",
+            reason: e.to_string(),
+        })
     }
 
     /// The request quota's total capacity in percent of one thread:
@@ -147,7 +173,10 @@ impl BrokerSettings {
         self.quota_window()?;
         self.metrics_window()?;
         if self.num_io_threads == 0 {
-            return Err(BrokerError::InvalidSetting { name: "num.io.threads", reason: "it must be at least 1".to_owned() });
+            return Err(BrokerError::InvalidSetting {
+                name: "num.io.threads",
+                reason: "it must be at least 1".to_owned(),
+            });
         }
         if self.num_network_threads == 0 {
             return Err(BrokerError::InvalidSetting {
@@ -173,7 +202,10 @@ mod tests {
 
     #[test]
     fn zero_threads_is_rejected_with_the_property_name() {
-        let s = BrokerSettings { num_io_threads: 0, ..BrokerSettings::default() };
+        let s = BrokerSettings {
+            num_io_threads: 0,
+            ..BrokerSettings::default()
+        };
         let e = s.validate().unwrap_err().to_string();
         assert!(e.contains("num.io.threads"), "{e}");
     }

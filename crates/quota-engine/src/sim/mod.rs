@@ -1,7 +1,7 @@
 //! Deterministic discrete-event simulation of Kafka clients under quotas.
 //!
 //! [`simulate`] turns a [`Scenario`] into a [`Timeline`] in one call: the
-//! quotas go into a [`QuotaStore`](crate::store::QuotaStore) (with Kafka's
+//! quotas go into a [`crate::store::QuotaStore`] (with Kafka's
 //! validation), each connection's principal is derived as Kafka's default
 //! principal builder would ([`crate::principal`]), each broker gets its quota
 //! managers ([`crate::broker`]), and the producers, consumers, links and
@@ -63,20 +63,21 @@ use std::fmt;
 pub use queue::{EventQueue, Nanos};
 pub use rng::SplitMix64;
 pub use scenario::{
-    Acks, BrokerCosts, BrokersSpec, ClientCosts, ClientThrottling, ConnectionSpec, ConsumerConfig, ConsumerWorkload,
-    Environment, LinkSpec, ListenerKind, Preload, ProducerConfig, ProducerWorkload, QuotaSetting, RequestCost, Scenario,
-    TopicSpec, Workload,
+    Acks, BrokerCosts, BrokersSpec, ClientCosts, ClientThrottling, ConnectionSpec, ConsumerConfig,
+    ConsumerWorkload, Environment, LinkSpec, ListenerKind, Preload, ProducerConfig,
+    ProducerWorkload, QuotaSetting, RequestCost, Scenario, TopicSpec, Workload,
 };
 pub use timeline::{
-    fnv1a64, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientThrottle, ClientTrack, LatencySummary,
-    MBeanValue, PerfSummary, PerfWindow, ProgressPoint, RatePoint, SampleWindow, SensorTrack, Series, Span,
-    ThrottleEvent, Timeline, SERIES_CAP,
+    fnv1a64, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientThrottle, ClientTrack,
+    LatencySummary, MBeanValue, PerfSummary, PerfWindow, ProgressPoint, RatePoint, SampleWindow,
+    SensorTrack, Series, Span, ThrottleEvent, Timeline, SERIES_CAP,
 };
 
 use crate::broker::BrokerError;
 use crate::entity::QuotaEntity;
 use crate::principal::{
-    parse_config_list, Connection, Identity, Listener, PrincipalConfig, SaslMechanism, SslClientAuth,
+    parse_config_list, Connection, Identity, Listener, PrincipalConfig, SaslMechanism,
+    SslClientAuth,
 };
 use crate::resolve::QuotaManagers;
 use crate::store::QuotaStore;
@@ -117,11 +118,21 @@ impl fmt::Display for SimError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SimError::InvalidScenario(m) => f.write_str(m),
-            SimError::Quota { entity, key, message } => {
+            SimError::Quota {
+                entity,
+                key,
+                message,
+            } => {
                 write!(f, "The quota {key} on {entity} was refused: {message}")
             }
-            SimError::Principal { connection, message } => {
-                write!(f, "The connection '{connection}' has no principal: {message}")
+            SimError::Principal {
+                connection,
+                message,
+            } => {
+                write!(
+                    f,
+                    "The connection '{connection}' has no principal: {message}"
+                )
             }
             SimError::Broker(e) => write!(f, "{e}"),
         }
@@ -169,31 +180,47 @@ pub(crate) fn principal_of(
             };
             Listener::Ssl { client_auth }
         }
-        ListenerKind::SaslPlaintext => Listener::SaslPlaintext { mechanism: mechanism_of(spec)? },
-        ListenerKind::SaslSsl => Listener::SaslSsl { mechanism: mechanism_of(spec)? },
+        ListenerKind::SaslPlaintext => Listener::SaslPlaintext {
+            mechanism: mechanism_of(spec)?,
+        },
+        ListenerKind::SaslSsl => Listener::SaslSsl {
+            mechanism: mechanism_of(spec)?,
+        },
     };
     let identity = match (&listener, &spec.identity) {
         (_, None) => Identity::None,
         (Listener::Plaintext, Some(_)) => Identity::None,
         (Listener::Ssl { .. }, Some(dn)) => Identity::CertificateDn(dn.clone()),
-        (Listener::SaslPlaintext { mechanism } | Listener::SaslSsl { mechanism }, Some(id)) => match mechanism {
-            SaslMechanism::Gssapi => Identity::KerberosPrincipal(id.clone()),
-            SaslMechanism::OAuthBearer => {
-                let mut claims = BTreeMap::new();
-                claims.insert(config.oauthbearer_sub_claim_name.clone(), id.clone());
-                Identity::OAuthToken { claims }
+        (Listener::SaslPlaintext { mechanism } | Listener::SaslSsl { mechanism }, Some(id)) => {
+            match mechanism {
+                SaslMechanism::Gssapi => Identity::KerberosPrincipal(id.clone()),
+                SaslMechanism::OAuthBearer => {
+                    let mut claims = BTreeMap::new();
+                    claims.insert(config.oauthbearer_sub_claim_name.clone(), id.clone());
+                    Identity::OAuthToken { claims }
+                }
+                _ => Identity::UserName(id.clone()),
             }
-            _ => Identity::UserName(id.clone()),
-        },
+        }
     };
-    let conn = Connection { listener, identity, client_id: spec.client_id.clone(), source_ip: Some(spec.ip.clone()) };
-    let builder = config
-        .build()
-        .map_err(|e| SimError::Principal { connection: spec.name.clone(), message: e.message().to_owned() })?;
-    let out = builder
-        .build(&conn)
-        .map_err(|e| SimError::Principal { connection: spec.name.clone(), message: e.message().to_owned() })?;
-    Ok(DerivedPrincipal { name: out.principal.name.clone(), display: out.principal.to_string() })
+    let conn = Connection {
+        listener,
+        identity,
+        client_id: spec.client_id.clone(),
+        source_ip: Some(spec.ip.clone()),
+    };
+    let builder = config.build().map_err(|e| SimError::Principal {
+        connection: spec.name.clone(),
+        message: e.message().to_owned(),
+    })?;
+    let out = builder.build(&conn).map_err(|e| SimError::Principal {
+        connection: spec.name.clone(),
+        message: e.message().to_owned(),
+    })?;
+    Ok(DerivedPrincipal {
+        name: out.principal.name.clone(),
+        display: out.principal.to_string(),
+    })
 }
 
 /// Applies the scenario's quotas to a fresh [`QuotaStore`], in order.
@@ -205,11 +232,13 @@ pub(crate) fn principal_of(
 pub fn quota_store(scenario: &Scenario) -> Result<QuotaStore, SimError> {
     let mut store = QuotaStore::new();
     for q in &scenario.quotas {
-        store.set(&q.entity, q.key, q.value).map_err(|e| SimError::Quota {
-            entity: q.entity.path(),
-            key: q.key.as_str().to_owned(),
-            message: e.message.clone(),
-        })?;
+        store
+            .set(&q.entity, q.key, q.value)
+            .map_err(|e| SimError::Quota {
+                entity: q.entity.path(),
+                key: q.key.as_str().to_owned(),
+                message: e.message.clone(),
+            })?;
     }
     Ok(store)
 }
@@ -221,13 +250,20 @@ pub fn quota_store(scenario: &Scenario) -> Result<QuotaStore, SimError> {
 /// [`SimError`] when the scenario is inconsistent, a quota is refused, a
 /// principal cannot be derived or a broker setting is out of range.
 pub fn simulate(scenario: &Scenario) -> Result<Timeline, SimError> {
-    scenario.brokers.settings.validate().map_err(SimError::Broker)?;
+    scenario
+        .brokers
+        .settings
+        .validate()
+        .map_err(SimError::Broker)?;
     let store = quota_store(scenario)?;
     let managers = QuotaManagers::from_store(&store);
     let ip_quotas: Vec<(QuotaEntity, f64)> = store
         .entries()
         .filter(|(e, _)| e.is_ip())
-        .filter_map(|(e, kv)| kv.get(&crate::broker::Broker::IP_KEY).map(|v| (e.clone(), *v)))
+        .filter_map(|(e, kv)| {
+            kv.get(&crate::broker::Broker::IP_KEY)
+                .map(|v| (e.clone(), *v))
+        })
         .collect();
     let settings = &scenario.brokers.settings;
     let config = PrincipalConfig {

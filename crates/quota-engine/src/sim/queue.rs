@@ -27,7 +27,10 @@ impl<E> PartialOrd for Entry<E> {
 impl<E> Ord for Entry<E> {
     // BinaryHeap is a max-heap: reverse so the earliest (time, seq) pops first.
     fn cmp(&self, other: &Self) -> Ordering {
-        other.at_ns.cmp(&self.at_ns).then_with(|| other.seq.cmp(&self.seq))
+        other
+            .at_ns
+            .cmp(&self.at_ns)
+            .then_with(|| other.seq.cmp(&self.seq))
     }
 }
 
@@ -64,7 +67,10 @@ impl<E> Default for EventQueue<E> {
 impl<E> EventQueue<E> {
     /// An empty queue.
     pub fn new() -> Self {
-        EventQueue { heap: BinaryHeap::new(), next_seq: 0 }
+        EventQueue {
+            heap: BinaryHeap::new(),
+            next_seq: 0,
+        }
     }
 
     /// Schedules `event` at `at_ns`.

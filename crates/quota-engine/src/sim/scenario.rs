@@ -86,7 +86,10 @@ fn one() -> u32 {
 
 impl Default for BrokersSpec {
     fn default() -> Self {
-        BrokersSpec { count: 1, settings: BrokerSettings::default() }
+        BrokersSpec {
+            count: 1,
+            settings: BrokerSettings::default(),
+        }
     }
 }
 
@@ -269,7 +272,10 @@ pub struct ProducerConfig {
     #[serde(rename = "linger.ms", default = "default_linger_ms")]
     pub linger_ms: u64,
     /// `max.in.flight.requests.per.connection` (default 5).
-    #[serde(rename = "max.in.flight.requests.per.connection", default = "default_in_flight")]
+    #[serde(
+        rename = "max.in.flight.requests.per.connection",
+        default = "default_in_flight"
+    )]
     pub max_in_flight: u32,
     /// `buffer.memory` bytes (default 33554432).
     #[serde(rename = "buffer.memory", default = "default_buffer_memory")]
@@ -278,7 +284,10 @@ pub struct ProducerConfig {
     #[serde(rename = "max.block.ms", default = "default_max_block_ms")]
     pub max_block_ms: u64,
     /// `delivery.timeout.ms` (default 120000).
-    #[serde(rename = "delivery.timeout.ms", default = "default_delivery_timeout_ms")]
+    #[serde(
+        rename = "delivery.timeout.ms",
+        default = "default_delivery_timeout_ms"
+    )]
     pub delivery_timeout_ms: u64,
     /// `request.timeout.ms` (default 30000).
     #[serde(rename = "request.timeout.ms", default = "default_request_timeout_ms")]
@@ -361,7 +370,10 @@ pub struct ConsumerConfig {
     #[serde(rename = "fetch.max.bytes", default = "default_fetch_max_bytes")]
     pub fetch_max_bytes: u32,
     /// `max.partition.fetch.bytes` (default 1048576).
-    #[serde(rename = "max.partition.fetch.bytes", default = "default_max_partition_fetch_bytes")]
+    #[serde(
+        rename = "max.partition.fetch.bytes",
+        default = "default_max_partition_fetch_bytes"
+    )]
     pub max_partition_fetch_bytes: u32,
     /// `fetch.max.wait.ms` (default 500).
     #[serde(rename = "fetch.max.wait.ms", default = "default_fetch_max_wait_ms")]
@@ -495,13 +507,29 @@ impl Environment {
     /// handles one request per connection at a time, ~0.77 ms per 64 KiB
     /// batch) -> 355 ms.
     pub const LAB: Environment = Environment {
-        link: LinkSpec { bandwidth_bytes_per_s: 155_000_000.0, latency_us: 100 },
+        link: LinkSpec {
+            bandwidth_bytes_per_s: 155_000_000.0,
+            latency_us: 100,
+        },
         broker: BrokerCosts {
-            produce: RequestCost { io_us: 150.0, io_us_per_kib: 9.6, network_us: 20.0, network_us_per_kib: 0.5 },
-            fetch: RequestCost { io_us: 100.0, io_us_per_kib: 0.25, network_us: 20.0, network_us_per_kib: 0.5 },
+            produce: RequestCost {
+                io_us: 150.0,
+                io_us_per_kib: 9.6,
+                network_us: 20.0,
+                network_us_per_kib: 0.5,
+            },
+            fetch: RequestCost {
+                io_us: 100.0,
+                io_us_per_kib: 0.25,
+                network_us: 20.0,
+                network_us_per_kib: 0.5,
+            },
             jitter: 0.1,
         },
-        client: ClientCosts { producer_send_us_per_record: 9.0, consumer_us_per_record: 1.0 },
+        client: ClientCosts {
+            producer_send_us_per_record: 9.0,
+            consumer_us_per_record: 1.0,
+        },
     };
 }
 

@@ -54,12 +54,19 @@ fn clients_with_equal_tags_share_one_budget() {
     let t = simulate(&s).unwrap();
     assert_eq!(t.sensors.len(), 1);
     assert_eq!(t.sensors[0].members, vec![0, 1]);
-    assert_eq!(t.sensors[0].mbean, "kafka.server:type=Produce,client-id=shared");
-    assert!(t.clients.iter().all(|c| c.metrics.throttle_time_max > 0.0), "the shared budget throttles both");
+    assert_eq!(
+        t.sensors[0].mbean,
+        "kafka.server:type=Produce,client-id=shared"
+    );
+    assert!(
+        t.clients.iter().all(|c| c.metrics.throttle_time_max > 0.0),
+        "the shared budget throttles both"
+    );
     assert_eq!(t.clients[0].principal, "User:alice");
     // A user quota instead gives each its own budget: 15 MB each passes.
     let mut per_user = s.clone();
-    per_user.quotas[0].entity = crate::entity::QuotaEntity::User(crate::entity::EntityName::Default);
+    per_user.quotas[0].entity =
+        crate::entity::QuotaEntity::User(crate::entity::EntityName::Default);
     let t = simulate(&per_user).unwrap();
     assert_eq!(t.sensors.len(), 2);
     assert!(t.clients.iter().all(|c| c.metrics.throttle_time_max == 0.0));
@@ -81,8 +88,14 @@ fn legacy_clients_get_delayed_responses_and_kip219_clients_hold_back() {
     // no errors, no retries.
     assert!(l.metrics.throttle_time_max > 0.0 && m.metrics.throttle_time_max > 0.0);
     let (dl, dm) = (l.duration_ms.unwrap(), m.duration_ms.unwrap());
-    assert!((dl - dm).abs() < 0.15 * dm, "legacy {dl} ms vs KIP-219 {dm} ms");
-    assert_eq!(l.metrics.record_error_total + l.metrics.record_retry_total, 0);
+    assert!(
+        (dl - dm).abs() < 0.15 * dm,
+        "legacy {dl} ms vs KIP-219 {dm} ms"
+    );
+    assert_eq!(
+        l.metrics.record_error_total + l.metrics.record_retry_total,
+        0
+    );
     // The legacy client's responses arrive a throttle late: its latency tail
     // is at least the largest throttle.
     assert!(f64::from(l.latency.unwrap().max_ms) >= l.metrics.throttle_time_max);
@@ -96,22 +109,34 @@ fn full_buffer_blocks_send_and_max_block_ms_fails_records() {
             "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 1000000}}],
             "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}}],
             "workloads": [{}]}}"#,
-        producer(30_000, r#", "buffer.memory": 4194304, "max.block.ms": 60000"#)
+        producer(
+            30_000,
+            r#", "buffer.memory": 4194304, "max.block.ms": 60000"#
+        )
     ));
     let t = simulate(&s).unwrap();
     let c = &t.clients[0];
-    assert!(c.metrics.blocked_ms_total > 1000.0, "blocked {} ms", c.metrics.blocked_ms_total);
+    assert!(
+        c.metrics.blocked_ms_total > 1000.0,
+        "blocked {} ms",
+        c.metrics.blocked_ms_total
+    );
     assert!(!c.blocked.is_empty());
     assert!(c.metrics.buffer_used_max <= 4_194_304);
     assert_eq!(c.metrics.record_error_total, 0, "60 s is enough to wait");
     // With max.block.ms=100 some send() calls give up: record errors.
     let mut short = s.clone();
-    let Workload::Producer(p) = &mut short.workloads[0] else { unreachable!() };
+    let Workload::Producer(p) = &mut short.workloads[0] else {
+        unreachable!()
+    };
     p.config.max_block_ms = 100;
     let t = simulate(&short).unwrap();
     let c = &t.clients[0];
     assert!(c.metrics.record_error_total > 0);
-    assert_eq!(c.metrics.records_done + c.metrics.record_error_total, 30_000);
+    assert_eq!(
+        c.metrics.records_done + c.metrics.record_error_total,
+        30_000
+    );
 }
 
 #[test]
@@ -121,12 +146,21 @@ fn delivery_timeout_expires_waiting_batches() {
             "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 100000}}],
             "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}}],
             "workloads": [{}]}}"#,
-        producer(30_000, r#", "delivery.timeout.ms": 5000, "request.timeout.ms": 3000"#)
+        producer(
+            30_000,
+            r#", "delivery.timeout.ms": 5000, "request.timeout.ms": 3000"#
+        )
     ));
     let t = simulate(&s).unwrap();
     let c = &t.clients[0];
-    assert!(c.metrics.record_error_total > 0, "batches waiting past delivery.timeout.ms expire");
-    assert_eq!(c.metrics.records_done + c.metrics.record_error_total, 30_000);
+    assert!(
+        c.metrics.record_error_total > 0,
+        "batches waiting past delivery.timeout.ms expire"
+    );
+    assert_eq!(
+        c.metrics.records_done + c.metrics.record_error_total,
+        30_000
+    );
 }
 
 #[test]
@@ -141,7 +175,10 @@ fn acks_zero_is_exempt_from_the_request_quota() {
     let acks1 = simulate(&scenario(&json)).unwrap();
     assert!(acks1.sensors[0].throttles.len() > 1);
     let acks0 = simulate(&scenario(&json.replace(r#""acks": "1""#, r#""acks": "0""#))).unwrap();
-    assert!(acks0.sensors[0].throttles.is_empty(), "acks=0 never records thread time with a check");
+    assert!(
+        acks0.sensors[0].throttles.is_empty(),
+        "acks=0 never records thread time with a check"
+    );
     assert_eq!(acks0.clients[0].metrics.records_done, 10_000);
 }
 
@@ -160,7 +197,12 @@ fn throttled_fetches_return_nothing_and_fetch_size_is_capped() {
     let sensor = &t.sensors[0];
     assert!(!sensor.throttles.is_empty());
     // Whole 64-record batches of 1009 B up to 1 MB: at most 15 batches per fetch.
-    let steps: Vec<u64> = t.clients[0].progress.points.windows(2).map(|w| w[1].records - w[0].records).collect();
+    let steps: Vec<u64> = t.clients[0]
+        .progress
+        .points
+        .windows(2)
+        .map(|w| w[1].records - w[0].records)
+        .collect();
     assert!(t.clients[0].progress.points[0].records <= 960);
     assert!(steps.iter().all(|d| *d <= 960), "{steps:?}");
     let c = &t.clients[0];
@@ -188,7 +230,11 @@ fn connection_rate_quota_throttles_new_connections_per_ip() {
     ));
     let t = simulate(&s).unwrap();
     let delayed: Vec<&ClientTrack> = t.clients.iter().filter(|c| !c.mutes.is_empty()).collect();
-    assert_eq!(delayed.len(), 2, "the 11th and 12th connections are throttled");
+    assert_eq!(
+        delayed.len(),
+        2,
+        "the 11th and 12th connections are throttled"
+    );
     assert!(delayed.iter().all(|c| c.finish_ms.unwrap() > 100.0));
     assert!(t.clients.iter().all(|c| c.metrics.records_done == 100));
     // Another IP is not affected.
@@ -229,7 +275,10 @@ fn bad_inputs_are_sentences() {
         r#"{"quotas": [{"entity": {"client-id": "c"}, "key": "producer_byte_rate", "value": -5}]}"#,
     );
     let e = simulate(&s).unwrap_err().to_string();
-    assert!(e.contains("producer_byte_rate") && e.contains("clients/c"), "{e}");
+    assert!(
+        e.contains("producer_byte_rate") && e.contains("clients/c"),
+        "{e}"
+    );
     let r: Result<Scenario, _> = serde_json::from_str(r#"{"workloads": [], "colour": 1}"#);
     assert!(r.is_err(), "unknown fields are rejected");
 }
@@ -246,5 +295,8 @@ fn timeline_stays_bounded_for_long_runs() {
     let t = simulate(&s).unwrap();
     assert!(t.sensors[0].rate.points.len() as u32 <= SERIES_CAP);
     assert!(t.clients[0].throttles.points.len() as u32 <= SERIES_CAP);
-    assert!(t.sensors[0].samples.len() > 100, "every sample of the run is kept");
+    assert!(
+        t.sensors[0].samples.len() > 100,
+        "every sample of the run is kept"
+    );
 }

@@ -24,7 +24,11 @@ pub struct Series<T> {
 
 impl<T> Default for Series<T> {
     fn default() -> Self {
-        Series { points: Vec::new(), stride: 1, skipped: 0 }
+        Series {
+            points: Vec::new(),
+            stride: 1,
+            skipped: 0,
+        }
     }
 }
 
@@ -457,7 +461,14 @@ mod tests {
 
     #[test]
     fn perf_lines_match_the_tools_format() {
-        let w = PerfWindow { at_ms: 5017, records: 22017, elapsed_ms: 5263, bytes: 22_017_000, latency_sum_ms: 2_604_611, latency_max_ms: 5017 };
+        let w = PerfWindow {
+            at_ms: 5017,
+            records: 22017,
+            elapsed_ms: 5263,
+            bytes: 22_017_000,
+            latency_sum_ms: 2_604_611,
+            latency_max_ms: 5017,
+        };
         assert_eq!(
             w.line(),
             "22017 records sent, 4183.4 records/sec (3.99 MB/sec), 118.3 ms avg latency, 5017.0 ms max latency."
@@ -477,6 +488,9 @@ mod tests {
             mute_from_ms: 0.0,
             mute_to_ms: 500.0,
         };
-        assert_eq!(t.formula(), "round((2100000.0 - 2000000.0) / 2000000.0 x 10000 ms) = 500 ms");
+        assert_eq!(
+            t.formula(),
+            "round((2100000.0 - 2000000.0) / 2000000.0 x 10000 ms) = 500 ms"
+        );
     }
 }

@@ -10,11 +10,13 @@ use std::collections::{BTreeMap, VecDeque};
 
 use super::queue::{EventQueue, Nanos};
 use super::rng::SplitMix64;
-use super::scenario::{Acks, ClientThrottling, ConsumerWorkload, ListenerKind, ProducerWorkload, Scenario, Workload};
+use super::scenario::{
+    Acks, ClientThrottling, ConsumerWorkload, ListenerKind, ProducerWorkload, Scenario, Workload,
+};
 use super::timeline::{
-    BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientThrottle, ClientTrack, LatencySummary, MBeanValue,
-    PerfSummary, PerfWindow, ProgressPoint, RatePoint, SampleWindow, SensorTrack, Series, Span, ThrottleEvent, Timeline,
-    SERIES_CAP,
+    BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientThrottle, ClientTrack,
+    LatencySummary, MBeanValue, PerfSummary, PerfWindow, ProgressPoint, RatePoint, SampleWindow,
+    SensorTrack, Series, Span, ThrottleEvent, Timeline, SERIES_CAP,
 };
 use super::SimError;
 use crate::broker::stats::{perf_percentiles, WindowedAvgMax};
@@ -112,8 +114,17 @@ struct Conn {
 }
 
 enum ReqKind {
-    Produce { batches: Vec<u32>, acks0: bool },
-    Fetch { max_bytes: u32, part_max: u32, min_bytes: u32, max_wait_ms: u64, parked: bool },
+    Produce {
+        batches: Vec<u32>,
+        acks0: bool,
+    },
+    Fetch {
+        max_bytes: u32,
+        part_max: u32,
+        min_bytes: u32,
+        max_wait_ms: u64,
+        parked: bool,
+    },
 }
 
 struct Req {
@@ -281,7 +292,10 @@ impl World {
         }
         let mut brokers = Vec::new();
         for id in 0..s.brokers.count {
-            brokers.push(Broker::new(id, s.brokers.settings.clone(), managers, ip_quotas).map_err(SimError::Broker)?);
+            brokers.push(
+                Broker::new(id, s.brokers.settings.clone(), managers, ip_quotas)
+                    .map_err(SimError::Broker)?,
+            );
         }
         let io_threads = s.brokers.settings.num_io_threads;
         let mut partitions = Vec::new();
@@ -294,12 +308,18 @@ impl World {
                 )));
             }
             if topic_slots.contains_key(t.name.as_str()) {
-                return Err(SimError::invalid(format!("Topic '{}' is defined twice.", t.name)));
+                return Err(SimError::invalid(format!(
+                    "Topic '{}' is defined twice.",
+                    t.name
+                )));
             }
             let mut slots = Vec::new();
             for p in 0..t.partitions {
                 slots.push(partitions.len() as u32);
-                partitions.push(Partition { leader: p % s.brokers.count, log: Vec::new() });
+                partitions.push(Partition {
+                    leader: p % s.brokers.count,
+                    log: Vec::new(),
+                });
             }
             if let Some(pre) = &t.preload {
                 if pre.record_size == 0 || pre.batch_size == 0 {
@@ -315,7 +335,10 @@ impl World {
                     let mut left = pre.records / n + u64::from((i as u64) < pre.records % n);
                     while left > 0 {
                         let k = left.min(cap);
-                        partitions[*slot as usize].log.push(LogBatch { bytes: BATCH_OVERHEAD + k * rec, records: k });
+                        partitions[*slot as usize].log.push(LogBatch {
+                            bytes: BATCH_OVERHEAD + k * rec,
+                            records: k,
+                        });
                         left -= k;
                     }
                 }
@@ -362,7 +385,9 @@ impl World {
                 )));
             }
             let Some(slots) = topic_slots.get(topic) else {
-                return Err(SimError::invalid(format!("A workload uses the topic '{topic}', which is not defined in topics.")));
+                return Err(SimError::invalid(format!(
+                    "A workload uses the topic '{topic}', which is not defined in topics."
+                )));
             };
             let principal = super::principal_of(spec, principals)?;
             let client = w.clients.len() as u32;
@@ -373,20 +398,27 @@ impl World {
                 ListenerKind::SaslPlaintext | ListenerKind::SaslSsl => 3,
             };
             for b in 0..s.brokers.count {
-                if !slots.iter().any(|sl| w.partitions[*sl as usize].leader == b) {
+                if !slots
+                    .iter()
+                    .any(|sl| w.partitions[*sl as usize].leader == b)
+                {
                     continue;
                 }
                 let session = w.brokers[b as usize].session(&principal.name, &spec.client_id);
                 let id = w.conns.len() as u32;
                 let mut tracks = [None; 3];
-                for (i, (qt, sid)) in
-                    [(QuotaType::Produce, session.produce), (QuotaType::Fetch, session.fetch), (QuotaType::Request, session.request)]
-                        .into_iter()
-                        .enumerate()
+                for (i, (qt, sid)) in [
+                    (QuotaType::Produce, session.produce),
+                    (QuotaType::Fetch, session.fetch),
+                    (QuotaType::Request, session.request),
+                ]
+                .into_iter()
+                .enumerate()
                 {
                     let relevant = !matches!(
                         (qt, wl),
-                        (QuotaType::Produce, Workload::Consumer(_)) | (QuotaType::Fetch, Workload::Producer(_))
+                        (QuotaType::Produce, Workload::Consumer(_))
+                            | (QuotaType::Fetch, Workload::Producer(_))
                     );
                     if let (Some(sid), true) = (sid, relevant) {
                         tracks[i] = Some(w.track_for(b, qt, sid, client));
@@ -416,12 +448,19 @@ impl World {
             let (role, start_ms) = match wl {
                 Workload::Producer(p) => {
                     let idx = w.producers.len() as u32;
-                    w.producers.push(Self::new_producer(client, p, slots.clone(), conns_by_broker, &w.env)?);
+                    w.producers.push(Self::new_producer(
+                        client,
+                        p,
+                        slots.clone(),
+                        conns_by_broker,
+                        &w.env,
+                    )?);
                     (Role::Producer(idx), p.start_ms)
                 }
                 Workload::Consumer(c) => {
                     let idx = w.consumers.len() as u32;
-                    w.consumers.push(Self::new_consumer(c, slots.clone(), conns_by_broker));
+                    w.consumers
+                        .push(Self::new_consumer(c, slots.clone(), conns_by_broker));
                     (Role::Consumer(idx), c.start_ms)
                 }
             };
@@ -453,7 +492,9 @@ impl World {
     ) -> Result<Producer, SimError> {
         let cfg = p.config.clone();
         if p.record_size == 0 {
-            return Err(SimError::invalid("A producer's record.size must be above zero.".to_owned()));
+            return Err(SimError::invalid(
+                "A producer's record.size must be above zero.".to_owned(),
+            ));
         }
         if cfg.batch_size == 0 || cfg.max_in_flight == 0 {
             return Err(SimError::invalid(
@@ -470,7 +511,11 @@ impl World {
             )));
         }
         let send_cost = (env.client.producer_send_us_per_record * 1000.0).max(0.0);
-        let pace = if p.throughput > 0.0 { 1e9 / p.throughput } else { 0.0 };
+        let pace = if p.throughput > 0.0 {
+            1e9 / p.throughput
+        } else {
+            0.0
+        };
         let interval = send_cost.max(pace).max(1.0).round() as u64;
         let n = slots.len();
         Ok(Producer {
@@ -507,7 +552,14 @@ impl World {
             throttle: WindowedAvgMax::new(QuotaWindow::KAFKA_METRICS_DEFAULT),
             perf: PerfState {
                 window_start_ms: 0,
-                w: PerfWindow { at_ms: 0, records: 0, elapsed_ms: 0, bytes: 0, latency_sum_ms: 0, latency_max_ms: 0 },
+                w: PerfWindow {
+                    at_ms: 0,
+                    records: 0,
+                    elapsed_ms: 0,
+                    bytes: 0,
+                    latency_sum_ms: 0,
+                    latency_max_ms: 0,
+                },
                 windows: Vec::new(),
                 bytes_total: 0,
             },
@@ -579,10 +631,19 @@ impl World {
             1 => QuotaType::Fetch,
             _ => QuotaType::Request,
         };
-        let Some(m) = self.brokers[key.0 as usize].manager(qt) else { return };
+        let Some(m) = self.brokers[key.0 as usize].manager(qt) else {
+            return;
+        };
         let rate = m.sensor(SensorId(key.2)).quota.rate();
-        let Some(cur) = rate.samples().get(rate.current_index() as usize) else { return };
-        let sw = SampleWindow { start_ms: cur.start_ms, last_event_ms: cur.last_event_ms, sum: cur.value, events: cur.event_count };
+        let Some(cur) = rate.samples().get(rate.current_index() as usize) else {
+            return;
+        };
+        let sw = SampleWindow {
+            start_ms: cur.start_ms,
+            last_event_ms: cur.last_event_ms,
+            sum: cur.value,
+            events: cur.event_count,
+        };
         let t = &mut self.tracks[track as usize];
         match t.samples.last_mut() {
             Some(last) if last.start_ms == sw.start_ms => *last = sw,
@@ -594,16 +655,39 @@ impl World {
         }
     }
 
-    fn record_admission(&mut self, conn: u32, slot: usize, adm: Option<Admission>, applied: bool, mute: (f64, f64)) {
+    fn record_admission(
+        &mut self,
+        conn: u32,
+        slot: usize,
+        adm: Option<Admission>,
+        applied: bool,
+        mute: (f64, f64),
+    ) {
         let Some(adm) = adm else { return };
-        let Some(track) = self.conns[conn as usize].tracks[slot] else { return };
+        let Some(track) = self.conns[conn as usize].tracks[slot] else {
+            return;
+        };
         let client = self.conns[conn as usize].client;
         let at_ms = ms_of(self.now);
-        let key = (self.conns[conn as usize].broker, slot as u8, self.sensor_of(conn, slot));
+        let key = (
+            self.conns[conn as usize].broker,
+            slot as u8,
+            self.sensor_of(conn, slot),
+        );
         self.sync_sample_key(track, key);
         let t = &mut self.tracks[track as usize];
-        t.rate.push(RatePoint { at_ms, rate: adm.observed(), window_ms: adm.window_ms() });
-        if let Admission::Throttled { throttle_ms, observed, bound, window_ms } = adm {
+        t.rate.push(RatePoint {
+            at_ms,
+            rate: adm.observed(),
+            window_ms: adm.window_ms(),
+        });
+        if let Admission::Throttled {
+            throttle_ms,
+            observed,
+            bound,
+            window_ms,
+        } = adm
+        {
             if (t.throttles.len() as u32) < SERIES_CAP {
                 t.throttles.push(ThrottleEvent {
                     at_ms,
@@ -748,14 +832,22 @@ impl World {
     fn connect_attempt(&mut self, c: u32) {
         let (broker, ip, rtts, epoch) = {
             let conn = &self.conns[c as usize];
-            (conn.broker, conn.ip.clone(), conn.handshake_rtts, conn.epoch)
+            (
+                conn.broker,
+                conn.ip.clone(),
+                conn.handshake_rtts,
+                conn.epoch,
+            )
         };
         let adm = self.brokers[broker as usize].accept_connection(&ip, ms_of(self.now));
         if adm.is_throttled() {
             let delay = adm.throttle_ms().max(0) as u64 * NS_PER_MS;
             let client = self.conns[c as usize].client;
             let from = ms_f(self.now);
-            self.clients[client as usize].mutes.push(Span { from_ms: from, to_ms: ms_f(self.now + delay) });
+            self.clients[client as usize].mutes.push(Span {
+                from_ms: from,
+                to_ms: ms_f(self.now + delay),
+            });
             // The broker closes the refused socket after the throttle; the
             // client sees the close a latency later and backs off.
             self.begin_connect(c, self.now + delay + self.latency + RECONNECT_BACKOFF_NS);
@@ -801,7 +893,10 @@ impl World {
         self.q.push(arrive, Ev::RequestArrive(r));
         if !acks0 {
             self.conns[c as usize].in_flight.push(r);
-            self.q.push(self.now + request_timeout_ms * NS_PER_MS, Ev::RequestTimeout(r));
+            self.q.push(
+                self.now + request_timeout_ms * NS_PER_MS,
+                Ev::RequestTimeout(r),
+            );
         }
         r
     }
@@ -822,7 +917,9 @@ impl World {
         if conn.busy {
             return;
         }
-        let Some(r) = conn.queue.pop_front() else { return };
+        let Some(r) = conn.queue.pop_front() else {
+            return;
+        };
         conn.busy = true;
         self.begin(r);
     }
@@ -844,8 +941,17 @@ impl World {
     fn fetch_available(&self, r: u32) -> (u64, Vec<(u32, u32, u64, u64)>) {
         let req = &self.reqs[r as usize];
         let conn = &self.conns[req.conn as usize];
-        let ReqKind::Fetch { max_bytes, part_max, .. } = req.kind else { return (0, Vec::new()) };
-        let Role::Consumer(ci) = self.clients[conn.client as usize].role else { return (0, Vec::new()) };
+        let ReqKind::Fetch {
+            max_bytes,
+            part_max,
+            ..
+        } = req.kind
+        else {
+            return (0, Vec::new());
+        };
+        let Role::Consumer(ci) = self.clients[conn.client as usize].role else {
+            return (0, Vec::new());
+        };
         let co = &self.consumers[ci as usize];
         let budget = self.brokers[conn.broker as usize].fetch_max_bytes(&conn.session, max_bytes);
         let mut total = 0u64;
@@ -896,14 +1002,20 @@ impl World {
                 let done = self.io_thread(broker, io);
                 self.q.push(done, Ev::HandleDone(r));
             }
-            ReqKind::Fetch { min_bytes, max_wait_ms, parked, .. } => {
+            ReqKind::Fetch {
+                min_bytes,
+                max_wait_ms,
+                parked,
+                ..
+            } => {
                 let (total, fetched) = self.fetch_available(r);
                 if total < u64::from(min_bytes) && max_wait_ms > 0 && !parked {
                     if let ReqKind::Fetch { parked, .. } = &mut self.reqs[r as usize].kind {
                         *parked = true;
                     }
                     self.parked[broker as usize].push(r);
-                    self.q.push(self.now + max_wait_ms * NS_PER_MS, Ev::FetchExpire(r));
+                    self.q
+                        .push(self.now + max_wait_ms * NS_PER_MS, Ev::FetchExpire(r));
                     return;
                 }
                 let cost = self.env.broker.fetch;
@@ -953,35 +1065,54 @@ impl World {
         let c = self.reqs[r as usize].conn;
         let broker = self.conns[c as usize].broker;
         let at_ms = ms_of(self.now);
-        let (decision, bandwidth_slot, returned): (RequestDecision, usize, u64) = match &self.reqs[r as usize].kind {
-            ReqKind::Produce { batches, acks0 } => {
-                let acks0 = *acks0;
-                let bytes = self.reqs[r as usize].bytes;
-                let io = self.reqs[r as usize].io_us;
-                // Append to the partition logs (for consumers).
-                let Role::Producer(pi) = self.clients[self.conns[c as usize].client as usize].role else { return };
-                let batch_ids = batches.clone();
-                for b in batch_ids {
-                    let pr = &self.producers[pi as usize];
-                    let batch = &pr.batches[b as usize];
-                    let slot = pr.slots[batch.slot as usize];
-                    let rec = u64::from(batch.records);
-                    let bytes = BATCH_OVERHEAD + rec * pr.rec_bytes;
-                    self.partitions[slot as usize].log.push(LogBatch { bytes, records: rec });
+        let (decision, bandwidth_slot, returned): (RequestDecision, usize, u64) =
+            match &self.reqs[r as usize].kind {
+                ReqKind::Produce { batches, acks0 } => {
+                    let acks0 = *acks0;
+                    let bytes = self.reqs[r as usize].bytes;
+                    let io = self.reqs[r as usize].io_us;
+                    // Append to the partition logs (for consumers).
+                    let Role::Producer(pi) =
+                        self.clients[self.conns[c as usize].client as usize].role
+                    else {
+                        return;
+                    };
+                    let batch_ids = batches.clone();
+                    for b in batch_ids {
+                        let pr = &self.producers[pi as usize];
+                        let batch = &pr.batches[b as usize];
+                        let slot = pr.slots[batch.slot as usize];
+                        let rec = u64::from(batch.records);
+                        let bytes = BATCH_OVERHEAD + rec * pr.rec_bytes;
+                        self.partitions[slot as usize].log.push(LogBatch {
+                            bytes,
+                            records: rec,
+                        });
+                    }
+                    let d = self.brokers[broker as usize].handle_produce(
+                        &self.conns[c as usize].session,
+                        at_ms,
+                        bytes,
+                        acks0,
+                        io,
+                    );
+                    (d, 0, 0)
                 }
-                let d = self.brokers[broker as usize].handle_produce(&self.conns[c as usize].session, at_ms, bytes, acks0, io);
-                (d, 0, 0)
-            }
-            ReqKind::Fetch { .. } => {
-                let total: u64 = self.reqs[r as usize].fetched.iter().map(|f| f.3).sum();
-                let io = self.reqs[r as usize].io_us;
-                let fd = self.brokers[broker as usize].handle_fetch(&self.conns[c as usize].session, at_ms, total, io);
-                if fd.returned_bytes == 0 {
-                    self.reqs[r as usize].fetched.clear();
+                ReqKind::Fetch { .. } => {
+                    let total: u64 = self.reqs[r as usize].fetched.iter().map(|f| f.3).sum();
+                    let io = self.reqs[r as usize].io_us;
+                    let fd = self.brokers[broker as usize].handle_fetch(
+                        &self.conns[c as usize].session,
+                        at_ms,
+                        total,
+                        io,
+                    );
+                    if fd.returned_bytes == 0 {
+                        self.reqs[r as usize].fetched.clear();
+                    }
+                    (fd.decision, 1, fd.returned_bytes)
                 }
-                (fd.decision, 1, fd.returned_bytes)
-            }
-        };
+            };
         let is_produce = bandwidth_slot == 0;
         if is_produce {
             self.wake_parked(broker);
@@ -991,13 +1122,18 @@ impl World {
         let plan = ResponsePlan::new(at_ms, throttle, kip219);
         let throttle_ns = throttle.max(0) as u64 * NS_PER_MS;
         let mute = (ms_f(self.now), ms_f(self.now + throttle_ns));
-        let applied_bw = decision.throttled_by.is_some_and(|q| q != QuotaType::Request);
+        let applied_bw = decision
+            .throttled_by
+            .is_some_and(|q| q != QuotaType::Request);
         let applied_rq = decision.throttled_by == Some(QuotaType::Request);
         self.record_admission(c, bandwidth_slot, decision.bandwidth, applied_bw, mute);
         self.record_admission(c, 2, decision.request, applied_rq, mute);
         if throttle > 0 {
             let client = self.conns[c as usize].client;
-            self.clients[client as usize].mutes.push(Span { from_ms: mute.0, to_ms: mute.1 });
+            self.clients[client as usize].mutes.push(Span {
+                from_ms: mute.0,
+                to_ms: mute.1,
+            });
         }
         let n_parts = self.reqs[r as usize].fetched.len() as u64;
         let req = &mut self.reqs[r as usize];
@@ -1007,14 +1143,20 @@ impl World {
         if acks0 {
             // No response; the channel is still muted for a bandwidth throttle.
             let net = req.net_us;
-            self.brokers[broker as usize].record_network_thread_time(&self.conns[c as usize].session, at_ms, net);
+            self.brokers[broker as usize].record_network_thread_time(
+                &self.conns[c as usize].session,
+                at_ms,
+                net,
+            );
             self.sync_request_track(c);
             let epoch = self.conns[c as usize].epoch;
             self.q.push(self.now + throttle_ns, Ev::Unmute(c, epoch));
             return;
         }
         match plan {
-            ResponsePlan::Immediate | ResponsePlan::SendThenMute { .. } => self.response_send(r, throttle_ns),
+            ResponsePlan::Immediate | ResponsePlan::SendThenMute { .. } => {
+                self.response_send(r, throttle_ns)
+            }
             ResponsePlan::Delay { .. } => self.q.push(self.now + throttle_ns, Ev::ResponseSend(r)),
         }
     }
@@ -1032,7 +1174,11 @@ impl World {
         let bytes = self.reqs[r as usize].resp_bytes;
         let net = self.reqs[r as usize].net_us;
         let (tx_done, arrive) = self.transfer_down(c, bytes);
-        self.brokers[broker as usize].record_network_thread_time(&self.conns[c as usize].session, ms_of(self.now), net);
+        self.brokers[broker as usize].record_network_thread_time(
+            &self.conns[c as usize].session,
+            ms_of(self.now),
+            net,
+        );
         self.sync_request_track(c);
         self.q.push(arrive, Ev::ResponseArrive(r));
         let epoch = self.conns[c as usize].epoch;
@@ -1044,7 +1190,8 @@ impl World {
 
     fn response_arrive(&mut self, r: u32) {
         let c = self.reqs[r as usize].conn;
-        if self.reqs[r as usize].done || self.conns[c as usize].epoch != self.reqs[r as usize].epoch {
+        if self.reqs[r as usize].done || self.conns[c as usize].epoch != self.reqs[r as usize].epoch
+        {
             return;
         }
         self.reqs[r as usize].done = true;
@@ -1055,15 +1202,25 @@ impl World {
         }
         // Kafka: NetworkClient.maybeThrottle (KIP-219 clients only).
         if throttle > 0 && conn.kip219 {
-            conn.throttled_until = conn.throttled_until.max(self.now + throttle as u64 * NS_PER_MS);
+            conn.throttled_until = conn
+                .throttled_until
+                .max(self.now + throttle as u64 * NS_PER_MS);
         }
         let client = conn.client;
         let broker = conn.broker;
         let at_ms = ms_of(self.now);
-        self.clients[client as usize].track_throttles.push(ClientThrottle { at_ms: ms_f(self.now), broker, throttle_ms: throttle });
+        self.clients[client as usize]
+            .track_throttles
+            .push(ClientThrottle {
+                at_ms: ms_f(self.now),
+                broker,
+                throttle_ms: throttle,
+            });
         match self.clients[client as usize].role {
             Role::Producer(p) => {
-                self.producers[p as usize].throttle.record(at_ms, throttle as f64);
+                self.producers[p as usize]
+                    .throttle
+                    .record(at_ms, throttle as f64);
                 let batches = match &self.reqs[r as usize].kind {
                     ReqKind::Produce { batches, .. } => batches.clone(),
                     _ => Vec::new(),
@@ -1074,7 +1231,9 @@ impl World {
                 self.producer_poll(p);
             }
             Role::Consumer(ci) => {
-                self.consumers[ci as usize].throttle.record(at_ms, throttle as f64);
+                self.consumers[ci as usize]
+                    .throttle
+                    .record(at_ms, throttle as f64);
                 let fetched = std::mem::take(&mut self.reqs[r as usize].fetched);
                 let co = &mut self.consumers[ci as usize];
                 co.fetching[broker as usize] = false;
@@ -1086,14 +1245,21 @@ impl World {
                 }
                 let take = records.min(co.target - co.consumed);
                 co.consumed += take;
-                let cost = (self.env.client.consumer_us_per_record * 1000.0 * take as f64).round().max(0.0) as u64;
+                let cost = (self.env.client.consumer_us_per_record * 1000.0 * take as f64)
+                    .round()
+                    .max(0.0) as u64;
                 co.busy_until = co.busy_until.max(self.now) + cost;
                 let done_at = co.busy_until;
                 let consumed = co.consumed;
                 if take > 0 {
-                    self.clients[client as usize].progress.push(ProgressPoint { at_ms: ms_f(done_at), records: consumed });
+                    self.clients[client as usize].progress.push(ProgressPoint {
+                        at_ms: ms_f(done_at),
+                        records: consumed,
+                    });
                 }
-                if consumed >= self.consumers[ci as usize].target && self.consumers[ci as usize].finish.is_none() {
+                if consumed >= self.consumers[ci as usize].target
+                    && self.consumers[ci as usize].finish.is_none()
+                {
                     self.consumers[ci as usize].finish = Some(done_at);
                     self.unfinished -= 1;
                     return;
@@ -1159,12 +1325,18 @@ impl World {
         pr.buffer_used -= pr.alloc;
         let client = pr.client;
         let used = pr.buffer_used;
-        self.clients[client as usize].buffer.push(BufferPoint { at_ms: ms_f(now), used_bytes: used });
+        self.clients[client as usize].buffer.push(BufferPoint {
+            at_ms: ms_f(now),
+            used_bytes: used,
+        });
         let pr = &mut self.producers[p as usize];
         if let Some(since) = pr.blocked_since.take() {
             pr.blocked_total += now - since;
             pr.next_append = pr.next_append.max(now);
-            self.clients[client as usize].blocked.push(Span { from_ms: ms_f(since), to_ms: ms_f(now) });
+            self.clients[client as usize].blocked.push(Span {
+                from_ms: ms_f(since),
+                to_ms: ms_f(now),
+            });
         }
     }
 
@@ -1212,7 +1384,14 @@ impl World {
                 done.at_ms = now_ms;
                 done.elapsed_ms = now_ms - pr.perf.window_start_ms;
                 pr.perf.windows.push(done);
-                pr.perf.w = PerfWindow { at_ms: 0, records: 0, elapsed_ms: 0, bytes: 0, latency_sum_ms: 0, latency_max_ms: 0 };
+                pr.perf.w = PerfWindow {
+                    at_ms: 0,
+                    records: 0,
+                    elapsed_ms: 0,
+                    bytes: 0,
+                    latency_sum_ms: 0,
+                    latency_max_ms: 0,
+                };
                 pr.perf.window_start_ms = now_ms;
             }
             let w = &mut pr.perf.w;
@@ -1225,7 +1404,10 @@ impl World {
         pr.acked += u64::from(n);
         let acked = pr.acked;
         let client = pr.client;
-        self.clients[client as usize].progress.push(ProgressPoint { at_ms: ms_f(now), records: acked });
+        self.clients[client as usize].progress.push(ProgressPoint {
+            at_ms: ms_f(now),
+            records: acked,
+        });
         self.free_batch(p, b);
         self.check_producer_done(p);
     }
@@ -1252,7 +1434,10 @@ impl World {
         pr.next_record += 1;
         pr.next_append = now + pr.interval;
         let client = pr.client;
-        self.clients[client as usize].blocked.push(Span { from_ms: ms_f(since), to_ms: ms_f(now) });
+        self.clients[client as usize].blocked.push(Span {
+            from_ms: ms_f(since),
+            to_ms: ms_f(now),
+        });
         self.check_producer_done(p);
         self.producer_poll(p);
     }
@@ -1262,7 +1447,11 @@ impl World {
         let now = self.now;
         loop {
             let pr = &mut self.producers[p as usize];
-            if !pr.started || pr.blocked_since.is_some() || pr.next_record >= pr.total || pr.next_append > now {
+            if !pr.started
+                || pr.blocked_since.is_some()
+                || pr.next_record >= pr.total
+                || pr.next_append > now
+            {
                 return;
             }
             let slot = pr.sticky as usize;
@@ -1294,7 +1483,10 @@ impl World {
                     });
                     pr.deques[slot].push_back(id);
                     let (client, used, at) = (pr.client, pr.buffer_used, pr.next_append);
-                    self.clients[client as usize].buffer.push(BufferPoint { at_ms: ms_f(at), used_bytes: used });
+                    self.clients[client as usize].buffer.push(BufferPoint {
+                        at_ms: ms_f(at),
+                        used_bytes: used,
+                    });
                     id
                 }
             };
@@ -1330,9 +1522,13 @@ impl World {
             for slot in 0..n {
                 loop {
                     let pr = &self.producers[p as usize];
-                    let Some(&b) = pr.deques[slot].front() else { break };
+                    let Some(&b) = pr.deques[slot].front() else {
+                        break;
+                    };
                     let bt = &pr.batches[b as usize];
-                    if bt.records == 0 || now.saturating_sub(bt.created) < pr.cfg.delivery_timeout_ms * NS_PER_MS {
+                    if bt.records == 0
+                        || now.saturating_sub(bt.created) < pr.cfg.delivery_timeout_ms * NS_PER_MS
+                    {
                         break;
                     }
                     let pr = &mut self.producers[p as usize];
@@ -1346,7 +1542,9 @@ impl World {
         let mut next_wake = u64::MAX;
         let nb = self.producers[p as usize].conns.len();
         for broker in 0..nb {
-            let Some(c) = self.producers[p as usize].conns[broker] else { continue };
+            let Some(c) = self.producers[p as usize].conns[broker] else {
+                continue;
+            };
             loop {
                 let pr = &self.producers[p as usize];
                 // Which partitions of this broker have a batch, and is any ready?
@@ -1365,7 +1563,8 @@ impl World {
                         if dq.len() > 1 || Self::batch_ready(pr, b, now) {
                             ready = true;
                         } else {
-                            earliest = earliest.min(pr.batches[b as usize].created + pr.cfg.linger_ms * NS_PER_MS);
+                            earliest = earliest
+                                .min(pr.batches[b as usize].created + pr.cfg.linger_ms * NS_PER_MS);
                         }
                     }
                 }
@@ -1401,7 +1600,9 @@ impl World {
                     if self.partitions[pr.slots[slot] as usize].leader != broker as u32 {
                         continue;
                     }
-                    let Some(&b) = pr.deques[slot].front() else { continue };
+                    let Some(&b) = pr.deques[slot].front() else {
+                        continue;
+                    };
                     let bt = &pr.batches[b as usize];
                     if bt.records == 0 {
                         continue;
@@ -1437,7 +1638,9 @@ impl World {
             let pr = &self.producers[p as usize];
             for dq in &pr.deques {
                 if let Some(&b) = dq.front() {
-                    next_wake = next_wake.min(pr.batches[b as usize].created + pr.cfg.delivery_timeout_ms * NS_PER_MS);
+                    next_wake = next_wake.min(
+                        pr.batches[b as usize].created + pr.cfg.delivery_timeout_ms * NS_PER_MS,
+                    );
                 }
             }
         }
@@ -1506,8 +1709,11 @@ impl World {
                 self.consumer_wake(ci, at);
                 continue;
             }
-            let parts =
-                co.slots.iter().filter(|s| self.partitions[**s as usize].leader == broker as u32).count() as u64;
+            let parts = co
+                .slots
+                .iter()
+                .filter(|s| self.partitions[**s as usize].leader == broker as u32)
+                .count() as u64;
             let cfg = &co.cfg;
             let kind = ReqKind::Fetch {
                 max_bytes: cfg.fetch_max_bytes,
@@ -1520,7 +1726,12 @@ impl World {
             let co = &mut self.consumers[ci as usize];
             co.fetching[broker] = true;
             co.requests += 1;
-            self.send_request(c, FETCH_REQUEST_BASE + FETCH_REQUEST_PER_PARTITION * parts, kind, timeout);
+            self.send_request(
+                c,
+                FETCH_REQUEST_BASE + FETCH_REQUEST_PER_PARTITION * parts,
+                kind,
+                timeout,
+            );
         }
     }
 
@@ -1546,7 +1757,8 @@ impl World {
         }
         let end_ms = ms_of(end);
         // Final sample state of every sensor.
-        let keys: Vec<((u32, u8, u32), u32)> = self.track_index.iter().map(|(k, v)| (*k, *v)).collect();
+        let keys: Vec<((u32, u8, u32), u32)> =
+            self.track_index.iter().map(|(k, v)| (*k, *v)).collect();
         for (k, t) in keys {
             self.sync_sample_key(t, k);
         }
@@ -1595,7 +1807,11 @@ impl World {
                             record_error_total: pr.errors,
                             records_done: pr.acked,
                             bytes_done: pr.acked * u64::from(pr.value_bytes),
-                            records_per_s: if elapsed_ms > 0 { pr.acked as f64 * 1000.0 / elapsed_ms as f64 } else { 0.0 },
+                            records_per_s: if elapsed_ms > 0 {
+                                pr.acked as f64 * 1000.0 / elapsed_ms as f64
+                            } else {
+                                0.0
+                            },
                             blocked_ms_total: ms_f(pr.blocked_total),
                             buffer_used_max: pr.buffer_max,
                             requests: pr.requests,
@@ -1628,7 +1844,11 @@ impl World {
                             record_error_total: 0,
                             records_done: co.consumed,
                             bytes_done: co.bytes,
-                            records_per_s: if elapsed_ms > 0 { co.consumed as f64 * 1000.0 / elapsed_ms as f64 } else { 0.0 },
+                            records_per_s: if elapsed_ms > 0 {
+                                co.consumed as f64 * 1000.0 / elapsed_ms as f64
+                            } else {
+                                0.0
+                            },
                             blocked_ms_total: 0.0,
                             buffer_used_max: 0,
                             requests: co.requests,
@@ -1653,7 +1873,11 @@ impl World {
                 mbeans: b
                     .mbeans(end_ms)
                     .into_iter()
-                    .map(|m| MBeanValue { mbean: m.mbean, attribute: m.attribute.to_owned(), value: m.value })
+                    .map(|m| MBeanValue {
+                        mbean: m.mbean,
+                        attribute: m.attribute.to_owned(),
+                        value: m.value,
+                    })
                     .collect(),
             })
             .collect();
