@@ -11,6 +11,9 @@ step() { printf '\n==> %s\n' "$*"; }
 step "Rust tests (workspace, native)"
 cargo test --workspace --locked
 
+step "Engine in wasm32 (Node): the same Timeline as natively"
+scripts/test-wasm.sh
+
 step "Playground release build (Trunk, offline)"
 trunk build --release --offline 2>&1 | grep -vE '^\s*$' | tail -n 5
 
