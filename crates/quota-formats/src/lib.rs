@@ -17,6 +17,7 @@ pub mod describe;
 pub mod detect;
 pub mod error;
 pub mod java;
+pub mod permalink;
 pub mod rpk;
 pub mod scenario;
 #[cfg(feature = "yaml")]

@@ -1,0 +1,569 @@
+//! The playground's permalink: a whole [`Scenario`] in the fragment of a URL,
+//! and a redaction that hides names but keeps every answer.
+//!
+//! # Format, version 1
+//!
+//! ```text
+//! v1.<payload>
+//! payload = base64url( deflate( json ) )
+//! ```
+//!
+//! - `json`: the scenario as JSON (the serde form of
+//!   [`quota_engine::sim::Scenario`], the same JSON the lab fixtures and the
+//!   CLI read), UTF-8. Fields left out take their defaults.
+//! - `deflate`: raw DEFLATE (RFC 1951), no zlib or gzip header.
+//! - `base64url`: the URL- and filename-safe alphabet of RFC 4648 §5
+//!   (`A-Z a-z 0-9 - _`), without `=` padding.
+//!
+//! The playground reads the text after `#`: `https://…/index.html#v1.<payload>`,
+//! and `…/index.html?embed=simulation#v1.<payload>` for an embedded panel.
+//! A documentation generator can build such a link without this crate, e.g.
+//! in Python:
+//!
+//! ```text
+//! c = zlib.compressobj(9, zlib.DEFLATED, -15)          # raw deflate
+//! data = c.compress(json.dumps(scenario).encode()) + c.flush()
+//! link = base + "#v1." + base64.urlsafe_b64encode(data).decode().rstrip("=")
+//! ```
+//!
+//! Decoding is bounded: a link longer than [`MAX_LINK_CHARS`] or whose JSON
+//! inflates past [`MAX_JSON_BYTES`] is refused before it can exhaust memory,
+//! and every failure is a [`PermalinkError`] whose message says what was
+//! wrong. Later versions will use another prefix (`v2.`); this module reads
+//! `v1.` only and says so for anything else.
+//!
+//! # Example
+//!
+//! ```
+//! use quota_engine::sim::Scenario;
+//! use quota_formats::permalink::{decode, encode};
+//!
+//! let s: Scenario = serde_json::from_str(r#"{"name": "demo",
+//!   "quotas": [{"entity": {"client-id": "app"}, "key": "producer_byte_rate", "value": 2000000}]}"#)?;
+//! let link = encode(&s);
+//! assert!(link.starts_with("v1."));
+//! assert_eq!(decode(&link)?, s);
+//! assert!(decode("v1.not-deflate").is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use miniz_oxide::deflate::compress_to_vec;
+use miniz_oxide::inflate::{decompress_to_vec_with_limit, TINFLStatus};
+use quota_engine::principal::{
+    parse_config_list, Connection, Identity, Listener, PrincipalConfig, SaslMechanism, SslClientAuth,
+};
+use quota_engine::sim::{ConnectionSpec, ListenerKind, Scenario, Workload};
+use quota_engine::{EntityName, QuotaEntity};
+
+/// The prefix of the current format.
+pub const PREFIX: &str = "v1.";
+
+/// The longest link text [`decode`] accepts, in characters (after `#`).
+pub const MAX_LINK_CHARS: usize = 200_000;
+
+/// The most bytes of JSON a link may inflate to (1 MiB).
+pub const MAX_JSON_BYTES: usize = 1 << 20;
+
+/// DEFLATE level: 9 (best); scenarios are small and encoding is rare.
+const LEVEL: u8 = 9;
+
+/// Why a link could not be read. `Display` gives a full sentence a page can
+/// show as it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PermalinkError {
+    /// Nothing after `#`.
+    Empty,
+    /// The text does not start with `v<digits>.`.
+    NoVersion,
+    /// A version other than 1.
+    UnknownVersion {
+        /// The version as written, e.g. `v2`.
+        found: String,
+    },
+    /// Longer than [`MAX_LINK_CHARS`].
+    TooLong {
+        /// The link's length in characters.
+        chars: usize,
+    },
+    /// The payload is not base64url.
+    Base64 {
+        /// The decoder's explanation.
+        detail: String,
+    },
+    /// The payload is not raw DEFLATE data (or is cut short).
+    Inflate {
+        /// What the inflater reported.
+        detail: String,
+    },
+    /// The payload inflates past [`MAX_JSON_BYTES`].
+    TooLarge,
+    /// The inflated text is not a scenario.
+    Scenario {
+        /// The JSON reader's explanation (line and column).
+        detail: String,
+    },
+}
+
+impl fmt::Display for PermalinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PermalinkError::Empty => f.write_str("The link holds no scenario: the text after '#' is empty."),
+            PermalinkError::NoVersion => f.write_str(
+                "The link does not start with a format version such as 'v1.', so it was not made by this playground.",
+            ),
+            PermalinkError::UnknownVersion { found } => write!(
+                f,
+                "The link uses format {found}, which this playground cannot read (it reads v1 only); it may come from a newer version."
+            ),
+            PermalinkError::TooLong { chars } => write!(
+                f,
+                "The link is {chars} characters long; links longer than {MAX_LINK_CHARS} characters are refused."
+            ),
+            PermalinkError::Base64 { detail } => {
+                write!(f, "The link is damaged: its data is not valid base64url ({detail}).")
+            }
+            PermalinkError::Inflate { detail } => {
+                write!(f, "The link is damaged: its data does not decompress ({detail}); it may have been cut short.")
+            }
+            PermalinkError::TooLarge => write!(
+                f,
+                "The link's scenario decompresses to more than {MAX_JSON_BYTES} bytes, which is refused."
+            ),
+            PermalinkError::Scenario { detail } => {
+                write!(f, "The link decompresses, but what it holds is not a valid scenario: {detail}.")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PermalinkError {}
+
+/// Encodes `scenario` as `v1.<base64url(deflate(json))>` (see the module docs).
+pub fn encode(scenario: &Scenario) -> String {
+    // A Scenario holds only strings, numbers and enums: serialising cannot fail.
+    let json = serde_json::to_vec(scenario).unwrap_or_default();
+    let packed = compress_to_vec(&json, LEVEL);
+    let mut out = String::with_capacity(PREFIX.len() + packed.len() * 4 / 3 + 4);
+    out.push_str(PREFIX);
+    URL_SAFE_NO_PAD.encode_string(packed, &mut out);
+    out
+}
+
+/// Decodes a link made by [`encode`]. A leading `#` and surrounding
+/// whitespace are ignored.
+///
+/// # Errors
+///
+/// A [`PermalinkError`] for an empty text, a missing or unknown version, a
+/// text over [`MAX_LINK_CHARS`], bad base64url, bad or truncated DEFLATE
+/// data, JSON over [`MAX_JSON_BYTES`], or JSON that is not a scenario.
+pub fn decode(link: &str) -> Result<Scenario, PermalinkError> {
+    let text = link.trim();
+    let text = text.strip_prefix('#').unwrap_or(text).trim();
+    if text.is_empty() {
+        return Err(PermalinkError::Empty);
+    }
+    let chars = text.chars().count();
+    if chars > MAX_LINK_CHARS {
+        return Err(PermalinkError::TooLong { chars });
+    }
+    let payload = match text.strip_prefix(PREFIX) {
+        Some(p) => p,
+        None => {
+            let (version, _) = text.split_once('.').unwrap_or((text, ""));
+            let looks_versioned = version.len() > 1
+                && version.starts_with('v')
+                && version[1..].bytes().all(|b| b.is_ascii_digit());
+            return Err(if looks_versioned {
+                PermalinkError::UnknownVersion { found: version.to_owned() }
+            } else {
+                PermalinkError::NoVersion
+            });
+        }
+    };
+    let packed = URL_SAFE_NO_PAD
+        .decode(payload.as_bytes())
+        .map_err(|e| PermalinkError::Base64 { detail: e.to_string() })?;
+    let json = decompress_to_vec_with_limit(&packed, MAX_JSON_BYTES).map_err(|e| match e.status {
+        TINFLStatus::HasMoreOutput => PermalinkError::TooLarge,
+        TINFLStatus::FailedCannotMakeProgress => PermalinkError::Inflate { detail: "the data ends too early".into() },
+        _ => PermalinkError::Inflate { detail: "the data is not DEFLATE".into() },
+    })?;
+    serde_json::from_slice(&json).map_err(|e| PermalinkError::Scenario { detail: e.to_string() })
+}
+
+/// The `ssl.principal.mapping.rules` a redacted scenario uses: a redacted DN
+/// `CN=user-N` maps to `user-N`; anything else fails to map, as before.
+pub const REDACTED_SSL_RULES: &str = "RULE:^CN=(user-[0-9]+)$/$1/";
+
+/// Consistent replacement names, numbered in order of first appearance.
+#[derive(Default)]
+struct Namer {
+    users: BTreeMap<String, String>,
+    clients: BTreeMap<String, String>,
+    ips: BTreeMap<String, String>,
+    connections: BTreeMap<String, String>,
+    topics: BTreeMap<String, String>,
+}
+
+fn next_name(map: &mut BTreeMap<String, String>, key: &str, make: impl Fn(usize) -> String) -> String {
+    if let Some(v) = map.get(key) {
+        return v.clone();
+    }
+    let v = make(map.len() + 1);
+    map.insert(key.to_owned(), v.clone());
+    v
+}
+
+/// Documentation addresses (RFC 5737, RFC 3849): never a real host.
+fn doc_ip(n: usize) -> String {
+    if n <= 254 {
+        format!("192.0.2.{n}")
+    } else {
+        format!("2001:db8::{n:x}")
+    }
+}
+
+impl Namer {
+    /// `ANONYMOUS` is Kafka's constant, not a name: it is kept.
+    fn user(&mut self, name: &str) -> String {
+        if name == "ANONYMOUS" {
+            return name.to_owned();
+        }
+        next_name(&mut self.users, name, |n| format!("user-{n}"))
+    }
+    fn client(&mut self, id: &str) -> String {
+        if id.is_empty() {
+            return String::new();
+        }
+        next_name(&mut self.clients, id, |n| format!("client-{n}"))
+    }
+    fn ip(&mut self, ip: &str) -> String {
+        next_name(&mut self.ips, ip, doc_ip)
+    }
+    fn connection(&mut self, name: &str) -> String {
+        next_name(&mut self.connections, name, |n| format!("connection-{n}"))
+    }
+    fn topic(&mut self, name: &str) -> String {
+        next_name(&mut self.topics, name, |n| format!("topic-{n}"))
+    }
+}
+
+/// The principal name the engine derives for `spec` (`None` when Kafka
+/// would close the connection).
+fn principal_name(spec: &ConnectionSpec, config: &PrincipalConfig) -> Option<String> {
+    let mechanism = SaslMechanism::from_name(spec.mechanism.as_deref().unwrap_or("PLAIN"))?;
+    let listener = match spec.listener {
+        ListenerKind::Plaintext => Listener::Plaintext,
+        ListenerKind::Ssl => Listener::Ssl {
+            client_auth: match spec.ssl_client_auth.as_deref() {
+                None if spec.identity.is_some() => SslClientAuth::Required,
+                None | Some("none") => SslClientAuth::None,
+                Some("requested") => SslClientAuth::Requested,
+                Some("required") => SslClientAuth::Required,
+                Some(_) => return None,
+            },
+        },
+        ListenerKind::SaslPlaintext => Listener::SaslPlaintext { mechanism },
+        ListenerKind::SaslSsl => Listener::SaslSsl { mechanism },
+    };
+    let identity = match (&listener, &spec.identity) {
+        (_, None) | (Listener::Plaintext, Some(_)) => Identity::None,
+        (Listener::Ssl { .. }, Some(dn)) => Identity::CertificateDn(dn.clone()),
+        (_, Some(id)) => match mechanism {
+            SaslMechanism::Gssapi => Identity::KerberosPrincipal(id.clone()),
+            SaslMechanism::OAuthBearer => Identity::OAuthToken {
+                claims: BTreeMap::from([(config.oauthbearer_sub_claim_name.clone(), id.clone())]),
+            },
+            _ => Identity::UserName(id.clone()),
+        },
+    };
+    let conn = Connection { listener, identity, client_id: spec.client_id.clone(), source_ip: None };
+    config.build().ok()?.build(&conn).ok().map(|o| o.principal.name)
+}
+
+/// A copy of `scenario` for sharing: user names, certificate DNs, Kerberos
+/// principals, client ids, IP addresses, connection and topic names are
+/// replaced by `user-1`, `client-1`, `192.0.2.1`, `connection-1`, `topic-1`,
+/// … consistently, so every connection resolves to the same rung and limit
+/// and shares budgets with the same connections as before. The name and
+/// description become generic; quotas, settings and workloads are kept.
+///
+/// How identities are rewritten: a SASL PLAIN/SCRAM/OAUTHBEARER identity
+/// becomes the redacted principal name; a Kerberos principal becomes the
+/// bare redacted name (used as it is by the `DEFAULT` rule, so the Kerberos
+/// rules are reset); a certificate DN becomes `CN=user-N` under
+/// [`REDACTED_SSL_RULES`]. `User:ANONYMOUS` stays as it is. A connection
+/// whose principal cannot be derived gets an identity that still fails.
+pub fn redact(scenario: &Scenario) -> Scenario {
+    let settings = &scenario.brokers.settings;
+    let config = PrincipalConfig {
+        ssl_principal_mapping_rules: settings.ssl_principal_mapping_rules.clone(),
+        sasl_kerberos_principal_to_local_rules: settings
+            .sasl_kerberos_principal_to_local_rules
+            .as_deref()
+            .map(parse_config_list),
+        ..PrincipalConfig::default()
+    };
+    let mut namer = Namer::default();
+    let mut out = scenario.clone();
+    out.name = "Redacted scenario".to_owned();
+    out.description = String::new();
+    let mut any_ssl_dn = false;
+    for (spec, original) in out.connections.iter_mut().zip(&scenario.connections) {
+        let principal = principal_name(original, &config);
+        spec.name = namer.connection(&original.name);
+        spec.client_id = namer.client(&original.client_id);
+        spec.ip = namer.ip(&original.ip);
+        let Some(id) = &original.identity else { continue };
+        spec.identity = Some(match (original.listener, &principal) {
+            (ListenerKind::Plaintext, _) => String::new(),
+            (_, Some(p)) if p == "ANONYMOUS" && original.listener == ListenerKind::Ssl => "CN=anonymous".to_owned(),
+            (ListenerKind::Ssl, Some(p)) => {
+                any_ssl_dn = true;
+                format!("CN={}", namer.user(p))
+            }
+            (ListenerKind::Ssl, None) => {
+                any_ssl_dn = true;
+                "O=unmapped".to_owned()
+            }
+            (_, Some(p)) => namer.user(p),
+            // Failed SASL derivations keep failing: an empty PLAIN name, a
+            // malformed Kerberos name.
+            (_, None) if id.trim().is_empty() => id.clone(),
+            (_, None) => "a@b@c".to_owned(),
+        });
+        if original.listener == ListenerKind::Plaintext {
+            spec.identity = None;
+        }
+    }
+    out.brokers.settings.ssl_principal_mapping_rules = any_ssl_dn.then(|| REDACTED_SSL_RULES.to_owned());
+    out.brokers.settings.sasl_kerberos_principal_to_local_rules = None;
+    for q in &mut out.quotas {
+        let name = |n: &EntityName, f: &mut dyn FnMut(&str) -> String| match n {
+            EntityName::Named(s) => EntityName::Named(f(s)),
+            EntityName::Default => EntityName::Default,
+        };
+        q.entity = match &q.entity {
+            QuotaEntity::User(u) => QuotaEntity::User(name(u, &mut |s| namer.user(s))),
+            QuotaEntity::ClientId(c) => QuotaEntity::ClientId(name(c, &mut |s| namer.client(s))),
+            QuotaEntity::UserClientId { user, client_id } => QuotaEntity::UserClientId {
+                user: name(user, &mut |s| namer.user(s)),
+                client_id: name(client_id, &mut |s| namer.client(s)),
+            },
+            QuotaEntity::Ip(i) => QuotaEntity::Ip(name(i, &mut |s| namer.ip(s))),
+        };
+    }
+    for t in &mut out.topics {
+        t.name = namer.topic(&t.name);
+    }
+    for w in &mut out.workloads {
+        let (conn, topic) = match w {
+            Workload::Producer(p) => (&mut p.connection, &mut p.topic),
+            Workload::Consumer(c) => (&mut c.connection, &mut c.topic),
+        };
+        *conn = namer.connection(conn);
+        *topic = namer.topic(topic);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use quota_engine::sim::QuotaSetting;
+    use quota_engine::{QuotaKey, QuotaStore, QuotaType};
+
+    fn scenario(json: &str) -> Scenario {
+        serde_json::from_str(json).unwrap()
+    }
+
+    fn lab() -> Scenario {
+        scenario(
+            r#"{"name": "lab", "seed": 7,
+              "topics": [{"name": "orders", "partitions": 3}],
+              "quotas": [
+                {"entity": {"user": "tenant-a"}, "key": "producer_byte_rate", "value": 2000000},
+                {"entity": {"user": null}, "key": "consumer_byte_rate", "value": 1000000},
+                {"entity": {"user-client-id": {"user": "alice", "client_id": "batch"}}, "key": "request_percentage", "value": 50},
+                {"entity": {"client-id": "batch"}, "key": "producer_byte_rate", "value": 500000},
+                {"entity": {"ip": "10.1.2.3"}, "key": "connection_creation_rate", "value": 5}],
+              "brokers": {"settings": {"ssl.principal.mapping.rules": "RULE:^CN=([^,]*),OU=eng.*$/$1/L,DEFAULT",
+                "sasl.kerberos.principal.to.local.rules": "RULE:[2:$1@$0](.*@EXAMPLE.COM)s/@.*//,DEFAULT"}},
+              "connections": [
+                {"name": "plain", "listener": "PLAINTEXT", "client.id": "tenant-a", "ip": "10.1.2.3"},
+                {"name": "sasl-a", "listener": "SASL_PLAINTEXT", "identity": "tenant-a", "client.id": "app-1"},
+                {"name": "cert", "listener": "SSL", "identity": "CN=Alice,OU=eng,O=org", "client.id": "batch"},
+                {"name": "krb", "listener": "SASL_SSL", "mechanism": "GSSAPI", "identity": "alice/host@EXAMPLE.COM", "client.id": "batch"}],
+              "workloads": [{"producer": {"connection": "sasl-a", "topic": "orders", "records": 10, "record.size": 100}}]}"#,
+        )
+    }
+
+    fn resolutions(s: &Scenario) -> Vec<Vec<(Option<u8>, Option<u64>, Option<String>)>> {
+        let mut store = QuotaStore::new();
+        for q in &s.quotas {
+            store.set(&q.entity, q.key, q.value).unwrap();
+        }
+        let settings = &s.brokers.settings;
+        let config = PrincipalConfig {
+            ssl_principal_mapping_rules: settings.ssl_principal_mapping_rules.clone(),
+            sasl_kerberos_principal_to_local_rules: settings
+                .sasl_kerberos_principal_to_local_rules
+                .as_deref()
+                .map(parse_config_list),
+            ..PrincipalConfig::default()
+        };
+        let conns: Vec<Option<(String, String)>> =
+            s.connections.iter().map(|c| principal_name(c, &config).map(|p| (p, c.client_id.clone()))).collect();
+        conns
+            .iter()
+            .map(|c| match c {
+                None => vec![],
+                Some((p, cid)) => quota_engine::resolve::resolve_all(&store, p, cid)
+                    .iter()
+                    .map(|r| {
+                        // Which other connections share this budget, by index.
+                        let sharers: Vec<usize> = conns
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, o)| match o {
+                                Some((p2, c2)) => {
+                                    let r2 = &quota_engine::resolve::resolve_all(&store, p2, c2)
+                                        [QuotaType::ALL.iter().position(|t| *t == r.quota_type).unwrap()];
+                                    r.shares_budget_with(r2)
+                                }
+                                None => false,
+                            })
+                            .map(|(i, _)| i)
+                            .collect();
+                        (r.rung().map(|x| x.number()), r.limit().map(|l| l as u64), Some(format!("{sharers:?}")))
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn round_trip_keeps_every_field() {
+        let s = lab();
+        let link = encode(&s);
+        assert!(link.starts_with("v1."));
+        assert!(link[3..].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'));
+        assert_eq!(decode(&link).unwrap(), s);
+        assert_eq!(decode(&format!("#{link}\n")).unwrap(), s);
+    }
+
+    #[test]
+    fn damaged_links_say_what_is_wrong() {
+        let link = encode(&lab());
+        assert_eq!(decode(""), Err(PermalinkError::Empty));
+        assert_eq!(decode("#"), Err(PermalinkError::Empty));
+        assert_eq!(decode("hello"), Err(PermalinkError::NoVersion));
+        assert_eq!(decode("v2.abc"), Err(PermalinkError::UnknownVersion { found: "v2".into() }));
+        assert!(matches!(decode("v1.@@@"), Err(PermalinkError::Base64 { .. })));
+        // Cut at a whole base64 quantum so that only the DEFLATE data is short.
+        let cut = 3 + (link.len() - 3) / 2 / 4 * 4;
+        assert!(matches!(decode(&link[..cut]), Err(PermalinkError::Inflate { .. })));
+        let e = decode("v1.AAAA");
+        assert!(matches!(e, Err(PermalinkError::Inflate { .. })), "{e:?}");
+        let not_scenario = format!("v1.{}", URL_SAFE_NO_PAD.encode(compress_to_vec(b"{\"nope\": 1}", 9)));
+        let e = decode(&not_scenario).unwrap_err();
+        assert!(matches!(e, PermalinkError::Scenario { .. }));
+        assert!(e.to_string().contains("nope"), "{e}");
+        let long = format!("v1.{}", "A".repeat(MAX_LINK_CHARS));
+        assert!(matches!(decode(&long), Err(PermalinkError::TooLong { .. })));
+        for e in [decode("hello").unwrap_err(), decode("v9.x").unwrap_err()] {
+            let m = e.to_string();
+            assert!(m.ends_with('.') && m.starts_with("The link"), "{m}");
+        }
+    }
+
+    #[test]
+    fn a_decompression_bomb_is_refused() {
+        // 64 MiB of spaces deflate to about 64 KiB; the link must not inflate it.
+        let bomb = vec![b' '; 64 << 20];
+        let link = format!("v1.{}", URL_SAFE_NO_PAD.encode(compress_to_vec(&bomb, 9)));
+        assert!(link.len() < MAX_LINK_CHARS);
+        assert_eq!(decode(&link), Err(PermalinkError::TooLarge));
+    }
+
+    #[test]
+    fn redaction_hides_names_and_keeps_every_answer() {
+        let s = lab();
+        let r = redact(&s);
+        let json = serde_json::to_string(&r).unwrap();
+        for secret in ["tenant-a", "alice", "Alice", "\"batch\"", "app-1", "EXAMPLE", "10.1.2.3", "orders", "sasl-a", "eng"] {
+            assert!(!json.contains(secret), "{secret} leaked: {json}");
+        }
+        assert_eq!(resolutions(&r), resolutions(&s));
+        // The PLAINTEXT connection is still ANONYMOUS, the SASL one is user-1.
+        assert_eq!(r.connections[1].identity.as_deref(), Some("user-1"));
+        assert_eq!(r.connections[2].identity.as_deref(), Some("CN=user-2"));
+        assert_eq!(r.connections[3].identity.as_deref(), Some("user-2"));
+        assert_eq!(r.quotas[0].entity, QuotaEntity::user("user-1"));
+        assert_eq!(r.quotas[4].entity, QuotaEntity::Ip(EntityName::Named("192.0.2.1".into())));
+        // Redacting twice changes nothing more.
+        assert_eq!(resolutions(&redact(&r)), resolutions(&s));
+    }
+
+    fn arb_scenario() -> impl Strategy<Value = Scenario> {
+        let users = prop::sample::select(vec!["alice", "bob", "CN=carol,OU=x", "ANONYMOUS", "a b"]);
+        let clients = prop::sample::select(vec!["app", "batch", "", "a:b"]);
+        let entity = (0u8..6, users.clone(), clients.clone()).prop_map(|(k, u, c)| match k {
+            0 => QuotaEntity::user(u),
+            1 => QuotaEntity::User(EntityName::Default),
+            2 if !c.is_empty() => QuotaEntity::client_id(c),
+            3 => QuotaEntity::ClientId(EntityName::Default),
+            4 if !c.is_empty() => QuotaEntity::UserClientId {
+                user: EntityName::Named(u.into()),
+                client_id: EntityName::Named(c.into()),
+            },
+            _ => QuotaEntity::UserClientId { user: EntityName::Default, client_id: EntityName::Default },
+        });
+        let key = prop::sample::select(QuotaKey::CLIENT_KEYS.to_vec());
+        let quota = (entity, key, 1u32..100_000).prop_map(|(entity, key, v)| QuotaSetting { entity, key, value: f64::from(v) });
+        let listener = prop::sample::select(vec![
+            ListenerKind::Plaintext,
+            ListenerKind::Ssl,
+            ListenerKind::SaslPlaintext,
+            ListenerKind::SaslSsl,
+        ]);
+        let conn = (listener, users, clients, any::<bool>(), 0u8..3).prop_map(|(l, u, c, gssapi, n)| ConnectionSpec {
+            name: format!("c{n}"),
+            listener: l,
+            mechanism: (gssapi && l != ListenerKind::Ssl).then(|| "GSSAPI".to_owned()),
+            ssl_client_auth: None,
+            identity: Some(if l == ListenerKind::Ssl && !u.contains('=') { format!("CN={u}") } else { u.to_owned() }),
+            client_id: c.to_owned(),
+            ip: "127.0.0.1".to_owned(),
+            client_throttling: Default::default(),
+        });
+        (prop::collection::vec(quota, 0..6), prop::collection::vec(conn, 1..4), any::<u64>()).prop_map(|(quotas, connections, seed)| {
+            let mut s = scenario("{}");
+            s.seed = seed;
+            // One value per (entity, key), as the playground keeps them.
+            let mut seen = std::collections::BTreeSet::new();
+            s.quotas = quotas.into_iter().filter(|q| seen.insert((q.entity.clone(), q.key))).collect();
+            s.connections = connections;
+            s
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn any_scenario_round_trips(s in arb_scenario()) {
+            prop_assert_eq!(decode(&encode(&s)).unwrap(), s);
+        }
+
+        #[test]
+        fn redaction_keeps_resolution(s in arb_scenario()) {
+            prop_assert_eq!(resolutions(&redact(&s)), resolutions(&s));
+        }
+    }
+}
