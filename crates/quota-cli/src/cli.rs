@@ -24,4 +24,6 @@ pub(crate) enum Command {
     Simulate(crate::cmd::simulate::SimulateArgs),
     /// Convert quotas between formats (configs-sh, describe, java, strimzi, terraform, json).
     Convert(crate::cmd::convert::ConvertArgs),
+    /// Print the playground URL of a scenario.
+    Link(crate::cmd::link::LinkArgs),
 }

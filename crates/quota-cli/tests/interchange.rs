@@ -1,6 +1,6 @@
-//! `kafka-quota resolve`, `convert` and `simulate` end to end: the
+//! `kafka-quota resolve`, `convert`, `link` and `simulate` end to end: the
 //! lab article's three user-quota runs answered from the lab's own command,
-//! conversions between formats, and the exit codes (0, 1 bad
+//! conversions between formats, permalinks, and the exit codes (0, 1 bad
 //! input with file/line/reason on stderr, 2 usage).
 
 use std::path::PathBuf;
@@ -158,6 +158,7 @@ fn usage_errors_are_exit_2() {
         .stderr(contains("cannot be used with"));
     kafka_quota().args(["resolve", "--quotas", &lab_quota()]).assert().code(2);
     kafka_quota().args(["convert", "--to", "yaml", &lab_quota()]).assert().code(2);
+    kafka_quota().args(["link"]).assert().code(2);
 }
 
 #[test]
@@ -204,6 +205,29 @@ fn convert_writes_every_format_and_says_what_it_cannot_express() {
         .assert()
         .code(1)
         .stderr(contains("writing rpk commands is not supported because"));
+}
+
+#[test]
+fn link_prints_a_playground_url_that_decodes_to_the_scenario() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = lab_scenario("user-quota-sasl-tenant-a", &dir);
+    let out = kafka_quota()
+        .args(["link", file.to_str().unwrap(), "--base", "https://example.org/playground/"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let url = String::from_utf8(out.stdout).unwrap();
+    assert!(url.starts_with("https://example.org/playground/#v1."), "{url}");
+    let scenario = quota_formats::scenario::from_link(url.trim()).unwrap();
+    let file = quota_formats::scenario::from_json(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(scenario, file.scenario);
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"format\": \"kafka-quota-playground/scenario\", \"version\": 1,\n \"scenario\": {\"sed\": 1}}").unwrap();
+    kafka_quota()
+        .args(["link", bad.to_str().unwrap()])
+        .assert()
+        .code(1)
+        .stderr(contains("Line 2, column").and(contains("at `scenario.sed`, but found unknown field `sed`")));
 }
 
 #[test]

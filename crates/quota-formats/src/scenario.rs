@@ -21,7 +21,7 @@
 //!
 //! The permalink ([`crate::permalink`]) holds the bare scenario:
 //! `v1.` + base64url(raw DEFLATE(scenario JSON)), after `#` in the
-//! playground's URL.
+//! playground's URL; [`link`] builds such a URL.
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -242,6 +242,40 @@ pub fn quota_store(scenario: &Scenario) -> Result<QuotaStore, Error> {
     Ok(store)
 }
 
+/// The playground URL of a scenario: `base` + `#` + [`crate::permalink::encode`].
+///
+/// # Example
+///
+/// ```
+/// let s: quota_engine::sim::Scenario = serde_json::from_str("{}")?;
+/// let url = quota_formats::scenario::link(&s, "https://example.org/playground/");
+/// assert!(url.starts_with("https://example.org/playground/#v1."));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub fn link(scenario: &Scenario, base: &str) -> String {
+    format!(
+        "{}#{}",
+        base.split('#').next().unwrap_or(base),
+        crate::permalink::encode(scenario)
+    )
+}
+
+/// Reads a playground URL or the text after `#`.
+///
+/// # Errors
+///
+/// [`ErrorKind::Syntax`] at column 1 with the permalink decoder's reason.
+pub fn from_link(url: &str) -> Result<Scenario, Error> {
+    let hash = url.split_once('#').map_or(url, |(_, h)| h);
+    crate::permalink::decode(hash).map_err(|e| {
+        Error::syntax(
+            Position::new(1, 1),
+            "a playground link (`#v1.` followed by base64url DEFLATE data)",
+            e.to_string(),
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,5 +304,14 @@ mod tests {
         assert!(e.to_string().contains("at `scenario.quotas[0].value`"), "{e}");
         let e = from_json("{\n  \"quotas\": [\n").unwrap_err();
         assert_eq!(e.position.line, 3);
+    }
+
+    #[test]
+    fn links_round_trip() {
+        let s = with_quotas(&QuotaStore::new());
+        let url = link(&s, "https://x.test/p/#old");
+        assert!(url.starts_with("https://x.test/p/#v1."));
+        assert_eq!(from_link(&url).unwrap(), s);
+        assert!(from_link("https://x.test/#v9.abc").is_err());
     }
 }

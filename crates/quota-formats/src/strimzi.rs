@@ -40,7 +40,7 @@ use saphyr::{LoadableYamlNode, MarkedYaml, Marker, Scalar, YamlData};
 use quota_engine::{EntityName, QuotaEntity, QuotaKey, QuotaStore};
 
 use crate::describe::DescribedQuota;
-use crate::detect::{by_entity, expected, Export, QuotaImport, Unexpressed};
+use crate::detect::{by_entity, expected, position_of, Export, QuotaImport, Unexpressed};
 use crate::error::{Error, ErrorKind, Position};
 
 /// The `apiVersion`s Strimzi serves `KafkaUser` under.
@@ -60,15 +60,20 @@ const FIELDS: [(&str, QuotaKey, bool); 4] = [
     ("controllerMutationRate", QuotaKey::ControllerMutationRate, false),
 ];
 
-fn pos(m: &Marker) -> Position {
-    Position::new(
-        u32::try_from(m.line()).unwrap_or(u32::MAX),
-        u32::try_from(m.col() + 1).unwrap_or(u32::MAX),
-    )
+/// A saphyr marker as a [`Position`] counted like every other format of
+/// this crate (lines end at `\n` only; YAML also breaks lines at a lone
+/// `\r`, so saphyr's own line number can differ). The marker's character
+/// index is the reliable part.
+fn pos(t: &str, m: &Marker) -> Position {
+    let byte = t
+        .char_indices()
+        .nth(m.index())
+        .map_or(t.len(), |(b, _)| b);
+    position_of(t, byte)
 }
 
-fn at(node: &MarkedYaml<'_>) -> Position {
-    pos(&node.span.start)
+fn at(t: &str, node: &MarkedYaml<'_>) -> Position {
+    pos(t, &node.span.start)
 }
 
 /// How a node reads in a message: `` `abc` ``, `a mapping`, `nothing`.
@@ -177,6 +182,7 @@ fn strip_callout(s: &str) -> Option<(&str, &str)> {
 
 /// Reads the value of one `spec.quotas` field.
 fn quota_value(
+    t: &str,
     field: &str,
     integer: bool,
     node: &MarkedYaml<'_>,
@@ -189,7 +195,7 @@ fn quota_value(
         YamlData::Value(Scalar::FloatingPoint(f)) if !integer => f.into_inner(),
         YamlData::Value(Scalar::FloatingPoint(f)) => {
             return Err(expected(
-                at(node),
+                at(t, node),
                 want,
                 format!("the fractional number `{f}`, which the CRD's integer field refuses"),
             ))
@@ -203,30 +209,30 @@ fn quota_value(
                 };
                 if let Some(v) = parsed {
                     notes.push((
-                        at(node),
+                        at(t, node),
                         format!(
                             "Ignored the AsciiDoc callout `{callout}` after {field}: it is documentation markup, not part of the value."
                         ),
                     ));
                     v
                 } else {
-                    return Err(expected(at(node), want, describe_node(node)));
+                    return Err(expected(at(t, node), want, describe_node(node)));
                 }
             } else if s.trim().parse::<f64>().is_ok() {
                 return Err(expected(
-                    at(node),
+                    at(t, node),
                     want,
                     format!("the quoted string `{s}`; the CRD types {field} as {kind}, so write it without quotes"),
                 ));
             } else {
-                return Err(expected(at(node), want, describe_node(node)));
+                return Err(expected(at(t, node), want, describe_node(node)));
             }
         }
-        _ => return Err(expected(at(node), want, describe_node(node))),
+        _ => return Err(expected(at(t, node), want, describe_node(node))),
     };
     if value < 0.0 {
         return Err(expected(
-            at(node),
+            at(t, node),
             format!("{kind} of at least 0 for {field} (Strimzi's CRD sets `minimum: 0`)"),
             format!("`{value}`"),
         ));
@@ -236,6 +242,7 @@ fn quota_value(
 
 /// Reads one `KafkaUser` document.
 fn read_user(
+    t: &str,
     doc: &MarkedYaml<'_>,
     out: &mut QuotaImport,
 ) -> Result<(), Error> {
@@ -244,7 +251,7 @@ fn read_user(
             if let Some(s) = v.data.as_str() {
                 if !API_VERSIONS.contains(&s) {
                     return Err(Error::unsupported(
-                        at(v),
+                        at(t, v),
                         format!("apiVersion `{s}`"),
                         format!(
                             "Strimzi serves KafkaUser only as {}",
@@ -254,32 +261,32 @@ fn read_user(
                 }
             } else if let Some(attr) = asciidoc_attribute(v) {
                 out.notes.push((
-                    at(v),
+                    at(t, v),
                     format!("apiVersion is the AsciiDoc attribute {attr}; every Strimzi apiVersion has the same spec.quotas, so the quotas are read as they are."),
                 ));
             } else {
                 return Err(expected(
-                    at(v),
+                    at(t, v),
                     format!("an apiVersion such as `{}`", API_VERSIONS[3]),
                     describe_node(v),
                 ));
             }
         }
         None => out.notes.push((
-            at(doc),
+            at(t, doc),
             "The KafkaUser has no apiVersion; its spec.quotas are read as kafka.strimzi.io/v1.".to_owned(),
         )),
     }
     let Some((_, metadata)) = get(doc, "metadata") else {
         return Err(expected(
-            at(doc),
+            at(t, doc),
             "`metadata:` with the KafkaUser's `name` (the Kafka user the quotas apply to)",
             "a KafkaUser without metadata",
         ));
     };
     let Some((name_key, name_node)) = get(metadata, "name") else {
         return Err(expected(
-            at(metadata),
+            at(t, metadata),
             "`name:` under metadata (the Kafka user the quotas apply to)",
             "metadata without a name",
         ));
@@ -289,7 +296,7 @@ fn read_user(
         _ => {
             if let Some(attr) = asciidoc_attribute(name_node) {
                 return Err(Error::new(
-                    at(name_node),
+                    at(t, name_node),
                     ErrorKind::Unresolved {
                         kind: "AsciiDoc attribute".to_owned(),
                         names: vec![attr],
@@ -299,7 +306,7 @@ fn read_user(
                 ));
             }
             return Err(expected(
-                at(name_node),
+                at(t, name_node),
                 "a KafkaUser name (a string)",
                 describe_node(name_node),
             ));
@@ -313,19 +320,19 @@ fn read_user(
     let auth_type = match auth {
         None => None,
         Some(a) => match get(a, "type") {
-            Some((_, t)) => match t.data.as_str() {
-                Some(s) => Some((s.to_owned(), at(t))),
+            Some((_, ty)) => match ty.data.as_str() {
+                Some(s) => Some((s.to_owned(), at(t, ty))),
                 None => {
                     return Err(expected(
-                        at(t),
+                        at(t, ty),
                         "an authentication type: tls, tls-external or scram-sha-512",
-                        describe_node(t),
+                        describe_node(ty),
                     ))
                 }
             },
             None => {
                 return Err(expected(
-                    at(a),
+                    at(t, a),
                     "`type:` under authentication (tls, tls-external or scram-sha-512)",
                     "authentication without a type",
                 ))
@@ -337,7 +344,7 @@ fn read_user(
         Some(("scram-sha-512", _)) => name.clone(),
         None => {
             out.notes.push((
-                at(name_node),
+                at(t, name_node),
                 format!("KafkaUser {name} has no spec.authentication: Strimzi applies its quotas to the user named `{name}` (no `CN=` prefix)."),
             ));
             name.clone()
@@ -353,7 +360,7 @@ fn read_user(
     let entity = QuotaEntity::User(EntityName::Named(user.clone()));
     let Some((quotas_key, quotas)) = spec.and_then(|s| get(s, "quotas")) else {
         out.notes.push((
-            at(name_node),
+            at(t, name_node),
             format!("KafkaUser {name} has no spec.quotas: nothing to import for it."),
         ));
         return Ok(());
@@ -361,13 +368,13 @@ fn read_user(
     if quotas.data.is_null() || entries(quotas).is_empty() {
         if !quotas.data.is_null() && !matches!(quotas.data, YamlData::Mapping(_)) {
             return Err(expected(
-                at(quotas),
+                at(t, quotas),
                 "a mapping of producerByteRate, consumerByteRate, requestPercentage, controllerMutationRate",
                 describe_node(quotas),
             ));
         }
         out.notes.push((
-            at(quotas_key),
+            at(t, quotas_key),
             format!("KafkaUser {name} has empty quotas: nothing to import (Strimzi removes any quotas the user `{user}` had)."),
         ));
         return Ok(());
@@ -375,7 +382,7 @@ fn read_user(
     for (k, v) in entries(quotas) {
         let Some(field) = k.data.as_str() else {
             return Err(expected(
-                at(k),
+                at(t, k),
                 "a quota field name",
                 describe_node(k),
             ));
@@ -392,16 +399,16 @@ fn read_user(
                 })
                 .unwrap_or_default();
             return Err(expected(
-                at(k),
+                at(t, k),
                 "one of producerByteRate, consumerByteRate, requestPercentage, controllerMutationRate",
                 format!("`{field}`{hint}"),
             ));
         };
-        let value = quota_value(field, integer, v, &mut out.notes)?;
+        let value = quota_value(t, field, integer, v, &mut out.notes)?;
         out.quotas.push(DescribedQuota {
             entity: entity.clone(),
             values: vec![(key, value)],
-            position: at(v),
+            position: at(t, v),
         });
     }
     Ok(())
@@ -429,6 +436,7 @@ fn read_user(
 /// # Ok::<(), quota_formats::Error>(())
 /// ```
 pub fn parse(text: &str) -> Result<QuotaImport, Error> {
+    let t = text;
     if let Some((p, names, key)) = template_placeholders(text) {
         return Err(Error::new(
             p,
@@ -446,7 +454,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
     }
     let docs = MarkedYaml::load_from_str(text).map_err(|e| {
         expected(
-            pos(e.marker()),
+            pos(t, e.marker()),
             "well-formed YAML",
             format!("a YAML error ({})", e.info()),
         )
@@ -460,7 +468,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
         }
         if !matches!(doc.data, YamlData::Mapping(_)) {
             return Err(expected(
-                at(doc),
+                at(t, doc),
                 "a Kubernetes resource (a mapping with apiVersion, kind, metadata, spec)",
                 describe_node(doc),
             ));
@@ -468,7 +476,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
         match get(doc, "kind") {
             Some((_, k)) if k.data.as_str() == Some("KafkaUser") => {
                 users += 1;
-                read_user(doc, &mut out)?;
+                read_user(t, doc, &mut out)?;
             }
             Some((_, k)) => {
                 let kind = k
@@ -476,7 +484,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
                     .as_str()
                     .map_or_else(|| describe_node(k), str::to_owned);
                 out.notes.push((
-                    at(k),
+                    at(t, k),
                     format!("Skipped a {kind} document: only KafkaUser resources carry client quotas."),
                 ));
                 kinds.push(kind);
@@ -486,13 +494,13 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
                     .or_else(|| get(doc, "spec").and_then(|(_, s)| get(s, "quotas")));
                 if let Some((k, _)) = quotas {
                     return Err(Error::unsupported(
-                        at(k),
+                        at(t, k),
                         "a `quotas:` fragment without its KafkaUser",
                         "it names no user: the quotas apply to the user of the KafkaUser it belongs in (`CN=<name>` with tls authentication, `<name>` with scram-sha-512), so import the whole KafkaUser",
                     ));
                 }
                 return Err(expected(
-                    at(doc),
+                    at(t, doc),
                     "a Strimzi KafkaUser (`kind: KafkaUser`)",
                     "a YAML document without `kind`",
                 ));
@@ -682,6 +690,9 @@ mod tests {
         assert!(e.to_string().contains("fractional"), "{e}");
         let e = parse(&USER.replace("v1beta2", "v2")).unwrap_err();
         assert_eq!(e.position, Position::new(1, 13));
+        // A lone `\r` breaks a YAML line, not one of ours: positions count `\n`.
+        let e = parse("a: 1\r\rb: 2\nc: [\n").unwrap_err();
+        assert_eq!(e.position.line, 3, "{e}");
         let e = parse("a: [1,\n").unwrap_err();
         assert!(e.to_string().contains("expected well-formed YAML"), "{e}");
         let e = parse(&USER.replace("my-user", "{{ .Values.name }}")).unwrap_err();

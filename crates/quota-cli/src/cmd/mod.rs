@@ -6,6 +6,7 @@ use crate::cli::{Cli, Command};
 
 pub(crate) mod apply;
 pub(crate) mod convert;
+pub(crate) mod link;
 pub(crate) mod resolve;
 pub(crate) mod simulate;
 
@@ -21,6 +22,7 @@ pub(crate) fn run(cli: Cli) -> ExitCode {
         Command::Resolve(args) => resolve::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Convert(args) => convert::run(&args),
+        Command::Link(args) => link::run(&args),
     };
     ExitCode::from(code)
 }

@@ -1,0 +1,60 @@
+//! `kafka-quota link SCENARIO.json [--base URL]`: prints the playground URL
+//! that opens the scenario (the permalink: `#v1.` + base64url(raw DEFLATE(JSON))).
+//!
+//! The base is `--base`, else `$KAFKA_QUOTA_PLAYGROUND_URL`, else the
+//! address `make serve` serves (`http://127.0.0.1:8080/`).
+
+use std::path::PathBuf;
+
+use clap::Args;
+use quota_formats::scenario;
+
+use super::resolve::read_text;
+use super::{EXIT_BAD_INPUT, EXIT_OK};
+
+/// Where the playground is served when nothing else is said.
+pub(crate) const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
+
+/// Arguments of `kafka-quota link`.
+#[derive(Debug, Args)]
+pub(crate) struct LinkArgs {
+    /// The scenario file (envelope or bare scenario JSON; `-` = standard input).
+    #[arg(value_name = "SCENARIO.json")]
+    pub(crate) file: PathBuf,
+    /// The playground's address.
+    #[arg(long, value_name = "URL", env = "KAFKA_QUOTA_PLAYGROUND_URL", default_value = DEFAULT_BASE)]
+    pub(crate) base: String,
+    /// Share a redacted copy: names, DNs, client ids and IPs replaced
+    /// consistently, every resolution kept.
+    #[arg(long)]
+    pub(crate) redact: bool,
+}
+
+/// Runs `link`; returns the exit code.
+pub(crate) fn run(args: &LinkArgs) -> u8 {
+    let (name, text) = match read_text(&args.file) {
+        Ok(t) => t,
+        Err(m) => {
+            eprintln!("{m}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    match scenario::from_json(&text) {
+        Ok(file) => {
+            for n in &file.notes {
+                eprintln!("note: {name}: {n}");
+            }
+            let s = if args.redact {
+                quota_formats::permalink::redact(&file.scenario)
+            } else {
+                file.scenario
+            };
+            println!("{}", scenario::link(&s, &args.base));
+            EXIT_OK
+        }
+        Err(e) => {
+            eprintln!("{}", e.with_source(name));
+            EXIT_BAD_INPUT
+        }
+    }
+}

@@ -1,0 +1,27 @@
+#![no_main]
+//! Fuzz target: kafka-configs.sh command lines (import mode, then strict mode, parse and apply).
+
+use libfuzzer_sys::fuzz_target;
+use quota_formats::detect::{export, import, Format};
+
+#[path = "common.rs"]
+mod common;
+
+fuzz_target!(|data: &[u8]| {
+    let text = common::text(data);
+    const FORMAT: Format = Format::ConfigsSh;
+    match import(&text, FORMAT) {
+        Ok(imported) => {
+            // Whatever was read can be written again in the same format.
+            if FORMAT != Format::Rpk {
+                let _ = export(&imported.store, FORMAT).map(|out| out.text);
+            }
+        }
+        Err(e) => common::check_error(&text, &e),
+    }
+    for sc in quota_formats::configs_sh::parse_script(&text, quota_formats::configs_sh::Mode::Strict) {
+        if let Err(e) = sc.command {
+            common::check_error(&text, &e);
+        }
+    }
+});

@@ -1,0 +1,25 @@
+#![no_main]
+//! Fuzz target: the scenario file (envelope, paths in errors) and format detection.
+
+use libfuzzer_sys::fuzz_target;
+use quota_formats::detect::{export, import, Format};
+
+#[path = "common.rs"]
+mod common;
+
+fuzz_target!(|data: &[u8]| {
+    let text = common::text(data);
+    const FORMAT: Format = Format::ScenarioJson;
+    match import(&text, FORMAT) {
+        Ok(imported) => {
+            // Whatever was read can be written again in the same format.
+            if FORMAT != Format::Rpk {
+                let _ = export(&imported.store, FORMAT).map(|out| out.text);
+            }
+        }
+        Err(e) => common::check_error(&text, &e),
+    }
+    if let Ok(found) = quota_formats::detect::detect(&text) {
+        let _ = import(&text, found.format);
+    }
+});

@@ -1,0 +1,22 @@
+#![no_main]
+//! Fuzz target: Strimzi KafkaUser YAML (saphyr).
+
+use libfuzzer_sys::fuzz_target;
+use quota_formats::detect::{export, import, Format};
+
+#[path = "common.rs"]
+mod common;
+
+fuzz_target!(|data: &[u8]| {
+    let text = common::text(data);
+    const FORMAT: Format = Format::Strimzi;
+    match import(&text, FORMAT) {
+        Ok(imported) => {
+            // Whatever was read can be written again in the same format.
+            if FORMAT != Format::Rpk {
+                let _ = export(&imported.store, FORMAT).map(|out| out.text);
+            }
+        }
+        Err(e) => common::check_error(&text, &e),
+    }
+});

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs every cargo-fuzz target of quota-formats for a given time.
+#
+#   scripts/fuzz.sh [SECONDS_PER_TARGET] [PARALLEL] [TARGET...]
+#
+# Defaults: 600 s per target, 2 at a time, every target. Needs the nightly
+# toolchain (`rustup toolchain install nightly`); installs cargo-fuzz if it
+# is missing. Each corpus is seeded from tests/fixtures (real inputs, lab
+# article) so the fuzzer starts from real shapes. Logs go to fuzz/logs/,
+# corpora to fuzz/corpus/<target>/, crashes to fuzz/artifacts/<target>/.
+# Prints one line per target: executions, corpus size, and "ok" or the
+# crash file. Exits non-zero if any target crashed.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+SECONDS_PER_TARGET="${1:-600}"
+PARALLEL="${2:-2}"
+shift $(( $# > 2 ? 2 : $# ))
+TARGETS=(configs_sh describe strimzi terraform java rpk scenario_json permalink)
+if [ "$#" -gt 0 ]; then TARGETS=("$@"); fi
+
+command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --quiet
+mkdir -p fuzz/logs
+
+seed() { # target, files...
+    local dir="fuzz/corpus/$1"; shift
+    mkdir -p "$dir"
+    local f
+    for f in "$@"; do
+        [ -f "$f" ] && cp "$f" "$dir/seed-$(basename "$f")" || true
+    done
+}
+F=tests/fixtures
+seed configs_sh "$F"/real-inputs/configs-commands.txt "$F"/seed/kafka-client-quotas-lab.txt
+seed describe "$F"/real-inputs/describe-outputs.txt
+seed strimzi "$F"/real-inputs/strimzi/*.yaml
+seed terraform "$F"/real-inputs/terraform.txt
+seed java "$F"/seed/kafka-client-quotas-lab.txt
+seed rpk "$F"/real-inputs/rpk.txt
+seed scenario_json "$F"/lab/*.json
+
+(cd fuzz && cargo +nightly fuzz build)
+
+run_one() {
+    local t="$1" log="fuzz/logs/$1.log"
+    (cd fuzz && cargo +nightly fuzz run "$t" -- \
+        -max_total_time="$SECONDS_PER_TARGET" -print_final_stats=1 -rss_limit_mb=2048 -max_len=8192) \
+        >"$log" 2>&1 || true
+    local execs corpus status
+    execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | awk '{print $2}')
+    corpus=$(find "fuzz/corpus/$t" -type f | wc -l)
+    if grep -q 'SUMMARY: libFuzzer\|panicked at' "$log"; then
+        status="CRASH $(grep -o 'artifacts/[^ ]*' "$log" | tail -1)"
+    else
+        status=ok
+    fi
+    printf '%-14s %8ss  execs=%-12s corpus=%-6s %s\n' "$t" "$SECONDS_PER_TARGET" "${execs:-?}" "$corpus" "$status"
+}
+
+export -f run_one
+export SECONDS_PER_TARGET
+printf '%s\n' "${TARGETS[@]}" | xargs -P "$PARALLEL" -I{} bash -c 'run_one {}' | tee fuzz/logs/summary.txt
+! grep -q CRASH fuzz/logs/summary.txt
