@@ -158,11 +158,16 @@ fn mechanism_of(spec: &ConnectionSpec) -> Result<SaslMechanism, SimError> {
     })
 }
 
-/// The principal Kafka's `DefaultKafkaPrincipalBuilder` gives `spec`.
-pub(crate) fn principal_of(
-    spec: &ConnectionSpec,
-    config: &PrincipalConfig,
-) -> Result<DerivedPrincipal, SimError> {
+/// The connection the principal builder takes for `spec`: the listener (an
+/// SSL connection with a DN and no `ssl.client.auth` means `required`), the
+/// identity read according to the listener and mechanism (ignored on
+/// PLAINTEXT), the client id and the IP. The playground shows the
+/// [`crate::principal::PrincipalOutcome`] of exactly this connection.
+///
+/// # Errors
+///
+/// [`SimError::InvalidScenario`] for an unknown mechanism or `ssl.client.auth` value.
+pub fn engine_connection(spec: &ConnectionSpec, config: &PrincipalConfig) -> Result<Connection, SimError> {
     let listener = match spec.listener {
         ListenerKind::Plaintext => Listener::Plaintext,
         ListenerKind::Ssl => {
@@ -203,12 +208,20 @@ pub(crate) fn principal_of(
             }
         }
     };
-    let conn = Connection {
+    Ok(Connection {
         listener,
         identity,
         client_id: spec.client_id.clone(),
         source_ip: Some(spec.ip.clone()),
-    };
+    })
+}
+
+/// The principal Kafka's `DefaultKafkaPrincipalBuilder` gives `spec`.
+pub(crate) fn principal_of(
+    spec: &ConnectionSpec,
+    config: &PrincipalConfig,
+) -> Result<DerivedPrincipal, SimError> {
+    let conn = engine_connection(spec, config)?;
     let builder = config.build().map_err(|e| SimError::Principal {
         connection: spec.name.clone(),
         message: e.message().to_owned(),
