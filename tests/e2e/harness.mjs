@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-export const dist = join(root, 'dist');
+// KQP_DIST points the tests at another build (e.g. trunk build --dist /tmp/x).
+export const dist = process.env.KQP_DIST ?? join(root, 'dist');
 export const artifacts = join(root, 'tests', 'e2e', 'artifacts');
 
 const types = {
@@ -63,7 +64,14 @@ export async function openPage(browser, url, options = {}) {
 }
 
 /** Saves a screenshot under tests/e2e/artifacts/ (not committed). */
-export async function shot(page, name) {
+export async function shot(page, name, fullPage = true) {
   await mkdir(artifacts, { recursive: true });
-  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage });
+}
+
+/** Opens `url` and waits for the first complete render of the app. */
+export async function openApp(browser, url, options = {}) {
+  const opened = await openPage(browser, url, options);
+  await opened.page.waitForSelector('body[data-first-render-ms]', { timeout: 20000 });
+  return opened;
 }

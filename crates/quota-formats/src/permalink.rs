@@ -54,9 +54,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use miniz_oxide::deflate::compress_to_vec;
 use miniz_oxide::inflate::{decompress_to_vec_with_limit, TINFLStatus};
-use quota_engine::principal::{
-    parse_config_list, Connection, Identity, Listener, PrincipalConfig, SaslMechanism, SslClientAuth,
-};
+use quota_engine::principal::{parse_config_list, PrincipalConfig};
 use quota_engine::sim::{ConnectionSpec, ListenerKind, Scenario, Workload};
 use quota_engine::{EntityName, QuotaEntity};
 
@@ -257,33 +255,7 @@ impl Namer {
 /// The principal name the engine derives for `spec` (`None` when Kafka
 /// would close the connection).
 fn principal_name(spec: &ConnectionSpec, config: &PrincipalConfig) -> Option<String> {
-    let mechanism = SaslMechanism::from_name(spec.mechanism.as_deref().unwrap_or("PLAIN"))?;
-    let listener = match spec.listener {
-        ListenerKind::Plaintext => Listener::Plaintext,
-        ListenerKind::Ssl => Listener::Ssl {
-            client_auth: match spec.ssl_client_auth.as_deref() {
-                None if spec.identity.is_some() => SslClientAuth::Required,
-                None | Some("none") => SslClientAuth::None,
-                Some("requested") => SslClientAuth::Requested,
-                Some("required") => SslClientAuth::Required,
-                Some(_) => return None,
-            },
-        },
-        ListenerKind::SaslPlaintext => Listener::SaslPlaintext { mechanism },
-        ListenerKind::SaslSsl => Listener::SaslSsl { mechanism },
-    };
-    let identity = match (&listener, &spec.identity) {
-        (_, None) | (Listener::Plaintext, Some(_)) => Identity::None,
-        (Listener::Ssl { .. }, Some(dn)) => Identity::CertificateDn(dn.clone()),
-        (_, Some(id)) => match mechanism {
-            SaslMechanism::Gssapi => Identity::KerberosPrincipal(id.clone()),
-            SaslMechanism::OAuthBearer => Identity::OAuthToken {
-                claims: BTreeMap::from([(config.oauthbearer_sub_claim_name.clone(), id.clone())]),
-            },
-            _ => Identity::UserName(id.clone()),
-        },
-    };
-    let conn = Connection { listener, identity, client_id: spec.client_id.clone(), source_ip: None };
+    let conn = quota_engine::sim::engine_connection(spec, config).ok()?;
     config.build().ok()?.build(&conn).ok().map(|o| o.principal.name)
 }
 

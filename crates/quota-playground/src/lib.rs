@@ -1,20 +1,33 @@
-//! The Kafka Quota Playground front end (Yew).
+//! The Kafka Quota Playground front end (Yew, compiled to WebAssembly).
+//!
+//! - [`state`]: the one saved value (the engine's `sim::Scenario`) plus the
+//!   view state (cursor, playback, comparison), and a pure reducer.
+//! - [`model`]: view models derived from `(scenario, cursor)` by asking the
+//!   engine; no Kafka rule lives in this crate.
+//! - [`presets`]: the default scenario and the lessons.
+//! - [`platform`]: URL hash, local storage, clipboard, the parent page of an
+//!   embed, the panic hook.
+//! - `hooks` and `components`: effects and the panels.
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub)]
 
-use quota_engine::{QuotaKey, QuotaType};
-use yew::prelude::*;
+mod app;
+mod components;
+mod hooks;
+pub mod model;
+pub mod platform;
+pub mod presets;
+pub mod state;
 
-/// The root component.
-#[function_component(App)]
-pub fn app() -> Html {
-    html! {
-        <main>
-            <h1>{ "Kafka Quota Playground" }</h1>
-            <ul>
-                { for QuotaType::ALL.iter().map(|t| html! { <li>{ format!("{} ({})", t.metric_type(), t.key()) }</li> }) }
-                <li>{ QuotaKey::ConnectionCreationRate.as_str() }</li>
-            </ul>
-        </main>
-    }
+pub use app::{App, Panel};
+
+/// Starts the app in the page's `#app` element (or `<body>`), after
+/// installing the panic hook.
+pub fn run() {
+    platform::install_panic_hook();
+    let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("app"));
+    match root {
+        Some(root) => yew::Renderer::<App>::with_root(root).render(),
+        None => yew::Renderer::<App>::new().render(),
+    };
 }

@@ -1,3 +1,3 @@
 fn main() {
-    yew::Renderer::<quota_playground::App>::new().render();
+    quota_playground::run();
 }

@@ -1,0 +1,229 @@
+//! The root component: the reducer, the derived values, the context, and the
+//! page layout (or one panel in embed mode).
+
+use std::rc::Rc;
+
+use quota_engine::sim::Timeline;
+use yew::prelude::*;
+
+use crate::components::{
+    ConnectionPanel, HelpSheet, LessonsPanel, NoticeBar, QuotasPanel, ResolutionPanel, SharePanel, SimulationPanel,
+};
+use crate::hooks;
+use crate::model::{self, Analysis};
+use crate::platform;
+use crate::state::AppState;
+
+/// A panel that can be embedded on its own (`?embed=<name>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Panel {
+    /// The quotas editor.
+    Quotas,
+    /// The connection and its principal.
+    Connection,
+    /// The precedence ladders.
+    Resolution,
+    /// The simulation with its transport.
+    Simulation,
+    /// The lessons.
+    Lessons,
+}
+
+impl Panel {
+    /// Every panel, in page order.
+    pub const ALL: [Panel; 5] = [Panel::Lessons, Panel::Quotas, Panel::Connection, Panel::Resolution, Panel::Simulation];
+
+    /// The name used in `?embed=`.
+    pub const fn slug(self) -> &'static str {
+        match self {
+            Panel::Quotas => "quotas",
+            Panel::Connection => "connection",
+            Panel::Resolution => "resolution",
+            Panel::Simulation => "simulation",
+            Panel::Lessons => "lessons",
+        }
+    }
+
+    /// The panel's heading.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Panel::Quotas => "Quotas",
+            Panel::Connection => "Connection",
+            Panel::Resolution => "Resolution",
+            Panel::Simulation => "Simulation",
+            Panel::Lessons => "Lessons",
+        }
+    }
+
+    /// The embedded panel for `?embed=<value>`: a bare `?embed` (or an
+    /// unknown name) shows the simulation.
+    pub fn from_query(value: Option<&str>) -> Option<Panel> {
+        let v = value?;
+        Some(Panel::ALL.into_iter().find(|p| p.slug() == v).unwrap_or(Panel::Simulation))
+    }
+}
+
+/// The simulation of the current scenario.
+#[derive(Debug)]
+pub(crate) struct SimView {
+    /// The Timeline, or the engine's reason it could not be computed.
+    pub(crate) result: Result<Timeline, String>,
+    /// The transport's step stops ([`model::event_times`]).
+    pub(crate) events: Vec<f64>,
+}
+
+impl SimView {
+    /// The end of simulated time (ms), 0 without a Timeline.
+    pub(crate) fn end_ms(&self) -> f64 {
+        self.result.as_ref().map_or(0.0, |t| t.end_ms)
+    }
+}
+
+/// What every panel reads: the state (with its dispatcher), the analysis
+/// and the simulation of its scenario, and the embed mode.
+#[derive(Clone)]
+pub(crate) struct Ctx {
+    /// The state and its dispatcher.
+    pub(crate) state: UseReducerHandle<AppState>,
+    /// Principals, managers and budgets of the scenario.
+    pub(crate) analysis: Rc<Analysis>,
+    /// The Timeline of the scenario.
+    pub(crate) sim: Rc<SimView>,
+    /// The embedded panel, if the page is an embed.
+    pub(crate) embed: Option<Panel>,
+}
+
+impl PartialEq for Ctx {
+    fn eq(&self, other: &Self) -> bool {
+        self.state == other.state
+            && Rc::ptr_eq(&self.analysis, &other.analysis)
+            && Rc::ptr_eq(&self.sim, &other.sim)
+            && self.embed == other.embed
+    }
+}
+
+/// The context of the panels.
+#[hook]
+pub(crate) fn use_ctx() -> Ctx {
+    // The provider wraps every panel; a missing context is a programming error
+    // that the tests of the page catch at once.
+    use_context::<Ctx>().expect("Ctx provider")
+}
+
+/// The root component.
+#[function_component(App)]
+pub fn app() -> Html {
+    let embed = *use_memo((), |_| Panel::from_query(platform::query_param("embed").as_deref()));
+    let state = use_reducer(|| {
+        let (scenario, origin, notice) = platform::initial_scenario();
+        let mut s = AppState::new(scenario, origin);
+        s.notice = notice;
+        s
+    });
+    let rev = state.revision;
+    let timer = hooks::use_recompute_timer(rev);
+    let analysis = {
+        let scenario = state.scenario.clone();
+        use_memo(rev, move |_| Analysis::new(&scenario))
+    };
+    let sim = {
+        let scenario = state.scenario.clone();
+        use_memo(rev, move |_| {
+            let result = model::simulate(&scenario);
+            let events = result.as_ref().map(model::event_times).unwrap_or_default();
+            SimView { result, events }
+        })
+    };
+    hooks::use_url_sync(&state, embed.is_some());
+    hooks::use_playback(&state, sim.end_ms());
+    hooks::use_keyboard(&state, &sim);
+    hooks::use_embed_height(embed.is_some());
+    hooks::use_first_render_mark();
+    hooks::use_test_panic();
+    hooks::use_recompute_mark(rev, timer);
+
+    let ctx = Ctx { state: state.clone(), analysis, sim, embed };
+    let body = match embed {
+        Some(panel) => html! {
+            <main class="embed" data-testid="embed" data-panel={panel.slug()}>
+                { panel_view(panel) }
+                <p class="embed-foot">
+                    <a href={format!("{}#{}", platform::page_base(), quota_formats::permalink::encode(&state.scenario))}
+                       target="_blank" rel="noopener">{ "Open in the Kafka Quota Playground" }</a>
+                </p>
+            </main>
+        },
+        None => html! {
+            <>
+                <header class="top">
+                    <div class="brand">
+                        <h1>{ "Kafka Quota Playground" }</h1>
+                        <p class="tagline">{ "Which quota applies, why, and what throttling does to a client: Kafka 4.x rules, simulated in your browser." }</p>
+                    </div>
+                    <nav aria-label="Panels" class="toc">
+                        { for Panel::ALL.iter().map(|p| html! { <a href={format!("#/{}", p.slug())} onclick={scroll_to(*p)}>{ p.title() }</a> }) }
+                    </nav>
+                    <button type="button" class="ghost" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)"
+                        onclick={let d = state.dispatcher(); move |_| d.dispatch(crate::state::Action::SetHelp(true))}>{ "?" }</button>
+                </header>
+                <NoticeBar />
+                <main class="page">
+                    { panel_view(Panel::Lessons) }
+                    <div class="columns">
+                        <div class="col">
+                            { panel_view(Panel::Quotas) }
+                            { panel_view(Panel::Connection) }
+                        </div>
+                        <div class="col">{ panel_view(Panel::Resolution) }</div>
+                    </div>
+                    { panel_view(Panel::Simulation) }
+                    <SharePanel />
+                </main>
+                <footer class="foot">
+                    <p>{ "Every answer comes from quota-engine, a port of Kafka's own quota classes checked against vectors produced by Kafka. \
+                          Quotas are per broker. Not modelled: custom quota callbacks, replication quotas, host name resolution for ip entities." }</p>
+                </footer>
+                if state.help_open { <HelpSheet /> }
+            </>
+        },
+    };
+    html! { <ContextProvider<Ctx> context={ctx}>{ body }</ContextProvider<Ctx>> }
+}
+
+fn scroll_to(p: Panel) -> Callback<MouseEvent> {
+    Callback::from(move |e: MouseEvent| {
+        e.prevent_default();
+        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(p.slug())) {
+            el.scroll_into_view();
+            if let Ok(h) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
+                let _ = h.focus();
+            }
+        }
+    })
+}
+
+fn panel_view(p: Panel) -> Html {
+    match p {
+        Panel::Quotas => html! { <QuotasPanel /> },
+        Panel::Connection => html! { <ConnectionPanel /> },
+        Panel::Resolution => html! { <ResolutionPanel /> },
+        Panel::Simulation => html! { <SimulationPanel /> },
+        Panel::Lessons => html! { <LessonsPanel /> },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embed_names_map_to_panels() {
+        assert_eq!(Panel::from_query(None), None);
+        assert_eq!(Panel::from_query(Some("")), Some(Panel::Simulation));
+        assert_eq!(Panel::from_query(Some("resolution")), Some(Panel::Resolution));
+        assert_eq!(Panel::from_query(Some("<script>")), Some(Panel::Simulation));
+        for p in Panel::ALL {
+            assert_eq!(Panel::from_query(Some(p.slug())), Some(p));
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! Hand-drawn SVG charts over the Timeline, each with a text equivalent
+//! (an `aria-label` summary and a table under "Data").
+
+use quota_engine::sim::{ClientKind, ClientTrack, SensorTrack, Timeline};
+use quota_engine::QuotaType;
+use yew::prelude::*;
+
+use crate::model::{self, Scale};
+
+const W: f64 = 640.0;
+const H: f64 = 180.0;
+const PAD_L: f64 = 64.0;
+const PAD_B: f64 = 22.0;
+const PAD_T: f64 = 8.0;
+const PAD_R: f64 = 8.0;
+
+/// The value unit of a budget: bytes for byte rates, percent for request
+/// time, mutations otherwise.
+fn fmt_amount(qt: QuotaType, v: f64) -> String {
+    match qt {
+        QuotaType::Produce | QuotaType::Fetch => model::fmt_bytes(v),
+        QuotaType::Request => format!("{v:.2} %·s"),
+        QuotaType::ControllerMutation => format!("{v:.1}"),
+    }
+}
+
+/// A rate in the budget's unit.
+pub(crate) fn fmt_rate_of(qt: QuotaType, v: f64) -> String {
+    match qt {
+        QuotaType::Produce | QuotaType::Fetch => model::fmt_rate(v),
+        QuotaType::Request => format!("{v:.2} %"),
+        QuotaType::ControllerMutation => format!("{v:.2}/s"),
+    }
+}
+
+fn frame(label: String, testid: &'static str, body: Html, y_ticks: &[(f64, String)], x_ticks: &[(f64, String)]) -> Html {
+    html! {
+        <svg class="chart" viewBox={format!("0 0 {} {}", W, H)} role="img" aria-label={label} data-testid={testid}
+             preserveAspectRatio="xMidYMid meet">
+            <g class="axis">
+                { for y_ticks.iter().map(|(y, t)| html! {
+                    <>
+                        <line x1={PAD_L.to_string()} x2={(W - PAD_R).to_string()} y1={y.to_string()} y2={y.to_string()} class="grid" />
+                        <text x={(PAD_L - 6.0).to_string()} y={(y + 4.0).to_string()} text-anchor="end">{ t.clone() }</text>
+                    </>
+                }) }
+                { for x_ticks.iter().map(|(x, t)| html! {
+                    <text x={x.to_string()} y={(H - 6.0).to_string()} text-anchor="middle">{ t.clone() }</text>
+                }) }
+            </g>
+            <g transform={format!("translate({PAD_L} {PAD_T})")}>{ body }</g>
+        </svg>
+    }
+}
+
+fn inner() -> (f64, f64) {
+    (W - PAD_L - PAD_R, H - PAD_T - PAD_B)
+}
+
+fn time_ticks(end_ms: f64) -> Vec<(f64, String)> {
+    let (w, _) = inner();
+    [0.0, 0.5, 1.0].iter().map(|f| (PAD_L + f * w, model::fmt_ms(f * end_ms))).collect()
+}
+
+fn value_ticks(max: f64, fmt: impl Fn(f64) -> String) -> Vec<(f64, String)> {
+    let (_, h) = inner();
+    [0.0, 0.5, 1.0].iter().map(|f| (PAD_T + h - f * h, fmt(f * max))).collect()
+}
+
+/// The samples of the quota window at the cursor, as bars.
+pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
+    let bars = model::samples_at(track, cursor);
+    let per_sample_quota = track.bound * track.sample_window_ms as f64 / 1000.0;
+    let unlimited = track.bound >= quota_engine::resolve::UNLIMITED_BOUND;
+    let max_sum = bars.iter().map(|b| b.sum).fold(0.0, f64::max);
+    let top = model::nice_max(if unlimited { max_sum } else { max_sum.max(per_sample_quota * 1.2) });
+    let (w, h) = inner();
+    let slots = track.samples_kept.max(1) as f64;
+    let sc = Scale { x: (0.0, slots), y: (0.0, top), w, h };
+    let bw = w / slots;
+    let rate = model::rate_at(track, cursor);
+    let label = format!(
+        "Quota window at {}: {} samples holding {}; measured rate {} against a quota of {}.",
+        model::fmt_ms(cursor),
+        bars.len(),
+        fmt_amount(track.quota_type, bars.iter().map(|b| b.sum).sum()),
+        rate.map_or("0".to_owned(), |r| fmt_rate_of(track.quota_type, r.rate)),
+        if unlimited { "unlimited".to_owned() } else { fmt_rate_of(track.quota_type, track.bound) },
+    );
+    let offset = slots - bars.len() as f64;
+    let body = html! {
+        <>
+            { for bars.iter().enumerate().map(|(i, b)| {
+                let x = (offset + i as f64) * bw;
+                let y = sc.py(b.sum);
+                html! {
+                    <rect class={classes!("bar", b.current.then_some("current"))} x={format!("{:.1}", x + 2.0)} y={format!("{y:.1}")}
+                        width={format!("{:.1}", (bw - 4.0).max(1.0))} height={format!("{:.1}", h - y)} />
+                }
+            }) }
+            if !unlimited {
+                <line class="quota" x1="0" x2={w.to_string()} y1={format!("{:.1}", sc.py(per_sample_quota))} y2={format!("{:.1}", sc.py(per_sample_quota))} />
+            }
+        </>
+    };
+    html! {
+        <figure class="fig">
+            <figcaption>{ "Quota window: the samples the rate is computed over" }</figcaption>
+            { frame(label, "chart-window", body, &value_ticks(top, |v| fmt_amount(track.quota_type, v)), &[]) }
+            <p class="legend"><span class="sw bar"></span>{ "sum per sample" }<span class="sw current"></span>{ "sample being filled" }
+                if !unlimited { <span class="sw quota"></span>{ "quota × sample length" } }</p>
+            <details class="data"><summary>{ "Data" }</summary>
+                <table>
+                    <thead><tr><th scope="col">{ "Sample start" }</th><th scope="col">{ "Sum" }</th><th scope="col">{ "State" }</th></tr></thead>
+                    <tbody>{ for bars.iter().map(|b| html! {
+                        <tr><td>{ model::fmt_ms(b.start_ms) }</td><td>{ fmt_amount(track.quota_type, b.sum) }</td>
+                            <td>{ if b.current { "filling" } else { "complete" } }</td></tr>
+                    }) }</tbody>
+                </table>
+            </details>
+        </figure>
+    }
+}
+
+/// The measured rate of a budget over the whole run against its quota,
+/// with the member clients' mute spans and the throttle decisions.
+pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html {
+    let unlimited = track.bound >= quota_engine::resolve::UNLIMITED_BOUND;
+    let peak = track.rate.points.iter().map(|p| p.rate).fold(0.0, f64::max);
+    let top = model::nice_max(if unlimited { peak } else { peak.max(track.bound) * 1.1 });
+    let (w, h) = inner();
+    let end = t.end_ms.max(1.0);
+    let sc = Scale { x: (0.0, end), y: (0.0, top), w, h };
+    let pts = |past: bool| {
+        track
+            .rate
+            .points
+            .iter()
+            .filter(move |p| ((p.at_ms as f64) <= cursor) == past)
+            .map(|p| (p.at_ms as f64, p.rate))
+    };
+    let mutes: Vec<&quota_engine::sim::Span> = track
+        .members
+        .iter()
+        .filter_map(|i| t.clients.get(*i as usize))
+        .flat_map(|c| c.mutes.iter())
+        .collect();
+    let now = model::rate_at(track, cursor);
+    let label = format!(
+        "Measured rate of {} over {}: peak {}, quota {}, {} throttles, {} mute spans; at {} the rate is {}.",
+        track.sensor_name,
+        model::fmt_ms(end),
+        fmt_rate_of(track.quota_type, peak),
+        if unlimited { "unlimited".to_owned() } else { fmt_rate_of(track.quota_type, track.bound) },
+        track.throttles.len(),
+        mutes.len(),
+        model::fmt_ms(cursor),
+        now.map_or("0".to_owned(), |r| fmt_rate_of(track.quota_type, r.rate)),
+    );
+    let body = html! {
+        <>
+            { for mutes.iter().take(400).map(|s| html! {
+                <rect class="mute" x={format!("{:.1}", sc.px(s.from_ms))} y="0"
+                    width={format!("{:.1}", (sc.px(s.to_ms) - sc.px(s.from_ms)).max(0.5))} height={h.to_string()} />
+            }) }
+            if !unlimited {
+                <line class="quota" x1="0" x2={w.to_string()} y1={format!("{:.1}", sc.py(track.bound))} y2={format!("{:.1}", sc.py(track.bound))} />
+            }
+            <path class="line future" d={sc.path(pts(false))} />
+            <path class="line" d={sc.path(pts(true))} />
+            { for track.throttles.iter().filter(|e| e.applied).take(600).map(|e| html! {
+                <line class="throttle" x1={format!("{:.1}", sc.px(e.at_ms as f64))} x2={format!("{:.1}", sc.px(e.at_ms as f64))} y1="0" y2="6" />
+            }) }
+            <line class="cursor" x1={format!("{:.1}", sc.px(cursor))} x2={format!("{:.1}", sc.px(cursor))} y1="0" y2={h.to_string()} />
+        </>
+    };
+    let step = (track.rate.points.len() / 24).max(1);
+    html! {
+        <figure class="fig">
+            <figcaption>{ "Measured rate against the quota" }</figcaption>
+            { frame(label, "chart-rate", body, &value_ticks(top, |v| fmt_rate_of(track.quota_type, v)), &time_ticks(end)) }
+            <p class="legend"><span class="sw line"></span>{ "measured rate" }
+                if !unlimited { <span class="sw quota"></span>{ "quota" } }
+                <span class="sw mute"></span>{ "channel muted" }<span class="sw throttle"></span>{ "throttle decided" }</p>
+            <details class="data"><summary>{ "Data" }</summary>
+                <table>
+                    <thead><tr><th scope="col">{ "Time" }</th><th scope="col">{ "Measured rate" }</th><th scope="col">{ "Window" }</th></tr></thead>
+                    <tbody>{ for track.rate.points.iter().step_by(step).map(|p| html! {
+                        <tr><td>{ model::fmt_ms(p.at_ms as f64) }</td><td>{ fmt_rate_of(track.quota_type, p.rate) }</td><td>{ model::fmt_ms(p.window_ms as f64) }</td></tr>
+                    }) }</tbody>
+                </table>
+            </details>
+        </figure>
+    }
+}
+
+/// Records done over time, one line per client.
+pub(crate) fn progress_chart(t: &Timeline, cursor: f64) -> Html {
+    let (w, h) = inner();
+    let end = t.end_ms.max(1.0);
+    let top = t.clients.iter().filter_map(|c| c.progress.points.last()).map(|p| p.records as f64).fold(1.0, f64::max);
+    let sc = Scale { x: (0.0, end), y: (0.0, top), w, h };
+    let label = format!(
+        "Records done over time: {}.",
+        t.clients
+            .iter()
+            .map(|c| match c.duration_ms {
+                Some(d) => format!("{} finished {} records in {}", c.name, c.metrics.records_done, model::fmt_ms(d)),
+                None => format!("{} did not finish ({} records)", c.name, c.metrics.records_done),
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    let body = html! {
+        <>
+            { for t.clients.iter().enumerate().map(|(i, c)| html! {
+                <path class={format!("line series-{}", i % 6)} d={sc.path(c.progress.points.iter().map(|p| (p.at_ms, p.records as f64)))} />
+            }) }
+            <line class="cursor" x1={format!("{:.1}", sc.px(cursor))} x2={format!("{:.1}", sc.px(cursor))} y1="0" y2={h.to_string()} />
+        </>
+    };
+    html! {
+        <figure class="fig">
+            <figcaption>{ "Records acknowledged or consumed" }</figcaption>
+            { frame(label, "chart-progress", body, &value_ticks(top, |v| format!("{v:.0}")), &time_ticks(end)) }
+            <p class="legend">{ for t.clients.iter().enumerate().map(|(i, c)| html! {
+                <><span class={format!("sw series-{}", i % 6)}></span>{ c.name.clone() }</>
+            }) }</p>
+        </figure>
+    }
+}
+
+/// A producer's `buffer.memory` use, with the spans where `send()` blocked.
+pub(crate) fn buffer_chart(c: &ClientTrack, buffer_memory: u64, end_ms: f64, cursor: f64) -> Html {
+    if c.kind != ClientKind::Producer {
+        return html! {};
+    }
+    let (w, h) = inner();
+    let end = end_ms.max(1.0);
+    let top = buffer_memory as f64;
+    let sc = Scale { x: (0.0, end), y: (0.0, top), w, h };
+    let blocked: f64 = c.blocked.iter().map(|s| s.to_ms - s.from_ms).sum();
+    let label = format!(
+        "buffer.memory of {}: peak {} of {}; send() blocked {} times for {} in total.",
+        c.name,
+        model::fmt_bytes(c.metrics.buffer_used_max as f64),
+        model::fmt_bytes(top),
+        c.blocked.len(),
+        model::fmt_ms(blocked)
+    );
+    let body = html! {
+        <>
+            { for c.blocked.iter().take(400).map(|s| html! {
+                <rect class="blocked" x={format!("{:.1}", sc.px(s.from_ms))} y="0"
+                    width={format!("{:.1}", (sc.px(s.to_ms) - sc.px(s.from_ms)).max(0.5))} height={h.to_string()} />
+            }) }
+            <path class="line buffer" d={sc.path(c.buffer.points.iter().map(|p| (p.at_ms, p.used_bytes as f64)))} />
+            <line class="cursor" x1={format!("{:.1}", sc.px(cursor))} x2={format!("{:.1}", sc.px(cursor))} y1="0" y2={h.to_string()} />
+        </>
+    };
+    html! {
+        <figure class="fig">
+            <figcaption>{ format!("Producer buffer of {} (buffer.memory)", c.name) }</figcaption>
+            { frame(label, "chart-buffer", body, &value_ticks(top, model::fmt_bytes), &time_ticks(end)) }
+            <p class="legend"><span class="sw buffer"></span>{ "bytes in the accumulator" }<span class="sw blocked"></span>{ "send() blocked" }</p>
+        </figure>
+    }
+}

@@ -1,0 +1,198 @@
+//! The connection panel: who a client is on the wire (listener, mechanism,
+//! name, certificate DN or Kerberos principal, `client.id`, IP), the
+//! brokers' mapping rules, and the principal the engine derives.
+
+use quota_engine::sim::{ClientThrottling, ConnectionSpec, ListenerKind};
+use yew::prelude::*;
+
+use super::{event_value, PanelBox, SelectField, TextField};
+use crate::app::use_ctx;
+use crate::state::Action;
+
+const LISTENERS: [(&str, &str); 4] = [
+    ("PLAINTEXT", "PLAINTEXT (no authentication)"),
+    ("SSL", "SSL (TLS; client certificate optional)"),
+    ("SASL_PLAINTEXT", "SASL_PLAINTEXT"),
+    ("SASL_SSL", "SASL_SSL"),
+];
+
+const MECHANISMS: [&str; 5] = ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "GSSAPI", "OAUTHBEARER"];
+
+fn listener_name(l: ListenerKind) -> &'static str {
+    match l {
+        ListenerKind::Plaintext => "PLAINTEXT",
+        ListenerKind::Ssl => "SSL",
+        ListenerKind::SaslPlaintext => "SASL_PLAINTEXT",
+        ListenerKind::SaslSsl => "SASL_SSL",
+    }
+}
+
+fn listener_of(s: &str) -> ListenerKind {
+    match s {
+        "SSL" => ListenerKind::Ssl,
+        "SASL_PLAINTEXT" => ListenerKind::SaslPlaintext,
+        "SASL_SSL" => ListenerKind::SaslSsl,
+        _ => ListenerKind::Plaintext,
+    }
+}
+
+fn opts(list: &[(&'static str, &'static str)]) -> Vec<(AttrValue, AttrValue)> {
+    list.iter().map(|(v, l)| (AttrValue::Static(v), AttrValue::Static(l))).collect()
+}
+
+#[function_component(ConnectionPanel)]
+pub(crate) fn connection_panel() -> Html {
+    let ctx = use_ctx();
+    let s = &ctx.state.scenario;
+    let sel = ctx.state.selected as usize;
+    let d = ctx.state.dispatcher();
+    let picker = html! {
+        <div class="conn-picker">
+            <div class="field">
+                <label for="conn-select">{ "Connection" }</label>
+                <select id="conn-select" onchange={let d = d.clone(); move |e: Event| {
+                    if let Ok(i) = event_value(&e).parse::<u32>() { d.dispatch(Action::Select(i)) }
+                }}>
+                    { for s.connections.iter().enumerate().map(|(i, c)| html! {
+                        <option value={i.to_string()} selected={i == sel}>{ c.name.clone() }</option>
+                    }) }
+                </select>
+            </div>
+            <button type="button" onclick={let d = d.clone(); move |_| d.dispatch(Action::AddConnection)}>{ "Add connection" }</button>
+            <button type="button" class="ghost danger" disabled={s.connections.len() <= 1}
+                aria-label="Remove this connection and its clients"
+                onclick={let d = d.clone(); move |_| d.dispatch(Action::RemoveConnection(sel as u32))}>{ "Remove" }</button>
+        </div>
+    };
+    let Some(spec) = s.connections.get(sel).cloned() else {
+        return html! {
+            <PanelBox id="connection" title="Connection">
+                <p class="empty">{ "No connection yet." }</p>
+                <button type="button" onclick={move |_| d.dispatch(Action::AddConnection)}>{ "Add connection" }</button>
+            </PanelBox>
+        };
+    };
+    // Every edit builds a new spec from the current one.
+    let edit = |f: fn(&mut ConnectionSpec, String)| {
+        let (d, spec) = (d.clone(), spec.clone());
+        Callback::from(move |v: String| {
+            let mut next = spec.clone();
+            f(&mut next, v);
+            d.dispatch(Action::SetConnection { index: sel as u32, spec: next });
+        })
+    };
+    let name_check = {
+        let names: Vec<String> =
+            s.connections.iter().enumerate().filter(|(i, _)| *i != sel).map(|(_, c)| c.name.clone()).collect();
+        Callback::from(move |v: String| {
+            if v.trim().is_empty() {
+                Some("A connection needs a name.".to_owned())
+            } else if names.contains(&v) {
+                Some(format!("Another connection is already called '{v}'."))
+            } else {
+                None
+            }
+        })
+    };
+    let mech = spec.mechanism.clone().unwrap_or_else(|| "PLAIN".into());
+    let identity_label = match spec.listener {
+        ListenerKind::Plaintext => "Identity (ignored on PLAINTEXT)",
+        ListenerKind::Ssl => "Client certificate subject DN (empty = no certificate)",
+        _ => match mech.as_str() {
+            "GSSAPI" => "Kerberos principal (service/host@REALM)",
+            "OAUTHBEARER" => "Token 'sub' claim",
+            _ => "SASL user name",
+        },
+    };
+    let settings = s.brokers.settings.clone();
+    let rules = |f: fn(&mut quota_engine::broker::BrokerSettings, Option<String>)| {
+        let (d, settings) = (d.clone(), settings.clone());
+        Callback::from(move |v: String| {
+            let mut next = settings.clone();
+            f(&mut next, (!v.trim().is_empty()).then_some(v));
+            d.dispatch(Action::SetBrokerSettings(next));
+        })
+    };
+    html! {
+        <PanelBox id="connection" title="Connection"
+            subtitle="Who the client is on the wire. The principal follows from the listener, as Kafka's default principal builder derives it.">
+            { picker }
+            <div class="grid">
+                <TextField id="conn-name" label="Name (for this page)" value={spec.name.clone()}
+                    on_commit={edit(|c, v| c.name = v)} validate={name_check} />
+                <SelectField id="conn-listener" label="Listener (security.protocol)" value={listener_name(spec.listener)}
+                    options={opts(&LISTENERS)} on_change={edit(|c, v| c.listener = listener_of(&v))} />
+                if matches!(spec.listener, ListenerKind::SaslPlaintext | ListenerKind::SaslSsl) {
+                    <SelectField id="conn-mech" label="SASL mechanism" value={mech.clone()}
+                        options={MECHANISMS.iter().map(|m| (AttrValue::Static(m), AttrValue::Static(m))).collect::<Vec<_>>()}
+                        on_change={edit(|c, v| c.mechanism = Some(v))} />
+                }
+                if spec.listener == ListenerKind::Ssl {
+                    <SelectField id="conn-auth" label="Broker ssl.client.auth"
+                        value={spec.ssl_client_auth.clone().unwrap_or_else(|| if spec.identity.is_some() { "required".into() } else { "none".into() })}
+                        options={opts(&[("none", "none (default)"), ("requested", "requested"), ("required", "required")])}
+                        on_change={edit(|c, v| c.ssl_client_auth = Some(v))} />
+                }
+                <TextField id="conn-identity" label={identity_label} value={spec.identity.clone().unwrap_or_default()}
+                    disabled={spec.listener == ListenerKind::Plaintext}
+                    on_commit={edit(|c, v| c.identity = (!v.is_empty()).then_some(v))} />
+                <TextField id="conn-client-id" label="client.id" value={spec.client_id.clone()}
+                    on_commit={edit(|c, v| c.client_id = v)} hint="Chosen by the client: it can be anything." />
+                <TextField id="conn-ip" label="Source IP" value={spec.ip.clone()} on_commit={edit(|c, v| c.ip = v)} />
+                <SelectField id="conn-throttling" label="Client throttling"
+                    value={if spec.client_throttling == ClientThrottling::Legacy { "legacy" } else { "kip219" }}
+                    options={opts(&[("kip219", "KIP-219 (Kafka 2.0+ clients)"), ("legacy", "Legacy client (broker delays the response)")])}
+                    on_change={edit(|c, v| c.client_throttling = if v == "legacy" { ClientThrottling::Legacy } else { ClientThrottling::Kip219 })} />
+            </div>
+            <PrincipalView index={sel} />
+            <details class="rules">
+                <summary>{ "Broker principal mapping rules" }</summary>
+                <TextField id="ssl-rules" label="ssl.principal.mapping.rules" multiline={true} placeholder="DEFAULT"
+                    value={settings.ssl_principal_mapping_rules.clone().unwrap_or_default()}
+                    on_commit={rules(|s, v| s.ssl_principal_mapping_rules = v)}
+                    hint="e.g. RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L,DEFAULT" />
+                <TextField id="krb-rules" label="sasl.kerberos.principal.to.local.rules" multiline={true} placeholder="DEFAULT"
+                    value={settings.sasl_kerberos_principal_to_local_rules.clone().unwrap_or_default()}
+                    on_commit={rules(|s, v| s.sasl_kerberos_principal_to_local_rules = v)}
+                    hint="e.g. RULE:[1:$1@$0](.*@EXAMPLE.COM)s/@.*//,DEFAULT" />
+                if let Some(e) = &ctx.analysis.rules_error {
+                    <p class="msg error" role="alert">{ format!("A broker with these rules does not start: {e}") }</p>
+                }
+            </details>
+        </PanelBox>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PrincipalProps {
+    index: usize,
+}
+
+#[function_component(PrincipalView)]
+fn principal_view(p: &PrincipalProps) -> Html {
+    let ctx = use_ctx();
+    let Some(outcome) = ctx.analysis.principals.get(p.index) else { return html! {} };
+    match outcome {
+        Ok(o) => {
+            let anonymous = o.principal.name == "ANONYMOUS";
+            html! {
+                <div class={classes!("principal", anonymous.then_some("anon"))} data-testid="principal" aria-live="polite">
+                    <dl>
+                        <dt>{ "Principal" }</dt>
+                        <dd><code data-testid="principal-name">{ o.principal.to_string() }</code></dd>
+                        <dt>{ "Sanitized (metric tag user)" }</dt>
+                        <dd><code>{ if o.sanitized_name.is_empty() { "\"\"".to_owned() } else { o.sanitized_name.clone() } }</code></dd>
+                        <dt>{ "How" }</dt>
+                        <dd>{ o.derivation.to_string() }</dd>
+                    </dl>
+                    { for o.warnings.iter().map(|w| html! { <p class="msg warn" role="note" data-testid="principal-warning">{ "⚠ " }{ w.clone() }</p> }) }
+                </div>
+            }
+        }
+        Err(e) => html! {
+            <div class="principal failed" data-testid="principal">
+                <p class="msg error">{ format!("No principal: Kafka closes this connection. {e}") }</p>
+            </div>
+        },
+    }
+}

@@ -1,0 +1,80 @@
+//! Share and embed: the permalink (optionally with names redacted), an
+//! iframe snippet for one panel, and where to see it in use.
+
+use quota_formats::permalink;
+use yew::prelude::*;
+
+use super::{event_checked, event_value, PanelBox};
+use crate::app::{use_ctx, Panel};
+use crate::platform;
+use crate::state::Action;
+
+#[function_component(SharePanel)]
+pub(crate) fn share_panel() -> Html {
+    let ctx = use_ctx();
+    let panel = use_state(|| Panel::Simulation);
+    let copied = use_state(|| None::<&'static str>);
+    let code = {
+        let scenario = ctx.state.scenario.clone();
+        use_memo((ctx.state.revision, ctx.state.redact_links), move |(_, redact)| {
+            if *redact {
+                permalink::encode(&permalink::redact(&scenario))
+            } else {
+                permalink::encode(&scenario)
+            }
+        })
+    };
+    let base = platform::page_base();
+    let link = format!("{base}#{code}");
+    let embed_url = format!("{base}?embed={}#{code}", panel.slug());
+    let snippet = format!(
+        "<iframe src=\"{embed_url}\" title=\"Kafka quota playground: {}\" width=\"100%\" height=\"520\" style=\"border:0\" loading=\"lazy\"></iframe>",
+        panel.title()
+    );
+    let copy = |what: &'static str, text: String| {
+        let copied = copied.clone();
+        move |_| {
+            platform::copy_text(&text);
+            copied.set(Some(what));
+        }
+    };
+    let d = ctx.state.dispatcher();
+    html! {
+        <PanelBox id="share" title="Share and embed"
+            subtitle="The whole scenario lives in the link (compressed, after '#'); nothing is sent to a server. Your last scenario is also kept in this browser.">
+            <label class="check">
+                <input type="checkbox" checked={ctx.state.redact_links} data-testid="redact"
+                    onchange={move |e: Event| d.dispatch(Action::SetRedact(event_checked(&e)))} />
+                { " Redact names in links (users, client ids, DNs, IPs become user-1, client-1, …; every answer stays the same)" }
+            </label>
+            <div class="field">
+                <label for="share-link">{ format!("Link ({} characters)", link.len()) }</label>
+                <div class="copy-row">
+                    <input id="share-link" type="text" readonly={true} value={link.clone()} data-testid="share-link" />
+                    <button type="button" onclick={copy("link", link.clone())}>{ "Copy link" }</button>
+                </div>
+            </div>
+            <div class="grid">
+                <div class="field">
+                    <label for="embed-panel">{ "Panel to embed" }</label>
+                    <select id="embed-panel" onchange={let panel = panel.clone(); move |e: Event| {
+                        let v = event_value(&e);
+                        panel.set(Panel::ALL.into_iter().find(|p| p.slug() == v).unwrap_or(Panel::Simulation));
+                    }}>
+                        { for Panel::ALL.iter().map(|p| html! { <option value={p.slug()} selected={*p == *panel}>{ p.title() }</option> }) }
+                    </select>
+                </div>
+            </div>
+            <div class="field">
+                <label for="embed-snippet">{ "iframe snippet" }</label>
+                <textarea id="embed-snippet" readonly={true} rows="3" value={snippet.clone()} data-testid="embed-snippet" />
+                <p class="msg hint">{ "The embedded page posts {type: \"kafka-quota-playground:height\", height} to its parent after each change; see embed-example.html for a listener that resizes the iframe." }</p>
+                <div class="copy-row">
+                    <button type="button" onclick={copy("snippet", snippet)}>{ "Copy snippet" }</button>
+                    <a href="embed-example.html">{ "Embed example" }</a>
+                </div>
+            </div>
+            <p class="msg ok" aria-live="polite">{ copied.map(|w| format!("The {w} is on the clipboard.")).unwrap_or_default() }</p>
+        </PanelBox>
+    }
+}

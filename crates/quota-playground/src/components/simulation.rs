@@ -1,0 +1,456 @@
+//! The simulation panel: the clients and broker settings that matter (with
+//! Kafka's names and defaults), the transport over simulated time, and what
+//! the run shows at the cursor: the quota window, the measured rate against
+//! the quota, throttles with their formula, mutes, the producer buffer,
+//! latencies, and the client and broker metrics.
+
+use quota_engine::sim::{Acks, ClientKind, Scenario, Timeline, Workload};
+use yew::prelude::*;
+
+use super::charts::{self, fmt_rate_of};
+use super::{event_value, NumberField, PanelBox, SelectField};
+use crate::app::{use_ctx, Ctx};
+use crate::model;
+use crate::state::{Action, SPEEDS};
+
+#[function_component(SimulationPanel)]
+pub(crate) fn simulation_panel() -> Html {
+    let ctx = use_ctx();
+    let body = match &ctx.sim.result {
+        Err(e) => html! { <p class="msg error" role="alert" data-testid="sim-error">{ e.clone() }</p> },
+        Ok(t) => html! {
+            <>
+                <Transport />
+                { clients_table(&ctx, t) }
+                { run_view(&ctx, t) }
+            </>
+        },
+    };
+    html! {
+        <PanelBox id="simulation" title="Simulation"
+            subtitle="Producers and consumers run against the quotas in a deterministic simulation of the broker. The whole run is computed at once; the controls move a cursor over it.">
+            <Setup />
+            { body }
+        </PanelBox>
+    }
+}
+
+#[function_component(Transport)]
+fn transport() -> Html {
+    let ctx = use_ctx();
+    let st = &ctx.state;
+    let end = ctx.sim.end_ms();
+    let d = st.dispatcher();
+    let cursor = st.cursor_ms.min(end);
+    let toggle = {
+        let d = d.clone();
+        let playing = st.playing;
+        move |_| d.dispatch(if playing { Action::Pause } else { Action::Play { end_ms: end } })
+    };
+    let step = |fwd: bool| {
+        let (d, sim, cursor) = (d.clone(), ctx.sim.clone(), cursor);
+        move |_| {
+            let to_ms = if fwd { model::next_event(&sim.events, cursor) } else { model::prev_event(&sim.events, cursor) };
+            d.dispatch(Action::Seek { to_ms, end_ms: end });
+        }
+    };
+    let scrub = {
+        let d = d.clone();
+        move |e: InputEvent| {
+            if let Ok(v) = event_value(&e).parse::<f64>() {
+                d.dispatch(Action::Seek { to_ms: v, end_ms: end });
+            }
+        }
+    };
+    let clock = format!("{} / {}", model::fmt_ms(cursor), model::fmt_ms(end));
+    html! {
+        <div class="transport" role="group" aria-label="Playback">
+            <button type="button" class="primary" onclick={toggle} data-testid="play"
+                aria-label={if st.playing { "Pause" } else { "Play" }}>
+                { if st.playing { "❚❚ Pause" } else { "▶ Play" } }
+            </button>
+            <button type="button" onclick={step(false)} aria-label="Step back one event" data-testid="step-back">{ "◀ Step" }</button>
+            <button type="button" onclick={step(true)} aria-label="Step forward one event" data-testid="step-forward">{ "Step ▶" }</button>
+            <label class="speed">{ "Speed " }
+                <select aria-label="Playback speed" onchange={let d = d.clone(); move |e: Event| {
+                    if let Ok(i) = event_value(&e).parse::<usize>() { d.dispatch(Action::SetSpeed(i)) }
+                }}>
+                    { for SPEEDS.iter().enumerate().map(|(i, s)| html! { <option value={i.to_string()} selected={i == st.speed}>{ format!("{s}×") }</option> }) }
+                </select>
+            </label>
+            <input type="range" class="scrubber" min="0" max={format!("{:.0}", end.ceil())} step="1" value={format!("{cursor:.0}")}
+                aria-label="Simulated time (ms)" aria-valuetext={clock.clone()} oninput={scrub} data-testid="scrubber" />
+            <output class="clock" data-testid="clock" data-ms={format!("{cursor:.0}")}>{ clock }</output>
+        </div>
+    }
+}
+
+fn clients_table(ctx: &Ctx, t: &Timeline) -> Html {
+    let cursor = ctx.state.cursor_ms.min(t.end_ms);
+    let d = ctx.state.dispatcher();
+    let total = |name: &str| -> u64 {
+        ctx.state
+            .scenario
+            .workloads
+            .iter()
+            .find(|w| model::workload_connection(w) == name)
+            .map_or(0, |w| match w {
+                Workload::Producer(p) => p.records,
+                Workload::Consumer(c) => c.records,
+            })
+    };
+    html! {
+        <div class="table-wrap">
+            <table class="clients" data-testid="clients">
+                <caption>{ format!("Clients at {}", model::fmt_ms(cursor)) }</caption>
+                <thead><tr>
+                    <th scope="col">{ "Client" }</th><th scope="col">{ "Principal · client.id" }</th>
+                    <th scope="col">{ "Records" }</th><th scope="col">{ "State" }</th><th scope="col">{ "Duration" }</th>
+                    <th scope="col">{ "Largest throttle so far" }</th><th scope="col">{ "Show in charts" }</th>
+                </tr></thead>
+                <tbody>
+                { for t.clients.iter().enumerate().map(|(i, c)| {
+                    let at = model::client_at(c, cursor);
+                    let state = if at.duration_ms.is_some() { "done" }
+                        else if cursor < c.start_ms { "not started" }
+                        else if at.blocked { "send() blocked" }
+                        else if at.muted { "muted (throttled)" }
+                        else { "running" };
+                    let d = d.clone();
+                    html! {
+                        <tr class={classes!((ctx.state.focus_client as usize == i).then_some("focus"))}>
+                            <th scope="row">{ format!("{} ({})", c.name, if c.kind == ClientKind::Producer { "producer" } else { "consumer" }) }</th>
+                            <td><code>{ format!("{} · {}", c.principal, c.client_id) }</code></td>
+                            <td>{ format!("{} / {}", at.records, total(&c.name)) }</td>
+                            <td class={format!("state {}", state.split(' ').next().unwrap_or(""))}>{ state }</td>
+                            <td data-testid={format!("duration-{}", c.name)} data-ms={at.duration_ms.map(|d| format!("{d:.0}"))}>
+                                { at.duration_ms.map_or_else(|| "…".to_owned(), model::fmt_ms) }
+                            </td>
+                            <td>{ if at.throttled_responses == 0 { "none".to_owned() } else { format!("{} ms ({} throttled responses)", at.throttle_max_ms, at.throttled_responses) } }</td>
+                            <td><input type="radio" name="focus-client" checked={ctx.state.focus_client as usize == i}
+                                aria-label={format!("Show {} in the charts", c.name)}
+                                onchange={move |_| d.dispatch(Action::FocusClient(i as u32))} /></td>
+                        </tr>
+                    }
+                }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+fn run_view(ctx: &Ctx, t: &Timeline) -> Html {
+    let cursor = ctx.state.cursor_ms.min(t.end_ms);
+    let ci = (ctx.state.focus_client as usize).min(t.clients.len().saturating_sub(1));
+    let client = t.clients.get(ci);
+    // The budget shown: the chosen one, else the first the focused client draws on.
+    let si = if (ctx.state.focus_sensor as usize) < t.sensors.len() && ctx.state.focus_sensor != u32::MAX {
+        ctx.state.focus_sensor as usize
+    } else {
+        0
+    };
+    let track = t.sensors.get(si);
+    let d = ctx.state.dispatcher();
+    let budget_picker = html! {
+        <div class="field">
+            <label for="focus-sensor">{ "Budget (quota sensor) shown" }</label>
+            <select id="focus-sensor" onchange={move |e: Event| {
+                if let Ok(i) = event_value(&e).parse::<u32>() { d.dispatch(Action::FocusSensor(i)) }
+            }}>
+                { for t.sensors.iter().enumerate().map(|(i, s)| html! {
+                    <option value={i.to_string()} selected={i == si}>
+                        { format!("{} on broker {} ({})", s.mbean, s.broker, if s.bound >= quota_engine::resolve::UNLIMITED_BOUND { "unlimited".to_owned() } else { fmt_rate_of(s.quota_type, s.bound) }) }
+                    </option>
+                }) }
+            </select>
+        </div>
+    };
+    let buffer_memory = client
+        .and_then(|c| ctx.state.scenario.workloads.iter().find(|w| model::workload_connection(w) == c.name))
+        .map_or(33_554_432, |w| match w {
+            Workload::Producer(p) => p.config.buffer_memory,
+            Workload::Consumer(_) => 0,
+        });
+    html! {
+        <>
+            <div class="charts">
+                { charts::progress_chart(t, cursor) }
+                if let Some(c) = client { { charts::buffer_chart(c, buffer_memory, t.end_ms, cursor) } }
+            </div>
+            if t.sensors.is_empty() {
+                <p class="empty">{ "No budget was metered: no quota applies to these clients, so the brokers recorded nothing." }</p>
+            } else {
+                { budget_picker }
+                if let Some(track) = track {
+                    <div class="charts">
+                        { charts::window_bars(track, cursor) }
+                        { charts::rate_chart(t, track, cursor) }
+                    </div>
+                    { throttles(t, track, cursor) }
+                }
+            }
+            if let Some(c) = client { { latency(c, cursor) } }
+            { metrics(t) }
+        </>
+    }
+}
+
+fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) -> Html {
+    let seen: Vec<_> = track.throttles.iter().filter(|e| (e.at_ms as f64) <= cursor).collect();
+    let n = seen.len();
+    html! {
+        <div class="table-wrap">
+            <table class="throttles" data-testid="throttles">
+                <caption>{ format!("Throttles of {} by {}: {} (latest first)", track.sensor_name, model::fmt_ms(cursor), n) }</caption>
+                <thead><tr>
+                    <th scope="col">{ "At" }</th><th scope="col">{ "Client" }</th><th scope="col">{ "Delay" }</th>
+                    <th scope="col">{ "Observed rate" }</th><th scope="col">{ "Formula X = (O − T) / T × W" }</th><th scope="col">{ "Mute" }</th>
+                </tr></thead>
+                <tbody>
+                    if n == 0 { <tr><td colspan="6">{ "No throttle yet." }</td></tr> }
+                    { for seen.iter().rev().take(8).map(|e| html! {
+                        <tr class={classes!((!e.applied).then_some("dim"))}>
+                            <td>{ model::fmt_ms(e.at_ms as f64) }</td>
+                            <td>{ t.clients.get(e.client as usize).map(|c| c.name.clone()).unwrap_or_default() }</td>
+                            <td>{ format!("{} ms", e.delay_ms) }</td>
+                            <td>{ fmt_rate_of(track.quota_type, e.observed) }</td>
+                            <td><code>{ e.formula() }</code>{ if e.applied { "" } else { " (the other quota's delay was larger)" } }</td>
+                            <td>{ format!("{} – {}", model::fmt_ms(e.mute_from_ms), model::fmt_ms(e.mute_to_ms)) }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+fn latency(c: &quota_engine::sim::ClientTrack, cursor: f64) -> Html {
+    let Some(perf) = &c.perf else { return html! {} };
+    let mut lines: Vec<String> = perf.windows.iter().filter(|w| (w.at_ms as f64) <= cursor).map(|w| w.line()).collect();
+    let done = c.finish_ms.is_some_and(|f| f <= cursor);
+    if done {
+        lines.push(perf.total_line());
+    }
+    let l = &perf.latency;
+    html! {
+        <div class="perf">
+            <h3>{ format!("kafka-producer-perf-test.sh view of {}", c.name) }</h3>
+            <pre data-testid="perf-lines" aria-label="Perf-test output so far">{ if lines.is_empty() { "(no line printed yet)".to_owned() } else { lines.join("\n") } }</pre>
+            if done {
+                <table class="latency">
+                    <caption>{ "Latency from send() to acknowledgement" }</caption>
+                    <thead><tr><th scope="col">{ "avg" }</th><th scope="col">{ "50th" }</th><th scope="col">{ "95th" }</th>
+                        <th scope="col">{ "99th" }</th><th scope="col">{ "99.9th" }</th><th scope="col">{ "max" }</th></tr></thead>
+                    <tbody><tr>
+                        <td>{ format!("{:.2} ms", l.avg_ms) }</td><td>{ format!("{} ms", l.p50_ms) }</td><td>{ format!("{} ms", l.p95_ms) }</td>
+                        <td>{ format!("{} ms", l.p99_ms) }</td><td>{ format!("{} ms", l.p999_ms) }</td><td>{ format!("{} ms", l.max_ms) }</td>
+                    </tr></tbody>
+                </table>
+            }
+        </div>
+    }
+}
+
+fn metrics(t: &Timeline) -> Html {
+    let rows = t.clients.iter().flat_map(|c| {
+        let (group, pre) = match c.kind {
+            ClientKind::Producer => ("producer-metrics", "produce"),
+            ClientKind::Consumer => ("consumer-fetch-manager-metrics", "fetch"),
+        };
+        let m = &c.metrics;
+        let tag = format!("{{client-id={}}}", c.client_id);
+        let mut v = vec![
+            (format!("{group}:{pre}-throttle-time-avg:{tag}"), model::fmt_metric(m.throttle_time_avg)),
+            (format!("{group}:{pre}-throttle-time-max:{tag}"), model::fmt_metric(m.throttle_time_max)),
+        ];
+        if c.kind == ClientKind::Producer {
+            v.push((format!("{group}:record-retry-total:{tag}"), m.record_retry_total.to_string()));
+            v.push((format!("{group}:record-error-total:{tag}"), m.record_error_total.to_string()));
+        }
+        v
+    });
+    html! {
+        <div class="metrics">
+            <div class="table-wrap">
+                <table data-testid="client-metrics">
+                    <caption>{ "Client metrics at the end of the run" }</caption>
+                    <thead><tr><th scope="col">{ "Metric" }</th><th scope="col">{ "Value" }</th></tr></thead>
+                    <tbody>{ for rows.map(|(k, v)| html! { <tr><td><code>{ k }</code></td><td class="n">{ v }</td></tr> }) }</tbody>
+                </table>
+            </div>
+            <div class="table-wrap">
+                <table data-testid="broker-metrics">
+                    <caption>{ "Broker MBeans at the end of the run" }</caption>
+                    <thead><tr><th scope="col">{ "Broker" }</th><th scope="col">{ "MBean : attribute" }</th><th scope="col">{ "Value" }</th></tr></thead>
+                    <tbody>
+                        { for t.brokers.iter().flat_map(|b| b.mbeans.iter().map(move |m| html! {
+                            <tr><td>{ b.id }</td><td><code>{ format!("{}:{}", m.mbean, m.attribute) }</code></td>
+                                <td class={classes!("n", m.value.is_nan().then_some("nan"))}>{ model::fmt_metric(m.value) }</td></tr>
+                        })) }
+                    </tbody>
+                </table>
+            </div>
+            <p class="msg hint">{ "NaN means the sensor has no sample in its window (nothing was throttled or recorded recently), not zero. A dashboard should show it as 'no data'." }</p>
+        </div>
+    }
+}
+
+/// The clients (workloads) and the broker settings that matter.
+#[function_component(Setup)]
+fn setup() -> Html {
+    let ctx = use_ctx();
+    let s = &ctx.state.scenario;
+    let d = ctx.state.dispatcher();
+    let settings = s.brokers.settings.clone();
+    let bs = |f: fn(&mut quota_engine::broker::BrokerSettings, u32)| {
+        let (d, settings) = (d.clone(), settings.clone());
+        Callback::from(move |v: f64| {
+            let mut next = settings.clone();
+            f(&mut next, v as u32);
+            d.dispatch(Action::SetBrokerSettings(next));
+        })
+    };
+    let check_settings = |f: fn(&mut quota_engine::broker::BrokerSettings, u32)| {
+        let settings = settings.clone();
+        Callback::from(move |v: f64| {
+            let mut next = settings.clone();
+            f(&mut next, v as u32);
+            next.validate().err().map(|e| e.to_string())
+        })
+    };
+    html! {
+        <details class="setup" open={true}>
+            <summary>{ format!("Clients and broker settings ({} clients, {} broker{})", s.workloads.len(), s.brokers.count, if s.brokers.count == 1 { "" } else { "s" }) }</summary>
+            <div class="workloads">
+                { for s.workloads.iter().enumerate().map(|(i, w)| workload_editor(&ctx, s, i, w)) }
+            </div>
+            <div class="copy-row">
+                <button type="button" onclick={let d = d.clone(); move |_| d.dispatch(Action::AddWorkload { producer: true })}>{ "Add producer" }</button>
+                <button type="button" onclick={let d = d.clone(); move |_| d.dispatch(Action::AddWorkload { producer: false })}>{ "Add consumer" }</button>
+                <span class="msg hint">{ "New clients run on the connection selected in the Connection panel." }</span>
+            </div>
+            <fieldset class="broker">
+                <legend>{ "Brokers" }</legend>
+                <div class="grid">
+                    <NumberField id="brokers-count" label="Brokers" value={f64::from(s.brokers.count)} whole={Some((1, u64::from(model::MAX_BROKERS)))}
+                        on_commit={let d = d.clone(); Callback::from(move |v: f64| d.dispatch(Action::SetBrokerCount(v as u32)))}
+                        hint="Partition p is led by broker p mod count; each broker enforces quotas alone." />
+                    <NumberField id="quota-window-num" label="quota.window.num" value={f64::from(settings.quota_window_num)} whole={Some((1, 1000))}
+                        on_commit={bs(|s, v| s.quota_window_num = v)} check={check_settings(|s, v| s.quota_window_num = v)} hint="default 11" />
+                    <NumberField id="quota-window-size" label="quota.window.size.seconds" value={f64::from(settings.quota_window_size_seconds)} whole={Some((1, 3600))}
+                        on_commit={bs(|s, v| s.quota_window_size_seconds = v)} unit="s" hint="default 1" />
+                    <NumberField id="num-io-threads" label="num.io.threads" value={f64::from(settings.num_io_threads)} whole={Some((1, 256))}
+                        on_commit={bs(|s, v| s.num_io_threads = v)} hint="default 8" />
+                    <NumberField id="num-network-threads" label="num.network.threads" value={f64::from(settings.num_network_threads)} whole={Some((1, 256))}
+                        on_commit={bs(|s, v| s.num_network_threads = v)} hint="default 3" />
+                </div>
+            </fieldset>
+        </details>
+    }
+}
+
+type WFn = fn(&mut Workload, f64);
+
+fn workload_editor(ctx: &Ctx, s: &Scenario, i: usize, w: &Workload) -> Html {
+    let d = ctx.state.dispatcher();
+    let num = |key: &str, label: &str, value: f64, range: (u64, u64), f: WFn, hint: &str| {
+        let (d, w) = (d.clone(), w.clone());
+        let on_commit = Callback::from(move |v: f64| {
+            let mut next = w.clone();
+            f(&mut next, v);
+            d.dispatch(Action::SetWorkload { index: i as u32, workload: next });
+        });
+        html! {
+            <NumberField id={format!("w{i}-{key}")} label={label.to_owned()} value={value} whole={Some(range)} {on_commit}
+                hint={(!hint.is_empty()).then(|| AttrValue::from(hint.to_owned()))} />
+        }
+    };
+    let conn_opts: Vec<(AttrValue, AttrValue)> =
+        s.connections.iter().map(|c| (AttrValue::from(c.name.clone()), AttrValue::from(c.name.clone()))).collect();
+    let set_conn = {
+        let (d, w) = (d.clone(), w.clone());
+        Callback::from(move |v: String| {
+            let mut next = w.clone();
+            match &mut next {
+                Workload::Producer(p) => p.connection = v,
+                Workload::Consumer(c) => c.connection = v,
+            }
+            d.dispatch(Action::SetWorkload { index: i as u32, workload: next });
+        })
+    };
+    let remove = {
+        let d = d.clone();
+        move |_| d.dispatch(Action::RemoveWorkload(i as u32))
+    };
+    const MAX: u64 = 1 << 40;
+    let (legend, fields) = match w {
+        Workload::Producer(p) => {
+            let c = &p.config;
+            let set_acks = {
+                let (d, w) = (d.clone(), w.clone());
+                Callback::from(move |v: String| {
+                    let mut next = w.clone();
+                    if let Workload::Producer(p) = &mut next {
+                        p.config.acks = match v.as_str() {
+                            "0" => Acks::None,
+                            "1" => Acks::Leader,
+                            _ => Acks::All,
+                        };
+                    }
+                    d.dispatch(Action::SetWorkload { index: i as u32, workload: next });
+                })
+            };
+            let acks = match c.acks {
+                Acks::None => "0",
+                Acks::Leader => "1",
+                Acks::All => "all",
+            };
+            (
+                format!("Producer on {}", p.connection),
+                html! {
+                    <>
+                        { num("records", "Records", p.records as f64, (1, 10_000_000), |w, v| if let Workload::Producer(p) = w { p.records = v as u64 }, "") }
+                        { num("size", "Record size (bytes)", f64::from(p.record_size), (1, 100_000_000), |w, v| if let Workload::Producer(p) = w { p.record_size = v as u32 }, "") }
+                        { num("start", "Starts at (ms)", p.start_ms as f64, (0, 3_600_000), |w, v| if let Workload::Producer(p) = w { p.start_ms = v as u64 }, "") }
+                        <SelectField id={format!("w{i}-acks")} label="acks" value={acks}
+                            options={vec![("0".into(), "0".into()), ("1".into(), "1".into()), ("all".into(), "all (default)".into())]} on_change={set_acks} />
+                        { num("batch", "batch.size", f64::from(c.batch_size), (1, 100_000_000), |w, v| if let Workload::Producer(p) = w { p.config.batch_size = v as u32 }, "default 16384") }
+                        { num("linger", "linger.ms", c.linger_ms as f64, (0, 600_000), |w, v| if let Workload::Producer(p) = w { p.config.linger_ms = v as u64 }, "default 5") }
+                        { num("inflight", "max.in.flight.requests.per.connection", f64::from(c.max_in_flight), (1, 100), |w, v| if let Workload::Producer(p) = w { p.config.max_in_flight = v as u32 }, "default 5") }
+                        { num("buffer", "buffer.memory", c.buffer_memory as f64, (1024, MAX), |w, v| if let Workload::Producer(p) = w { p.config.buffer_memory = v as u64 }, "default 33554432") }
+                        { num("maxblock", "max.block.ms", c.max_block_ms as f64, (0, 3_600_000), |w, v| if let Workload::Producer(p) = w { p.config.max_block_ms = v as u64 }, "default 60000") }
+                        { num("delivery", "delivery.timeout.ms", c.delivery_timeout_ms as f64, (1, 3_600_000), |w, v| if let Workload::Producer(p) = w { p.config.delivery_timeout_ms = v as u64 }, "default 120000") }
+                        { num("reqtimeout", "request.timeout.ms", c.request_timeout_ms as f64, (1, 3_600_000), |w, v| if let Workload::Producer(p) = w { p.config.request_timeout_ms = v as u64 }, "default 30000") }
+                        { num("maxreq", "max.request.size", f64::from(c.max_request_size), (1, 1 << 31), |w, v| if let Workload::Producer(p) = w { p.config.max_request_size = v as u32 }, "default 1048576") }
+                    </>
+                },
+            )
+        }
+        Workload::Consumer(cw) => {
+            let c = &cw.config;
+            (
+                format!("Consumer on {}", cw.connection),
+                html! {
+                    <>
+                        { num("records", "Records to read", cw.records as f64, (1, 10_000_000), |w, v| if let Workload::Consumer(c) = w { c.records = v as u64 }, "read from a preloaded topic") }
+                        { num("start", "Starts at (ms)", cw.start_ms as f64, (0, 3_600_000), |w, v| if let Workload::Consumer(c) = w { c.start_ms = v as u64 }, "") }
+                        { num("fmax", "fetch.max.bytes", f64::from(c.fetch_max_bytes), (1, 1 << 31), |w, v| if let Workload::Consumer(c) = w { c.config.fetch_max_bytes = v as u32 }, "default 52428800") }
+                        { num("pmax", "max.partition.fetch.bytes", f64::from(c.max_partition_fetch_bytes), (1, 1 << 31), |w, v| if let Workload::Consumer(c) = w { c.config.max_partition_fetch_bytes = v as u32 }, "default 1048576") }
+                        { num("fwait", "fetch.max.wait.ms", c.fetch_max_wait_ms as f64, (0, 600_000), |w, v| if let Workload::Consumer(c) = w { c.config.fetch_max_wait_ms = v as u64 }, "default 500") }
+                        { num("fmin", "fetch.min.bytes", f64::from(c.fetch_min_bytes), (1, 1 << 31), |w, v| if let Workload::Consumer(c) = w { c.config.fetch_min_bytes = v as u32 }, "default 1") }
+                    </>
+                },
+            )
+        }
+    };
+    html! {
+        <fieldset class="workload">
+            <legend>{ legend.clone() }</legend>
+            <div class="grid">
+                <SelectField id={format!("w{i}-conn")} label="Connection" value={model::workload_connection(w).to_owned()} options={conn_opts} on_change={set_conn} />
+                { fields }
+            </div>
+            <button type="button" class="ghost danger" aria-label={format!("Remove {legend}")} onclick={remove}>{ "Remove client" }</button>
+        </fieldset>
+    }
+}

@@ -1,0 +1,187 @@
+//! Effects: URL and storage sync, playback timer, keyboard, embed height,
+//! timing marks. The reducer stays pure; everything that touches the
+//! browser or the clock is here.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use gloo::events::{EventListener, EventListenerOptions};
+use gloo::timers::callback::Interval;
+use quota_formats::permalink;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::app::SimView;
+use crate::model;
+use crate::platform;
+use crate::state::{Action, AppState};
+
+/// Writes the scenario into the URL hash and the autosave after every edit
+/// (not on first load, so a damaged link stays visible until the user
+/// changes something; an embed never overwrites the autosave).
+#[hook]
+pub(crate) fn use_url_sync(state: &UseReducerHandle<AppState>, embedded: bool) {
+    let scenario = state.scenario.clone();
+    use_effect_with(state.revision, move |rev| {
+        if *rev > 1 {
+            let link = permalink::encode(&scenario);
+            platform::replace_hash(&link);
+            if !embedded {
+                platform::autosave(&link);
+            }
+        }
+    });
+}
+
+/// Moves the cursor while playing: an interval (33 ms, or 250 ms when the
+/// user prefers reduced motion) dispatches `Tick` with the wall time that
+/// passed. The engine never runs here: only the cursor moves.
+#[hook]
+pub(crate) fn use_playback(state: &UseReducerHandle<AppState>, end_ms: f64) {
+    let end = use_mut_ref(|| Cell::new(end_ms));
+    end.borrow().set(end_ms);
+    let dispatcher = state.dispatcher();
+    use_effect_with(state.playing, move |playing| {
+        let interval = playing.then(|| {
+            let period = if platform::prefers_reduced_motion() { 250 } else { 33 };
+            let last = Cell::new(platform::now_ms());
+            Interval::new(period, move || {
+                let now = platform::now_ms();
+                let wall_ms = now - last.replace(now);
+                dispatcher.dispatch(Action::Tick { wall_ms, end_ms: end.borrow().get() });
+            })
+        });
+        move || drop(interval)
+    });
+}
+
+/// What the keyboard handler needs from the latest render.
+struct KeyView {
+    cursor_ms: f64,
+    playing: bool,
+    help_open: bool,
+    end_ms: f64,
+    events: Rc<SimView>,
+}
+
+/// The document-level shortcuts (see the help sheet). Ignored while typing
+/// in a field, except Escape.
+#[hook]
+pub(crate) fn use_keyboard(state: &UseReducerHandle<AppState>, sim: &Rc<SimView>) {
+    let view = use_mut_ref(|| None::<KeyView>);
+    *view.borrow_mut() = Some(KeyView {
+        cursor_ms: state.cursor_ms,
+        playing: state.playing,
+        help_open: state.help_open,
+        end_ms: sim.end_ms(),
+        events: sim.clone(),
+    });
+    let dispatcher = state.dispatcher();
+    use_effect_with((), move |_| {
+        let listener = web_sys::window().and_then(|w| w.document()).map(|doc| {
+            EventListener::new_with_options(&doc, "keydown", EventListenerOptions::enable_prevent_default(), move |e| {
+                let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                let view: &RefCell<Option<KeyView>> = &view;
+                let guard = view.borrow();
+                let Some(v) = guard.as_ref() else { return };
+                if let Some(action) = key_action(e, v) {
+                    e.prevent_default();
+                    dispatcher.dispatch(action);
+                }
+            })
+        });
+        move || drop(listener)
+    });
+}
+
+fn key_action(e: &web_sys::KeyboardEvent, v: &KeyView) -> Option<Action> {
+    let key = e.key();
+    if key == "Escape" && v.help_open {
+        return Some(Action::SetHelp(false));
+    }
+    if e.ctrl_key() || e.meta_key() || e.alt_key() {
+        return None;
+    }
+    let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
+    // Fields keep their keys; buttons keep Space and Enter (they activate them).
+    let typing = matches!(tag.as_deref(), Some("INPUT" | "SELECT" | "TEXTAREA"));
+    if typing || (matches!(tag.as_deref(), Some("BUTTON" | "SUMMARY" | "A")) && matches!(key.as_str(), " " | "Enter")) {
+        return None;
+    }
+    let end = v.end_ms;
+    let seek = |to_ms: f64| Some(Action::Seek { to_ms, end_ms: end });
+    match key.as_str() {
+        "?" => Some(Action::SetHelp(!v.help_open)),
+        " " | "k" if v.playing => Some(Action::Pause),
+        " " | "k" => Some(Action::Play { end_ms: end }),
+        "ArrowRight" | "l" if e.shift_key() => seek(v.cursor_ms + 1000.0),
+        "ArrowLeft" | "j" if e.shift_key() => seek(v.cursor_ms - 1000.0),
+        "ArrowRight" | "l" | "." => seek(model::next_event(&v.events.events, v.cursor_ms)),
+        "ArrowLeft" | "j" | "," => seek(model::prev_event(&v.events.events, v.cursor_ms)),
+        "Home" => seek(0.0),
+        "End" => seek(end),
+        "+" | "=" => Some(Action::Speed(1)),
+        "-" | "_" => Some(Action::Speed(-1)),
+        _ => None,
+    }
+}
+
+/// In an embed, tells the parent page the content height after each render.
+#[hook]
+pub(crate) fn use_embed_height(embedded: bool) {
+    let last = use_mut_ref(|| 0.0f64);
+    use_effect(move || {
+        if embedded {
+            let h = platform::content_height();
+            if (h - *last.borrow()).abs() >= 1.0 {
+                *last.borrow_mut() = h;
+                platform::post_height(h);
+            }
+        }
+    });
+}
+
+/// Marks `<body data-first-render-ms>` once the first complete render is in
+/// the DOM (the Timeline is computed during that render), and removes the
+/// static loading message.
+#[hook]
+pub(crate) fn use_first_render_mark() {
+    use_effect_with((), |_| {
+        platform::mark_body("data-first-render-ms", &format!("{:.1}", platform::now_ms()));
+        platform::remove_boot_message();
+    });
+}
+
+/// The time a render for a new revision started (ms), for
+/// [`use_recompute_mark`].
+#[hook]
+pub(crate) fn use_recompute_timer(revision: u64) -> f64 {
+    let seen = use_mut_ref(|| (0u64, 0.0f64));
+    let mut s = seen.borrow_mut();
+    if s.0 != revision {
+        *s = (revision, platform::now_ms());
+    }
+    s.1
+}
+
+/// Marks `<body data-recompute-ms data-revision>` after a new revision is
+/// rendered: analysis, simulation, view and DOM update together.
+#[hook]
+pub(crate) fn use_recompute_mark(revision: u64, started_ms: f64) {
+    use_effect_with(revision, move |rev| {
+        platform::mark_body("data-recompute-ms", &format!("{:.2}", platform::now_ms() - started_ms));
+        platform::mark_body("data-revision", &rev.to_string());
+    });
+}
+
+/// `?kqp-test-panic` makes the app panic after its first render: the
+/// browser tests use it to check that the panic hook reports a panic in the
+/// page (with `panic = "abort"` there is no other trace).
+#[hook]
+pub(crate) fn use_test_panic() {
+    use_effect_with((), |_| {
+        if platform::query_param("kqp-test-panic").is_some() {
+            panic!("test panic requested by ?kqp-test-panic");
+        }
+    });
+}

@@ -1,0 +1,191 @@
+//! The browser around the app: URL, local storage, media queries, clipboard,
+//! the parent page of an embed, the panic hook. Only hooks and event
+//! handlers call these; every function tolerates a missing API (it does
+//! nothing or returns a neutral value) so no browser quirk becomes a panic.
+
+use quota_engine::sim::Scenario;
+use quota_formats::permalink;
+use wasm_bindgen::JsValue;
+
+use crate::presets;
+use crate::state::{Notice, NoticeLevel, Origin};
+
+/// The local-storage key of the autosave (a permalink text).
+pub const AUTOSAVE_KEY: &str = "kafka-quota-playground.scenario";
+
+fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+/// The URL fragment without `#` (empty when none).
+pub fn location_hash() -> String {
+    window()
+        .and_then(|w| w.location().hash().ok())
+        .map(|h| h.trim_start_matches('#').to_owned())
+        .unwrap_or_default()
+}
+
+/// The value of query parameter `name`: `Some("")` for a bare `?embed`.
+pub fn query_param(name: &str) -> Option<String> {
+    let search = window()?.location().search().ok()?;
+    search.trim_start_matches('?').split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+        (k == name).then(|| js_sys::decode_uri_component(v).ok().and_then(|s| s.as_string()).unwrap_or_default())
+    })
+}
+
+/// `origin + pathname` of the page, the base of share links.
+pub fn page_base() -> String {
+    window()
+        .map(|w| {
+            let l = w.location();
+            format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())
+        })
+        .unwrap_or_default()
+}
+
+/// Replaces the URL fragment without adding a history entry.
+pub fn replace_hash(hash: &str) {
+    let Some(w) = window() else { return };
+    let l = w.location();
+    let url = format!("{}{}#{}", l.pathname().unwrap_or_default(), l.search().unwrap_or_default(), hash);
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    window()?.local_storage().ok().flatten()
+}
+
+/// Saves the scenario's permalink text locally.
+pub fn autosave(link: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(AUTOSAVE_KEY, link);
+    }
+}
+
+/// True when the user asked the system for less motion.
+pub fn prefers_reduced_motion() -> bool {
+    window()
+        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
+/// Milliseconds since navigation start (`performance.now()`).
+pub fn now_ms() -> f64 {
+    window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// Copies text to the clipboard (best effort).
+pub fn copy_text(text: &str) {
+    if let Some(w) = window() {
+        let _ = w.navigator().clipboard().write_text(text);
+    }
+}
+
+/// Tells the parent page of an iframe how tall the content is:
+/// `{type: "kafka-quota-playground:height", height}`.
+pub fn post_height(height: f64) {
+    let Some(w) = window() else { return };
+    let Ok(Some(parent)) = w.parent() else { return };
+    let msg = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&msg, &"type".into(), &"kafka-quota-playground:height".into());
+    let _ = js_sys::Reflect::set(&msg, &"height".into(), &height.into());
+    let _ = parent.post_message(&msg, "*");
+}
+
+/// The document's content height (px).
+pub fn content_height() -> f64 {
+    window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .map_or(0.0, |e| f64::from(e.scroll_height()))
+}
+
+/// Sets a `data-*` attribute on `<body>` (read by the benchmarks).
+pub fn mark_body(name: &str, value: &str) {
+    if let Some(b) = window().and_then(|w| w.document()).and_then(|d| d.body()) {
+        let _ = b.set_attribute(name, value);
+    }
+}
+
+/// Removes the static "loading" message of index.html.
+pub fn remove_boot_message() {
+    if let Some(e) = window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("boot")) {
+        e.remove();
+    }
+}
+
+/// The scenario to start with: the URL hash if there is one (a damaged one
+/// gives the default and a notice saying why), else the autosave, else the
+/// default.
+pub fn initial_scenario() -> (Scenario, Origin, Option<Notice>) {
+    resolve_initial(&location_hash(), storage().and_then(|s| s.get_item(AUTOSAVE_KEY).ok().flatten()))
+}
+
+/// [`initial_scenario`] without the browser: testable natively.
+pub fn resolve_initial(hash: &str, autosaved: Option<String>) -> (Scenario, Origin, Option<Notice>) {
+    if !hash.trim().is_empty() {
+        return match permalink::decode(hash) {
+            Ok(s) => (s, Origin::Link, None),
+            Err(e) => (
+                presets::default_scenario(),
+                Origin::Default,
+                Some(Notice {
+                    level: NoticeLevel::Error,
+                    text: format!("{e} The default scenario is shown instead."),
+                }),
+            ),
+        };
+    }
+    if let Some(Ok(s)) = autosaved.map(|a| permalink::decode(&a)) {
+        return (s, Origin::Autosave, None);
+    }
+    (presets::default_scenario(), Origin::Default, None)
+}
+
+/// Installs the panic hook: the message goes into the page's `#panic`
+/// element (and the console), so a panic is never a silent blank page. With
+/// `panic = "abort"` the app stops right after. Installed through Yew, which
+/// would otherwise replace it with its own console-only hook on render.
+pub fn install_panic_hook() {
+    yew::set_custom_panic_hook(Box::new(|info| {
+        let text = format!(
+            "The playground stopped because of an internal error: {info}. Reload the page; if the link you opened \
+             caused it, remove the part after '#'."
+        );
+        web_sys::console::error_1(&text.clone().into());
+        let Some(doc) = window().and_then(|w| w.document()) else { return };
+        if let Some(e) = doc.get_element_by_id("panic") {
+            e.set_text_content(Some(&text));
+            let _ = e.remove_attribute("hidden");
+        }
+    }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_damaged_hash_gives_the_default_and_says_why() {
+        let (s, origin, notice) = resolve_initial("v1.garbage!!", None);
+        assert_eq!(s, presets::default_scenario());
+        assert_eq!(origin, Origin::Default);
+        let n = notice.unwrap();
+        assert_eq!(n.level, NoticeLevel::Error);
+        assert!(n.text.contains("damaged") && n.text.ends_with("instead."), "{}", n.text);
+    }
+
+    #[test]
+    fn the_hash_wins_over_the_autosave_and_the_autosave_over_the_default() {
+        let lesson = presets::lesson(3).unwrap().scenario();
+        let link = permalink::encode(&lesson);
+        let other = permalink::encode(&presets::lesson(4).unwrap().scenario());
+        assert_eq!(resolve_initial(&link, Some(other.clone())).0, lesson);
+        let (s, origin, _) = resolve_initial("", Some(other));
+        assert_eq!((s, origin), (presets::lesson(4).unwrap().scenario(), Origin::Autosave));
+        assert_eq!(resolve_initial("", Some("junk".into())).1, Origin::Default);
+    }
+}

@@ -1,0 +1,246 @@
+// The playground's user journeys in headless Chromium against the release build.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { inflateRawSync } from 'node:zlib';
+import { serve, launch, openApp, openPage, shot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+/** The scenario JSON inside a share link, decoded the way the module docs describe. */
+function decodeLink(link) {
+  const hash = new URL(link).hash.slice(1);
+  assert.match(hash, /^v1\.[A-Za-z0-9_-]+$/);
+  return JSON.parse(inflateRawSync(Buffer.from(hash.slice(3), 'base64url')).toString('utf8'));
+}
+
+const ladder = (page, conn, type) => page.getByTestId(`ladder-${conn}-${type}`);
+const matchedRung = async (page, conn, type) =>
+  ladder(page, conn, type).locator('li[aria-current="true"]').getAttribute('data-rung', { timeout: 1000 }).catch(() => null);
+
+test('adding a quota through the form changes the ladder; a refused value stays in the field', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  assert.equal(await matchedRung(page, 0, 'Produce'), '3');
+  await page.getByLabel('Entity type').selectOption('user-client');
+  await page.getByLabel('User principal').fill('tenant-a');
+  await page.getByLabel('Client id', { exact: true }).fill('app-1');
+  await page.getByLabel('Key', { exact: true }).selectOption('producer_byte_rate');
+  // A fractional LONG: Kafka's message at once, the typed text kept, the button disabled.
+  await page.getByLabel(/^Value \(/).fill('1.5');
+  await assert.doesNotReject(page.getByTestId('add-verdict').filter({ hasText: 'fractional' }).waitFor());
+  assert.equal(await page.getByLabel(/^Value \(/).inputValue(), '1.5');
+  assert.equal(await page.getByRole('button', { name: 'Set quota' }).isDisabled(), true);
+  await page.getByLabel(/^Value \(/).fill('500000');
+  await page.getByTestId('add-verdict').filter({ hasText: 'Kafka accepts' }).waitFor();
+  await page.getByRole('button', { name: 'Set quota' }).click();
+  await page.getByTestId('quota-list').getByText('users/tenant-a/clients/app-1', { exact: true }).waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid="ladder-0-Produce"] li[aria-current="true"]')?.dataset.rung === '1');
+  assert.match(await page.getByTestId('limit-0-Produce').innerText(), /500000\.0.*rung 1/s);
+  // The user rung is now shadowed, with the reason.
+  assert.match(await ladder(page, 0, 'Produce').locator('li[data-rung="3"]').innerText(), /shadowed by rung 1/);
+  // Editing the value in place: a bad value is refused with Kafka's message and kept.
+  const value = page.getByLabel('producer_byte_rate of users/tenant-a/clients/app-1', { exact: true });
+  await value.fill('-5');
+  await page.getByText('must be greater than 0').first().waitFor();
+  assert.equal(await value.inputValue(), '-5');
+  assert.match(await page.getByTestId('limit-0-Produce').innerText(), /500000\.0/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('switching the listener to PLAINTEXT makes the principal ANONYMOUS and the user quota stop applying', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  assert.equal(await page.getByTestId('principal-name').innerText(), 'User:tenant-a');
+  await page.getByLabel('Listener (security.protocol)').selectOption('PLAINTEXT');
+  await page.getByTestId('principal-name').filter({ hasText: 'User:ANONYMOUS' }).waitFor();
+  assert.match(await page.getByTestId('principal-warning').first().innerText(), /ANONYMOUS/);
+  await page.waitForFunction(() => !document.querySelector('[data-testid="ladder-0-Produce"] li[aria-current="true"]'));
+  assert.match(await page.getByTestId('limit-0-Produce').innerText(), /Unlimited/);
+  // The identity typed earlier is kept: switching back restores the quota.
+  await page.getByLabel('Listener (security.protocol)').selectOption('SASL_PLAINTEXT');
+  await page.getByTestId('principal-name').filter({ hasText: 'User:tenant-a' }).waitFor();
+  assert.equal(await matchedRung(page, 0, 'Produce'), '3');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the lab's 2 MB/s producer runs to the end in about 12 s; scrub and step move the cursor", async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  await page.getByTestId('lesson-1').click();
+  await page.getByTestId('lesson-text').waitFor();
+  await page.getByLabel('Playback speed').selectOption({ label: '30×' });
+  await page.getByTestId('play').click();
+  const duration = page.getByTestId('duration-throttled');
+  await page.waitForFunction(() => document.querySelector('[data-testid="duration-throttled"]')?.dataset.ms, null, { timeout: 30000 });
+  const ms = Number(await duration.getAttribute('data-ms'));
+  assert.ok(ms > 10000 && ms < 14000, `duration ${ms} ms`);
+  assert.match(await duration.innerText(), /^1[0-3]\.\d\d s$/);
+  await page.waitForFunction(() => document.querySelector('[data-testid="play"]').getAttribute('aria-label') === 'Play');
+  const end = Number(await page.getByTestId('clock').getAttribute('data-ms'));
+  assert.ok(end >= ms, `cursor ${end} at the end`);
+  // Retries and errors stayed at zero: throttling delays, it does not fail.
+  const metrics = await page.getByTestId('client-metrics').innerText();
+  assert.match(metrics, /record-retry-total:\{client-id=throttled-producer\}\s+0/);
+  assert.match(metrics, /record-error-total:\{client-id=throttled-producer\}\s+0/);
+  await shot(page, 'lesson-1-end');
+
+  // Scrub back: the throttled producer is not done at 3 s; forward again: done.
+  await page.getByTestId('scrubber').fill('3000');
+  await page.waitForFunction(() => document.querySelector('[data-testid="clock"]').dataset.ms === '3000');
+  assert.equal(await duration.getAttribute('data-ms'), null);
+  assert.equal(await duration.innerText(), '…');
+  await page.getByTestId('scrubber').fill(String(end + 10)); // clamped to the end
+  await page.waitForFunction(() => document.querySelector('[data-testid="duration-throttled"]').dataset.ms);
+  // Step back and forth over events.
+  await page.getByTestId('scrubber').fill('3000');
+  await page.getByTestId('step-forward').click();
+  const after = Number(await page.getByTestId('clock').getAttribute('data-ms'));
+  assert.ok(after > 3000, `step forward to ${after}`);
+  await page.getByTestId('step-back').click();
+  const back = Number(await page.getByTestId('clock').getAttribute('data-ms'));
+  assert.ok(back < after, `step back to ${back}`);
+  // Keyboard: End, Home.
+  await page.locator('body').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('End');
+  await page.waitForFunction((e) => Number(document.querySelector('[data-testid="clock"]').dataset.ms) >= e - 1, end);
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => document.querySelector('[data-testid="clock"]').dataset.ms === '0');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a permalink restores the scenario in a fresh page; redaction hides names', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  await page.getByLabel('Entity type').selectOption('client');
+  await page.getByLabel('Client id', { exact: true }).fill('reporting-job');
+  await page.getByLabel('Key', { exact: true }).selectOption('request_percentage');
+  await page.getByLabel(/^Value \(/).fill('50');
+  await page.getByRole('button', { name: 'Set quota' }).click();
+  await page.getByTestId('quota-list').getByText('clients/reporting-job', { exact: true }).waitFor();
+  const link = await page.getByTestId('share-link').inputValue();
+  const json = decodeLink(link);
+  assert.ok(json.quotas.some((q) => q.entity['client-id'] === 'reporting-job' && q.value === 50), JSON.stringify(json.quotas));
+  // The address bar carries the same scenario.
+  assert.equal(new URL(page.url()).hash, new URL(link).hash);
+
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  const otherErrors = [];
+  other.on('console', (m) => { if (m.type() === 'error') otherErrors.push(m.text()); });
+  await other.goto(link);
+  await other.getByTestId('quota-list').getByText('clients/reporting-job', { exact: true }).waitFor();
+  assert.equal(await other.getByTestId('principal-name').innerText(), 'User:tenant-a');
+  assert.equal(await matchedRung(other, 0, 'Produce'), '3');
+  assert.deepEqual(otherErrors, []);
+  await fresh.close();
+
+  await page.getByTestId('redact').check();
+  await page.waitForFunction((l) => document.querySelector('[data-testid="share-link"]').value !== l, link);
+  const redacted = decodeLink(await page.getByTestId('share-link').inputValue());
+  const text = JSON.stringify(redacted);
+  assert.ok(!text.includes('tenant-a') && !text.includes('reporting-job') && !text.includes('app-1'), text);
+  assert.ok(redacted.quotas.some((q) => q.entity.user === 'user-1'));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a damaged or hostile link shows a clear message and the default scenario', async () => {
+  for (const [hash, wording] of [
+    ['#v1.garbage!!', /damaged/],
+    ['#hello-world', /does not start with a format version/],
+    ['#v9.AAAA', /format v9/],
+    ['#v1.' + 'A'.repeat(210000), /refused/],
+  ]) {
+    const { page, errors, context } = await openApp(browser, server.url + hash);
+    const notice = page.getByTestId('notice');
+    await notice.waitFor();
+    assert.match(await notice.innerText(), wording);
+    assert.match(await notice.innerText(), /default scenario is shown instead/);
+    assert.equal(await page.getByTestId('principal-name').innerText(), 'User:tenant-a');
+    assert.equal(await page.getByRole('alert').filter({ hasText: 'internal error' }).count(), 0);
+    if (hash === '#v1.garbage!!') await shot(page, 'garbage-hash', false);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('embed mode shows one panel without chrome and reports its height to the parent', async () => {
+  const { page: main, context: mc } = await openApp(browser, server.url);
+  const link = await main.getByTestId('share-link').inputValue();
+  const snippet = await main.getByTestId('embed-snippet').inputValue();
+  assert.match(snippet, /^<iframe src="[^"]+\?embed=simulation#v1\./);
+  await mc.close();
+  const hash = new URL(link).hash;
+
+  const { page, errors, context } = await openApp(browser, `${server.url}?embed=resolution${hash}`, { viewport: { width: 700, height: 900 } });
+  await page.getByTestId('embed').waitFor();
+  assert.equal(await page.getByTestId('embed').getAttribute('data-panel'), 'resolution');
+  assert.equal(await page.getByRole('heading', { name: 'Kafka Quota Playground' }).count(), 0);
+  assert.equal(await page.locator('#quotas').count(), 0);
+  assert.equal(await matchedRung(page, 0, 'Produce'), '3');
+  await shot(page, 'embed-resolution');
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  // In an iframe the panel posts its height to the parent page.
+  const host = await browser.newContext();
+  const parent = await host.newPage();
+  await parent.goto(`${server.url}embed-example.html${hash}`);
+  // The example page's own listener sets the iframe's height from the message.
+  await parent.waitForFunction(() => parseInt(document.getElementById('ladder').style.height, 10) > 200, null, { timeout: 20000 });
+  await shot(parent, 'embed-example', false);
+  await host.close();
+});
+
+test('keyboard: ? opens the help sheet and Escape closes it; every control has a name', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  await page.keyboard.press('?');
+  await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  // Space plays and pauses.
+  await page.keyboard.press(' ');
+  await page.getByRole('button', { name: 'Pause' }).waitFor();
+  await page.keyboard.press(' ');
+  await page.getByRole('button', { name: 'Play' }).waitFor();
+  // Every input, select, textarea and button has an accessible name.
+  const unnamed = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')].filter((el) => {
+    const id = el.id && document.querySelector(`label[for="${el.id}"]`);
+    return !(el.getAttribute('aria-label') || id || el.closest('label') || (el.tagName === 'BUTTON' && el.textContent.trim()));
+  }).map((el) => el.outerHTML.slice(0, 80)));
+  assert.deepEqual(unnamed, []);
+  // Every chart has a text equivalent.
+  const charts = await page.locator('svg.chart').evaluateAll((svgs) => svgs.map((s) => s.getAttribute('role') === 'img' && (s.getAttribute('aria-label') || '').length > 20));
+  assert.ok(charts.length >= 3 && charts.every(Boolean), JSON.stringify(charts));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('screenshots: light and dark, 360 px and wide', async () => {
+  for (const [name, options] of [
+    ['wide-light', { viewport: { width: 1440, height: 1000 }, colorScheme: 'light' }],
+    ['wide-dark', { viewport: { width: 1440, height: 1000 }, colorScheme: 'dark' }],
+    ['narrow-light', { viewport: { width: 360, height: 800 }, colorScheme: 'light' }],
+    ['narrow-dark', { viewport: { width: 360, height: 800 }, colorScheme: 'dark', reducedMotion: 'reduce' }],
+  ]) {
+    const { page, errors, context } = await openApp(browser, server.url, options);
+    await page.getByTestId('lesson-4').click();
+    await page.getByTestId('lesson-text').waitFor();
+    await page.keyboard.press('End');
+    // Nothing is wider than the viewport.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${name}: ${overflow}px of horizontal overflow`);
+    await shot(page, name);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('a panic is reported in the page, not a blank screen', async () => {
+  const { page, context } = await openPage(browser, `${server.url}?kqp-test-panic`);
+  const panic = page.locator('#panic');
+  await panic.waitFor({ state: 'visible', timeout: 20000 });
+  assert.match(await panic.innerText(), /internal error: .*test panic requested/s);
+  await context.close();
+});
