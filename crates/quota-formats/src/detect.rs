@@ -154,6 +154,10 @@ pub fn detect(text: &str) -> Result<Detection, Error> {
     };
     if let Some((n, first)) = content_lines(text).next() {
         if first.starts_with('{') {
+            let squeezed: String = text.split_whitespace().collect();
+            if squeezed.contains("\"entity\":[") && squeezed.contains("\"values\":[") {
+                return found(Format::Rpk, n, "opens rpk's quota JSON (entities as lists of name/type pairs)");
+            }
             return found(Format::ScenarioJson, n, "opens a JSON object");
         }
     }
@@ -513,6 +517,7 @@ mod tests {
             ("$ kafka-configs --bootstrap-server b:9092 --describe --entity-type users", Format::ConfigsSh),
             ("Quota configs for user-principal 'a' are producer_byte_rate=1.0", Format::Describe),
             ("user=alice\n\tproducer_byte_rate=2000000\n", Format::Rpk),
+            ("{\"quotas\": [{\"entity\": [{\"name\": \"a\", \"type\": \"user\"}], \"values\": []}]}", Format::Rpk),
         ];
         for (text, want) in cases {
             let d = detect(text).unwrap();

@@ -279,6 +279,13 @@ fn command(words: &[String], at: Position, out: &mut QuotaImport) -> Result<(), 
 /// ```
 pub fn parse(text: &str) -> Result<QuotaImport, Error> {
     let mut out = QuotaImport::default();
+    if text.trim_start().starts_with('{') {
+        // The JSON of `rpk cluster quotas describe --format json`, or an
+        // `import --from` file.
+        let words = ["rpk", "cluster", "quotas", "import", "--from", text.trim()].map(str::to_owned);
+        command(&words, Position::new(1, 1), &mut out)?;
+        return Ok(out);
+    }
     let mut current: Option<DescribedQuota> = None;
     let mut seen = false;
     for line in logical_lines(text) {
@@ -354,6 +361,9 @@ mod tests {
         assert_eq!(import.quotas[1].entity, QuotaEntity::user("alice"));
         assert_eq!(import.quotas[1].values, [(QuotaKey::ProducerByteRate, 2e6)]);
         let e = parse("rpk cluster quotas alter --add consumer_byte_rate=1 \\\n  --name client-id-prefix=bar-\n").unwrap_err();
+        let json = parse("{\"quotas\":[{\"entity\":[{\"name\":\"a\",\"type\":\"client-id\"},{\"type\":\"user\"}],\"values\":[{\"key\":\"consumer_byte_rate\",\"values\":\"10\"}]}]}").unwrap();
+        assert_eq!(json.quotas[0].entity.path(), "users/<default>/clients/a");
+        assert_eq!(json.quotas[0].values, [(QuotaKey::ConsumerByteRate, 10.0)]);
         assert_eq!(e.to_string(), "Line 1, column 1: the entity type client-id-prefix is not supported because it is Redpanda's own: Kafka matches client-id quotas on the exact client.id and has no prefix entity.");
     }
 }

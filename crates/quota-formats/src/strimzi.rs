@@ -14,8 +14,8 @@
 //! `controller_mutation_rate` (a number).
 //!
 //! Reading is deliberate about what real files contain:
-//! - multi-document streams: every `KafkaUser` is read, other kinds are
-//!   skipped with a note;
+//! - multi-document streams and `kind: List` (`kubectl get -o yaml`): every
+//!   `KafkaUser` is read, other kinds are skipped with a note;
 //! - `apiVersion` `kafka.strimzi.io/v1alpha1`, `v1beta1`, `v1beta2` and `v1`
 //!   (same `quotas` shape); anything else is refused;
 //! - `quotas: {}` and a missing `quotas` import nothing, with a note;
@@ -462,7 +462,19 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
     let mut out = QuotaImport::default();
     let mut users = 0u32;
     let mut kinds: Vec<String> = Vec::new();
+    // `kubectl get kafkausers -o yaml` wraps resources in a `kind: List`.
+    let mut resources: Vec<&MarkedYaml<'_>> = Vec::new();
     for doc in &docs {
+        match (get(doc, "kind"), get(doc, "items")) {
+            (Some((_, k)), Some((_, items))) if k.data.as_str() == Some("List") => {
+                if let YamlData::Sequence(seq) = &items.data {
+                    resources.extend(seq.iter());
+                }
+            }
+            _ => resources.push(doc),
+        }
+    }
+    for doc in resources {
         if doc.data.is_null() {
             continue;
         }
@@ -701,6 +713,16 @@ mod tests {
         let e = parse("  quotas:\n    producerByteRate: 1\n").unwrap_err();
         assert!(matches!(e.kind, ErrorKind::Unsupported { .. }));
         assert_eq!(e.position, Position::new(1, 3));
+    }
+
+    #[test]
+    fn reads_kubectl_lists() {
+        let list = format!(
+            "apiVersion: v1\nkind: List\nitems:\n- {}\n",
+            USER.replace("my-user", "u1").trim_end().replace('\n', "\n  ")
+        );
+        let s = store_of(&list).unwrap();
+        assert_eq!(s.get(&QuotaEntity::user("u1")).unwrap()[&QuotaKey::ProducerByteRate], 1048576.0);
     }
 
     #[test]
