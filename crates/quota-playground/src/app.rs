@@ -102,6 +102,33 @@ impl PartialEq for Ctx {
     }
 }
 
+/// The context of the panels that do not follow the cursor: equal as long
+/// as nothing but the cursor or playback changed, so moving the cursor
+/// re-renders only the simulation panel.
+#[derive(Clone)]
+pub(crate) struct SceneCtx(pub(crate) Ctx);
+
+impl PartialEq for SceneCtx {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (&*self.0.state, &*other.0.state);
+        a.revision == b.revision
+            && a.selected == b.selected
+            && a.compare == b.compare
+            && a.redact_links == b.redact_links
+            && a.help_open == b.help_open
+            && a.notice == b.notice
+            && a.origin == b.origin
+            && Rc::ptr_eq(&self.0.analysis, &other.0.analysis)
+            && self.0.embed == other.0.embed
+    }
+}
+
+/// The context of a panel that does not follow the cursor.
+#[hook]
+pub(crate) fn use_scene() -> Ctx {
+    use_context::<SceneCtx>().expect("SceneCtx provider").0
+}
+
 /// The context of the panels.
 #[hook]
 pub(crate) fn use_ctx() -> Ctx {
@@ -122,6 +149,7 @@ pub fn app() -> Html {
     });
     let rev = state.revision;
     let timer = hooks::use_recompute_timer(rev);
+    hooks::use_frame_mark(state.cursor_ms);
     let analysis = {
         let scenario = state.scenario.clone();
         use_memo(rev, move |_| Analysis::new(&scenario))
@@ -187,7 +215,12 @@ pub fn app() -> Html {
             </>
         },
     };
-    html! { <ContextProvider<Ctx> context={ctx}>{ body }</ContextProvider<Ctx>> }
+    let scene = SceneCtx(ctx.clone());
+    html! {
+        <ContextProvider<Ctx> context={ctx}>
+            <ContextProvider<SceneCtx> context={scene}>{ body }</ContextProvider<SceneCtx>>
+        </ContextProvider<Ctx>>
+    }
 }
 
 fn scroll_to(p: Panel) -> Callback<MouseEvent> {

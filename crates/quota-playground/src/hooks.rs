@@ -185,3 +185,13 @@ pub(crate) fn use_test_panic() {
         }
     });
 }
+
+/// Marks `<body data-frame-ms>` with the time from the start of a render for
+/// a new cursor position to the DOM update (what one playback frame costs).
+#[hook]
+pub(crate) fn use_frame_mark(cursor_ms: f64) {
+    let started = use_recompute_timer(cursor_ms.to_bits());
+    use_effect_with(cursor_ms.to_bits(), move |_| {
+        platform::mark_body("data-frame-ms", &format!("{:.2}", platform::now_ms() - started));
+    });
+}

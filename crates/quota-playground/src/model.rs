@@ -461,6 +461,33 @@ pub fn rate_at(track: &SensorTrack, at: f64) -> Option<RatePoint> {
     last_before(&track.rate, at, |p| p.at_ms as f64)
 }
 
+/// The client and the budget the charts show: the chosen ones, else the
+/// first client that was throttled and the budget it was throttled on (a
+/// budget with a quota before an unlimited one). Indices into the Timeline.
+pub fn focus(t: &Timeline, client: Option<u32>, sensor: Option<u32>) -> (usize, usize) {
+    let n = t.clients.len().max(1);
+    let member = |s: &SensorTrack, c: usize| s.members.contains(&(c as u32));
+    let c = match client {
+        Some(c) => (c as usize).min(n - 1),
+        None => (0..t.clients.len())
+            .find(|c| t.sensors.iter().any(|s| member(s, *c) && !s.throttles.is_empty()))
+            .unwrap_or(0),
+    };
+    let limited = |s: &SensorTrack| s.bound < quota_engine::resolve::UNLIMITED_BOUND;
+    let s = match sensor {
+        Some(s) => (s as usize).min(t.sensors.len().saturating_sub(1)),
+        None => t
+            .sensors
+            .iter()
+            .position(|s| member(s, c) && !s.throttles.is_empty())
+            .or_else(|| t.sensors.iter().position(|s| member(s, c) && limited(s)))
+            .or_else(|| t.sensors.iter().position(|s| member(s, c)))
+            .or_else(|| t.sensors.iter().position(limited))
+            .unwrap_or(0),
+    };
+    (c, s)
+}
+
 /// One bar of the quota-window chart.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SampleBar {
@@ -709,6 +736,20 @@ mod tests {
         let r = rate_at(track, mid).unwrap();
         let total: f64 = bars.iter().map(|b| b.sum).sum();
         assert!((total - r.rate * r.window_ms as f64 / 1000.0).abs() < 1.0 + total * 1e-9);
+    }
+
+    #[test]
+    fn the_charts_focus_on_the_throttled_client_and_its_budget() {
+        let t = simulate(&presets::lesson(4).unwrap().scenario()).unwrap();
+        let (c, s) = focus(&t, None, None);
+        assert_eq!(t.clients[c].name, "sasl-tenant-a");
+        assert_eq!(t.sensors[s].tags.user, "tenant-a");
+        assert!(!t.sensors[s].throttles.is_empty());
+        // A chosen client shows its own budget; a chosen budget stays.
+        let (c, s) = focus(&t, Some(0), None);
+        assert_eq!(t.clients[c].name, "plaintext");
+        assert!(t.sensors[s].members.contains(&0));
+        assert_eq!(focus(&t, Some(99), Some(99)).0, t.clients.len() - 1);
     }
 
     #[test]

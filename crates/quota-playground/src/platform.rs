@@ -126,7 +126,8 @@ pub fn initial_scenario() -> (Scenario, Origin, Option<Notice>) {
 
 /// [`initial_scenario`] without the browser: testable natively.
 pub fn resolve_initial(hash: &str, autosaved: Option<String>) -> (Scenario, Origin, Option<Notice>) {
-    if !hash.trim().is_empty() {
+    // `#/quotas` and the like are in-page navigation, not a scenario.
+    if !hash.trim().is_empty() && !hash.starts_with('/') {
         return match permalink::decode(hash) {
             Ok(s) => (s, Origin::Link, None),
             Err(e) => (
@@ -187,5 +188,6 @@ mod tests {
         let (s, origin, _) = resolve_initial("", Some(other));
         assert_eq!((s, origin), (presets::lesson(4).unwrap().scenario(), Origin::Autosave));
         assert_eq!(resolve_initial("", Some("junk".into())).1, Origin::Default);
+        assert_eq!(resolve_initial("/quotas", None).2, None);
     }
 }

@@ -75,10 +75,12 @@ pub struct AppState {
     pub help_open: bool,
     /// A message for the user.
     pub notice: Option<Notice>,
-    /// The sensor (budget) track shown in the simulation charts (index).
-    pub focus_sensor: u32,
-    /// The client track shown in the simulation charts (index).
-    pub focus_client: u32,
+    /// The sensor (budget) track shown in the simulation charts (index);
+    /// `None` = the focused client's budget ([`model::focus`]).
+    pub focus_sensor: Option<u32>,
+    /// The client track shown in the simulation charts (index); `None` = the
+    /// first throttled client ([`model::focus`]).
+    pub focus_client: Option<u32>,
 }
 
 impl AppState {
@@ -96,8 +98,8 @@ impl AppState {
             redact_links: false,
             help_open: false,
             notice: None,
-            focus_sensor: 0,
-            focus_client: 0,
+            focus_sensor: None,
+            focus_client: None,
         }
     }
 
@@ -209,7 +211,7 @@ pub enum Action {
     SetSpeed(usize),
     /// Choose the budget shown in the charts.
     FocusSensor(u32),
-    /// Choose the client shown in the charts.
+    /// Choose the client shown in the charts (and show its budget).
     FocusClient(u32),
     /// Redact names in share links.
     SetRedact(bool),
@@ -324,8 +326,11 @@ impl AppState {
                 self.speed = i as usize;
             }
             Action::SetSpeed(i) => self.speed = i.min(SPEEDS.len() - 1),
-            Action::FocusSensor(i) => self.focus_sensor = i,
-            Action::FocusClient(i) => self.focus_client = i,
+            Action::FocusSensor(i) => self.focus_sensor = Some(i),
+            Action::FocusClient(i) => {
+                self.focus_client = Some(i);
+                self.focus_sensor = None;
+            }
             Action::SetRedact(r) => self.redact_links = r,
             Action::SetHelp(h) => self.help_open = h,
             Action::DismissNotice => self.notice = None,

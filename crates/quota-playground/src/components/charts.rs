@@ -44,8 +44,9 @@ fn frame(label: String, testid: &'static str, body: Html, y_ticks: &[(f64, Strin
                         <text x={(PAD_L - 6.0).to_string()} y={(y + 4.0).to_string()} text-anchor="end">{ t.clone() }</text>
                     </>
                 }) }
-                { for x_ticks.iter().map(|(x, t)| html! {
-                    <text x={x.to_string()} y={(H - 6.0).to_string()} text-anchor="middle">{ t.clone() }</text>
+                { for x_ticks.iter().enumerate().map(|(i, (x, t))| {
+                    let anchor = if i == 0 { "start" } else if i + 1 == x_ticks.len() { "end" } else { "middle" };
+                    html! { <text x={x.to_string()} y={(H - 6.0).to_string()} text-anchor={anchor}>{ t.clone() }</text> }
                 }) }
             </g>
             <g transform={format!("translate({PAD_L} {PAD_T})")}>{ body }</g>
@@ -107,6 +108,7 @@ pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
         <figure class="fig">
             <figcaption>{ "Quota window: the samples the rate is computed over" }</figcaption>
             { frame(label, "chart-window", body, &value_ticks(top, |v| fmt_amount(track.quota_type, v)), &[]) }
+            if bars.is_empty() { <p class="msg hint">{ "No sample in the window at this time: nothing was recorded in the last window, so the rate reads 0." }</p> }
             <p class="legend"><span class="sw bar"></span>{ "sum per sample" }<span class="sw current"></span>{ "sample being filled" }
                 if !unlimited { <span class="sw quota"></span>{ "quota × sample length" } }</p>
             <details class="data"><summary>{ "Data" }</summary>

@@ -6,15 +6,24 @@ use quota_engine::sim::{ClientThrottling, ConnectionSpec, ListenerKind};
 use yew::prelude::*;
 
 use super::{event_value, PanelBox, SelectField, TextField};
-use crate::app::use_ctx;
+use crate::app::use_scene;
 use crate::state::Action;
 
 const LISTENERS: [(&str, &str); 4] = [
-    ("PLAINTEXT", "PLAINTEXT (no authentication)"),
-    ("SSL", "SSL (TLS; client certificate optional)"),
+    ("PLAINTEXT", "PLAINTEXT"),
+    ("SSL", "SSL"),
     ("SASL_PLAINTEXT", "SASL_PLAINTEXT"),
     ("SASL_SSL", "SASL_SSL"),
 ];
+
+fn listener_hint(l: ListenerKind) -> &'static str {
+    match l {
+        ListenerKind::Plaintext => "No authentication: every client is User:ANONYMOUS.",
+        ListenerKind::Ssl => "TLS; the principal is the client certificate's DN, if the broker asks for one.",
+        ListenerKind::SaslPlaintext => "SASL authentication without TLS.",
+        ListenerKind::SaslSsl => "SASL authentication over TLS; the principal comes from SASL.",
+    }
+}
 
 const MECHANISMS: [&str; 5] = ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "GSSAPI", "OAUTHBEARER"];
 
@@ -42,7 +51,7 @@ fn opts(list: &[(&'static str, &'static str)]) -> Vec<(AttrValue, AttrValue)> {
 
 #[function_component(ConnectionPanel)]
 pub(crate) fn connection_panel() -> Html {
-    let ctx = use_ctx();
+    let ctx = use_scene();
     let s = &ctx.state.scenario;
     let sel = ctx.state.selected as usize;
     let d = ctx.state.dispatcher();
@@ -121,7 +130,8 @@ pub(crate) fn connection_panel() -> Html {
                 <TextField id="conn-name" label="Name (for this page)" value={spec.name.clone()}
                     on_commit={edit(|c, v| c.name = v)} validate={name_check} />
                 <SelectField id="conn-listener" label="Listener (security.protocol)" value={listener_name(spec.listener)}
-                    options={opts(&LISTENERS)} on_change={edit(|c, v| c.listener = listener_of(&v))} />
+                    options={opts(&LISTENERS)} on_change={edit(|c, v| c.listener = listener_of(&v))}
+                    hint={listener_hint(spec.listener)} />
                 if matches!(spec.listener, ListenerKind::SaslPlaintext | ListenerKind::SaslSsl) {
                     <SelectField id="conn-mech" label="SASL mechanism" value={mech.clone()}
                         options={MECHANISMS.iter().map(|m| (AttrValue::Static(m), AttrValue::Static(m))).collect::<Vec<_>>()}
@@ -141,7 +151,8 @@ pub(crate) fn connection_panel() -> Html {
                 <TextField id="conn-ip" label="Source IP" value={spec.ip.clone()} on_commit={edit(|c, v| c.ip = v)} />
                 <SelectField id="conn-throttling" label="Client throttling"
                     value={if spec.client_throttling == ClientThrottling::Legacy { "legacy" } else { "kip219" }}
-                    options={opts(&[("kip219", "KIP-219 (Kafka 2.0+ clients)"), ("legacy", "Legacy client (broker delays the response)")])}
+                    options={opts(&[("kip219", "KIP-219 client"), ("legacy", "Legacy client")])}
+                    hint={if spec.client_throttling == ClientThrottling::Legacy { "Pre-2.0 client: the broker holds the response back." } else { "Kafka 2.0+: the response comes at once and the client waits." }}
                     on_change={edit(|c, v| c.client_throttling = if v == "legacy" { ClientThrottling::Legacy } else { ClientThrottling::Kip219 })} />
             </div>
             <PrincipalView index={sel} />
@@ -170,7 +181,7 @@ struct PrincipalProps {
 
 #[function_component(PrincipalView)]
 fn principal_view(p: &PrincipalProps) -> Html {
-    let ctx = use_ctx();
+    let ctx = use_scene();
     let Some(outcome) = ctx.analysis.principals.get(p.index) else { return html! {} };
     match outcome {
         Ok(o) => {

@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use crate::app::use_ctx;
+use crate::app::use_scene;
 use crate::state::Action;
 
 const KEYS: [(&str, &str); 9] = [
@@ -19,7 +19,7 @@ const KEYS: [(&str, &str); 9] = [
 
 #[function_component(HelpSheet)]
 pub(crate) fn help_sheet() -> Html {
-    let ctx = use_ctx();
+    let ctx = use_scene();
     let close_ref = use_node_ref();
     {
         let close_ref = close_ref.clone();

@@ -3,13 +3,13 @@
 use yew::prelude::*;
 
 use super::PanelBox;
-use crate::app::use_ctx;
+use crate::app::use_scene;
 use crate::presets::{self, LESSONS};
 use crate::state::{Action, Notice, NoticeLevel, Origin};
 
 #[function_component(LessonsPanel)]
 pub(crate) fn lessons_panel() -> Html {
-    let ctx = use_ctx();
+    let ctx = use_scene();
     let active = match ctx.state.origin {
         Origin::Lesson(id) => presets::lesson(id),
         _ => None,

@@ -2,12 +2,12 @@
 
 use yew::prelude::*;
 
-use crate::app::use_ctx;
+use crate::app::use_scene;
 use crate::state::{Action, NoticeLevel};
 
 #[function_component(NoticeBar)]
 pub(crate) fn notice_bar() -> Html {
-    let ctx = use_ctx();
+    let ctx = use_scene();
     let Some(n) = ctx.state.notice.clone() else { return html! {} };
     let dismiss = {
         let d = ctx.state.dispatcher();

@@ -6,13 +6,13 @@ use quota_engine::{QuotaEntity, QuotaKey, RawEntity};
 use yew::prelude::*;
 
 use super::{event_checked, event_value, NumberField, PanelBox};
-use crate::app::use_ctx;
+use crate::app::use_scene;
 use crate::model;
 use crate::state::Action;
 
 #[function_component(QuotasPanel)]
 pub(crate) fn quotas_panel() -> Html {
-    let ctx = use_ctx();
+    let ctx = use_scene();
     let rows = model::quota_rows(&ctx.state.scenario);
     html! {
         <PanelBox id="quotas" title="Quotas"
@@ -40,7 +40,7 @@ struct RowProps {
 
 #[function_component(QuotaRowView)]
 fn quota_row(p: &RowProps) -> Html {
-    let ctx = use_ctx();
+    let ctx = use_scene();
     let r = &p.row;
     let (entity, key) = (r.entity.clone(), r.key);
     let on_commit = {
@@ -146,7 +146,7 @@ impl Draft {
 
 #[function_component(AddQuota)]
 fn add_quota() -> Html {
-    let ctx = use_ctx();
+    let ctx = use_scene();
     let draft = use_state(Draft::default);
     let verdict = draft.verdict(&ctx.state.scenario);
     let set = |f: fn(&mut Draft, Event)| {

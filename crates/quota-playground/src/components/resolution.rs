@@ -8,7 +8,7 @@ use quota_engine::{QuotaKey, QuotaType};
 use yew::prelude::*;
 
 use super::PanelBox;
-use crate::app::use_ctx;
+use crate::app::use_scene;
 use crate::model;
 use crate::state::Action;
 
@@ -26,7 +26,7 @@ fn outcome_badge(o: &RungOutcome) -> (&'static str, String) {
 
 #[function_component(ResolutionPanel)]
 pub(crate) fn resolution_panel() -> Html {
-    let ctx = use_ctx();
+    let ctx = use_scene();
     let s = &ctx.state.scenario;
     let shown: Vec<usize> = if ctx.state.compare.is_empty() {
         vec![ctx.state.selected as usize]
@@ -114,26 +114,40 @@ fn ladder(r: &Resolution, sharers: &[String], conn: usize) -> Html {
             </p>
         },
     };
+    let skipped = r.trace.iter().find_map(|c| match c.outcome {
+        RungOutcome::SkippedBySingleLevel { enabled } => Some(enabled),
+        _ => None,
+    });
+    let rungs = html! {
+        <ol class="ladder">
+            { for r.trace.iter().map(|c| {
+                let (class, badge) = outcome_badge(&c.outcome);
+                let applies = c.outcome == RungOutcome::Applies;
+                let show_reason = !matches!(c.outcome, RungOutcome::NotConfigured | RungOutcome::SkippedBySingleLevel { .. });
+                html! {
+                    <li class={classes!("rung", class)} aria-current={applies.then_some("true")} data-rung={c.rung.number().to_string()}>
+                        <span class="n" aria-hidden="true">{ c.rung.number() }</span>
+                        <span class="what">
+                            <code>{ c.entity.path() }</code>
+                            if let Some(v) = c.configured { <span class="val">{ format!(" = {}", quota_engine::java_double_to_string(v)) }</span> }
+                            <span class={classes!("badge", class)}>{ badge }</span>
+                            if show_reason { <span class="why">{ c.reason.clone() }</span> }
+                        </span>
+                    </li>
+                }
+            }) }
+        </ol>
+    };
     html! {
         <div class="ladder-box" data-testid={format!("ladder-{}-{}", conn, r.quota_type.metric_type())}>
             { limit }
-            <ol class="ladder">
-                { for r.trace.iter().map(|c| {
-                    let (class, badge) = outcome_badge(&c.outcome);
-                    let applies = c.outcome == RungOutcome::Applies;
-                    html! {
-                        <li class={classes!("rung", class)} aria-current={applies.then_some("true")} data-rung={c.rung.number().to_string()}>
-                            <span class="n" aria-hidden="true">{ c.rung.number() }</span>
-                            <span class="what">
-                                <code>{ c.entity.path() }</code>
-                                if let Some(v) = c.configured { <span class="val">{ format!(" = {}", quota_engine::java_double_to_string(v)) }</span> }
-                                <span class={classes!("badge", class)}>{ badge }</span>
-                                if !matches!(c.outcome, RungOutcome::NotConfigured) { <span class="why">{ c.reason.clone() }</span> }
-                            </span>
-                        </li>
-                    }
-                }) }
-            </ol>
+            if let Some(kind) = skipped {
+                <p class="ladder-note">{ format!(
+                    "Only {kind} quotas exist for {key}, so Kafka fixes the metric tags by that level and does not look at the rungs marked 'not looked at'."
+                ) }</p>
+            }
+            if r.quotas_enabled() { { rungs } }
+            else { <details class="ladder-more"><summary>{ "Show the eight rungs (none configured)" }</summary>{ rungs }</details> }
             if let Some(tags) = &r.metric_tags {
                 <dl class="budget">
                     <dt>{ "Shares this budget" }</dt>

@@ -5,13 +5,13 @@ use quota_formats::permalink;
 use yew::prelude::*;
 
 use super::{event_checked, event_value, PanelBox};
-use crate::app::{use_ctx, Panel};
+use crate::app::{use_scene, Panel};
 use crate::platform;
 use crate::state::Action;
 
 #[function_component(SharePanel)]
 pub(crate) fn share_panel() -> Html {
-    let ctx = use_ctx();
+    let ctx = use_scene();
     let panel = use_state(|| Panel::Simulation);
     let copied = use_state(|| None::<&'static str>);
     let code = {

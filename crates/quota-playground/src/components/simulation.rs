@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use super::charts::{self, fmt_rate_of};
 use super::{event_value, NumberField, PanelBox, SelectField};
-use crate::app::{use_ctx, Ctx};
+use crate::app::{use_ctx, use_scene, Ctx};
 use crate::model;
 use crate::state::{Action, SPEEDS};
 
@@ -87,6 +87,7 @@ fn transport() -> Html {
 
 fn clients_table(ctx: &Ctx, t: &Timeline) -> Html {
     let cursor = ctx.state.cursor_ms.min(t.end_ms);
+    let (focused, _) = model::focus(t, ctx.state.focus_client, ctx.state.focus_sensor);
     let d = ctx.state.dispatcher();
     let total = |name: &str| -> u64 {
         ctx.state
@@ -118,7 +119,7 @@ fn clients_table(ctx: &Ctx, t: &Timeline) -> Html {
                         else { "running" };
                     let d = d.clone();
                     html! {
-                        <tr class={classes!((ctx.state.focus_client as usize == i).then_some("focus"))}>
+                        <tr class={classes!((focused == i).then_some("focus"))}>
                             <th scope="row">{ format!("{} ({})", c.name, if c.kind == ClientKind::Producer { "producer" } else { "consumer" }) }</th>
                             <td><code>{ format!("{} · {}", c.principal, c.client_id) }</code></td>
                             <td>{ format!("{} / {}", at.records, total(&c.name)) }</td>
@@ -127,7 +128,7 @@ fn clients_table(ctx: &Ctx, t: &Timeline) -> Html {
                                 { at.duration_ms.map_or_else(|| "…".to_owned(), model::fmt_ms) }
                             </td>
                             <td>{ if at.throttled_responses == 0 { "none".to_owned() } else { format!("{} ms ({} throttled responses)", at.throttle_max_ms, at.throttled_responses) } }</td>
-                            <td><input type="radio" name="focus-client" checked={ctx.state.focus_client as usize == i}
+                            <td><input type="radio" name="focus-client" checked={focused == i}
                                 aria-label={format!("Show {} in the charts", c.name)}
                                 onchange={move |_| d.dispatch(Action::FocusClient(i as u32))} /></td>
                         </tr>
@@ -141,14 +142,8 @@ fn clients_table(ctx: &Ctx, t: &Timeline) -> Html {
 
 fn run_view(ctx: &Ctx, t: &Timeline) -> Html {
     let cursor = ctx.state.cursor_ms.min(t.end_ms);
-    let ci = (ctx.state.focus_client as usize).min(t.clients.len().saturating_sub(1));
+    let (ci, si) = model::focus(t, ctx.state.focus_client, ctx.state.focus_sensor);
     let client = t.clients.get(ci);
-    // The budget shown: the chosen one, else the first the focused client draws on.
-    let si = if (ctx.state.focus_sensor as usize) < t.sensors.len() && ctx.state.focus_sensor != u32::MAX {
-        ctx.state.focus_sensor as usize
-    } else {
-        0
-    };
     let track = t.sensors.get(si);
     let d = ctx.state.dispatcher();
     let budget_picker = html! {
@@ -237,6 +232,7 @@ fn latency(c: &quota_engine::sim::ClientTrack, cursor: f64) -> Html {
             <h3>{ format!("kafka-producer-perf-test.sh view of {}", c.name) }</h3>
             <pre data-testid="perf-lines" aria-label="Perf-test output so far">{ if lines.is_empty() { "(no line printed yet)".to_owned() } else { lines.join("\n") } }</pre>
             if done {
+                <div class="table-wrap">
                 <table class="latency">
                     <caption>{ "Latency from send() to acknowledgement" }</caption>
                     <thead><tr><th scope="col">{ "avg" }</th><th scope="col">{ "50th" }</th><th scope="col">{ "95th" }</th>
@@ -246,6 +242,7 @@ fn latency(c: &quota_engine::sim::ClientTrack, cursor: f64) -> Html {
                         <td>{ format!("{} ms", l.p99_ms) }</td><td>{ format!("{} ms", l.p999_ms) }</td><td>{ format!("{} ms", l.max_ms) }</td>
                     </tr></tbody>
                 </table>
+                </div>
             }
         </div>
     }
@@ -267,15 +264,15 @@ fn metrics(t: &Timeline) -> Html {
             v.push((format!("{group}:record-retry-total:{tag}"), m.record_retry_total.to_string()));
             v.push((format!("{group}:record-error-total:{tag}"), m.record_error_total.to_string()));
         }
-        v
+        v.into_iter().map(|(k, x)| (c.name.clone(), k, x)).collect::<Vec<_>>()
     });
     html! {
         <div class="metrics">
             <div class="table-wrap">
                 <table data-testid="client-metrics">
                     <caption>{ "Client metrics at the end of the run" }</caption>
-                    <thead><tr><th scope="col">{ "Metric" }</th><th scope="col">{ "Value" }</th></tr></thead>
-                    <tbody>{ for rows.map(|(k, v)| html! { <tr><td><code>{ k }</code></td><td class="n">{ v }</td></tr> }) }</tbody>
+                    <thead><tr><th scope="col">{ "Client" }</th><th scope="col">{ "Metric" }</th><th scope="col">{ "Value" }</th></tr></thead>
+                    <tbody>{ for rows.map(|(n, k, v)| html! { <tr><td>{ n }</td><td><code>{ k }</code></td><td class="n">{ v }</td></tr> }) }</tbody>
                 </table>
             </div>
             <div class="table-wrap">
@@ -298,7 +295,7 @@ fn metrics(t: &Timeline) -> Html {
 /// The clients (workloads) and the broker settings that matter.
 #[function_component(Setup)]
 fn setup() -> Html {
-    let ctx = use_ctx();
+    let ctx = use_scene();
     let s = &ctx.state.scenario;
     let d = ctx.state.dispatcher();
     let settings = s.brokers.settings.clone();
@@ -319,7 +316,7 @@ fn setup() -> Html {
         })
     };
     html! {
-        <details class="setup" open={true}>
+        <details class="setup">
             <summary>{ format!("Clients and broker settings ({} clients, {} broker{})", s.workloads.len(), s.brokers.count, if s.brokers.count == 1 { "" } else { "s" }) }</summary>
             <div class="workloads">
                 { for s.workloads.iter().enumerate().map(|(i, w)| workload_editor(&ctx, s, i, w)) }
