@@ -61,6 +61,18 @@ test('switching the listener to PLAINTEXT makes the principal ANONYMOUS and the 
   await page.getByLabel('Listener (security.protocol)').selectOption('SASL_PLAINTEXT');
   await page.getByTestId('principal-name').filter({ hasText: 'User:tenant-a' }).waitFor();
   assert.equal(await matchedRung(page, 0, 'Produce'), '3');
+  // SSL with a client certificate: the DN through ssl.principal.mapping.rules.
+  await page.getByLabel('Listener (security.protocol)').selectOption('SSL');
+  await page.getByLabel(/Client certificate subject DN/).fill('CN=tenant-a,OU=eng,O=example');
+  await page.getByTestId('principal-name').filter({ hasText: 'User:CN=tenant-a,OU=eng,O=example' }).waitFor();
+  await page.getByText('Broker principal mapping rules').click();
+  await page.getByLabel('ssl.principal.mapping.rules').fill('RULE:^CN=([^,]*),OU=eng.*$/$1/,DEFAULT');
+  await page.getByTestId('principal-name').filter({ hasText: 'User:tenant-a' }).waitFor();
+  assert.equal(await matchedRung(page, 0, 'Produce'), '3');
+  // A rule Kafka cannot parse: the broker would not start, and the page says so.
+  await page.getByLabel('ssl.principal.mapping.rules').fill('RULE:^CN=(.*$/$1/');
+  await page.getByText('A broker with these rules does not start').waitFor();
+  assert.equal(await page.getByLabel('ssl.principal.mapping.rules').inputValue(), 'RULE:^CN=(.*$/$1/');
   assert.deepEqual(errors, []);
   await context.close();
 });

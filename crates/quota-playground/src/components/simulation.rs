@@ -215,6 +215,18 @@ fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) 
                     }) }
                 </tbody>
             </table>
+            if n > 8 {
+                <details class="data">
+                    <summary>{ format!("All {n} throttles so far") }</summary>
+                    <ol class="all-throttles">
+                        { for seen.iter().take(2000).map(|e| html! {
+                            <li>{ format!("{} · {} · {} ms · ", model::fmt_ms(e.at_ms as f64),
+                                t.clients.get(e.client as usize).map(|c| c.name.as_str()).unwrap_or(""), e.delay_ms) }
+                                <code>{ e.formula() }</code></li>
+                        }) }
+                    </ol>
+                </details>
+            }
         </div>
     }
 }
