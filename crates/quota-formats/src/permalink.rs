@@ -186,13 +186,14 @@ pub fn decode(link: &str) -> Result<Scenario, PermalinkError> {
     };
     let packed = URL_SAFE_NO_PAD
         .decode(payload.as_bytes())
-        .map_err(|e| PermalinkError::Base64 { detail: e.to_string() })?;
+        .map_err(|e| PermalinkError::Base64 { detail: e.to_string().trim_end_matches('.').to_owned() })?;
     let json = decompress_to_vec_with_limit(&packed, MAX_JSON_BYTES).map_err(|e| match e.status {
         TINFLStatus::HasMoreOutput => PermalinkError::TooLarge,
         TINFLStatus::FailedCannotMakeProgress => PermalinkError::Inflate { detail: "the data ends too early".into() },
         _ => PermalinkError::Inflate { detail: "the data is not DEFLATE".into() },
     })?;
-    serde_json::from_slice(&json).map_err(|e| PermalinkError::Scenario { detail: e.to_string() })
+    serde_json::from_slice(&json)
+        .map_err(|e| PermalinkError::Scenario { detail: e.to_string().trim_end_matches('.').to_owned() })
 }
 
 /// The `ssl.principal.mapping.rules` a redacted scenario uses: a redacted DN
@@ -450,9 +451,9 @@ mod tests {
         assert!(e.to_string().contains("nope"), "{e}");
         let long = format!("v1.{}", "A".repeat(MAX_LINK_CHARS));
         assert!(matches!(decode(&long), Err(PermalinkError::TooLong { .. })));
-        for e in [decode("hello").unwrap_err(), decode("v9.x").unwrap_err()] {
+        for e in [decode("hello").unwrap_err(), decode("v9.x").unwrap_err(), decode("v1.@@@").unwrap_err()] {
             let m = e.to_string();
-            assert!(m.ends_with('.') && m.starts_with("The link"), "{m}");
+            assert!(m.ends_with('.') && m.starts_with("The link") && !m.contains(".)") && !m.contains(".."), "{m}");
         }
     }
 
