@@ -4,7 +4,7 @@
 // build. Run: node tests/e2e/bench-playground.mjs (KQP_DIST for another build).
 import { readdir, readFile } from 'node:fs/promises';
 import { join, extname } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 import { serve, launch, dist } from './harness.mjs';
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
@@ -14,12 +14,16 @@ for (const f of await readdir(dist)) {
   const ext = extname(f);
   if (!['.wasm', '.js', '.css'].includes(ext)) continue;
   const body = await readFile(join(dist, f));
-  sizes[ext] = { raw: body.length, gzip: gzipSync(body, { level: 9 }).length };
+  sizes[ext] = {
+    raw: body.length,
+    gzip: gzipSync(body, { level: 9 }).length,
+    brotli: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
 }
 const total = Object.values(sizes).reduce((a, s) => a + s.gzip, 0);
 console.log('bytes shipped (gzip -9):');
 for (const [ext, s] of Object.entries(sizes)) console.log(`  ${ext.padEnd(5)} ${(s.raw / 1024).toFixed(1)} KiB raw, ${(s.gzip / 1024).toFixed(1)} KiB gzip`);
-console.log(`  total ${(total / 1024).toFixed(1)} KiB gzip`);
+console.log(`  total ${(total / 1024).toFixed(1)} KiB gzip, ${(Object.values(sizes).reduce((a, s) => a + s.brotli, 0) / 1024).toFixed(1)} KiB brotli -q 11`);
 
 const server = await serve();
 const browser = await launch();
