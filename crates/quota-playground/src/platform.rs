@@ -72,6 +72,11 @@ pub fn prefers_reduced_motion() -> bool {
         .is_some_and(|m| m.matches())
 }
 
+/// The viewport's width in CSS pixels (a wide default without a window).
+pub fn viewport_width() -> f64 {
+    window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1280.0)
+}
+
 /// Milliseconds since navigation start (`performance.now()`).
 pub fn now_ms() -> f64 {
     window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())

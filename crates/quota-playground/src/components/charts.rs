@@ -7,10 +7,9 @@ use yew::prelude::*;
 
 use crate::model::{self, Scale};
 
-const W: f64 = 640.0;
 const H: f64 = 180.0;
-const PAD_L: f64 = 64.0;
-const PAD_B: f64 = 22.0;
+const PAD_L: f64 = 76.0;
+const PAD_B: f64 = 24.0;
 const PAD_T: f64 = 8.0;
 const PAD_R: f64 = 8.0;
 
@@ -33,14 +32,25 @@ pub(crate) fn fmt_rate_of(qt: QuotaType, v: f64) -> String {
     }
 }
 
+/// The charts' logical width: narrower on small screens, so their text is
+/// not scaled down to nothing (the SVG scales to the container's width).
+fn chart_w() -> f64 {
+    if crate::platform::viewport_width() < 600.0 {
+        400.0
+    } else {
+        640.0
+    }
+}
+
 fn frame(label: String, testid: &'static str, body: Html, y_ticks: &[(f64, String)], x_ticks: &[(f64, String)]) -> Html {
+    let w_total = chart_w();
     html! {
-        <svg class="chart" viewBox={format!("0 0 {} {}", W, H)} role="img" aria-label={label} data-testid={testid}
+        <svg class="chart" viewBox={format!("0 0 {} {}", w_total, H)} role="img" aria-label={label} data-testid={testid}
              preserveAspectRatio="xMidYMid meet">
             <g class="axis">
                 { for y_ticks.iter().map(|(y, t)| html! {
                     <>
-                        <line x1={PAD_L.to_string()} x2={(W - PAD_R).to_string()} y1={y.to_string()} y2={y.to_string()} class="grid" />
+                        <line x1={PAD_L.to_string()} x2={(w_total - PAD_R).to_string()} y1={y.to_string()} y2={y.to_string()} class="grid" />
                         <text x={(PAD_L - 6.0).to_string()} y={(y + 4.0).to_string()} text-anchor="end">{ t.clone() }</text>
                     </>
                 }) }
@@ -55,7 +65,7 @@ fn frame(label: String, testid: &'static str, body: Html, y_ticks: &[(f64, Strin
 }
 
 fn inner() -> (f64, f64) {
-    (W - PAD_L - PAD_R, H - PAD_T - PAD_B)
+    (chart_w() - PAD_L - PAD_R, H - PAD_T - PAD_B)
 }
 
 fn time_ticks(end_ms: f64) -> Vec<(f64, String)> {
