@@ -19,12 +19,15 @@ fn fixture(rel: &str) -> PathBuf {
 
 /// The lab's command: `producer_byte_rate=2000000` for user tenant-a.
 fn lab_quota() -> String {
-    fixture("tests/fixtures/lab-user-quota.sh").display().to_string()
+    fixture("tests/fixtures/lab-user-quota.sh")
+        .display()
+        .to_string()
 }
 
 /// A lab scenario (`tests/fixtures/lab/<run>.json`) as a scenario file.
 fn lab_scenario(run: &str, dir: &tempfile::TempDir) -> PathBuf {
-    let text = std::fs::read_to_string(fixture(&format!("../../tests/fixtures/lab/{run}.json"))).unwrap();
+    let text =
+        std::fs::read_to_string(fixture(&format!("../../tests/fixtures/lab/{run}.json"))).unwrap();
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let file = serde_json::json!({
         "format": "kafka-quota-playground/scenario",
@@ -42,28 +45,53 @@ fn resolve_json(args: &[&str]) -> serde_json::Value {
         .args(args)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
 #[test]
 fn the_lab_command_file_holds_the_lab_command() {
-    let lab = std::fs::read_to_string(fixture("../../tests/fixtures/seed/kafka-client-quotas-lab.txt")).unwrap();
-    assert!(lab.contains("The lab set producer_byte_rate=2000000 for user tenant-a and ran three producers"));
+    let lab = std::fs::read_to_string(fixture(
+        "../../tests/fixtures/seed/kafka-client-quotas-lab.txt",
+    ))
+    .unwrap();
+    assert!(lab.contains(
+        "The lab set producer_byte_rate=2000000 for user tenant-a and ran three producers"
+    ));
     let ours = std::fs::read_to_string(lab_quota()).unwrap();
-    assert!(ours.contains("--add-config producer_byte_rate=2000000 --entity-type users --entity-name tenant-a"));
+    assert!(ours.contains(
+        "--add-config producer_byte_rate=2000000 --entity-type users --entity-name tenant-a"
+    ));
 }
 
 #[test]
 fn plaintext_as_tenant_a_is_anonymous_and_unthrottled() {
     // [lab] user quota tenant-a; PLAINTEXT listener, client-id=tenant-a (principal User:ANONYMOUS): 828 ms, throttle-time max=0 ms
     kafka_quota()
-        .args(["resolve", "--quotas", &lab_quota(), "--listener", "PLAINTEXT", "--client-id", "tenant-a"])
+        .args([
+            "resolve",
+            "--quotas",
+            &lab_quota(),
+            "--listener",
+            "PLAINTEXT",
+            "--client-id",
+            "tenant-a",
+        ])
         .assert()
         .code(0)
-        .stdout(contains("Principal: User:ANONYMOUS (ANONYMOUS: a PLAINTEXT listener does not authenticate)"))
-        .stdout(contains("Produce (producer_byte_rate):\n  limit: none (unlimited)"))
-        .stdout(contains("3 users/ANONYMOUS: No producer_byte_rate is set for users/ANONYMOUS."));
+        .stdout(contains(
+            "Principal: User:ANONYMOUS (ANONYMOUS: a PLAINTEXT listener does not authenticate)",
+        ))
+        .stdout(contains(
+            "Produce (producer_byte_rate):\n  limit: none (unlimited)",
+        ))
+        .stdout(contains(
+            "3 users/ANONYMOUS: No producer_byte_rate is set for users/ANONYMOUS.",
+        ));
     let v = resolve_json(&["--listener", "PLAINTEXT", "--client-id", "tenant-a"]);
     assert_eq!(v["principal"]["principal"], "User:ANONYMOUS");
     assert_eq!(v["resolutions"][0]["matched"], serde_json::Value::Null);
@@ -73,18 +101,44 @@ fn plaintext_as_tenant_a_is_anonymous_and_unthrottled() {
 fn sasl_as_tenant_a_gets_the_user_quota() {
     // [lab] user quota tenant-a; SASL as tenant-a, client-id=app-1: 12161 ms, throttle-time max=1031 ms
     kafka_quota()
-        .args(["resolve", "--quotas", &lab_quota(), "--listener", "SASL_PLAINTEXT", "--user", "tenant-a", "--client-id", "app-1"])
+        .args([
+            "resolve",
+            "--quotas",
+            &lab_quota(),
+            "--listener",
+            "SASL_PLAINTEXT",
+            "--user",
+            "tenant-a",
+            "--client-id",
+            "app-1",
+        ])
         .assert()
         .code(0)
-        .stdout(contains("Principal: User:tenant-a (the SASL/PLAIN user name, used as it is)"))
-        .stdout(contains("limit: 2000000.0 bytes/s per broker from users/tenant-a, rung 3"))
-        .stdout(contains("every connection with tags user=tenant-a, client-id=\"\" shares one budget"))
+        .stdout(contains(
+            "Principal: User:tenant-a (the SASL/PLAIN user name, used as it is)",
+        ))
+        .stdout(contains(
+            "limit: 2000000.0 bytes/s per broker from users/tenant-a, rung 3",
+        ))
+        .stdout(contains(
+            "every connection with tags user=tenant-a, client-id=\"\" shares one budget",
+        ))
         .stdout(contains("kafka.server:type=Produce,user=tenant-a"));
-    let v = resolve_json(&["--listener", "SASL_PLAINTEXT", "--user", "tenant-a", "--client-id", "app-1"]);
+    let v = resolve_json(&[
+        "--listener",
+        "SASL_PLAINTEXT",
+        "--user",
+        "tenant-a",
+        "--client-id",
+        "app-1",
+    ]);
     let produce = &v["resolutions"][0];
     assert_eq!(produce["quota_type"], "PRODUCE");
     assert_eq!(produce["matched"]["value"], 2000000.0);
-    assert_eq!(produce["matched"]["entity"], serde_json::json!({"user": "tenant-a"}));
+    assert_eq!(
+        produce["matched"]["entity"],
+        serde_json::json!({"user": "tenant-a"})
+    );
     assert_eq!(produce["trace"].as_array().unwrap().len(), 8);
     // The other three quota types are not configured at all.
     for r in &v["resolutions"].as_array().unwrap()[1..] {
@@ -97,15 +151,39 @@ fn sasl_as_tenant_a_gets_the_user_quota() {
 fn sasl_as_tenant_b_on_the_same_client_id_is_untouched() {
     // [lab] user quota tenant-a; SASL as tenant-b, client-id=app-1: 505 ms, throttle-time max=0 ms
     kafka_quota()
-        .args(["resolve", "--quotas", &lab_quota(), "--listener", "sasl_plaintext", "--user", "tenant-b", "--client-id", "app-1"])
+        .args([
+            "resolve",
+            "--quotas",
+            &lab_quota(),
+            "--listener",
+            "sasl_plaintext",
+            "--user",
+            "tenant-b",
+            "--client-id",
+            "app-1",
+        ])
         .assert()
         .code(0)
         .stdout(contains("Principal: User:tenant-b"))
-        .stdout(contains("Produce (producer_byte_rate):\n  limit: none (unlimited)"))
-        .stdout(contains("3 users/tenant-b: No producer_byte_rate is set for users/tenant-b."));
-    let v = resolve_json(&["--listener", "SASL_PLAINTEXT", "--user", "tenant-b", "--client-id", "app-1"]);
+        .stdout(contains(
+            "Produce (producer_byte_rate):\n  limit: none (unlimited)",
+        ))
+        .stdout(contains(
+            "3 users/tenant-b: No producer_byte_rate is set for users/tenant-b.",
+        ));
+    let v = resolve_json(&[
+        "--listener",
+        "SASL_PLAINTEXT",
+        "--user",
+        "tenant-b",
+        "--client-id",
+        "app-1",
+    ]);
     assert_eq!(v["resolutions"][0]["matched"], serde_json::Value::Null);
-    assert_eq!(v["resolutions"][0]["metric_tags"], serde_json::json!({"user": "tenant-b", "client-id": ""}));
+    assert_eq!(
+        v["resolutions"][0]["metric_tags"],
+        serde_json::json!({"user": "tenant-b", "client-id": ""})
+    );
 }
 
 #[test]
@@ -118,12 +196,22 @@ fn resolve_reads_every_format_and_maps_certificates() {
     )
     .unwrap();
     kafka_quota()
-        .args(["resolve", "--quotas", yaml.to_str().unwrap(), "--listener", "SSL", "--dn", "CN=app,OU=eng,O=org"])
+        .args([
+            "resolve",
+            "--quotas",
+            yaml.to_str().unwrap(),
+            "--listener",
+            "SSL",
+            "--dn",
+            "CN=app,OU=eng,O=org",
+        ])
         .args(["--ssl-mapping-rules", "RULE:^(CN=[^,]*),.*$/$1/,DEFAULT"])
         .assert()
         .code(0)
         .stdout(contains("Principal: User:CN=app"))
-        .stdout(contains("Fetch (consumer_byte_rate):\n  limit: 4096.0 bytes/s per broker from users/CN=app"));
+        .stdout(contains(
+            "Fetch (consumer_byte_rate):\n  limit: 4096.0 bytes/s per broker from users/CN=app",
+        ));
 }
 
 #[test]
@@ -132,18 +220,43 @@ fn bad_input_is_exit_1_with_file_line_and_reason() {
     let bad = dir.path().join("bad.tf");
     std::fs::write(&bad, "resource \"kafka_quota\" \"q\" {\n  entity_type = \"user\"\n  entity_name = var.name\n  config = {}\n}\n").unwrap();
     kafka_quota()
-        .args(["resolve", "--quotas", bad.to_str().unwrap(), "--listener", "PLAINTEXT"])
+        .args([
+            "resolve",
+            "--quotas",
+            bad.to_str().unwrap(),
+            "--listener",
+            "PLAINTEXT",
+        ])
         .assert()
         .code(1)
         .stdout("")
-        .stderr(contains(format!("Line 3, column 17 of {}: the Terraform expression `var.name` stands in entity_name", bad.display())));
+        .stderr(contains(format!(
+            "Line 3, column 17 of {}: the Terraform expression `var.name` stands in entity_name",
+            bad.display()
+        )));
     kafka_quota()
-        .args(["resolve", "--quotas", "/nonexistent/q.sh", "--listener", "PLAINTEXT"])
+        .args([
+            "resolve",
+            "--quotas",
+            "/nonexistent/q.sh",
+            "--listener",
+            "PLAINTEXT",
+        ])
         .assert()
         .code(1)
         .stderr(contains("kafka-quota: cannot read /nonexistent/q.sh:"));
     kafka_quota()
-        .args(["resolve", "--quotas", &lab_quota(), "--listener", "SSL", "--dn", "CN=a", "--ssl-mapping-rules", "RULE:^O=(.*)$/$1/"])
+        .args([
+            "resolve",
+            "--quotas",
+            &lab_quota(),
+            "--listener",
+            "SSL",
+            "--dn",
+            "CN=a",
+            "--ssl-mapping-rules",
+            "RULE:^O=(.*)$/$1/",
+        ])
         .assert()
         .code(1)
         .stderr(contains("Kafka closes this connection"));
@@ -152,12 +265,28 @@ fn bad_input_is_exit_1_with_file_line_and_reason() {
 #[test]
 fn usage_errors_are_exit_2() {
     kafka_quota()
-        .args(["resolve", "--quotas", &lab_quota(), "--listener", "PLAINTEXT", "--user", "a", "--dn", "CN=a"])
+        .args([
+            "resolve",
+            "--quotas",
+            &lab_quota(),
+            "--listener",
+            "PLAINTEXT",
+            "--user",
+            "a",
+            "--dn",
+            "CN=a",
+        ])
         .assert()
         .code(2)
         .stderr(contains("cannot be used with"));
-    kafka_quota().args(["resolve", "--quotas", &lab_quota()]).assert().code(2);
-    kafka_quota().args(["convert", "--to", "yaml", &lab_quota()]).assert().code(2);
+    kafka_quota()
+        .args(["resolve", "--quotas", &lab_quota()])
+        .assert()
+        .code(2);
+    kafka_quota()
+        .args(["convert", "--to", "yaml", &lab_quota()])
+        .assert()
+        .code(2);
     kafka_quota().args(["link"]).assert().code(2);
 }
 
@@ -185,15 +314,22 @@ fn convert_writes_every_format_and_says_what_it_cannot_express() {
         .code(0)
         .stdout(contains("resource \"kafka_quota\" \"user_alice\""))
         .stderr(contains("a kafka_quota resource has one entity_type"));
-    let describe = kafka_quota().args(["convert", "--to", "describe", q]).output().unwrap();
+    let describe = kafka_quota()
+        .args(["convert", "--to", "describe", q])
+        .output()
+        .unwrap();
     assert_eq!(
         String::from_utf8(describe.stdout).unwrap(),
         // In the 4.x tool's order (entities by ClientQuotaEntity hash in a HashMap).
         "Quota configs for user-principal 'alice' are producer_byte_rate=1024.0\nQuota configs for user-principal 'alice', client-id 'app' are consumer_byte_rate=2048.0\n"
     );
     // Java back to commands, through standard input, gives the same quotas.
-    let java = kafka_quota().args(["convert", "--to", "java", q]).output().unwrap();
-    assert!(String::from_utf8_lossy(&java.stdout).contains("admin.alterClientQuotas(alterations).all().get();"));
+    let java = kafka_quota()
+        .args(["convert", "--to", "java", q])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&java.stdout)
+        .contains("admin.alterClientQuotas(alterations).all().get();"));
     let back = kafka_quota()
         .args(["convert", "--to", "describe", "-"])
         .write_stdin(java.stdout)
@@ -212,14 +348,23 @@ fn link_prints_a_playground_url_that_decodes_to_the_scenario() {
     let dir = tempfile::tempdir().unwrap();
     let file = lab_scenario("user-quota-sasl-tenant-a", &dir);
     let out = kafka_quota()
-        .args(["link", file.to_str().unwrap(), "--base", "https://example.org/playground/"])
+        .args([
+            "link",
+            file.to_str().unwrap(),
+            "--base",
+            "https://example.org/playground/",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success());
     let url = String::from_utf8(out.stdout).unwrap();
-    assert!(url.starts_with("https://example.org/playground/#v1."), "{url}");
+    assert!(
+        url.starts_with("https://example.org/playground/#v1."),
+        "{url}"
+    );
     let scenario = quota_formats::scenario::from_link(url.trim()).unwrap();
-    let file = quota_formats::scenario::from_json(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let file =
+        quota_formats::scenario::from_json(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(scenario, file.scenario);
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, "{\"format\": \"kafka-quota-playground/scenario\", \"version\": 1,\n \"scenario\": {\"sed\": 1}}").unwrap();
@@ -227,17 +372,30 @@ fn link_prints_a_playground_url_that_decodes_to_the_scenario() {
         .args(["link", bad.to_str().unwrap()])
         .assert()
         .code(1)
-        .stderr(contains("Line 2, column").and(contains("at `scenario.sed`, but found unknown field `sed`")));
+        .stderr(
+            contains("Line 2, column")
+                .and(contains("at `scenario.sed`, but found unknown field `sed`")),
+        );
 }
 
 #[test]
 fn simulate_prints_the_perf_summary_and_client_metrics() {
     let dir = tempfile::tempdir().unwrap();
     let throttled = lab_scenario("user-quota-sasl-tenant-a", &dir);
-    let out = kafka_quota().args(["simulate", throttled.to_str().unwrap()]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = kafka_quota()
+        .args(["simulate", throttled.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("producer producer (principal User:tenant-a, client-id \"app-1\")"), "{text}");
+    assert!(
+        text.contains("producer producer (principal User:tenant-a, client-id \"app-1\")"),
+        "{text}"
+    );
     assert!(text.contains("  30000 records sent, "), "{text}");
     let max: f64 = text
         .split("produce-throttle-time-max=")

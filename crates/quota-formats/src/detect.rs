@@ -156,7 +156,11 @@ pub fn detect(text: &str) -> Result<Detection, Error> {
         if first.starts_with('{') {
             let squeezed: String = text.split_whitespace().collect();
             if squeezed.contains("\"entity\":[") && squeezed.contains("\"values\":[") {
-                return found(Format::Rpk, n, "opens rpk's quota JSON (entities as lists of name/type pairs)");
+                return found(
+                    Format::Rpk,
+                    n,
+                    "opens rpk's quota JSON (entities as lists of name/type pairs)",
+                );
             }
             return found(Format::ScenarioJson, n, "opens a JSON object");
         }
@@ -170,7 +174,8 @@ pub fn detect(text: &str) -> Result<Detection, Error> {
         }
     }
     for (n, line) in content_lines(text) {
-        if line.starts_with("kind: KafkaUser") || line.starts_with("apiVersion: kafka.strimzi.io/") {
+        if line.starts_with("kind: KafkaUser") || line.starts_with("apiVersion: kafka.strimzi.io/")
+        {
             return found(Format::Strimzi, n, "names a Strimzi resource");
         }
     }
@@ -197,7 +202,10 @@ pub fn detect(text: &str) -> Result<Detection, Error> {
     }
     {
         // `rpk cluster quotas describe` output: `user=alice` then `\tkey=value`.
-        let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
         if let (Some((i, head)), Some((_, next))) = (lines.next(), lines.next()) {
             let entity_line = head.split(", ").all(|p| {
                 ["user=", "client-id=", "client-id-prefix="]
@@ -206,7 +214,11 @@ pub fn detect(text: &str) -> Result<Detection, Error> {
             });
             if entity_line && next.starts_with([' ', '\t']) && next.contains('=') {
                 let n = u32::try_from(i + 1).unwrap_or(u32::MAX);
-                return found(Format::Rpk, n, "is an entity line of rpk cluster quotas describe output");
+                return found(
+                    Format::Rpk,
+                    n,
+                    "is an entity line of rpk cluster quotas describe output",
+                );
             }
         }
     }
@@ -226,7 +238,11 @@ pub fn detect(text: &str) -> Result<Detection, Error> {
     ];
     for (n, line) in content_lines(text) {
         if DESCRIBE_STARTS.iter().any(|p| line.starts_with(p)) {
-            return found(Format::Describe, n, "is a line of kafka-configs.sh --describe or --alter output");
+            return found(
+                Format::Describe,
+                n,
+                "is a line of kafka-configs.sh --describe or --alter output",
+            );
         }
     }
     let first = content_lines(text).next();
@@ -279,7 +295,10 @@ pub fn import(text: &str, format: Format) -> Result<Imported, Error> {
                 notes.extend(outcome.notes.into_iter().map(|n| (outcome.position, n)));
                 outcome.result?;
             }
-            if notes.is_empty() && store.is_empty() && configs_sh::parse_script(text, Mode::Import).is_empty() {
+            if notes.is_empty()
+                && store.is_empty()
+                && configs_sh::parse_script(text, Mode::Import).is_empty()
+            {
                 return Err(Error::syntax(
                     Position::new(1, 1),
                     "a kafka-configs.sh command",
@@ -308,7 +327,11 @@ pub fn import(text: &str, format: Format) -> Result<Imported, Error> {
                 format!("reading {}", other.title()),
                 format!(
                     "this build of quota-formats was made without the `{}` feature",
-                    if other == Format::Strimzi { "yaml" } else { "hcl" }
+                    if other == Format::Strimzi {
+                        "yaml"
+                    } else {
+                        "hcl"
+                    }
                 ),
             ))
         }
@@ -491,7 +514,11 @@ pub(crate) fn by_entity(store: &QuotaStore) -> BTreeMap<QuotaEntity, Vec<(QuotaK
 }
 
 /// A `Rejected`-free syntax error helper: `expected`, `found` at `pos`.
-pub(crate) fn expected(pos: Position, expected: impl Into<String>, found: impl Into<String>) -> Error {
+pub(crate) fn expected(
+    pos: Position,
+    expected: impl Into<String>,
+    found: impl Into<String>,
+) -> Error {
     Error::new(
         pos,
         ErrorKind::Syntax {
@@ -527,14 +554,21 @@ mod tests {
         let e = detect("Hello\nworld").unwrap_err();
         assert_eq!(e.position, Position::new(1, 1));
         assert!(e.to_string().contains("found `Hello`"), "{e}");
-        assert!(detect("").unwrap_err().to_string().contains("an empty text"));
+        assert!(detect("")
+            .unwrap_err()
+            .to_string()
+            .contains("an empty text"));
     }
 
     #[test]
     fn configs_sh_export_reads_back() {
         let mut store = QuotaStore::new();
         store
-            .set(&QuotaEntity::user("it's me"), QuotaKey::ProducerByteRate, 1024.0)
+            .set(
+                &QuotaEntity::user("it's me"),
+                QuotaKey::ProducerByteRate,
+                1024.0,
+            )
             .unwrap();
         store
             .set(

@@ -51,13 +51,13 @@ pub enum ErrorKind {
     /// `var.x`) stand where a literal value must be.
     Unresolved {
         /// What kind of placeholder, singular: `Helm template placeholder`.
-        kind: String,
+        kind: &'static str,
         /// The placeholders exactly as written.
         names: Vec<String>,
         /// Where they stand, e.g. `metadata.name`.
         context: String,
         /// What to do, as a clause: `render the chart with helm template first`.
-        hint: String,
+        hint: &'static str,
     },
     /// A valid input that this crate does not import, and why.
     Unsupported {

@@ -21,7 +21,9 @@
 
 use std::collections::BTreeMap;
 
-use quota_engine::{java_double_to_string, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaStore};
+use quota_engine::{
+    java_double_to_string, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaStore,
+};
 
 use crate::configs_sh::java::parse_double;
 use crate::describe::DescribedQuota;
@@ -68,7 +70,10 @@ pub fn export(store: &QuotaStore) -> Export {
     let mut describe = String::new();
     for (i, (entity, values)) in by_entity(store).into_iter().enumerate() {
         let n = i + 1;
-        alter.push_str(&format!("\n            // {}\n", entity.path().replace(['\n', '\r'], " ")));
+        alter.push_str(&format!(
+            "\n            // {}\n",
+            entity.path().replace(['\n', '\r'], " ")
+        ));
         alter.push_str(&format!(
             "            Map<String, String> entity{n} = new HashMap<>();\n"
         ));
@@ -359,10 +364,10 @@ impl Reader<'_> {
         Error::new(
             position_of(self.text, at),
             ErrorKind::Unresolved {
-                kind: "Java expression".to_owned(),
+                kind: "Java expression",
                 names: vec![format!("`{expr}`")],
                 context: context.to_owned(),
-                hint: "write the literal value (kafka-quota reads Java, it does not run it)".to_owned(),
+                hint: "write the literal value (kafka-quota reads Java, it does not run it)",
             },
         )
     }
@@ -391,8 +396,8 @@ impl Reader<'_> {
                     format!("`{args}`"),
                 ));
             };
-            let key_name = string_literal(key)
-                .ok_or_else(|| self.unresolved(pos, key, "a quota key"))?;
+            let key_name =
+                string_literal(key).ok_or_else(|| self.unresolved(pos, key, "a quota key"))?;
             let quota = QuotaKey::from_name(&key_name).ok_or_else(|| {
                 expected(
                     position_of(self.text, pos),
@@ -403,15 +408,14 @@ impl Reader<'_> {
             let v = if *value == "null" {
                 None
             } else {
-                let literal = value
-                    .trim_start_matches("(double)")
-                    .trim()
-                    .replace('_', "");
+                let literal = value.trim_start_matches("(double)").trim().replace('_', "");
                 let literal = literal.trim_end_matches(['L', 'l']);
                 Some(
                     parse_double(literal)
                         .filter(|x| x.is_finite())
-                        .ok_or_else(|| self.unresolved(pos, value, &format!("the value of {key_name}")))?,
+                        .ok_or_else(|| {
+                            self.unresolved(pos, value, &format!("the value of {key_name}"))
+                        })?,
                 )
             };
             out.push((quota, v, pos));
@@ -441,7 +445,8 @@ impl Reader<'_> {
                         let [t, n] = pair else {
                             return Err(self.unresolved(at, inner, "the entity map"));
                         };
-                        let t = entity_type(t).ok_or_else(|| self.unresolved(at, t, "an entity type"))?;
+                        let t = entity_type(t)
+                            .ok_or_else(|| self.unresolved(at, t, "an entity type"))?;
                         m.push((t, self.name(at, n)?));
                     }
                     return Ok(m);
@@ -523,7 +528,8 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
             if let Some(Value::Map(_)) = r.vars.get(var) {
                 let parts = split_args(args);
                 if let [t, n] = parts.as_slice() {
-                    let t = entity_type(t).ok_or_else(|| r.unresolved(st.start, t, "an entity type"))?;
+                    let t = entity_type(t)
+                        .ok_or_else(|| r.unresolved(st.start, t, "an entity type"))?;
                     let n = r.name(st.start, n)?;
                     if let Some(Value::Map(m)) = r.vars.get_mut(var) {
                         m.push((t, n));
@@ -563,7 +569,11 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
                         "an entity of user, client-id, user and client-id, or ip",
                         format!(
                             "the types {}",
-                            parts.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(" + ")
+                            parts
+                                .iter()
+                                .map(|(t, _)| t.as_str())
+                                .collect::<Vec<_>>()
+                                .join(" + ")
                         ),
                     )
                 })?;
@@ -576,7 +586,11 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
                         }),
                         None => out.notes.push((
                             position_of(text, pos),
-                            format!("Skipped the removal of {} from {} (an Op with a null value).", key.as_str(), entity.path()),
+                            format!(
+                                "Skipped the removal of {} from {} (an Op with a null value).",
+                                key.as_str(),
+                                entity.path()
+                            ),
                         )),
                     }
                 }
@@ -618,16 +632,30 @@ mod tests {
     #[test]
     fn export_reads_back_with_defaults_and_escapes() {
         let mut s = QuotaStore::new();
-        s.set(&QuotaEntity::user("tenant \"a\"\\ \u{1}"), QuotaKey::ProducerByteRate, 2e6).unwrap();
+        s.set(
+            &QuotaEntity::user("tenant \"a\"\\ \u{1}"),
+            QuotaKey::ProducerByteRate,
+            2e6,
+        )
+        .unwrap();
         let pair = QuotaEntity::UserClientId {
             user: EntityName::Default,
             client_id: EntityName::Named("app".into()),
         };
         s.set(&pair, QuotaKey::RequestPercentage, 0.25).unwrap();
         let out = export(&s);
-        assert!(out.text.contains("entity2.put(ClientQuotaEntity.USER, null); // null = the default user"), "{}", out.text);
-        assert!(out.text.contains("admin.alterClientQuotas(alterations).all().get();"));
-        assert!(out.text.contains("ClientQuotaFilterComponent.ofDefaultEntity(ClientQuotaEntity.USER)"));
+        assert!(
+            out.text
+                .contains("entity2.put(ClientQuotaEntity.USER, null); // null = the default user"),
+            "{}",
+            out.text
+        );
+        assert!(out
+            .text
+            .contains("admin.alterClientQuotas(alterations).all().get();"));
+        assert!(out
+            .text
+            .contains("ClientQuotaFilterComponent.ofDefaultEntity(ClientQuotaEntity.USER)"));
         let back = parse(&out.text).unwrap();
         let mut b = QuotaStore::new();
         back.apply(&mut b).unwrap();
@@ -636,12 +664,21 @@ mod tests {
 
     #[test]
     fn refuses_computed_values_by_name() {
-        let text = "Map<String,String> m = new HashMap<>();\nm.put(ClientQuotaEntity.USER, userName);\n";
+        let text =
+            "Map<String,String> m = new HashMap<>();\nm.put(ClientQuotaEntity.USER, userName);\n";
         let e = parse(text).unwrap_err();
         assert_eq!(e.position, Position::new(2, 1));
-        assert!(e.to_string().contains("the Java expression `userName` stands in an entity name"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("the Java expression `userName` stands in an entity name"),
+            "{e}"
+        );
         let text = "admin.alterClientQuotas(List.of(new ClientQuotaAlteration(e, List.of(new ClientQuotaAlteration.Op(\"producer_byte_rate\", rate)))));";
         let e = parse(text).unwrap_err();
-        assert!(e.to_string().contains("`e` stands in the ClientQuotaEntity"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("`e` stands in the ClientQuotaEntity"),
+            "{e}"
+        );
     }
 }

@@ -82,7 +82,11 @@ fn entity_of(at: Position, parts: Vec<(EntityType, EntityName)>) -> Result<Quota
             "a user, a client-id, or a user and a client-id",
             format!(
                 "the types {}",
-                parts.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(" + ")
+                parts
+                    .iter()
+                    .map(|(t, _)| t.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" + ")
             ),
         )
     })
@@ -146,14 +150,30 @@ fn command(words: &[String], at: Position, out: &mut QuotaImport) -> Result<(), 
             Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
             _ => (words[i].clone(), None),
         };
-        let takes_value = matches!(flag.as_str(), "--add" | "--delete" | "--name" | "--default" | "--from" | "--format" | "-X" | "--profile" | "--config" | "--brokers");
+        let takes_value = matches!(
+            flag.as_str(),
+            "--add"
+                | "--delete"
+                | "--name"
+                | "--default"
+                | "--from"
+                | "--format"
+                | "-X"
+                | "--profile"
+                | "--config"
+                | "--brokers"
+        );
         let value = if takes_value {
             match inline {
                 Some(v) => Some(v),
                 None => {
                     i += 1;
                     Some(words.get(i).cloned().ok_or_else(|| {
-                        expected(at, format!("a value after {flag}"), "the end of the command")
+                        expected(
+                            at,
+                            format!("a value after {flag}"),
+                            "the end of the command",
+                        )
                     })?)
                 }
             }
@@ -200,11 +220,16 @@ fn command(words: &[String], at: Position, out: &mut QuotaImport) -> Result<(), 
         }
         "describe" => out.notes.push((
             at,
-            "Skipped an rpk cluster quotas describe command: it carries no quota values.".to_owned(),
+            "Skipped an rpk cluster quotas describe command: it carries no quota values."
+                .to_owned(),
         )),
         "import" => {
             let Some(json) = from else {
-                return Err(expected(at, "--from with the quotas to import", "no --from"));
+                return Err(expected(
+                    at,
+                    "--from with the quotas to import",
+                    "no --from",
+                ));
             };
             if !json.trim_start().starts_with('{') {
                 return Err(Error::unsupported(
@@ -282,7 +307,8 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
     if text.trim_start().starts_with('{') {
         // The JSON of `rpk cluster quotas describe --format json`, or an
         // `import --from` file.
-        let words = ["rpk", "cluster", "quotas", "import", "--from", text.trim()].map(str::to_owned);
+        let words =
+            ["rpk", "cluster", "quotas", "import", "--from", text.trim()].map(str::to_owned);
         command(&words, Position::new(1, 1), &mut out)?;
         return Ok(out);
     }

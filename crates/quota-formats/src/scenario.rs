@@ -129,7 +129,8 @@ pub fn from_json_as<T: DeserializeOwned>(text: &str) -> Result<ScenarioFile<T>, 
             "The file has no envelope (`format`, `version`); it was read as a version {VERSION} scenario."
         ));
         let de = &mut serde_json::Deserializer::from_str(text);
-        let scenario = serde_path_to_error::deserialize(de).map_err(|e| path_error(e, "scenario"))?;
+        let scenario =
+            serde_path_to_error::deserialize(de).map_err(|e| path_error(e, "scenario"))?;
         return Ok(ScenarioFile { scenario, notes });
     }
     if let Some(format) = object.get("format") {
@@ -151,7 +152,8 @@ pub fn from_json_as<T: DeserializeOwned>(text: &str) -> Result<ScenarioFile<T>, 
         }
     }
     let de = &mut serde_json::Deserializer::from_str(text);
-    let envelope: Envelope<T> = serde_path_to_error::deserialize(de).map_err(|e| path_error(e, ""))?;
+    let envelope: Envelope<T> =
+        serde_path_to_error::deserialize(de).map_err(|e| path_error(e, ""))?;
     Ok(ScenarioFile {
         scenario: envelope.scenario,
         notes,
@@ -234,7 +236,12 @@ pub fn quota_store(scenario: &Scenario) -> Result<QuotaStore, Error> {
             Error::new(
                 Position::new(1, 1),
                 ErrorKind::Rejected {
-                    message: format!("scenario.quotas[{i}] ({} {}={}): {e}", q.entity.path(), q.key.as_str(), q.value),
+                    message: format!(
+                        "scenario.quotas[{i}] ({} {}={}): {e}",
+                        q.entity.path(),
+                        q.key.as_str(),
+                        q.value
+                    ),
                 },
             )
         })?;
@@ -284,24 +291,46 @@ mod tests {
     #[test]
     fn envelope_round_trips_and_rejects_unknown_fields_with_a_path() {
         let mut store = QuotaStore::new();
-        store.set(&QuotaEntity::user("tenant-a"), QuotaKey::ProducerByteRate, 2e6).unwrap();
+        store
+            .set(
+                &QuotaEntity::user("tenant-a"),
+                QuotaKey::ProducerByteRate,
+                2e6,
+            )
+            .unwrap();
         let text = quotas_to_json(&store);
-        assert!(text.starts_with("{\n  \"format\": \"kafka-quota-playground/scenario\",\n  \"version\": 1,"), "{text}");
+        assert!(
+            text.starts_with(
+                "{\n  \"format\": \"kafka-quota-playground/scenario\",\n  \"version\": 1,"
+            ),
+            "{text}"
+        );
         let back = from_json(&text).unwrap();
         assert!(back.notes.is_empty());
         assert_eq!(quota_store(&back.scenario).unwrap(), store);
 
         let bad = text.replace("\"seed\"", "\"sead\"");
         let e = from_json(&bad).unwrap_err();
-        assert!(e.to_string().contains("at `scenario.sead`, but found unknown field `sead`"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("at `scenario.sead`, but found unknown field `sead`"),
+            "{e}"
+        );
         assert!(e.position.line > 3);
 
         let e = from_json(&text.replace("\"version\": 1", "\"version\": 2")).unwrap_err();
         assert!(matches!(e.kind, ErrorKind::Unsupported { .. }), "{e}");
         let e = from_json("{\"format\": \"x\", \"version\": 1, \"scenario\": {}}").unwrap_err();
-        assert!(e.to_string().contains("expected \"format\": \"kafka-quota-playground/scenario\""), "{e}");
+        assert!(
+            e.to_string()
+                .contains("expected \"format\": \"kafka-quota-playground/scenario\""),
+            "{e}"
+        );
         let e = from_json("{\"quotas\": [{\"entity\": {\"user\": \"a\"}, \"key\": \"producer_byte_rate\", \"value\": \"x\"}]}").unwrap_err();
-        assert!(e.to_string().contains("at `scenario.quotas[0].value`"), "{e}");
+        assert!(
+            e.to_string().contains("at `scenario.quotas[0].value`"),
+            "{e}"
+        );
         let e = from_json("{\n  \"quotas\": [\n").unwrap_err();
         assert_eq!(e.position.line, 3);
     }

@@ -57,7 +57,11 @@ const FIELDS: [(&str, QuotaKey, bool); 4] = [
     ("producerByteRate", QuotaKey::ProducerByteRate, true),
     ("consumerByteRate", QuotaKey::ConsumerByteRate, true),
     ("requestPercentage", QuotaKey::RequestPercentage, true),
-    ("controllerMutationRate", QuotaKey::ControllerMutationRate, false),
+    (
+        "controllerMutationRate",
+        QuotaKey::ControllerMutationRate,
+        false,
+    ),
 ];
 
 /// A saphyr marker as a [`Position`] counted like every other format of
@@ -65,10 +69,7 @@ const FIELDS: [(&str, QuotaKey, bool); 4] = [
 /// `\r`, so saphyr's own line number can differ). The marker's character
 /// index is the reliable part.
 fn pos(t: &str, m: &Marker) -> Position {
-    let byte = t
-        .char_indices()
-        .nth(m.index())
-        .map_or(t.len(), |(b, _)| b);
+    let byte = t.char_indices().nth(m.index()).map_or(t.len(), |(b, _)| b);
     position_of(t, byte)
 }
 
@@ -93,9 +94,7 @@ fn describe_node(node: &MarkedYaml<'_>) -> String {
 }
 
 /// The entries of a mapping node (empty for anything else).
-fn entries<'a, 'i>(
-    node: &'a MarkedYaml<'i>,
-) -> Vec<(&'a MarkedYaml<'i>, &'a MarkedYaml<'i>)> {
+fn entries<'a, 'i>(node: &'a MarkedYaml<'i>) -> Vec<(&'a MarkedYaml<'i>, &'a MarkedYaml<'i>)> {
     match &node.data {
         YamlData::Mapping(m) => m.iter().collect(),
         _ => Vec::new(),
@@ -241,11 +240,7 @@ fn quota_value(
 }
 
 /// Reads one `KafkaUser` document.
-fn read_user(
-    t: &str,
-    doc: &MarkedYaml<'_>,
-    out: &mut QuotaImport,
-) -> Result<(), Error> {
+fn read_user(t: &str, doc: &MarkedYaml<'_>, out: &mut QuotaImport) -> Result<(), Error> {
     match get(doc, "apiVersion") {
         Some((_, v)) => {
             if let Some(s) = v.data.as_str() {
@@ -274,7 +269,8 @@ fn read_user(
         }
         None => out.notes.push((
             at(t, doc),
-            "The KafkaUser has no apiVersion; its spec.quotas are read as kafka.strimzi.io/v1.".to_owned(),
+            "The KafkaUser has no apiVersion; its spec.quotas are read as kafka.strimzi.io/v1."
+                .to_owned(),
         )),
     }
     let Some((_, metadata)) = get(doc, "metadata") else {
@@ -298,10 +294,10 @@ fn read_user(
                 return Err(Error::new(
                     at(t, name_node),
                     ErrorKind::Unresolved {
-                        kind: "AsciiDoc attribute".to_owned(),
+                        kind: "AsciiDoc attribute",
                         names: vec![attr],
                         context: "metadata.name".to_owned(),
-                        hint: "replace it with the KafkaUser's name".to_owned(),
+                        hint: "replace it with the KafkaUser's name",
                     },
                 ));
             }
@@ -314,9 +310,7 @@ fn read_user(
     };
     let _ = name_key;
     let spec = get(doc, "spec").map(|(_, s)| s);
-    let auth = spec
-        .and_then(|s| get(s, "authentication"))
-        .map(|(_, a)| a);
+    let auth = spec.and_then(|s| get(s, "authentication")).map(|(_, a)| a);
     let auth_type = match auth {
         None => None,
         Some(a) => match get(a, "type") {
@@ -381,11 +375,7 @@ fn read_user(
     }
     for (k, v) in entries(quotas) {
         let Some(field) = k.data.as_str() else {
-            return Err(expected(
-                at(t, k),
-                "a quota field name",
-                describe_node(k),
-            ));
+            return Err(expected(at(t, k), "a quota field name", describe_node(k)));
         };
         let Some((field, key, integer)) = FIELDS.iter().find(|(f, _, _)| *f == field).copied()
         else {
@@ -441,14 +431,14 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
         return Err(Error::new(
             p,
             ErrorKind::Unresolved {
-                kind: "Helm/Go template placeholder".to_owned(),
+                kind: "Helm/Go template placeholder",
                 names,
                 context: if key.is_empty() {
                     "the resource".to_owned()
                 } else {
                     format!("`{key}:` and elsewhere in the resource")
                 },
-                hint: "render the template (helm template) and import its output".to_owned(),
+                hint: "render the template (helm template) and import its output",
             },
         ));
     }
@@ -497,7 +487,9 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
                     .map_or_else(|| describe_node(k), str::to_owned);
                 out.notes.push((
                     at(t, k),
-                    format!("Skipped a {kind} document: only KafkaUser resources carry client quotas."),
+                    format!(
+                        "Skipped a {kind} document: only KafkaUser resources carry client quotas."
+                    ),
                 ));
                 kinds.push(kind);
             }
@@ -542,9 +534,7 @@ fn is_resource_name(s: &str) -> bool {
         && s.len() <= 253
         && s.chars().next().is_some_and(ok_end)
         && s.chars().last().is_some_and(ok_end)
-        && s
-            .chars()
-            .all(|c| ok_end(c) || c == '-' || c == '.')
+        && s.chars().all(|c| ok_end(c) || c == '-' || c == '.')
 }
 
 /// A name as a YAML scalar that reads back as the same string.
@@ -687,7 +677,10 @@ mod tests {
         assert_eq!(v[&QuotaKey::ProducerByteRate], 1048576.0);
         assert_eq!(v[&QuotaKey::ControllerMutationRate], 0.5);
         let tls = USER.replace("scram-sha-512", "tls-external");
-        assert!(store_of(&tls).unwrap().get(&QuotaEntity::user("CN=my-user")).is_some());
+        assert!(store_of(&tls)
+            .unwrap()
+            .get(&QuotaEntity::user("CN=my-user"))
+            .is_some());
     }
 
     #[test]
@@ -719,36 +712,76 @@ mod tests {
     fn reads_kubectl_lists() {
         let list = format!(
             "apiVersion: v1\nkind: List\nitems:\n- {}\n",
-            USER.replace("my-user", "u1").trim_end().replace('\n', "\n  ")
+            USER.replace("my-user", "u1")
+                .trim_end()
+                .replace('\n', "\n  ")
         );
         let s = store_of(&list).unwrap();
-        assert_eq!(s.get(&QuotaEntity::user("u1")).unwrap()[&QuotaKey::ProducerByteRate], 1048576.0);
+        assert_eq!(
+            s.get(&QuotaEntity::user("u1")).unwrap()[&QuotaKey::ProducerByteRate],
+            1048576.0
+        );
     }
 
     #[test]
     fn callouts_and_attributes_are_noted() {
         let text = USER
             .replace("v1beta2", "v1")
-            .replace("apiVersion: kafka.strimzi.io/v1", "apiVersion: {KafkaUserApiVersion}")
+            .replace(
+                "apiVersion: kafka.strimzi.io/v1",
+                "apiVersion: {KafkaUserApiVersion}",
+            )
             .replace("1048576", "1048576 <1>");
         let import = parse(&text).unwrap();
-        assert_eq!(import.quotas[0].values, [(QuotaKey::ProducerByteRate, 1048576.0)]);
+        assert_eq!(
+            import.quotas[0].values,
+            [(QuotaKey::ProducerByteRate, 1048576.0)]
+        );
         assert_eq!(import.notes.len(), 2, "{:?}", import.notes);
     }
 
     #[test]
     fn export_lists_what_strimzi_cannot_express() {
         let mut s = QuotaStore::new();
-        s.set(&QuotaEntity::user("CN=app"), QuotaKey::ConsumerByteRate, 2048.0).unwrap();
-        s.set(&QuotaEntity::user("Bob_1"), QuotaKey::ConsumerByteRate, 2048.0).unwrap();
-        s.set(&QuotaEntity::client_id("c"), QuotaKey::ConsumerByteRate, 2048.0).unwrap();
-        s.set(&QuotaEntity::User(EntityName::Default), QuotaKey::ProducerByteRate, 1.0).unwrap();
-        s.set(&QuotaEntity::user("big"), QuotaKey::ProducerByteRate, 3e9).unwrap();
+        s.set(
+            &QuotaEntity::user("CN=app"),
+            QuotaKey::ConsumerByteRate,
+            2048.0,
+        )
+        .unwrap();
+        s.set(
+            &QuotaEntity::user("Bob_1"),
+            QuotaKey::ConsumerByteRate,
+            2048.0,
+        )
+        .unwrap();
+        s.set(
+            &QuotaEntity::client_id("c"),
+            QuotaKey::ConsumerByteRate,
+            2048.0,
+        )
+        .unwrap();
+        s.set(
+            &QuotaEntity::User(EntityName::Default),
+            QuotaKey::ProducerByteRate,
+            1.0,
+        )
+        .unwrap();
+        s.set(&QuotaEntity::user("big"), QuotaKey::ProducerByteRate, 3e9)
+            .unwrap();
         let out = export(&s);
         assert_eq!(out.unexpressed.len(), 4, "{:#?}", out.unexpressed);
-        assert!(out.text.contains("# Not expressible in a KafkaUser: users/<default>"), "{}", out.text);
+        assert!(
+            out.text
+                .contains("# Not expressible in a KafkaUser: users/<default>"),
+            "{}",
+            out.text
+        );
         let back = store_of(&out.text).unwrap();
         assert_eq!(back.entries().count(), 1);
-        assert_eq!(back.get(&QuotaEntity::user("CN=app")), s.get(&QuotaEntity::user("CN=app")));
+        assert_eq!(
+            back.get(&QuotaEntity::user("CN=app")),
+            s.get(&QuotaEntity::user("CN=app"))
+        );
     }
 }

@@ -42,7 +42,7 @@ fn at(text: &str, node: &impl Span) -> Position {
 }
 
 /// The source text of a spanned node, squeezed to one line.
-fn source<'t>(text: &'t str, node: &impl Span) -> String {
+fn source(text: &str, node: &impl Span) -> String {
     node.span()
         .and_then(|r| text.get(r))
         .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
@@ -66,10 +66,10 @@ fn literal(text: &str, expr: &Expression, context: &str) -> Result<String, Error
         _ => Err(Error::new(
             at(text, expr),
             ErrorKind::Unresolved {
-                kind: "Terraform expression".to_owned(),
+                kind: "Terraform expression",
                 names: vec![format!("`{}`", source(text, expr))],
                 context: context.to_owned(),
-                hint: "import the values Terraform resolved (terraform show) instead of the configuration".to_owned(),
+                hint: "import the values Terraform resolved (terraform show) instead of the configuration",
             },
         )),
     }
@@ -79,15 +79,13 @@ fn literal(text: &str, expr: &Expression, context: &str) -> Result<String, Error
 /// accepts what Java's `Double.parseDouble` accepts for plain numbers).
 fn quota_number(text: &str, expr: &Expression, key: &str) -> Result<f64, Error> {
     let raw = literal(text, expr, &format!("the value of {key}"))?;
-    parse_double(&raw)
-        .filter(|v| v.is_finite())
-        .ok_or_else(|| {
-            expected(
-                at(text, expr),
-                format!("a number for {key}"),
-                format!("`{raw}`"),
-            )
-        })
+    parse_double(&raw).filter(|v| v.is_finite()).ok_or_else(|| {
+        expected(
+            at(text, expr),
+            format!("a number for {key}"),
+            format!("`{raw}`"),
+        )
+    })
 }
 
 fn attribute<'b>(body: &'b Body, name: &str) -> Option<&'b Attribute> {
@@ -120,7 +118,12 @@ fn quota_key(text: &str, node: &impl Span, name: &str) -> Result<QuotaKey, Error
 }
 
 /// Reads one `kafka_quota` block.
-fn read_kafka_quota(text: &str, block: &Block, label: &str, out: &mut QuotaImport) -> Result<(), Error> {
+fn read_kafka_quota(
+    text: &str,
+    block: &Block,
+    label: &str,
+    out: &mut QuotaImport,
+) -> Result<(), Error> {
     let resource = format!("kafka_quota.{label}");
     refuse_meta_arguments(text, block, &resource)?;
     let Some(type_attr) = attribute(&block.body, "entity_type") else {
@@ -178,7 +181,8 @@ fn read_kafka_quota(text: &str, block: &Block, label: &str, out: &mut QuotaImpor
         QuotaKey::ProducerByteRate
     };
     if let Err(e) = QuotaStore::new().set(&entity, probe_key, 1.0) {
-        let p = attribute(&block.body, "entity_name").map_or(at(text, block), |a| at(text, &a.value));
+        let p =
+            attribute(&block.body, "entity_name").map_or(at(text, block), |a| at(text, &a.value));
         return Err(Error::new(
             p,
             ErrorKind::Rejected {
@@ -231,7 +235,12 @@ fn read_kafka_quota(text: &str, block: &Block, label: &str, out: &mut QuotaImpor
 }
 
 /// Reads one `aiven_kafka_quota` block.
-fn read_aiven_quota(text: &str, block: &Block, label: &str, out: &mut QuotaImport) -> Result<(), Error> {
+fn read_aiven_quota(
+    text: &str,
+    block: &Block,
+    label: &str,
+    out: &mut QuotaImport,
+) -> Result<(), Error> {
     let resource = format!("aiven_kafka_quota.{label}");
     refuse_meta_arguments(text, block, &resource)?;
     let part = |attr: &str| -> Result<Option<EntityName>, Error> {
@@ -259,14 +268,13 @@ fn read_aiven_quota(text: &str, block: &Block, label: &str, out: &mut QuotaImpor
             ))
         }
     };
-    if entity
-        .parts()
-        .iter()
-        .any(|(_, n)| n.is_default())
-    {
+    if entity.parts().iter().any(|(_, n)| n.is_default()) {
         out.notes.push((
             at(text, block),
-            format!("{resource}: `default` is Aiven's keyword for the default entity, so this is {}.", entity.path()),
+            format!(
+                "{resource}: `default` is Aiven's keyword for the default entity, so this is {}.",
+                entity.path()
+            ),
         ));
     }
     let mut any = false;
@@ -425,7 +433,13 @@ fn resource_name(entity: &QuotaEntity) -> String {
         .join("_");
     let mut name: String = raw
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
         .collect();
     if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
         name.insert_str(0, "q_");
@@ -466,14 +480,18 @@ pub fn export(store: &QuotaStore) -> Export {
         if let EntityName::Named(n) = n {
             b.push_str(&format!("  entity_name = {}\n", hcl_string(n)));
         }
-        b.push_str(&format!("  entity_type = \"{}\"\n  config = {{\n", t.as_str()));
+        b.push_str(&format!(
+            "  entity_type = \"{}\"\n  config = {{\n",
+            t.as_str()
+        ));
         for (k, v) in &values {
             b.push_str(&format!("    \"{}\" = \"{v}\"\n", k.as_str()));
         }
         b.push_str("  }\n}\n");
         blocks.push(b);
     }
-    let mut text = String::from("# kafka_quota resources (Mongey/kafka provider) written by kafka-quota.\n");
+    let mut text =
+        String::from("# kafka_quota resources (Mongey/kafka provider) written by kafka-quota.\n");
     for u in &unexpressed {
         text.push_str(&format!("# Not expressible as a kafka_quota: {u}\n"));
     }
@@ -512,7 +530,10 @@ mod tests {
         assert_eq!(e.to_string(), "Line 2, column 17: the Terraform expression `\"User:CN=${var.cn}\"` stands in entity_name; expected a literal value, so import the values Terraform resolved (terraform show) instead of the configuration.");
         let e = parse("resource \"kafka_quota\" \"q\" {\n  entity_type = \"users\"\n").unwrap_err();
         assert!(e.to_string().starts_with("Line 2, column 25: expected valid HCL (invalid block body; expected `}`, newline or identifier)"), "{e}");
-        let e = parse("resource \"kafka_quota\" \"q\" {\n  entity_type = \"users\"\n  config = {}\n}\n").unwrap_err();
+        let e = parse(
+            "resource \"kafka_quota\" \"q\" {\n  entity_type = \"users\"\n  config = {}\n}\n",
+        )
+        .unwrap_err();
         assert_eq!(e.position, Position::new(2, 17));
     }
 
@@ -530,8 +551,18 @@ mod tests {
     #[test]
     fn export_reads_back_and_lists_composites() {
         let mut s = QuotaStore::new();
-        s.set(&QuotaEntity::user("we\"ird ${x} \\ %{y}"), QuotaKey::RequestPercentage, 1.5).unwrap();
-        s.set(&QuotaEntity::Ip(EntityName::Default), QuotaKey::ConnectionCreationRate, 10.0).unwrap();
+        s.set(
+            &QuotaEntity::user("we\"ird ${x} \\ %{y}"),
+            QuotaKey::RequestPercentage,
+            1.5,
+        )
+        .unwrap();
+        s.set(
+            &QuotaEntity::Ip(EntityName::Default),
+            QuotaKey::ConnectionCreationRate,
+            10.0,
+        )
+        .unwrap();
         let pair = QuotaEntity::UserClientId {
             user: EntityName::Named("u".into()),
             client_id: EntityName::Default,

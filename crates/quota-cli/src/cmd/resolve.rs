@@ -83,9 +83,11 @@ pub(crate) fn load_quotas(
     let (name, text) = read_text(path)?;
     let format = match format {
         Some(f) => f.format(),
-        None => detect(&text)
-            .map_err(|e| e.with_source(name.clone()).to_string())?
-            .format,
+        None => {
+            detect(&text)
+                .map_err(|e| e.with_source(name.clone()).to_string())?
+                .format
+        }
     };
     let imported = import(&text, format).map_err(|e| e.with_source(name.clone()).to_string())?;
     for (pos, note) in &imported.notes {
@@ -272,11 +274,11 @@ fn print_text(outcome: &PrincipalOutcome, conn: &Connection, resolutions: &[Reso
         conn.listener.protocol(),
         conn.client_id
     );
+    println!("Principal: {} ({})", outcome.principal, outcome.derivation);
     println!(
-        "Principal: {} ({})",
-        outcome.principal, outcome.derivation
+        "user tag (sanitized principal): {:?}",
+        outcome.sanitized_name
     );
-    println!("user tag (sanitized principal): {:?}", outcome.sanitized_name);
     for w in &outcome.warnings {
         println!("warning: {w}");
     }

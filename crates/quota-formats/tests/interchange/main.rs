@@ -14,7 +14,8 @@ pub fn fixtures() -> PathBuf {
 /// Reads a fixture file as text.
 pub fn read_fixture(rel: &str) -> String {
     let path = fixtures().join(rel);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read fixture {}: {e}", path.display()))
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read fixture {}: {e}", path.display()))
 }
 
 /// Splits a real-inputs file into (source line, body) items at `# source:` lines.

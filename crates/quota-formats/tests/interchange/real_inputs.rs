@@ -52,7 +52,12 @@ fn expectations() -> Vec<(&'static str, Format, Want)> {
 fn as_map(store: &QuotaStore) -> BTreeMap<String, BTreeMap<String, f64>> {
     store
         .entries()
-        .map(|(e, v)| (e.path(), v.iter().map(|(k, x)| (k.as_str().to_owned(), *x)).collect()))
+        .map(|(e, v)| {
+            (
+                e.path(),
+                v.iter().map(|(k, x)| (k.as_str().to_owned(), *x)).collect(),
+            )
+        })
         .collect()
 }
 
@@ -60,12 +65,23 @@ fn as_map(store: &QuotaStore) -> BTreeMap<String, BTreeMap<String, f64>> {
 fn all_items() -> Vec<(String, String)> {
     let mut all = Vec::new();
     let dir = fixtures().join("real-inputs/strimzi");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|f| f.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|f| f.unwrap().path())
+        .collect();
     files.sort();
     for p in files {
-        all.push((p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()));
+        all.push((
+            p.file_name().unwrap().to_string_lossy().into_owned(),
+            std::fs::read_to_string(&p).unwrap(),
+        ));
     }
-    for file in ["terraform.txt", "rpk.txt", "configs-commands.txt", "describe-outputs.txt"] {
+    for file in [
+        "terraform.txt",
+        "rpk.txt",
+        "configs-commands.txt",
+        "describe-outputs.txt",
+    ] {
         all.extend(items(&read_fixture(&format!("real-inputs/{file}"))));
     }
     all
@@ -76,7 +92,10 @@ fn every_strimzi_terraform_and_rpk_input_is_imported_or_refused_precisely() {
     let items = all_items();
     let mut checked = 0;
     for (needle, format, want) in expectations() {
-        let matching: Vec<&(String, String)> = items.iter().filter(|(label, _)| label.contains(needle)).collect();
+        let matching: Vec<&(String, String)> = items
+            .iter()
+            .filter(|(label, _)| label.contains(needle))
+            .collect();
         assert_eq!(matching.len(), 1, "{needle} should name exactly one item");
         let (label, text) = matching[0];
         let found = detect(text).unwrap_or_else(|e| panic!("{label}: not detected: {e}"));
@@ -85,20 +104,35 @@ fn every_strimzi_terraform_and_rpk_input_is_imported_or_refused_precisely() {
             (Ok(got), Want::Quotas(quotas)) => {
                 let wanted: BTreeMap<String, BTreeMap<String, f64>> = quotas
                     .iter()
-                    .map(|(e, v)| ((*e).to_owned(), v.iter().map(|(k, x)| ((*k).to_owned(), *x)).collect()))
+                    .map(|(e, v)| {
+                        (
+                            (*e).to_owned(),
+                            v.iter().map(|(k, x)| ((*k).to_owned(), *x)).collect(),
+                        )
+                    })
                     .collect();
                 assert_eq!(as_map(&got.store), wanted, "{label}");
                 if quotas.is_empty() {
-                    assert!(!got.notes.is_empty(), "{label}: an import of nothing must say why");
+                    assert!(
+                        !got.notes.is_empty(),
+                        "{label}: an import of nothing must say why"
+                    );
                 }
             }
             (Err(e), Want::Refused(line, column, text)) => {
                 let m = e.to_string();
-                assert_eq!((e.position.line, e.position.column), (line, column), "{label}: {m}");
+                assert_eq!(
+                    (e.position.line, e.position.column),
+                    (line, column),
+                    "{label}: {m}"
+                );
                 assert!(m.contains(text), "{label}: {m}");
                 assert!(m.ends_with('.'), "{label}: {m}");
             }
-            (Ok(got), Want::Refused(..)) => panic!("{label}: imported {:?}, expected a refusal", as_map(&got.store)),
+            (Ok(got), Want::Refused(..)) => panic!(
+                "{label}: imported {:?}, expected a refusal",
+                as_map(&got.store)
+            ),
             (Err(e), Want::Quotas(_)) => panic!("{label}: refused: {e}"),
         }
         checked += 1;
@@ -120,12 +154,22 @@ fn every_real_input_is_detected_and_imported_or_refused_with_line_and_reason() {
             Err(e) => {
                 assert!(e.position.line >= 1 && e.position.column >= 1, "{label}");
                 let m = e.to_string();
-                assert!(m.starts_with(&format!("Line {}, column {}", e.position.line, e.position.column)), "{m}");
+                assert!(
+                    m.starts_with(&format!(
+                        "Line {}, column {}",
+                        e.position.line, e.position.column
+                    )),
+                    "{m}"
+                );
                 assert!(m.ends_with('.'), "{label}: {m}");
                 // A refusal says what and why, never just "invalid".
                 match &e.kind {
-                    ErrorKind::Unsupported { what, why } => assert!(!what.is_empty() && !why.is_empty()),
-                    ErrorKind::Syntax { expected, found } => assert!(!expected.is_empty() && !found.is_empty()),
+                    ErrorKind::Unsupported { what, why } => {
+                        assert!(!what.is_empty() && !why.is_empty())
+                    }
+                    ErrorKind::Syntax { expected, found } => {
+                        assert!(!expected.is_empty() && !found.is_empty())
+                    }
                     _ => {}
                 }
             }

@@ -36,7 +36,8 @@ fn entity_name() -> impl Strategy<Value = EntityName> {
 fn ip_name() -> impl Strategy<Value = EntityName> {
     prop_oneof![
         Just(EntityName::Default),
-        (1u8..=254, 0u8..=255, 0u8..=255, 1u8..=254).prop_map(|(a, b, c, d)| EntityName::Named(format!("{a}.{b}.{c}.{d}"))),
+        (1u8..=254, 0u8..=255, 0u8..=255, 1u8..=254)
+            .prop_map(|(a, b, c, d)| EntityName::Named(format!("{a}.{b}.{c}.{d}"))),
     ]
 }
 
@@ -51,9 +52,11 @@ fn entity() -> impl Strategy<Value = QuotaEntity> {
 
 fn value(key: QuotaKey) -> BoxedStrategy<f64> {
     match key {
-        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => {
-            prop_oneof![(1u64..4_000_000_000).prop_map(|v| v as f64), (1u64..1u64 << 40).prop_map(|v| v as f64)].boxed()
-        }
+        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => prop_oneof![
+            (1u64..4_000_000_000).prop_map(|v| v as f64),
+            (1u64..1u64 << 40).prop_map(|v| v as f64)
+        ]
+        .boxed(),
         QuotaKey::ConnectionCreationRate => (1u32..1_000_000).prop_map(f64::from).boxed(),
         _ => prop_oneof![
             (1u32..1000).prop_map(f64::from),
