@@ -135,3 +135,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn every_lab_scenario_round_trips_through_the_scenario_file_and_the_permalink() {
+    let dir = super::fixtures().join("lab");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let fixture: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let bare = serde_json::to_string(&fixture["scenario"]).unwrap();
+        // A bare scenario reads with a note; the envelope reads without one.
+        let read = quota_formats::scenario::from_json(&bare).unwrap();
+        assert_eq!(read.notes.len(), 1, "{}", path.display());
+        let text = quota_formats::scenario::to_json(&read.scenario);
+        assert_eq!(detect(&text).unwrap().format, Format::ScenarioJson);
+        let again = quota_formats::scenario::from_json(&text).unwrap();
+        assert!(again.notes.is_empty());
+        assert_eq!(again.scenario, read.scenario, "{}", path.display());
+        let url = quota_formats::scenario::link(&read.scenario, "http://127.0.0.1:8080/");
+        assert_eq!(
+            quota_formats::scenario::from_link(&url).unwrap(),
+            read.scenario
+        );
+        n += 1;
+    }
+    assert!(n >= 13, "{n}");
+}
