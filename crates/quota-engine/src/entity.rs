@@ -126,8 +126,17 @@ impl fmt::Display for EntityName {
 /// Kafka: `ClientQuotaControlManager.validateEntity` accepts `{user}`,
 /// `{client-id}`, `{user, client-id}` and `{ip}`; every other shape is an
 /// error (see [`crate::store`] for the raw, unvalidated form and its messages).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+///
+/// In JSON an entity is written as Kafka's `ClientQuotaEntity` entries map:
+/// entity type to name, `null` for the default entity, e.g.
+/// `{"user": "alice", "client-id": null}` for `users/alice/clients/<default>`.
+///
+/// # Errors
+///
+/// Deserializing fails with a sentence naming the problem for an empty map,
+/// an unknown entity type, a type given twice, or `ip` combined with another
+/// type.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum QuotaEntity {
     /// `users/<name>` or `users/<default>`.
     User(EntityName),
@@ -210,6 +219,57 @@ impl QuotaEntity {
             }
             QuotaEntity::Ip(i) => format!("ips/{}", i.path_segment()),
         }
+    }
+}
+
+impl Serialize for QuotaEntity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let parts = self.parts();
+        let mut map = serializer.serialize_map(Some(parts.len()))?;
+        for (t, name) in parts {
+            map.serialize_entry(t.as_str(), &name.as_option())?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for QuotaEntity {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct EntityVisitor;
+
+        impl<'de> serde::de::Visitor<'de> for EntityVisitor {
+            type Value = QuotaEntity;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(r#"a quota entity such as {"user": "alice"}, {"client-id": null} or {"user": "alice", "client-id": "app"}"#)
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<QuotaEntity, A::Error> {
+                use serde::de::Error;
+                let mut parts: Vec<(EntityType, EntityName)> = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    let Some(t) = EntityType::from_wire(&key) else {
+                        return Err(A::Error::custom(format!(
+                            "unknown entity type \"{key}\": expected \"user\", \"client-id\" or \"ip\""
+                        )));
+                    };
+                    if parts.iter().any(|(seen, _)| *seen == t) {
+                        return Err(A::Error::custom(format!("the entity type \"{key}\" is given twice")));
+                    }
+                    let name: Option<String> = map.next_value()?;
+                    parts.push((t, EntityName::from_option(name.as_deref())));
+                }
+                if parts.is_empty() {
+                    return Err(A::Error::custom("an entity needs at least one of \"user\", \"client-id\" or \"ip\""));
+                }
+                QuotaEntity::from_parts(&parts).ok_or_else(|| {
+                    A::Error::custom("an \"ip\" entity cannot be combined with \"user\" or \"client-id\"")
+                })
+            }
+        }
+
+        deserializer.deserialize_map(EntityVisitor)
     }
 }
 
@@ -377,5 +437,31 @@ impl QuotaType {
 impl fmt::Display for QuotaType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.metric_type())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entity_json_is_kafkas_entries_map() {
+        let e = QuotaEntity::UserClientId { user: EntityName::Named("alice".into()), client_id: EntityName::Default };
+        let json = serde_json::to_string(&e).unwrap();
+        assert_eq!(json, r#"{"user":"alice","client-id":null}"#);
+        assert_eq!(serde_json::from_str::<QuotaEntity>(&json).unwrap(), e);
+        let reversed: QuotaEntity = serde_json::from_str(r#"{"client-id":null,"user":"alice"}"#).unwrap();
+        assert_eq!(reversed, e);
+        assert_eq!(serde_json::from_str::<QuotaEntity>(r#"{"ip":null}"#).unwrap(), QuotaEntity::Ip(EntityName::Default));
+    }
+
+    #[test]
+    fn bad_entity_json_says_why() {
+        let err = |s: &str| serde_json::from_str::<QuotaEntity>(s).unwrap_err().to_string();
+        assert!(err("{}").contains("needs at least one"), "{}", err("{}"));
+        assert!(err(r#"{"users":"a"}"#).contains(r#"unknown entity type "users""#));
+        assert!(err(r#"{"ip":"1.2.3.4","user":"a"}"#).contains("cannot be combined"));
+        assert!(err(r#"{"user":"a","user":"b"}"#).contains("given twice"));
+        assert!(err(r#"{"user":5}"#).contains("invalid type"));
     }
 }

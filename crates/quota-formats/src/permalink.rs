@@ -364,7 +364,7 @@ mod tests {
               "quotas": [
                 {"entity": {"user": "tenant-a"}, "key": "producer_byte_rate", "value": 2000000},
                 {"entity": {"user": null}, "key": "consumer_byte_rate", "value": 1000000},
-                {"entity": {"user-client-id": {"user": "alice", "client_id": "batch"}}, "key": "request_percentage", "value": 50},
+                {"entity": {"user": "alice", "client-id": "batch"}, "key": "request_percentage", "value": 50},
                 {"entity": {"client-id": "batch"}, "key": "producer_byte_rate", "value": 500000},
                 {"entity": {"ip": "10.1.2.3"}, "key": "connection_creation_rate", "value": 5}],
               "brokers": {"settings": {"ssl.principal.mapping.rules": "RULE:^CN=([^,]*),OU=eng.*$/$1/L,DEFAULT",
