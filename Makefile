@@ -19,3 +19,7 @@ build:
 ## make bench: the benchmarks behind BENCHMARKS.md (not part of make test)
 bench:
 	@scripts/bench.sh
+
+## make fuzz: every cargo-fuzz target for 10 minutes each, two at a time (needs the nightly toolchain)
+fuzz:
+	@scripts/fuzz.sh 600 2
