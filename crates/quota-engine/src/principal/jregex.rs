@@ -1,38 +1,68 @@
-//! `java.util.regex` patterns, run on `fancy-regex`.
+//! `java.util.regex` patterns, parsed and matched the way the JDK does it.
 //!
 //! Kafka's principal rules are Java regular expressions and Java
-//! `String.replaceAll` replacements. This module reads a pattern the way
-//! `java.util.regex.Pattern` does (its recursive-descent parser is ported:
-//! `expr`, `sequence`, `atom`, `escape`, `clazz`, `range`, `group0`,
-//! `closure`, `RemoveQEQuoting`, JDK 17), raising the JDK's
-//! `PatternSyntaxException` text for the syntax errors it reports, and emits an
-//! equivalent `fancy-regex` pattern (a backtracking engine with the same
-//! leftmost-first priorities as Java's). Where Java and Rust differ it spells
-//! out Java's meaning: `.` excludes all Java line terminators, `$` also
-//! matches before a final line terminator, `\d \s \w` are ASCII, `(?i)` folds
-//! ASCII letters only, possessive quantifiers become atomic groups.
+//! `String.replaceAll` replacements, so their meaning is Java's regex
+//! semantics. No Rust crate has those (leftmost-first backtracking with
+//! Java's capture rules for repeated groups, `$` before a final line
+//! terminator, ASCII `\w` but Unicode `\b`, ASCII-only `(?i)`, class
+//! intersections, ...), which is why this module is our own code despite the
+//! project rule that a library beats our own code for regex: a general regex
+//! crate would give a different principal for some rules.
+//!
+//! The JDK 17 recursive-descent parser is ported (`expr`, `sequence`, `atom`,
+//! `escape`, `clazz`, `range`, `group0`, `closure`, `RemoveQEQuoting`),
+//! raising the JDK's `PatternSyntaxException` text for the syntax errors it
+//! reports, and it builds the JDK's matcher node graph (`Slice`/`CharProperty`,
+//! `Branch`/`BranchConn`, `GroupHead`/`GroupTail`, `Ques`, `Curly`,
+//! `GroupCurly`, `Prolog`/`Loop`/`LazyLoop`, `BackRef`/`CIBackRef`, `Pos`,
+//! `Neg`, `Behind`, `NotBehind`, `Bound`, `Begin`, `End`, `Caret`, `Dollar`,
+//! `LineEnding`, `LastMatch`), including `TreeInfo.study` (which decides
+//! between `GroupCurly` and `Loop` and the look-behind lengths) and the
+//! `Loop` memo of failed positions. Matching walks that graph exactly as the
+//! JDK's `match` methods do, so priorities and captures (also of repeated and
+//! backed-off groups) are the JDK's.
+//!
+//! Matching has a step budget ([`STEP_BUDGET`]) and a recursion depth limit
+//! ([`DEPTH_LIMIT`]); a rule that exceeds them gets an
+//! [`ErrorClass::UnsupportedRegex`] error ("needs too many steps") instead of
+//! hanging (the JDK would run on, or throw `StackOverflowError`).
 //!
 //! Not reproduced (a pattern using them gets an
 //! [`ErrorClass::UnsupportedRegex`] error rather than a possibly wrong answer):
 //! the inline flags `d u x c U` (`UNIX_LINES`, `UNICODE_CASE`, `COMMENTS`,
-//! `CANON_EQ`, `UNICODE_CHARACTER_CLASS`),
-//! `\G`, `\X`, `\b{g}`, `\N{name}`, Unicode properties and blocks
-//! (`\p{L}`, `\p{IsLatin}`, `\p{InGreek}`, `\p{javaLowerCase}`, only the
-//! POSIX ASCII classes such as `\p{Alpha}` are supported), case-insensitive
-//! back-references, and anything `fancy-regex` refuses to compile (for
-//! example variable-length look-behind).
-//! Positions are UTF-8 byte offsets; Java counts UTF-16 units, which only
-//! matters for an empty match next to a character outside the BMP.
+//! `CANON_EQ`, `UNICODE_CHARACTER_CLASS`), `\X`, `\b{g}`, `\N{name}`, Unicode
+//! properties and blocks (`\p{L}`, `\p{IsLatin}`, `\p{InGreek}`,
+//! `\p{javaLowerCase}`; only the POSIX ASCII classes such as `\p{Alpha}` are
+//! supported), and `\p{Lower}`/`\p{Upper}` under `(?i)`.
+//! The text is matched by code point, as the JDK does for patterns with
+//! supplementary characters (`StartS`, `BehindS`); for a pattern without them
+//! the JDK may also try a match starting between the two halves of a
+//! surrogate pair, which only matters for text outside the BMP. A search
+//! that, after an empty match, would have to go on from the middle of such a
+//! character (where Java splits it into lone surrogates, which no Rust string
+//! holds) is refused with [`ErrorClass::UnsupportedRegex`].
 //!
-//! Kafka: none; JDK: `java/util/regex/Pattern.java`, `Matcher.java`,
-//! `PatternSyntaxException.java`.
+//! Kafka: none; JDK 17: `java/util/regex/Pattern.java`, `Matcher.java`,
+//! `PatternSyntaxException.java`, `java/lang/Character.java` (\b).
 
 use std::collections::BTreeMap;
 
 use super::error::{ErrorClass, PrincipalError};
+use super::unicode_data::{in_ranges, LETTER_OR_DIGIT, NON_SPACING_MARK};
 
 /// Java's `Pattern.MAX_REPS` is `0x7FFFFFFF`; counts above it overflow.
 const JAVA_INT_MAX: u64 = 0x7FFF_FFFF;
+
+/// `Pattern.MAX_REPS`: the maximum of `*`, `+` and `{n,}`.
+const MAX_REPS: u32 = 0x7FFF_FFFF;
+
+/// Matching steps (node visits) one search may take before it gives up with
+/// an [`ErrorClass::UnsupportedRegex`] error.
+pub(crate) const STEP_BUDGET: u64 = 2_000_000;
+
+/// Nested node visits one search may stack up before it gives up (the JDK's
+/// matcher is recursive too and would end in `StackOverflowError`).
+pub(crate) const DEPTH_LIMIT: u32 = 4_000;
 
 /// A set of Unicode scalar values as sorted, disjoint, inclusive ranges.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -92,7 +122,7 @@ impl CharSet {
     }
 
     fn contains(&self, c: u32) -> bool {
-        self.ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi)
+        in_ranges(&self.ranges, c)
     }
 
     /// Adds the other ASCII case of every ASCII letter in the set
@@ -112,64 +142,7 @@ impl CharSet {
         }
         Self::from_ranges(v)
     }
-
-    /// The set as a `fancy-regex` class; surrogates (which no Rust string
-    /// holds) are left out, and the empty set becomes a class that never matches.
-    fn to_regex(&self) -> String {
-        let mut parts = String::new();
-        for &(lo, hi) in &self.ranges {
-            for (a, b) in [(lo, hi.min(0xD7FF)), (lo.max(0xE000), hi)] {
-                if a <= b {
-                    if a == b {
-                        parts.push_str(&format!("\\x{{{a:X}}}"));
-                    } else {
-                        parts.push_str(&format!("\\x{{{a:X}}}-\\x{{{b:X}}}"));
-                    }
-                }
-            }
-        }
-        if parts.is_empty() {
-            NEVER.to_owned()
-        } else {
-            format!("[{parts}]")
-        }
-    }
 }
-
-/// A class that matches nothing.
-const NEVER: &str = "[^\\x{0}-\\x{10FFFF}]";
-
-/// Is this emitted node a zero-width assertion?
-fn is_zero_width(node: &str) -> bool {
-    [
-        "^",
-        "\\A",
-        "\\B",
-        "\\b",
-        "\\z",
-        JAVA_DOLLAR,
-        JAVA_DOLLAR_MULTILINE,
-        JAVA_CARET_MULTILINE,
-    ]
-    .contains(&node)
-        || ["(?=", "(?!", "(?<=", "(?<!"]
-            .iter()
-            .any(|p| node.starts_with(p))
-}
-
-/// Java's multiline `^` (`Pattern.Caret`): at the start, or after a line
-/// terminator (not between `\r` and `\n`), never at the end of input.
-const JAVA_CARET_MULTILINE: &str =
-    "(?:\\A|(?<=[\\n\\r\\x{85}\\x{2028}\\x{2029}]))(?!\\z)(?!(?<=\\r)\\n)";
-
-/// Java's multiline `$` (`Pattern.Dollar(true)`): at the end, or before any
-/// line terminator (not between `\r` and `\n`).
-const JAVA_DOLLAR_MULTILINE: &str = "(?:\\z|(?=[\\n\\r\\x{85}\\x{2028}\\x{2029}])(?!(?<=\\r)\\n))";
-
-/// Java's non-multiline `$` (`Pattern.Dollar(false)`): end of input, or before
-/// a line terminator that ends the input (`\r\n` counts as one, and there is
-/// no match between `\r` and `\n`).
-const JAVA_DOLLAR: &str = "(?:\\z|(?=(?:\\r\\n|[\\r\\x{85}\\x{2028}\\x{2029}]|(?<!\\r)\\n)\\z))";
 
 fn ascii_digit() -> CharSet {
     CharSet::from_ranges(vec![(0x30, 0x39)])
@@ -242,15 +215,18 @@ enum Esc {
     Char(u32),
     /// A predefined class (`\d`, `\w`, ...).
     Set(CharSet),
-    /// A zero-width assertion or back-reference, already in `fancy-regex` syntax.
-    Node(String),
+    /// A zero-width assertion or back-reference node.
+    Node(Kind),
 }
 
 /// Java's quantifier kinds (`Pattern.Qtype`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Qtype {
     Greedy,
     Lazy,
     Possessive,
+    /// `(?>X)`: an atomic group is a `Ques` of this type.
+    Independent,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -265,10 +241,124 @@ struct Flags {
 /// The inline flags the engine does not reproduce, in bit order.
 const UNSUPPORTED_FLAGS: [char; 5] = ['d', 'u', 'c', 'x', 'U'];
 
-/// Sentinel around a back-reference number, resolved once the total number
-/// of groups is known (Java lets `\5` refer to a group defined later; a
-/// reference to a group that never exists never matches).
-const BACKREF_MARK: char = '\u{0}';
+/// Index of a node in [`JavaPattern::nodes`].
+type Id = u32;
+
+/// `Pattern.accept`: ends an atom (records where it ended).
+const ACCEPT: Id = 0;
+/// `Pattern.lastAccept`: ends the whole pattern.
+const LAST_ACCEPT: Id = 1;
+
+/// `Bound` types.
+const BOUND_BOTH: u8 = 0x3;
+const BOUND_NONE: u8 = 0x4;
+
+/// The JDK's matcher node kinds; every node also has a `next`.
+#[derive(Clone, Debug)]
+enum Kind {
+    /// `Pattern.accept` (`Node.match`): records the end and succeeds.
+    Accept,
+    /// `LastNode`: like `Accept`, but `matches()` needs the end of input.
+    LastAccept,
+    /// `LookBehindEndNode`: the look-behind body must end where it started.
+    LookBehindEnd,
+    /// `CharProperty`: one character from the set.
+    Char(CharSet),
+    /// `Slice`: a run of literal characters (each a set under `(?i)`).
+    Slice(Vec<CharSet>),
+    /// `Begin` (`^` without `(?m)`, `\A`).
+    Begin,
+    /// `End` (`\z`).
+    End,
+    /// `Caret` (`^` with `(?m)`).
+    Caret,
+    /// `Dollar(multiline)` (`$`, `\Z`).
+    Dollar(bool),
+    /// `Bound` (`\b` = both, `\B` = none).
+    Bound(u8),
+    /// `LineEnding` (`\R`).
+    LineEnding,
+    /// `LastMatch` (`\G`).
+    LastMatch,
+    /// `BackRef` / `CIBackRef` (ASCII case folding).
+    BackRef { group: u32, ci: bool },
+    /// `Branch`: `None` alternatives go straight to `conn`'s next.
+    Branch { alts: Vec<Option<Id>>, conn: Id },
+    /// `BranchConn`.
+    BranchConn,
+    /// `GroupHead`.
+    GroupHead { local: u32 },
+    /// `GroupTail`; group 0 is an anonymous group (sets no capture).
+    GroupTail { local: u32, group: u32 },
+    /// `Ques` (and `Independent` for `(?>X)`).
+    Ques { atom: Id, q: Qtype },
+    /// `Curly` (also `CharPropertyGreedy` when `char_greedy`, which only
+    /// differs in `study`).
+    Curly {
+        atom: Id,
+        min: u32,
+        max: u32,
+        q: Qtype,
+        char_greedy: bool,
+    },
+    /// `GroupCurly`: a quantified deterministic group.
+    GroupCurly {
+        atom: Id,
+        min: u32,
+        max: u32,
+        q: Qtype,
+        local: u32,
+        group: u32,
+        capture: bool,
+    },
+    /// `Prolog`: enters its `Loop`.
+    Prolog { lp: Id },
+    /// `Loop` / `LazyLoop`.
+    Loop {
+        body: Id,
+        count: u32,
+        begin: u32,
+        min: u32,
+        max: u32,
+        lazy: bool,
+        memo: Option<u32>,
+    },
+    /// `Pos` / `Neg`.
+    Look { cond: Id, negate: bool },
+    /// `Behind` / `NotBehind` (lengths in characters).
+    Behind {
+        cond: Id,
+        rmax: i32,
+        rmin: i32,
+        negate: bool,
+    },
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    kind: Kind,
+    next: Id,
+}
+
+/// `Pattern.TreeInfo`.
+#[derive(Clone, Copy)]
+struct TreeInfo {
+    min_length: i32,
+    max_length: i32,
+    max_valid: bool,
+    deterministic: bool,
+}
+
+impl TreeInfo {
+    fn new() -> Self {
+        TreeInfo {
+            min_length: 0,
+            max_length: 0,
+            max_valid: true,
+            deterministic: true,
+        }
+    }
+}
 
 struct Parser<'a> {
     /// The pattern as given (Java's `normalizedPattern`, used in messages).
@@ -281,11 +371,17 @@ struct Parser<'a> {
     /// Java's `capturingGroupCount`: group 0 counts, so it starts at 1.
     capturing_group_count: u32,
     named_groups: BTreeMap<String, u32>,
-    /// Unbounded quantifiers and back-references seen so far (Java's
-    /// `TreeInfo.maxValid` turns false for them).
-    unbounded: u32,
-    /// The node handed to `closure` is a group holding capturing groups.
-    pending_captures: bool,
+    /// The node graph being built.
+    nodes: Vec<Node>,
+    /// Java's "double return" `root`: the tail of the last built piece.
+    root: Id,
+    /// Java's `localCount`.
+    local_count: u32,
+    /// Java's `topClosureNodes` (greedy unbounded `Loop`s not inside another
+    /// quantified group or a look-behind).
+    top_closure: Vec<Id>,
+    /// Java's `hasGroupRef`.
+    has_group_ref: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -336,31 +432,94 @@ impl<'a> Parser<'a> {
         )
     }
 
-    fn expr(&mut self) -> Result<String, PrincipalError> {
-        let mut alts = Vec::new();
+    fn add(&mut self, kind: Kind) -> Id {
+        self.nodes.push(Node { kind, next: ACCEPT });
+        (self.nodes.len() - 1) as Id
+    }
+
+    fn set_next(&mut self, id: Id, next: Id) {
+        self.nodes[id as usize].next = next;
+    }
+
+    /// `Pattern.expr(end)`: alternatives, joined by a `Branch`.
+    fn expr(&mut self, end: Id) -> Result<Id, PrincipalError> {
+        let mut prev: Option<Id> = None;
+        let mut first_tail: Id = end;
+        let mut branch: Option<Id> = None;
+        let mut branch_conn: Option<Id> = None;
         loop {
-            alts.push(self.sequence()?);
+            let node = self.sequence(end)?;
+            let node_tail = self.root;
+            match prev {
+                None => {
+                    prev = Some(node);
+                    first_tail = node_tail;
+                }
+                Some(p) => {
+                    let conn = match branch_conn {
+                        Some(c) => c,
+                        None => {
+                            let c = self.add(Kind::BranchConn);
+                            self.set_next(c, end);
+                            branch_conn = Some(c);
+                            c
+                        }
+                    };
+                    let atom = if node == end {
+                        None
+                    } else {
+                        self.set_next(node_tail, conn);
+                        Some(node)
+                    };
+                    if Some(p) == branch {
+                        if let Some(b) = branch {
+                            if let Kind::Branch { alts, .. } = &mut self.nodes[b as usize].kind {
+                                alts.push(atom);
+                            }
+                        }
+                    } else {
+                        let first = if p == end {
+                            None
+                        } else {
+                            self.set_next(first_tail, conn);
+                            Some(p)
+                        };
+                        let b = self.add(Kind::Branch {
+                            alts: vec![first, atom],
+                            conn,
+                        });
+                        branch = Some(b);
+                        prev = Some(b);
+                    }
+                }
+            }
             if self.peek() != u32::from('|') {
-                return Ok(alts.join("|"));
+                return Ok(prev.unwrap_or(end));
             }
             self.next();
         }
     }
 
-    fn sequence(&mut self) -> Result<String, PrincipalError> {
-        let mut out = String::new();
+    /// `Pattern.sequence(end)`; `root` is left at the tail.
+    fn sequence(&mut self, end: Id) -> Result<Id, PrincipalError> {
+        let mut head: Option<Id> = None;
+        let mut tail: Id = end;
         loop {
             let ch = self.peek();
             let node = match char::from_u32(ch).unwrap_or('\u{FFFD}') {
                 '(' => {
                     if let Some(node) = self.group0()? {
-                        out.push_str(&node);
+                        match head {
+                            None => head = Some(node),
+                            Some(_) => self.set_next(tail, node),
+                        }
+                        tail = self.root;
                     }
                     continue;
                 }
                 '[' => {
                     let set = self.clazz(true)?;
-                    set.to_regex()
+                    self.add(Kind::Char(set))
                 }
                 '\\' => {
                     let c = self.at(self.cursor + 1);
@@ -372,7 +531,8 @@ impl<'a> Parser<'a> {
                         if one_letter {
                             self.unread();
                         }
-                        self.family(one_letter, comp)?.to_regex()
+                        let set = self.family(one_letter, comp)?;
+                        self.add(Kind::Char(set))
                     } else {
                         self.unread();
                         self.atom()?
@@ -381,26 +541,24 @@ impl<'a> Parser<'a> {
                 '^' => {
                     self.next();
                     if self.flags.multiline {
-                        JAVA_CARET_MULTILINE.to_owned()
+                        self.add(Kind::Caret)
                     } else {
-                        "^".to_owned()
+                        self.add(Kind::Begin)
                     }
                 }
                 '$' => {
                     self.next();
-                    if self.flags.multiline {
-                        JAVA_DOLLAR_MULTILINE.to_owned()
-                    } else {
-                        JAVA_DOLLAR.to_owned()
-                    }
+                    let m = self.flags.multiline;
+                    self.add(Kind::Dollar(m))
                 }
                 '.' => {
                     self.next();
-                    if self.flags.dotall {
-                        "(?s:.)".to_owned()
+                    let set = if self.flags.dotall {
+                        CharSet::from_ranges(vec![(0, 0x10FFFF)])
                     } else {
-                        java_dot().to_regex()
-                    }
+                        java_dot()
+                    };
+                    self.add(Kind::Char(set))
                 }
                 '|' | ')' => break,
                 ']' | '}' => self.atom()?,
@@ -413,22 +571,32 @@ impl<'a> Parser<'a> {
                 _ => self.atom()?,
             };
             let node = self.closure(node)?;
-            out.push_str(&node);
+            match head {
+                None => head = Some(node),
+                Some(_) => self.set_next(tail, node),
+            }
+            tail = node;
         }
-        Ok(out)
+        let Some(head) = head else {
+            return Ok(end);
+        };
+        self.set_next(tail, end);
+        self.root = tail;
+        Ok(head)
     }
 
-    fn literal(&self, c: u32) -> String {
+    fn literal(&self, c: u32) -> CharSet {
+        let set = CharSet::single(c);
         if self.flags.case_insensitive && c < 128 && is_ascii_alpha(c) {
-            return CharSet::single(c).ascii_case_closed().to_regex();
-        }
-        match char::from_u32(c) {
-            Some(ch) => fancy_regex::escape(&ch.to_string()).into_owned(),
-            None => NEVER.to_owned(),
+            set.ascii_case_closed()
+        } else {
+            set
         }
     }
 
-    fn atom(&mut self) -> Result<String, PrincipalError> {
+    /// `Pattern.atom`: a run of literal characters (a `Slice`, built as a
+    /// chain of one-character nodes; `root` is its last node) or one escape.
+    fn atom(&mut self) -> Result<Id, PrincipalError> {
         let mut buf: Vec<u32> = Vec::new();
         let mut prev = self.cursor;
         let mut ch = self.peek();
@@ -455,7 +623,8 @@ impl<'a> Parser<'a> {
                         if one_letter {
                             self.unread();
                         }
-                        return Ok(self.family(one_letter, comp)?.to_regex());
+                        let set = self.family(one_letter, comp)?;
+                        return Ok(self.add(Kind::Char(set)));
                     }
                     self.unread();
                     prev = self.cursor;
@@ -465,8 +634,8 @@ impl<'a> Parser<'a> {
                             ch = self.peek();
                             continue;
                         }
-                        Esc::Set(set) if buf.is_empty() => return Ok(set.to_regex()),
-                        Esc::Node(node) if buf.is_empty() => return Ok(node),
+                        Esc::Set(set) if buf.is_empty() => return Ok(self.add(Kind::Char(set))),
+                        Esc::Node(kind) if buf.is_empty() => return Ok(self.add(kind)),
                         _ => {
                             self.cursor = prev;
                             break;
@@ -482,17 +651,16 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let parts: Vec<String> = buf.iter().map(|&c| self.literal(c)).collect();
-        Ok(match parts.len() {
-            1 => parts.into_iter().next().unwrap_or_default(),
-            _ => format!("(?:{})", parts.concat()),
+        // Java's `Slice` (a quantifier never sees one: it takes the last
+        // character off the slice above).
+        let sets: Vec<CharSet> = buf.iter().map(|&c| self.literal(c)).collect();
+        Ok(match sets.len() {
+            1 => self.add(Kind::Char(sets.into_iter().next().unwrap_or_default())),
+            _ => self.add(Kind::Slice(sets)),
         })
     }
 
-    /// `Pattern.ref`: the first digit is always a reference; more digits are
-    /// taken while the group they name exists.
-    fn backref(&mut self, mut ref_num: u32) -> Result<String, PrincipalError> {
-        self.unbounded += 1;
+    fn backref(&mut self, mut ref_num: u32) -> Result<Kind, PrincipalError> {
         loop {
             let ch = self.peek();
             if !is_ascii_digit(ch) {
@@ -505,10 +673,11 @@ impl<'a> Parser<'a> {
             ref_num = new_ref;
             self.read();
         }
-        if self.flags.case_insensitive {
-            return Err(self.unsupported("a case-insensitive back-reference"));
-        }
-        Ok(format!("{BACKREF_MARK}{ref_num}{BACKREF_MARK}"))
+        self.has_group_ref = true;
+        Ok(Kind::BackRef {
+            group: ref_num,
+            ci: self.flags.case_insensitive,
+        })
     }
 
     /// `Pattern.escape(inclass, create, isrange)`; the cursor is on the backslash.
@@ -518,20 +687,18 @@ impl<'a> Parser<'a> {
         let esc = match c {
             '0' => return self.octal().map(Esc::Char),
             '1'..='9' if !inclass => return self.backref(ch - 0x30).map(Esc::Node),
-            'A' if !inclass => Esc::Node("\\A".to_owned()),
-            'B' if !inclass => Esc::Node("\\B".to_owned()),
+            'A' if !inclass => Esc::Node(Kind::Begin),
+            'B' if !inclass => Esc::Node(Kind::Bound(BOUND_NONE)),
             'D' => Esc::Set(ascii_digit().negate()),
-            'G' if !inclass => return Err(self.unsupported("`\\G`")),
+            'G' if !inclass => Esc::Node(Kind::LastMatch),
             'H' => Esc::Set(horiz_ws().negate()),
             'N' => return Err(self.unsupported("`\\N{name}`")),
-            'R' if !inclass => {
-                Esc::Node("(?>\\r\\n|[\\n\\x{B}\\x{C}\\r\\x{85}\\x{2028}\\x{2029}])".to_owned())
-            }
+            'R' if !inclass => Esc::Node(Kind::LineEnding),
             'S' => Esc::Set(ascii_space().negate()),
             'V' => Esc::Set(vert_ws().negate()),
             'W' => Esc::Set(ascii_word().negate()),
             'X' if !inclass => return Err(self.unsupported("`\\X`")),
-            'Z' if !inclass => Esc::Node(JAVA_DOLLAR.to_owned()),
+            'Z' if !inclass => Esc::Node(Kind::Dollar(false)),
             'a' => Esc::Char(0x07),
             'b' if !inclass => {
                 if self.peek() == u32::from('{') {
@@ -544,7 +711,7 @@ impl<'a> Parser<'a> {
                     self.unread();
                     self.unread();
                 }
-                Esc::Node("\\b".to_owned())
+                Esc::Node(Kind::Bound(BOUND_BOTH))
             }
             'c' => {
                 if self.cursor < self.pattern_length {
@@ -568,11 +735,11 @@ impl<'a> Parser<'a> {
                         self.error(&format!("named capturing group <{name}> does not exist"))
                     );
                 };
-                if self.flags.case_insensitive {
-                    return Err(self.unsupported("a case-insensitive back-reference"));
-                }
-                self.unbounded += 1;
-                Esc::Node(format!("{BACKREF_MARK}{num}{BACKREF_MARK}"))
+                self.has_group_ref = true;
+                Esc::Node(Kind::BackRef {
+                    group: num,
+                    ci: self.flags.case_insensitive,
+                })
             }
             'n' => Esc::Char(0x0A),
             'r' => Esc::Char(0x0D),
@@ -588,7 +755,7 @@ impl<'a> Parser<'a> {
             }
             'w' => Esc::Set(ascii_word()),
             'x' => return self.hex().map(Esc::Char),
-            'z' if !inclass => Esc::Node("\\z".to_owned()),
+            'z' if !inclass => Esc::Node(Kind::End),
             _ if ch < 128 && (is_ascii_alpha(ch) || is_ascii_digit(ch)) => {
                 return Err(self.error("Illegal/unsupported escape sequence"));
             }
@@ -906,18 +1073,58 @@ impl<'a> Parser<'a> {
     }
 
     /// `Pattern.group0`; returns `None` for a flags-only group such as `(?i)`.
-    fn group0(&mut self) -> Result<Option<String>, PrincipalError> {
+    /// `Pattern.createGroup(anonymous)`: a head/tail pair; `root` is the tail.
+    fn create_group(&mut self, anonymous: bool) -> Id {
+        let local = self.local_count;
+        self.local_count += 1;
+        let group = if anonymous {
+            0
+        } else {
+            self.capturing_group_count += 1;
+            self.capturing_group_count - 1
+        };
+        let head = self.add(Kind::GroupHead { local });
+        self.root = self.add(Kind::GroupTail { local, group });
+        head
+    }
+
+    /// `Pattern.group0`; returns `None` for a flags-only group such as `(?i)`.
+    fn group0(&mut self) -> Result<Option<Id>, PrincipalError> {
+        let mut capturing = false;
         let save = self.flags;
-        let groups_before = self.capturing_group_count;
+        let save_tcn = self.top_closure.len();
+        let head: Id;
+        let tail: Id;
         let mut ch = self.next();
-        let node;
         if ch == u32::from('?') {
             ch = self.skip();
             match char::from_u32(ch).unwrap_or('\u{FFFD}') {
-                ':' => node = format!("(?:{})", self.expr()?),
-                '=' => node = format!("(?={})", self.expr()?),
-                '!' => node = format!("(?!{})", self.expr()?),
-                '>' => node = format!("(?>{})", self.expr()?),
+                c @ (':' | '=' | '!' | '>') => {
+                    let h = self.create_group(true);
+                    let t = self.root;
+                    let body = self.expr(t)?;
+                    self.set_next(h, body);
+                    match c {
+                        '=' | '!' => {
+                            head = self.add(Kind::Look {
+                                cond: h,
+                                negate: c == '!',
+                            });
+                            tail = head;
+                        }
+                        '>' => {
+                            head = self.add(Kind::Ques {
+                                atom: h,
+                                q: Qtype::Independent,
+                            });
+                            tail = head;
+                        }
+                        _ => {
+                            head = h;
+                            tail = t;
+                        }
+                    }
+                }
                 '<' => {
                     ch = self.read();
                     if ch != u32::from('=') && ch != u32::from('!') {
@@ -927,21 +1134,35 @@ impl<'a> Parser<'a> {
                                 "Named capturing group <{name}> is already defined"
                             )));
                         }
-                        self.capturing_group_count += 1;
+                        capturing = true;
+                        head = self.create_group(false);
+                        tail = self.root;
                         self.named_groups
                             .insert(name, self.capturing_group_count - 1);
-                        node = format!("({})", self.expr()?);
+                        let body = self.expr(tail)?;
+                        self.set_next(head, body);
                     } else {
-                        let before = self.unbounded;
-                        let inner = self.expr()?;
-                        // Pattern.group0 studies the body before it looks for ')'.
-                        if self.unbounded > before {
+                        let h = self.create_group(true);
+                        let t = self.root;
+                        let body = self.expr(t)?;
+                        self.set_next(h, body);
+                        let end = self.add(Kind::LookBehindEnd);
+                        self.set_next(t, end);
+                        let mut info = TreeInfo::new();
+                        self.study(h, &mut info);
+                        if !info.max_valid {
                             return Err(self.error(
                                 "Look-behind group does not have an obvious maximum length",
                             ));
                         }
-                        let kind = if ch == u32::from('=') { "=" } else { "!" };
-                        node = format!("(?<{kind}{inner})");
+                        head = self.add(Kind::Behind {
+                            cond: h,
+                            rmax: info.max_length,
+                            rmin: info.min_length,
+                            negate: ch == u32::from('!'),
+                        });
+                        tail = head;
+                        self.top_closure.truncate(save_tcn);
                     }
                 }
                 '$' | '@' => return Err(self.error("Unknown group type")),
@@ -957,22 +1178,99 @@ impl<'a> Parser<'a> {
                         return Err(self.error("Unknown inline modifier"));
                     }
                     self.check_flags()?;
-                    node = format!("(?:{})", self.expr()?);
+                    head = self.create_group(true);
+                    tail = self.root;
+                    let body = self.expr(tail)?;
+                    self.set_next(head, body);
                 }
             }
         } else {
-            self.capturing_group_count += 1;
-            node = format!("({})", self.expr()?);
+            capturing = true;
+            head = self.create_group(false);
+            tail = self.root;
+            let body = self.expr(tail)?;
+            self.set_next(head, body);
         }
         self.accept(u32::from(')'), "Unclosed group")?;
         self.flags = save;
-        self.pending_captures = self.capturing_group_count > groups_before;
-        self.closure(node).map(Some)
+
+        let node = self.closure(head)?;
+        if node == head {
+            self.root = tail;
+            return Ok(Some(node));
+        }
+        if head == tail {
+            self.root = node;
+            return Ok(Some(node));
+        }
+        self.top_closure.truncate(save_tcn);
+        match self.nodes[node as usize].kind.clone() {
+            Kind::Ques { q, .. } => {
+                if q == Qtype::Possessive {
+                    self.root = node;
+                    return Ok(Some(node));
+                }
+                let conn = self.add(Kind::BranchConn);
+                self.set_next(tail, conn);
+                let alts = if q == Qtype::Greedy {
+                    vec![Some(head), None]
+                } else {
+                    vec![None, Some(head)]
+                };
+                let branch = self.add(Kind::Branch { alts, conn });
+                self.root = conn;
+                Ok(Some(branch))
+            }
+            Kind::Curly { min, max, q, .. } => {
+                if q == Qtype::Possessive {
+                    self.root = node;
+                    return Ok(Some(node));
+                }
+                let mut info = TreeInfo::new();
+                if self.study(head, &mut info) {
+                    let Kind::GroupTail { local, group } = self.nodes[tail as usize].kind else {
+                        return Err(self.error("Internal logic error"));
+                    };
+                    let atom = self.nodes[head as usize].next;
+                    let gc = self.add(Kind::GroupCurly {
+                        atom,
+                        min,
+                        max,
+                        q,
+                        local,
+                        group,
+                        capture: capturing,
+                    });
+                    self.root = gc;
+                    Ok(Some(gc))
+                } else {
+                    let Kind::GroupHead { local: begin } = self.nodes[head as usize].kind else {
+                        return Err(self.error("Internal logic error"));
+                    };
+                    let count = self.local_count;
+                    self.local_count += 1;
+                    let lp = self.add(Kind::Loop {
+                        body: head,
+                        count,
+                        begin,
+                        min,
+                        max,
+                        lazy: q == Qtype::Lazy,
+                        memo: None,
+                    });
+                    if q == Qtype::Greedy && max == MAX_REPS {
+                        self.top_closure.push(lp);
+                    }
+                    self.set_next(tail, lp);
+                    let prolog = self.add(Kind::Prolog { lp });
+                    self.root = lp;
+                    Ok(Some(prolog))
+                }
+            }
+            _ => Err(self.error("Internal logic error")),
+        }
     }
 
-    /// `Pattern.addFlag` / `subFlag`. Flags the engine does not reproduce are
-    /// only reported once the group header is known to be valid (Java first
-    /// checks for `)` or `:`).
     fn add_flags(&mut self) {
         let bit = |c: char| {
             UNSUPPORTED_FLAGS
@@ -1028,80 +1326,30 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Applies a quantifier. Java accepts a quantified zero-width assertion
-    /// (`(?!x)?`, `^*`), which `fancy-regex` refuses: since the assertion
-    /// consumes nothing, `X?`/`X*`/`X{0,n}` become "try X, else nothing" and a
-    /// minimum of one or more becomes `X` itself.
-    ///
-    /// A repeated group that holds capturing groups and can match the empty
-    /// string (`(.*)*`) is refused: Java runs one more, empty iteration and
-    /// keeps its (empty) captures, `fancy-regex` does not.
-    fn quantify(
-        &self,
-        node: &str,
-        quant: &str,
-        q: Qtype,
-        captures: bool,
-    ) -> Result<String, PrincipalError> {
-        let repeats = !(quant == "?" || quant == "{0,0}" || quant == "{0,1}" || quant == "{1,1}");
-        if captures && repeats && self.nullable(node) {
-            return Err(self.unsupported(
-                "a repeated group that can match the empty string and holds capturing groups \
-                 (Java keeps the captures of a last, empty iteration)",
-            ));
-        }
-        Ok(Self::quantify_node(node, quant, q))
-    }
-
-    /// Can this emitted node match the empty string? (Unknown counts as yes.)
-    fn nullable(&self, node: &str) -> bool {
-        let body = resolve_backrefs(node, self.capturing_group_count - 1);
-        fancy_regex::Regex::new(&format!("\\A(?:{body})"))
-            .map(|re| re.is_match("").unwrap_or(true))
-            .unwrap_or(true)
-    }
-
-    fn quantify_node(node: &str, quant: &str, q: Qtype) -> String {
-        if is_zero_width(node) {
-            let min_zero = quant == "?" || quant == "*" || quant.starts_with("{0,");
-            if !min_zero {
-                return node.to_owned();
-            }
-            if quant == "{0,0}" {
-                return String::new();
-            }
-            return match q {
-                Qtype::Greedy => format!("(?:{node}|)"),
-                Qtype::Lazy => format!("(?:|{node})"),
-                Qtype::Possessive => format!("(?>{node}|)"),
-            };
-        }
-        match q {
-            Qtype::Greedy => format!("(?:{node}){quant}"),
-            Qtype::Lazy => format!("(?:{node}){quant}?"),
-            Qtype::Possessive => format!("(?>(?:{node}){quant})"),
-        }
+    /// `Pattern.curly(prev, cmin)`: `*`, `+`, `{n,}`.
+    fn curly(&mut self, prev: Id, min: u32) -> Id {
+        let q = self.qtype();
+        let char_greedy =
+            q == Qtype::Greedy && matches!(self.nodes[prev as usize].kind, Kind::Char(_));
+        self.add(Kind::Curly {
+            atom: prev,
+            min,
+            max: MAX_REPS,
+            q,
+            char_greedy,
+        })
     }
 
     /// `Pattern.closure`: an optional quantifier after an atom.
-    fn closure(&mut self, node: String) -> Result<String, PrincipalError> {
-        let captures = std::mem::take(&mut self.pending_captures);
+    fn closure(&mut self, prev: Id) -> Result<Id, PrincipalError> {
         let ch = self.peek();
         match char::from_u32(ch).unwrap_or('\u{FFFD}') {
             '?' => {
                 let q = self.qtype();
-                self.quantify(&node, "?", q, captures)
+                Ok(self.add(Kind::Ques { atom: prev, q }))
             }
-            '*' => {
-                let q = self.qtype();
-                self.unbounded += 1;
-                self.quantify(&node, "*", q, captures)
-            }
-            '+' => {
-                let q = self.qtype();
-                self.unbounded += 1;
-                self.quantify(&node, "+", q, captures)
-            }
+            '*' => Ok(self.curly(prev, 0)),
+            '+' => Ok(self.curly(prev, 1)),
             '{' => {
                 let mut ch = self.skip();
                 if !is_ascii_digit(ch) {
@@ -1123,9 +1371,7 @@ impl<'a> Parser<'a> {
                     ch = self.read();
                     if ch == u32::from('}') {
                         self.unread();
-                        let q = self.qtype();
-                        self.unbounded += 1;
-                        return self.quantify(&node, &format!("{{{cmin},}}"), q, captures);
+                        return Ok(self.curly(prev, cmin as u32));
                     }
                     let mut m: u64 = 0;
                     while is_ascii_digit(ch) {
@@ -1147,9 +1393,152 @@ impl<'a> Parser<'a> {
                 }
                 self.unread();
                 let q = self.qtype();
-                self.quantify(&node, &format!("{{{cmin},{cmax}}}"), q, captures)
+                Ok(self.add(Kind::Curly {
+                    atom: prev,
+                    min: cmin as u32,
+                    max: cmax as u32,
+                    q,
+                    char_greedy: false,
+                }))
             }
-            _ => Ok(node),
+            _ => Ok(prev),
+        }
+    }
+
+    /// `Node.study(TreeInfo)` for the node `id` and what follows it; returns
+    /// whether the piece is deterministic. Lengths use Java's `int` arithmetic.
+    fn study(&self, id: Id, info: &mut TreeInfo) -> bool {
+        let node = &self.nodes[id as usize];
+        let next = node.next;
+        match &node.kind {
+            Kind::Accept | Kind::LookBehindEnd => {
+                if id == ACCEPT {
+                    info.deterministic
+                } else {
+                    self.study(next, info)
+                }
+            }
+            Kind::LastAccept => self.study(next, info),
+            Kind::Char(_) => {
+                info.min_length = info.min_length.wrapping_add(1);
+                info.max_length = info.max_length.wrapping_add(1);
+                self.study(next, info)
+            }
+            Kind::Slice(sets) => {
+                info.min_length = info.min_length.wrapping_add(sets.len() as i32);
+                info.max_length = info.max_length.wrapping_add(sets.len() as i32);
+                self.study(next, info)
+            }
+            Kind::LineEnding => {
+                info.min_length = info.min_length.wrapping_add(1);
+                info.max_length = info.max_length.wrapping_add(2);
+                self.study(next, info)
+            }
+            Kind::Dollar(_) => {
+                self.study(next, info);
+                info.deterministic
+            }
+            Kind::BackRef { .. } => {
+                info.max_valid = false;
+                self.study(next, info)
+            }
+            Kind::BranchConn => info.deterministic,
+            Kind::Branch { alts, conn } => {
+                let mut min_l = info.min_length;
+                let mut max_l = info.max_length;
+                let mut max_v = info.max_valid;
+                let mut min_l2 = i32::MAX;
+                let mut max_l2 = -1i32;
+                for alt in alts {
+                    *info = TreeInfo::new();
+                    if let Some(a) = alt {
+                        self.study(*a, info);
+                    }
+                    min_l2 = min_l2.min(info.min_length);
+                    max_l2 = max_l2.max(info.max_length);
+                    max_v &= info.max_valid;
+                }
+                min_l = min_l.wrapping_add(min_l2);
+                max_l = max_l.wrapping_add(max_l2);
+                *info = TreeInfo::new();
+                self.study(self.nodes[*conn as usize].next, info);
+                info.min_length = info.min_length.wrapping_add(min_l);
+                info.max_length = info.max_length.wrapping_add(max_l);
+                info.max_valid &= max_v;
+                info.deterministic = false;
+                false
+            }
+            Kind::Ques { atom, q } => {
+                if *q == Qtype::Independent {
+                    self.study(*atom, info);
+                } else {
+                    let min_l = info.min_length;
+                    self.study(*atom, info);
+                    info.min_length = min_l;
+                    info.deterministic = false;
+                }
+                self.study(next, info)
+            }
+            Kind::Curly {
+                char_greedy: true,
+                min,
+                ..
+            } => {
+                info.min_length = info.min_length.wrapping_add(*min as i32);
+                if info.max_valid {
+                    info.max_length = info.max_length.wrapping_add(MAX_REPS as i32);
+                }
+                info.deterministic = false;
+                self.study(next, info)
+            }
+            Kind::Curly { atom, min, max, .. } | Kind::GroupCurly { atom, min, max, .. } => {
+                let min_l = info.min_length;
+                let max_l = info.max_length;
+                let max_v = info.max_valid;
+                let detm = info.deterministic;
+                *info = TreeInfo::new();
+                self.study(*atom, info);
+                let mut temp = info
+                    .min_length
+                    .wrapping_mul(*min as i32)
+                    .wrapping_add(min_l);
+                if temp < min_l {
+                    temp = 0xFFF_FFFF;
+                }
+                info.min_length = temp;
+                if max_v & info.max_valid {
+                    let temp = info
+                        .max_length
+                        .wrapping_mul(*max as i32)
+                        .wrapping_add(max_l);
+                    info.max_length = temp;
+                    if temp < max_l {
+                        info.max_valid = false;
+                    }
+                } else {
+                    info.max_valid = false;
+                }
+                if info.deterministic && min == max {
+                    info.deterministic = detm;
+                } else {
+                    info.deterministic = false;
+                }
+                self.study(next, info)
+            }
+            Kind::Prolog { .. } | Kind::Loop { .. } => {
+                info.max_valid = false;
+                info.deterministic = false;
+                false
+            }
+            Kind::Begin
+            | Kind::End
+            | Kind::Caret
+            | Kind::Bound(_)
+            | Kind::LastMatch
+            | Kind::GroupHead { .. }
+            | Kind::GroupTail { .. }
+            | Kind::Look { .. }
+            | Kind::Behind { .. } => self.study(next, info),
         }
     }
 }
@@ -1254,15 +1643,698 @@ pub(crate) struct JavaPattern {
     source: String,
     group_count: u32,
     named_groups: BTreeMap<String, u32>,
-    find: fancy_regex::Regex,
-    looking_at: fancy_regex::Regex,
-    matches: fancy_regex::Regex,
+    nodes: Vec<Node>,
+    /// `Pattern.matchRoot`.
+    match_root: Id,
+    locals: u32,
+    /// How many `Loop`s keep a memo of failed positions (`localTCNCount`).
+    memos: u32,
 }
 
 impl PartialEq for JavaPattern {
     fn eq(&self, other: &Self) -> bool {
         self.source == other.source
     }
+}
+
+/// Why a search stopped without an answer.
+enum Stop {
+    Steps,
+    Depth,
+}
+
+/// `Matcher`'s state while one search runs. Positions are character indexes.
+struct Run<'p, 't> {
+    p: &'p JavaPattern,
+    text: &'t [char],
+    /// `Matcher.to`.
+    to: usize,
+    groups: Vec<i64>,
+    locals: Vec<i64>,
+    memo: Vec<Vec<bool>>,
+    last: usize,
+    lookbehind_to: usize,
+    old_last: usize,
+    end_anchor: bool,
+    steps: u64,
+    depth: u32,
+}
+
+type Res = Result<bool, Stop>;
+
+impl Run<'_, '_> {
+    fn at(&self, i: usize) -> u32 {
+        u32::from(self.text[i])
+    }
+
+    fn is_word_17(c: u32) -> bool {
+        c == u32::from('_') || in_ranges(&LETTER_OR_DIGIT, c)
+    }
+
+    fn is_mn(c: u32) -> bool {
+        in_ranges(&NON_SPACING_MARK, c)
+    }
+
+    /// `Pattern.hasBaseCharacter`.
+    fn has_base_character(&self, i: usize) -> bool {
+        let mut x = i as i64;
+        while x >= 0 {
+            let ch = self.at(x as usize);
+            if in_ranges(&LETTER_OR_DIGIT, ch) {
+                return true;
+            }
+            if !Self::is_mn(ch) {
+                return false;
+            }
+            x -= 1;
+        }
+        false
+    }
+
+    /// `Bound.check` (JDK 17: a word character is `_` or `Character.isLetterOrDigit`).
+    fn bound(&self, i: usize) -> u8 {
+        let mut left = false;
+        if i > 0 {
+            let ch = self.at(i - 1);
+            left = Self::is_word_17(ch) || (Self::is_mn(ch) && self.has_base_character(i - 1));
+        }
+        let mut right = false;
+        if i < self.to {
+            let ch = self.at(i);
+            right = Self::is_word_17(ch) || (Self::is_mn(ch) && self.has_base_character(i));
+        }
+        if left ^ right {
+            if right {
+                1
+            } else {
+                2
+            }
+        } else {
+            BOUND_NONE
+        }
+    }
+
+    fn is_line_term(c: u32) -> bool {
+        c == 0x0A || c == 0x0D || (c | 1) == 0x2029 || c == 0x85
+    }
+
+    fn m(&mut self, id: Id, i: usize) -> Res {
+        self.steps += 1;
+        if self.steps > STEP_BUDGET {
+            return Err(Stop::Steps);
+        }
+        self.depth += 1;
+        if self.depth > DEPTH_LIMIT {
+            return Err(Stop::Depth);
+        }
+        let r = self.m_inner(id, i);
+        self.depth -= 1;
+        r
+    }
+
+    fn m_inner(&mut self, id: Id, i: usize) -> Res {
+        let p = self.p;
+        let node = &p.nodes[id as usize];
+        let next = node.next;
+        match &node.kind {
+            Kind::Accept => {
+                self.last = i;
+                Ok(true)
+            }
+            Kind::LastAccept => {
+                if self.end_anchor && i != self.to {
+                    return Ok(false);
+                }
+                self.last = i;
+                Ok(true)
+            }
+            Kind::LookBehindEnd => Ok(i == self.lookbehind_to),
+            Kind::Char(set) => {
+                if i < self.to && set.contains(self.at(i)) {
+                    self.m(next, i + 1)
+                } else {
+                    Ok(false)
+                }
+            }
+            Kind::Slice(sets) => {
+                let len = sets.len();
+                if i + len > self.to {
+                    return Ok(false);
+                }
+                for (j, set) in sets.iter().enumerate() {
+                    if !set.contains(self.at(i + j)) {
+                        return Ok(false);
+                    }
+                }
+                self.m(next, i + len)
+            }
+            Kind::Begin => {
+                if i == 0 {
+                    self.m(next, i)
+                } else {
+                    Ok(false)
+                }
+            }
+            Kind::End => {
+                if i == self.to {
+                    self.m(next, i)
+                } else {
+                    Ok(false)
+                }
+            }
+            Kind::Caret => {
+                if i == self.to {
+                    return Ok(false);
+                }
+                if i > 0 {
+                    let ch = self.at(i - 1);
+                    if !Self::is_line_term(ch) {
+                        return Ok(false);
+                    }
+                    if ch == 0x0D && self.at(i) == 0x0A {
+                        return Ok(false);
+                    }
+                }
+                self.m(next, i)
+            }
+            Kind::Dollar(multiline) => {
+                let end = self.to;
+                if !multiline {
+                    if i + 2 < end {
+                        return Ok(false);
+                    }
+                    if i + 2 == end && (self.at(i) != 0x0D || self.at(i + 1) != 0x0A) {
+                        return Ok(false);
+                    }
+                }
+                if i < end {
+                    let ch = self.at(i);
+                    if ch == 0x0A {
+                        if i > 0 && self.at(i - 1) == 0x0D {
+                            return Ok(false);
+                        }
+                        if *multiline {
+                            return self.m(next, i);
+                        }
+                    } else if ch == 0x0D || ch == 0x85 || (ch | 1) == 0x2029 {
+                        if *multiline {
+                            return self.m(next, i);
+                        }
+                    } else {
+                        return Ok(false);
+                    }
+                }
+                self.m(next, i)
+            }
+            Kind::Bound(t) => {
+                if self.bound(i) & t > 0 {
+                    self.m(next, i)
+                } else {
+                    Ok(false)
+                }
+            }
+            Kind::LineEnding => {
+                if i < self.to {
+                    let ch = self.at(i);
+                    if matches!(ch, 0x0A | 0x0B | 0x0C | 0x85 | 0x2028 | 0x2029) {
+                        return self.m(next, i + 1);
+                    }
+                    if ch == 0x0D {
+                        let j = i + 1;
+                        if j < self.to && self.at(j) == 0x0A && self.m(next, j + 1)? {
+                            return Ok(true);
+                        }
+                        return self.m(next, j);
+                    }
+                }
+                Ok(false)
+            }
+            Kind::LastMatch => {
+                if i == self.old_last {
+                    self.m(next, i)
+                } else {
+                    Ok(false)
+                }
+            }
+            Kind::BackRef { group, ci } => {
+                let gi = 2 * *group as usize;
+                if gi + 1 >= self.groups.len() {
+                    return Ok(false);
+                }
+                let (j, k) = (self.groups[gi], self.groups[gi + 1]);
+                if j < 0 {
+                    return Ok(false);
+                }
+                let (j, k) = (j as usize, k as usize);
+                let size = k - j;
+                if i + size > self.to {
+                    return Ok(false);
+                }
+                for x in 0..size {
+                    let (c1, c2) = (self.at(i + x), self.at(j + x));
+                    if c1 != c2 && (!ci || ascii_to_lower(c1) != ascii_to_lower(c2)) {
+                        return Ok(false);
+                    }
+                }
+                self.m(next, i + size)
+            }
+            Kind::Branch { alts, conn } => {
+                for alt in alts {
+                    let ok = match alt {
+                        None => self.m(p.nodes[*conn as usize].next, i)?,
+                        Some(a) => self.m(*a, i)?,
+                    };
+                    if ok {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            Kind::BranchConn => self.m(next, i),
+            Kind::GroupHead { local } => {
+                let l = *local as usize;
+                let save = self.locals[l];
+                self.locals[l] = i as i64;
+                let ret = self.m(next, i);
+                self.locals[l] = save;
+                ret
+            }
+            Kind::GroupTail { local, group } => {
+                let tmp = self.locals[*local as usize];
+                if tmp >= 0 {
+                    if *group == 0 {
+                        return self.m(next, i);
+                    }
+                    let gi = 2 * *group as usize;
+                    let (s, e) = (self.groups[gi], self.groups[gi + 1]);
+                    self.groups[gi] = tmp;
+                    self.groups[gi + 1] = i as i64;
+                    if self.m(next, i)? {
+                        return Ok(true);
+                    }
+                    self.groups[gi] = s;
+                    self.groups[gi + 1] = e;
+                    Ok(false)
+                } else {
+                    self.last = i;
+                    Ok(true)
+                }
+            }
+            Kind::Ques { atom, q } => match q {
+                Qtype::Greedy => {
+                    if self.m(*atom, i)? && self.m(next, self.last)? {
+                        return Ok(true);
+                    }
+                    self.m(next, i)
+                }
+                Qtype::Lazy => {
+                    if self.m(next, i)? {
+                        return Ok(true);
+                    }
+                    Ok(self.m(*atom, i)? && self.m(next, self.last)?)
+                }
+                Qtype::Possessive => {
+                    let i = if self.m(*atom, i)? { self.last } else { i };
+                    self.m(next, i)
+                }
+                Qtype::Independent => Ok(self.m(*atom, i)? && self.m(next, self.last)?),
+            },
+            Kind::Curly {
+                atom, min, max, q, ..
+            } => {
+                let mut i = i;
+                let mut j = 0u32;
+                while j < *min {
+                    if !self.m(*atom, i)? {
+                        return Ok(false);
+                    }
+                    i = self.last;
+                    j += 1;
+                }
+                match q {
+                    Qtype::Greedy => self.curly0(*atom, *max, next, i, j),
+                    Qtype::Lazy => loop {
+                        if self.m(next, i)? {
+                            return Ok(true);
+                        }
+                        if j >= *max || !self.m(*atom, i)? || i == self.last {
+                            return Ok(false);
+                        }
+                        i = self.last;
+                        j += 1;
+                    },
+                    _ => {
+                        while j < *max {
+                            if !self.m(*atom, i)? || i == self.last {
+                                break;
+                            }
+                            i = self.last;
+                            j += 1;
+                        }
+                        self.m(next, i)
+                    }
+                }
+            }
+            Kind::GroupCurly {
+                atom,
+                min,
+                max,
+                q,
+                local,
+                group,
+                capture,
+            } => {
+                let g = if *capture {
+                    Some(2 * *group as usize)
+                } else {
+                    None
+                };
+                let l = *local as usize;
+                let save0 = self.locals[l];
+                let (save1, save2) = g.map_or((0, 0), |g| (self.groups[g], self.groups[g + 1]));
+                self.locals[l] = -1;
+                let mut i = i;
+                let mut ret = true;
+                for _ in 0..*min {
+                    if self.m(*atom, i)? {
+                        if let Some(g) = g {
+                            self.groups[g] = i as i64;
+                            self.groups[g + 1] = self.last as i64;
+                        }
+                        i = self.last;
+                    } else {
+                        ret = false;
+                        break;
+                    }
+                }
+                if ret {
+                    ret = match q {
+                        Qtype::Greedy => self.group_curly0(*atom, *max, g, next, i, *min)?,
+                        Qtype::Lazy => {
+                            let mut j = *min;
+                            loop {
+                                if self.m(next, i)? {
+                                    break true;
+                                }
+                                if j >= *max || !self.m(*atom, i)? || i == self.last {
+                                    break false;
+                                }
+                                if let Some(g) = g {
+                                    self.groups[g] = i as i64;
+                                    self.groups[g + 1] = self.last as i64;
+                                }
+                                i = self.last;
+                                j += 1;
+                            }
+                        }
+                        _ => {
+                            let mut j = *min;
+                            while j < *max {
+                                if !self.m(*atom, i)? {
+                                    break;
+                                }
+                                if let Some(g) = g {
+                                    self.groups[g] = i as i64;
+                                    self.groups[g + 1] = self.last as i64;
+                                }
+                                if i == self.last {
+                                    break;
+                                }
+                                i = self.last;
+                                j += 1;
+                            }
+                            self.m(next, i)?
+                        }
+                    };
+                }
+                if !ret {
+                    self.locals[l] = save0;
+                    if let Some(g) = g {
+                        self.groups[g] = save1;
+                        self.groups[g + 1] = save2;
+                    }
+                }
+                Ok(ret)
+            }
+            Kind::Prolog { lp } => self.loop_init(*lp, i),
+            Kind::Loop {
+                body,
+                count,
+                begin,
+                min,
+                max,
+                lazy,
+                memo,
+            } => {
+                let (c, b) = (*count as usize, *begin as usize);
+                if (i as i64) > self.locals[b] {
+                    let n = self.locals[c];
+                    if n < i64::from(*min) {
+                        self.locals[c] = n + 1;
+                        let r = self.m(*body, i)?;
+                        if !r {
+                            self.locals[c] = n;
+                        }
+                        return Ok(r);
+                    }
+                    if *lazy {
+                        if self.m(next, i)? {
+                            return Ok(true);
+                        }
+                        if n < i64::from(*max) {
+                            self.locals[c] = n + 1;
+                            let r = self.m(*body, i)?;
+                            if !r {
+                                self.locals[c] = n;
+                            }
+                            return Ok(r);
+                        }
+                        return Ok(false);
+                    }
+                    if n < i64::from(*max) {
+                        if let Some(mi) = memo {
+                            if self.memo[*mi as usize][i] {
+                                return self.m(next, i);
+                            }
+                        }
+                        self.locals[c] = n + 1;
+                        if self.m(*body, i)? {
+                            return Ok(true);
+                        }
+                        self.locals[c] = n;
+                        if let Some(mi) = memo {
+                            self.memo[*mi as usize][i] = true;
+                        }
+                    }
+                }
+                self.m(next, i)
+            }
+            Kind::Look { cond, negate } => {
+                let matched = self.m(*cond, i)?;
+                if matched != *negate {
+                    self.m(next, i)
+                } else {
+                    Ok(false)
+                }
+            }
+            Kind::Behind {
+                cond,
+                rmax,
+                rmin,
+                negate,
+            } => {
+                let from = (i as i64 - i64::from(*rmax)).max(0);
+                let saved = self.lookbehind_to;
+                self.lookbehind_to = i;
+                let mut matched = false;
+                let mut j = i as i64 - i64::from(*rmin);
+                while !matched && j >= from {
+                    matched = match self.m(*cond, j as usize) {
+                        Ok(b) => b,
+                        Err(e) => {
+                            self.lookbehind_to = saved;
+                            return Err(e);
+                        }
+                    };
+                    j -= 1;
+                }
+                self.lookbehind_to = saved;
+                if matched != *negate {
+                    self.m(next, i)
+                } else {
+                    Ok(false)
+                }
+            }
+        }
+    }
+
+    /// `Curly.match0` (greedy).
+    fn curly0(&mut self, atom: Id, max: u32, next: Id, mut i: usize, mut j: u32) -> Res {
+        if j >= max {
+            return self.m(next, i);
+        }
+        let back_limit = j;
+        if self.m(atom, i)? {
+            let k = self.last - i;
+            if k != 0 {
+                i = self.last;
+                j += 1;
+                while j < max {
+                    if !self.m(atom, i)? {
+                        break;
+                    }
+                    if i + k != self.last {
+                        let last = self.last;
+                        if self.curly0(atom, max, next, last, j + 1)? {
+                            return Ok(true);
+                        }
+                        break;
+                    }
+                    i += k;
+                    j += 1;
+                }
+                loop {
+                    if self.m(next, i)? {
+                        return Ok(true);
+                    }
+                    if j == back_limit {
+                        return Ok(false);
+                    }
+                    i -= k;
+                    j -= 1;
+                }
+            }
+        }
+        self.m(next, i)
+    }
+
+    /// `GroupCurly.match0` (greedy).
+    fn group_curly0(
+        &mut self,
+        atom: Id,
+        max: u32,
+        g: Option<usize>,
+        next: Id,
+        mut i: usize,
+        mut j: u32,
+    ) -> Res {
+        let min = j;
+        let (save0, save1) = g.map_or((0, 0), |g| (self.groups[g], self.groups[g + 1]));
+        'outer: {
+            if j >= max || !self.m(atom, i)? {
+                break 'outer;
+            }
+            let k = self.last as i64 - i as i64;
+            if k <= 0 {
+                if let Some(g) = g {
+                    self.groups[g] = i as i64;
+                    self.groups[g + 1] = i as i64 + k;
+                }
+                i = (i as i64 + k) as usize;
+                break 'outer;
+            }
+            let k = k as usize;
+            loop {
+                if let Some(g) = g {
+                    self.groups[g] = i as i64;
+                    self.groups[g + 1] = (i + k) as i64;
+                }
+                i += k;
+                j += 1;
+                if j >= max || !self.m(atom, i)? {
+                    break;
+                }
+                if i + k != self.last {
+                    if self.group_curly0(atom, max, g, next, i, j)? {
+                        return Ok(true);
+                    }
+                    break;
+                }
+            }
+            while j > min {
+                if self.m(next, i)? {
+                    if let Some(g) = g {
+                        self.groups[g + 1] = i as i64;
+                        self.groups[g] = (i - k) as i64;
+                    }
+                    return Ok(true);
+                }
+                i -= k;
+                if let Some(g) = g {
+                    self.groups[g + 1] = i as i64;
+                    self.groups[g] = i as i64 - k as i64;
+                }
+                j -= 1;
+            }
+        }
+        if let Some(g) = g {
+            self.groups[g] = save0;
+            self.groups[g + 1] = save1;
+        }
+        self.m(next, i)
+    }
+
+    /// `Loop.matchInit` / `LazyLoop.matchInit`.
+    fn loop_init(&mut self, lp: Id, i: usize) -> Res {
+        let node = &self.p.nodes[lp as usize];
+        let next = node.next;
+        let Kind::Loop {
+            body,
+            count,
+            min,
+            max,
+            lazy,
+            ..
+        } = node.kind
+        else {
+            return Ok(false);
+        };
+        let c = count as usize;
+        let save = self.locals[c];
+        let ret = if 0 < min {
+            self.locals[c] = 1;
+            self.m(body, i)
+        } else if lazy {
+            match self.m(next, i) {
+                Ok(true) => Ok(true),
+                Ok(false) if 0 < max => {
+                    self.locals[c] = 1;
+                    self.m(body, i)
+                }
+                other => other,
+            }
+        } else if 0 < max {
+            self.locals[c] = 1;
+            match self.m(body, i) {
+                Ok(false) => self.m(next, i),
+                other => other,
+            }
+        } else {
+            self.m(next, i)
+        };
+        self.locals[c] = save;
+        ret
+    }
+}
+
+/// `ASCII.toLower`.
+fn ascii_to_lower(c: u32) -> u32 {
+    if (0x41..=0x5A).contains(&c) {
+        c + 0x20
+    } else {
+        c
+    }
+}
+
+/// Which `Matcher` operation a search is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// `find()`: any start at or after `from`.
+    Find,
+    /// `lookingAt()`.
+    LookingAt,
+    /// `matches()`.
+    Matches,
 }
 
 impl JavaPattern {
@@ -1283,33 +2355,38 @@ impl JavaPattern {
             flags: Flags::default(),
             capturing_group_count: 1,
             named_groups: BTreeMap::new(),
-            unbounded: 0,
-            pending_captures: false,
+            nodes: Vec::new(),
+            root: ACCEPT,
+            local_count: 0,
+            top_closure: Vec::new(),
+            has_group_ref: false,
         };
-        let body = p.expr()?;
+        p.add(Kind::Accept);
+        p.add(Kind::LastAccept);
+        let match_root = p.expr(LAST_ACCEPT)?;
         if p.cursor != p.pattern_length {
             if p.peek() == u32::from(')') {
                 return Err(p.error("Unmatched closing ')'"));
             }
             return Err(p.error("Unexpected internal error"));
         }
-        let group_count = p.capturing_group_count - 1;
-        let body = resolve_backrefs(&body, group_count);
-        let build = |pat: String| {
-            fancy_regex::Regex::new(&pat).map_err(|e| {
-                p.unsupported(&format!("a construct the matcher cannot compile ({e})"))
-            })
-        };
-        let find = build(body.clone())?;
-        let looking_at = build(format!("\\A(?:{body})"))?;
-        let matches = build(format!("\\A(?:{body})\\z"))?;
+        let mut memos = 0;
+        if !p.has_group_ref {
+            for &lp in &p.top_closure {
+                if let Kind::Loop { memo, .. } = &mut p.nodes[lp as usize].kind {
+                    *memo = Some(memos);
+                    memos += 1;
+                }
+            }
+        }
         Ok(JavaPattern {
             source: source.to_owned(),
-            group_count,
+            group_count: p.capturing_group_count - 1,
             named_groups: p.named_groups,
-            find,
-            looking_at,
-            matches,
+            nodes: p.nodes,
+            match_root,
+            locals: p.local_count,
+            memos,
         })
     }
 
@@ -1323,39 +2400,103 @@ impl JavaPattern {
         self.group_count
     }
 
-    fn run(
+    fn run<'p, 't>(&'p self, text: &'t [char]) -> Run<'p, 't> {
+        Run {
+            p: self,
+            text,
+            to: text.len(),
+            groups: vec![-1; 2 * (self.group_count as usize + 1)],
+            locals: vec![-1; self.locals as usize],
+            memo: vec![vec![false; text.len() + 1]; self.memos as usize],
+            last: 0,
+            lookbehind_to: 0,
+            old_last: 0,
+            end_anchor: false,
+            steps: 0,
+            depth: 0,
+        }
+    }
+
+    fn stopped(&self, text: &str, stop: Stop) -> PrincipalError {
+        let why = match stop {
+            Stop::Steps => format!("needs too many steps (more than {STEP_BUDGET})"),
+            Stop::Depth => format!("nests too deeply (more than {DEPTH_LIMIT} levels)"),
+        };
+        PrincipalError::new(
+            ErrorClass::UnsupportedRegex,
+            format!(
+                "The rule's regular expression `{}` {why} to match `{text}`; simplify the rule.",
+                self.source
+            ),
+        )
+    }
+
+    /// One `Matcher.search(from)` (`anchored` = false) or `Matcher.match`
+    /// (`lookingAt`/`matches`); spans in character indexes.
+    fn search(
         &self,
-        re: &fancy_regex::Regex,
-        text: &str,
+        chars: &[char],
         from: usize,
-    ) -> Result<Option<Groups>, PrincipalError> {
-        let caps = re.captures_from_pos(text, from).map_err(|e| {
-            PrincipalError::new(
-                ErrorClass::UnsupportedRegex,
-                format!(
-                    "Matching `{}` against `{text}` gave up ({e}); simplify the rule.",
-                    self.source
-                ),
-            )
-        })?;
-        Ok(caps.map(|c| {
-            (0..=self.group_count as usize)
-                .map(|i| c.get(i).map(|m| (m.start(), m.end())))
-                .collect()
-        }))
+        old_last: usize,
+        mode: Mode,
+        text: &str,
+    ) -> Result<Option<Vec<i64>>, PrincipalError> {
+        let mut r = self.run(chars);
+        r.old_last = old_last;
+        r.end_anchor = mode == Mode::Matches;
+        let starts = if mode == Mode::Find { r.to } else { from };
+        let mut i = from;
+        while i <= starts {
+            match r.m(self.match_root, i) {
+                Ok(true) => {
+                    r.groups[0] = i as i64;
+                    r.groups[1] = r.last as i64;
+                    return Ok(Some(r.groups));
+                }
+                Ok(false) => {}
+                Err(stop) => return Err(self.stopped(text, stop)),
+            }
+            i += 1;
+        }
+        Ok(None)
+    }
+
+    fn to_groups(text: &str, chars: &[char], spans: &[i64]) -> Groups {
+        let mut offsets = Vec::with_capacity(chars.len() + 1);
+        let mut b = 0;
+        for c in chars {
+            offsets.push(b);
+            b += c.len_utf8();
+        }
+        offsets.push(b);
+        let _ = text;
+        spans
+            .chunks(2)
+            .map(|s| {
+                (s[0] >= 0 && s[1] >= 0).then(|| (offsets[s[0] as usize], offsets[s[1] as usize]))
+            })
+            .collect()
+    }
+
+    fn one(&self, text: &str, mode: Mode) -> Result<Option<Groups>, PrincipalError> {
+        let chars: Vec<char> = text.chars().collect();
+        Ok(self
+            .search(&chars, 0, 0, mode, text)?
+            .map(|s| Self::to_groups(text, &chars, &s)))
     }
 
     /// `Matcher.matches()`: the whole text must match.
     pub(crate) fn matches(&self, text: &str) -> Result<Option<Groups>, PrincipalError> {
-        self.run(&self.matches, text, 0)
+        self.one(text, Mode::Matches)
     }
 
     /// `Matcher.lookingAt()`: a match that starts at the beginning.
     pub(crate) fn looking_at(&self, text: &str) -> Result<Option<Groups>, PrincipalError> {
-        self.run(&self.looking_at, text, 0)
+        self.one(text, Mode::LookingAt)
     }
 
-    /// `Matcher.find(from)`: the first match starting at or after byte `from`.
+    /// `Matcher.find(from)`: the first match starting at or after byte `from`
+    /// (a character boundary).
     pub(crate) fn find_at(
         &self,
         text: &str,
@@ -1364,39 +2505,59 @@ impl JavaPattern {
         if from > text.len() {
             return Ok(None);
         }
-        self.run(&self.find, text, from)
+        let chars: Vec<char> = text.chars().collect();
+        let from_char = text.get(..from).map_or(0, |s| s.chars().count());
+        Ok(self
+            .search(&chars, from_char, from_char, Mode::Find, text)?
+            .map(|s| Self::to_groups(text, &chars, &s)))
     }
 
-    /// Successive `Matcher.find()` results, Java style: after an empty match
-    /// the next search starts one character later, after a non-empty match an
-    /// empty match right at its end is allowed.
+    /// Successive `Matcher.find()` results after a reset: after an empty
+    /// match the next search starts one character later, after a non-empty
+    /// match an empty match right at its end is allowed; `\G` is where the
+    /// previous match ended.
     pub(crate) fn find_all(
         &self,
         text: &str,
         limit: Option<usize>,
     ) -> Result<Vec<Groups>, PrincipalError> {
+        let chars: Vec<char> = text.chars().collect();
         let mut out = Vec::new();
-        let mut prev: Option<(usize, usize)> = None;
+        let (mut first, mut last): (i64, usize) = (-1, 0);
+        let mut old_last: Option<usize> = None;
         loop {
             if limit.is_some_and(|l| out.len() >= l) {
                 break;
             }
-            let from = match prev {
-                None => 0,
-                Some((first, last)) if first == last => match text[last..].chars().next() {
-                    Some(c) => last + c.len_utf8(),
-                    None => break,
-                },
-                Some((_, last)) => last,
-            };
-            let Some(groups) = self.find_at(text, from)? else {
+            let mut from = last;
+            if from as i64 == first {
+                if chars.get(from).is_some_and(|&c| u32::from(c) > 0xFFFF) {
+                    // Java steps one UTF-16 unit, into the middle of the pair.
+                    return Err(PrincipalError::new(
+                        ErrorClass::UnsupportedRegex,
+                        format!(
+                            "The rule's regular expression `{}` has an empty match right before \
+                             `{}` in `{text}`, where Java would go on searching between the two \
+                             halves of that character (outside the BMP) and split it; this \
+                             engine does not reproduce that.",
+                            self.source, chars[from]
+                        ),
+                    ));
+                }
+                from += 1;
+            }
+            if from > chars.len() {
+                break;
+            }
+            let Some(spans) =
+                self.search(&chars, from, old_last.unwrap_or(from), Mode::Find, text)?
+            else {
                 break;
             };
-            let Some(whole) = groups.first().copied().flatten() else {
-                break;
-            };
-            prev = Some(whole);
-            out.push(groups);
+            first = spans[0];
+            last = spans[1] as usize;
+            old_last = Some(last);
+            out.push(Self::to_groups(text, &chars, &spans));
         }
         Ok(out)
     }
@@ -1524,31 +2685,6 @@ impl JavaPattern {
     }
 }
 
-/// Replaces back-reference sentinels: `(?:\N)` for an existing group, a
-/// never-matching class for a group the pattern does not have.
-fn resolve_backrefs(body: &str, group_count: u32) -> String {
-    let mut out = String::with_capacity(body.len());
-    let mut parts = body.split(BACKREF_MARK);
-    if let Some(first) = parts.next() {
-        out.push_str(first);
-    }
-    let mut inside = true;
-    for part in parts {
-        if inside {
-            let n: u32 = part.parse().unwrap_or(u32::MAX);
-            if n >= 1 && n <= group_count {
-                out.push_str(&format!("(?:\\{n})"));
-            } else {
-                out.push_str(NEVER);
-            }
-        } else {
-            out.push_str(part);
-        }
-        inside = !inside;
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1624,16 +2760,49 @@ mod tests {
     }
 
     #[test]
-    fn java_only_constructs_are_refused_or_reported() {
-        assert_eq!(err("(.*)*").class(), ErrorClass::UnsupportedRegex);
-        assert!(JavaPattern::compile("(a)*").is_ok());
+    fn repeated_groups_keep_java_captures() {
+        // Outcomes checked against JDK 17 (`Matcher.matches`, `String.replaceAll`).
+        let p = ok("(.*)*");
+        let g = p.matches("abc").unwrap().unwrap();
+        assert_eq!(g[1], Some((3, 3)));
+        assert_eq!(p.replace("abc", "[$1]", true).unwrap(), "[][]");
+        assert_eq!(ok("(a|b)*").replace("abab", "[$1]", true).unwrap(), "[b][]");
         assert_eq!(
-            err("(?<=a*)b").message(),
-            "Look-behind group does not have an obvious maximum length near index 5\n(?<=a*)b\n     ^"
+            ok("(?:(a)|b)*").replace("ab", "[$1]", true).unwrap(),
+            "[a][]"
         );
+        assert_eq!(ok("(a?)*").replace("aa", "[$1]", true).unwrap(), "[][]");
+        assert!(JavaPattern::compile("(a)*").is_ok());
+    }
+
+    #[test]
+    fn look_behind_lengths_follow_jdk_17_study() {
+        // JDK 17 accepts `a*` in a look-behind (its maximum saturates) ...
+        assert_eq!(
+            ok("(?<=a*)b").replace("aab", "<$0>", true).unwrap(),
+            "aa<b>"
+        );
+        // ... but not a loop over a group, or a back-reference.
+        assert_eq!(
+            err("(?<=(a|b){2})x").message(),
+            "Look-behind group does not have an obvious maximum length near index 11\n(?<=(a|b){2})x\n           ^"
+        );
+        assert_eq!(err("(?<=\\1)x").class(), ErrorClass::PatternSyntax);
         assert_eq!(
             err("\\b{x}").message(),
             "Illegal repetition near index 3\n\\b{x}\n   ^"
+        );
+    }
+
+    #[test]
+    fn pathological_patterns_give_a_clear_error() {
+        let e = ok("(a*)*b|(a|aa)+c\\1")
+            .matches(&"a".repeat(40))
+            .unwrap_err();
+        assert_eq!(e.class(), ErrorClass::UnsupportedRegex);
+        assert!(
+            e.message().contains("needs too many steps")
+                || e.message().contains("nests too deeply")
         );
     }
 

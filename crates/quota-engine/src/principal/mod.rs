@@ -20,10 +20,11 @@
 //!
 //! Rules are `java.util.regex` patterns with `String.replaceAll` replacements
 //! (`$1`, `${name}`, `\$`). They are read by a port of the JDK's pattern parser
-//! (the JDK's `PatternSyntaxException` messages included) and run on
-//! `fancy-regex`; Java regex features the engine does not reproduce (listed in
+//! (the JDK's `PatternSyntaxException` messages included) and matched by a
+//! port of the JDK's backtracking matcher (no Rust regex crate has Java's
+//! semantics); Java regex features the engine does not reproduce (listed in
 //! the `jregex` module: inline flags other than `i`, `s` and `m`, Unicode
-//! properties and blocks, `\G`, `\X`, ...) give an
+//! properties and blocks, `\X`, ...) give an
 //! [`ErrorClass::UnsupportedRegex`] error instead of a possibly wrong name.
 //!
 //! Every error carries Kafka's (or the JDK's) exact message and exception class
@@ -35,6 +36,7 @@ mod jregex;
 mod kerberos;
 mod sanitizer;
 mod ssl_mapper;
+mod unicode_data;
 
 pub use builder::{
     AnonymousReason, Connection, Derivation, Identity, KafkaPrincipal, Listener, PrincipalBuilder,

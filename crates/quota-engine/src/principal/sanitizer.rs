@@ -3,7 +3,7 @@
 //! Kafka: `Sanitizer` (`clients/src/main/java/org/apache/kafka/common/utils/Sanitizer.java`),
 //! which leans on the JDK's `URLEncoder`, `URLDecoder` and `ObjectName.quote`.
 
-use std::sync::OnceLock;
+use super::unicode_data::ND_ZEROS_BMP;
 
 use super::error::{ErrorClass, PrincipalError};
 
@@ -200,23 +200,12 @@ fn java_digit16(unit: u16) -> i32 {
         0xFF41..=0xFF46 => return (cp - 0xFF41 + 10) as i32,
         _ => {}
     }
-    static ND: OnceLock<Option<fancy_regex::Regex>> = OnceLock::new();
-    let Some(nd) = ND.get_or_init(|| fancy_regex::Regex::new(r"^\p{Nd}$").ok()) else {
-        return -1;
-    };
-    let is_nd = |x: u32| {
-        char::from_u32(x)
-            .is_some_and(|ch| nd.is_match(ch.encode_utf8(&mut [0u8; 4])).unwrap_or(false))
-    };
-    if !is_nd(cp) {
-        return -1;
-    }
-    // Decimal digits come in runs of ten starting at zero: count back to the run start.
-    let mut k = 0u32;
-    while k < cp && is_nd(cp - k - 1) {
-        k += 1;
-    }
-    (k % 10) as i32
+    // Decimal digits (`Nd`) come in runs of ten starting at zero.
+    ND_ZEROS_BMP
+        .iter()
+        .map(|&z| u32::from(z))
+        .find(|&z| z <= cp && cp <= z + 9)
+        .map_or(-1, |z| (cp - z) as i32)
 }
 
 /// `new String(bytes, UTF_8)`: malformed input becomes U+FFFD per maximal
