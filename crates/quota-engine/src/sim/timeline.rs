@@ -317,14 +317,17 @@ pub struct PerfSummary {
 }
 
 impl PerfSummary {
-    /// The final line as the tool prints it.
+    /// The final line as the tool prints it: records/sec with six decimals
+    /// (`%f`), as the lab's 4.3.1 run printed (`2465.078061 records/sec`);
+    /// the 4.0 source still had `%.1f`.
     ///
-    /// Kafka: `ProducerPerformance.Stats.printTotal`.
+    /// Kafka: `ProducerPerformance.Stats.printTotal`
+    /// (`tools/src/main/java/org/apache/kafka/tools/ProducerPerformance.java`).
     pub fn total_line(&self) -> String {
         let elapsed = self.elapsed_ms as f64;
         let l = &self.latency;
         format!(
-            "{} records sent, {:.1} records/sec ({:.2} MB/sec), {:.2} ms avg latency, {:.2} ms max latency, {} ms 50th, {} ms 95th, {} ms 99th, {} ms 99.9th.",
+            "{} records sent, {:.6} records/sec ({:.2} MB/sec), {:.2} ms avg latency, {:.2} ms max latency, {} ms 50th, {} ms 95th, {} ms 99th, {} ms 99.9th.",
             self.records,
             1000.0 * self.records as f64 / elapsed,
             1000.0 * self.bytes as f64 / elapsed / (1024.0 * 1024.0),
@@ -472,6 +475,21 @@ mod tests {
         assert_eq!(
             w.line(),
             "22017 records sent, 4183.4 records/sec (3.99 MB/sec), 118.3 ms avg latency, 5017.0 ms max latency."
+        );
+    }
+
+    #[test]
+    fn total_line_has_the_shape_of_the_lab_run() {
+        let summary = PerfSummary {
+            windows: Vec::new(),
+            records: 30_000,
+            bytes: 30_000_000,
+            elapsed_ms: 12_170,
+            latency: LatencySummary { avg_ms: 3176.78, max_ms: 11892, p50_ms: 104, p95_ms: 11882, p99_ms: 11890, p999_ms: 11892 },
+        };
+        assert_eq!(
+            summary.total_line(),
+            "30000 records sent, 2465.078061 records/sec (2.35 MB/sec), 3176.78 ms avg latency, 11892.00 ms max latency, 104 ms 50th, 11882 ms 95th, 11890 ms 99th, 11892 ms 99.9th."
         );
     }
 
