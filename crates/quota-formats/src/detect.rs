@@ -8,8 +8,9 @@
 //! format and lists what that format cannot express ([`Unexpressed`])
 //! instead of dropping it.
 //!
-//! Detection uses no YAML or HCL parser, so it works in builds without the
-//! `yaml` and `hcl` features; importing those formats needs the features.
+//! Detection and export use no YAML or HCL parser, so they work in builds
+//! without the `yaml` and `hcl` features; importing those formats needs
+//! the features.
 //!
 //! # Example
 //!
@@ -50,9 +51,9 @@ pub enum Format {
     Describe,
     /// Java code calling the Admin API ([`crate::java`]).
     Java,
-    /// Strimzi `KafkaUser` YAML (`crate::strimzi`, feature `yaml`).
+    /// Strimzi `KafkaUser` YAML ([`crate::strimzi`]; reading needs feature `yaml`).
     Strimzi,
-    /// Terraform `kafka_quota` / `aiven_kafka_quota` HCL (`crate::terraform`, feature `hcl`).
+    /// Terraform `kafka_quota` / `aiven_kafka_quota` HCL ([`crate::terraform`]; reading needs feature `hcl`).
     Terraform,
     /// The playground's scenario JSON ([`crate::scenario`]).
     ScenarioJson,
@@ -406,8 +407,8 @@ pub struct Export {
 ///
 /// # Errors
 ///
-/// [`ErrorKind::Unsupported`] for `rpk` (import only), and for `strimzi`
-/// / `terraform` without the `yaml` / `hcl` features.
+/// [`ErrorKind::Unsupported`] for `rpk` (import only). Writing `strimzi`
+/// and `terraform` is plain text and needs no feature.
 pub fn export(store: &QuotaStore, format: Format) -> Result<Export, Error> {
     let plain = |text: String| Export {
         text,
@@ -422,20 +423,12 @@ pub fn export(store: &QuotaStore, format: Format) -> Result<Export, Error> {
         }
         Format::Java => Ok(crate::java::export(store)),
         Format::ScenarioJson => Ok(plain(crate::scenario::quotas_to_json(store))),
-        #[cfg(feature = "yaml")]
         Format::Strimzi => Ok(crate::strimzi::export(store)),
-        #[cfg(feature = "hcl")]
         Format::Terraform => Ok(crate::terraform::export(store)),
         Format::Rpk => Err(Error::unsupported(
             Position::new(1, 1),
             "writing rpk commands",
             "rpk is read for migration only; Kafka's own kafka-configs.sh commands (`--to configs-sh`) work on Redpanda too",
-        )),
-        #[allow(unreachable_patterns)]
-        other => Err(Error::unsupported(
-            Position::new(1, 1),
-            format!("writing {}", other.title()),
-            "this build of quota-formats was made without the feature for it",
         )),
     }
 }

@@ -20,9 +20,9 @@ pub mod java;
 pub mod permalink;
 pub mod rpk;
 pub mod scenario;
-#[cfg(feature = "yaml")]
+// Writing Strimzi and Terraform is plain text and always built; reading them
+// needs the `yaml` / `hcl` features (saphyr, hcl-rs).
 pub mod strimzi;
-#[cfg(feature = "hcl")]
 pub mod terraform;
 
 pub use error::{Error, ErrorKind, Position};

@@ -35,13 +35,19 @@
 //! YAML is read with the `saphyr` crate, which keeps every node's line and
 //! column.
 
+#[cfg(feature = "yaml")]
 use saphyr::{LoadableYamlNode, MarkedYaml, Marker, Scalar, YamlData};
 
 use quota_engine::{EntityName, QuotaEntity, QuotaKey, QuotaStore};
 
-use crate::describe::DescribedQuota;
-use crate::detect::{by_entity, expected, position_of, Export, QuotaImport, Unexpressed};
-use crate::error::{Error, ErrorKind, Position};
+use crate::detect::{by_entity, Export, Unexpressed};
+// Reading needs the YAML parser (feature `yaml`); writing is plain text.
+#[cfg(feature = "yaml")]
+use crate::{
+    describe::DescribedQuota,
+    detect::{expected, position_of, QuotaImport},
+    error::{Error, ErrorKind, Position},
+};
 
 /// The `apiVersion`s Strimzi serves `KafkaUser` under.
 pub const API_VERSIONS: [&str; 4] = [
@@ -68,16 +74,19 @@ const FIELDS: [(&str, QuotaKey, bool); 4] = [
 /// this crate (lines end at `\n` only; YAML also breaks lines at a lone
 /// `\r`, so saphyr's own line number can differ). The marker's character
 /// index is the reliable part.
+#[cfg(feature = "yaml")]
 fn pos(t: &str, m: &Marker) -> Position {
     let byte = t.char_indices().nth(m.index()).map_or(t.len(), |(b, _)| b);
     position_of(t, byte)
 }
 
+#[cfg(feature = "yaml")]
 fn at(t: &str, node: &MarkedYaml<'_>) -> Position {
     pos(t, &node.span.start)
 }
 
 /// How a node reads in a message: `` `abc` ``, `a mapping`, `nothing`.
+#[cfg(feature = "yaml")]
 fn describe_node(node: &MarkedYaml<'_>) -> String {
     match &node.data {
         YamlData::Value(Scalar::Null) => "nothing (null)".to_owned(),
@@ -94,6 +103,7 @@ fn describe_node(node: &MarkedYaml<'_>) -> String {
 }
 
 /// The entries of a mapping node (empty for anything else).
+#[cfg(feature = "yaml")]
 fn entries<'a, 'i>(node: &'a MarkedYaml<'i>) -> Vec<(&'a MarkedYaml<'i>, &'a MarkedYaml<'i>)> {
     match &node.data {
         YamlData::Mapping(m) => m.iter().collect(),
@@ -102,6 +112,7 @@ fn entries<'a, 'i>(node: &'a MarkedYaml<'i>) -> Vec<(&'a MarkedYaml<'i>, &'a Mar
 }
 
 /// The key node and value node of `key` in a mapping node.
+#[cfg(feature = "yaml")]
 fn get<'a, 'i>(
     node: &'a MarkedYaml<'i>,
     key: &str,
@@ -113,6 +124,7 @@ fn get<'a, 'i>(
 
 /// An AsciiDoc attribute reference such as `{KafkaUserApiVersion}`, which
 /// YAML reads as a one-key flow mapping with a null value.
+#[cfg(feature = "yaml")]
 fn asciidoc_attribute(node: &MarkedYaml<'_>) -> Option<String> {
     let e = entries(node);
     match e.as_slice() {
@@ -130,6 +142,7 @@ fn asciidoc_attribute(node: &MarkedYaml<'_>) -> Option<String> {
 
 /// Helm / Go template placeholders (`{{ ... }}`) outside comments, with
 /// the position of the first and the key of its line.
+#[cfg(feature = "yaml")]
 fn template_placeholders(text: &str) -> Option<(Position, Vec<String>, String)> {
     let mut names: Vec<String> = Vec::new();
     let mut first: Option<(Position, String)> = None;
@@ -170,6 +183,7 @@ fn template_placeholders(text: &str) -> Option<(Position, Vec<String>, String)> 
 }
 
 /// A number written with an AsciiDoc callout after it (`1048576 <1>`).
+#[cfg(feature = "yaml")]
 fn strip_callout(s: &str) -> Option<(&str, &str)> {
     let t = s.trim_end();
     let open = t.rfind('<')?;
@@ -180,6 +194,7 @@ fn strip_callout(s: &str) -> Option<(&str, &str)> {
 }
 
 /// Reads the value of one `spec.quotas` field.
+#[cfg(feature = "yaml")]
 fn quota_value(
     t: &str,
     field: &str,
@@ -240,6 +255,7 @@ fn quota_value(
 }
 
 /// Reads one `KafkaUser` document.
+#[cfg(feature = "yaml")]
 fn read_user(t: &str, doc: &MarkedYaml<'_>, out: &mut QuotaImport) -> Result<(), Error> {
     match get(doc, "apiVersion") {
         Some((_, v)) => {
@@ -425,6 +441,7 @@ fn read_user(t: &str, doc: &MarkedYaml<'_>, out: &mut QuotaImport) -> Result<(),
 /// assert_eq!(import.quotas[0].position.line, 9);
 /// # Ok::<(), quota_formats::Error>(())
 /// ```
+#[cfg(feature = "yaml")]
 pub fn parse(text: &str) -> Result<QuotaImport, Error> {
     let t = text;
     if let Some((p, names, key)) = template_placeholders(text) {
@@ -657,7 +674,7 @@ pub fn export(store: &QuotaStore) -> Export {
     Export { text, unexpressed }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "yaml"))]
 mod tests {
     use super::*;
 

@@ -24,24 +24,36 @@
 //! HCL is read with the `hcl-rs` crate's `hcl::edit` parser, which keeps
 //! spans, so every error has a line and column.
 
-use hcl::edit::expr::{Expression, ObjectKey};
-use hcl::edit::structure::{Attribute, Block, Body};
-use hcl::edit::Span;
+#[cfg(feature = "hcl")]
+use hcl::edit::{
+    expr::{Expression, ObjectKey},
+    structure::{Attribute, Block, Body},
+    Span,
+};
 
-use quota_engine::{EntityName, EntityType, QuotaEntity, QuotaKey, QuotaStore};
+#[cfg(feature = "hcl")]
+use quota_engine::QuotaKey;
+use quota_engine::{EntityName, EntityType, QuotaEntity, QuotaStore};
 
-use crate::configs_sh::java::parse_double;
-use crate::describe::DescribedQuota;
-use crate::detect::{by_entity, expected, position_of, Export, QuotaImport, Unexpressed};
-use crate::error::{Error, ErrorKind, Position};
+use crate::detect::{by_entity, Export, Unexpressed};
+// Reading needs the HCL parser (feature `hcl`); writing is plain text.
+#[cfg(feature = "hcl")]
+use crate::{
+    configs_sh::java::parse_double,
+    describe::DescribedQuota,
+    detect::{expected, position_of, QuotaImport},
+    error::{Error, ErrorKind, Position},
+};
 
 /// The position where a spanned HCL node starts.
+#[cfg(feature = "hcl")]
 fn at(text: &str, node: &impl Span) -> Position {
     node.span()
         .map_or(Position::new(1, 1), |r| position_of(text, r.start))
 }
 
 /// The source text of a spanned node, squeezed to one line.
+#[cfg(feature = "hcl")]
 fn source(text: &str, node: &impl Span) -> String {
     node.span()
         .and_then(|r| text.get(r))
@@ -51,6 +63,7 @@ fn source(text: &str, node: &impl Span) -> String {
 
 /// A literal string or number attribute value; `Err` names what stands
 /// there instead.
+#[cfg(feature = "hcl")]
 fn literal(text: &str, expr: &Expression, context: &str) -> Result<String, Error> {
     match expr {
         Expression::String(s) => Ok(s.value().clone()),
@@ -77,6 +90,7 @@ fn literal(text: &str, expr: &Expression, context: &str) -> Result<String, Error
 
 /// A quota value as the provider reads it (Go `strconv.ParseFloat`, which
 /// accepts what Java's `Double.parseDouble` accepts for plain numbers).
+#[cfg(feature = "hcl")]
 fn quota_number(text: &str, expr: &Expression, key: &str) -> Result<f64, Error> {
     let raw = literal(text, expr, &format!("the value of {key}"))?;
     parse_double(&raw).filter(|v| v.is_finite()).ok_or_else(|| {
@@ -88,12 +102,14 @@ fn quota_number(text: &str, expr: &Expression, key: &str) -> Result<f64, Error> 
     })
 }
 
+#[cfg(feature = "hcl")]
 fn attribute<'b>(body: &'b Body, name: &str) -> Option<&'b Attribute> {
     body.attributes().find(|a| a.key.as_str() == name)
 }
 
 /// Refuses `count` / `for_each`, which make one block stand for several
 /// resources (or none).
+#[cfg(feature = "hcl")]
 fn refuse_meta_arguments(text: &str, block: &Block, resource: &str) -> Result<(), Error> {
     for meta in ["count", "for_each"] {
         if let Some(a) = attribute(&block.body, meta) {
@@ -107,6 +123,7 @@ fn refuse_meta_arguments(text: &str, block: &Block, resource: &str) -> Result<()
     Ok(())
 }
 
+#[cfg(feature = "hcl")]
 fn quota_key(text: &str, node: &impl Span, name: &str) -> Result<QuotaKey, Error> {
     QuotaKey::from_name(name).ok_or_else(|| {
         expected(
@@ -118,6 +135,7 @@ fn quota_key(text: &str, node: &impl Span, name: &str) -> Result<QuotaKey, Error
 }
 
 /// Reads one `kafka_quota` block.
+#[cfg(feature = "hcl")]
 fn read_kafka_quota(
     text: &str,
     block: &Block,
@@ -235,6 +253,7 @@ fn read_kafka_quota(
 }
 
 /// Reads one `aiven_kafka_quota` block.
+#[cfg(feature = "hcl")]
 fn read_aiven_quota(
     text: &str,
     block: &Block,
@@ -344,6 +363,7 @@ fn read_aiven_quota(
 /// assert_eq!(import.quotas[0].position.line, 6);
 /// # Ok::<(), quota_formats::Error>(())
 /// ```
+#[cfg(feature = "hcl")]
 pub fn parse(text: &str) -> Result<QuotaImport, Error> {
     let body = hcl::edit::parser::parse_body(text).map_err(|e| {
         let loc = e.location();
@@ -502,7 +522,7 @@ pub fn export(store: &QuotaStore) -> Export {
     Export { text, unexpressed }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "hcl"))]
 mod tests {
     use super::*;
 
