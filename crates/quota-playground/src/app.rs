@@ -7,7 +7,7 @@ use quota_engine::sim::Timeline;
 use yew::prelude::*;
 
 use crate::components::{
-    ConnectionPanel, HelpSheet, LessonsPanel, NoticeBar, QuotasPanel, ResolutionPanel, SharePanel, SimulationPanel,
+    ConnectionPanel, HelpSheet, InterchangePanel, LessonsPanel, NoticeBar, QuotasPanel, ResolutionPanel, SharePanel, SimulationPanel,
 };
 use crate::hooks;
 use crate::model::{self, Analysis};
@@ -27,11 +27,14 @@ pub enum Panel {
     Simulation,
     /// The lessons.
     Lessons,
+    /// The import box and the export menu.
+    Import,
 }
 
 impl Panel {
     /// Every panel, in page order.
-    pub const ALL: [Panel; 5] = [Panel::Lessons, Panel::Quotas, Panel::Connection, Panel::Resolution, Panel::Simulation];
+    pub const ALL: [Panel; 6] =
+        [Panel::Lessons, Panel::Quotas, Panel::Import, Panel::Connection, Panel::Resolution, Panel::Simulation];
 
     /// The name used in `?embed=`.
     pub const fn slug(self) -> &'static str {
@@ -41,6 +44,7 @@ impl Panel {
             Panel::Resolution => "resolution",
             Panel::Simulation => "simulation",
             Panel::Lessons => "lessons",
+            Panel::Import => "import",
         }
     }
 
@@ -52,6 +56,7 @@ impl Panel {
             Panel::Resolution => "Resolution",
             Panel::Simulation => "Simulation",
             Panel::Lessons => "Lessons",
+            Panel::Import => "Import/export",
         }
     }
 
@@ -200,6 +205,7 @@ pub fn app() -> Html {
                     <div class="columns">
                         <div class="col">
                             { panel_view(Panel::Quotas) }
+                            { panel_view(Panel::Import) }
                             { panel_view(Panel::Connection) }
                         </div>
                         <div class="col">{ panel_view(Panel::Resolution) }</div>
@@ -242,6 +248,7 @@ fn panel_view(p: Panel) -> Html {
         Panel::Resolution => html! { <ResolutionPanel /> },
         Panel::Simulation => html! { <SimulationPanel /> },
         Panel::Lessons => html! { <LessonsPanel /> },
+        Panel::Import => html! { <InterchangePanel /> },
     }
 }
 

@@ -5,6 +5,7 @@
 //! - [`model`]: view models derived from `(scenario, cursor)` by asking the
 //!   engine; no Kafka rule lives in this crate.
 //! - [`presets`]: the default scenario and the lessons.
+//! - [`interchange`]: the import box and the export menu over `quota-formats`.
 //! - [`platform`]: URL hash, local storage, clipboard, the parent page of an
 //!   embed, the panic hook.
 //! - `hooks` and `components`: effects and the panels.
@@ -14,6 +15,7 @@
 mod app;
 mod components;
 mod hooks;
+pub mod interchange;
 pub mod model;
 pub mod platform;
 pub mod presets;

@@ -89,6 +89,67 @@ pub fn copy_text(text: &str) {
     }
 }
 
+/// Copies `text` to the clipboard with `navigator.clipboard.writeText`;
+/// when the API is missing or refuses (an insecure page, a denied
+/// permission), selects the text of the element `select_id` (a textarea or
+/// input) and tries `document.execCommand("copy")`. `done(true)` once the
+/// text is on the clipboard, `done(false)` when it is only selected (the
+/// user can press Ctrl+C).
+pub fn copy_with_fallback(text: &str, select_id: &str, done: impl FnOnce(bool) + 'static) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let select_id = select_id.to_owned();
+    let fallback = move || -> bool {
+        let Some(doc) = window().and_then(|w| w.document()) else { return false };
+        let Some(el) = doc.get_element_by_id(&select_id) else { return false };
+        if let Some(t) = el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+            let _ = t.focus();
+            t.select();
+        } else if let Some(i) = el.dyn_ref::<web_sys::HtmlInputElement>() {
+            let _ = i.focus();
+            i.select();
+        }
+        js_sys::Reflect::get(&doc, &JsValue::from_str("execCommand"))
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            .and_then(|f| f.call1(&doc, &JsValue::from_str("copy")).ok())
+            .and_then(|r| r.as_bool())
+            .unwrap_or(false)
+    };
+    let clipboard = window()
+        .map(|w| w.navigator())
+        .and_then(|n| js_sys::Reflect::get(&n, &JsValue::from_str("clipboard")).ok())
+        .filter(|c| !c.is_undefined() && !c.is_null());
+    let write = clipboard.as_ref().and_then(|c| {
+        let f = js_sys::Reflect::get(c, &JsValue::from_str("writeText")).ok()?.dyn_into::<js_sys::Function>().ok()?;
+        f.call1(c, &JsValue::from_str(text)).ok()?.dyn_into::<js_sys::Promise>().ok()
+    });
+    let Some(promise) = write else {
+        done(fallback());
+        return;
+    };
+    let done = std::rc::Rc::new(std::cell::RefCell::new(Some(done)));
+    let fallback = std::rc::Rc::new(std::cell::RefCell::new(Some(fallback)));
+    let ok = {
+        let done = done.clone();
+        Closure::once_into_js(move |_: JsValue| {
+            if let Some(d) = done.borrow_mut().take() {
+                d(true);
+            }
+        })
+    };
+    let err = Closure::once_into_js(move |_: JsValue| {
+        let copied = fallback.borrow_mut().take().is_some_and(|f| f());
+        if let Some(d) = done.borrow_mut().take() {
+            d(copied);
+        }
+    });
+    let _ = js_sys::Reflect::get(&promise, &JsValue::from_str("then"))
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .map(|then| then.call2(&promise, &ok, &err));
+}
+
 /// Tells the parent page of an iframe how tall the content is:
 /// `{type: "kafka-quota-playground:height", height}`.
 pub fn post_height(height: f64) {

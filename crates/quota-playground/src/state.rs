@@ -144,6 +144,15 @@ pub enum Action {
         /// The value.
         value: f64,
     },
+    /// Apply imported quotas ([`crate::interchange::apply_quotas`]):
+    /// merged into the scenario's, or replacing them all; values Kafka
+    /// refuses are skipped.
+    ImportQuotas {
+        /// The quotas read, in order.
+        quotas: Vec<quota_engine::sim::QuotaSetting>,
+        /// Drop the scenario's quotas first.
+        replace: bool,
+    },
     /// Remove one quota key of one entity.
     RemoveQuota {
         /// The entity.
@@ -253,6 +262,11 @@ impl AppState {
                     self.edit(|s| model::set_quota(s, entity, key, value));
                 }
             }
+            Action::ImportQuotas { quotas, replace } => {
+                self.edit(|s| {
+                    crate::interchange::apply_quotas(s, &quotas, replace);
+                });
+            }
             Action::RemoveQuota { entity, key } => {
                 self.edit(|s| s.quotas.retain(|q| !(q.entity == entity && q.key == key)));
             }
@@ -361,6 +375,23 @@ mod tests {
         assert_eq!(n, 1);
         s.apply(Action::RemoveQuota { entity: entity.clone(), key: QuotaKey::RequestPercentage });
         assert!(!s.scenario.quotas.iter().any(|q| q.entity == entity));
+    }
+
+    #[test]
+    fn importing_quotas_merges_or_replaces_and_bumps_the_revision() {
+        let mut s = state();
+        let before = s.scenario.quotas.clone();
+        let q = quota_engine::sim::QuotaSetting { entity: QuotaEntity::user("tenantUserA"), key: QuotaKey::ProducerByteRate, value: 2e6 };
+        s.apply(Action::ImportQuotas { quotas: vec![q.clone()], replace: false });
+        assert_eq!(s.revision, 2);
+        assert_eq!(s.scenario.quotas.len(), before.len() + 1);
+        assert!(before.iter().all(|b| s.scenario.quotas.contains(b)));
+        // The same import again changes nothing, so nothing re-renders.
+        s.apply(Action::ImportQuotas { quotas: vec![q.clone()], replace: false });
+        assert_eq!(s.revision, 2);
+        s.apply(Action::ImportQuotas { quotas: vec![q.clone()], replace: true });
+        assert_eq!(s.scenario.quotas, vec![q]);
+        assert_eq!(s.revision, 3);
     }
 
     #[test]

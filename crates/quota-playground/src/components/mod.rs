@@ -7,6 +7,7 @@
 mod charts;
 mod connection;
 mod help;
+mod interchange;
 mod lessons;
 mod notice;
 mod quotas;
@@ -16,6 +17,7 @@ mod simulation;
 
 pub(crate) use connection::ConnectionPanel;
 pub(crate) use help::HelpSheet;
+pub(crate) use interchange::InterchangePanel;
 pub(crate) use lessons::LessonsPanel;
 pub(crate) use notice::NoticeBar;
 pub(crate) use quotas::QuotasPanel;

@@ -1,0 +1,240 @@
+//! Import and export: a box that reads quotas in any format `quota-formats`
+//! detects (the parser's message in place, the text kept), and a menu that
+//! writes the scenario's quotas in each format with what it cannot express.
+
+use quota_formats::detect::Format;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use super::{event_value, PanelBox};
+use crate::app::use_scene;
+use crate::interchange::{self, ImportPreview, Placed};
+use crate::platform;
+use crate::state::Action;
+
+#[function_component(InterchangePanel)]
+pub(crate) fn interchange_panel() -> Html {
+    html! {
+        <PanelBox id="import" title="Import and export"
+            subtitle="Paste quotas as kafka-configs.sh commands, --describe output, Admin API Java, rpk or scenario JSON: the format is detected. Export copies the scenario's quotas in any format.">
+            <div class="io">
+                <ImportBox />
+                <ExportMenu />
+            </div>
+        </PanelBox>
+    }
+}
+
+/// Selects `line`:`column` (1-based, characters) in the textarea `id` and
+/// focuses it.
+fn select_in_textarea(id: &str, text: &str, line: u32, column: u32) {
+    let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) else {
+        return;
+    };
+    let Ok(t) = el.dyn_into::<web_sys::HtmlTextAreaElement>() else { return };
+    // Textarea offsets count UTF-16 units.
+    let mut start = 0u32;
+    for (i, l) in text.split('\n').enumerate() {
+        if i + 1 == line as usize {
+            let col: u32 = l.chars().take(column.saturating_sub(1) as usize).map(|c| c.len_utf16() as u32).sum();
+            start += col;
+            let rest: u32 = l.chars().skip(column.saturating_sub(1) as usize).take(1).map(|c| c.len_utf16() as u32).sum();
+            let _ = t.focus();
+            let _ = t.set_selection_range(start, start + rest);
+            return;
+        }
+        start += l.encode_utf16().count() as u32 + 1;
+    }
+    let _ = t.focus();
+}
+
+fn placed_view(p: &Placed, class: &'static str, testid: &'static str, goto: Callback<(u32, u32)>) -> Html {
+    let (line, column) = (p.line, p.column);
+    let (excerpt, at) = p.excerpt(32);
+    let caret = format!("{}^", " ".repeat(at));
+    html! {
+        <div class={classes!("placed", class)} data-testid={testid} data-line={line.to_string()} data-column={column.to_string()}>
+            <p>{ p.message.clone() }</p>
+            if !p.source_line.is_empty() {
+                <pre class="at" aria-hidden="true">{ format!("{excerpt}\n{caret}") }</pre>
+            }
+            <button type="button" class="ghost small" onclick={move |_| goto.emit((line, column))}>
+                { format!("Show line {line}, column {column} in the text") }
+            </button>
+        </div>
+    }
+}
+
+#[function_component(ImportBox)]
+fn import_box() -> Html {
+    let ctx = use_scene();
+    let text = use_state(String::new);
+    let replace = use_state(|| false);
+    let result = use_state(|| None::<String>);
+    let preview = {
+        let t = (*text).clone();
+        use_memo(t, |t| interchange::preview(t))
+    };
+    let oninput = {
+        let (text, result) = (text.clone(), result.clone());
+        Callback::from(move |e: InputEvent| {
+            text.set(event_value(&e));
+            result.set(None);
+        })
+    };
+    let goto = {
+        let text = text.clone();
+        Callback::from(move |(line, column): (u32, u32)| select_in_textarea("import-text", &text, line, column))
+    };
+    let on_import = {
+        let (d, scenario, preview, replace, result) =
+            (ctx.state.dispatcher(), ctx.state.scenario.clone(), preview.clone(), replace.clone(), result.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let ImportPreview::Ready { detected, quotas, .. } = &*preview {
+                let mut after = (*scenario).clone();
+                let (applied, refused) = interchange::apply_quotas(&mut after, quotas, *replace);
+                d.dispatch(Action::ImportQuotas { quotas: quotas.clone(), replace: *replace });
+                result.set(Some(interchange::import_summary(detected.format, applied, refused, *replace)));
+            }
+        })
+    };
+    let mode = |value: bool, label: &'static str| {
+        let replace = replace.clone();
+        html! {
+            <label class="check">
+                <input type="radio" name="import-mode" checked={*replace == value} onchange={move |_| replace.set(value)} />
+                { label }
+            </label>
+        }
+    };
+    let (detected, status) = match &*preview {
+        ImportPreview::Empty => (None, html! {
+            <p id="import-status" class="msg hint" data-testid="import-status">
+                { "Paste or type quotas above; the format and what would be imported appear here." }
+            </p>
+        }),
+        ImportPreview::Failed { detected, error } => (detected.clone(), html! {
+            <div id="import-status" role="alert">{ placed_view(error, "error", "import-error", goto.clone()) }</div>
+        }),
+        ImportPreview::Ready { detected, quotas, notes } => {
+            let entities = {
+                let mut e: Vec<_> = quotas.iter().map(|q| &q.entity).collect();
+                e.sort();
+                e.dedup();
+                e.len()
+            };
+            (Some(detected.clone()), html! {
+                <div id="import-status">
+                    <p class="msg ok" data-testid="import-ready">
+                        { format!("Ready: {} quota value{} for {} entit{}.", quotas.len(), if quotas.len() == 1 { "" } else { "s" },
+                            entities, if entities == 1 { "y" } else { "ies" }) }
+                    </p>
+                    if !notes.is_empty() {
+                        <div class="notes" data-testid="import-notes">
+                            <p class="msg hint">{ format!("{} note{} from the reader:", notes.len(), if notes.len() == 1 { "" } else { "s" }) }</p>
+                            { for notes.iter().map(|n| placed_view(n, "note", "import-note", goto.clone())) }
+                        </div>
+                    }
+                </div>
+            })
+        }
+    };
+    let ready = matches!(&*preview, ImportPreview::Ready { .. });
+    let failed = matches!(&*preview, ImportPreview::Failed { .. });
+    html! {
+        <section class="io-part" aria-labelledby="import-title">
+            <h3 id="import-title">{ "Import" }</h3>
+            <div class="field">
+                <label for="import-text">{ "Quotas to import (any format)" }</label>
+                <textarea id="import-text" data-testid="import-text" rows="7" spellcheck="false" autocomplete="off"
+                    value={(*text).clone()} {oninput} aria-describedby="import-detected import-status"
+                    aria-invalid={failed.to_string()}
+                    placeholder="$ kafka-configs.sh --bootstrap-server localhost:9092 --alter --add-config producer_byte_rate=2000000 --entity-type users --entity-name tenant-a" />
+            </div>
+            <p id="import-detected" class="msg hint" data-testid="import-detected" aria-live="polite">
+                { match &detected {
+                    Some(d) => format!("Detected format: {}", d.reason),
+                    None => String::new(),
+                } }
+            </p>
+            { status }
+            <fieldset class="import-mode">
+                <legend>{ "Import into the scenario" }</legend>
+                { mode(false, "Merge: imported values replace the same entity and key, other quotas stay") }
+                { mode(true, "Replace: remove every quota first") }
+            </fieldset>
+            <button type="button" class="primary" disabled={!ready} onclick={on_import} data-testid="import-button"
+                aria-describedby="import-status">{ "Import" }</button>
+            <p class="msg ok" aria-live="polite" data-testid="import-result">{ (*result).clone().unwrap_or_default() }</p>
+        </section>
+    }
+}
+
+#[function_component(ExportMenu)]
+fn export_menu() -> Html {
+    let ctx = use_scene();
+    let format = use_state(|| Format::ConfigsSh);
+    let copied = use_state(|| None::<bool>);
+    let view = {
+        let scenario = ctx.state.scenario.clone();
+        use_memo((ctx.state.revision, *format), move |(_, f)| interchange::export(&scenario, *f))
+    };
+    let onchange = {
+        let (format, copied) = (format.clone(), copied.clone());
+        Callback::from(move |e: Event| {
+            if let Some(f) = Format::from_name(&event_value(&e)) {
+                format.set(f);
+                copied.set(None);
+            }
+        })
+    };
+    let text = match &*view {
+        Ok(v) => v.text.clone(),
+        Err(_) => String::new(),
+    };
+    let copy = {
+        let (copied, text) = (copied.clone(), text.clone());
+        Callback::from(move |_: MouseEvent| {
+            let copied = copied.clone();
+            platform::copy_with_fallback(&text, "export-text", move |ok| copied.set(Some(ok)));
+        })
+    };
+    html! {
+        <section class="io-part" aria-labelledby="export-title">
+            <h3 id="export-title">{ "Export" }</h3>
+            <div class="field">
+                <label for="export-format">{ "Format" }</label>
+                <select id="export-format" data-testid="export-format" {onchange}>
+                    { for interchange::EXPORT_FORMATS.iter().map(|f| html! {
+                        <option value={f.name()} selected={*f == *format}>{ format!("{} ({})", f.title(), f.name()) }</option>
+                    }) }
+                </select>
+            </div>
+            <div class="field">
+                <label for="export-text">{ format!("The scenario as {}", format.title()) }</label>
+                <textarea id="export-text" data-testid="export-text" rows="8" readonly={true} spellcheck="false" value={text} />
+            </div>
+            <div class="copy-row">
+                <button type="button" onclick={copy} disabled={view.is_err()}>{ "Copy" }</button>
+                <span class="msg ok" aria-live="polite" data-testid="export-copied">
+                    { match *copied {
+                        Some(true) => "Copied to the clipboard.",
+                        Some(false) => "The browser did not allow copying: the text is selected, press Ctrl+C (⌘C on a Mac).",
+                        None => "",
+                    } }
+                </span>
+            </div>
+            { match &*view {
+                Err(m) => html! { <p class="msg error" role="alert">{ m.clone() }</p> },
+                Ok(v) if !v.unexpressed.is_empty() => html! {
+                    <div class="msg warn" data-testid="export-unexpressed">
+                        <p>{ format!("{} cannot express {} of the scenario's quotas; they are left out of the text above:",
+                            format.title(), if v.unexpressed.len() == 1 { "one" } else { "some" }) }</p>
+                        <ul>{ for v.unexpressed.iter().map(|u| html! { <li>{ u.clone() }</li> }) }</ul>
+                    </div>
+                },
+                Ok(_) => html! { <p class="msg hint">{ "Every quota of the scenario is in the text." }</p> },
+            } }
+        </section>
+    }
+}

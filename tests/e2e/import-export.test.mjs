@@ -1,0 +1,157 @@
+// The import box and the export menu in headless Chromium against the release build.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serve, launch, openApp, artifacts } from './harness.mjs';
+
+/** Saves a screenshot of the import/export panel under tests/e2e/artifacts/. */
+async function panelShot(page, name) {
+  await mkdir(artifacts, { recursive: true });
+  await page.locator('#import').screenshot({ path: join(artifacts, `${name}.png`) });
+}
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+// The lab article's commands, pasted with their prompts and outputs.
+const LAB = `$ kafka-configs.sh --bootstrap-server localhost:9098 --alter --add-config producer_byte_rate=2000000,consumer_byte_rate=1000000 --entity-type users --entity-name tenantUserA
+Completed updating config for user tenantUserA.
+$ kafka-configs.sh --bootstrap-server localhost:9098 --alter --add-config request_percentage=50 --entity-type clients --entity-name reporting-job
+Completed updating config for client reporting-job.
+$ kafka-configs.sh --bootstrap-server localhost:9098 --alter --add-config producer_byte_rate=5000000 --entity-type users --entity-default
+Completed updating default config for users in the cluster.
+$ kafka-configs.sh --bootstrap-server localhost:9098 --alter --add-config producer_byte_rate=500000 --entity-type users --entity-name tenantUserA --entity-type clients --entity-name batch-loader
+Completed updating config for user tenantUserA.
+`;
+
+const BAD = `# a runbook
+kafka-configs.sh --bootstrap-server localhost:9092 --alter --add-config producer_byte_rate=lots --entity-type users --entity-name tenant-a
+`;
+
+test("pasting the lab's commands imports their quotas into the list and the ladder", async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  const box = page.getByLabel('Quotas to import (any format)');
+  await box.fill(LAB);
+  assert.match(await page.getByTestId('import-detected').innerText(), /Line 1 runs kafka-configs.*kafka-configs\.sh commands/);
+  assert.match(await page.getByTestId('import-ready').innerText(), /5 quota values for 4 entities/);
+  // Merge is the default: the scenario's own tenant-a quota stays.
+  assert.equal(await page.getByLabel(/^Merge/).isChecked(), true);
+  await page.getByTestId('import-button').click();
+  await page.getByTestId('import-result').filter({ hasText: 'Merged 5 quota values' }).waitFor();
+  const list = page.getByTestId('quota-list');
+  await list.getByText('users/tenantUserA', { exact: true }).first().waitFor();
+  await assert.doesNotReject(page.getByLabel('producer_byte_rate of users/tenantUserA', { exact: true }).waitFor());
+  assert.equal(await page.getByLabel('producer_byte_rate of users/tenantUserA', { exact: true }).inputValue(), '2000000');
+  assert.equal(await page.getByLabel('consumer_byte_rate of users/tenantUserA', { exact: true }).inputValue(), '1000000');
+  assert.equal(await page.getByLabel('request_percentage of clients/reporting-job', { exact: true }).inputValue(), '50');
+  await list.getByText('users/tenantUserA/clients/batch-loader', { exact: true }).waitFor();
+  await list.getByText('users/tenant-a', { exact: true }).first().waitFor();
+  // The text stays in the box after importing.
+  assert.equal(await box.inputValue(), LAB);
+  // Replace: only the imported quotas remain.
+  await page.getByLabel(/^Replace/).check();
+  await page.getByTestId('import-button').click();
+  await page.getByTestId('import-result').filter({ hasText: 'Replaced' }).waitFor();
+  await page.waitForFunction(() => !/users\/tenant-a\b/.test(document.querySelector('[data-testid="quota-list"]').innerText));
+  // The connection (tenant-a) now falls to the default user quota of the lab: rung 6 (<default> user).
+  await page.waitForFunction(() => /5000000/.test(document.querySelector('[data-testid="limit-0-Produce"]').innerText));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('garbage and a bad value: the message says where, and the text stays', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  const box = page.getByLabel('Quotas to import (any format)');
+  await box.fill('hello world\nnot quotas');
+  const err = page.getByTestId('import-error');
+  await err.waitFor();
+  assert.match(await err.innerText(), /Line 1, column 1: expected client quotas in a known format/);
+  assert.equal(await page.getByTestId('import-button').isDisabled(), true);
+  assert.equal(await box.inputValue(), 'hello world\nnot quotas');
+  assert.equal(await box.getAttribute('aria-invalid'), 'true');
+  await box.fill(BAD);
+  await page.getByTestId('import-error').filter({ hasText: 'Line 2, column' }).waitFor();
+  assert.equal(await page.getByTestId('import-error').getAttribute('data-line'), '2');
+  assert.match(await page.getByTestId('import-detected').innerText(), /kafka-configs\.sh commands/);
+  // "Show in text" puts the caret on the place, in the box, with the text unchanged.
+  await page.getByRole('button', { name: /^Show line 2, column \d+ in the text$/ }).click();
+  const at = await page.evaluate(() => {
+    const t = document.getElementById('import-text');
+    return { focused: document.activeElement === t, before: t.value.slice(0, t.selectionStart) };
+  });
+  assert.equal(at.focused, true);
+  assert.equal(at.before.split('\n').length, 2, 'the selection is on line 2');
+  assert.equal(await box.inputValue(), BAD);
+  // --zookeeper is read with a note; $user is refused by name.
+  await box.fill('kafka-configs.sh --zookeeper zk:2181 --alter --add-config producer_byte_rate=1000 --entity-type users --entity-name a\n');
+  await page.getByTestId('import-note').filter({ hasText: 'zookeeper' }).waitFor();
+  await box.fill('kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1000 --entity-type users --entity-name $user\n');
+  await page.getByTestId('import-error').filter({ hasText: '$user' }).waitFor();
+  // Strimzi is detected and the CLI named.
+  await box.fill('apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: a\nspec:\n  quotas:\n    producerByteRate: 1000\n');
+  await page.getByTestId('import-error').filter({ hasText: 'kafka-quota convert --to json' }).waitFor();
+  assert.match(await page.getByTestId('import-detected').innerText(), /Strimzi KafkaUser YAML/);
+  await box.fill(BAD);
+  for (const [name, options] of [
+    ['import-error-wide-light', { viewport: { width: 1440, height: 1000 }, colorScheme: 'light' }],
+    ['import-error-narrow-dark', { viewport: { width: 360, height: 800 }, colorScheme: 'dark' }],
+  ]) {
+    const p = await context.newPage();
+    await p.setViewportSize(options.viewport);
+    await p.emulateMedia({ colorScheme: options.colorScheme });
+    await p.goto(server.url);
+    await p.waitForSelector('body[data-first-render-ms]');
+    await p.getByLabel('Quotas to import (any format)').fill(BAD);
+    await p.getByTestId('import-error').waitFor();
+    const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${name}: ${overflow}px of horizontal overflow`);
+    await panelShot(p, name);
+    await p.close();
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('export: configs-sh commands, and Strimzi lists what it cannot express', async () => {
+  const { page, errors, context } = await openApp(browser, server.url, { viewport: { width: 360, height: 800 }, colorScheme: 'light' });
+  await page.getByLabel('Quotas to import (any format)').fill(LAB);
+  await page.getByTestId('import-button').click();
+  await page.getByTestId('import-result').filter({ hasText: 'Merged' }).waitFor();
+  const format = page.getByLabel('Format', { exact: true });
+  const text = page.getByTestId('export-text');
+  assert.equal(await format.inputValue(), 'configs-sh');
+  assert.notEqual(await text.getAttribute('readonly'), null);
+  assert.match(await text.inputValue(),
+    /^kafka-configs\.sh --bootstrap-server \S+ --alter --entity-type users --entity-name tenantUserA --add-config \S*producer_byte_rate=2000000/m);
+  assert.match(await text.inputValue(), /--entity-type users --entity-default --add-config producer_byte_rate=5000000/);
+  // Copy: the clipboard API or the selection fallback, and the page says which.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: 'Copy', exact: true }).click();
+  await page.getByTestId('export-copied').filter({ hasText: /Copied to the clipboard|text is selected/ }).waitFor();
+  await format.selectOption('strimzi');
+  const missing = page.getByTestId('export-unexpressed');
+  await missing.waitFor();
+  const m = await missing.innerText();
+  assert.match(m, /Strimzi KafkaUser YAML cannot express/);
+  assert.match(m, /clients\/reporting-job \(request_percentage=50\.0\) is left out: a KafkaUser's quotas are per user/);
+  assert.match(m, /users\/tenantUserA\/clients\/batch-loader/);
+  assert.match(await text.inputValue(), /kind: KafkaUser\nmetadata:\n {2}name: tenant-a/);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `${overflow}px of horizontal overflow`);
+  await panelShot(page, 'export-strimzi-narrow-light');
+  // Keyboard: the format menu is reachable and changes with the arrow keys.
+  await format.focus();
+  await format.selectOption('terraform');
+  assert.match(await text.inputValue(), /resource "kafka_quota"/);
+  await format.selectOption('json');
+  JSON.parse(await text.inputValue());
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await format.selectOption('strimzi');
+  await missing.waitFor();
+  await panelShot(page, 'export-strimzi-wide-dark');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
