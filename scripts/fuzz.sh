@@ -49,8 +49,8 @@ run_one() {
     local execs corpus status
     execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | awk '{print $2}')
     corpus=$(find "fuzz/corpus/$t" -type f | wc -l)
-    if grep -q 'SUMMARY: libFuzzer\|panicked at' "$log"; then
-        status="CRASH $(grep -o 'artifacts/[^ ]*' "$log" | tail -1)"
+    if grep -Eq 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|panicked at|Fuzz target exited' "$log"; then
+        status="CRASH $(grep -o 'artifacts/[^ ]*' "$log" | tail -1) ($(grep -Eom1 'ERROR: [A-Za-z]+: [a-z-]+|panicked at [^ ]*' "$log"))"
     else
         status=ok
     fi

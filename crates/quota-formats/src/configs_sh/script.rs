@@ -366,7 +366,12 @@ pub(crate) fn find_invocation(line: &LogicalLine, mode: Mode) -> Result<Invocati
     if mode == Mode::Import {
         // A wrapper that passes the command as one quoted word.
         for w in &words {
-            if w.value.contains(char::is_whitespace) && w.value.split_whitespace().any(is_program) {
+            // `w.value != line.text`: a word that is the whole line (a form
+            // feed is whitespace to Rust but not to the shell) would recurse forever.
+            if w.value.contains(char::is_whitespace)
+                && w.value.split_whitespace().any(is_program)
+                && w.value.trim() != line.text.trim()
+            {
                 let inner_start = w.position;
                 let shift = if w.raw.starts_with(['\'', '"']) { 1 } else { 0 };
                 let inner = LogicalLine {

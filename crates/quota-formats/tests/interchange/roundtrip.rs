@@ -162,3 +162,14 @@ fn every_lab_scenario_round_trips_through_the_scenario_file_and_the_permalink() 
     }
     assert!(n >= 13, "{n}");
 }
+
+/// Found by the `configs_sh` fuzz target: a form feed is whitespace to
+/// `split_whitespace` but not to the shell, so the quoted-command unwrapping
+/// recursed on the same line until the stack overflowed.
+#[test]
+fn a_form_feed_inside_a_word_does_not_recurse_forever() {
+    let e = import("/\u{c}kafka-configs.sh -", Format::ConfigsSh).unwrap_err();
+    assert!(e.to_string().starts_with("Line 1, column 1"), "{e}");
+    let text = "kafka/bin/\u{c}kafka-configs.sh --alter \\\n  --entity-type clients --entity-default --add-config producer_byte_rate=1\n";
+    let _ = import(text, Format::ConfigsSh);
+}
