@@ -61,8 +61,11 @@ const MAX_REPS: u32 = 0x7FFF_FFFF;
 pub(crate) const STEP_BUDGET: u64 = 2_000_000;
 
 /// Nested node visits one search may stack up before it gives up (the JDK's
-/// matcher is recursive too and would end in `StackOverflowError`).
-pub(crate) const DEPTH_LIMIT: u32 = 4_000;
+/// matcher is recursive too and would end in `StackOverflowError`). A loop
+/// over an alternation (`(a|b)*`) nests about six levels per character, so
+/// this allows such loops over about 500 characters; in an optimized build
+/// it needs under 512 KiB of stack (wasm32 has 1 MiB).
+pub(crate) const DEPTH_LIMIT: u32 = 3_000;
 
 /// A set of Unicode scalar values as sorted, disjoint, inclusive ranges.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -2792,6 +2795,49 @@ mod tests {
             err("\\b{x}").message(),
             "Illegal repetition near index 3\n\\b{x}\n   ^"
         );
+    }
+
+    #[test]
+    fn jdk_17_word_boundaries_and_references() {
+        // Outcomes checked against JDK 17: `\b` uses Character.isLetterOrDigit
+        // and counts a non-spacing mark with a base character as a word character.
+        assert_eq!(ok("\\bx").replace("üx", "[$0]", true).unwrap(), "üx");
+        assert_eq!(
+            ok("x\\b").replace("x\u{301}", "[$0]", true).unwrap(),
+            "x\u{301}"
+        );
+        assert_eq!(
+            ok("\\b").replace("\u{301}a", "|", true).unwrap(),
+            "\u{301}|a|"
+        );
+        assert_eq!(ok("(?i)(a)\\1").replace("aA", "<$1>", true).unwrap(), "<a>");
+        assert_eq!(ok("\\Ga").replace("aab", "-", true).unwrap(), "--b");
+        assert_eq!(ok("(a)|\\1b").replace("b", "[$0]", true).unwrap(), "b");
+    }
+
+    #[test]
+    fn depth_limit_fits_a_small_stack() {
+        // wasm32's default stack is 1 MiB: hitting the depth limit must give
+        // an error there, not overflow the stack. An optimized build must
+        // stay within half of that (unoptimized frames are far larger).
+        let handle = std::thread::Builder::new()
+            .stack_size(if cfg!(debug_assertions) {
+                16 << 20
+            } else {
+                1 << 19
+            })
+            .spawn(|| {
+                let p = ok("(a|b)*c");
+                let fits = p
+                    .matches(&format!("{}c", "ab".repeat(240)))
+                    .map(|m| m.is_some());
+                (fits, p.matches(&"ab".repeat(3000)))
+            })
+            .unwrap();
+        let (fits, too_deep) = handle.join().unwrap();
+        assert_eq!(fits, Ok(true));
+        let e = too_deep.unwrap_err();
+        assert!(e.message().contains("nests too deeply"), "{}", e.message());
     }
 
     #[test]
