@@ -54,7 +54,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use miniz_oxide::deflate::compress_to_vec;
 use miniz_oxide::inflate::{decompress_to_vec_with_limit, TINFLStatus};
-use quota_engine::principal::{parse_config_list, PrincipalConfig};
+use quota_engine::principal::PrincipalConfig;
 use quota_engine::sim::{ConnectionSpec, ListenerKind, Scenario, Workload};
 use quota_engine::{EntityName, QuotaEntity};
 
@@ -275,14 +275,7 @@ fn principal_name(spec: &ConnectionSpec, config: &PrincipalConfig) -> Option<Str
 /// whose principal cannot be derived gets an identity that still fails.
 pub fn redact(scenario: &Scenario) -> Scenario {
     let settings = &scenario.brokers.settings;
-    let config = PrincipalConfig {
-        ssl_principal_mapping_rules: settings.ssl_principal_mapping_rules.clone(),
-        sasl_kerberos_principal_to_local_rules: settings
-            .sasl_kerberos_principal_to_local_rules
-            .as_deref()
-            .map(parse_config_list),
-        ..PrincipalConfig::default()
-    };
+    let config = settings.principal_config();
     let mut namer = Namer::default();
     let mut out = scenario.clone();
     out.name = "Redacted scenario".to_owned();
@@ -384,14 +377,7 @@ mod tests {
             store.set(&q.entity, q.key, q.value).unwrap();
         }
         let settings = &s.brokers.settings;
-        let config = PrincipalConfig {
-            ssl_principal_mapping_rules: settings.ssl_principal_mapping_rules.clone(),
-            sasl_kerberos_principal_to_local_rules: settings
-                .sasl_kerberos_principal_to_local_rules
-                .as_deref()
-                .map(parse_config_list),
-            ..PrincipalConfig::default()
-        };
+        let config = settings.principal_config();
         let conns: Vec<Option<(String, String)>> =
             s.connections.iter().map(|c| principal_name(c, &config).map(|p| (p, c.client_id.clone()))).collect();
         conns

@@ -9,7 +9,7 @@
 
 use quota_engine::broker::{Broker, BrokerSettings};
 use quota_engine::principal::{
-    parse_config_list, Connection, PrincipalBuilder, PrincipalConfig, PrincipalOutcome,
+    Connection, PrincipalBuilder, PrincipalConfig, PrincipalOutcome,
 };
 use quota_engine::resolve::{BudgetGroups, Connection as BudgetMember, QuotaManagers, Resolution};
 use quota_engine::sim::{
@@ -119,6 +119,21 @@ pub fn parse_number(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Parses a quota value typed in the Quotas panel, which mirrors
+/// `kafka-configs.sh --alter --add-config`: what Java's `Double.parseDouble`
+/// reads (`2e6`, `NaN`, the broker then judges it), plus digit-group
+/// separators for convenience (`2,000,000`, `2_000_000`).
+///
+/// # Errors
+/// The tool's own message (`Cannot parse quota configuration value for
+/// producer_byte_rate: abc`), from `quota_formats::configs_sh`.
+pub fn parse_quota_value(key: QuotaKey, text: &str) -> Result<f64, String> {
+    if text.trim().is_empty() {
+        return Err("Enter a number.".to_owned());
+    }
+    parse_number(text).or_else(|_| quota_formats::configs_sh::parse_quota_value(key.as_str(), text.trim()))
+}
+
 /// Parses a whole number within `[min, max]` for a setting named `name`.
 ///
 /// # Errors
@@ -189,14 +204,7 @@ pub fn fmt_metric(v: f64) -> String {
 
 /// The principal configuration of the brokers.
 pub fn principal_config(settings: &BrokerSettings) -> PrincipalConfig {
-    PrincipalConfig {
-        ssl_principal_mapping_rules: settings.ssl_principal_mapping_rules.clone(),
-        sasl_kerberos_principal_to_local_rules: settings
-            .sasl_kerberos_principal_to_local_rules
-            .as_deref()
-            .map(parse_config_list),
-        ..PrincipalConfig::default()
-    }
+    settings.principal_config()
 }
 
 /// A scenario connection as the engine's principal builder takes it
@@ -225,6 +233,51 @@ pub fn principal_outcome(
         }
         m
     })
+}
+
+/// `spec` moved to `listener`. The identity is kept only when it can mean
+/// the same thing there: between SASL_PLAINTEXT and SASL_SSL (a SASL name),
+/// onto PLAINTEXT (ignored there, back when the user returns), onto SSL only
+/// if it looks like a DN (has `=`), onto a SASL listener only if it does
+/// not. So a SASL user name is never carried over as a certificate DN.
+/// `ssl.client.auth` belongs to the SSL listener and is dropped when leaving it.
+pub fn change_listener(spec: &ConnectionSpec, listener: ListenerKind) -> ConnectionSpec {
+    let mut next = spec.clone();
+    next.listener = listener;
+    let is_sasl = |l: ListenerKind| matches!(l, ListenerKind::SaslPlaintext | ListenerKind::SaslSsl);
+    let looks_like_dn = spec.identity.as_deref().is_some_and(|i| i.contains('='));
+    let keep = spec.listener == listener
+        || listener == ListenerKind::Plaintext
+        || (is_sasl(spec.listener) && is_sasl(listener))
+        || (listener == ListenerKind::Ssl && looks_like_dn)
+        || (is_sasl(listener) && !looks_like_dn);
+    if !keep {
+        next.identity = None;
+    }
+    if listener != ListenerKind::Ssl {
+        next.ssl_client_auth = None;
+    }
+    next
+}
+
+/// A warning when an SSL connection's certificate subject does not look like
+/// a distinguished name (no `=`), as a SASL user name pasted there would.
+pub fn dn_warning(spec: &ConnectionSpec) -> Option<String> {
+    let dn = spec.identity.as_deref()?.trim();
+    (spec.listener == ListenerKind::Ssl && !dn.is_empty() && !dn.contains('=')).then(|| {
+        format!("'{dn}' is not a distinguished name; a certificate subject looks like CN=app,OU=eng.")
+    })
+}
+
+/// The `ssl.client.auth` an SSL connection runs with, and whether the
+/// scenario sets it or it follows from the identity (a DN and no value
+/// means `required`, as `quota_engine::sim::engine_connection` reads it).
+pub fn effective_ssl_client_auth(spec: &ConnectionSpec) -> (String, bool) {
+    match &spec.ssl_client_auth {
+        Some(v) => (v.clone(), true),
+        None if spec.identity.is_some() => ("required".to_owned(), false),
+        None => ("none".to_owned(), false),
+    }
 }
 
 /// A fresh connection name not used in the scenario (`app-2`, `app-3`, …).
@@ -661,6 +714,87 @@ mod tests {
         assert!(parse_number("two").unwrap_err().contains("'two'"));
         assert!(parse_number("").is_err());
         assert!(parse_number("inf").is_err());
+    }
+
+    #[test]
+    fn kerberos_default_realm_lets_default_shorten_the_principal() {
+        let spec = ConnectionSpec {
+            name: "k".into(),
+            listener: ListenerKind::SaslSsl,
+            mechanism: Some("GSSAPI".into()),
+            ssl_client_auth: None,
+            identity: Some("alice@EXAMPLE.COM".into()),
+            client_id: "c".into(),
+            ip: "10.0.0.1".into(),
+            client_throttling: Default::default(),
+        };
+        let mut settings = BrokerSettings::default();
+        settings.sasl_kerberos_principal_to_local_rules = Some("DEFAULT".into());
+        let outcome = |s: &BrokerSettings| {
+            let config = principal_config(s);
+            principal_outcome(&spec, &config, &config.build().map_err(|e| e.to_string()))
+        };
+        // No default realm: DEFAULT matches no realm and Kafka closes the connection.
+        assert!(outcome(&settings).is_err());
+        settings.kerberos_default_realm = Some("EXAMPLE.COM".into());
+        assert_eq!(outcome(&settings).unwrap().principal.name, "alice");
+        settings.kerberos_default_realm = Some("OTHER.ORG".into());
+        assert!(outcome(&settings).is_err());
+    }
+
+    #[test]
+    fn listener_change_does_not_carry_a_user_name_as_a_dn() {
+        let sasl = ConnectionSpec {
+            name: "a".into(),
+            listener: ListenerKind::SaslSsl,
+            mechanism: Some("PLAIN".into()),
+            ssl_client_auth: None,
+            identity: Some("tenant-a".into()),
+            client_id: "c".into(),
+            ip: "10.0.0.1".into(),
+            client_throttling: Default::default(),
+        };
+        let ssl = change_listener(&sasl, ListenerKind::Ssl);
+        assert_eq!(ssl.identity, None);
+        assert_eq!(effective_ssl_client_auth(&ssl), ("none".to_owned(), false));
+        assert_eq!(dn_warning(&ssl), None);
+        // SASL_SSL -> SASL_PLAINTEXT keeps the user name.
+        assert_eq!(change_listener(&sasl, ListenerKind::SaslPlaintext).identity.as_deref(), Some("tenant-a"));
+        // A user name typed as a DN is flagged; a DN is not; a DN implies required.
+        let mut typed = ssl.clone();
+        typed.identity = Some("tenant-a".into());
+        assert_eq!(
+            dn_warning(&typed).as_deref(),
+            Some("'tenant-a' is not a distinguished name; a certificate subject looks like CN=app,OU=eng.")
+        );
+        assert_eq!(effective_ssl_client_auth(&typed), ("required".to_owned(), false));
+        typed.identity = Some("CN=app,OU=eng".into());
+        assert_eq!(dn_warning(&typed), None);
+        // Through PLAINTEXT (identity ignored there) the name still does not become a DN.
+        let plain = change_listener(&sasl, ListenerKind::Plaintext);
+        assert_eq!(plain.identity.as_deref(), Some("tenant-a"));
+        assert_eq!(change_listener(&plain, ListenerKind::Ssl).identity, None);
+        assert_eq!(change_listener(&plain, ListenerKind::SaslSsl).identity.as_deref(), Some("tenant-a"));
+        // Leaving SSL drops ssl.client.auth and the DN.
+        typed.ssl_client_auth = Some("requested".into());
+        let back = change_listener(&typed, ListenerKind::SaslPlaintext);
+        assert_eq!((back.identity, back.ssl_client_auth), (None, None));
+    }
+
+    #[test]
+    fn quota_values_fail_with_kafka_configs_message() {
+        assert_eq!(
+            parse_quota_value(QuotaKey::ProducerByteRate, "abc"),
+            Err("Cannot parse quota configuration value for producer_byte_rate: abc".to_owned())
+        );
+        assert_eq!(
+            parse_quota_value(QuotaKey::ConsumerByteRate, " 10MB "),
+            Err("Cannot parse quota configuration value for consumer_byte_rate: 10MB".to_owned())
+        );
+        assert_eq!(parse_quota_value(QuotaKey::ProducerByteRate, "2,000,000"), Ok(2_000_000.0));
+        assert_eq!(parse_quota_value(QuotaKey::RequestPercentage, "2e1"), Ok(20.0));
+        // Java reads NaN; the broker's own check then answers for it.
+        assert!(parse_quota_value(QuotaKey::ProducerByteRate, "NaN").unwrap().is_nan());
         assert_eq!(parse_whole("11", "quota.window.num", 1, 100), Ok(11));
         assert!(parse_whole("1.5", "quota.window.num", 1, 100).unwrap_err().contains("quota.window.num"));
     }

@@ -68,6 +68,21 @@ pub struct BrokerSettings {
         skip_serializing_if = "Option::is_none"
     )]
     pub sasl_kerberos_principal_to_local_rules: Option<String>,
+    /// The Kerberos default realm the broker's JVM reads from `krb5.conf`
+    /// (`[libdefaults] default_realm`); not a Kafka property. The `DEFAULT`
+    /// rule of `sasl.kerberos.principal.to.local.rules` shortens
+    /// `alice@REALM` to `alice` only when `REALM` equals it. `None` = no
+    /// default realm (Kafka then uses `""`, so `DEFAULT` matches no realm).
+    ///
+    /// Kafka: `SaslChannelBuilder.defaultKerberosRealm` and
+    /// `KerberosRule.apply`,
+    /// clients/src/main/java/org/apache/kafka/common/security/kerberos/KerberosRule.java.
+    #[serde(
+        rename = "krb5.default_realm",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub kerberos_default_realm: Option<String>,
 }
 
 fn default_window_num() -> u32 {
@@ -104,6 +119,7 @@ impl Default for BrokerSettings {
             metrics_sample_window_ms: default_metrics_window_ms(),
             ssl_principal_mapping_rules: None,
             sasl_kerberos_principal_to_local_rules: None,
+            kerberos_default_realm: None,
         }
     }
 }
@@ -164,6 +180,21 @@ impl BrokerSettings {
         (f64::from(self.num_io_threads) + f64::from(self.num_network_threads)) * 100.0
     }
 
+    /// The settings that decide principals, as the principal builder takes
+    /// them: both rule lists (the Kerberos one split with
+    /// [`crate::principal::parse_config_list`]) and the default realm.
+    pub fn principal_config(&self) -> crate::principal::PrincipalConfig {
+        crate::principal::PrincipalConfig {
+            ssl_principal_mapping_rules: self.ssl_principal_mapping_rules.clone(),
+            sasl_kerberos_principal_to_local_rules: self
+                .sasl_kerberos_principal_to_local_rules
+                .as_deref()
+                .map(crate::principal::parse_config_list),
+            kerberos_default_realm: self.kerberos_default_realm.clone().unwrap_or_default(),
+            ..crate::principal::PrincipalConfig::default()
+        }
+    }
+
     /// Checks every setting (window, threads).
     ///
     /// # Errors
@@ -191,6 +222,16 @@ impl BrokerSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kerberos_default_realm_reaches_the_principal_config() {
+        let s: BrokerSettings = serde_json::from_str(r#"{"krb5.default_realm": "EXAMPLE.COM"}"#).unwrap();
+        assert_eq!(s.kerberos_default_realm.as_deref(), Some("EXAMPLE.COM"));
+        assert_eq!(s.principal_config().kerberos_default_realm, "EXAMPLE.COM");
+        assert_eq!(BrokerSettings::default().principal_config().kerberos_default_realm, "");
+        // Absent stays absent when written back (old scenario files are unchanged).
+        assert!(!serde_json::to_string(&BrokerSettings::default()).unwrap().contains("krb5"));
+    }
 
     #[test]
     fn defaults_are_kafkas() {

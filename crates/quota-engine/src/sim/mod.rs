@@ -76,7 +76,7 @@ pub use timeline::{
 use crate::broker::BrokerError;
 use crate::entity::QuotaEntity;
 use crate::principal::{
-    parse_config_list, Connection, Identity, Listener, PrincipalConfig, SaslMechanism,
+    Connection, Identity, Listener, PrincipalConfig, SaslMechanism,
     SslClientAuth,
 };
 use crate::resolve::QuotaManagers;
@@ -279,14 +279,7 @@ pub fn simulate(scenario: &Scenario) -> Result<Timeline, SimError> {
         })
         .collect();
     let settings = &scenario.brokers.settings;
-    let config = PrincipalConfig {
-        ssl_principal_mapping_rules: settings.ssl_principal_mapping_rules.clone(),
-        sasl_kerberos_principal_to_local_rules: settings
-            .sasl_kerberos_principal_to_local_rules
-            .as_deref()
-            .map(parse_config_list),
-        ..PrincipalConfig::default()
-    };
+    let config = settings.principal_config();
     let world = world::World::new(scenario, &managers, &ip_quotas, &config)?;
     Ok(world.run(scenario))
 }

@@ -203,6 +203,21 @@ fn server_failure(cmd: &ConfigsCommand, error: &ApiError) -> Error {
     )
 }
 
+/// Parses one `--add-config` quota value as `kafka-configs.sh` does
+/// (`Double.parseDouble`: `2000000`, `2e6`, ` 0.5 `, `NaN`, `0x1p3`).
+///
+/// Kafka: `ConfigCommand.alterQuotaConfigs`,
+/// core/src/main/scala/kafka/admin/ConfigCommand.scala.
+///
+/// # Errors
+///
+/// The tool's message, `Cannot parse quota configuration value for
+/// producer_byte_rate: abc`, naming `key` and `value` as given.
+pub fn parse_quota_value(key: &str, value: &str) -> Result<f64, String> {
+    parse_double(value)
+        .ok_or_else(|| format!("Cannot parse quota configuration value for {key}: {value}"))
+}
+
 /// The wire type of an entity type.
 fn wire(t: EntityType) -> &'static str {
     t.as_str()
@@ -281,15 +296,12 @@ impl ConfigsCommand {
         );
         let mut ops: Vec<Op> = Vec::new();
         for c in in_map_order {
-            match parse_double(&c.value) {
-                Some(v) => ops.push(Op::set(&c.key, v)),
-                None => {
+            match parse_quota_value(&c.key, &c.value) {
+                Ok(v) => ops.push(Op::set(&c.key, v)),
+                Err(message) => {
                     return Err(Error::tool(
                         c.position,
-                        format!(
-                            "Cannot parse quota configuration value for {}: {}",
-                            c.key, c.value
-                        ),
+                        message,
                         format!("a number for {}", c.key),
                     ))
                 }

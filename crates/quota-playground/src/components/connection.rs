@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use super::{event_value, PanelBox, SelectField, TextField};
 use crate::app::use_scene;
+use crate::model;
 use crate::state::Action;
 
 const LISTENERS: [(&str, &str); 4] = [
@@ -108,12 +109,19 @@ pub(crate) fn connection_panel() -> Html {
         ListenerKind::Plaintext => "Identity (ignored on PLAINTEXT)",
         ListenerKind::Ssl => "Client certificate subject DN (empty = no certificate)",
         _ => match mech.as_str() {
-            "GSSAPI" => "Kerberos principal (service/host@REALM)",
+            "GSSAPI" => "Kerberos principal (name[/host]@REALM)",
             "OAUTHBEARER" => "Token 'sub' claim",
             _ => "SASL user name",
         },
     };
     let settings = s.brokers.settings.clone();
+    let gssapi = matches!(spec.listener, ListenerKind::SaslPlaintext | ListenerKind::SaslSsl) && mech == "GSSAPI";
+    let (auth, auth_set) = model::effective_ssl_client_auth(&spec);
+    let auth_hint = match (auth_set, spec.identity.is_some()) {
+        (true, _) => "Set for this connection's listener.",
+        (false, true) => "Not set: a certificate DN implies required (the broker asks for the certificate).",
+        (false, false) => "Not set: Kafka's default, none (no client certificate; User:ANONYMOUS).",
+    };
     let rules = |f: fn(&mut quota_engine::broker::BrokerSettings, Option<String>)| {
         let (d, settings) = (d.clone(), settings.clone());
         Callback::from(move |v: String| {
@@ -130,7 +138,7 @@ pub(crate) fn connection_panel() -> Html {
                 <TextField id="conn-name" label="Name (for this page)" value={spec.name.clone()}
                     on_commit={edit(|c, v| c.name = v)} validate={name_check} />
                 <SelectField id="conn-listener" label="Listener (security.protocol)" value={listener_name(spec.listener)}
-                    options={opts(&LISTENERS)} on_change={edit(|c, v| c.listener = listener_of(&v))}
+                    options={opts(&LISTENERS)} on_change={edit(|c, v| *c = model::change_listener(c, listener_of(&v)))}
                     hint={listener_hint(spec.listener)} />
                 if matches!(spec.listener, ListenerKind::SaslPlaintext | ListenerKind::SaslSsl) {
                     <SelectField id="conn-mech" label="SASL mechanism" value={mech.clone()}
@@ -139,13 +147,21 @@ pub(crate) fn connection_panel() -> Html {
                 }
                 if spec.listener == ListenerKind::Ssl {
                     <SelectField id="conn-auth" label="Broker ssl.client.auth"
-                        value={spec.ssl_client_auth.clone().unwrap_or_else(|| if spec.identity.is_some() { "required".into() } else { "none".into() })}
+                        value={auth.clone()}
                         options={opts(&[("none", "none (default)"), ("requested", "requested"), ("required", "required")])}
+                        hint={auth_hint}
                         on_change={edit(|c, v| c.ssl_client_auth = Some(v))} />
                 }
                 <TextField id="conn-identity" label={identity_label} value={spec.identity.clone().unwrap_or_default()}
                     disabled={spec.listener == ListenerKind::Plaintext}
+                    warning={model::dn_warning(&spec).map(AttrValue::from)}
                     on_commit={edit(|c, v| c.identity = (!v.is_empty()).then_some(v))} />
+                if gssapi {
+                    <TextField id="krb-realm" label="Kerberos default realm (krb5.conf default_realm)"
+                        value={settings.kerberos_default_realm.clone().unwrap_or_default()} placeholder="EXAMPLE.COM"
+                        on_commit={rules(|s, v| s.kerberos_default_realm = v.map(|r| r.trim().to_owned()))}
+                        hint="Broker-wide. The DEFAULT rule turns name@REALM into name only for this realm." />
+                }
                 <TextField id="conn-client-id" label="client.id" value={spec.client_id.clone()}
                     on_commit={edit(|c, v| c.client_id = v)} hint="Chosen by the client: it can be anything." />
                 <TextField id="conn-ip" label="Source IP" value={spec.ip.clone()} on_commit={edit(|c, v| c.ip = v)} />
@@ -200,10 +216,21 @@ fn principal_view(p: &PrincipalProps) -> Html {
                 </div>
             }
         }
-        Err(e) => html! {
-            <div class="principal failed" data-testid="principal">
-                <p class="msg error">{ format!("No principal: Kafka closes this connection. {e}") }</p>
-            </div>
-        },
+        Err(e) => {
+            let s = &ctx.state.scenario;
+            let no_realm = s.brokers.settings.kerberos_default_realm.is_none()
+                && s.connections.get(p.index).is_some_and(|c| {
+                    matches!(c.listener, ListenerKind::SaslPlaintext | ListenerKind::SaslSsl)
+                        && c.mechanism.as_deref() == Some("GSSAPI")
+                });
+            html! {
+                <div class="principal failed" data-testid="principal">
+                    <p class="msg error">{ format!("No principal: Kafka closes this connection. {e}") }</p>
+                    if no_realm {
+                        <p class="msg hint" data-testid="realm-hint">{ "No Kerberos default realm is set: DEFAULT shortens name@REALM only when REALM is the broker's krb5.conf default_realm. Set it above." }</p>
+                    }
+                </div>
+            }
+        }
     }
 }

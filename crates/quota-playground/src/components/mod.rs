@@ -91,6 +91,9 @@ pub(crate) struct TextFieldProps {
     pub multiline: bool,
     #[prop_or_default]
     pub disabled: bool,
+    /// A warning about a committed value (shown with the hint, not instead of it).
+    #[prop_or_default]
+    pub warning: Option<AttrValue>,
 }
 
 #[function_component(TextField)]
@@ -118,10 +121,16 @@ pub(crate) fn text_field(p: &TextFieldProps) -> Html {
     };
     let err_id = format!("{}-err", p.id);
     let hint_id = format!("{}-hint", p.id);
+    let warn_id = format!("{}-warn", p.id);
     let described = match (&*error, &p.hint) {
         (Some(_), _) => Some(err_id.clone()),
         (None, Some(_)) => Some(hint_id.clone()),
         _ => None,
+    };
+    let described = match (described, &p.warning) {
+        (Some(d), Some(_)) => Some(format!("{d} {warn_id}")),
+        (None, Some(_)) => Some(warn_id.clone()),
+        (d, None) => d,
     };
     html! {
         <div class={classes!("field", error.is_some().then_some("invalid"))}>
@@ -137,6 +146,7 @@ pub(crate) fn text_field(p: &TextFieldProps) -> Html {
             }
             if let Some(e) = &*error { <p id={err_id} class="msg error" role="alert">{ e.clone() }</p> }
             else if let Some(h) = &p.hint { <p id={hint_id} class="msg hint">{ h.clone() }</p> }
+            if let Some(w) = &p.warning { <p id={warn_id} class="msg warn" role="note" data-testid={format!("{}-warning", p.id)}>{ "⚠ " }{ w.clone() }</p> }
         </div>
     }
 }

@@ -138,7 +138,7 @@ impl Draft {
     }
 
     fn verdict(&self, scenario: &quota_engine::sim::Scenario) -> Result<(QuotaEntity, f64), String> {
-        let v = model::parse_number(&self.value)?;
+        let v = model::parse_quota_value(self.key, &self.value)?;
         let e = model::check_raw(scenario, &self.raw(), self.key.as_str(), v)?;
         Ok((e, v))
     }
