@@ -583,6 +583,9 @@ impl Broker {
                 "byte-rate"
             };
             for i in 0..m.sensors().len() {
+                if !m.recorded(SensorId(i as u32)) {
+                    continue;
+                }
                 let s = m.sensor_mut(SensorId(i as u32));
                 let name = s.tags.mbean_name(qt);
                 out.push(MBeanReading {
@@ -675,6 +678,28 @@ mod tests {
             rt.value.is_nan(),
             "the request manager did not throttle the channel"
         );
+    }
+
+    #[test]
+    fn mbeans_exist_only_for_request_types_a_client_sent() {
+        // A consumer quota and a producer: Kafka creates no Fetch sensors.
+        let mut b = broker(&[
+            (QuotaEntity::user("tenant-a"), QuotaKey::ProducerByteRate, 1_000_000.0),
+            (QuotaEntity::user("tenant-a"), QuotaKey::ConsumerByteRate, 1_000_000.0),
+        ]);
+        let s = b.session("tenant-a", "app");
+        assert!(b.mbeans(0).is_empty(), "a session alone creates no sensors");
+        b.handle_produce(&s, 0, 1000, false, 100.0);
+        let names: Vec<(String, &str)> = b.mbeans(0).into_iter().map(|m| (m.mbean, m.attribute)).collect();
+        assert_eq!(
+            names,
+            vec![
+                ("kafka.server:type=Produce,user=tenant-a".to_owned(), "byte-rate"),
+                ("kafka.server:type=Produce,user=tenant-a".to_owned(), "throttle-time"),
+            ]
+        );
+        b.handle_fetch(&s, 10, 100, 100.0);
+        assert!(b.mbeans(10).iter().any(|m| m.mbean == "kafka.server:type=Fetch,user=tenant-a"));
     }
 
     #[test]

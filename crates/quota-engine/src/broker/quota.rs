@@ -43,6 +43,8 @@ pub struct ClientQuotaManager {
     metrics_window: QuotaWindow,
     callback: QuotaManager,
     sensors: Vec<ClientSensors>,
+    /// Per sensor: whether a request of this type has been recorded on it.
+    recorded: Vec<bool>,
     by_tags: BTreeMap<MetricTags, SensorId>,
 }
 
@@ -69,6 +71,7 @@ impl ClientQuotaManager {
             metrics_window,
             callback,
             sensors: Vec::new(),
+            recorded: Vec::new(),
             by_tags: BTreeMap::new(),
         })
     }
@@ -111,6 +114,7 @@ impl ClientQuotaManager {
             quota,
             throttle_time: WindowedAvgMax::new(self.metrics_window),
         });
+        self.recorded.push(false);
         self.by_tags.insert(state.metric_tags, id);
         Some(id)
     }
@@ -118,12 +122,14 @@ impl ClientQuotaManager {
     /// Records `value` and returns the decision (Kafka:
     /// `recordAndGetThrottleTimeMs`: record first, then check).
     pub fn record_and_check(&mut self, id: SensorId, at_ms: i64, value: f64) -> Admission {
+        self.recorded[id.0 as usize] = true;
         self.sensors[id.0 as usize].quota.record(at_ms, value)
     }
 
     /// Records without checking (Kafka: `recordNoThrottle`, used for the
     /// network-thread time of the request quota).
     pub fn record_no_throttle(&mut self, id: SensorId, at_ms: i64, value: f64) {
+        self.recorded[id.0 as usize] = true;
         self.sensors[id.0 as usize]
             .quota
             .record_unchecked(at_ms, value);
@@ -171,6 +177,18 @@ impl ClientQuotaManager {
     /// One budget's sensors, mutable (metric reads purge samples, as in Kafka).
     pub fn sensor_mut(&mut self, id: SensorId) -> &mut ClientSensors {
         &mut self.sensors[id.0 as usize]
+    }
+
+    /// Whether a request of this quota type has been recorded on the budget:
+    /// Kafka creates a budget's sensors (and so its MBeans) on the client's
+    /// first request of that type, not when the client connects. Sessions
+    /// here look every budget up at once, so this tells which ones Kafka
+    /// would have by now.
+    ///
+    /// Kafka: `ClientQuotaManager.getOrCreateQuotaSensors`, called from
+    /// `maybeRecordAndGetThrottleTimeMs`.
+    pub fn recorded(&self, id: SensorId) -> bool {
+        self.recorded.get(id.0 as usize).copied().unwrap_or(false)
     }
 
     /// Every budget, in creation order.
