@@ -6,7 +6,8 @@
 # Defaults: 600 s per target, 2 at a time, every target. Needs the nightly
 # toolchain (`rustup toolchain install nightly`); installs cargo-fuzz if it
 # is missing. Each corpus is seeded from tests/fixtures (real inputs, lab
-# article) so the fuzzer starts from real shapes. Logs go to fuzz/logs/,
+# article) so the fuzzer starts from real shapes; the inputs in
+# fuzz/regressions/<target>/ (past crashes) are replayed first. Logs go to fuzz/logs/,
 # corpora to fuzz/corpus/<target>/, crashes to fuzz/artifacts/<target>/.
 # Prints one line per target: executions, corpus size, and "ok" or the
 # crash file. Exits non-zero if any target crashed.
@@ -40,6 +41,14 @@ seed rpk "$F"/real-inputs/rpk.txt
 seed scenario_json "$F"/lab/*.json
 
 (cd fuzz && cargo +nightly fuzz build)
+
+# Inputs that once crashed a target must pass before any new fuzzing.
+for t in "${TARGETS[@]}"; do
+    if [ -d "fuzz/regressions/$t" ]; then
+        (cd fuzz && cargo +nightly fuzz run "$t" "regressions/$t"/* -- -runs=1 >/dev/null 2>&1) \
+            || { echo "$t: a regression input crashes again (fuzz/regressions/$t)"; exit 1; }
+    fi
+done
 
 run_one() {
     local t="$1" log="fuzz/logs/$1.log"
