@@ -63,3 +63,63 @@ test('SASL to SSL: the user name is not kept as a DN; a non-DN is flagged; ssl.c
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('?embed=bogus names the valid panels, then shows the simulation', async () => {
+  const { page, errors, context } = await openApp(browser, `${server.url}?embed=bogus`);
+  await page.getByTestId('embed').waitFor();
+  assert.equal(await page.getByTestId('embed').getAttribute('data-panel'), 'simulation');
+  assert.equal(await page.getByTestId('embed-warning').innerText(),
+    "⚠ 'bogus' is not a panel name; ?embed= takes one of lessons, quotas, import, connection, resolution, simulation. Showing the simulation panel.");
+  await context.close();
+  // A known name shows no warning.
+  const ok = await openApp(browser, `${server.url}?embed=quotas`);
+  await ok.page.getByTestId('embed').waitFor();
+  assert.equal(await ok.page.getByTestId('embed-warning').count(), 0);
+  assert.deepEqual([...errors, ...ok.errors], []);
+  await ok.context.close();
+});
+
+test('counts are pluralised; an empty client-id shows as clients/""; no Fetch MBeans without a consumer', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  await page.getByText(/^Clients and broker settings \(1 client, 1 broker\)$/).waitFor();
+  const metrics = await page.getByTestId('broker-metrics').innerText();
+  assert.match(metrics, /type=Produce,user=tenant-a:byte-rate/);
+  assert.doesNotMatch(metrics, /type=Fetch/);
+  await page.getByLabel('client.id').fill('');
+  await page.getByTestId('ladder-0-Produce').locator('li[data-rung="1"] code').filter({ hasText: /^users\/tenant-a\/clients\/""$/ }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('360 px: metric and MBean names wrap at : , = boundaries, not per character', async () => {
+  const { page, errors, context } = await openApp(browser, server.url, { viewport: { width: 360, height: 800 } });
+  await page.getByTestId('lesson-1').click();
+  await page.getByTestId('lesson-text').waitFor();
+  await page.keyboard.press('End');
+  for (const id of ['client-metrics', 'broker-metrics']) {
+    const lines = await page.getByTestId(id).locator('tbody td code').evaluateAll((codes) => codes.map((c) => {
+      const lh = parseFloat(getComputedStyle(c).lineHeight) || 16;
+      return Math.round(c.getBoundingClientRect().height / lh);
+    }));
+    assert.ok(lines.length > 0, id);
+    assert.ok(lines.every((n) => n >= 1 && n <= 3), `${id}: lines per name ${lines}`);
+  }
+  await page.getByTestId('broker-metrics').scrollIntoViewIfNeeded();
+  await shot(page, 'metrics-360', false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the embed example without a hash shows the lab's 2 MB/s producer", async () => {
+  const host = await browser.newContext();
+  const parent = await host.newPage();
+  await parent.goto(`${server.url}embed-example.html`);
+  const src = await parent.locator('#sim').getAttribute('src');
+  assert.match(src, /\?embed=simulation#v1\.[A-Za-z0-9_-]+$/);
+  const frame = parent.frameLocator('#sim');
+  await frame.getByTestId('embed').waitFor({ timeout: 20000 });
+  await frame.getByText('producer_byte_rate=2000000').first().waitFor({ timeout: 20000 }).catch(() => {});
+  const text = await frame.locator('body').innerText();
+  assert.match(text, /throttled-producer/);
+  await host.close();
+});

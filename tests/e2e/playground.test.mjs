@@ -160,6 +160,7 @@ test('a permalink restores the scenario in a fresh page; redaction hides names',
 test('a damaged or hostile link shows a clear message and the default scenario', async () => {
   for (const [hash, wording] of [
     ['#v1.garbage!!', /damaged/],
+    ['#v1.garbage', /^The link's scenario is damaged: its text is not valid base64url \(at character 7 after 'v1\.'\)\. Showing the default scenario\.$/m],
     ['#hello-world', /does not start with a format version/],
     ['#v9.AAAA', /format v9/],
     ['#v1.' + 'A'.repeat(210000), /refused/],
@@ -168,7 +169,7 @@ test('a damaged or hostile link shows a clear message and the default scenario',
     const notice = page.getByTestId('notice');
     await notice.waitFor();
     assert.match(await notice.innerText(), wording);
-    assert.match(await notice.innerText(), /default scenario is shown instead/);
+    assert.match(await notice.innerText(), /Showing the default scenario\.$/m);
     assert.equal(await page.getByTestId('principal-name').innerText(), 'User:tenant-a');
     assert.equal(await page.getByRole('alert').filter({ hasText: 'internal error' }).count(), 0);
     if (hash === '#v1.garbage!!') await shot(page, 'garbage-hash', false);
@@ -216,10 +217,20 @@ test('keyboard: ? opens the help sheet and Escape closes it; every control has a
   await page.getByRole('button', { name: 'Pause' }).waitFor();
   await page.keyboard.press(' ');
   await page.getByRole('button', { name: 'Play' }).waitFor();
-  // Every input, select, textarea and button has an accessible name.
+  // Every input, select, textarea and button has an accessible name: a
+  // non-empty aria-label, a <label> with text, or (buttons) words; a button
+  // showing only a symbol (×, ?, ▶) needs an aria-label. The simulation
+  // settings (workloads, brokers, quota window) are opened and checked too.
+  await page.locator('details.setup > summary').click();
+  for (const id of ['w0-records', 'w0-size', 'w0-acks', 'w0-conn', 'brokers-count', 'quota-window-num', 'quota-window-size', 'num-io-threads']) {
+    assert.equal(await page.locator(`#${id}`).count(), 1, `#${id} is on the page`);
+  }
   const unnamed = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')].filter((el) => {
-    const id = el.id && document.querySelector(`label[for="${el.id}"]`);
-    return !(el.getAttribute('aria-label') || id || el.closest('label') || (el.tagName === 'BUTTON' && el.textContent.trim()));
+    const aria = (el.getAttribute('aria-label') || '').trim();
+    const labelled = [...(el.labels || [])].some((l) => l.textContent.trim());
+    const by = (el.getAttribute('aria-labelledby') || '').split(/\s+/).some((i) => i && document.getElementById(i)?.textContent.trim());
+    const words = el.tagName === 'BUTTON' && /\p{L}/u.test(el.textContent);
+    return !(aria || labelled || by || words);
   }).map((el) => el.outerHTML.slice(0, 80)));
   assert.deepEqual(unnamed, []);
   // Every chart has a text equivalent.

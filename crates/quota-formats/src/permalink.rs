@@ -90,7 +90,8 @@ pub enum PermalinkError {
     },
     /// The payload is not base64url.
     Base64 {
-        /// The decoder's explanation.
+        /// Where, in words: `at character 7 after 'v1.'` (counted from 1
+        /// after the version prefix), or what else is wrong.
         detail: String,
     },
     /// The payload is not raw DEFLATE data (or is cut short).
@@ -123,7 +124,7 @@ impl fmt::Display for PermalinkError {
                 "The link is {chars} characters long; links longer than {MAX_LINK_CHARS} characters are refused."
             ),
             PermalinkError::Base64 { detail } => {
-                write!(f, "The link is damaged: its data is not valid base64url ({detail}).")
+                write!(f, "The link's scenario is damaged: its text is not valid base64url ({detail}).")
             }
             PermalinkError::Inflate { detail } => {
                 write!(f, "The link is damaged: its data does not decompress ({detail}); it may have been cut short.")
@@ -184,9 +185,23 @@ pub fn decode(link: &str) -> Result<Scenario, PermalinkError> {
             });
         }
     };
+    // The first character outside the alphabet, named (the decoder may
+    // report a later one, or a non-ASCII character by one of its bytes).
+    if let Some((i, c)) = payload
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_'))
+    {
+        let shown = if !c.is_control() && !c.is_whitespace() {
+            format!(", '{c}'")
+        } else {
+            format!(", U+{:04X}", u32::from(c))
+        };
+        return Err(PermalinkError::Base64 { detail: format!("at character {} after 'v1.'{shown}", i + 1) });
+    }
     let packed = URL_SAFE_NO_PAD
         .decode(payload.as_bytes())
-        .map_err(|e| PermalinkError::Base64 { detail: e.to_string().trim_end_matches('.').to_owned() })?;
+        .map_err(|e| PermalinkError::Base64 { detail: base64_detail(&e) })?;
     let json = decompress_to_vec_with_limit(&packed, MAX_JSON_BYTES).map_err(|e| match e.status {
         TINFLStatus::HasMoreOutput => PermalinkError::TooLarge,
         TINFLStatus::FailedCannotMakeProgress => PermalinkError::Inflate { detail: "the data ends too early".into() },
@@ -194,6 +209,20 @@ pub fn decode(link: &str) -> Result<Scenario, PermalinkError> {
     })?;
     serde_json::from_slice(&json)
         .map_err(|e| PermalinkError::Scenario { detail: e.to_string().trim_end_matches('.').to_owned() })
+}
+
+/// Where a base64url payload goes wrong, in words for [`PermalinkError::Base64`]
+/// (the decoder's own text, `Invalid last symbol 101, offset 6`, means
+/// nothing to a reader). Offsets count from 1 after the `v1.` prefix.
+fn base64_detail(e: &base64::DecodeError) -> String {
+    use base64::DecodeError as D;
+    match e {
+        D::InvalidByte(offset, _) | D::InvalidLastSymbol(offset, _) => {
+            format!("at character {} after 'v1.'", offset + 1)
+        }
+        D::InvalidLength(len) => format!("{len} characters after 'v1.' cannot be a whole base64url text"),
+        D::InvalidPadding => "it ends with '=' padding, which links leave out".to_owned(),
+    }
 }
 
 /// The `ssl.principal.mapping.rules` a redacted scenario uses: a redacted DN
@@ -426,6 +455,16 @@ mod tests {
         assert_eq!(decode("hello"), Err(PermalinkError::NoVersion));
         assert_eq!(decode("v2.abc"), Err(PermalinkError::UnknownVersion { found: "v2".into() }));
         assert!(matches!(decode("v1.@@@"), Err(PermalinkError::Base64 { .. })));
+        assert_eq!(
+            decode("#v1.garbage").unwrap_err().to_string(),
+            "The link's scenario is damaged: its text is not valid base64url (at character 7 after 'v1.')."
+        );
+        assert_eq!(
+            decode("v1.garbage!!").unwrap_err().to_string(),
+            "The link's scenario is damaged: its text is not valid base64url (at character 8 after 'v1.', '!')."
+        );
+        assert!(decode("v1.ab c").unwrap_err().to_string().contains("(at character 3 after 'v1.', U+0020)"));
+        assert!(decode("v1.abé").unwrap_err().to_string().contains("(at character 3 after 'v1.', 'é')"));
         // Cut at a whole base64 quantum so that only the DEFLATE data is short.
         let cut = 3 + (link.len() - 3) / 2 / 4 * 4;
         assert!(matches!(decode(&link[..cut]), Err(PermalinkError::Inflate { .. })));

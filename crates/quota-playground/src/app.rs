@@ -68,6 +68,23 @@ impl Panel {
     }
 }
 
+/// What to say when `?embed=<value>` names no panel (the simulation is
+/// shown instead): the valid names. `None` for a known name, a bare
+/// `?embed` or no parameter.
+pub(crate) fn embed_warning(value: Option<&str>) -> Option<String> {
+    let v = value?;
+    if v.is_empty() || Panel::ALL.iter().any(|p| p.slug() == v) {
+        return None;
+    }
+    let shown: String = v.chars().take(40).collect();
+    let ellipsis = if v.chars().count() > 40 { "…" } else { "" };
+    let names: Vec<&str> = Panel::ALL.iter().map(|p| p.slug()).collect();
+    Some(format!(
+        "'{shown}{ellipsis}' is not a panel name; ?embed= takes one of {}. Showing the simulation panel.",
+        names.join(", ")
+    ))
+}
+
 /// The simulation of the current scenario.
 #[derive(Debug)]
 pub(crate) struct SimView {
@@ -145,7 +162,9 @@ pub(crate) fn use_ctx() -> Ctx {
 /// The root component.
 #[function_component(App)]
 pub fn app() -> Html {
-    let embed = *use_memo((), |_| Panel::from_query(platform::query_param("embed").as_deref()));
+    let embed_param = use_memo((), |_| platform::query_param("embed"));
+    let embed = Panel::from_query(embed_param.as_deref());
+    let embed_note = embed_warning(embed_param.as_deref());
     let state = use_reducer(|| {
         let (scenario, origin, notice) = platform::initial_scenario();
         let mut s = AppState::new(scenario, origin);
@@ -179,6 +198,9 @@ pub fn app() -> Html {
     let body = match embed {
         Some(panel) => html! {
             <main class="embed" data-testid="embed" data-panel={panel.slug()}>
+                if let Some(w) = embed_note {
+                    <p class="msg warn" role="note" data-testid="embed-warning">{ "⚠ " }{ w }</p>
+                }
                 { panel_view(panel) }
                 <p class="embed-foot">
                     <a href={format!("{}#{}", platform::page_base(), quota_formats::permalink::encode(&state.scenario))}
@@ -265,5 +287,13 @@ mod tests {
         for p in Panel::ALL {
             assert_eq!(Panel::from_query(Some(p.slug())), Some(p));
         }
+        assert_eq!(
+            embed_warning(Some("bogus")).as_deref(),
+            Some("'bogus' is not a panel name; ?embed= takes one of lessons, quotas, import, connection, resolution, simulation. Showing the simulation panel.")
+        );
+        assert_eq!(embed_warning(Some("")), None);
+        assert_eq!(embed_warning(None), None);
+        assert_eq!(embed_warning(Some("quotas")), None);
+        assert!(embed_warning(Some(&"x".repeat(100))).unwrap().starts_with(&format!("'{}…'", "x".repeat(40))));
     }
 }

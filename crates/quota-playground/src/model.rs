@@ -104,6 +104,33 @@ pub fn set_quota(s: &mut Scenario, entity: QuotaEntity, key: QuotaKey, value: f6
     }
 }
 
+/// An entity's path as the page shows it: [`QuotaEntity::path`] with an
+/// empty name written `""` (`users/tenant-a/clients/""` for an empty
+/// client-id), so it is not mistaken for a missing part.
+pub fn entity_path(e: &QuotaEntity) -> String {
+    let seg = |n: &EntityName| match n {
+        EntityName::Named(s) if s.is_empty() => "\"\"".to_owned(),
+        other => other.path_segment().to_owned(),
+    };
+    match e {
+        QuotaEntity::User(u) => format!("users/{}", seg(u)),
+        QuotaEntity::ClientId(c) => format!("clients/{}", seg(c)),
+        QuotaEntity::UserClientId { user, client_id } => format!("users/{}/clients/{}", seg(user), seg(client_id)),
+        QuotaEntity::Ip(i) => format!("ips/{}", seg(i)),
+    }
+}
+
+/// `name` cut after every `:`, `,` and `=` (the pieces join back to
+/// `name`): where a long metric or MBean name may wrap.
+pub fn break_points(name: &str) -> Vec<&str> {
+    name.split_inclusive([':', ',', '=']).collect()
+}
+
+/// `n` and the noun, singular or plural: `1 client`, `2 clients`.
+pub fn count_of(n: u64, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
 /// Parses a number typed by the user (`2000000`, `2e6`, `2_000_000`, `2,000,000`).
 ///
 /// # Errors
@@ -779,6 +806,27 @@ mod tests {
         typed.ssl_client_auth = Some("requested".into());
         let back = change_listener(&typed, ListenerKind::SaslPlaintext);
         assert_eq!((back.identity, back.ssl_client_auth), (None, None));
+    }
+
+    #[test]
+    fn empty_names_show_as_quotes_and_counts_are_pluralised() {
+        let e = QuotaEntity::UserClientId {
+            user: EntityName::Named("tenant-a".into()),
+            client_id: EntityName::Named(String::new()),
+        };
+        assert_eq!(entity_path(&e), "users/tenant-a/clients/\"\"");
+        assert_eq!(entity_path(&QuotaEntity::client_id("app")), "clients/app");
+        assert_eq!(
+            entity_path(&QuotaEntity::UserClientId { user: EntityName::Default, client_id: EntityName::Default }),
+            "users/<default>/clients/<default>"
+        );
+        assert_eq!(count_of(1, "client", "clients"), "1 client");
+        assert_eq!(
+            break_points("kafka.server:type=Fetch,user=tenant-a:byte-rate"),
+            ["kafka.server:", "type=", "Fetch,", "user=", "tenant-a:", "byte-rate"]
+        );
+        assert_eq!(count_of(0, "client", "clients"), "0 clients");
+        assert_eq!(count_of(2, "broker", "brokers"), "2 brokers");
     }
 
     #[test]

@@ -201,7 +201,7 @@ pub fn resolve_initial(hash: &str, autosaved: Option<String>) -> (Scenario, Orig
                 Origin::Default,
                 Some(Notice {
                     level: NoticeLevel::Error,
-                    text: format!("{e} The default scenario is shown instead."),
+                    text: format!("{e} Showing the default scenario."),
                 }),
             ),
         };
@@ -242,7 +242,11 @@ mod tests {
         assert_eq!(origin, Origin::Default);
         let n = notice.unwrap();
         assert_eq!(n.level, NoticeLevel::Error);
-        assert!(n.text.contains("damaged") && n.text.ends_with("instead."), "{}", n.text);
+        assert_eq!(
+            n.text,
+            "The link's scenario is damaged: its text is not valid base64url (at character 8 after 'v1.', '!'). \
+             Showing the default scenario."
+        );
     }
 
     #[test]

@@ -61,7 +61,7 @@ fn quota_row(p: &RowProps) -> Html {
     html! {
         <li class="qrow">
             <div class="qwho">
-                <code class="entity">{ r.entity.path() }</code>
+                <code class="entity">{ model::entity_path(&r.entity) }</code>
                 <code class="key">{ r.key.as_str() }</code>
             </div>
             <NumberField id={format!("quota-{}", p.index)} label={format!("{} of {}", r.key, r.entity)} sr_label={true}

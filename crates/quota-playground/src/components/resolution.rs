@@ -83,7 +83,7 @@ pub(crate) fn resolution_panel() -> Html {
                     { for resolutions.iter().map(|(i, _)| {
                         let ip = &s.connections[*i].ip;
                         let text = match ctx.analysis.ip_rate(s, ip) {
-                            Some((e, v)) => format!("{ip}: {} new connections/s from {}", quota_engine::java_double_to_string(v), e.path()),
+                            Some((e, v)) => format!("{ip}: {} new connections/s from {}", quota_engine::java_double_to_string(v), model::entity_path(&e)),
                             None => format!("{ip}: unlimited (no ips quota matches)"),
                         };
                         html! { <p class="iprate">{ text }</p> }
@@ -100,7 +100,7 @@ fn ladder(r: &Resolution, sharers: &[String], conn: usize) -> Html {
         Some(m) => html! {
             <p class="limit" data-testid={format!("limit-{}-{}", conn, r.quota_type.metric_type())}>
                 <strong>{ model::fmt_value(key, m.value) }</strong>
-                { format!(" from {} (rung {})", m.entity.path(), m.rung.number()) }
+                { format!(" from {} (rung {})", model::entity_path(&m.entity), m.rung.number()) }
             </p>
         },
         None if !r.quotas_enabled() => html! {
@@ -128,7 +128,7 @@ fn ladder(r: &Resolution, sharers: &[String], conn: usize) -> Html {
                     <li class={classes!("rung", class)} aria-current={applies.then_some("true")} data-rung={c.rung.number().to_string()}>
                         <span class="n" aria-hidden="true">{ c.rung.number() }</span>
                         <span class="what">
-                            <code>{ c.entity.path() }</code>
+                            <code>{ model::entity_path(&c.entity) }</code>
                             if let Some(v) = c.configured { <span class="val">{ format!(" = {}", quota_engine::java_double_to_string(v)) }</span> }
                             <span class={classes!("badge", class)}>{ badge }</span>
                             if show_reason { <span class="why">{ c.reason.clone() }</span> }

@@ -260,8 +260,17 @@ fn latency(c: &quota_engine::sim::ClientTrack, cursor: f64) -> Html {
     }
 }
 
+/// A metric or MBean name with line-break opportunities (`<wbr>`) after
+/// `:`, `,` and `=`, so a narrow column wraps it at those boundaries
+/// instead of one character per line.
+fn breakable(name: &str) -> Html {
+    html! { for model::break_points(name).into_iter().map(|part| html! { <>{ part.to_owned() }<wbr /></> }) }
+}
+
 fn metrics(t: &Timeline) -> Html {
-    let rows = t.clients.iter().flat_map(|c| {
+    // One row group per client (its name heads the group), so the metric
+    // name gets the width a third column would take on a phone.
+    let groups = t.clients.iter().map(|c| {
         let (group, pre) = match c.kind {
             ClientKind::Producer => ("producer-metrics", "produce"),
             ClientKind::Consumer => ("consumer-fetch-manager-metrics", "fetch"),
@@ -276,27 +285,35 @@ fn metrics(t: &Timeline) -> Html {
             v.push((format!("{group}:record-retry-total:{tag}"), m.record_retry_total.to_string()));
             v.push((format!("{group}:record-error-total:{tag}"), m.record_error_total.to_string()));
         }
-        v.into_iter().map(|(k, x)| (c.name.clone(), k, x)).collect::<Vec<_>>()
+        (c.name.clone(), v)
     });
     html! {
         <div class="metrics">
             <div class="table-wrap">
                 <table data-testid="client-metrics">
                     <caption>{ "Client metrics at the end of the run" }</caption>
-                    <thead><tr><th scope="col">{ "Client" }</th><th scope="col">{ "Metric" }</th><th scope="col">{ "Value" }</th></tr></thead>
-                    <tbody>{ for rows.map(|(n, k, v)| html! { <tr><td>{ n }</td><td><code>{ k }</code></td><td class="n">{ v }</td></tr> }) }</tbody>
+                    <thead><tr><th scope="col">{ "Metric" }</th><th scope="col">{ "Value" }</th></tr></thead>
+                    { for groups.map(|(n, rows)| html! {
+                        <tbody>
+                            <tr class="group"><th colspan="2" scope="rowgroup">{ n }</th></tr>
+                            { for rows.into_iter().map(|(k, v)| html! { <tr><td><code>{ breakable(&k) }</code></td><td class="n">{ v }</td></tr> }) }
+                        </tbody>
+                    }) }
                 </table>
             </div>
             <div class="table-wrap">
                 <table data-testid="broker-metrics">
                     <caption>{ "Broker MBeans at the end of the run" }</caption>
-                    <thead><tr><th scope="col">{ "Broker" }</th><th scope="col">{ "MBean : attribute" }</th><th scope="col">{ "Value" }</th></tr></thead>
-                    <tbody>
-                        { for t.brokers.iter().flat_map(|b| b.mbeans.iter().map(move |m| html! {
-                            <tr><td>{ b.id }</td><td><code>{ format!("{}:{}", m.mbean, m.attribute) }</code></td>
-                                <td class={classes!("n", m.value.is_nan().then_some("nan"))}>{ model::fmt_metric(m.value) }</td></tr>
-                        })) }
-                    </tbody>
+                    <thead><tr><th scope="col">{ "MBean : attribute" }</th><th scope="col">{ "Value" }</th></tr></thead>
+                    { for t.brokers.iter().map(|b| html! {
+                        <tbody>
+                            <tr class="group"><th colspan="2" scope="rowgroup">{ format!("Broker {}", b.id) }</th></tr>
+                            { for b.mbeans.iter().map(|m| html! {
+                                <tr><td><code>{ breakable(&format!("{}:{}", m.mbean, m.attribute)) }</code></td>
+                                    <td class={classes!("n", m.value.is_nan().then_some("nan"))}>{ model::fmt_metric(m.value) }</td></tr>
+                            }) }
+                        </tbody>
+                    }) }
                 </table>
             </div>
             <p class="msg hint">{ "NaN means the sensor has no sample in its window (nothing was throttled or recorded recently), not zero. A dashboard should show it as 'no data'." }</p>
@@ -329,7 +346,7 @@ fn setup() -> Html {
     };
     html! {
         <details class="setup">
-            <summary>{ format!("Clients and broker settings ({} clients, {} broker{})", s.workloads.len(), s.brokers.count, if s.brokers.count == 1 { "" } else { "s" }) }</summary>
+            <summary>{ format!("Clients and broker settings ({}, {})", model::count_of(s.workloads.len() as u64, "client", "clients"), model::count_of(u64::from(s.brokers.count), "broker", "brokers")) }</summary>
             <div class="workloads">
                 { for s.workloads.iter().enumerate().map(|(i, w)| workload_editor(&ctx, s, i, w)) }
             </div>
