@@ -593,7 +593,8 @@ fn strimzi_value(key: QuotaKey, value: f64) -> Result<String, String> {
 }
 
 /// Writes every user quota of `store` as a `KafkaUser` (one YAML document
-/// each, `apiVersion: kafka.strimzi.io/v1`).
+/// each, `apiVersion: kafka.strimzi.io/v1beta2`: every Strimzi release since
+/// 0.22 accepts it, while `v1` needs Strimzi 0.49 or later).
 ///
 /// A user `CN=<name>` (with a Kubernetes resource name after `CN=`) becomes
 /// a `tls` user, any other user whose name is a Kubernetes resource name a
@@ -658,7 +659,7 @@ pub fn export(store: &QuotaStore) -> Export {
             continue;
         }
         docs.push(format!(
-            "apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: {}\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n  authentication:\n    type: {auth}\n  quotas:\n{}\n",
+            "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: {}\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n  authentication:\n    type: {auth}\n  quotas:\n{}\n",
             yaml_string(&name),
             lines.join("\n")
         ));
@@ -755,6 +756,16 @@ mod tests {
             [(QuotaKey::ProducerByteRate, 1048576.0)]
         );
         assert_eq!(import.notes.len(), 2, "{:?}", import.notes);
+    }
+
+    #[test]
+    fn export_uses_the_api_version_every_operator_accepts() {
+        let mut s = QuotaStore::new();
+        s.set(&QuotaEntity::user("app"), QuotaKey::ProducerByteRate, 1024.0)
+            .unwrap();
+        let out = export(&s);
+        assert!(out.text.contains("apiVersion: kafka.strimzi.io/v1beta2\n"), "{}", out.text);
+        assert_eq!(parse(&out.text).unwrap().quotas.len(), 1);
     }
 
     #[test]

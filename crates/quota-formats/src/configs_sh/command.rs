@@ -616,7 +616,7 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
         return Err(Error::unsupported(
             *pos,
             format!("The entity type `{t}`"),
-            "this crate models client quotas only (users, clients and ips), not topic, broker, group or client-metrics configs",
+            "kafka-quota models client quotas only (users, clients and ips), not topic, broker, group or client-metrics configs",
         ));
     }
     if has_name && types.iter().any(|(t, _)| t == "ips") {
@@ -832,7 +832,7 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
                     return Err(Error::unsupported(
                         if opts.has(Opt::AddConfig) { add_position } else { del_position },
                         format!("Altering the SCRAM credential {which}"),
-                        "a SCRAM credential is a user's password, not a client quota, and this crate models quotas only",
+                        "a SCRAM credential is a user's password, not a client quota, and kafka-quota models quotas only",
                     ));
                 }
             }
