@@ -162,9 +162,12 @@ pub(crate) struct ResolveArgs {
     /// The broker's `sasl.kerberos.principal.to.local.rules` (comma-separated).
     #[arg(long, value_name = "R")]
     pub(crate) kerberos_rules: Option<String>,
-    /// The broker's default Kerberos realm (what the DEFAULT rule strips).
-    #[arg(long, value_name = "REALM", default_value = "")]
-    pub(crate) kerberos_realm: String,
+    /// The broker's default Kerberos realm, krb5.conf's `default_realm` (what
+    /// the DEFAULT rule strips). Default: the realm of --kerberos, as on a
+    /// single-realm cluster; pass --kerberos-realm "" for a broker with no
+    /// krb5 default realm.
+    #[arg(long, value_name = "REALM")]
+    pub(crate) kerberos_realm: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub(crate) json: bool,
@@ -218,6 +221,15 @@ impl ResolveArgs {
         })
     }
 
+    /// `--kerberos-realm`, or the realm of `--kerberos` (`name[/host]@REALM`).
+    fn default_realm(&self) -> String {
+        match (&self.kerberos_realm, &self.kerberos) {
+            (Some(realm), _) => realm.clone(),
+            (None, Some(principal)) => principal.rsplit_once('@').map(|(_, r)| r.to_owned()).unwrap_or_default(),
+            (None, None) => String::new(),
+        }
+    }
+
     fn principal_config(&self) -> PrincipalConfig {
         PrincipalConfig {
             ssl_principal_mapping_rules: self.ssl_mapping_rules.clone(),
@@ -225,7 +237,7 @@ impl ResolveArgs {
                 .kerberos_rules
                 .as_deref()
                 .map(parse_config_list),
-            kerberos_default_realm: self.kerberos_realm.clone(),
+            kerberos_default_realm: self.default_realm(),
             ..PrincipalConfig::default()
         }
     }

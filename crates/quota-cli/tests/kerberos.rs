@@ -1,0 +1,37 @@
+//! `kafka-quota resolve --kerberos`: the DEFAULT rule needs the broker's
+//! krb5 default realm; without `--kerberos-realm` the principal's own realm
+//! stands in for it (a single-realm cluster), and `--kerberos-realm ""`
+//! gives Kafka's behaviour on a broker with no krb5 default realm.
+
+use assert_cmd::Command;
+
+const RUNBOOK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/runbook.sh");
+
+fn resolve(extra: &[&str]) -> assert_cmd::assert::Assert {
+    Command::cargo_bin("kafka-quota")
+        .unwrap()
+        .args(["resolve", "--quotas", RUNBOOK, "--listener", "SASL_SSL", "--kerberos", "tenantUserA@EXAMPLE.COM"])
+        .args(extra)
+        .assert()
+}
+
+#[test]
+fn default_rule_strips_the_principals_own_realm_by_default() {
+    let out = resolve(&[]).success().get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("Principal: User:tenantUserA"), "{text}");
+    assert!(text.contains("limit: 2000000.0 bytes/s per broker from users/tenantUserA"), "{text}");
+}
+
+#[test]
+fn a_broker_without_a_default_realm_closes_the_connection() {
+    let out = resolve(&["--kerberos-realm", ""]).failure().code(1).get_output().stderr.clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("No rules apply to tenantUserA@EXAMPLE.COM, rules [DEFAULT]"), "{text}");
+}
+
+#[test]
+fn another_realm_is_not_stripped_by_default() {
+    let out = resolve(&["--kerberos-realm", "OTHER.ORG"]).failure().code(1).get_output().stderr.clone();
+    assert!(String::from_utf8(out).unwrap().contains("No rules apply"));
+}
