@@ -34,8 +34,9 @@ test("pasting the lab's commands imports their quotas into the list and the ladd
   const { page, errors, context } = await openApp(browser, server.url);
   const box = page.getByLabel('Quotas to import (any format)');
   await box.fill(LAB);
+  // The import/export worker answers asynchronously: wait for its answer.
+  await page.getByTestId('import-ready').filter({ hasText: /5 quota values for 4 entities/ }).waitFor();
   assert.match(await page.getByTestId('import-detected').innerText(), /Line 1 runs kafka-configs.*kafka-configs\.sh commands/);
-  assert.match(await page.getByTestId('import-ready').innerText(), /5 quota values for 4 entities/);
   // Merge is the default: the scenario's own tenant-a quota stays.
   assert.equal(await page.getByLabel(/^Merge/).isChecked(), true);
   await page.getByTestId('import-button').click();
@@ -89,9 +90,16 @@ test('garbage and a bad value: the message says where, and the text stays', asyn
   await page.getByTestId('import-note').filter({ hasText: 'zookeeper' }).waitFor();
   await box.fill('kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1000 --entity-type users --entity-name $user\n');
   await page.getByTestId('import-error').filter({ hasText: '$user' }).waitFor();
-  // Strimzi is detected and the CLI named.
+  // Strimzi YAML and Terraform are read in the browser (by the worker's YAML and HCL parsers).
   await box.fill('apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: a\nspec:\n  quotas:\n    producerByteRate: 1000\n');
-  await page.getByTestId('import-error').filter({ hasText: 'kafka-quota convert --to json' }).waitFor();
+  await page.getByTestId('import-ready').filter({ hasText: '1 quota value for 1 entity' }).waitFor();
+  assert.match(await page.getByTestId('import-detected').innerText(), /Strimzi KafkaUser YAML/);
+  await box.fill('resource "kafka_quota" "q" {\n  entity_name = "app"\n  entity_type = "client-id"\n  config = {\n    "consumer_byte_rate" = "4000000"\n  }\n}\n');
+  await page.getByTestId('import-ready').filter({ hasText: '1 quota value for 1 entity' }).waitFor();
+  assert.match(await page.getByTestId('import-detected').innerText(), /Terraform/);
+  // A YAML error is placed like any other.
+  await box.fill('apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: a\nspec:\n  quotas:\n    producerByteRate: [1000\n');
+  await page.getByTestId('import-error').waitFor();
   assert.match(await page.getByTestId('import-detected').innerText(), /Strimzi KafkaUser YAML/);
   await box.fill(BAD);
   for (const [name, options] of [
@@ -110,6 +118,39 @@ test('garbage and a bad value: the message says where, and the text stays', asyn
     await panelShot(p, name);
     await p.close();
   }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the import/export module loads only when its panel comes into view', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  const requested = [];
+  page.on('request', (r) => { if (/quota-interchange-worker/.test(r.url())) requested.push(r.url()); });
+  const far = await page.evaluate(() => document.getElementById('import').getBoundingClientRect().top - window.innerHeight);
+  assert.ok(far > 0, `the panel starts ${far}px below the viewport; this test needs it out of view`);
+  await page.waitForTimeout(1000);
+  assert.deepEqual(requested, [], 'the worker was fetched before the panel came into view');
+  await page.locator('#import').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.getElementById('export-text').value.includes('kafka-configs.sh'));
+  assert.ok(requested.some((u) => u.endsWith('_bg.wasm')), `requests: ${requested}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('when the module cannot load, the panel says so and the rest works', async () => {
+  const context = await browser.newContext();
+  await context.route('**/quota-interchange-worker_bg.wasm', (r) => r.fulfill({ status: 404, body: 'gone' }));
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-first-render-ms]');
+  await page.getByLabel('Quotas to import (any format)').fill(LAB);
+  await page.getByTestId('import-error').filter({ hasText: 'import/export module' }).waitFor();
+  assert.equal(await page.getByTestId('import-button').isDisabled(), true);
+  assert.equal(await page.getByLabel('Quotas to import (any format)').inputValue(), LAB);
+  // The rest of the page still answers.
+  await page.getByTestId('quota-list').waitFor();
   assert.deepEqual(errors, []);
   await context.close();
 });

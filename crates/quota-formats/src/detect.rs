@@ -29,6 +29,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 use quota_engine::{EntityName, QuotaEntity, QuotaKey, QuotaStore};
 
 use crate::configs_sh::{self, Mode};
@@ -42,22 +44,30 @@ use crate::error::{Error, ErrorKind, Position};
 /// importer of this crate returns it.
 pub type QuotaImport = DescribeImport;
 
-/// A format this crate reads or writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A format this crate reads or writes. Its serde form is its
+/// [`Format::name`] (`"configs-sh"`, `"json"`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Format {
     /// `kafka-configs.sh` command lines ([`crate::configs_sh`]).
+    #[serde(rename = "configs-sh")]
     ConfigsSh,
     /// `kafka-configs.sh --describe` output ([`crate::describe`]).
+    #[serde(rename = "describe")]
     Describe,
     /// Java code calling the Admin API ([`crate::java`]).
+    #[serde(rename = "java")]
     Java,
     /// Strimzi `KafkaUser` YAML ([`crate::strimzi`]; reading needs feature `yaml`).
+    #[serde(rename = "strimzi")]
     Strimzi,
     /// Terraform `kafka_quota` / `aiven_kafka_quota` HCL ([`crate::terraform`]; reading needs feature `hcl`).
+    #[serde(rename = "terraform")]
     Terraform,
     /// The playground's scenario JSON ([`crate::scenario`]).
+    #[serde(rename = "json")]
     ScenarioJson,
     /// Redpanda `rpk cluster quotas` commands and output ([`crate::rpk`]; import only).
+    #[serde(rename = "rpk")]
     Rpk,
 }
 
@@ -112,8 +122,10 @@ impl fmt::Display for Format {
     }
 }
 
-/// What [`detect`] found: the format and why it thinks so.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What [`detect`] found: the format and why it thinks so. Serde form:
+/// `{"format": "configs-sh", "reason": "..."}` (the playground sends it
+/// from its import worker to the page).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Detection {
     /// The format.
     pub format: Format,
@@ -524,6 +536,18 @@ pub(crate) fn expected(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_format_serializes_as_its_name() {
+        for f in Format::ALL {
+            let json = serde_json::to_string(&f).unwrap();
+            assert_eq!(json, format!("\"{}\"", f.name()));
+            assert_eq!(serde_json::from_str::<Format>(&json).unwrap(), f);
+        }
+        let d = Detection { format: Format::ConfigsSh, reason: "r".into() };
+        let back: Detection = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+        assert_eq!(back, d);
+    }
 
     #[test]
     fn detects_each_format_with_a_reason() {

@@ -207,7 +207,10 @@ pub fn decode(link: &str) -> Result<Scenario, PermalinkError> {
         TINFLStatus::FailedCannotMakeProgress => PermalinkError::Inflate { detail: "the data ends too early".into() },
         _ => PermalinkError::Inflate { detail: "the data is not DEFLATE".into() },
     })?;
-    serde_json::from_slice(&json)
+    // from_str, as every other reader of a Scenario: one deserializer
+    // instantiation in the wasm instead of two.
+    let json = String::from_utf8(json).map_err(|e| PermalinkError::Scenario { detail: e.to_string() })?;
+    serde_json::from_str(&json)
         .map_err(|e| PermalinkError::Scenario { detail: e.to_string().trim_end_matches('.').to_owned() })
 }
 

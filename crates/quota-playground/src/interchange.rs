@@ -4,14 +4,17 @@
 //! cannot express.
 //!
 //! Detection, parsing and writing are `quota_formats::detect`'s; this module
-//! only shapes their answers for the panel. The wasm build leaves out the
-//! YAML and HCL parsers (`quota-formats` without its `yaml`/`hcl` features,
-//! to keep the download small), so Strimzi and Terraform texts are detected
-//! but read by the `kafka-quota` CLI; see [`cli_hint`].
+//! only shapes their answers for the panel. In the browser these functions
+//! run in a Web Worker of their own (the `quota-interchange-worker` binary,
+//! loaded when the Import and export panel comes into view), so the page's
+//! first download carries none of the readers and writers; [`handle`] is
+//! the worker's whole protocol: a [`Request`] in, a [`Reply`] out, both as
+//! JSON text.
 
 use quota_engine::sim::{QuotaSetting, Scenario};
 use quota_engine::QuotaStore;
 use quota_formats::detect::{self, Detection, Format};
+use serde::{Deserialize, Serialize};
 
 use crate::model;
 
@@ -27,7 +30,7 @@ pub const EXPORT_FORMATS: [Format; 6] = [
 
 /// An error placed in the pasted text: 1-based line and column (characters)
 /// and the parser's sentence.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Placed {
     /// 1-based line.
     pub line: u32,
@@ -47,7 +50,10 @@ impl Placed {
         let chars: Vec<char> = self.source_line.chars().collect();
         let col = (self.column.saturating_sub(1) as usize).min(chars.len());
         let width = width.max(8);
-        let start = col.saturating_sub(width / 3).min(chars.len().saturating_sub(width - 1)).min(col);
+        let start = col
+            .saturating_sub(width / 3)
+            .min(chars.len().saturating_sub(width - 1))
+            .min(col);
         let end = (start + width).min(chars.len());
         let mut out = String::new();
         let mut caret = col - start;
@@ -64,7 +70,7 @@ impl Placed {
 }
 
 /// What the import box shows for a text.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum ImportPreview {
     /// Nothing but blanks was typed.
     Empty,
@@ -90,27 +96,18 @@ pub enum ImportPreview {
 
 /// The text of 1-based line `line` of `text` (empty past the end).
 fn line_of(text: &str, line: u32) -> String {
-    text.lines().nth(line.saturating_sub(1) as usize).unwrap_or("").to_owned()
+    text.lines()
+        .nth(line.saturating_sub(1) as usize)
+        .unwrap_or("")
+        .to_owned()
 }
 
 fn placed(text: &str, line: u32, column: u32, message: String) -> Placed {
-    Placed { line, column, message, source_line: line_of(text, line) }
-}
-
-/// Where to read a format this build cannot parse: the `kafka-quota` CLI
-/// command that turns it into scenario JSON, which this box reads. `None`
-/// for the formats the browser reads itself.
-pub fn cli_hint(format: Format) -> Option<String> {
-    if detect::import("", format).is_err_and(|e| matches!(e.kind, quota_formats::ErrorKind::Unsupported { .. })) {
-        Some(format!(
-            "Reading {} is left out of the browser build to keep the download small. \
-             Run `kafka-quota convert --to json FILE` and paste its output here \
-             (or `kafka-quota convert --to json FILE > scenario.json` then `kafka-quota link scenario.json` for a link that opens it here). \
-             Exporting to this format works here.",
-            format.title()
-        ))
-    } else {
-        None
+    Placed {
+        line,
+        column,
+        message,
+        source_line: line_of(text, line),
     }
 }
 
@@ -118,7 +115,13 @@ pub fn cli_hint(format: Format) -> Option<String> {
 pub fn settings_of(store: &QuotaStore) -> Vec<QuotaSetting> {
     store
         .entries()
-        .flat_map(|(e, values)| values.iter().map(move |(k, v)| QuotaSetting { entity: e.clone(), key: *k, value: *v }))
+        .flat_map(|(e, values)| {
+            values.iter().map(move |(k, v)| QuotaSetting {
+                entity: e.clone(),
+                key: *k,
+                value: *v,
+            })
+        })
         .collect()
 }
 
@@ -136,16 +139,20 @@ pub fn preview(text: &str) -> ImportPreview {
             }
         }
     };
-    if let Some(hint) = cli_hint(detected.format) {
-        return ImportPreview::Failed { detected: Some(detected), error: placed(text, 1, 1, hint) };
-    }
     match detect::import(text, detected.format) {
         Ok(imported) => ImportPreview::Ready {
             quotas: settings_of(&imported.store),
             notes: imported
                 .notes
                 .into_iter()
-                .map(|(p, n)| placed(text, p.line, p.column, format!("Line {}, column {}: {n}", p.line, p.column)))
+                .map(|(p, n)| {
+                    placed(
+                        text,
+                        p.line,
+                        p.column,
+                        format!("Line {}, column {}: {n}", p.line, p.column),
+                    )
+                })
                 .collect(),
             detected,
         },
@@ -183,18 +190,25 @@ pub fn apply_quotas(s: &mut Scenario, quotas: &[QuotaSetting], replace: bool) ->
 pub fn import_summary(format: Format, applied: u32, refused: u32, replace: bool) -> String {
     let mut s = format!(
         "{} {applied} quota value{} from {}.",
-        if replace { "Replaced the scenario's quotas with" } else { "Merged" },
+        if replace {
+            "Replaced the scenario's quotas with"
+        } else {
+            "Merged"
+        },
         if applied == 1 { "" } else { "s" },
         format.title()
     );
     if refused > 0 {
-        s.push_str(&format!(" {refused} value{} refused by Kafka's validation and left out.", if refused == 1 { " was" } else { "s were" }));
+        s.push_str(&format!(
+            " {refused} value{} refused by Kafka's validation and left out.",
+            if refused == 1 { " was" } else { "s were" }
+        ));
     }
     s
 }
 
 /// The scenario written in an export format.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExportView {
     /// The text (read-only in the page).
     pub text: String,
@@ -210,11 +224,100 @@ pub struct ExportView {
 /// The writer's sentence when the format cannot be written in this build.
 pub fn export(scenario: &Scenario, format: Format) -> Result<ExportView, String> {
     if format == Format::ScenarioJson {
-        return Ok(ExportView { text: quota_formats::scenario::to_json(scenario), unexpressed: Vec::new() });
+        return Ok(ExportView {
+            text: quota_formats::scenario::to_json(scenario),
+            unexpressed: Vec::new(),
+        });
     }
     let store = model::store_of(scenario);
     let e = detect::export(&store, format).map_err(|e| e.to_string())?;
-    Ok(ExportView { text: e.text, unexpressed: e.unexpressed.iter().map(ToString::to_string).collect() })
+    Ok(ExportView {
+        text: e.text,
+        unexpressed: e.unexpressed.iter().map(ToString::to_string).collect(),
+    })
+}
+
+/// A question for the import/export worker. JSON form:
+/// `{"id": 3, "op": {"Preview": {"text": "..."}}}` or
+/// `{"id": 4, "op": {"Export": {"format": "strimzi", "scenario": {...}}}}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    /// Chosen by the page; the reply carries it back, so that a late answer
+    /// to an older text is recognised and dropped.
+    pub id: u32,
+    /// What to do.
+    pub op: Op,
+}
+
+/// The operations of [`Request`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Op {
+    /// [`preview`] of a pasted text.
+    Preview {
+        /// The text as typed.
+        text: String,
+    },
+    /// [`export`] of a scenario.
+    Export {
+        /// The format to write.
+        format: Format,
+        /// The whole scenario.
+        scenario: Box<Scenario>,
+    },
+}
+
+/// The worker's answer to a [`Request`] with the same `id`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reply {
+    /// The request's id.
+    pub id: u32,
+    /// The answer.
+    pub answer: Answer,
+}
+
+/// The answers of [`Reply`], one per [`Op`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Answer {
+    /// What [`preview`] made of the text.
+    Preview(ImportPreview),
+    /// What [`export`] wrote, or why it could not.
+    Export(Result<ExportView, String>),
+    /// The request itself could not be read (a page and a worker from two
+    /// different builds, say): the reason.
+    BadRequest(String),
+}
+
+/// The worker's protocol: reads a [`Request`] as JSON, answers with a
+/// [`Reply`] as JSON. Never panics on any input; an unreadable request gets
+/// [`Answer::BadRequest`] with id 0.
+pub fn handle(request: &str) -> String {
+    let reply = match serde_json::from_str::<Request>(request) {
+        Ok(Request {
+            id,
+            op: Op::Preview { text },
+        }) => Reply {
+            id,
+            answer: Answer::Preview(preview(&text)),
+        },
+        Ok(Request {
+            id,
+            op: Op::Export { format, scenario },
+        }) => Reply {
+            id,
+            answer: Answer::Export(export(&scenario, format)),
+        },
+        Err(e) => Reply {
+            id: 0,
+            answer: Answer::BadRequest(format!(
+                "The import/export worker could not read a request: {e}"
+            )),
+        },
+    };
+    serde_json::to_string(&reply).unwrap_or_else(|e| {
+        format!(
+            "{{\"id\":0,\"answer\":{{\"BadRequest\":\"the reply could not be written: {e}\"}}}}"
+        )
+    })
 }
 
 #[cfg(test)]
@@ -235,24 +338,59 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
 ";
 
     fn value(quotas: &[QuotaSetting], e: &QuotaEntity, k: QuotaKey) -> Option<f64> {
-        quotas.iter().find(|q| &q.entity == e && q.key == k).map(|q| q.value)
+        quotas
+            .iter()
+            .find(|q| &q.entity == e && q.key == k)
+            .map(|q| q.value)
     }
 
     #[test]
     fn the_lab_commands_read_into_their_quotas() {
-        let ImportPreview::Ready { detected, quotas, .. } = preview(LAB) else { panic!("{:?}", preview(LAB)) };
+        let ImportPreview::Ready {
+            detected, quotas, ..
+        } = preview(LAB)
+        else {
+            panic!("{:?}", preview(LAB))
+        };
         assert_eq!(detected.format, Format::ConfigsSh);
-        assert!(detected.reason.starts_with("Line 1 "), "{}", detected.reason);
+        assert!(
+            detected.reason.starts_with("Line 1 "),
+            "{}",
+            detected.reason
+        );
         let a = QuotaEntity::user("tenantUserA");
-        assert_eq!(value(&quotas, &a, QuotaKey::ProducerByteRate), Some(2_000_000.0));
-        assert_eq!(value(&quotas, &a, QuotaKey::ConsumerByteRate), Some(1_000_000.0));
-        assert_eq!(value(&quotas, &QuotaEntity::client_id("reporting-job"), QuotaKey::RequestPercentage), Some(50.0));
-        assert_eq!(value(&quotas, &QuotaEntity::User(EntityName::Default), QuotaKey::ProducerByteRate), Some(5_000_000.0));
+        assert_eq!(
+            value(&quotas, &a, QuotaKey::ProducerByteRate),
+            Some(2_000_000.0)
+        );
+        assert_eq!(
+            value(&quotas, &a, QuotaKey::ConsumerByteRate),
+            Some(1_000_000.0)
+        );
+        assert_eq!(
+            value(
+                &quotas,
+                &QuotaEntity::client_id("reporting-job"),
+                QuotaKey::RequestPercentage
+            ),
+            Some(50.0)
+        );
+        assert_eq!(
+            value(
+                &quotas,
+                &QuotaEntity::User(EntityName::Default),
+                QuotaKey::ProducerByteRate
+            ),
+            Some(5_000_000.0)
+        );
         let pair = QuotaEntity::UserClientId {
             user: EntityName::Named("tenantUserA".into()),
             client_id: EntityName::Named("batch-loader".into()),
         };
-        assert_eq!(value(&quotas, &pair, QuotaKey::ProducerByteRate), Some(500_000.0));
+        assert_eq!(
+            value(&quotas, &pair, QuotaKey::ProducerByteRate),
+            Some(500_000.0)
+        );
         assert_eq!(quotas.len(), 5);
     }
 
@@ -262,12 +400,23 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
         match preview(zk) {
             ImportPreview::Ready { notes, quotas, .. } => {
                 assert_eq!(quotas.len(), 1);
-                assert!(notes.iter().any(|n| n.message.contains("zookeeper") && n.line == 1), "{notes:?}");
+                assert!(
+                    notes
+                        .iter()
+                        .any(|n| n.message.contains("zookeeper") && n.line == 1),
+                    "{notes:?}"
+                );
             }
             other => panic!("{other:?}"),
         }
         let var = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1000 --entity-type users --entity-name $user\n";
-        let ImportPreview::Failed { detected: Some(d), error } = preview(var) else { panic!("{:?}", preview(var)) };
+        let ImportPreview::Failed {
+            detected: Some(d),
+            error,
+        } = preview(var)
+        else {
+            panic!("{:?}", preview(var))
+        };
         assert_eq!(d.format, Format::ConfigsSh);
         assert!(error.message.contains("$user"), "{}", error.message);
         assert_eq!(error.line, 1);
@@ -277,33 +426,104 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
     #[test]
     fn garbage_and_bad_values_fail_with_line_and_column() {
         assert_eq!(preview("  \n\t"), ImportPreview::Empty);
-        let ImportPreview::Failed { detected: None, error } = preview("hello\nworld") else { panic!() };
+        let ImportPreview::Failed {
+            detected: None,
+            error,
+        } = preview("hello\nworld")
+        else {
+            panic!()
+        };
         assert_eq!((error.line, error.column), (1, 1));
-        assert!(error.message.starts_with("Line 1, column 1: "), "{}", error.message);
+        assert!(
+            error.message.starts_with("Line 1, column 1: "),
+            "{}",
+            error.message
+        );
         assert_eq!(error.source_line, "hello");
         let bad = "# quotas\nkafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=abc --entity-type users --entity-name a\n";
-        let ImportPreview::Failed { error, .. } = preview(bad) else { panic!("{:?}", preview(bad)) };
+        let ImportPreview::Failed { error, .. } = preview(bad) else {
+            panic!("{:?}", preview(bad))
+        };
         assert_eq!(error.line, 2, "{}", error.message);
         assert!(error.source_line.starts_with("kafka-configs.sh"));
     }
 
     #[test]
-    fn strimzi_and_terraform_point_to_the_cli_unless_this_build_reads_them() {
+    fn strimzi_and_terraform_are_read_in_the_browser_too() {
         let yaml = "apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: a\nspec:\n  quotas:\n    producerByteRate: 1000\n";
-        match preview(yaml) {
-            ImportPreview::Failed { detected: Some(d), error } => {
-                assert_eq!(d.format, Format::Strimzi);
-                assert!(error.message.contains("kafka-quota convert --to json"), "{}", error.message);
+        let ImportPreview::Ready {
+            detected, quotas, ..
+        } = preview(yaml)
+        else {
+            panic!("{:?}", preview(yaml))
+        };
+        assert_eq!(detected.format, Format::Strimzi);
+        // No spec.authentication: Strimzi names the user `a` (no CN= prefix).
+        assert_eq!(
+            quotas,
+            vec![QuotaSetting {
+                entity: QuotaEntity::user("a"),
+                key: QuotaKey::ProducerByteRate,
+                value: 1000.0
+            }]
+        );
+        let hcl = "resource \"kafka_quota\" \"q\" {\n  entity_name = \"app\"\n  entity_type = \"client-id\"\n  config = {\n    \"consumer_byte_rate\" = \"4000000\"\n  }\n}\n";
+        let ImportPreview::Ready {
+            detected, quotas, ..
+        } = preview(hcl)
+        else {
+            panic!("{:?}", preview(hcl))
+        };
+        assert_eq!(detected.format, Format::Terraform);
+        assert_eq!(
+            quotas,
+            vec![QuotaSetting {
+                entity: QuotaEntity::client_id("app"),
+                key: QuotaKey::ConsumerByteRate,
+                value: 4_000_000.0
+            }]
+        );
+    }
+
+    #[test]
+    fn the_worker_protocol_answers_each_request_by_id() {
+        let req = |id, op| serde_json::to_string(&Request { id, op }).unwrap();
+        let reply: Reply =
+            serde_json::from_str(&handle(&req(7, Op::Preview { text: LAB.into() }))).unwrap();
+        assert_eq!(reply.id, 7);
+        assert_eq!(reply.answer, Answer::Preview(preview(LAB)));
+        let s = presets::default_scenario();
+        let reply: Reply = serde_json::from_str(&handle(&req(
+            8,
+            Op::Export {
+                format: Format::Describe,
+                scenario: Box::new(s.clone()),
+            },
+        )))
+        .unwrap();
+        assert_eq!(
+            reply,
+            Reply {
+                id: 8,
+                answer: Answer::Export(export(&s, Format::Describe))
             }
-            ImportPreview::Ready { detected, quotas, .. } => {
-                // A build with the `yaml` feature reads it.
-                assert_eq!(detected.format, Format::Strimzi);
-                assert_eq!(quotas.len(), 1);
-            }
-            other => panic!("{other:?}"),
+        );
+        for junk in [
+            "",
+            "{",
+            "null",
+            "{\"id\": 1}",
+            "{\"id\": 1, \"op\": {\"Shred\": {}}}",
+        ] {
+            let reply: Reply = serde_json::from_str(&handle(junk)).unwrap();
+            let Answer::BadRequest(m) = reply.answer else {
+                panic!("{junk}: {reply:?}")
+            };
+            assert!(
+                m.starts_with("The import/export worker could not read a request: "),
+                "{m}"
+            );
         }
-        assert_eq!(cli_hint(Format::ConfigsSh), None);
-        assert_eq!(cli_hint(Format::ScenarioJson), None);
     }
 
     #[test]
@@ -318,19 +538,28 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
         let (text, caret) = placed("abc", 1, 9, String::new()).excerpt(10);
         assert_eq!((text.as_str(), caret), ("abc", 3));
         let (text, caret) = placed("abcdefghijklmnopqrstuvwxyz", 1, 27, String::new()).excerpt(10);
-        assert_eq!((text.chars().count(), text.starts_with('…')), (caret, true), "{text}");
+        assert_eq!(
+            (text.chars().count(), text.starts_with('…')),
+            (caret, true),
+            "{text}"
+        );
     }
 
     #[test]
     fn merge_keeps_other_quotas_and_replace_drops_them() {
-        let ImportPreview::Ready { quotas, .. } = preview(LAB) else { panic!() };
+        let ImportPreview::Ready { quotas, .. } = preview(LAB) else {
+            panic!()
+        };
         let base = presets::default_scenario();
         assert!(!base.quotas.is_empty());
         let mut merged = base.clone();
         let (applied, refused) = apply_quotas(&mut merged, &quotas, false);
         assert_eq!((applied, refused), (5, 0));
         for q in &base.quotas {
-            let kept = merged.quotas.iter().any(|m| m.entity == q.entity && m.key == q.key);
+            let kept = merged
+                .quotas
+                .iter()
+                .any(|m| m.entity == q.entity && m.key == q.key);
             assert!(kept, "{q:?} was dropped by a merge");
         }
         let mut replaced = base.clone();
@@ -341,7 +570,11 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
         apply_quotas(&mut merged, &quotas, false);
         assert_eq!(merged, once);
         // A value Kafka refuses is skipped and counted.
-        let bad = vec![QuotaSetting { entity: QuotaEntity::user("x"), key: QuotaKey::ConnectionCreationRate, value: 5.0 }];
+        let bad = vec![QuotaSetting {
+            entity: QuotaEntity::user("x"),
+            key: QuotaKey::ConnectionCreationRate,
+            value: 5.0,
+        }];
         assert_eq!(apply_quotas(&mut merged, &bad, false), (0, 1));
         assert_eq!(merged, once);
         assert!(import_summary(Format::ConfigsSh, 5, 1, false).contains("1 value was refused"));
@@ -350,16 +583,33 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
     #[test]
     fn every_export_reads_back_or_lists_what_it_cannot_express() {
         let mut s = presets::default_scenario();
-        let ImportPreview::Ready { quotas, .. } = preview(LAB) else { panic!() };
+        let ImportPreview::Ready { quotas, .. } = preview(LAB) else {
+            panic!()
+        };
         apply_quotas(&mut s, &quotas, true);
         let sh = export(&s, Format::ConfigsSh).unwrap();
-        assert!(sh.text.contains("kafka-configs.sh --bootstrap-server localhost:9092 --alter"), "{}", sh.text);
+        assert!(
+            sh.text
+                .contains("kafka-configs.sh --bootstrap-server localhost:9092 --alter"),
+            "{}",
+            sh.text
+        );
         assert!(sh.text.contains("--add-config"));
         // configs-sh, describe, java and json read back to the same quotas.
-        for f in [Format::ConfigsSh, Format::Describe, Format::Java, Format::ScenarioJson] {
+        for f in [
+            Format::ConfigsSh,
+            Format::Describe,
+            Format::Java,
+            Format::ScenarioJson,
+        ] {
             let e = export(&s, f).unwrap();
             assert!(e.unexpressed.is_empty(), "{f}: {:?}", e.unexpressed);
-            let ImportPreview::Ready { detected, quotas: back, .. } = preview(&e.text) else {
+            let ImportPreview::Ready {
+                detected,
+                quotas: back,
+                ..
+            } = preview(&e.text)
+            else {
                 panic!("{f}: {:?}\n{}", preview(&e.text), e.text)
             };
             assert_eq!(detected.format, f);
@@ -376,15 +626,41 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
         apply_quotas(&mut s, &presets::default_scenario().quotas, false);
         match export(&s, Format::Strimzi) {
             Ok(e) => {
-                assert!(e.unexpressed.iter().any(|u| u.contains("clients/reporting-job")), "{:?}", e.unexpressed);
-                assert!(e.unexpressed.iter().any(|u| u.contains("users/tenantUserA ")), "{:?}", e.unexpressed);
-                assert!(e.text.contains("kind: KafkaUser\nmetadata:\n  name: tenant-a\n"), "{}", e.text);
-                assert!(e.text.contains("# Not expressible in a KafkaUser: clients/reporting-job"), "{}", e.text);
+                assert!(
+                    e.unexpressed
+                        .iter()
+                        .any(|u| u.contains("clients/reporting-job")),
+                    "{:?}",
+                    e.unexpressed
+                );
+                assert!(
+                    e.unexpressed
+                        .iter()
+                        .any(|u| u.contains("users/tenantUserA ")),
+                    "{:?}",
+                    e.unexpressed
+                );
+                assert!(
+                    e.text
+                        .contains("kind: KafkaUser\nmetadata:\n  name: tenant-a\n"),
+                    "{}",
+                    e.text
+                );
+                assert!(
+                    e.text
+                        .contains("# Not expressible in a KafkaUser: clients/reporting-job"),
+                    "{}",
+                    e.text
+                );
             }
             Err(m) => panic!("Strimzi export must work in the browser build: {m}"),
         }
         match export(&s, Format::Terraform) {
-            Ok(e) => assert!(e.unexpressed.iter().any(|u| u.contains("batch-loader")), "{:?}", e.unexpressed),
+            Ok(e) => assert!(
+                e.unexpressed.iter().any(|u| u.contains("batch-loader")),
+                "{:?}",
+                e.unexpressed
+            ),
             Err(m) => panic!("Terraform export must work in the browser build: {m}"),
         }
     }

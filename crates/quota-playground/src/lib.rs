@@ -5,7 +5,8 @@
 //! - [`model`]: view models derived from `(scenario, cursor)` by asking the
 //!   engine; no Kafka rule lives in this crate.
 //! - [`presets`]: the default scenario and the lessons.
-//! - [`interchange`]: the import box and the export menu over `quota-formats`.
+//! - [`interchange`]: the import box and the export menu over `quota-formats`,
+//!   run in a Web Worker of their own ([`worker`]).
 //! - [`platform`]: URL hash, local storage, clipboard, the parent page of an
 //!   embed, the panic hook.
 //! - `hooks` and `components`: effects and the panels.
@@ -20,6 +21,7 @@ pub mod model;
 pub mod platform;
 pub mod presets;
 pub mod state;
+pub mod worker;
 
 pub use app::{App, Panel};
 
@@ -27,7 +29,9 @@ pub use app::{App, Panel};
 /// installing the panic hook.
 pub fn run() {
     platform::install_panic_hook();
-    let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("app"));
+    let root = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("app"));
     match root {
         Some(root) => yew::Renderer::<App>::with_root(root).render(),
         None => yew::Renderer::<App>::new().render(),

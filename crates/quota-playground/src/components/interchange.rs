@@ -1,6 +1,11 @@
 //! Import and export: a box that reads quotas in any format `quota-formats`
 //! detects (the parser's message in place, the text kept), and a menu that
 //! writes the scenario's quotas in each format with what it cannot express.
+//! The reading and writing happen in the import/export worker
+//! ([`crate::worker`]), started when this panel comes into view or is used.
+
+use std::cell::Cell;
+use std::rc::Rc;
 
 use quota_formats::detect::Format;
 use wasm_bindgen::JsCast;
@@ -8,15 +13,34 @@ use yew::prelude::*;
 
 use super::{event_value, PanelBox};
 use crate::app::use_scene;
-use crate::interchange::{self, ImportPreview, Placed};
+use crate::interchange::{self, Answer, ExportView, ImportPreview, Op, Placed};
 use crate::platform;
 use crate::state::Action;
+use crate::worker::{self, WorkerEvent};
+
+/// Listens to the worker while the component is mounted: `on` gets each
+/// event.
+#[hook]
+fn use_worker_events(on: Callback<WorkerEvent>) {
+    use_effect_with((), move |_| {
+        let key = worker::subscribe(on);
+        move || worker::unsubscribe(key)
+    });
+}
 
 #[function_component(InterchangePanel)]
 pub(crate) fn interchange_panel() -> Html {
+    use_effect_with((), |_| {
+        let observer = worker::start_when_near("import");
+        move || {
+            if let Some(o) = observer {
+                o.disconnect();
+            }
+        }
+    });
     html! {
         <PanelBox id="import" title="Import and export"
-            subtitle="Paste quotas as kafka-configs.sh commands, --describe output, Admin API Java, rpk or scenario JSON: the format is detected. Export copies the scenario's quotas in any format.">
+            subtitle="Paste quotas as kafka-configs.sh commands, --describe output, Admin API Java, Strimzi KafkaUser YAML, Terraform, rpk or scenario JSON: the format is detected. Export copies the scenario's quotas in any format.">
             <div class="io">
                 <ImportBox />
                 <ExportMenu />
@@ -28,17 +52,31 @@ pub(crate) fn interchange_panel() -> Html {
 /// Selects `line`:`column` (1-based, characters) in the textarea `id` and
 /// focuses it.
 fn select_in_textarea(id: &str, text: &str, line: u32, column: u32) {
-    let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) else {
+    let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+    else {
         return;
     };
-    let Ok(t) = el.dyn_into::<web_sys::HtmlTextAreaElement>() else { return };
+    let Ok(t) = el.dyn_into::<web_sys::HtmlTextAreaElement>() else {
+        return;
+    };
     // Textarea offsets count UTF-16 units.
     let mut start = 0u32;
     for (i, l) in text.split('\n').enumerate() {
         if i + 1 == line as usize {
-            let col: u32 = l.chars().take(column.saturating_sub(1) as usize).map(|c| c.len_utf16() as u32).sum();
+            let col: u32 = l
+                .chars()
+                .take(column.saturating_sub(1) as usize)
+                .map(|c| c.len_utf16() as u32)
+                .sum();
             start += col;
-            let rest: u32 = l.chars().skip(column.saturating_sub(1) as usize).take(1).map(|c| c.len_utf16() as u32).sum();
+            let rest: u32 = l
+                .chars()
+                .skip(column.saturating_sub(1) as usize)
+                .take(1)
+                .map(|c| c.len_utf16() as u32)
+                .sum();
             let _ = t.focus();
             let _ = t.set_selection_range(start, start + rest);
             return;
@@ -48,7 +86,12 @@ fn select_in_textarea(id: &str, text: &str, line: u32, column: u32) {
     let _ = t.focus();
 }
 
-fn placed_view(p: &Placed, class: &'static str, testid: &'static str, goto: Callback<(u32, u32)>) -> Html {
+fn placed_view(
+    p: &Placed,
+    class: &'static str,
+    testid: &'static str,
+    goto: Callback<(u32, u32)>,
+) -> Html {
     let (line, column) = (p.line, p.column);
     let (excerpt, at) = p.excerpt(32);
     let caret = format!("{}^", " ".repeat(at));
@@ -71,10 +114,41 @@ fn import_box() -> Html {
     let text = use_state(String::new);
     let replace = use_state(|| false);
     let result = use_state(|| None::<String>);
-    let preview = {
-        let t = (*text).clone();
-        use_memo(t, |t| interchange::preview(t))
-    };
+    // The worker's answer for the latest text; `None` while it is reading
+    // (or loading). `asked` is the id of the latest request.
+    let answer = use_state(|| Some(Rc::new(ImportPreview::Empty)));
+    let asked = use_mut_ref(|| Cell::new(0u32));
+    let failure = use_state(worker::failure);
+    {
+        let (answer, asked, failure) = (answer.clone(), asked.clone(), failure.clone());
+        use_worker_events(Callback::from(move |e: WorkerEvent| match e {
+            WorkerEvent::Reply(r) => match r.answer {
+                Answer::Preview(p) if r.id == asked.borrow().get() => answer.set(Some(Rc::new(p))),
+                Answer::BadRequest(m) => failure.set(Some(m)),
+                _ => {}
+            },
+            WorkerEvent::Failed(m) => failure.set(Some(m)),
+            WorkerEvent::Started => {}
+        }));
+    }
+    {
+        let (answer, asked) = (answer.clone(), asked.clone());
+        use_effect_with((*text).clone(), move |t| {
+            if t.trim().is_empty() {
+                asked.borrow().set(0);
+                answer.set(Some(Rc::new(ImportPreview::Empty)));
+            } else {
+                asked
+                    .borrow()
+                    .set(worker::send(Op::Preview { text: t.clone() }));
+                answer.set(None);
+            }
+        });
+    }
+    let preview: Rc<ImportPreview> = (*answer)
+        .clone()
+        .unwrap_or_else(|| Rc::new(ImportPreview::Empty));
+    let reading = answer.is_none();
     let oninput = {
         let (text, result) = (text.clone(), result.clone());
         Callback::from(move |e: InputEvent| {
@@ -84,17 +158,35 @@ fn import_box() -> Html {
     };
     let goto = {
         let text = text.clone();
-        Callback::from(move |(line, column): (u32, u32)| select_in_textarea("import-text", &text, line, column))
+        Callback::from(move |(line, column): (u32, u32)| {
+            select_in_textarea("import-text", &text, line, column)
+        })
     };
     let on_import = {
-        let (d, scenario, preview, replace, result) =
-            (ctx.state.dispatcher(), ctx.state.scenario.clone(), preview.clone(), replace.clone(), result.clone());
+        let (d, scenario, preview, replace, result) = (
+            ctx.state.dispatcher(),
+            ctx.state.scenario.clone(),
+            preview.clone(),
+            replace.clone(),
+            result.clone(),
+        );
         Callback::from(move |_: MouseEvent| {
-            if let ImportPreview::Ready { detected, quotas, .. } = &*preview {
+            if let ImportPreview::Ready {
+                detected, quotas, ..
+            } = &*preview
+            {
                 let mut after = (*scenario).clone();
                 let (applied, refused) = interchange::apply_quotas(&mut after, quotas, *replace);
-                d.dispatch(Action::ImportQuotas { quotas: quotas.clone(), replace: *replace });
-                result.set(Some(interchange::import_summary(detected.format, applied, refused, *replace)));
+                d.dispatch(Action::ImportQuotas {
+                    quotas: quotas.clone(),
+                    replace: *replace,
+                });
+                result.set(Some(interchange::import_summary(
+                    detected.format,
+                    applied,
+                    refused,
+                    *replace,
+                )));
             }
         })
     };
@@ -108,39 +200,65 @@ fn import_box() -> Html {
         }
     };
     let (detected, status) = match &*preview {
-        ImportPreview::Empty => (None, html! {
-            <p id="import-status" class="msg hint" data-testid="import-status">
-                { "Paste or type quotas above; the format and what would be imported appear here." }
-            </p>
-        }),
-        ImportPreview::Failed { detected, error } => (detected.clone(), html! {
-            <div id="import-status" role="alert">{ placed_view(error, "error", "import-error", goto.clone()) }</div>
-        }),
-        ImportPreview::Ready { detected, quotas, notes } => {
+        _ if failure.is_some() => (
+            None,
+            html! {
+                <p id="import-status" class="msg error" role="alert" data-testid="import-error">{ (*failure).clone().unwrap_or_default() }</p>
+            },
+        ),
+        _ if reading => (
+            None,
+            html! {
+                <p id="import-status" class="msg hint" data-testid="import-reading">{ "Reading…" }</p>
+            },
+        ),
+        ImportPreview::Empty => (
+            None,
+            html! {
+                <p id="import-status" class="msg hint" data-testid="import-status">
+                    { "Paste or type quotas above; the format and what would be imported appear here." }
+                </p>
+            },
+        ),
+        ImportPreview::Failed { detected, error } => (
+            detected.clone(),
+            html! {
+                <div id="import-status" role="alert">{ placed_view(error, "error", "import-error", goto.clone()) }</div>
+            },
+        ),
+        ImportPreview::Ready {
+            detected,
+            quotas,
+            notes,
+        } => {
             let entities = {
                 let mut e: Vec<_> = quotas.iter().map(|q| &q.entity).collect();
                 e.sort();
                 e.dedup();
                 e.len()
             };
-            (Some(detected.clone()), html! {
-                <div id="import-status">
-                    <p class="msg ok" data-testid="import-ready">
-                        { format!("Ready: {} quota value{} for {} entit{}.", quotas.len(), if quotas.len() == 1 { "" } else { "s" },
-                            entities, if entities == 1 { "y" } else { "ies" }) }
-                    </p>
-                    if !notes.is_empty() {
-                        <div class="notes" data-testid="import-notes">
-                            <p class="msg hint">{ format!("{} note{} from the reader:", notes.len(), if notes.len() == 1 { "" } else { "s" }) }</p>
-                            { for notes.iter().map(|n| placed_view(n, "note", "import-note", goto.clone())) }
-                        </div>
-                    }
-                </div>
-            })
+            (
+                Some(detected.clone()),
+                html! {
+                    <div id="import-status">
+                        <p class="msg ok" data-testid="import-ready">
+                            { format!("Ready: {} quota value{} for {} entit{}.", quotas.len(), if quotas.len() == 1 { "" } else { "s" },
+                                entities, if entities == 1 { "y" } else { "ies" }) }
+                        </p>
+                        if !notes.is_empty() {
+                            <div class="notes" data-testid="import-notes">
+                                <p class="msg hint">{ format!("{} note{} from the reader:", notes.len(), if notes.len() == 1 { "" } else { "s" }) }</p>
+                                { for notes.iter().map(|n| placed_view(n, "note", "import-note", goto.clone())) }
+                            </div>
+                        }
+                    </div>
+                },
+            )
         }
     };
-    let ready = matches!(&*preview, ImportPreview::Ready { .. });
-    let failed = matches!(&*preview, ImportPreview::Failed { .. });
+    let ready = !reading && failure.is_none() && matches!(&*preview, ImportPreview::Ready { .. });
+    let failed =
+        failure.is_some() || (!reading && matches!(&*preview, ImportPreview::Failed { .. }));
     html! {
         <section class="io-part" aria-labelledby="import-title">
             <h3 id="import-title">{ "Import" }</h3>
@@ -175,10 +293,46 @@ fn export_menu() -> Html {
     let ctx = use_scene();
     let format = use_state(|| Format::ConfigsSh);
     let copied = use_state(|| None::<bool>);
-    let view = {
-        let scenario = ctx.state.scenario.clone();
-        use_memo((ctx.state.revision, *format), move |(_, f)| interchange::export(&scenario, *f))
-    };
+    // The worker's export of the latest (revision, format); `None` while it
+    // writes (or loads).
+    let answer = use_state(|| None::<Rc<Result<ExportView, String>>>);
+    let asked = use_mut_ref(|| Cell::new(0u32));
+    // Nothing is sent before the worker is started (the panel nears the
+    // viewport, or the import box is used): the export alone never loads it.
+    let started = use_state(worker::is_started);
+    {
+        let (answer, asked, started) = (answer.clone(), asked.clone(), started.clone());
+        use_worker_events(Callback::from(move |e: WorkerEvent| match e {
+            WorkerEvent::Reply(r) => match r.answer {
+                Answer::Export(v) if r.id == asked.borrow().get() => answer.set(Some(Rc::new(v))),
+                _ => {}
+            },
+            WorkerEvent::Failed(m) => answer.set(Some(Rc::new(Err(m)))),
+            WorkerEvent::Started => started.set(true),
+        }));
+    }
+    {
+        let (answer, asked, scenario) = (answer.clone(), asked.clone(), ctx.state.scenario.clone());
+        use_effect_with(
+            (ctx.state.revision, *format, *started),
+            move |(_, f, started)| {
+                if *started {
+                    asked.borrow().set(worker::send(Op::Export {
+                        format: *f,
+                        scenario: Box::new((*scenario).clone()),
+                    }));
+                    answer.set(None);
+                }
+            },
+        );
+    }
+    let writing = answer.is_none();
+    let view: Rc<Result<ExportView, String>> = (*answer).clone().unwrap_or_else(|| {
+        Rc::new(Ok(ExportView {
+            text: String::new(),
+            unexpressed: Vec::new(),
+        }))
+    });
     let onchange = {
         let (format, copied) = (format.clone(), copied.clone());
         Callback::from(move |e: Event| {
@@ -215,7 +369,7 @@ fn export_menu() -> Html {
                 <textarea id="export-text" data-testid="export-text" rows="8" readonly={true} spellcheck="false" value={text} />
             </div>
             <div class="copy-row">
-                <button type="button" onclick={copy} disabled={view.is_err()}>{ "Copy" }</button>
+                <button type="button" onclick={copy} disabled={writing || view.is_err()}>{ "Copy" }</button>
                 <span class="msg ok" aria-live="polite" data-testid="export-copied">
                     { match *copied {
                         Some(true) => "Copied to the clipboard.",
@@ -225,6 +379,7 @@ fn export_menu() -> Html {
                 </span>
             </div>
             { match &*view {
+                _ if writing => html! { <p class="msg hint" data-testid="export-writing">{ "Writing…" }</p> },
                 Err(m) => html! { <p class="msg error" role="alert">{ m.clone() }</p> },
                 Ok(v) if !v.unexpressed.is_empty() => html! {
                     <div class="msg warn" data-testid="export-unexpressed">
