@@ -515,7 +515,7 @@ pub fn event_times(t: &Timeline) -> Vec<f64> {
         }
     }
     v.retain(|x| x.is_finite() && *x >= 0.0 && *x <= t.end_ms);
-    v.sort_by(f64::total_cmp);
+    v.sort_unstable_by(f64::total_cmp);
     v.dedup_by(|a, b| (*a - *b).abs() < 0.5);
     v
 }

@@ -199,9 +199,9 @@ impl KerberosRule {
         } = &self.kind
         {
             if *to_lower_case {
-                result = result.map(|r| r.to_lowercase());
+                result = result.map(|r| super::case::java_to_lower(&r));
             } else if *to_upper_case {
-                result = result.map(|r| r.to_uppercase());
+                result = result.map(|r| super::case::java_to_upper(&r));
             }
         }
         Ok(result)

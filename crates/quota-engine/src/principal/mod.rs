@@ -31,6 +31,9 @@
 //! ([`PrincipalError`]).
 
 mod builder;
+mod case;
+#[rustfmt::skip]
+mod case_data;
 mod error;
 mod jregex;
 mod kerberos;

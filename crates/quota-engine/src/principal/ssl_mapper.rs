@@ -86,9 +86,9 @@ impl SslRule {
         let escaped = escape_literal_back_references(replacement, pattern.group_count())?;
         let mut result = pattern.replace(dn, &escaped, true)?;
         if *to_lower_case {
-            result = result.to_lowercase();
+            result = super::case::java_to_lower(&result);
         } else if *to_upper_case {
-            result = result.to_uppercase();
+            result = super::case::java_to_upper(&result);
         }
         Ok(Some(result))
     }

@@ -233,7 +233,7 @@ fn import_box() -> Html {
         } => {
             let entities = {
                 let mut e: Vec<_> = quotas.iter().map(|q| &q.entity).collect();
-                e.sort();
+                e.sort_unstable();
                 e.dedup();
                 e.len()
             };
