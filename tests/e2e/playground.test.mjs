@@ -212,6 +212,24 @@ test('keyboard: ? opens the help sheet and Escape closes it; every control has a
   await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
   await page.keyboard.press('Escape');
   await page.getByRole('dialog').waitFor({ state: 'detached' });
+  // Opened from its button: focus goes in, stays in on Tab / Shift+Tab, and
+  // comes back to the button on close; Space does not play behind the sheet.
+  const opener = page.getByRole('button', { name: 'Keyboard shortcuts' });
+  await opener.focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+  const inDialog = () => page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'));
+  assert.equal(await inDialog(), true, 'focus moves into the sheet');
+  for (const key of ['Tab', 'Tab', 'Shift+Tab', 'Tab']) {
+    await page.keyboard.press(key);
+    assert.equal(await inDialog(), true, `focus stays in the sheet after ${key}`);
+  }
+  await page.keyboard.press('k');
+  assert.equal(await page.getByRole('button', { name: 'Play' }).count(), 1, 'k does not play behind the sheet');
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Keyboard shortcuts', 'focus returns to the ? button');
+  await page.locator('body').click({ position: { x: 2, y: 2 } });
   // Space plays and pauses.
   await page.keyboard.press(' ');
   await page.getByRole('button', { name: 'Pause' }).waitFor();

@@ -99,6 +99,10 @@ fn key_action(e: &web_sys::KeyboardEvent, v: &KeyView) -> Option<Action> {
     if key == "Escape" && v.help_open {
         return Some(Action::SetHelp(false));
     }
+    // The help sheet is modal: behind it, only `?` (which closes it) acts.
+    if v.help_open && key != "?" {
+        return None;
+    }
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return None;
     }

@@ -17,6 +17,9 @@ const KEYS: [(&str, &str); 9] = [
     ("Tab", "Move between controls; every control works from the keyboard"),
 ];
 
+/// A modal dialog: focus moves to its Close button when it opens, stays
+/// inside it (Tab and Shift+Tab cycle over its one control), and returns to
+/// the element that had it (the `?` button, say) when it closes.
 #[function_component(HelpSheet)]
 pub(crate) fn help_sheet() -> Html {
     let ctx = use_scene();
@@ -24,8 +27,17 @@ pub(crate) fn help_sheet() -> Html {
     {
         let close_ref = close_ref.clone();
         use_effect_with((), move |_| {
+            let opener = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.active_element())
+                .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
             if let Some(b) = close_ref.cast::<web_sys::HtmlElement>() {
                 let _ = b.focus();
+            }
+            move || {
+                if let Some(o) = opener {
+                    let _ = o.focus();
+                }
             }
         });
     }
@@ -33,10 +45,21 @@ pub(crate) fn help_sheet() -> Html {
         let d = ctx.state.dispatcher();
         Callback::from(move |_| d.dispatch(Action::SetHelp(false)))
     };
+    let trap = {
+        let close_ref = close_ref.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Tab" {
+                e.prevent_default();
+                if let Some(b) = close_ref.cast::<web_sys::HtmlElement>() {
+                    let _ = b.focus();
+                }
+            }
+        })
+    };
     html! {
         <div class="backdrop" onclick={close.clone()}>
             <div class="sheet" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="help"
-                 onclick={|e: MouseEvent| e.stop_propagation()}>
+                 onclick={|e: MouseEvent| e.stop_propagation()} onkeydown={trap}>
                 <h2 id="help-title">{ "Keyboard shortcuts" }</h2>
                 <table class="keys">
                     <thead><tr><th scope="col">{ "Keys" }</th><th scope="col">{ "Action" }</th></tr></thead>
