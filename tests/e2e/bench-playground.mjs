@@ -9,33 +9,47 @@ import { serve, launch, dist } from './harness.mjs';
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
-const sizes = {};
+// Every wasm, JS and CSS file of the build, compressed. The page fetches the
+// main module's files at load; the import/export worker's files
+// (quota-interchange-worker*, interchange-worker-loader.js) only when the
+// Import and export panel comes into view or is used: they are counted apart.
+const files = {};
 for (const f of await readdir(dist)) {
   const ext = extname(f);
   if (!['.wasm', '.js', '.css'].includes(ext)) continue;
   const body = await readFile(join(dist, f));
-  sizes[ext] = {
+  files[f] = {
+    ext,
+    worker: /interchange-worker/.test(f),
     raw: body.length,
     gzip: gzipSync(body, { level: 9 }).length,
     brotli: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
   };
 }
-const total = Object.values(sizes).reduce((a, s) => a + s.gzip, 0);
-console.log('bytes shipped (gzip -9):');
-for (const [ext, s] of Object.entries(sizes)) console.log(`  ${ext.padEnd(5)} ${(s.raw / 1024).toFixed(1)} KiB raw, ${(s.gzip / 1024).toFixed(1)} KiB gzip`);
-console.log(`  total ${(total / 1024).toFixed(1)} KiB gzip, ${(Object.values(sizes).reduce((a, s) => a + s.brotli, 0) / 1024).toFixed(1)} KiB brotli -q 11`);
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+for (const [label, worker] of [['page load (fetched before any interaction)', false], ['import/export worker (fetched when its panel comes into view)', true]]) {
+  const group = Object.entries(files).filter(([, f]) => f.worker === worker);
+  const sum = (k) => group.reduce((a, [, f]) => a + f[k], 0);
+  console.log(`${label}: ${kib(sum('gzip'))} gzip -9 (${sum('gzip')} bytes), ${kib(sum('brotli'))} brotli -q 11`);
+  for (const [name, f] of group) console.log(`  ${name}: ${kib(f.raw)} raw, ${kib(f.gzip)} gzip`);
+}
 
 const server = await serve();
 const browser = await launch();
 const first = [];
+const fetched = new Set();
 for (let i = 0; i < 7; i++) {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
+  page.on('requestfinished', (r) => fetched.add(new URL(r.url()).pathname.slice(1)));
   await page.goto(server.url);
   await page.waitForSelector('body[data-first-render-ms]');
   first.push(Number(await page.getAttribute('body', 'data-first-render-ms')));
+  await page.waitForTimeout(500);
   await ctx.close();
 }
+const loaded = Object.keys(files).filter((f) => fetched.has(f));
+console.log(`files the page fetched by first render + 0.5 s: ${loaded.join(', ')} = ${kib(loaded.reduce((a, f) => a + files[f].gzip, 0))} gzip`);
 console.log(`first complete render after navigation: median ${median(first).toFixed(0)} ms (runs: ${first.map((x) => x.toFixed(0)).join(', ')})`);
 
 // Edits of the default scenario (the lab's 30 MB producer under a 2 MB/s user quota).

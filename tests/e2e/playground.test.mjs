@@ -157,6 +157,30 @@ test('a permalink restores the scenario in a fresh page; redaction hides names',
   await context.close();
 });
 
+test('the autosave restores the last scenario in a new page; a damaged one is reported', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  await page.getByLabel('Entity type').selectOption('client');
+  await page.getByLabel('Client id', { exact: true }).fill('autosaved-job');
+  await page.getByLabel('Key', { exact: true }).selectOption('request_percentage');
+  await page.getByLabel(/^Value \(/).fill('25');
+  await page.getByRole('button', { name: 'Set quota' }).click();
+  await page.getByTestId('quota-list').getByText('clients/autosaved-job', { exact: true }).waitFor();
+  // Same browser profile, no link: the autosave comes back.
+  const again = await context.newPage();
+  await again.goto(server.url);
+  await again.waitForSelector('body[data-first-render-ms]');
+  await again.getByTestId('quota-list').getByText('clients/autosaved-job', { exact: true }).waitFor();
+  // A damaged autosave: the default scenario and a message, no blank page.
+  await again.evaluate(() => localStorage.setItem('kafka-quota-playground.scenario', 'v1.%%%'));
+  const third = await context.newPage();
+  await third.goto(server.url);
+  await third.waitForSelector('body[data-first-render-ms]');
+  await third.getByText(/The scenario saved in this browser could not be restored/).waitFor();
+  assert.equal(await third.getByTestId('quota-list').getByText('clients/autosaved-job', { exact: true }).count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a damaged or hostile link shows a clear message and the default scenario', async () => {
   for (const [hash, wording] of [
     ['#v1.garbage!!', /damaged/],

@@ -206,10 +206,22 @@ pub fn resolve_initial(hash: &str, autosaved: Option<String>) -> (Scenario, Orig
             ),
         };
     }
-    if let Some(Ok(s)) = autosaved.map(|a| permalink::decode(&a)) {
-        return (s, Origin::Autosave, None);
+    match autosaved.filter(|a| !a.trim().is_empty()).map(|a| permalink::decode(&a)) {
+        Some(Ok(s)) => (s, Origin::Autosave, None),
+        // A damaged autosave (another build wrote it, or storage was edited)
+        // is said, not silently replaced: the next edit overwrites it.
+        Some(Err(e)) => (
+            presets::default_scenario(),
+            Origin::Default,
+            Some(Notice {
+                level: NoticeLevel::Error,
+                text: format!(
+                    "The scenario saved in this browser could not be restored (read as a link: {e}) Showing the default scenario."
+                ),
+            }),
+        ),
+        None => (presets::default_scenario(), Origin::Default, None),
     }
-    (presets::default_scenario(), Origin::Default, None)
 }
 
 /// Installs the panic hook: the message goes into the page's `#panic`
@@ -257,7 +269,13 @@ mod tests {
         assert_eq!(resolve_initial(&link, Some(other.clone())).0, lesson);
         let (s, origin, _) = resolve_initial("", Some(other));
         assert_eq!((s, origin), (presets::lesson(4).unwrap().scenario(), Origin::Autosave));
-        assert_eq!(resolve_initial("", Some("junk".into())).1, Origin::Default);
+        let (s, origin, notice) = resolve_initial("", Some("junk".into()));
+        assert_eq!((s, origin), (presets::default_scenario(), Origin::Default));
+        let n = notice.unwrap();
+        assert_eq!(n.level, NoticeLevel::Error);
+        assert!(n.text.starts_with("The scenario saved in this browser could not be restored (read as a link: The link "), "{}", n.text);
+        assert!(n.text.ends_with("Showing the default scenario."), "{}", n.text);
+        assert_eq!(resolve_initial("", Some(String::new())).2, None);
         assert_eq!(resolve_initial("/quotas", None).2, None);
     }
 }
