@@ -181,6 +181,22 @@ test('the autosave restores the last scenario in a new page; a damaged one is re
   await context.close();
 });
 
+test('resizing across 600 px switches the charts between their wide and narrow layouts', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const box = () => page.locator('svg.chart').first().getAttribute('viewBox');
+  await page.waitForFunction(() => document.querySelector('svg.chart').getAttribute('viewBox').startsWith('0 0 640 '));
+  await page.setViewportSize({ width: 360, height: 800 });
+  await page.waitForFunction(() => document.querySelector('svg.chart').getAttribute('viewBox').startsWith('0 0 400 '));
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `${overflow}px of horizontal overflow at 360 px after a resize`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.waitForFunction(() => document.querySelector('svg.chart').getAttribute('viewBox').startsWith('0 0 640 '));
+  assert.match(await box(), /^0 0 640 /);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a damaged or hostile link shows a clear message and the default scenario', async () => {
   for (const [hash, wording] of [
     ['#v1.garbage!!', /damaged/],

@@ -113,6 +113,9 @@ pub(crate) struct Ctx {
     pub(crate) sim: Rc<SimView>,
     /// The embedded panel, if the page is an embed.
     pub(crate) embed: Option<Panel>,
+    /// The viewport is under 600 px wide (the charts' narrow layout); kept
+    /// current as the window is resized ([`hooks::use_narrow`]).
+    pub(crate) narrow: bool,
 }
 
 impl PartialEq for Ctx {
@@ -121,6 +124,7 @@ impl PartialEq for Ctx {
             && Rc::ptr_eq(&self.analysis, &other.analysis)
             && Rc::ptr_eq(&self.sim, &other.sim)
             && self.embed == other.embed
+            && self.narrow == other.narrow
     }
 }
 
@@ -193,8 +197,9 @@ pub fn app() -> Html {
     hooks::use_first_render_mark();
     hooks::use_test_panic();
     hooks::use_recompute_mark(rev, timer);
+    let narrow = hooks::use_narrow();
 
-    let ctx = Ctx { state: state.clone(), analysis, sim, embed };
+    let ctx = Ctx { state: state.clone(), analysis, sim, embed, narrow };
     let body = match embed {
         Some(panel) => html! {
             <main class="embed" data-testid="embed" data-panel={panel.slug()}>

@@ -145,6 +145,26 @@ pub(crate) fn use_embed_height(embedded: bool) {
     });
 }
 
+/// Whether the viewport is under 600 px wide, kept current: the charts
+/// choose their logical width from it, so crossing the breakpoint (turning
+/// a phone, resizing a window) re-renders them in the other layout.
+#[hook]
+pub(crate) fn use_narrow() -> bool {
+    let narrow = use_state(|| platform::viewport_width() < 600.0);
+    {
+        let narrow = narrow.clone();
+        use_effect_with((), move |_| {
+            let query = web_sys::window().and_then(|w| w.match_media("(max-width: 599.98px)").ok().flatten());
+            let listener = query.map(|q| {
+                let target = q.clone();
+                EventListener::new(&q, "change", move |_| narrow.set(target.matches()))
+            });
+            move || drop(listener)
+        });
+    }
+    *narrow
+}
+
 /// Marks `<body data-first-render-ms>` once the first complete render is in
 /// the DOM (the Timeline is computed during that render), and removes the
 /// static loading message.
