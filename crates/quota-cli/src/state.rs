@@ -12,7 +12,8 @@
 //!
 //! An entity maps entity types (`user`, `client-id`, `ip`) to a name, or to
 //! `null` for the default entity. Values are stored as Kafka stores them
-//! (doubles: bytes/s, percent of a thread, per second).
+//! (doubles: bytes/s, percent of a thread, per second); a `NaN` value,
+//! which Kafka accepts, is the string `"NaN"`.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -33,7 +34,10 @@ struct StateFile {
 struct StateEntry {
     /// Entity type -> name (`null` = the default entity).
     entity: BTreeMap<String, Option<String>>,
-    /// Quota key -> value.
+    /// Quota key -> value; `NaN` (which Kafka accepts) and infinities are
+    /// written as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`
+    /// ([`quota_engine::json_f64`]), since JSON numbers cannot hold them.
+    #[serde(with = "quota_engine::json_f64::map")]
     values: BTreeMap<String, f64>,
 }
 
