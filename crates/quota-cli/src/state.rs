@@ -48,16 +48,46 @@ struct StateEntry {
 /// When the file cannot be read, is not the JSON above, or holds an entity
 /// or value Kafka would reject (the message names the entry).
 pub(crate) fn load(path: &Path) -> Result<QuotaStore> {
-    let mut store = QuotaStore::new();
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(store),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(QuotaStore::new()),
         Err(e) => {
             return Err(e).with_context(|| format!("cannot read the state file {}", path.display()))
         }
     };
-    let file: StateFile = serde_json::from_str(&text)
-        .with_context(|| format!("the state file {} is not quota-state JSON", path.display()))?;
+    parse(&text, &path.display().to_string())
+}
+
+/// Whether `text` has the state file's shape: a JSON object whose only key
+/// is `quotas`, a list of objects that each have exactly `entity` and
+/// `values`. Scenario JSON never has this shape (its quotas have `entity`,
+/// `key` and `value`), so `resolve --quotas` and `convert` can take the
+/// file `apply --state` writes.
+pub(crate) fn is_state_file(text: &str) -> bool {
+    let Ok(serde_json::Value::Object(top)) = serde_json::from_str::<serde_json::Value>(text) else {
+        return false;
+    };
+    let Some(serde_json::Value::Array(entries)) = top.get("quotas") else {
+        return false;
+    };
+    top.len() == 1
+        && entries.iter().all(|e| {
+            e.as_object().is_some_and(|o| {
+                o.len() == 2 && o.contains_key("entity") && o.contains_key("values")
+            })
+        })
+}
+
+/// Reads the text of a state file; `source` names it in messages.
+///
+/// # Errors
+///
+/// As [`load`]: not the JSON above, or an entity or value Kafka would
+/// reject (the message names the entry).
+pub(crate) fn parse(text: &str, source: &str) -> Result<QuotaStore> {
+    let mut store = QuotaStore::new();
+    let file: StateFile = serde_json::from_str(text)
+        .with_context(|| format!("the state file {source} is not quota-state JSON"))?;
     for (index, entry) in file.quotas.iter().enumerate() {
         let parts: Vec<(EntityType, EntityName)> = entry
             .entity
@@ -66,31 +96,21 @@ pub(crate) fn load(path: &Path) -> Result<QuotaStore> {
                 EntityType::from_wire(t)
                     .map(|et| (et, EntityName::from_option(n.as_deref())))
                     .ok_or_else(|| {
-                        anyhow!(
-                            "entry {index} of {} has the unknown entity type `{t}`",
-                            path.display()
-                        )
+                        anyhow!("entry {index} of {source} has the unknown entity type `{t}`")
                     })
             })
             .collect::<Result<_>>()?;
         let entity = QuotaEntity::from_parts(&parts).ok_or_else(|| {
             anyhow!(
-                "entry {index} of {} is not a user, client-id, user and client-id, or ip entity",
-                path.display()
+                "entry {index} of {source} is not a user, client-id, user and client-id, or ip entity"
             )
         })?;
         for (key, value) in &entry.values {
             let k = QuotaKey::from_name(key).ok_or_else(|| {
-                anyhow!(
-                    "entry {index} of {} has the unknown quota key `{key}`",
-                    path.display()
-                )
+                anyhow!("entry {index} of {source} has the unknown quota key `{key}`")
             })?;
             store.set(&entity, k, *value).map_err(|e| {
-                anyhow!(
-                    "entry {index} of {} is rejected by Kafka's rules: {e}",
-                    path.display()
-                )
+                anyhow!("entry {index} of {source} is rejected by Kafka's rules: {e}")
             })?;
         }
     }
@@ -164,5 +184,25 @@ mod tests {
         let e = load(&path).unwrap_err().to_string();
         assert!(e.contains("entry 0") && e.contains("rejected"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn only_the_state_shape_is_a_state_file() {
+        assert!(is_state_file(
+            r#"{"quotas":[{"entity":{"user":null},"values":{}}]}"#
+        ));
+        assert!(is_state_file(r#"{"quotas":[]}"#));
+        // Scenario JSON: quotas have entity, key and value; or there is more than quotas.
+        assert!(!is_state_file(
+            r#"{"quotas":[{"entity":{"user":"a"},"key":"producer_byte_rate","value":1.0}]}"#
+        ));
+        assert!(!is_state_file(r#"{"name":"x","quotas":[]}"#));
+        assert!(!is_state_file("kafka-configs.sh --describe"));
+        let store = parse(
+            r#"{"quotas":[{"entity":{"user":"a"},"values":{"producer_byte_rate":"NaN"}}]}"#,
+            "s.json",
+        )
+        .unwrap();
+        assert!(store.get(&QuotaEntity::user("a")).unwrap()[&QuotaKey::ProducerByteRate].is_nan());
     }
 }

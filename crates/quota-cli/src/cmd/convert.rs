@@ -6,15 +6,15 @@
 //! listed on stderr as `warning:` lines and as comments in the output, never
 //! dropped silently. A scenario file converted `--to json` keeps its whole
 //! scenario; from any other format `--to json` gives a scenario holding
-//! only the quotas.
+//! only the quotas. FILE may also be the state file `apply --state` writes.
 
 use std::path::PathBuf;
 
 use clap::Args;
-use quota_formats::detect::{export, import, Format};
+use quota_formats::detect::{export, Format};
 use quota_formats::scenario;
 
-use super::resolve::{read_text, FormatArg};
+use super::resolve::{quotas_from_text, read_text, FormatArg};
 use super::{EXIT_BAD_INPUT, EXIT_OK};
 
 /// Arguments of `kafka-quota convert`.
@@ -40,43 +40,39 @@ pub(crate) fn run(args: &ConvertArgs) -> u8 {
             return EXIT_BAD_INPUT;
         }
     };
-    let from = match args.from {
-        Some(f) => f.format(),
-        None => match quota_formats::detect::detect(&text) {
-            Ok(d) => d.format,
-            Err(e) => {
-                eprintln!("{}", e.with_source(name));
-                return EXIT_BAD_INPUT;
-            }
-        },
-    };
     let to = args.to.format();
-    if from == Format::ScenarioJson && to == Format::ScenarioJson {
-        return match scenario::from_json(&text) {
-            Ok(file) => {
-                for n in &file.notes {
-                    eprintln!("note: {name}: {n}");
-                }
-                print!("{}", scenario::to_json(&file.scenario));
-                EXIT_OK
-            }
-            Err(e) => {
-                eprintln!("{}", e.with_source(name));
-                EXIT_BAD_INPUT
-            }
+    let from_state =
+        matches!(args.from, None | Some(FormatArg::Json)) && crate::state::is_state_file(&text);
+    if !from_state && to == Format::ScenarioJson {
+        // A scenario file converted to json keeps its whole scenario.
+        let from = match args.from {
+            Some(f) => Some(f.format()),
+            None => quota_formats::detect::detect(&text).ok().map(|d| d.format),
         };
+        if from == Some(Format::ScenarioJson) {
+            return match scenario::from_json(&text) {
+                Ok(file) => {
+                    for n in &file.notes {
+                        eprintln!("note: {name}: {n}");
+                    }
+                    print!("{}", scenario::to_json(&file.scenario));
+                    EXIT_OK
+                }
+                Err(e) => {
+                    eprintln!("{}", e.with_source(name));
+                    EXIT_BAD_INPUT
+                }
+            };
+        }
     }
-    let imported = match import(&text, from) {
-        Ok(i) => i,
-        Err(e) => {
-            eprintln!("{}", e.with_source(name));
+    let store = match quotas_from_text(&name, &text, args.from) {
+        Ok(s) => s,
+        Err(m) => {
+            eprintln!("{m}");
             return EXIT_BAD_INPUT;
         }
     };
-    for (pos, note) in &imported.notes {
-        eprintln!("note: {name}:{}: {note}", pos.line);
-    }
-    match export(&imported.store, to) {
+    match export(&store, to) {
         Ok(out) => {
             for u in &out.unexpressed {
                 eprintln!("warning: {} cannot express {u}", to.title());

@@ -74,26 +74,38 @@ pub(crate) fn read_text(path: &Path) -> Result<(String, String), String> {
         .map_err(|e| format!("kafka-quota: cannot read {name}: {e}."))
 }
 
-/// Reads quotas from a file in any supported format, printing import notes
-/// on stderr. `Err` is the message for stderr (file, line, column, reason).
-pub(crate) fn load_quotas(
-    path: &Path,
-    format: Option<FormatArg>,
-) -> Result<(Format, QuotaStore), String> {
+/// Reads quotas from a file in any supported format, or the state file
+/// `apply --state` writes, printing import notes on stderr. `Err` is the
+/// message for stderr (file, line, column, reason).
+pub(crate) fn load_quotas(path: &Path, format: Option<FormatArg>) -> Result<QuotaStore, String> {
     let (name, text) = read_text(path)?;
+    quotas_from_text(&name, &text, format)
+}
+
+/// Reads quotas from `text` (named `name` in messages): a state file
+/// (unless `format` names another format than json), else `format`, else
+/// the detected format. Import notes go to stderr.
+pub(crate) fn quotas_from_text(
+    name: &str,
+    text: &str,
+    format: Option<FormatArg>,
+) -> Result<QuotaStore, String> {
+    if matches!(format, None | Some(FormatArg::Json)) && crate::state::is_state_file(text) {
+        return crate::state::parse(text, name).map_err(|e| format!("kafka-quota: {e:#}."));
+    }
     let format = match format {
         Some(f) => f.format(),
         None => {
-            detect(&text)
-                .map_err(|e| e.with_source(name.clone()).to_string())?
+            detect(text)
+                .map_err(|e| e.with_source(name.to_owned()).to_string())?
                 .format
         }
     };
-    let imported = import(&text, format).map_err(|e| e.with_source(name.clone()).to_string())?;
+    let imported = import(text, format).map_err(|e| e.with_source(name.to_owned()).to_string())?;
     for (pos, note) in &imported.notes {
         eprintln!("note: {name}:{}: {note}", pos.line);
     }
-    Ok((format, imported.store))
+    Ok(imported.store)
 }
 
 /// The listener's security protocol.
@@ -225,7 +237,10 @@ impl ResolveArgs {
     fn default_realm(&self) -> String {
         match (&self.kerberos_realm, &self.kerberos) {
             (Some(realm), _) => realm.clone(),
-            (None, Some(principal)) => principal.rsplit_once('@').map(|(_, r)| r.to_owned()).unwrap_or_default(),
+            (None, Some(principal)) => principal
+                .rsplit_once('@')
+                .map(|(_, r)| r.to_owned())
+                .unwrap_or_default(),
             (None, None) => String::new(),
         }
     }
@@ -358,7 +373,7 @@ fn json_output(
 
 /// Runs `resolve`; returns the exit code.
 pub(crate) fn run(args: &ResolveArgs) -> u8 {
-    let (_, store) = match load_quotas(&args.quotas, args.format) {
+    let store = match load_quotas(&args.quotas, args.format) {
         Ok(s) => s,
         Err(m) => {
             eprintln!("{m}");
