@@ -21,6 +21,7 @@
 pub mod broker;
 pub mod entity;
 pub mod javafmt;
+pub mod json_f64;
 pub mod metrics;
 pub mod principal;
 pub mod resolve;

@@ -130,7 +130,10 @@ pub struct QuotaSetting {
     pub entity: QuotaEntity,
     /// The quota key.
     pub key: QuotaKey,
-    /// The value (bytes/s, percent, mutations/s, connections/s).
+    /// The value (bytes/s, percent, mutations/s, connections/s). `NaN`,
+    /// which Kafka accepts, is written as the string `"NaN"`
+    /// ([`crate::json_f64`]).
+    #[serde(with = "crate::json_f64")]
     pub value: f64,
 }
 
