@@ -3,6 +3,6 @@
 // that fails to load is reported to the page as "failed:<reason>": a
 // rejected promise inside a worker never reaches the page's onerror.
 importScripts('./quota-interchange-worker.js');
-wasm_bindgen('./quota-interchange-worker_bg.wasm').catch(function (e) {
+wasm_bindgen({ module_or_path: './quota-interchange-worker_bg.wasm' }).catch(function (e) {
   postMessage('failed:' + (e && e.message ? e.message : String(e)));
 });

@@ -95,12 +95,14 @@ test('garbage and a bad value: the message says where, and the text stays', asyn
   await page.getByTestId('import-ready').filter({ hasText: '1 quota value for 1 entity' }).waitFor();
   assert.match(await page.getByTestId('import-detected').innerText(), /Strimzi KafkaUser YAML/);
   await box.fill('resource "kafka_quota" "q" {\n  entity_name = "app"\n  entity_type = "client-id"\n  config = {\n    "consumer_byte_rate" = "4000000"\n  }\n}\n');
+  // The Strimzi answer stays on screen while the worker reads: wait for the new one.
+  await page.getByTestId('import-detected').filter({ hasText: /Terraform/ }).waitFor();
+  await page.locator('[data-testid="import-status-box"][aria-busy="false"]').waitFor();
   await page.getByTestId('import-ready').filter({ hasText: '1 quota value for 1 entity' }).waitFor();
-  assert.match(await page.getByTestId('import-detected').innerText(), /Terraform/);
   // A YAML error is placed like any other.
   await box.fill('apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: a\nspec:\n  quotas:\n    producerByteRate: [1000\n');
   await page.getByTestId('import-error').waitFor();
-  assert.match(await page.getByTestId('import-detected').innerText(), /Strimzi KafkaUser YAML/);
+  await page.getByTestId('import-detected').filter({ hasText: /Strimzi KafkaUser YAML/ }).waitFor();
   await box.fill(BAD);
   for (const [name, options] of [
     ['import-error-wide-light', { viewport: { width: 1440, height: 1000 }, colorScheme: 'light' }],

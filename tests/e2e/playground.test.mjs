@@ -77,6 +77,54 @@ test('switching the listener to PLAINTEXT makes the principal ANONYMOUS and the 
   await context.close();
 });
 
+test('SASL -> SSL -> SASL gives the user name back; a source IP must be an address', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  const listener = page.getByLabel('Listener (security.protocol)');
+  await listener.selectOption('SSL');
+  await page.getByTestId('principal-name').filter({ hasText: 'User:ANONYMOUS' }).waitFor();
+  await listener.selectOption('SASL_PLAINTEXT');
+  await page.getByTestId('principal-name').filter({ hasText: 'User:tenant-a' }).waitFor();
+  assert.equal(await page.getByLabel('SASL user name').inputValue(), 'tenant-a');
+  // The DN typed on SSL comes back on SSL too.
+  await listener.selectOption('SSL');
+  await page.getByLabel(/Client certificate subject DN/).fill('CN=app,OU=eng');
+  await page.getByTestId('principal-name').filter({ hasText: 'User:CN=app,OU=eng' }).waitFor();
+  await listener.selectOption('SASL_SSL');
+  await page.getByTestId('principal-name').filter({ hasText: 'User:tenant-a' }).waitFor();
+  await listener.selectOption('SSL');
+  await page.getByTestId('principal-name').filter({ hasText: 'User:CN=app,OU=eng' }).waitFor();
+  // A source IP that is not an address is refused where it is typed and kept there.
+  const ip = page.getByLabel('Source IP');
+  await ip.fill('999.1.1.1');
+  await page.getByText("'999.1.1.1' is not an IP address.").waitFor();
+  assert.equal(await ip.inputValue(), '999.1.1.1');
+  assert.equal(await ip.getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the quota list reads a value as the add form does (Kafka parses it, Kafka judges it)', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  const field = page.getByLabel('producer_byte_rate of users/tenant-a', { exact: true });
+  await field.fill('abc');
+  await page.getByText('Cannot parse quota configuration value for producer_byte_rate: abc').first().waitFor();
+  await page.getByLabel(/^Value \(/).fill('abc');
+  assert.equal(await page.getByText('Cannot parse quota configuration value for producer_byte_rate: abc').count(), 2);
+  // NaN: Kafka accepts it, and the link and the export still hold it.
+  await field.fill('NaN');
+  await page.waitForFunction(() => /NaN/.test(document.querySelector('[data-testid="limit-0-Produce"]').innerText));
+  const link = await page.getByTestId('share-link').inputValue();
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto(link);
+  await other.waitForSelector('body[data-first-render-ms]');
+  assert.equal(await other.getByLabel('producer_byte_rate of users/tenant-a', { exact: true }).inputValue(), 'NaN');
+  assert.equal(await other.locator('.notice.error').count(), 0, 'no damaged-link notice');
+  await fresh.close();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("the lab's 2 MB/s producer runs to the end in about 12 s; scrub and step move the cursor", async () => {
   const { page, errors, context } = await openApp(browser, server.url);
   await page.getByTestId('lesson-1').click();

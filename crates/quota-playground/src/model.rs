@@ -287,6 +287,58 @@ pub fn change_listener(spec: &ConnectionSpec, listener: ListenerKind) -> Connect
     next
 }
 
+/// Why `ip` cannot be a connection's source address, if it cannot: the
+/// broker sees the client's socket address, always an IPv4 or IPv6 literal
+/// (the forms Java's `InetAddress.getByName` reads without a lookup, as
+/// `quota_engine::store::validate::is_valid_ip_entity` checks them).
+pub fn source_ip_error(ip: &str) -> Option<String> {
+    let ip = ip.trim();
+    if ip.is_empty() {
+        return Some("Enter the client's IP address: the broker always knows the socket's source address.".to_owned());
+    }
+    (!quota_engine::store::validate::is_valid_ip_entity(Some(ip))).then(|| {
+        format!("'{ip}' is not an IP address. The broker sees the client's socket address: an IPv4 or IPv6 literal such as 10.0.0.7 or 2001:db8::7.")
+    })
+}
+
+/// Which kind of identity a listener takes: a certificate DN (SSL), a SASL
+/// name, or none (PLAINTEXT).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IdentityKind {
+    /// No identity: PLAINTEXT.
+    None,
+    /// A certificate subject DN: SSL.
+    Dn,
+    /// A SASL user name, Kerberos principal or token subject.
+    Sasl,
+}
+
+/// The kind of identity `listener` takes.
+pub fn identity_kind(listener: ListenerKind) -> IdentityKind {
+    match listener {
+        ListenerKind::Plaintext => IdentityKind::None,
+        ListenerKind::Ssl => IdentityKind::Dn,
+        ListenerKind::SaslPlaintext | ListenerKind::SaslSsl => IdentityKind::Sasl,
+    }
+}
+
+/// [`change_listener`] for the page, which remembers per connection the
+/// identity each kind of listener last had: `remembered` gives it back when
+/// the change leaves the connection without one (SASL_PLAINTEXT with
+/// `tenant-a` -> SSL -> SASL_PLAINTEXT comes back as `tenant-a`, not empty).
+/// Returns the new spec and the identity to remember for the old kind.
+pub fn change_listener_remembering(
+    spec: &ConnectionSpec,
+    listener: ListenerKind,
+    remembered: Option<&str>,
+) -> (ConnectionSpec, Option<String>) {
+    let mut next = change_listener(spec, listener);
+    if next.identity.is_none() {
+        next.identity = remembered.map(str::to_owned);
+    }
+    (next, spec.identity.clone())
+}
+
 /// A warning when an SSL connection's certificate subject does not look like
 /// a distinguished name (no `=`), as a SASL user name pasted there would.
 pub fn dn_warning(spec: &ConnectionSpec) -> Option<String> {
@@ -806,6 +858,26 @@ mod tests {
         typed.ssl_client_auth = Some("requested".into());
         let back = change_listener(&typed, ListenerKind::SaslPlaintext);
         assert_eq!((back.identity, back.ssl_client_auth), (None, None));
+        // The page remembers each kind's identity: SASL -> SSL -> SASL gives
+        // the user name back, and the DN typed on SSL comes back on SSL.
+        let (on_ssl, left) = change_listener_remembering(&sasl, ListenerKind::Ssl, None);
+        assert_eq!((on_ssl.identity.as_deref(), left.as_deref()), (None, Some("tenant-a")));
+        let (again, _) = change_listener_remembering(&on_ssl, ListenerKind::SaslPlaintext, left.as_deref());
+        assert_eq!(again.identity.as_deref(), Some("tenant-a"));
+        let (dn_back, _) = change_listener_remembering(&again, ListenerKind::Ssl, Some("CN=app,OU=eng"));
+        assert_eq!(dn_back.identity.as_deref(), Some("CN=app,OU=eng"));
+        assert_eq!(identity_kind(ListenerKind::SaslSsl), IdentityKind::Sasl);
+    }
+
+    #[test]
+    fn a_source_ip_must_be_a_literal_address() {
+        assert_eq!(source_ip_error("10.0.0.1"), None);
+        assert_eq!(source_ip_error(" 2001:db8::7 "), None);
+        for bad in ["999.1.1.1", "abc", "broker.example.com"] {
+            let e = source_ip_error(bad).unwrap();
+            assert!(e.starts_with(&format!("'{bad}' is not an IP address.")), "{e}");
+        }
+        assert!(source_ip_error("  ").unwrap().starts_with("Enter the client's IP address"));
     }
 
     #[test]

@@ -56,6 +56,7 @@ pub(crate) fn connection_panel() -> Html {
     let s = &ctx.state.scenario;
     let sel = ctx.state.selected as usize;
     let d = ctx.state.dispatcher();
+    let stash = use_mut_ref(std::collections::HashMap::<(u32, model::IdentityKind), String>::new);
     let picker = html! {
         <div class="conn-picker">
             <div class="field">
@@ -104,6 +105,21 @@ pub(crate) fn connection_panel() -> Html {
             }
         })
     };
+    // The identity each kind of listener last had, per connection, so that
+    // SASL -> SSL -> SASL gives the user name back (model::change_listener_remembering).
+    let on_listener = {
+        let (d, spec, stash) = (d.clone(), spec.clone(), stash.clone());
+        Callback::from(move |v: String| {
+            let to = listener_of(&v);
+            let key = |l: ListenerKind| (sel as u32, model::identity_kind(l));
+            let remembered = stash.borrow().get(&key(to)).cloned();
+            let (next, left) = model::change_listener_remembering(&spec, to, remembered.as_deref());
+            if let Some(left) = left {
+                stash.borrow_mut().insert(key(spec.listener), left);
+            }
+            d.dispatch(Action::SetConnection { index: sel as u32, spec: next });
+        })
+    };
     let mech = spec.mechanism.clone().unwrap_or_else(|| "PLAIN".into());
     let identity_label = match spec.listener {
         ListenerKind::Plaintext => "Identity (ignored on PLAINTEXT)",
@@ -138,7 +154,7 @@ pub(crate) fn connection_panel() -> Html {
                 <TextField id="conn-name" label="Name (for this page)" value={spec.name.clone()}
                     on_commit={edit(|c, v| c.name = v)} validate={name_check} />
                 <SelectField id="conn-listener" label="Listener (security.protocol)" value={listener_name(spec.listener)}
-                    options={opts(&LISTENERS)} on_change={edit(|c, v| *c = model::change_listener(c, listener_of(&v)))}
+                    options={opts(&LISTENERS)} on_change={on_listener}
                     hint={listener_hint(spec.listener)} />
                 if matches!(spec.listener, ListenerKind::SaslPlaintext | ListenerKind::SaslSsl) {
                     <SelectField id="conn-mech" label="SASL mechanism" value={mech.clone()}
@@ -164,7 +180,8 @@ pub(crate) fn connection_panel() -> Html {
                 }
                 <TextField id="conn-client-id" label="client.id" value={spec.client_id.clone()}
                     on_commit={edit(|c, v| c.client_id = v)} hint="Chosen by the client: it can be anything." />
-                <TextField id="conn-ip" label="Source IP" value={spec.ip.clone()} on_commit={edit(|c, v| c.ip = v)} />
+                <TextField id="conn-ip" label="Source IP" value={spec.ip.clone()} on_commit={edit(|c, v| c.ip = v.trim().to_owned())}
+                    validate={Callback::from(|v: String| model::source_ip_error(&v))} />
                 <SelectField id="conn-throttling" label="Client throttling"
                     value={if spec.client_throttling == ClientThrottling::Legacy { "legacy" } else { "kip219" }}
                     options={opts(&[("kip219", "KIP-219 client"), ("legacy", "Legacy client")])}

@@ -114,16 +114,22 @@ fn import_box() -> Html {
     let text = use_state(String::new);
     let replace = use_state(|| false);
     let result = use_state(|| None::<String>);
-    // The worker's answer for the latest text; `None` while it is reading
-    // (or loading). `asked` is the id of the latest request.
-    let answer = use_state(|| Some(Rc::new(ImportPreview::Empty)));
+    // The worker's last answer, and whether the text has changed since it
+    // was asked (`stale`): the last answer stays on screen while the worker
+    // reads the new text (no flicker), and Import waits for the fresh one.
+    // `asked` is the id of the latest request.
+    let answer = use_state(|| Rc::new(ImportPreview::Empty));
+    let stale = use_state(|| false);
     let asked = use_mut_ref(|| Cell::new(0u32));
     let failure = use_state(worker::failure);
     {
-        let (answer, asked, failure) = (answer.clone(), asked.clone(), failure.clone());
+        let (answer, stale, asked, failure) = (answer.clone(), stale.clone(), asked.clone(), failure.clone());
         use_worker_events(Callback::from(move |e: WorkerEvent| match e {
             WorkerEvent::Reply(r) => match r.answer {
-                Answer::Preview(p) if r.id == asked.borrow().get() => answer.set(Some(Rc::new(p))),
+                Answer::Preview(p) if r.id == asked.borrow().get() => {
+                    answer.set(Rc::new(p));
+                    stale.set(false);
+                }
                 Answer::BadRequest(m) => failure.set(Some(m)),
                 _ => {}
             },
@@ -132,23 +138,21 @@ fn import_box() -> Html {
         }));
     }
     {
-        let (answer, asked) = (answer.clone(), asked.clone());
+        let (answer, stale, asked) = (answer.clone(), stale.clone(), asked.clone());
         use_effect_with((*text).clone(), move |t| {
             if t.trim().is_empty() {
                 asked.borrow().set(0);
-                answer.set(Some(Rc::new(ImportPreview::Empty)));
+                answer.set(Rc::new(ImportPreview::Empty));
+                stale.set(false);
             } else {
-                asked
-                    .borrow()
-                    .set(worker::send(Op::Preview { text: t.clone() }));
-                answer.set(None);
+                asked.borrow().set(worker::send(Op::Preview { text: t.clone() }));
+                stale.set(true);
             }
         });
     }
-    let preview: Rc<ImportPreview> = (*answer)
-        .clone()
-        .unwrap_or_else(|| Rc::new(ImportPreview::Empty));
-    let reading = answer.is_none();
+    let preview: Rc<ImportPreview> = (*answer).clone();
+    // Nothing to show yet for this text: the module is loading or reading.
+    let reading = *stale && matches!(&*preview, ImportPreview::Empty);
     let oninput = {
         let (text, result) = (text.clone(), result.clone());
         Callback::from(move |e: InputEvent| {
@@ -256,7 +260,7 @@ fn import_box() -> Html {
             )
         }
     };
-    let ready = !reading && failure.is_none() && matches!(&*preview, ImportPreview::Ready { .. });
+    let ready = !*stale && failure.is_none() && matches!(&*preview, ImportPreview::Ready { .. });
     let failed =
         failure.is_some() || (!reading && matches!(&*preview, ImportPreview::Failed { .. }));
     html! {
@@ -275,7 +279,7 @@ fn import_box() -> Html {
                     None => String::new(),
                 } }
             </p>
-            { status }
+            <div class="import-status" aria-busy={stale.to_string()} data-testid="import-status-box">{ status }</div>
             <fieldset class="import-mode">
                 <legend>{ "Import into the scenario" }</legend>
                 { mode(false, "Merge: imported values replace the same entity and key, other quotas stay") }

@@ -164,6 +164,10 @@ pub(crate) struct NumberFieldProps {
     /// Returns an error for a parsed value that must not be committed.
     #[prop_or_default]
     pub check: Option<Callback<f64, Option<String>>>,
+    /// Reads the text instead of [`model::parse_number`] (the quota list
+    /// reads values as the add form does: `model::parse_quota_value`).
+    #[prop_or_default]
+    pub parser: Option<Callback<String, Result<f64, String>>>,
     #[prop_or_default]
     pub unit: Option<AttrValue>,
     #[prop_or_default]
@@ -191,7 +195,8 @@ pub(crate) fn number_field(p: &NumberFieldProps) -> Html {
         use_effect_with(p.value.to_bits(), move |bits| {
             let v = f64::from_bits(*bits);
             // Keep the user's spelling (2e6, 2,000,000) when it means the same value.
-            if model::parse_number(&typed.borrow()) != Ok(v) {
+            let same = model::parse_number(&typed.borrow()).is_ok_and(|t| t == v || (t.is_nan() && v.is_nan()));
+            if !same {
                 *typed.borrow_mut() = show_number(v);
                 text.set(show_number(v));
                 error.set(None);
@@ -199,11 +204,12 @@ pub(crate) fn number_field(p: &NumberFieldProps) -> Html {
         });
     }
     let parse = {
-        let (whole, label, check) = (p.whole, p.label.clone(), p.check.clone());
+        let (whole, label, check, parser) = (p.whole, p.label.clone(), p.check.clone(), p.parser.clone());
         move |s: &str| -> Result<f64, String> {
-            let v = match whole {
-                Some((lo, hi)) => model::parse_whole(s, &label, lo, hi)? as f64,
-                None => model::parse_number(s)?,
+            let v = match (whole, &parser) {
+                (Some((lo, hi)), _) => model::parse_whole(s, &label, lo, hi)? as f64,
+                (None, Some(parse)) => parse.emit(s.to_owned())?,
+                (None, None) => model::parse_number(s)?,
             };
             match check.as_ref().and_then(|c| c.emit(v)) {
                 Some(e) => Err(e),
