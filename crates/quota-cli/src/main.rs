@@ -2,6 +2,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
 
+#[macro_use]
+mod out;
+
 mod cli;
 mod cmd;
 mod state;

@@ -51,7 +51,7 @@ pub(crate) fn run(args: &ApplyArgs) -> u8 {
         Some(path) => match state::load(path) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("kafka-quota: {e:#}.");
+                errln!("kafka-quota: {e:#}.");
                 return EXIT_BAD_INPUT;
             }
         },
@@ -65,7 +65,7 @@ pub(crate) fn run(args: &ApplyArgs) -> u8 {
             match std::io::Read::read_to_string(&mut std::io::stdin(), &mut buf) {
                 Ok(_) => buf,
                 Err(e) => {
-                    eprintln!("kafka-quota: cannot read standard input: {e}.");
+                    errln!("kafka-quota: cannot read standard input: {e}.");
                     failed = true;
                     continue;
                 }
@@ -74,7 +74,7 @@ pub(crate) fn run(args: &ApplyArgs) -> u8 {
             match std::fs::read_to_string(file) {
                 Ok(t) => t,
                 Err(e) => {
-                    eprintln!("kafka-quota: cannot read {name}: {e}.");
+                    errln!("kafka-quota: cannot read {name}: {e}.");
                     failed = true;
                     continue;
                 }
@@ -82,24 +82,24 @@ pub(crate) fn run(args: &ApplyArgs) -> u8 {
         };
         for outcome in run_script(&text, mode, &mut store) {
             for note in &outcome.notes {
-                eprintln!("note: {name}:{}: {note}", outcome.position.line);
+                errln!("note: {name}:{}: {note}", outcome.position.line);
             }
             match outcome.result {
                 Ok(lines) => {
                     for line in lines {
-                        println!("{line}");
+                        outln!("{line}");
                     }
                 }
                 Err(e) => {
                     failed = true;
-                    eprintln!("{}", e.with_source(name.clone()));
+                    errln!("{}", e.with_source(name.clone()));
                 }
             }
         }
     }
     if let Some(path) = &args.state {
         if let Err(e) = state::save(path, &store) {
-            eprintln!("kafka-quota: {e:#}.");
+            errln!("kafka-quota: {e:#}.");
             return EXIT_BAD_INPUT;
         }
     }

@@ -36,7 +36,7 @@ pub(crate) fn run(args: &ConvertArgs) -> u8 {
     let (name, text) = match read_text(&args.file) {
         Ok(t) => t,
         Err(m) => {
-            eprintln!("{m}");
+            errln!("{m}");
             return EXIT_BAD_INPUT;
         }
     };
@@ -53,13 +53,13 @@ pub(crate) fn run(args: &ConvertArgs) -> u8 {
             return match scenario::from_json(&text) {
                 Ok(file) => {
                     for n in &file.notes {
-                        eprintln!("note: {name}: {n}");
+                        errln!("note: {name}: {n}");
                     }
-                    print!("{}", scenario::to_json(&file.scenario));
+                    out!("{}", scenario::to_json(&file.scenario));
                     EXIT_OK
                 }
                 Err(e) => {
-                    eprintln!("{}", e.with_source(name));
+                    errln!("{}", e.with_source(name));
                     EXIT_BAD_INPUT
                 }
             };
@@ -68,24 +68,24 @@ pub(crate) fn run(args: &ConvertArgs) -> u8 {
     let store = match quotas_from_text(&name, &text, args.from) {
         Ok(s) => s,
         Err(m) => {
-            eprintln!("{m}");
+            errln!("{m}");
             return EXIT_BAD_INPUT;
         }
     };
     match export(&store, to) {
         Ok(out) => {
             for u in &out.unexpressed {
-                eprintln!("warning: {} cannot express {u}", to.title());
+                errln!("warning: {} cannot express {u}", to.title());
             }
-            print!("{}", out.text);
+            out!("{}", out.text);
             EXIT_OK
         }
         Err(e) => {
             match &e.kind {
                 quota_formats::ErrorKind::Unsupported { what, why } => {
-                    eprintln!("kafka-quota: {what} is not supported because {why}.")
+                    errln!("kafka-quota: {what} is not supported because {why}.")
                 }
-                _ => eprintln!("kafka-quota: {e}"),
+                _ => errln!("kafka-quota: {e}"),
             }
             EXIT_BAD_INPUT
         }

@@ -35,25 +35,25 @@ pub(crate) fn run(args: &LinkArgs) -> u8 {
     let (name, text) = match read_text(&args.file) {
         Ok(t) => t,
         Err(m) => {
-            eprintln!("{m}");
+            errln!("{m}");
             return EXIT_BAD_INPUT;
         }
     };
     match scenario::from_json(&text) {
         Ok(file) => {
             for n in &file.notes {
-                eprintln!("note: {name}: {n}");
+                errln!("note: {name}: {n}");
             }
             let s = if args.redact {
                 quota_formats::permalink::redact(&file.scenario)
             } else {
                 file.scenario
             };
-            println!("{}", scenario::link(&s, &args.base));
+            outln!("{}", scenario::link(&s, &args.base));
             EXIT_OK
         }
         Err(e) => {
-            eprintln!("{}", e.with_source(name));
+            errln!("{}", e.with_source(name));
             EXIT_BAD_INPUT
         }
     }

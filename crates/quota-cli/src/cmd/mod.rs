@@ -24,5 +24,9 @@ pub(crate) fn run(cli: Cli) -> ExitCode {
         Command::Convert(args) => convert::run(&args),
         Command::Link(args) => link::run(&args),
     };
+    // A closed pipe (`| head`) is not a failure; another stdout error is.
+    if !crate::out::finish() && code == EXIT_OK {
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
     ExitCode::from(code)
 }

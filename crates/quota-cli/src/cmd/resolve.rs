@@ -103,7 +103,7 @@ pub(crate) fn quotas_from_text(
     };
     let imported = import(text, format).map_err(|e| e.with_source(name.to_owned()).to_string())?;
     for (pos, note) in &imported.notes {
-        eprintln!("note: {name}:{}: {note}", pos.line);
+        errln!("note: {name}:{}: {note}", pos.line);
     }
     Ok(imported.store)
 }
@@ -296,42 +296,42 @@ fn budget_sentence(r: &Resolution) -> String {
 }
 
 fn print_text(outcome: &PrincipalOutcome, conn: &Connection, resolutions: &[Resolution]) {
-    println!(
+    outln!(
         "Connection: {} listener, client-id {:?}",
         conn.listener.protocol(),
         conn.client_id
     );
-    println!("Principal: {} ({})", outcome.principal, outcome.derivation);
-    println!(
+    outln!("Principal: {} ({})", outcome.principal, outcome.derivation);
+    outln!(
         "user tag (sanitized principal): {:?}",
         outcome.sanitized_name
     );
     for w in &outcome.warnings {
-        println!("warning: {w}");
+        outln!("warning: {w}");
     }
     for r in resolutions {
         let key = r.key();
-        println!();
-        println!("{} ({key}):", r.quota_type);
+        outln!();
+        outln!("{} ({key}):", r.quota_type);
         match &r.matched {
-            Some(m) => println!(
+            Some(m) => outln!(
                 "  limit: {} {} from {}, {}",
                 java_double_to_string(m.value),
                 unit(key),
                 m.entity,
                 m.rung
             ),
-            None => println!("  limit: none (unlimited)"),
+            None => outln!("  limit: none (unlimited)"),
         }
-        println!("  budget: {}.", budget_sentence(r));
-        println!("  rungs:");
+        outln!("  budget: {}.", budget_sentence(r));
+        outln!("  rungs:");
         for check in &r.trace {
             let mark = if matches!(check.outcome, RungOutcome::Applies) {
                 "->"
             } else {
                 "  "
             };
-            println!(
+            outln!(
                 "  {mark} {} {}: {}",
                 check.rung.number(),
                 check.entity,
@@ -376,35 +376,35 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
     let store = match load_quotas(&args.quotas, args.format) {
         Ok(s) => s,
         Err(m) => {
-            eprintln!("{m}");
+            errln!("{m}");
             return EXIT_BAD_INPUT;
         }
     };
     let conn = match args.connection() {
         Ok(c) => c,
         Err(m) => {
-            eprintln!("{m}");
+            errln!("{m}");
             return EXIT_BAD_INPUT;
         }
     };
     let builder = match args.principal_config().build() {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("kafka-quota: the broker would not start with these principal rules: {e}");
+            errln!("kafka-quota: the broker would not start with these principal rules: {e}");
             return EXIT_BAD_INPUT;
         }
     };
     let outcome = match builder.build(&conn) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("kafka-quota: Kafka closes this connection before any quota applies: {e}");
+            errln!("kafka-quota: Kafka closes this connection before any quota applies: {e}");
             return EXIT_BAD_INPUT;
         }
     };
     let resolutions = resolve_all(&store, &outcome.principal.name, &conn.client_id);
     if args.json {
         let v = json_output(&outcome, &conn, &resolutions);
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&v).unwrap_or_else(|_| v.to_string())
         );

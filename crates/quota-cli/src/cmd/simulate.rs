@@ -30,13 +30,15 @@ fn print_client(c: &ClientTrack) {
         ClientKind::Producer => "producer",
         ClientKind::Consumer => "consumer",
     };
-    println!(
+    outln!(
         "{kind} {} (principal {}, client-id {:?})",
-        c.name, c.principal, c.client_id
+        c.name,
+        c.principal,
+        c.client_id
     );
     if let Some(perf) = &c.perf {
         for line in perf.lines() {
-            println!("  {line}");
+            outln!("  {line}");
         }
     }
     let m = &c.metrics;
@@ -45,15 +47,15 @@ fn print_client(c: &ClientTrack) {
         ClientKind::Consumer => "fetch",
     };
     match c.duration_ms {
-        Some(d) => println!("  finished after {} ms", java_double_to_string(d)),
-        None => println!("  did not finish before the horizon"),
+        Some(d) => outln!("  finished after {} ms", java_double_to_string(d)),
+        None => outln!("  did not finish before the horizon"),
     }
-    println!(
+    outln!(
         "  {prefix}-throttle-time-avg={} ms {prefix}-throttle-time-max={} ms",
         java_double_to_string(m.throttle_time_avg),
         java_double_to_string(m.throttle_time_max)
     );
-    println!(
+    outln!(
         "  record-retry-total={} record-error-total={} records={} bytes={} records/s={} requests={}",
         m.record_retry_total,
         m.record_error_total,
@@ -63,7 +65,7 @@ fn print_client(c: &ClientTrack) {
         m.requests
     );
     if c.kind == ClientKind::Producer {
-        println!(
+        outln!(
             "  buffer-used-max={} bytes send-blocked={} ms",
             m.buffer_used_max,
             java_double_to_string(m.blocked_ms_total)
@@ -76,38 +78,38 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
     let (name, text) = match read_text(&args.file) {
         Ok(t) => t,
         Err(m) => {
-            eprintln!("{m}");
+            errln!("{m}");
             return EXIT_BAD_INPUT;
         }
     };
     let file = match scenario::from_json(&text) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("{}", e.with_source(name));
+            errln!("{}", e.with_source(name));
             return EXIT_BAD_INPUT;
         }
     };
     for n in &file.notes {
-        eprintln!("note: {name}: {n}");
+        errln!("note: {name}: {n}");
     }
     let timeline = match simulate(&file.scenario) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("kafka-quota: {name}: the scenario cannot run: {e}");
+            errln!("kafka-quota: {name}: the scenario cannot run: {e}");
             return EXIT_BAD_INPUT;
         }
     };
     if args.json {
         match serde_json::to_string(&timeline) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => outln!("{s}"),
             Err(e) => {
-                eprintln!("kafka-quota: cannot write the timeline as JSON: {e}.");
+                errln!("kafka-quota: cannot write the timeline as JSON: {e}.");
                 return EXIT_BAD_INPUT;
             }
         }
         return EXIT_OK;
     }
-    println!(
+    outln!(
         "scenario {:?} (seed {}): {} events, ended at {} ms{}",
         timeline.scenario,
         timeline.seed,
@@ -120,7 +122,7 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
         }
     );
     for c in &timeline.clients {
-        println!();
+        outln!();
         print_client(c);
     }
     EXIT_OK
