@@ -517,7 +517,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
                     return Err(Error::unsupported(
                         at(t, k),
                         "a `quotas:` fragment without its KafkaUser",
-                        "it names no user: the quotas apply to the user of the KafkaUser it belongs in (`CN=<name>` with tls authentication, `<name>` with scram-sha-512), so import the whole KafkaUser",
+                        "it names no user: the quotas apply to the user of the KafkaUser it belongs in (`CN=<name>` with tls authentication, `<name>` with scram-sha-512 or no authentication), so import the whole KafkaUser",
                     ));
                 }
                 return Err(expected(
@@ -597,8 +597,13 @@ fn strimzi_value(key: QuotaKey, value: f64) -> Result<String, String> {
 /// 0.22 accepts it, while `v1` needs Strimzi 0.49 or later).
 ///
 /// A user `CN=<name>` (with a Kubernetes resource name after `CN=`) becomes
-/// a `tls` user, any other user whose name is a Kubernetes resource name a
-/// `scram-sha-512` user. The `strimzi.io/cluster` label is `my-cluster`:
+/// a `tls` user (`authentication: type: tls`, the only way Strimzi names a
+/// user `CN=<name>`). Any other user whose name is a Kubernetes resource
+/// name becomes a KafkaUser of that name without `spec.authentication`,
+/// which is optional: Strimzi then applies the quotas to the user named by
+/// `metadata.name` and creates no credentials, so nothing is assumed about
+/// how the user logs in (writing `scram-sha-512` would make the operator
+/// create SCRAM credentials and a Secret). The `strimzi.io/cluster` label is `my-cluster`:
 /// set it to the cluster's name. Everything else is listed in
 /// [`Export::unexpressed`] and as comments at the top.
 pub fn export(store: &QuotaStore) -> Export {
@@ -624,8 +629,8 @@ pub fn export(store: &QuotaStore) -> Export {
             continue;
         };
         let (name, auth) = match user.strip_prefix("CN=") {
-            Some(n) if is_resource_name(n) => (n.to_owned(), "tls"),
-            _ if is_resource_name(user) => (user.clone(), "scram-sha-512"),
+            Some(n) if is_resource_name(n) => (n.to_owned(), Some("tls")),
+            _ if is_resource_name(user) => (user.clone(), None),
             _ => {
                 unexpressed.push(Unexpressed {
                     entity: entity.clone(),
@@ -658,8 +663,11 @@ pub fn export(store: &QuotaStore) -> Export {
         if lines.is_empty() {
             continue;
         }
+        let auth = auth.map_or(String::new(), |a| {
+            format!("  authentication:\n    type: {a}\n")
+        });
         docs.push(format!(
-            "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: {}\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n  authentication:\n    type: {auth}\n  quotas:\n{}\n",
+            "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: {}\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n{auth}  quotas:\n{}\n",
             yaml_string(&name),
             lines.join("\n")
         ));
@@ -761,11 +769,61 @@ mod tests {
     #[test]
     fn export_uses_the_api_version_every_operator_accepts() {
         let mut s = QuotaStore::new();
-        s.set(&QuotaEntity::user("app"), QuotaKey::ProducerByteRate, 1024.0)
-            .unwrap();
+        s.set(
+            &QuotaEntity::user("app"),
+            QuotaKey::ProducerByteRate,
+            1024.0,
+        )
+        .unwrap();
         let out = export(&s);
-        assert!(out.text.contains("apiVersion: kafka.strimzi.io/v1beta2\n"), "{}", out.text);
+        assert!(
+            out.text.contains("apiVersion: kafka.strimzi.io/v1beta2\n"),
+            "{}",
+            out.text
+        );
         assert_eq!(parse(&out.text).unwrap().quotas.len(), 1);
+    }
+
+    #[test]
+    fn export_invents_no_authentication_for_plain_users() {
+        let mut s = QuotaStore::new();
+        s.set(
+            &QuotaEntity::user("alice"),
+            QuotaKey::ProducerByteRate,
+            1024.0,
+        )
+        .unwrap();
+        s.set(
+            &QuotaEntity::user("CN=bob"),
+            QuotaKey::ConsumerByteRate,
+            2048.0,
+        )
+        .unwrap();
+        let out = export(&s);
+        assert!(out.unexpressed.is_empty(), "{:?}", out.unexpressed);
+        assert!(!out.text.contains("scram"), "{}", out.text);
+        // alice: a KafkaUser named alice with no authentication block.
+        let alice = "---\napiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: alice\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n  quotas:\n    producerByteRate: 1024\n";
+        assert!(out.text.contains(alice), "{}", out.text);
+        // CN=bob: a tls user named bob.
+        assert!(
+            out.text.contains("  name: bob\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n  authentication:\n    type: tls\n  quotas:\n    consumerByteRate: 2048\n"),
+            "{}",
+            out.text
+        );
+        // Both read back as the same users; the user without authentication with a note.
+        let import = parse(&out.text).unwrap();
+        let mut back = QuotaStore::new();
+        import.apply(&mut back).unwrap();
+        assert_eq!(back, s);
+        assert!(
+            import
+                .notes
+                .iter()
+                .any(|(_, n)| n.contains("KafkaUser alice has no spec.authentication")),
+            "{:?}",
+            import.notes
+        );
     }
 
     #[test]
