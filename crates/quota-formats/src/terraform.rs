@@ -3,12 +3,18 @@
 //!
 //! `kafka_quota` (`Mongey/terraform-provider-kafka`, `kafka/resource_kafka_quota.go`
 //! and `kafka/kafka_quotas.go`) has `entity_type` (`user`, `client-id` or
-//! `ip`), an optional `entity_name` (missing or empty = the default entity:
-//! the provider reads it with `d.Get`, which gives `""` for both) and a
+//! `ip`), `entity_name` (`Required: true` in the resource schema) and a
 //! `config` map of quota keys to values, sent as one `AlterClientQuotas`
-//! entry. It holds one entity type, so a (user, client-id) quota cannot be
-//! written as a `kafka_quota`: [`export`] lists such quotas in
-//! [`Export::unexpressed`] and as comments.
+//! entry whose entity component is an exact match on `entity_name`. The
+//! provider has no way to name the default entity (a null name on the
+//! wire): an empty `entity_name` is sent as the name `""`, which Kafka
+//! rejects. A `kafka_quota` also holds one entity type. So [`export`] lists
+//! default-entity quotas (`users/<default>`, `clients/<default>`,
+//! `ips/<default>`) and (user, client-id) quotas in
+//! [`Export::unexpressed`] and as comments instead of writing HCL the
+//! provider refuses. Reading is lenient: a missing or empty `entity_name`
+//! is read as the default entity, with a note saying the provider would
+//! not accept it.
 //!
 //! `aiven_kafka_quota` (`aiven/terraform-provider-aiven`) has `user` and/or
 //! `client_id` (the keyword `default` = the default entity, as Aiven's
@@ -163,7 +169,7 @@ fn read_kafka_quota(
         None => {
             out.notes.push((
                 at(text, block),
-                format!("{resource} has no entity_name: it is the default {type_name} quota."),
+                format!("{resource} has no entity_name: read as the default {type_name} quota, but the provider requires entity_name and cannot set a default quota."),
             ));
             EntityName::Default
         }
@@ -172,7 +178,7 @@ fn read_kafka_quota(
             if n.is_empty() {
                 out.notes.push((
                     at(text, &a.value),
-                    format!("{resource} has an empty entity_name, which the provider treats as a missing one: it is the default {type_name} quota."),
+                    format!("{resource} has an empty entity_name: read as the default {type_name} quota, but the provider sends the name \"\", which Kafka rejects, so it cannot set a default quota."),
                 ));
                 EntityName::Default
             } else {
@@ -467,18 +473,29 @@ fn resource_name(entity: &QuotaEntity) -> String {
     name
 }
 
-/// Writes every single-type quota of `store` as a `kafka_quota` resource
-/// (values as strings, the default entity without `entity_name`); (user,
-/// client-id) quotas go to [`Export::unexpressed`] and a comment.
+/// Writes every quota of a named user, client-id or ip as a `kafka_quota`
+/// resource (values as strings); default-entity quotas and (user,
+/// client-id) quotas, which the provider cannot set (see the module doc),
+/// go to [`Export::unexpressed`] and a comment.
 pub fn export(store: &QuotaStore) -> Export {
     let mut unexpressed = Vec::new();
     let mut blocks = Vec::new();
     let mut used: Vec<String> = Vec::new();
     for (entity, values) in by_entity(store) {
         let (t, n) = match &entity {
-            QuotaEntity::User(n) => (EntityType::User, n),
-            QuotaEntity::ClientId(n) => (EntityType::ClientId, n),
-            QuotaEntity::Ip(n) => (EntityType::Ip, n),
+            QuotaEntity::User(EntityName::Named(n)) => (EntityType::User, n),
+            QuotaEntity::ClientId(EntityName::Named(n)) => (EntityType::ClientId, n),
+            QuotaEntity::Ip(EntityName::Named(n)) => (EntityType::Ip, n),
+            QuotaEntity::User(EntityName::Default)
+            | QuotaEntity::ClientId(EntityName::Default)
+            | QuotaEntity::Ip(EntityName::Default) => {
+                unexpressed.push(Unexpressed {
+                    entity,
+                    values,
+                    reason: "a kafka_quota resource requires entity_name and sends it as an exact name, so it cannot set a default-entity quota; set it with kafka-configs.sh --entity-default or the Admin API".to_owned(),
+                });
+                continue;
+            }
             QuotaEntity::UserClientId { .. } => {
                 unexpressed.push(Unexpressed {
                     entity,
@@ -497,9 +514,7 @@ pub fn export(store: &QuotaStore) -> Export {
         }
         used.push(name.clone());
         let mut b = format!("resource \"kafka_quota\" \"{name}\" {{\n");
-        if let EntityName::Named(n) = n {
-            b.push_str(&format!("  entity_name = {}\n", hcl_string(n)));
-        }
+        b.push_str(&format!("  entity_name = {}\n", hcl_string(n)));
         b.push_str(&format!(
             "  entity_type = \"{}\"\n  config = {{\n",
             t.as_str()
@@ -588,11 +603,33 @@ mod tests {
             client_id: EntityName::Default,
         };
         s.set(&pair, QuotaKey::ConsumerByteRate, 5.0).unwrap();
+        s.set(
+            &QuotaEntity::Ip(EntityName::Named("10.0.0.1".into())),
+            QuotaKey::ConnectionCreationRate,
+            3.0,
+        )
+        .unwrap();
         let out = export(&s);
-        assert_eq!(out.unexpressed.len(), 1);
+        assert_eq!(out.unexpressed.len(), 2, "{:#?}", out.unexpressed);
         assert!(out.text.contains("# Not expressible as a kafka_quota: users/u/clients/<default> (consumer_byte_rate=5.0)"), "{}", out.text);
+        assert!(out.text.contains("# Not expressible as a kafka_quota: ips/<default> (connection_creation_rate=10.0) is left out: a kafka_quota resource requires entity_name"), "{}", out.text);
+        // Every resource written has an entity_name (the provider requires it).
+        let resources = out.text.matches("resource \"kafka_quota\"").count();
+        assert_eq!(resources, 2, "{}", out.text);
+        assert_eq!(
+            out.text.matches("  entity_name = ").count(),
+            resources,
+            "{}",
+            out.text
+        );
         let mut back = store_of(&out.text).unwrap();
         back.set(&pair, QuotaKey::ConsumerByteRate, 5.0).unwrap();
+        back.set(
+            &QuotaEntity::Ip(EntityName::Default),
+            QuotaKey::ConnectionCreationRate,
+            10.0,
+        )
+        .unwrap();
         assert_eq!(back, s);
     }
 }
