@@ -309,13 +309,38 @@ fn convert_writes_every_format_and_says_what_it_cannot_express() {
         // alice may log in any way: no authentication block is invented.
         .stdout(contains("authentication").not())
         .stdout(contains("# Not expressible in a KafkaUser: users/alice/clients/app (consumer_byte_rate=2048.0)"))
-        .stderr(contains("warning: Strimzi KafkaUser YAML cannot express users/alice/clients/app (consumer_byte_rate=2048.0) is left out: a KafkaUser's quotas are per user"));
+        .stderr("warning: Strimzi KafkaUser YAML cannot express users/alice/clients/app (consumer_byte_rate=2048.0): a KafkaUser's quotas are per user, so (user, client-id) quotas have no KafkaUser form; it is left out.\n");
     kafka_quota()
         .args(["convert", "--to", "terraform", q])
         .assert()
         .code(0)
         .stdout(contains("resource \"kafka_quota\" \"user_alice\""))
-        .stderr(contains("a kafka_quota resource has one entity_type"));
+        .stderr("warning: Terraform HCL cannot express users/alice/clients/app (consumer_byte_rate=2048.0): a kafka_quota resource has one entity_type, so a (user, client-id) quota cannot be written as one; set it with kafka-configs.sh or the Admin API; it is left out.\n");
+    // One sentence per item left out, also for a default entity.
+    let defaults = dir.path().join("defaults.sh");
+    std::fs::write(
+        &defaults,
+        "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1024,consumer_byte_rate=2048 --entity-type users --entity-default\n\
+         kafka-configs.sh --bootstrap-server b:9092 --alter --add-config connection_creation_rate=5 --entity-type ips --entity-default\n",
+    )
+    .unwrap();
+    let out = kafka_quota()
+        .args(["convert", "--to", "terraform"])
+        .arg(&defaults)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(lines.contains(&"warning: Terraform HCL cannot express users/<default> (producer_byte_rate=1024.0, consumer_byte_rate=2048.0): a kafka_quota resource requires entity_name and sends it as an exact name, so it cannot set a default-entity quota; set it with kafka-configs.sh --entity-default or the Admin API; it is left out."), "{stderr}");
+    assert!(
+        lines.iter().any(|l| l.starts_with(
+            "warning: Terraform HCL cannot express ips/<default> (connection_creation_rate=5.0): "
+        ) && l.ends_with("; it is left out.")),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8(out.stdout).unwrap().contains("resource \"kafka_quota\""));
     let describe = kafka_quota()
         .args(["convert", "--to", "describe", q])
         .output()

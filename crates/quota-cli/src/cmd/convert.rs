@@ -11,6 +11,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use quota_engine::java_double_to_string;
 use quota_formats::detect::{export, Format};
 use quota_formats::scenario;
 
@@ -75,7 +76,18 @@ pub(crate) fn run(args: &ConvertArgs) -> u8 {
     match export(&store, to) {
         Ok(out) => {
             for u in &out.unexpressed {
-                errln!("warning: {} cannot express {u}", to.title());
+                let values: Vec<String> = u
+                    .values
+                    .iter()
+                    .map(|(k, v)| format!("{}={}", k.as_str(), java_double_to_string(*v)))
+                    .collect();
+                errln!(
+                    "warning: {} cannot express {} ({}): {}; it is left out.",
+                    to.title(),
+                    u.entity.path(),
+                    values.join(", "),
+                    u.reason
+                );
             }
             out!("{}", out.text);
             EXIT_OK
