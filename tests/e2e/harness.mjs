@@ -21,10 +21,16 @@ const types = {
   '.png': 'image/png',
 };
 
-/** Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }. */
-export async function serve(dir = dist) {
+/**
+ * Serves `dir` on 127.0.0.1 at a free port, under the path `prefix`
+ * (`/` by default; `/docs/tools/` serves the page as a docs site would);
+ * resolves to { url, close }.
+ */
+export async function serve(dir = dist, prefix = '/') {
   const server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    const full = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (!full.startsWith(prefix)) { res.writeHead(404).end('not found'); return; }
+    const path = normalize('/' + full.slice(prefix.length));
     const file = join(dir, path.endsWith('/') ? path + 'index.html' : path);
     if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
     try {
@@ -37,7 +43,7 @@ export async function serve(dir = dist) {
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((r) => server.close(r)) };
 }
 
 /** Launches headless Debian Chromium with the flags this machine needs. */

@@ -13,3 +13,20 @@ test('the playground loads with no console errors', async () => {
   await shot(page, 'smoke');
   assert.deepEqual(errors, []);
 });
+
+test('the build works from a sub-path (a docs site or GitHub Pages), import worker included', async () => {
+  const sub = await serve(undefined, '/docs/tools/quota-playground/');
+  try {
+    const { page, errors, context } = await openPage(browser, sub.url);
+    await page.waitForSelector('body[data-first-render-ms]', { timeout: 20000 });
+    await page.getByLabel('Quotas to import (any format)').fill(
+      'kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1000 --entity-type users --entity-name a\n');
+    await page.getByTestId('import-ready').filter({ hasText: '1 quota value for 1 entity' }).waitFor();
+    const link = await page.getByTestId('share-link').inputValue();
+    assert.ok(link.startsWith(`${sub.url}#v1.`), link);
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    await sub.close();
+  }
+});
