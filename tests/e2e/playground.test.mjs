@@ -108,8 +108,13 @@ test('the quota list reads a value as the add form does (Kafka parses it, Kafka 
   const field = page.getByLabel('producer_byte_rate of users/tenant-a', { exact: true });
   await field.fill('abc');
   await page.getByText('Cannot parse quota configuration value for producer_byte_rate: abc').first().waitFor();
+  // The list says the quota keeps its value meanwhile.
+  await page.getByText('Until then the quota stays 2000000.0.').waitFor();
   await page.getByLabel(/^Value \(/).fill('abc');
   assert.equal(await page.getByText('Cannot parse quota configuration value for producer_byte_rate: abc').count(), 2);
+  // A user typed with its principal type is probably a mistake: the form says so.
+  await page.getByLabel('User principal').fill('User:bob');
+  await page.getByTestId('add-user-warning').filter({ hasText: "type 'bob'" }).waitFor();
   // NaN: Kafka accepts it, and the link and the export still hold it.
   await field.fill('NaN');
   await page.waitForFunction(() => /NaN/.test(document.querySelector('[data-testid="limit-0-Produce"]').innerText));

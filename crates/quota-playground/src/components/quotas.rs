@@ -48,10 +48,13 @@ fn quota_row(p: &RowProps) -> Html {
         let entity = entity.clone();
         Callback::from(move |value: f64| d.dispatch(Action::SetQuota { entity: entity.clone(), key, value }))
     };
+    // While the field holds something Kafka refuses, the quota keeps its
+    // value, and the message says so.
+    let kept = format!(" Until then the quota stays {}.", quota_engine::java_double_to_string(r.value));
     let check = {
         let scenario = ctx.state.scenario.clone();
-        let entity = entity.clone();
-        Callback::from(move |v: f64| model::check_quota(&scenario, &entity, key, v).err())
+        let (entity, kept) = (entity.clone(), kept.clone());
+        Callback::from(move |v: f64| model::check_quota(&scenario, &entity, key, v).err().map(|e| e + &kept))
     };
     let remove = {
         let d = ctx.state.dispatcher();
@@ -66,7 +69,7 @@ fn quota_row(p: &RowProps) -> Html {
             </div>
             <NumberField id={format!("quota-{}", p.index)} label={format!("{} of {}", r.key, r.entity)} sr_label={true}
                 value={r.value} {on_commit} check={check} unit={model::unit_of(r.key)} hint={model::fmt_value(r.key, r.value)}
-                parser={Callback::from(move |t: String| model::parse_quota_value(key, &t))} />
+                parser={Callback::from(move |t: String| model::parse_quota_value(key, &t).map_err(|e| e + &kept))} />
             <button type="button" class="ghost danger" aria-label={format!("Remove {} of {}", r.key, r.entity)} onclick={remove}>{ "Remove" }</button>
             if let Some(e) = &r.error { <p class="msg error">{ format!("Kafka refuses this entry: {e}") }</p> }
         </li>
@@ -145,6 +148,26 @@ impl Draft {
     }
 }
 
+/// A warning for a user name that is probably not what the user means: a
+/// principal with its `User:` prefix (Kafka's user entity is the name
+/// alone), or `<default>` typed as a name.
+fn user_name_warning(d: &Draft) -> Option<String> {
+    if !matches!(d.kind, Kind::User | Kind::UserClient) || d.user_default {
+        return None;
+    }
+    let name = d.user.trim();
+    if let Some(rest) = name.strip_prefix("User:") {
+        Some(format!(
+            "A user entity is the principal's name without its type: this quota is for a user named '{name}'. \
+             For the principal User:{rest}, type '{rest}'."
+        ))
+    } else if name == "<default>" {
+        Some("'<default>' here is a user literally named <default>, not the default user: tick 'default (--entity-default)' for that.".to_owned())
+    } else {
+        None
+    }
+}
+
 #[function_component(AddQuota)]
 fn add_quota() -> Html {
     let ctx = use_scene();
@@ -156,6 +179,16 @@ fn add_quota() -> Html {
             let mut d = (*draft).clone();
             f(&mut d, e);
             d.touched = true;
+            draft.set(d);
+        })
+    };
+    // Choosing the entity type or the key is not an answer yet: Kafka's
+    // verdict appears once something is typed (or ticked, or submitted).
+    let choose = |f: fn(&mut Draft, Event)| {
+        let draft = draft.clone();
+        Callback::from(move |e: Event| {
+            let mut d = (*draft).clone();
+            f(&mut d, e);
             draft.set(d);
         })
     };
@@ -202,7 +235,7 @@ fn add_quota() -> Html {
             <div class="grid">
                 <div class="field">
                     <label for="add-kind">{ "Entity type" }</label>
-                    <select id="add-kind" onchange={set(|d, e| {
+                    <select id="add-kind" onchange={choose(|d, e| {
                         let v = event_value(&e);
                         d.kind = Kind::ALL.iter().find(|k| k.1 == v).map_or(Kind::User, |k| k.0);
                     })}>
@@ -223,7 +256,7 @@ fn add_quota() -> Html {
                 }
                 <div class="field">
                     <label for="add-key">{ "Key" }</label>
-                    <select id="add-key" onchange={set(|d, e| {
+                    <select id="add-key" onchange={choose(|d, e| {
                         d.key = QuotaKey::from_name(&event_value(&e)).unwrap_or(QuotaKey::ProducerByteRate);
                     })}>
                         { for QuotaKey::ALL.iter().map(|k| html! { <option value={k.as_str()} selected={*k == d.key}>{ k.as_str() }</option> }) }
@@ -237,7 +270,24 @@ fn add_quota() -> Html {
                 </div>
             </div>
             <p id="add-verdict" class={msg_class} aria-live="polite" data-testid="add-verdict">{ msg }</p>
+            if let Some(w) = user_name_warning(d) {
+                <p class="msg warn" role="note" data-testid="add-user-warning">{ "⚠ " }{ w }</p>
+            }
             <button type="submit" disabled={verdict.is_err()}>{ "Set quota" }</button>
         </form>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_names_with_a_type_or_default_get_a_warning() {
+        let d = |user: &str| Draft { user: user.to_owned(), ..Draft::default() };
+        assert!(user_name_warning(&d("User:bob")).unwrap().contains("type 'bob'"));
+        assert!(user_name_warning(&d("<default>")).unwrap().contains("not the default user"));
+        assert_eq!(user_name_warning(&d("bob")), None);
+        assert_eq!(user_name_warning(&Draft { kind: Kind::Client, ..d("User:bob") }), None);
     }
 }
