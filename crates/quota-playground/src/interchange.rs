@@ -409,7 +409,7 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
             }
             other => panic!("{other:?}"),
         }
-        let var = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1000 --entity-type users --entity-name $user\n";
+        let var = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1000 --entity-type users --entity-name \"$user\"\n";
         let ImportPreview::Failed {
             detected: Some(d),
             error,
@@ -419,8 +419,9 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
         };
         assert_eq!(d.format, Format::ConfigsSh);
         assert!(error.message.contains("$user"), "{}", error.message);
-        assert_eq!(error.line, 1);
-        assert!(error.column > 1);
+        // The caret is on the variable's `$`, not the start of its word.
+        assert_eq!((error.line, error.column), (1, 124));
+        assert_eq!(var.find('$'), Some(123));
     }
 
     #[test]

@@ -162,6 +162,9 @@ pub(crate) struct Occurrence {
     pub value: Option<String>,
     /// The argument as written (quotes kept), for variable detection.
     pub raw_value: Option<String>,
+    /// Where each character of `raw_value` is in the input (empty when the
+    /// option has no argument).
+    pub raw_positions: Vec<Position>,
     /// Where the option word starts.
     pub position: Position,
     /// Where its argument starts (the option's position when it has none).
@@ -271,17 +274,28 @@ pub(crate) fn parse(args: &[Word], mode: Mode) -> Result<Options, Error> {
                 opt,
                 value: None,
                 raw_value: None,
+                raw_positions: Vec::new(),
                 position: word.position,
                 value_position: word.position,
             });
             continue;
         }
-        let (value, raw_value, value_position) = match inline {
-            Some(val) => (val.to_owned(), word.raw.clone(), word.position),
+        let (value, raw_value, raw_positions, value_position) = match inline {
+            Some(val) => (
+                val.to_owned(),
+                word.raw.clone(),
+                word.raw_positions.clone(),
+                word.position,
+            ),
             None => match args.get(i) {
                 Some(next) => {
                     i += 1;
-                    (next.value.clone(), next.raw.clone(), next.position)
+                    (
+                        next.value.clone(),
+                        next.raw.clone(),
+                        next.raw_positions.clone(),
+                        next.position,
+                    )
                 }
                 None => {
                     return Err(Error::tool(
@@ -300,6 +314,7 @@ pub(crate) fn parse(args: &[Word], mode: Mode) -> Result<Options, Error> {
                     opt,
                     value: Some(value.clone()),
                     raw_value: Some(raw_value),
+                    raw_positions,
                     position: word.position,
                     value_position,
                 });
@@ -309,6 +324,7 @@ pub(crate) fn parse(args: &[Word], mode: Mode) -> Result<Options, Error> {
                         opt,
                         value: Some(piece.to_owned()),
                         raw_value: Some(raw_value.clone()),
+                        raw_positions: raw_positions.clone(),
                         position: word.position,
                         value_position,
                     });
@@ -319,6 +335,7 @@ pub(crate) fn parse(args: &[Word], mode: Mode) -> Result<Options, Error> {
                 opt,
                 value: Some(value),
                 raw_value: Some(raw_value),
+                raw_positions,
                 position: word.position,
                 value_position,
             });
@@ -338,6 +355,7 @@ mod tests {
                 value: (*a).to_owned(),
                 raw: (*a).to_owned(),
                 position: Position::new(1, u32::try_from(i + 1).unwrap()),
+                raw_positions: Vec::new(),
             })
             .collect()
     }

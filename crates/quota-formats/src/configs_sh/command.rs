@@ -134,6 +134,12 @@ fn entity_type_of(word: &str) -> Option<EntityType> {
 /// Finds unexpanded shell variables and template placeholders in a word as
 /// written: `$NAME`, `${...}`, `$(...)`, `` `...` ``, `$1`, `{{ ... }}`.
 pub(crate) fn find_variables(raw: &str) -> Vec<String> {
+    find_variables_at(raw).into_iter().map(|(_, v)| v).collect()
+}
+
+/// [`find_variables`] with the char index in `raw` where each one starts
+/// (its `$`, backquote or first `{`).
+pub(crate) fn find_variables_at(raw: &str) -> Vec<(usize, String)> {
     let chars: Vec<char> = raw.chars().collect();
     let mut found = Vec::new();
     let mut i = 0;
@@ -159,14 +165,14 @@ pub(crate) fn find_variables(raw: &str) -> Vec<String> {
                 i += 1;
                 continue;
             };
-            found.push(chars[i..end].iter().collect());
+            found.push((i, chars[i..end].iter().collect()));
             i = end;
         } else if c == '`' {
             let end = chars[i + 1..]
                 .iter()
                 .position(|&x| x == '`')
                 .map_or(chars.len(), |p| i + 1 + p + 1);
-            found.push(chars[i..end].iter().collect());
+            found.push((i, chars[i..end].iter().collect()));
             i = end;
         } else if c == '{' && chars.get(i + 1) == Some(&'{') {
             let mut j = i + 2;
@@ -174,7 +180,7 @@ pub(crate) fn find_variables(raw: &str) -> Vec<String> {
                 j += 1;
             }
             let end = (j + 2).min(chars.len());
-            found.push(chars[i..end].iter().collect());
+            found.push((i, chars[i..end].iter().collect()));
             i = end;
         } else {
             i += 1;
@@ -184,23 +190,26 @@ pub(crate) fn find_variables(raw: &str) -> Vec<String> {
 }
 
 /// Reports unexpanded variables that stand where a value matters; notes
-/// the ones in connection options (they do not change any quota).
+/// the ones in connection options (they do not change any quota). The error
+/// is placed at the first such variable itself (its `$`), not at the start
+/// of the word that holds it.
 fn check_variables(opts: &Options, notes: &mut Vec<String>) -> Result<(), Error> {
     let mut names: Vec<String> = Vec::new();
     let mut contexts: Vec<&'static str> = Vec::new();
     let mut first: Option<Position> = None;
     let mut harmless: Vec<String> = Vec::new();
     let mut seen = |occ_raw: &str,
+                    raw_positions: &[Position],
                     context: &'static str,
-                    pos: Position,
+                    word_start: Position,
                     names: &mut Vec<String>,
                     contexts: &mut Vec<&'static str>| {
-        let vars = find_variables(occ_raw);
-        if vars.is_empty() {
+        let vars = find_variables_at(occ_raw);
+        let Some((at, _)) = vars.first() else {
             return;
-        }
-        first.get_or_insert(pos);
-        for v in vars {
+        };
+        first.get_or_insert(raw_positions.get(*at).copied().unwrap_or(word_start));
+        for (_, v) in vars {
             if !names.contains(&v) {
                 names.push(v);
             }
@@ -226,11 +235,19 @@ fn check_variables(opts: &Options, notes: &mut Vec<String>) -> Result<(), Error>
                 continue;
             }
         };
-        seen(raw, context, occ.value_position, &mut names, &mut contexts);
+        seen(
+            raw,
+            &occ.raw_positions,
+            context,
+            occ.value_position,
+            &mut names,
+            &mut contexts,
+        );
     }
     for word in &opts.non_options {
         seen(
             &word.raw,
+            &word.raw_positions,
             "an argument position, where it may hold options such as --add-config",
             word.position,
             &mut names,

@@ -347,6 +347,7 @@ impl ConfigsCommand {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ErrorKind;
     use quota_engine::{QuotaEntity, QuotaKey};
 
     const BS: &str = "kafka-configs.sh --bootstrap-server localhost:9092";
@@ -499,6 +500,77 @@ mod tests {
         );
         assert!(outcomes[2].notes[0]
             .starts_with("Dropped the wrapper `kubectl -n kafka exec broker-0 --`"));
+    }
+
+    /// Where the error for an unexpanded variable is placed, and its message.
+    fn variable_error(text: &str, mode: Mode) -> Position {
+        let e = parse_command(text, mode).unwrap_err();
+        assert!(
+            matches!(e.kind, ErrorKind::UnexpandedVariables { .. }),
+            "{text}: {e}"
+        );
+        e.position
+    }
+
+    #[test]
+    fn an_unexpanded_variable_is_placed_at_its_dollar() {
+        // The reviewer's runbook: eight lines before, `producer_byte_rate`
+        // at column 73 and `$RATE` at column 92 of line 9.
+        let head = "#!/bin/sh\n# quotas\n\nset -e\n\n# tenant a\n\n# rate\n";
+        let cmd = format!("{BS} --alter --add-config producer_byte_rate=$RATE --entity-type users --entity-name alice");
+        assert_eq!(cmd.find("producer_byte_rate"), Some(72));
+        let script = parse_script(&format!("{head}{cmd}\n"), Mode::Import);
+        let commands: Vec<_> = script
+            .iter()
+            .filter(|c| c.text.contains("kafka-configs"))
+            .collect();
+        assert_eq!(commands.len(), 1);
+        let e = commands[0].command.as_ref().unwrap_err();
+        assert_eq!(e.position, Position::new(9, 92));
+        assert!(e.to_string().contains("$RATE"), "{e}");
+        for (args, column) in [
+            // `${RATE}`, bare and inside quotes (the `$`, not the quote).
+            ("--add-config producer_byte_rate=${RATE} --user alice", 92),
+            ("--add-config 'producer_byte_rate=$RATE' --user alice", 93),
+            ("--add-config \"producer_byte_rate=${RATE}\" --user alice", 93),
+            // A later pair in the same value.
+            ("--add-config producer_byte_rate=1,consumer_byte_rate=$C --user alice", 113),
+            // The inline `--option=value` form.
+            ("--add-config=producer_byte_rate=$RATE --user alice", 92),
+            // Entity names: quoted, inside a word, inline.
+            ("--user \"$USER\" --add-config producer_byte_rate=1", 68),
+            ("--client consumer_app_$ID --add-config producer_byte_rate=1", 82),
+            ("--entity-type users --entity-name=${TENANT}_user --add-config producer_byte_rate=1", 94),
+            // Two words with variables: the first one in the command.
+            ("--entity-type users --entity-name \"$USER\" --add-config producer_byte_rate=${RATE}", 95),
+            // A variable where an option may stand.
+            ("--alter --user alice $CONFIG", 81),
+        ] {
+            let text = format!("{BS} --alter {args}");
+            let expected = u32::try_from(
+                text.char_indices()
+                    .position(|(i, _)| {
+                        text[i..].starts_with('$') || text[i..].starts_with("{{")
+                    })
+                    .unwrap()
+                    + 1,
+            )
+            .unwrap();
+            assert_eq!(expected, column, "{args}: the table's column");
+            let at = variable_error(&text, Mode::Strict);
+            assert_eq!(at, Position::new(1, column), "{args}");
+        }
+        // Across a `\`-continuation the variable keeps its own line and column.
+        let text =
+            format!("{BS} --alter --user alice \\\n    --add-config producer_byte_rate=$RATE\n");
+        assert_eq!(variable_error(&text, Mode::Strict), Position::new(2, 37));
+        // Inside a wrapper's quoted command.
+        let text = "docker exec broker bash -c \"kafka-configs --bootstrap-server b:9092 --alter --user alice --add-config producer_byte_rate=$RATE\"";
+        let dollar = text.find('$').unwrap() + 1;
+        assert_eq!(
+            variable_error(text, Mode::Import),
+            Position::new(1, u32::try_from(dollar).unwrap())
+        );
     }
 
     #[test]

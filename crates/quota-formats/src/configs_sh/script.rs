@@ -47,6 +47,9 @@ pub(crate) struct Word {
     pub raw: String,
     /// Where the word starts in the input.
     pub position: Position,
+    /// `raw_positions[i]` is where the `i`-th character of `raw` is in the
+    /// input (so a variable inside the word can be placed exactly).
+    pub raw_positions: Vec<Position>,
 }
 
 /// A `kafka-configs` invocation found in a text.
@@ -284,10 +287,14 @@ pub(crate) fn split_words(line: &LogicalLine) -> Result<Vec<Word>, Error> {
             .collect::<String>()
             .trim_end()
             .to_owned();
+        let raw_positions = (start..start + raw.chars().count())
+            .map(|i| line.position_at(i))
+            .collect();
         words.push(Word {
             value,
             raw,
             position: line.position_at(start),
+            raw_positions,
         });
     }
     Ok(words)
