@@ -36,6 +36,9 @@ test("pasting the lab's commands imports their quotas into the list and the ladd
   await box.fill(LAB);
   // The import/export worker answers asynchronously: wait for its answer.
   await page.getByTestId('import-ready').filter({ hasText: /5 quota values for 4 entities/ }).waitFor();
+  // The preview lists what would be imported, before anything changes.
+  await page.getByTestId('import-list').locator('summary').click();
+  assert.match(await page.getByTestId('import-list').innerText(), /users\/tenantUserA\/clients\/batch-loader producer_byte_rate=500000\.0/);
   assert.match(await page.getByTestId('import-detected').innerText(), /Line 1 runs kafka-configs.*kafka-configs\.sh commands/);
   // Merge is the default: the scenario's own tenant-a quota stays.
   assert.equal(await page.getByLabel(/^Merge/).isChecked(), true);

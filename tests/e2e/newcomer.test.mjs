@@ -95,6 +95,7 @@ test('360 px: metric and MBean names wrap at : , = boundaries, not per character
   const { page, errors, context } = await openApp(browser, server.url, { viewport: { width: 360, height: 800 } });
   await page.getByTestId('lesson-1').click();
   await page.getByTestId('lesson-text').waitFor();
+  await page.locator('#simulation').focus();
   await page.keyboard.press('End');
   for (const id of ['client-metrics', 'broker-metrics']) {
     const lines = await page.getByTestId(id).locator('tbody td code').evaluateAll((codes) => codes.map((c) => {

@@ -165,8 +165,14 @@ test("the lab's 2 MB/s producer runs to the end in about 12 s; scrub and step mo
   await page.getByTestId('step-back').click();
   const back = Number(await page.getByTestId('clock').getAttribute('data-ms'));
   assert.ok(back < after, `step back to ${back}`);
-  // Keyboard: End, Home.
+  // Keyboard: End, Home, with focus in the Simulation panel (elsewhere the
+  // keys scroll the page as usual).
   await page.locator('body').click({ position: { x: 2, y: 2 } });
+  const before = await page.getByTestId('clock').getAttribute('data-ms');
+  await page.keyboard.press('End');
+  await page.waitForTimeout(200);
+  assert.equal(await page.getByTestId('clock').getAttribute('data-ms'), before, 'End outside the panel does not seek');
+  await page.locator('#simulation').focus();
   await page.keyboard.press('End');
   await page.waitForFunction((e) => Number(document.querySelector('[data-testid="clock"]').dataset.ms) >= e - 1, end);
   await page.keyboard.press('Home');
@@ -296,11 +302,55 @@ test('embed mode shows one panel without chrome and reports its height to the pa
   // The example page's own listener sets the iframe's height from the message.
   await parent.waitForFunction(() => parseInt(document.getElementById('ladder').style.height, 10) > 200, null, { timeout: 20000 });
   await shot(parent, 'embed-example', false);
+  // The height follows the content both ways, also without a re-render of
+  // the app (a <details> opening), and the content fits: no inner scrolling.
+  const ladder = () => parent.evaluate(() => parseInt(document.getElementById('ladder').style.height, 10));
+  const frame = parent.frames().find((f) => f.url().includes('embed=resolution'));
+  const fits = () => frame.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight + 1);
+  await parent.waitForFunction(() => true);
+  const h0 = await ladder();
+  assert.equal(await fits(), true, `the resolution embed scrolls inside ${h0} px`);
+  await frame.locator('#resolution details > summary').first().click();
+  await parent.waitForFunction((h) => parseInt(document.getElementById('ladder').style.height, 10) > h, h0);
+  assert.equal(await fits(), true, 'the content fits after a <details> opens');
+  await frame.locator('#resolution details > summary').first().click();
+  await parent.waitForFunction((h) => parseInt(document.getElementById('ladder').style.height, 10) <= h + 1, h0);
   await host.close();
+
+  // An embed shows every reader the same scenario: never the reader's autosave.
+  const reader = await browser.newContext();
+  const own = await reader.newPage();
+  await own.goto(server.url);
+  await own.waitForSelector('body[data-first-render-ms]');
+  await own.getByLabel('SASL user name').fill('alice-private');
+  await own.getByTestId('principal-name').filter({ hasText: 'User:alice-private' }).waitFor();
+  await own.waitForFunction(() => (localStorage.getItem('kafka-quota-playground.scenario') || '').length > 10);
+  const embedded = await reader.newPage();
+  await embedded.goto(`${server.url}?embed=connection`);
+  await embedded.waitForSelector('body[data-first-render-ms]');
+  assert.equal(await embedded.getByTestId('principal-name').innerText(), 'User:tenant-a');
+  // A damaged link says so inside the embed too.
+  await embedded.goto(`${server.url}?embed=resolution#v1.garbage!!`);
+  await embedded.waitForSelector('body[data-first-render-ms]');
+  await embedded.getByTestId('notice').filter({ hasText: 'not valid base64url' }).waitFor();
+  // In an embed, ? (with focus in the simulation) shows the help, and Esc closes it.
+  await embedded.goto(`${server.url}?embed=Simulation`);
+  await embedded.waitForSelector('body[data-first-render-ms]');
+  assert.equal(await embedded.getByTestId('embed-warning').count(), 0, 'panel names are case-insensitive');
+  await embedded.locator('#simulation').focus();
+  await embedded.keyboard.press('?');
+  await embedded.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+  await embedded.keyboard.press('Escape');
+  await embedded.getByRole('dialog').waitFor({ state: 'detached' });
+  await reader.close();
 });
 
 test('keyboard: ? opens the help sheet and Escape closes it; every control has a name', async () => {
   const { page, errors, context } = await openApp(browser, server.url);
+  // Outside the Simulation panel, ? is just a character.
+  await page.keyboard.press('?');
+  assert.equal(await page.getByRole('dialog').count(), 0);
+  await page.locator('#simulation').focus();
   await page.keyboard.press('?');
   await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
   await page.keyboard.press('Escape');
@@ -322,7 +372,7 @@ test('keyboard: ? opens the help sheet and Escape closes it; every control has a
   await page.keyboard.press('Escape');
   await page.getByRole('dialog').waitFor({ state: 'detached' });
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Keyboard shortcuts', 'focus returns to the ? button');
-  await page.locator('body').click({ position: { x: 2, y: 2 } });
+  await page.locator('#simulation').focus();
   // Space plays and pauses.
   await page.keyboard.press(' ');
   await page.getByRole('button', { name: 'Pause' }).waitFor();
@@ -361,6 +411,7 @@ test('screenshots: light and dark, 360 px and wide', async () => {
     const { page, errors, context } = await openApp(browser, server.url, options);
     await page.getByTestId('lesson-4').click();
     await page.getByTestId('lesson-text').waitFor();
+    await page.locator('#simulation').focus();
     await page.keyboard.press('End');
     // Nothing is wider than the viewport.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

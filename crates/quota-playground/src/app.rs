@@ -63,7 +63,7 @@ impl Panel {
     /// The embedded panel for `?embed=<value>`: a bare `?embed` (or an
     /// unknown name) shows the simulation.
     pub fn from_query(value: Option<&str>) -> Option<Panel> {
-        let v = value?;
+        let v = value?.trim().to_ascii_lowercase();
         Some(Panel::ALL.into_iter().find(|p| p.slug() == v).unwrap_or(Panel::Simulation))
     }
 }
@@ -73,7 +73,7 @@ impl Panel {
 /// `?embed` or no parameter.
 pub(crate) fn embed_warning(value: Option<&str>) -> Option<String> {
     let v = value?;
-    if v.is_empty() || Panel::ALL.iter().any(|p| p.slug() == v) {
+    if v.is_empty() || Panel::ALL.iter().any(|p| p.slug() == v.trim().to_ascii_lowercase()) {
         return None;
     }
     let shown: String = v.chars().take(40).collect();
@@ -170,7 +170,7 @@ pub fn app() -> Html {
     let embed = Panel::from_query(embed_param.as_deref());
     let embed_note = embed_warning(embed_param.as_deref());
     let state = use_reducer(|| {
-        let (scenario, origin, notice) = platform::initial_scenario();
+        let (scenario, origin, notice) = platform::initial_scenario(embed.is_some());
         let mut s = AppState::new(scenario, origin);
         s.notice = notice;
         s
@@ -206,7 +206,11 @@ pub fn app() -> Html {
                 if let Some(w) = embed_note {
                     <p class="msg warn" role="note" data-testid="embed-warning">{ "⚠ " }{ w }</p>
                 }
+                // A damaged link says so in an embed too (the default
+                // scenario is shown, and the reader should know).
+                if state.notice.as_ref().is_some_and(|n| n.level == crate::state::NoticeLevel::Error) { <NoticeBar /> }
                 { panel_view(panel) }
+                if state.help_open { <HelpSheet /> }
                 <p class="embed-foot">
                     <a href={format!("{}#{}", platform::page_base(), quota_formats::permalink::encode(&state.scenario))}
                        target="_blank" rel="noopener">{ "Open in the Kafka Quota Playground" }</a>

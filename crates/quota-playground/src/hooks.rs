@@ -103,6 +103,18 @@ fn key_action(e: &web_sys::KeyboardEvent, v: &KeyView) -> Option<Action> {
     if v.help_open && key != "?" {
         return None;
     }
+    // Shortcuts act only while focus is in the Simulation panel (or the help
+    // sheet): elsewhere Space, Home, End and the arrows scroll the page as
+    // usual, and single-character keys reach assistive technology
+    // (WCAG 2.1.4: character key shortcuts active only on focus).
+    let in_scope = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|el| el.closest("#simulation, [role=dialog]").ok().flatten())
+        .is_some();
+    if !in_scope {
+        return None;
+    }
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return None;
     }
@@ -130,17 +142,36 @@ fn key_action(e: &web_sys::KeyboardEvent, v: &KeyView) -> Option<Action> {
     }
 }
 
-/// In an embed, tells the parent page the content height after each render.
+/// In an embed, tells the parent page the content height after each render
+/// and whenever the content changes size without one (a `<details>`
+/// opening, the iframe getting narrower): it grows and shrinks with it.
 #[hook]
 pub(crate) fn use_embed_height(embedded: bool) {
     let last = use_mut_ref(|| 0.0f64);
-    use_effect(move || {
-        if embedded {
+    let report = {
+        let last = last.clone();
+        move || {
             let h = platform::content_height();
             if (h - *last.borrow()).abs() >= 1.0 {
                 *last.borrow_mut() = h;
                 platform::post_height(h);
             }
+        }
+    };
+    {
+        let report = report.clone();
+        use_effect_with(embedded, move |embedded| {
+            let observer = if *embedded { platform::observe_app_size(report) } else { None };
+            move || {
+                if let Some(o) = observer {
+                    o.disconnect();
+                }
+            }
+        });
+    }
+    use_effect(move || {
+        if embedded {
+            report();
         }
     });
 }

@@ -161,12 +161,32 @@ pub fn post_height(height: f64) {
     let _ = parent.post_message(&msg, "*");
 }
 
-/// The document's content height (px).
+/// The height of the page's content (px): the bottom of `#app`'s content
+/// plus the body's margins, not `documentElement.scrollHeight`, which is
+/// never less than the iframe's own height and so could never shrink.
 pub fn content_height() -> f64 {
-    window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-        .map_or(0.0, |e| f64::from(e.scroll_height()))
+    let Some(doc) = window().and_then(|w| w.document()) else { return 0.0 };
+    let app = doc.get_element_by_id("app").map_or(0.0, |a| a.get_bounding_client_rect().height().max(f64::from(a.scroll_height())));
+    let body_margins = doc.body().and_then(|b| window()?.get_computed_style(&b).ok().flatten()).map_or(0.0, |st| {
+        let px = |p: &str| st.get_property_value(p).ok().and_then(|v| v.trim_end_matches("px").parse::<f64>().ok()).unwrap_or(0.0);
+        px("margin-top") + px("margin-bottom") + px("padding-top") + px("padding-bottom")
+    });
+    (app + body_margins).ceil()
+}
+
+/// Calls `on_change` whenever the size of `#app` changes (a `<details>`
+/// opening, a narrower iframe, fonts loading), through a `ResizeObserver`.
+/// Returns the observer, to disconnect when done; `None` where the browser
+/// has none.
+pub fn observe_app_size(on_change: impl Fn() + 'static) -> Option<web_sys::ResizeObserver> {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let app = window()?.document()?.get_element_by_id("app")?;
+    let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |_: js_sys::Array| on_change());
+    let observer = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok()?;
+    cb.forget();
+    observer.observe(&app);
+    Some(observer)
 }
 
 /// Sets a `data-*` attribute on `<body>` (read by the benchmarks).
@@ -185,9 +205,11 @@ pub fn remove_boot_message() {
 
 /// The scenario to start with: the URL hash if there is one (a damaged one
 /// gives the default and a notice saying why), else the autosave, else the
-/// default.
-pub fn initial_scenario() -> (Scenario, Origin, Option<Notice>) {
-    resolve_initial(&location_hash(), storage().and_then(|s| s.get_item(AUTOSAVE_KEY).ok().flatten()))
+/// default. An embed never reads the autosave: a documentation page shows
+/// every reader the same scenario, and none of the reader's own.
+pub fn initial_scenario(embedded: bool) -> (Scenario, Origin, Option<Notice>) {
+    let autosaved = if embedded { None } else { storage().and_then(|s| s.get_item(AUTOSAVE_KEY).ok().flatten()) };
+    resolve_initial(&location_hash(), autosaved)
 }
 
 /// [`initial_scenario`] without the browser: testable natively.

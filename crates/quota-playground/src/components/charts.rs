@@ -91,9 +91,9 @@ pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
     let bw = w / slots;
     let rate = model::rate_at(track, cursor);
     let label = format!(
-        "Quota window at {}: {} samples holding {}; measured rate {} against a quota of {}.",
+        "Quota window at {}: {} holding {}; measured rate {} against a quota of {}.",
         model::fmt_ms(cursor),
-        bars.len(),
+        model::count_of(bars.len() as u64, "sample", "samples"),
         fmt_amount(track.quota_type, bars.iter().map(|b| b.sum).sum()),
         rate.map_or("0".to_owned(), |r| fmt_rate_of(track.quota_type, r.rate)),
         if unlimited { "unlimited".to_owned() } else { fmt_rate_of(track.quota_type, track.bound) },

@@ -108,6 +108,9 @@ fn placed_view(
     }
 }
 
+/// How many imported values the preview lists (the count covers all).
+const LIST_MAX: usize = 200;
+
 #[function_component(ImportBox)]
 fn import_box() -> Html {
     let ctx = use_scene();
@@ -227,7 +230,7 @@ fn import_box() -> Html {
         ImportPreview::Failed { detected, error } => (
             detected.clone(),
             html! {
-                <div id="import-status" role="alert">{ placed_view(error, "error", "import-error", goto.clone()) }</div>
+                <div id="import-status">{ placed_view(error, "error", "import-error", goto.clone()) }</div>
             },
         ),
         ImportPreview::Ready {
@@ -249,6 +252,16 @@ fn import_box() -> Html {
                             { format!("Ready: {} quota value{} for {} entit{}.", quotas.len(), if quotas.len() == 1 { "" } else { "s" },
                                 entities, if entities == 1 { "y" } else { "ies" }) }
                         </p>
+                        <details class="data" data-testid="import-list">
+                            <summary>{ "What would be imported" }</summary>
+                            <ul class="import-list">
+                                { for quotas.iter().take(LIST_MAX).map(|q| html! {
+                                    <li><code>{ format!("{} {}={}", crate::model::entity_path(&q.entity), q.key.as_str(),
+                                        quota_engine::java_double_to_string(q.value)) }</code></li>
+                                }) }
+                            </ul>
+                            if quotas.len() > LIST_MAX { <p class="msg hint">{ format!("and {} more", quotas.len() - LIST_MAX) }</p> }
+                        </details>
                         if !notes.is_empty() {
                             <div class="notes" data-testid="import-notes">
                                 <p class="msg hint">{ format!("{} note{} from the reader:", notes.len(), if notes.len() == 1 { "" } else { "s" }) }</p>
@@ -264,8 +277,8 @@ fn import_box() -> Html {
     let failed =
         failure.is_some() || (!reading && matches!(&*preview, ImportPreview::Failed { .. }));
     html! {
-        <section class="io-part" aria-labelledby="import-title">
-            <h3 id="import-title">{ "Import" }</h3>
+        <section class="io-part" aria-labelledby="import-box-title">
+            <h3 id="import-box-title">{ "Import" }</h3>
             <div class="field">
                 <label for="import-text">{ "Quotas to import (any format)" }</label>
                 <textarea id="import-text" data-testid="import-text" rows="7" spellcheck="false" autocomplete="off"
@@ -279,7 +292,7 @@ fn import_box() -> Html {
                     None => String::new(),
                 } }
             </p>
-            <div class="import-status" aria-busy={stale.to_string()} data-testid="import-status-box">{ status }</div>
+            <div class="import-status" aria-live="polite" aria-busy={stale.to_string()} data-testid="import-status-box">{ status }</div>
             <fieldset class="import-mode">
                 <legend>{ "Import into the scenario" }</legend>
                 { mode(false, "Merge: imported values replace the same entity and key, other quotas stay") }
@@ -317,9 +330,12 @@ fn export_menu() -> Html {
     }
     {
         let (answer, asked, scenario) = (answer.clone(), asked.clone(), ctx.state.scenario.clone());
+        // "Copied" describes the text that was copied: a new text clears it.
+        let copied = copied.clone();
         use_effect_with(
             (ctx.state.revision, *format, *started),
             move |(_, f, started)| {
+                copied.set(None);
                 if *started {
                     asked.borrow().set(worker::send(Op::Export {
                         format: *f,

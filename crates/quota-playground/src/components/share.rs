@@ -28,7 +28,7 @@ pub(crate) fn share_panel() -> Html {
     let link = format!("{base}#{code}");
     let embed_url = format!("{base}?embed={}#{code}", panel.slug());
     let snippet = format!(
-        "<iframe src=\"{embed_url}\" title=\"Kafka quota playground: {}\" width=\"100%\" height=\"520\" style=\"border:0\" loading=\"lazy\"></iframe>",
+        "<iframe src=\"{embed_url}\" title=\"Kafka quota playground: {}\" width=\"100%\" height=\"520\" style=\"border:0\" loading=\"lazy\" allow=\"clipboard-write\"></iframe>",
         panel.title()
     );
     let copy = |what: &'static str, text: String| {

@@ -80,7 +80,9 @@ fn transport() -> Html {
             </label>
             <input type="range" class="scrubber" min="0" max={format!("{:.0}", end.ceil())} step="1" value={format!("{cursor:.0}")}
                 aria-label="Simulated time (ms)" aria-valuetext={clock.clone()} oninput={scrub} data-testid="scrubber" />
-            <output class="clock" data-testid="clock" data-ms={format!("{cursor:.0}")}>{ clock }</output>
+            // aria-live off: an <output> is a live region, and playback would
+            // announce every frame; the scrubber's aria-valuetext carries the time.
+            <output class="clock" data-testid="clock" data-ms={format!("{cursor:.0}")} aria-live="off">{ clock }</output>
         </div>
     }
 }
