@@ -147,21 +147,23 @@ fn lesson_auth() -> String {
 }
 
 fn lesson_request() -> String {
+    // The same 1 MB from both: only the request sizes differ.
     r#"{
   "name": "Request quotas are thread time",
+  "description": "Two producers send the same 1,000 records of 1,000 bytes under request_percentage=1: one in 64 KB batches, one record per request.",
   "seed": 1,
   "topics": [{"name": "lab", "partitions": 1}],
   "quotas": [
-    {"entity": {"client-id": "cpu-bound"}, "key": "request_percentage", "value": 1},
+    {"entity": {"client-id": "batched"}, "key": "request_percentage", "value": 1},
     {"entity": {"client-id": "chatty"}, "key": "request_percentage", "value": 1}
   ],
   "connections": [
-    {"name": "batched", "listener": "PLAINTEXT", "client.id": "cpu-bound"},
+    {"name": "batched", "listener": "PLAINTEXT", "client.id": "batched"},
     {"name": "chatty", "listener": "PLAINTEXT", "client.id": "chatty"}
   ],
   "workloads": [
-    {"producer": {"connection": "batched", "topic": "lab", "records": 10000, "record.size": 1000, "config": {"acks": "1", "linger.ms": 5, "batch.size": 65536}}},
-    {"producer": {"connection": "chatty", "topic": "lab", "records": 300, "record.size": 1000, "config": {"acks": "1", "linger.ms": 0, "batch.size": 1, "max.in.flight.requests.per.connection": 1}}}
+    {"producer": {"connection": "batched", "topic": "lab", "records": 1000, "record.size": 1000, "config": {"acks": "1", "linger.ms": 5, "batch.size": 65536}}},
+    {"producer": {"connection": "chatty", "topic": "lab", "records": 1000, "record.size": 1000, "config": {"acks": "1", "linger.ms": 0, "batch.size": 1, "max.in.flight.requests.per.connection": 1}}}
   ]
 }"#
     .to_owned()
@@ -180,24 +182,26 @@ fn lesson_consumer() -> String {
 }
 
 fn lesson_metrics() -> String {
-    r#"{
+    format!(
+        r#"{{
   "name": "What the metrics show (and NaN)",
+  "description": "The lab's 30 MB perf-test under a 2 MB/s client-id quota, beside a short producer under request_percentage=50 that is never throttled.",
   "seed": 1,
-  "topics": [{"name": "lab", "partitions": 1}],
+  "topics": [{{"name": "lab", "partitions": 1}}],
   "quotas": [
-    {"entity": {"client-id": "perf-throttled"}, "key": "producer_byte_rate", "value": 2000000},
-    {"entity": {"client-id": "cpu-bound"}, "key": "request_percentage", "value": 50}
+    {{"entity": {{"client-id": "perf-throttled"}}, "key": "producer_byte_rate", "value": 2000000}},
+    {{"entity": {{"client-id": "cpu-bound"}}, "key": "request_percentage", "value": 50}}
   ],
   "connections": [
-    {"name": "perf", "listener": "PLAINTEXT", "client.id": "perf-throttled"},
-    {"name": "cpu-bound", "listener": "PLAINTEXT", "client.id": "cpu-bound"}
+    {{"name": "perf", "listener": "PLAINTEXT", "client.id": "perf-throttled"}},
+    {{"name": "cpu-bound", "listener": "PLAINTEXT", "client.id": "cpu-bound"}}
   ],
   "workloads": [
-    {"producer": {"connection": "perf", "topic": "lab", "records": 10000, "record.size": 1000, "config": {"acks": "1", "linger.ms": 5, "batch.size": 65536}}},
-    {"producer": {"connection": "cpu-bound", "topic": "lab", "records": 500, "record.size": 1000, "config": {"acks": "1", "linger.ms": 5, "batch.size": 65536}}}
+    {{"producer": {{"connection": "perf", "topic": "lab", {LAB_PRODUCER}}}}},
+    {{"producer": {{"connection": "cpu-bound", "topic": "lab", "records": 500, "record.size": 1000, "config": {{"acks": "1", "linger.ms": 5, "batch.size": 65536}}}}}}
   ]
-}"#
-    .to_owned()
+}}"#
+    )
 }
 
 /// The lessons, in the article's order.
@@ -243,11 +247,14 @@ pub const LESSONS: [Lesson; 7] = [
     Lesson {
         id: 5,
         title: "Request quotas are thread time",
-        finding: "request_percentage limits the share of broker thread time, not the number of requests.",
-        explain: "Both clients have request_percentage=1: one percent of one thread per window. The batched producer sends few, \
-                  large requests and costs the broker little thread time; the chatty one sends one record per request. Look at the \
-                  Request budget's measured value against the 1 % line and at which client is throttled. Costs here are a model of \
-                  the broker, so treat the exact outcome as an illustration.",
+        finding: "request_percentage limits the share of broker thread time a client uses, not its number of requests.",
+        explain: "Both producers send the same 1 MB under request_percentage=1, one percent of one thread (about 0.1 s of \
+                  handler and network thread time per 10 s window). The batched one needs 16 requests and is done in about \
+                  13 ms, never throttled. The chatty one sends 1,000 one-record requests of about 0.18 ms each, nearly all a \
+                  fixed per-request cost: 181 ms of thread time against 13 ms for the same bytes. It crosses the 1 % line, is \
+                  throttled about 100 times for up to 1,000 ms (the one-window cap) and takes about 12 s. Give the batched \
+                  producer 10,000 records and it is throttled too. The costs model a laptop broker; the lab found 1 % a coin \
+                  flip for small traffic.",
         scenario: lesson_request,
     },
     Lesson {
@@ -262,11 +269,14 @@ pub const LESSONS: [Lesson; 7] = [
     Lesson {
         id: 7,
         title: "What the metrics show (and NaN)",
-        finding: "Broker quota MBeans exist per budget; a budget that was never throttled reads throttle-time NaN.",
-        explain: "Look at the metrics tables at the end of the run: kafka.server:type=Produce,client-id=perf-throttled has a byte-rate \
-                  and a throttle-time, while the Request budget of cpu-bound was never throttled and reads NaN. A dashboard must \
-                  treat NaN as 'no recent samples', not as zero. The client side shows produce-throttle-time-avg and -max without \
-                  broker access.",
+        finding: "Broker quota MBeans exist per budget; a budget with no recent throttle reads throttle-time NaN, not 0.",
+        explain: "perf-throttled sends the lab's 30 MB under a 2 MB/s client-id quota and is throttled about 50 times in 12 s. \
+                  At the end kafka.server:type=Produce,client-id=perf-throttled has a byte-rate (about 0.83 MB/s over the last \
+                  window) and a throttle-time of about 217 ms, the mean of its recent throttles. cpu-bound sent 500 records at the \
+                  start under request_percentage=50 and was never throttled: kafka.server:type=Request,client-id=cpu-bound reads \
+                  request-time 0 and throttle-time NaN, as in the lab's dump. A dashboard must read NaN as 'no recent throttle', \
+                  not as zero. Without broker access, the client's produce-throttle-time-avg and -max show about 25 and 1,033 ms \
+                  for perf-throttled and 0.0 for cpu-bound, whose responses all carried a throttle time of 0.",
         scenario: lesson_metrics,
     },
 ];
@@ -311,5 +321,108 @@ mod tests {
         assert_eq!(max("plaintext"), 0.0);
         assert!(max("sasl-tenant-a") > 500.0);
         assert_eq!(max("sasl-tenant-b"), 0.0);
+    }
+
+    /// The final value of `attribute` on `mbean` (broker 0).
+    fn mbean(t: &quota_engine::sim::Timeline, mbean: &str, attribute: &str) -> f64 {
+        t.brokers[0]
+            .mbeans
+            .iter()
+            .find(|m| m.mbean == mbean && m.attribute == attribute)
+            .unwrap_or_else(|| panic!("no {mbean}:{attribute}"))
+            .value
+    }
+
+    /// The sensor whose MBean is `mbean`.
+    fn sensor<'t>(t: &'t quota_engine::sim::Timeline, mbean: &str) -> &'t quota_engine::sim::SensorTrack {
+        t.sensors.iter().find(|s| s.mbean == mbean).unwrap_or_else(|| panic!("no sensor {mbean}"))
+    }
+
+    /// Thread time a request budget recorded over the run (ms): the samples
+    /// hold percent of a second (ns * 100 / 1e9), so 1 unit = 10 ms.
+    fn thread_ms(s: &quota_engine::sim::SensorTrack) -> f64 {
+        s.samples.iter().map(|w| w.sum).sum::<f64>() * 10.0
+    }
+
+    /// Every `kafka.server:type=...` name the lesson's text mentions is an
+    /// MBean the run produced.
+    fn named_mbeans_exist(l: &Lesson, t: &quota_engine::sim::Timeline) {
+        for word in l.explain.split_whitespace().filter(|w| w.starts_with("kafka.server:")) {
+            let name = word.trim_end_matches([',', '.', ':', ';']);
+            assert!(t.brokers[0].mbeans.iter().any(|m| m.mbean == name), "lesson {} names {name}", l.id);
+        }
+    }
+
+    #[test]
+    fn the_request_lesson_throttles_the_chatty_producer_not_the_batched_one() {
+        let l = lesson(5).unwrap();
+        let t = model::simulate(&l.scenario()).unwrap();
+        let batched = t.client("batched").unwrap();
+        let chatty = t.client("chatty").unwrap();
+        // The same bytes from both.
+        assert_eq!(batched.metrics.bytes_done, 1_000_000);
+        assert_eq!(chatty.metrics.bytes_done, batched.metrics.bytes_done);
+        // "16 requests", "about 13 ms", never throttled.
+        assert!((12..=20).contains(&batched.metrics.requests), "{}", batched.metrics.requests);
+        assert!(batched.duration_ms.unwrap() < 50.0, "{:?}", batched.duration_ms);
+        assert_eq!(batched.metrics.throttle_time_max, 0.0);
+        let sb = sensor(&t, "kafka.server:type=Request,client-id=batched");
+        assert!(sb.throttles.is_empty());
+        assert!(sb.rate.points.iter().all(|p| p.rate < sb.bound), "the batched rate stays under 1 %");
+        assert!(mbean(&t, &sb.mbean, "throttle-time").is_nan());
+        // "1,000 one-record requests", "about 100 times, up to 1,000 ms", "about 12 s".
+        assert_eq!(chatty.metrics.requests, 1_000);
+        let sc = sensor(&t, "kafka.server:type=Request,client-id=chatty");
+        assert!((60..=150).contains(&sc.throttles.len()), "{}", sc.throttles.len());
+        assert_eq!(sc.throttles.iter().map(|e| e.delay_ms).max(), Some(1_000));
+        assert_eq!(chatty.metrics.throttle_time_max, 1_000.0);
+        let d = chatty.duration_ms.unwrap();
+        assert!((8_000.0..16_000.0).contains(&d), "{d}");
+        // "about 0.18 ms each", "181 ms of thread time against 13 ms".
+        let (tb, tc) = (thread_ms(sb), thread_ms(sc));
+        assert!((10.0..18.0).contains(&(tc / tb)), "chatty {tc} ms, batched {tb} ms");
+        assert!((160.0..200.0).contains(&tc) && (10.0..16.0).contains(&tb), "chatty {tc} ms, batched {tb} ms");
+        let per_request = tc / chatty.metrics.requests as f64;
+        assert!((0.16..0.20).contains(&per_request), "{per_request} ms per request");
+        assert!(t.clients.iter().all(|c| c.metrics.record_error_total == 0 && c.metrics.record_retry_total == 0));
+    }
+
+    #[test]
+    fn the_request_lesson_suggestion_throttles_a_bigger_batched_producer() {
+        // "Give the batched producer 10,000 records and it is throttled too."
+        let json = lesson_request().replacen(r#""records": 1000,"#, r#""records": 10000,"#, 1);
+        let t = model::simulate(&parse(&json)).unwrap();
+        assert_eq!(t.client("batched").unwrap().metrics.bytes_done, 10_000_000);
+        assert!(!sensor(&t, "kafka.server:type=Request,client-id=batched").throttles.is_empty());
+    }
+
+    #[test]
+    fn the_metrics_lesson_shows_a_throttle_time_and_a_nan() {
+        let l = lesson(7).unwrap();
+        let t = model::simulate(&l.scenario()).unwrap();
+        named_mbeans_exist(l, &t);
+        // "throttled about 50 times in 12 s".
+        let perf = t.client("perf").unwrap();
+        let d = perf.duration_ms.unwrap();
+        assert!((10_000.0..14_000.0).contains(&d), "{d}");
+        assert!((10_000.0..14_000.0).contains(&t.end_ms), "{}", t.end_ms);
+        let sp = sensor(&t, "kafka.server:type=Produce,client-id=perf-throttled");
+        assert!((35..=70).contains(&sp.throttles.len()), "{}", sp.throttles.len());
+        // "a byte-rate (about 0.83 MB/s)", "a throttle-time of about 217 ms".
+        let rate = mbean(&t, &sp.mbean, "byte-rate");
+        assert!((600_000.0..1_000_000.0).contains(&rate), "{rate}");
+        let throttle = mbean(&t, &sp.mbean, "throttle-time");
+        assert!((150.0..300.0).contains(&throttle), "{throttle}");
+        // "never throttled", "request-time 0 and throttle-time NaN".
+        let sc = sensor(&t, "kafka.server:type=Request,client-id=cpu-bound");
+        assert!(sc.throttles.is_empty());
+        assert_eq!(mbean(&t, &sc.mbean, "request-time"), 0.0);
+        assert!(mbean(&t, &sc.mbean, "throttle-time").is_nan());
+        // Client side: "about 25 and 1,033 ms" and "0.0 for cpu-bound".
+        assert!((15.0..40.0).contains(&perf.metrics.throttle_time_avg), "{}", perf.metrics.throttle_time_avg);
+        assert!((900.0..1_200.0).contains(&perf.metrics.throttle_time_max), "{}", perf.metrics.throttle_time_max);
+        let cpu = t.client("cpu-bound").unwrap();
+        assert_eq!((cpu.metrics.throttle_time_avg, cpu.metrics.throttle_time_max), (0.0, 0.0));
+        assert_eq!(cpu.metrics.records_done, 500);
     }
 }

@@ -131,25 +131,66 @@ pub struct ThrottleEvent {
 
 impl ThrottleEvent {
     /// The throttle formula with its numbers, e.g.
-    /// `round((2100000 - 2000000) / 2000000 x 10000 ms) = 500 ms`.
+    /// `round((2100000 - 2000000) / 2000000 x 10000 ms) = 500 ms` or, for a
+    /// request quota, `round((1.0066 - 1) / 1 x 11941 ms) = 79 ms`.
     ///
-    /// Kafka: `QuotaUtils.throttleTime` (X = (O - T) / T * W).
+    /// O and T are in the sensor's unit (bytes/s, or percent of one thread
+    /// for a request quota), which cancels out. Each is written with at least
+    /// four significant digits, and with more decimals where fewer would not
+    /// give back the shown result: computing the formula from the printed
+    /// numbers rounds to the printed throttle time (unless a cap applied,
+    /// which is then stated).
+    ///
+    /// Kafka: `QuotaUtils.throttleTime` (X = (O - T) / T * W),
+    /// clients/src/main/java/org/apache/kafka/common/metrics/QuotaUtils.java.
     pub fn formula(&self) -> String {
-        let raw = (self.observed - self.bound) / self.bound * self.window_ms as f64;
+        let window = self.window_ms as f64;
+        let of = |o: f64, t: f64| crate::metrics::java_round((o - t) / t * window);
+        let result = of(self.observed, self.bound);
+        let mut decimals = decimals_for_significant(self.observed, 4);
+        let (observed, bound) = loop {
+            let o = format!("{:.*}", decimals as usize, self.observed);
+            let t = format!("{:.*}", decimals as usize, self.bound);
+            let reproduces = match (o.parse::<f64>(), t.parse::<f64>()) {
+                (Ok(po), Ok(pt)) => of(po, pt) == result,
+                _ => true,
+            };
+            if reproduces || decimals >= MAX_FORMULA_DECIMALS {
+                break (trim_zeros(o), trim_zeros(t));
+            }
+            decimals += 1;
+        };
         format!(
-            "round(({:.1} - {:.1}) / {:.1} x {} ms) = {} ms{}",
-            self.observed,
-            self.bound,
-            self.bound,
+            "round(({observed} - {bound}) / {bound} x {} ms) = {result} ms{}",
             self.window_ms,
-            crate::metrics::java_round(raw),
-            if crate::metrics::java_round(raw) != self.delay_ms {
+            if result != self.delay_ms {
                 format!(", capped at {} ms", self.delay_ms)
             } else {
                 String::new()
             }
         )
     }
+}
+
+/// The most decimals [`ThrottleEvent::formula`] writes.
+const MAX_FORMULA_DECIMALS: u32 = 12;
+
+/// Decimals that give `x` at least `digits` significant digits (0 for large
+/// or non-finite values), at most [`MAX_FORMULA_DECIMALS`].
+fn decimals_for_significant(x: f64, digits: i32) -> u32 {
+    if !x.is_finite() || x == 0.0 {
+        return 0;
+    }
+    let before_point = x.abs().log10().floor() as i32 + 1;
+    (digits - before_point).clamp(0, MAX_FORMULA_DECIMALS as i32) as u32
+}
+
+/// `1.2500` -> `1.25`, `2.000` -> `2`; text without a decimal point is kept.
+fn trim_zeros(s: String) -> String {
+    if !s.contains('.') {
+        return s;
+    }
+    s.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 /// A quota sensor (one budget on one broker) over the run.
@@ -493,22 +534,67 @@ mod tests {
         );
     }
 
-    #[test]
-    fn throttle_formula_shows_its_numbers() {
-        let t = ThrottleEvent {
+    fn event(observed: f64, bound: f64, window_ms: i64, delay_ms: i64) -> ThrottleEvent {
+        ThrottleEvent {
             at_ms: 0,
             client: 0,
-            delay_ms: 500,
-            observed: 2_100_000.0,
-            bound: 2_000_000.0,
-            window_ms: 10_000,
+            delay_ms,
+            observed,
+            bound,
+            window_ms,
             applied: true,
             mute_from_ms: 0.0,
-            mute_to_ms: 500.0,
-        };
+            mute_to_ms: delay_ms as f64,
+        }
+    }
+
+    /// The numbers of a formula as printed: (O, T, W, result).
+    fn printed(formula: &str) -> (f64, f64, f64, i64) {
+        let nums: Vec<f64> = formula
+            .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+            .filter_map(|w| w.parse::<f64>().ok())
+            .collect();
+        (nums[0], nums[1], nums[3], nums[4] as i64)
+    }
+
+    #[test]
+    fn throttle_formula_shows_its_numbers() {
         assert_eq!(
-            t.formula(),
-            "round((2100000.0 - 2000000.0) / 2000000.0 x 10000 ms) = 500 ms"
+            event(2_100_000.0, 2_000_000.0, 10_000, 500).formula(),
+            "round((2100000 - 2000000) / 2000000 x 10000 ms) = 500 ms"
         );
+    }
+
+    #[test]
+    fn request_formula_has_enough_digits_to_check() {
+        // The case a reader could not check: O = 1.0066 % printed as "1.0".
+        let e = event(1.006_6, 1.0, 11_941, 79);
+        assert_eq!(e.formula(), "round((1.0066 - 1) / 1 x 11941 ms) = 79 ms");
+        let e = event(1.178_8, 1.0, 10_064, 1_000);
+        assert_eq!(e.formula(), "round((1.1788 - 1) / 1 x 10064 ms) = 1799 ms, capped at 1000 ms");
+    }
+
+    #[test]
+    fn small_rates_keep_four_significant_digits() {
+        assert_eq!(event(0.012_345_6, 0.01, 1_000, 235).formula(), "round((0.01235 - 0.01) / 0.01 x 1000 ms) = 235 ms");
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        /// Computing the formula from the printed numbers gives the printed result.
+        #[test]
+        fn printed_numbers_reproduce_the_result(
+            bound in proptest::prop_oneof![0.01f64..100.0, 1_000.0f64..1e9],
+            excess in 1e-6f64..0.5,
+            window_ms in 1_000i64..30_000,
+        ) {
+            let observed = bound * (1.0 + excess);
+            let raw = crate::metrics::java_round((observed - bound) / bound * window_ms as f64);
+            let f = event(observed, bound, window_ms, raw).formula();
+            let (o, t, w, shown) = printed(&f);
+            proptest::prop_assert_eq!(shown, raw, "{}", f);
+            proptest::prop_assert_eq!(crate::metrics::java_round((o - t) / t * w), raw, "{}", f);
+            proptest::prop_assert!(!f.contains("capped"), "{}", f);
+        }
     }
 }
