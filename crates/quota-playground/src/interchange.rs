@@ -11,8 +11,11 @@
 //! the worker's whole protocol: a [`Request`] in, a [`Reply`] out, both as
 //! JSON text.
 
+use std::collections::btree_map::Entry;
+use std::collections::BTreeMap;
+
 use quota_engine::sim::{QuotaSetting, Scenario};
-use quota_engine::QuotaStore;
+use quota_engine::{QuotaEntity, QuotaKey, QuotaStore};
 use quota_formats::detect::{self, Detection, Format};
 use serde::{Deserialize, Serialize};
 
@@ -169,18 +172,45 @@ pub fn preview(text: &str) -> ImportPreview {
 ///
 /// Every quota is checked with Kafka's validation against the quotas
 /// already there; the ones Kafka refuses are skipped and counted in the
-/// result (`(applied, refused)`).
+/// result (`(applied, refused)`). The scenario's list keeps its order (a
+/// replaced value stays where it was, a new one is added at the end, in
+/// import order), and an entry Kafka refuses that the scenario already had
+/// (from a link or a file) is kept, as the quotas panel shows it.
+///
+/// Each value is its own `AlterClientQuotas` request, as one
+/// `kafka-configs.sh --alter` per line is: Kafka's cap on records per
+/// request (`QuorumController.MAX_RECORDS_PER_USER_OP`, enforced by
+/// [`QuotaStore::plan`]) bounds one request, not how many quotas a cluster
+/// holds, so a large import is never cut short.
+///
+/// Linear in the number of values (up to a log factor): one store is
+/// built from the scenario ([`model::store_of`]) and every value goes
+/// through it ([`QuotaStore::set`], Kafka's `alterClientQuotas` and
+/// `replay`), instead of rebuilding it per value.
 pub fn apply_quotas(s: &mut Scenario, quotas: &[QuotaSetting], replace: bool) -> (u32, u32) {
     if replace {
         s.quotas.clear();
     }
+    let mut store = model::store_of(s);
+    // Where each (entity, key) first appears in the list (what
+    // `model::set_quota` would find).
+    let mut index: BTreeMap<(QuotaEntity, QuotaKey), usize> = BTreeMap::new();
+    for (i, q) in s.quotas.iter().enumerate() {
+        index.entry((q.entity.clone(), q.key)).or_insert(i);
+    }
     let (mut applied, mut refused) = (0, 0);
     for q in quotas {
-        if model::check_quota(s, &q.entity, q.key, q.value).is_ok() {
-            model::set_quota(s, q.entity.clone(), q.key, q.value);
-            applied += 1;
-        } else {
+        if store.set(&q.entity, q.key, q.value).is_err() {
             refused += 1;
+            continue;
+        }
+        applied += 1;
+        match index.entry((q.entity.clone(), q.key)) {
+            Entry::Occupied(at) => s.quotas[*at.get()].value = q.value,
+            Entry::Vacant(slot) => {
+                slot.insert(s.quotas.len());
+                s.quotas.push(q.clone());
+            }
         }
     }
     (applied, refused)
@@ -324,7 +354,7 @@ pub fn handle(request: &str) -> String {
 mod tests {
     use super::*;
     use crate::presets;
-    use quota_engine::{EntityName, QuotaEntity, QuotaKey};
+    use quota_engine::EntityName;
 
     /// The lab article's command sequence, as pasted from the page.
     const LAB: &str = "\
@@ -579,6 +609,169 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
         assert_eq!(apply_quotas(&mut merged, &bad, false), (0, 1));
         assert_eq!(merged, once);
         assert!(import_summary(Format::ConfigsSh, 5, 1, false).contains("1 value was refused"));
+    }
+
+    /// `distinct` imported values like a big runbook's, then the first
+    /// `repeats` of them again with new values: users, client-ids,
+    /// (user, client-id) pairs and ips in turn; every tenth of the first
+    /// pass is a value Kafka refuses (`-1`); the repeats are all valid.
+    fn many_quotas(distinct: u32, repeats: u32) -> Vec<QuotaSetting> {
+        let at = |i: u32, value: f64| {
+            let (entity, key) = match i % 4 {
+                0 => (
+                    QuotaEntity::user(&format!("u{i}")),
+                    QuotaKey::ProducerByteRate,
+                ),
+                1 => (
+                    QuotaEntity::client_id(&format!("c{i}")),
+                    QuotaKey::ConsumerByteRate,
+                ),
+                2 => (
+                    QuotaEntity::UserClientId {
+                        user: EntityName::Named(format!("u{i}")),
+                        client_id: EntityName::Named(format!("c{i}")),
+                    },
+                    QuotaKey::RequestPercentage,
+                ),
+                _ => (
+                    QuotaEntity::Ip(EntityName::Named(format!(
+                        "10.{}.{}.{}",
+                        i / 65_536,
+                        (i / 256) % 256,
+                        i % 256
+                    ))),
+                    QuotaKey::ConnectionCreationRate,
+                ),
+            };
+            QuotaSetting { entity, key, value }
+        };
+        (0..distinct)
+            .map(|i| {
+                at(
+                    i,
+                    if i % 10 == 9 {
+                        -1.0
+                    } else {
+                        f64::from(1000 + i)
+                    },
+                )
+            })
+            .chain((0..repeats).map(|i| at(i, f64::from(50_000 + i))))
+            .collect()
+    }
+
+    /// `apply_quotas` as it was first written: Kafka's verdict and the
+    /// update per value against the whole scenario (quadratic), the
+    /// reference the linear version must match exactly.
+    fn apply_one_by_one(s: &mut Scenario, quotas: &[QuotaSetting], replace: bool) -> (u32, u32) {
+        if replace {
+            s.quotas.clear();
+        }
+        let (mut applied, mut refused) = (0, 0);
+        for q in quotas {
+            if model::check_quota(s, &q.entity, q.key, q.value).is_ok() {
+                model::set_quota(s, q.entity.clone(), q.key, q.value);
+                applied += 1;
+            } else {
+                refused += 1;
+            }
+        }
+        (applied, refused)
+    }
+
+    #[test]
+    fn applying_matches_the_value_by_value_reference() {
+        let quotas = many_quotas(400, 60);
+        // A scenario from a link may hold a value Kafka refuses: it stays
+        // where it is (the quotas panel shows Kafka's message for it).
+        let mut base = presets::default_scenario();
+        base.quotas.insert(
+            0,
+            QuotaSetting {
+                entity: QuotaEntity::user("x"),
+                key: QuotaKey::ConnectionCreationRate,
+                value: 5.0,
+            },
+        );
+        base.quotas.push(QuotaSetting {
+            entity: QuotaEntity::user("u0"),
+            key: QuotaKey::ProducerByteRate,
+            value: 7.0,
+        });
+        for replace in [false, true] {
+            let (mut fast, mut slow) = (base.clone(), base.clone());
+            let counts = apply_quotas(&mut fast, &quotas, replace);
+            assert_eq!(
+                counts,
+                apply_one_by_one(&mut slow, &quotas, replace),
+                "replace {replace}"
+            );
+            assert_eq!(counts, (460 - 40, 40));
+            assert_eq!(fast, slow, "replace {replace}");
+        }
+    }
+
+    #[test]
+    fn applying_fifteen_thousand_values_is_linear_enough_to_finish() {
+        // About what a 2 MB kafka-configs.sh paste holds.
+        let quotas = many_quotas(14_000, 1_000);
+        assert_eq!(quotas.len(), 15_000);
+        let base = presets::default_scenario();
+        let mut s = base.clone();
+        let started = std::time::Instant::now();
+        let (applied, refused) = apply_quotas(&mut s, &quotas, false);
+        println!(
+            "apply_quotas: {} values merged in {:.1} ms",
+            quotas.len(),
+            started.elapsed().as_secs_f64() * 1000.0
+        );
+        // 1,400 of the first pass are refused; the repeats replace values
+        // (100 of them give a value to an entity whose first one was refused).
+        assert_eq!((applied, refused), (13_600, 1_400));
+        assert_eq!(s.quotas.len(), base.quotas.len() + 14_000 - 1_400 + 100);
+        assert_eq!(
+            value(
+                &s.quotas,
+                &QuotaEntity::user("u0"),
+                QuotaKey::ProducerByteRate
+            ),
+            Some(50_000.0)
+        );
+        assert_eq!(
+            value(
+                &s.quotas,
+                &QuotaEntity::user("u9"),
+                QuotaKey::ProducerByteRate
+            ),
+            None
+        );
+        assert_eq!(
+            value(
+                &s.quotas,
+                &QuotaEntity::user("u4"),
+                QuotaKey::ProducerByteRate
+            ),
+            Some(50_004.0)
+        );
+        assert_eq!(
+            value(
+                &s.quotas,
+                &QuotaEntity::user("u1004"),
+                QuotaKey::ProducerByteRate
+            ),
+            Some(2004.0)
+        );
+        for q in &base.quotas {
+            assert_eq!(value(&s.quotas, &q.entity, q.key), Some(q.value), "{q:?}");
+        }
+        let started = std::time::Instant::now();
+        assert_eq!(apply_quotas(&mut s, &quotas, true), (13_600, 1_400));
+        println!(
+            "apply_quotas: {} values replacing the scenario's in {:.1} ms",
+            quotas.len(),
+            started.elapsed().as_secs_f64() * 1000.0
+        );
+        assert_eq!(s.quotas.len(), 14_000 - 1_400 + 100);
     }
 
     #[test]
