@@ -160,6 +160,18 @@ test('when the module cannot load, the panel says so and the rest works', async 
   await context.close();
 });
 
+test('an import past the page limit is refused with the numbers, and the text stays', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  let text = '';
+  for (let i = 0; i < 2100; i++) text += `kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=${1000 + i} --entity-type users --entity-name u-${i}\n`;
+  await page.evaluate((t) => { const el = document.getElementById('import-text'); el.value = t; el.dispatchEvent(new InputEvent('input', { bubbles: true })); }, text);
+  await page.getByTestId('import-too-many').filter({ hasText: /up to 210\d quota values; the playground takes at most 2000/ }).waitFor({ timeout: 60000 });
+  assert.equal(await page.getByTestId('import-button').isDisabled(), true);
+  assert.equal((await page.getByLabel('Quotas to import (any format)').inputValue()).length, text.length);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('export: configs-sh commands, and Strimzi lists what it cannot express', async () => {
   const { page, errors, context } = await openApp(browser, server.url, { viewport: { width: 360, height: 800 }, colorScheme: 'light' });
   await page.getByLabel('Quotas to import (any format)').fill(LAB);

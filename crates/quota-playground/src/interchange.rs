@@ -216,6 +216,28 @@ pub fn apply_quotas(s: &mut Scenario, quotas: &[QuotaSetting], replace: bool) ->
     (applied, refused)
 }
 
+/// The most quota values a scenario in the page holds after an import. Not a
+/// Kafka limit (a cluster holds any number; Kafka's 10,000-record cap is per
+/// request): the page recomputes every panel on each edit, and past about
+/// 2,000 values an edit takes over 100 ms and importing blocks the page for
+/// seconds (measured: 15,000 values, 10 s to import). Larger sets belong to
+/// the `kafka-quota` CLI.
+pub const MAX_SCENARIO_QUOTAS: usize = 2_000;
+
+/// Why an import of `incoming` values into a scenario holding `existing`
+/// cannot be done in the page, if it cannot: the sentence names the numbers
+/// and the CLI. A merge counts as if every value were new (the upper bound).
+pub fn import_limit(existing: usize, incoming: usize, replace: bool) -> Option<String> {
+    let after = if replace { incoming } else { existing + incoming };
+    (after > MAX_SCENARIO_QUOTAS).then(|| {
+        format!(
+            "This import would give the scenario up to {after} quota values; the playground takes at most {MAX_SCENARIO_QUOTAS}, \
+             to stay responsive. Import a part of the text, or use the kafka-quota CLI (`kafka-quota resolve --quotas FILE`, \
+             `kafka-quota convert`), which has no such limit."
+        )
+    })
+}
+
 /// The sentence shown after an import.
 pub fn import_summary(format: Format, applied: u32, refused: u32, replace: bool) -> String {
     let mut s = format!(
@@ -555,6 +577,16 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
                 "{m}"
             );
         }
+    }
+
+    #[test]
+    fn imports_past_the_page_limit_are_refused_with_the_numbers() {
+        assert_eq!(import_limit(10, 1_990, false), None);
+        assert_eq!(import_limit(500, 2_000, true), None);
+        let m = import_limit(10, 1_991, false).unwrap();
+        assert!(m.starts_with("This import would give the scenario up to 2001 quota values; the playground takes at most 2000"), "{m}");
+        assert!(m.contains("kafka-quota CLI"));
+        assert!(import_limit(0, 15_000, true).is_some());
     }
 
     #[test]

@@ -273,7 +273,11 @@ fn import_box() -> Html {
             )
         }
     };
-    let ready = !*stale && failure.is_none() && matches!(&*preview, ImportPreview::Ready { .. });
+    let too_many = match &*preview {
+        ImportPreview::Ready { quotas, .. } => interchange::import_limit(ctx.state.scenario.quotas.len(), quotas.len(), *replace),
+        _ => None,
+    };
+    let ready = !*stale && failure.is_none() && too_many.is_none() && matches!(&*preview, ImportPreview::Ready { .. });
     let failed =
         failure.is_some() || (!reading && matches!(&*preview, ImportPreview::Failed { .. }));
     html! {
@@ -298,6 +302,7 @@ fn import_box() -> Html {
                 { mode(false, "Merge: imported values replace the same entity and key, other quotas stay") }
                 { mode(true, "Replace: remove every quota first") }
             </fieldset>
+            if let Some(m) = &too_many { <p class="msg warn" data-testid="import-too-many">{ "⚠ " }{ m.clone() }</p> }
             <button type="button" class="primary" disabled={!ready} onclick={on_import} data-testid="import-button"
                 aria-describedby="import-status">{ "Import" }</button>
             <p class="msg ok" aria-live="polite" data-testid="import-result">{ (*result).clone().unwrap_or_default() }</p>
