@@ -191,6 +191,8 @@ pub fn fmt_rate(bytes_per_s: f64) -> String {
 
 /// Bytes in decimal units (`30 MB`, `1.5 kB`).
 pub fn fmt_bytes(b: f64) -> String {
+    // -0.0 and -0.3 (a sum of nothing, a difference of equals) print as 0, not -0.
+    let b = if b.abs() < 0.5 { 0.0 } else { b };
     let a = b.abs();
     let (v, u) = if a >= 1e9 {
         (b / 1e9, "GB")
@@ -211,6 +213,7 @@ pub fn fmt_ms(ms: f64) -> String {
     if !ms.is_finite() {
         return "NaN".to_owned();
     }
+    let ms = if ms.abs() < 0.5 { 0.0 } else { ms };
     if ms.abs() < 1000.0 {
         format!("{ms:.0} ms")
     } else {
@@ -1015,6 +1018,8 @@ mod tests {
         assert_eq!(nice_max(2e6), 2e6);
         assert_eq!(fmt_rate(2_000_000.0), "2 MB/s");
         assert_eq!(fmt_bytes(1_500.0), "1.5 kB");
+        assert_eq!(fmt_bytes(-0.0), "0 B");
+        assert_eq!(fmt_ms(-0.3), "0 ms");
         assert_eq!(fmt_ms(12_100.0), "12.10 s");
         assert_eq!(fmt_metric(f64::NAN), "NaN");
         assert_eq!(fmt_value(QuotaKey::ProducerByteRate, 2e6), "2000000.0 (2 MB/s)");
