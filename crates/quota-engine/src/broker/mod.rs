@@ -231,9 +231,24 @@ pub struct Broker {
     request: ClientQuotaManager,
     mutation_callback: crate::resolve::QuotaManager,
     mutation: BTreeMap<MetricTags, MutationSensor>,
-    ip_quotas: BTreeMap<String, f64>,
+    /// Named `ip` quotas by address (see [`ip_key`]): the entity as it was
+    /// written, and its rate.
+    ip_quotas: BTreeMap<String, (QuotaEntity, f64)>,
     ip_default: Option<f64>,
+    /// Connection-rate sensors by address (see [`ip_key`]).
     ip_sensors: BTreeMap<String, RateSensor>,
+}
+
+/// The key Kafka's `ConnectionQuotas` would use for `ip`: an `InetAddress`,
+/// so every textual form of one address is one key (Java's
+/// `getHostAddress()` text, e.g. `::1` and `[0:0::1]` both give
+/// `0:0:0:0:0:0:0:1`, and `::ffff:10.0.0.1` gives `10.0.0.1`). A string that
+/// is not an address literal (never the case for a real socket) is its own key.
+fn ip_key(ip: &str) -> String {
+    match crate::store::validate::IpAddress::parse(ip) {
+        Some(address) => address.to_string(),
+        None => ip.to_owned(),
+    }
 }
 
 impl Broker {
@@ -260,7 +275,7 @@ impl Broker {
         for (entity, value) in ip_quotas {
             match entity {
                 QuotaEntity::Ip(EntityName::Named(ip)) => {
-                    named.insert(ip.clone(), *value);
+                    named.insert(ip_key(ip), (entity.clone(), *value));
                 }
                 QuotaEntity::Ip(EntityName::Default) => default = Some(*value),
                 _ => {}
@@ -467,11 +482,27 @@ impl Broker {
     }
 
     /// The `connection_creation_rate` that applies to `ip` (`ips/<ip>`, else
-    /// `ips/<default>`); `None` = unlimited.
+    /// `ips/<default>`); `None` = unlimited. Addresses are compared as Java's
+    /// `InetAddress` does, so `ips/0:0:0:0:0:0:0:1` applies to a connection
+    /// from `::1`.
     ///
     /// Kafka: `ConnectionQuotas.connectionRateForIp`.
     pub fn connection_rate_for_ip(&self, ip: &str) -> Option<f64> {
-        self.ip_quotas.get(ip).copied().or(self.ip_default)
+        self.connection_quota_for_ip(ip).map(|(_, rate)| rate)
+    }
+
+    /// The `connection_creation_rate` quota that applies to `ip` and the
+    /// entity it comes from, as written (`ips/2001:db8::1` for a connection
+    /// from `2001:DB8:0:0:0:0:0:1`), else `ips/<default>`; `None` = unlimited.
+    ///
+    /// Kafka: `ConnectionQuotas.connectionRateForIp`.
+    pub fn connection_quota_for_ip(&self, ip: &str) -> Option<(QuotaEntity, f64)> {
+        match self.ip_quotas.get(&ip_key(ip)) {
+            Some((entity, rate)) => Some((entity.clone(), *rate)),
+            None => self
+                .ip_default
+                .map(|rate| (QuotaEntity::Ip(EntityName::Default), rate)),
+        }
     }
 
     /// A new connection from `ip` at `at_ms`: 0 when accepted, else the
@@ -490,7 +521,7 @@ impl Broker {
             };
         };
         let window = self.window;
-        let sensor = match self.ip_sensors.entry(ip.to_owned()) {
+        let sensor = match self.ip_sensors.entry(ip_key(ip)) {
             std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::btree_map::Entry::Vacant(v) => {
                 match RateSensor::capped_at_one_window(window, limit) {
@@ -784,6 +815,46 @@ mod tests {
         assert!(b.accept_connection("10.0.0.1", 10).is_throttled());
         // Another IP has its own sensor.
         assert!(!b.accept_connection("10.0.0.2", 10).is_throttled());
+    }
+
+    #[test]
+    fn ip_quotas_match_every_textual_form_of_one_address() {
+        // Kafka parses the entity with InetAddress.getByName and compares addresses.
+        let b = broker(&[
+            (QuotaEntity::Ip(EntityName::Named("0:0:0:0:0:0:0:1".into())), QuotaKey::ConnectionCreationRate, 1.0),
+            (QuotaEntity::Ip(EntityName::Named("10.0.0.1".into())), QuotaKey::ConnectionCreationRate, 2.0),
+            (QuotaEntity::Ip(EntityName::Named("2001:db8::1".into())), QuotaKey::ConnectionCreationRate, 3.0),
+            (QuotaEntity::Ip(EntityName::Default), QuotaKey::ConnectionCreationRate, 9.0),
+        ]);
+        assert_eq!(b.connection_rate_for_ip("::1"), Some(1.0));
+        assert_eq!(b.connection_rate_for_ip("[::1]"), Some(1.0));
+        assert_eq!(b.connection_rate_for_ip("::ffff:10.0.0.1"), Some(2.0));
+        assert_eq!(b.connection_rate_for_ip("2001:DB8:0:0:0:0:0:1"), Some(3.0));
+        assert_eq!(
+            b.connection_quota_for_ip("2001:DB8:0:0:0:0:0:1"),
+            Some((QuotaEntity::Ip(EntityName::Named("2001:db8::1".into())), 3.0))
+        );
+        assert_eq!(
+            b.connection_quota_for_ip("10.0.0.2"),
+            Some((QuotaEntity::Ip(EntityName::Default), 9.0))
+        );
+    }
+
+    #[test]
+    fn one_address_written_two_ways_shares_one_connection_rate_sensor() {
+        let mut b = broker(&[(
+            QuotaEntity::Ip(EntityName::Named("::1".into())),
+            QuotaKey::ConnectionCreationRate,
+            1.0,
+        )]);
+        for i in 0..5 {
+            assert!(!b.accept_connection("::1", i).is_throttled());
+        }
+        for i in 5..10 {
+            assert!(!b.accept_connection("0:0:0:0:0:0:0:1", i).is_throttled());
+        }
+        // The 11th connection from the same address, in a third spelling, is refused.
+        assert!(b.accept_connection("[0::1]", 10).is_throttled());
     }
 
     #[test]

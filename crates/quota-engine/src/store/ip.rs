@@ -61,6 +61,66 @@ impl IpHost {
     }
 }
 
+/// An address as Java's `InetAddress` compares it: Kafka keys its
+/// connection-rate quotas by `InetAddress` (`ConnectionQuotas.connectionRatePerIp`),
+/// so `ips/::1`, `ips/0:0:0:0:0:0:0:1` and `ips/[::1]` are one entity for the
+/// broker, and `::ffff:10.0.0.1` is the IPv4 address `10.0.0.1`.
+///
+/// `Inet6Address.equals` compares the 16 address bytes only (the scope id is
+/// ignored), so the scope is not part of this key.
+///
+/// Kafka: `ClientQuotaMetadataManager.handleIpQuota` (`InetAddress.getByName(ip)`),
+/// `ConnectionQuotas.updateIpConnectionRateQuota` (core/src/main/scala/kafka/network/SocketServer.scala);
+/// JDK 17: `Inet4Address.equals`, `Inet6Address.equals`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum IpAddress {
+    /// An `Inet4Address`.
+    V4([u8; 4]),
+    /// An `Inet6Address` (never IPv4-mapped: Java turns those into `Inet4Address`).
+    V6([u8; 16]),
+}
+
+impl IpAddress {
+    /// The address `InetAddress.getByName(host)` gives for a literal `host`;
+    /// `None` when Java would refuse it or look it up (the engine never
+    /// resolves names), or for a named IPv6 zone (which depends on the host).
+    ///
+    /// ```
+    /// use quota_engine::store::validate::IpAddress;
+    /// assert_eq!(IpAddress::parse("::1"), IpAddress::parse("0:0:0:0:0:0:0:1"));
+    /// assert_eq!(IpAddress::parse("::ffff:10.0.0.1"), IpAddress::parse("10.0.0.1"));
+    /// assert_eq!(IpAddress::parse("2001:DB8:0:0:0:0:0:1"), IpAddress::parse("2001:db8::1"));
+    /// assert_eq!(IpAddress::parse("kafka-1"), None);
+    /// ```
+    pub fn parse(host: &str) -> Option<IpAddress> {
+        match classify_ip_host(host) {
+            IpHost::V4(a) => Some(IpAddress::V4(a)),
+            IpHost::V6 { addr, .. } => Some(IpAddress::V6(addr)),
+            IpHost::V6NamedZone { .. } | IpHost::Rejected | IpHost::NeedsLookup => None,
+        }
+    }
+}
+
+impl std::fmt::Display for IpAddress {
+    /// Java's `getHostAddress()`: dotted decimal, or eight lower-case hex
+    /// groups without leading zeros and without `::` compression
+    /// (`0:0:0:0:0:0:0:1`), as Kafka prints the address in its logs and metrics.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IpAddress::V4([a, b, c, d]) => write!(f, "{a}.{b}.{c}.{d}"),
+            IpAddress::V6(bytes) => {
+                for (i, pair) in bytes.chunks_exact(2).enumerate() {
+                    if i > 0 {
+                        f.write_str(":")?;
+                    }
+                    write!(f, "{:x}", (u16::from(pair[0]) << 8) | u16::from(pair[1]))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
 /// Classifies `host` as `InetAddress.getByName` would, without any lookup.
 ///
 /// An empty string is the loopback address in Java (Kafka never gets here

@@ -17,7 +17,7 @@ use super::java::JavaHashMap;
 use super::{ApiError, RawEntity};
 use crate::entity::{ConfigType, EntityName, EntityType, QuotaEntity, QuotaKey};
 
-pub use super::ip::{classify_ip_host, IpHost};
+pub use super::ip::{classify_ip_host, IpAddress, IpHost};
 
 /// A quota entity as Kafka holds it: a `HashMap<String, String>` from
 /// entity type to name (`None` = the default entity), iterated in Java's
