@@ -93,7 +93,15 @@ pub struct RequestDecision {
     /// The request (thread-time) quota's decision; `None` when unmetered or
     /// exempt (`acks=0` produce).
     pub request: Option<Admission>,
-    /// `max(bandwidth, request)` throttle (ms); 0 = not throttled.
+    /// `max(bandwidth, request)` throttle (ms): what the response carries in
+    /// `throttle_time_ms` and the broker applies (mute, delay, `throttle-time`
+    /// sensor); 0 = not throttled. Each manager's throttle is first narrowed
+    /// to a Java `int` as Kafka's `ClientQuotaManager.maybeRecordAndGetThrottleTimeMs`
+    /// does (`throttleTime(e, timeMs).toInt`, the low 32 bits), so an absurd
+    /// throttle above `i32::MAX` ms (about 24.8 days; a 1 byte/s quota against
+    /// megabytes) wraps, and one that wraps to a negative number throttles
+    /// nothing: `KafkaApis` takes the larger of the two (the other being 0
+    /// when not violated) and throttles only above 0.
     pub throttle_ms: i64,
     /// Which manager throttles the channel (the larger throttle).
     pub throttled_by: Option<QuotaType>,
@@ -105,9 +113,9 @@ impl RequestDecision {
         bandwidth: Option<Admission>,
         request: Option<Admission>,
     ) -> Self {
-        let b = bandwidth.map_or(0, |a| a.throttle_ms());
-        let r = request.map_or(0, |a| a.throttle_ms());
-        let throttle_ms = b.max(r);
+        let b = bandwidth.map_or(0, |a| crate::metrics::long_to_int(a.throttle_ms()));
+        let r = request.map_or(0, |a| crate::metrics::long_to_int(a.throttle_ms()));
+        let throttle_ms = i64::from(b.max(r));
         let throttled_by = if throttle_ms <= 0 {
             None
         } else if b > r {
@@ -815,6 +823,24 @@ mod tests {
         assert!(b.accept_connection("10.0.0.1", 10).is_throttled());
         // Another IP has its own sensor.
         assert!(!b.accept_connection("10.0.0.2", 10).is_throttled());
+    }
+
+    #[test]
+    fn a_throttle_beyond_int_range_wraps_as_kafkas_to_int() {
+        // producer_byte_rate=1 and 30 MB at once: QuotaUtils.throttleTime gives
+        // (3,000,000 - 1) / 1 * 10,000 ms = 29,999,990,000 ms as a long;
+        // ClientQuotaManager narrows it with .toInt.
+        let mut b = broker(&[(QuotaEntity::client_id("tiny"), QuotaKey::ProducerByteRate, 1.0)]);
+        let s = b.session("ANONYMOUS", "tiny");
+        let d = b.handle_produce(&s, 0, 30_000_000, false, 0.0);
+        let long = d.bandwidth.unwrap().throttle_ms();
+        // 30,000,000 B over the fresh sensor's 10,000 ms window = 3,000,000 B/s.
+        assert_eq!(long, 29_999_990_000);
+        // 29,999,990,000 - 7 * 2^32 = -64,781,072.
+        assert_eq!(crate::metrics::long_to_int(long), -64_781_072);
+        // Negative after the narrowing: the request is not throttled at all.
+        assert_eq!(d.throttle_ms, 0);
+        assert_eq!(d.throttled_by, None);
     }
 
     #[test]

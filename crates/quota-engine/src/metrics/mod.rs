@@ -35,6 +35,6 @@ pub use sensor::{
     Admission, MutationAdmission, MutationMode, MutationSensor, RateSensor, ThrottleCap,
 };
 pub use throttle::{
-    bounded_throttle_time_ms, java_round, throttle_time_ms, token_throttle_time_ms, UNLIMITED_BOUND,
+    bounded_throttle_time_ms, java_round, long_to_int, throttle_time_ms, token_throttle_time_ms, UNLIMITED_BOUND,
 };
 pub use token_bucket::TokenBucket;

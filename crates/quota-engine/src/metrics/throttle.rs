@@ -107,6 +107,22 @@ pub fn token_throttle_time_ms(tokens: f64, rate_per_s: f64) -> i64 {
     java_round(-tokens / rate_per_s * 1000.0)
 }
 
+/// Scala's `Long.toInt` (Java's `(int)` cast): the low 32 bits of `value`,
+/// so values above `i32::MAX` wrap, possibly to a negative number.
+///
+/// Kafka: `ClientQuotaManager.maybeRecordAndGetThrottleTimeMs` returns
+/// `throttleTime(e, timeMs).toInt` (core/src/main/scala/kafka/server/ClientQuotaManager.scala).
+///
+/// ```
+/// use quota_engine::metrics::long_to_int;
+/// assert_eq!(long_to_int(999), 999);
+/// assert_eq!(long_to_int(i64::from(i32::MAX) + 1), i32::MIN);
+/// ```
+pub fn long_to_int(value: i64) -> i32 {
+    // Truncation to the low 32 bits is exactly the JVM's l2i.
+    value as i32
+}
+
 /// What `ControllerMutationQuota.throttleTime()` reports when read at the
 /// time the throttle was computed: `max(0, ms)` narrowed to a Java `int`
 /// (`.toInt`, which wraps above `i32::MAX`, about 24.8 days).
