@@ -8,14 +8,7 @@ use std::path::PathBuf;
 use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
-
-fn kafka_quota() -> Command {
-    Command::cargo_bin("kafka-quota").unwrap()
-}
-
-fn fixture(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
+use super::common::{fixture, kafka_quota};
 
 /// The lab's command: `producer_byte_rate=2000000` for user tenant-a.
 fn lab_quota() -> String {

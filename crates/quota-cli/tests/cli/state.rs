@@ -3,10 +3,7 @@
 
 use assert_cmd::Command;
 use predicates::prelude::PredicateBooleanExt;
-
-fn kafka_quota() -> Command {
-    Command::cargo_bin("kafka-quota").unwrap()
-}
+use super::common::kafka_quota;
 
 const NAN_LINE: &str = "kafka-configs.sh --bootstrap-server localhost:9092 --alter --add-config producer_byte_rate=NaN --entity-type users --entity-name erin\n";
 

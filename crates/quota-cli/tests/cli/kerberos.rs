@@ -3,13 +3,12 @@
 //! stands in for it (a single-realm cluster), and `--kerberos-realm ""`
 //! gives Kafka's behaviour on a broker with no krb5 default realm.
 
-use assert_cmd::Command;
+use super::common::kafka_quota;
 
 const RUNBOOK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/runbook.sh");
 
 fn resolve(extra: &[&str]) -> assert_cmd::assert::Assert {
-    Command::cargo_bin("kafka-quota")
-        .unwrap()
+    kafka_quota()
         .args(["resolve", "--quotas", RUNBOOK, "--listener", "SASL_SSL", "--kerberos", "tenantUserA@EXAMPLE.COM"])
         .args(extra)
         .assert()

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use assert_cmd::Command;
 use predicates::prelude::PredicateBooleanExt;
+use super::common::kafka_quota;
 
 /// (command line, expected output lines) of the lab article, in order.
 fn lab_commands() -> Vec<(String, Vec<String>)> {
@@ -32,10 +33,6 @@ fn lab_commands() -> Vec<(String, Vec<String>)> {
         }
     }
     out
-}
-
-fn kafka_quota() -> Command {
-    Command::cargo_bin("kafka-quota").unwrap()
 }
 
 #[test]

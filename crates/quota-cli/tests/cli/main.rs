@@ -1,0 +1,10 @@
+//! `kafka-quota` end to end, as one integration-test binary: each module
+//! runs the built CLI the way an operator would and checks its output and
+//! exit codes.
+
+mod apply;
+mod common;
+mod interchange;
+mod kerberos;
+mod pipe;
+mod state;
