@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 
-use assert_cmd::Command;
 use predicates::prelude::PredicateBooleanExt;
 use super::common::kafka_quota;
 

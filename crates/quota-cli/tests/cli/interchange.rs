@@ -5,7 +5,6 @@
 
 use std::path::PathBuf;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
 use super::common::{fixture, kafka_quota};

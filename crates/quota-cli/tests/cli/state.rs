@@ -1,7 +1,6 @@
 //! The state file `apply --state` writes: values JSON cannot hold as
 //! numbers (`NaN`, which Kafka accepts), and reading it back in later runs.
 
-use assert_cmd::Command;
 use predicates::prelude::PredicateBooleanExt;
 use super::common::kafka_quota;
 
