@@ -20,6 +20,24 @@ impl Position {
     }
 }
 
+/// The position of byte offset `at` in `text` (1-based line, 1-based
+/// column in characters); offsets past the end give the end.
+pub(crate) fn position_of(text: &str, at: usize) -> Position {
+    let at = at.min(text.len());
+    let mut at = at;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    Position::new(
+        u32::try_from(line).unwrap_or(u32::MAX),
+        u32::try_from(column).unwrap_or(u32::MAX),
+    )
+}
+
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "line {}, column {}", self.line, self.column)
@@ -248,6 +266,15 @@ impl std::error::Error for Error {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positions_count_characters() {
+        let text = "ab\ncé d";
+        assert_eq!(position_of(text, 0), Position::new(1, 1));
+        assert_eq!(position_of(text, 3), Position::new(2, 1));
+        assert_eq!(position_of(text, 6), Position::new(2, 3));
+        assert_eq!(position_of(text, 99), Position::new(2, 5));
+    }
 
     #[test]
     fn display_is_one_sentence_with_position_and_source() {

@@ -26,9 +26,8 @@ use quota_engine::{
 };
 
 use crate::configs_sh::java::parse_double;
-use crate::describe::DescribedQuota;
-use crate::detect::{by_entity, expected, position_of, Export, QuotaImport};
-use crate::error::{Error, ErrorKind, Position};
+use crate::error::{position_of, Error, ErrorKind, Position};
+use crate::interchange::{by_entity, type_combination, DescribedQuota, Export, QuotaImport};
 
 /// A Java string literal for `s`.
 fn java_string(s: &str) -> String {
@@ -390,7 +389,7 @@ impl Reader<'_> {
             let pos = at + offset + start;
             let parts = split_args(args);
             let [key, value] = parts.as_slice() else {
-                return Err(expected(
+                return Err(Error::syntax(
                     position_of(self.text, pos),
                     "two arguments to ClientQuotaAlteration.Op: the key and the value",
                     format!("`{args}`"),
@@ -399,7 +398,7 @@ impl Reader<'_> {
             let key_name =
                 string_literal(key).ok_or_else(|| self.unresolved(pos, key, "a quota key"))?;
             let quota = QuotaKey::from_name(&key_name).ok_or_else(|| {
-                expected(
+                Error::syntax(
                     position_of(self.text, pos),
                     "a quota key: producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate or connection_creation_rate",
                     format!("`{key_name}`"),
@@ -556,7 +555,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
                 let at = st.start + offset + start;
                 let parts = split_args(args);
                 let [entity, ops] = parts.as_slice() else {
-                    return Err(expected(
+                    return Err(Error::syntax(
                         position_of(text, at),
                         "two arguments to ClientQuotaAlteration: the entity and the ops",
                         format!("`{args}`"),
@@ -564,17 +563,10 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
                 };
                 let parts = r.entity(entity, at)?;
                 let entity = QuotaEntity::from_parts(&parts).ok_or_else(|| {
-                    expected(
+                    Error::syntax(
                         position_of(text, at),
                         "an entity of user, client-id, user and client-id, or ip",
-                        format!(
-                            "the types {}",
-                            parts
-                                .iter()
-                                .map(|(t, _)| t.as_str())
-                                .collect::<Vec<_>>()
-                                .join(" + ")
-                        ),
+                        format!("the types {}", type_combination(&parts)),
                     )
                 })?;
                 for (key, value, pos) in r.op_list(ops, st.start + offset_in(s, ops))? {
@@ -616,7 +608,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
         }
     }
     if alterations == 0 {
-        return Err(expected(
+        return Err(Error::syntax(
             Position::new(1, 1),
             "Java code that builds `new ClientQuotaAlteration(entity, ops)` for alterClientQuotas",
             "no ClientQuotaAlteration",

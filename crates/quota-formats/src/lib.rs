@@ -16,6 +16,7 @@ pub mod configs_sh;
 pub mod describe;
 pub mod detect;
 pub mod error;
+pub mod interchange;
 pub mod java;
 pub mod permalink;
 pub mod rpk;

@@ -131,6 +131,16 @@ fn entity_type_of(word: &str) -> Option<EntityType> {
     }
 }
 
+/// The command-line type word of an entity type (`users`), as
+/// [`entity_type_of`] reads it.
+pub(crate) fn entity_type_word(t: EntityType) -> &'static str {
+    match t {
+        EntityType::User => "users",
+        EntityType::ClientId => "clients",
+        EntityType::Ip => "ips",
+    }
+}
+
 /// Finds unexpanded shell variables and template placeholders in a word as
 /// written: `$NAME`, `${...}`, `$(...)`, `` `...` ``, `$1`, `{{ ... }}`.
 pub(crate) fn find_variables(raw: &str) -> Vec<String> {
