@@ -26,4 +26,4 @@ pub mod scenario;
 pub mod strimzi;
 pub mod terraform;
 
-pub use error::{Error, ErrorKind, Position};
+pub use error::{Error, ErrorKind, LinkProblem, Position};
