@@ -35,6 +35,8 @@ use quota_engine::QuotaStore;
 use crate::configs_sh::{self, Mode};
 use crate::describe;
 use crate::error::{Error, Position};
+#[cfg(doc)]
+use crate::error::ErrorKind;
 
 // Their home is `interchange`; kept here, where they always were.
 pub use crate::configs_sh::alter_commands as configs_sh_commands;

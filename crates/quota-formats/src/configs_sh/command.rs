@@ -951,94 +951,65 @@ fn check_user_client_keys(
     changes: &ConfigChanges,
     arg_strings: &[String],
 ) -> Result<(), Error> {
-    let ConfigChanges {
-        add,
-        delete,
-        add_at: add_position,
-        delete_at: del_position,
-        ..
-    } = changes;
-    let (add_position, del_position) = (*add_position, *del_position);
-    let add_keys: Vec<String> = add.iter().map(|c| c.key.clone()).collect();
-    let is_scram = |k: &str| SCRAM_MECHANISMS.contains(&k);
-    let unknown_add: Vec<String> = add_keys
-        .iter()
-        .filter(|k| !is_scram(k) && !is_client_quota_key(k))
-        .cloned()
-        .collect();
-    let scram_add: Vec<String> = add_keys.iter().filter(|k| is_scram(k)).cloned().collect();
-    let unknown_del: Vec<String> = delete
-        .iter()
-        .filter(|k| !is_scram(k) && !is_client_quota_key(k))
-        .cloned()
-        .collect();
-    let scram_del: Vec<String> = delete.iter().filter(|k| is_scram(k)).cloned().collect();
+    let add_keys: Vec<String> = changes.add.iter().map(|c| c.key.clone()).collect();
+    let (unknown_add, scram_add) = unknown_and_scram(&add_keys);
+    let (unknown_del, scram_del) = unknown_and_scram(&changes.delete);
     let quota_change = add_keys.iter().any(|k| is_client_quota_key(k))
-        || delete.iter().any(|k| is_client_quota_key(k));
+        || changes.delete.iter().any(|k| is_client_quota_key(k));
+    let sides = [
+        ("added", &unknown_add, &scram_add, changes.add_at),
+        ("deleted", &unknown_del, &scram_del, changes.delete_at),
+    ];
     if head_type == EntityType::ClientId || type_count == 2 {
-        if !unknown_add.is_empty() || !scram_add.is_empty() {
-            let set = hash_set_order(
-                dedup(unknown_add.into_iter().chain(scram_add)),
-                MapInit::CopyOfCollection(0),
-            );
-            return Err(Error::tool(
-                add_position,
-                format!("Only quota configs can be added for 'clients' using --bootstrap-server. Unexpected config names: {}", set.join(",")),
-                "quota keys only (producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate)",
-            ));
-        }
-        if !unknown_del.is_empty() || !scram_del.is_empty() {
-            let set = hash_set_order(
-                dedup(unknown_del.into_iter().chain(scram_del)),
-                MapInit::CopyOfCollection(0),
-            );
-            return Err(Error::tool(
-                del_position,
-                format!("Only quota configs can be deleted for 'clients' using --bootstrap-server. Unexpected config names: {}", set.join(",")),
-                "quota keys only (producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate)",
-            ));
+        for (verb, unknown, scram, at) in sides {
+            if !unknown.is_empty() || !scram.is_empty() {
+                let set = hash_set_order(
+                    dedup(unknown.iter().chain(scram).cloned()),
+                    MapInit::CopyOfCollection(0),
+                );
+                return Err(Error::tool(
+                    at,
+                    format!("Only quota configs can be {verb} for 'clients' using --bootstrap-server. Unexpected config names: {}", set.join(",")),
+                    "quota keys only (producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate)",
+                ));
+            }
         }
     } else {
-        if !unknown_add.is_empty() {
-            let set = hash_set_order(dedup(unknown_add), MapInit::Default);
-            return Err(Error::tool(
-                add_position,
-                format!(
-                    "Only quota and SCRAM credential configs can be added for 'users' using --bootstrap-server. Unexpected config names: {}",
-                    set.join(",")
-                ),
-                "quota keys (producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate) or SCRAM credentials",
-            ));
-        }
-        if !unknown_del.is_empty() {
-            let set = hash_set_order(dedup(unknown_del), MapInit::Default);
-            return Err(Error::tool(
-                del_position,
-                format!(
-                    "Only quota and SCRAM credential configs can be deleted for 'users' using --bootstrap-server. Unexpected config names: {}",
-                    set.join(",")
-                ),
-                "quota keys (producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate) or SCRAM credentials",
-            ));
+        for (verb, unknown, _, at) in sides {
+            if !unknown.is_empty() {
+                let set = hash_set_order(dedup(unknown.iter().cloned()), MapInit::Default);
+                return Err(Error::tool(
+                    at,
+                    format!(
+                        "Only quota and SCRAM credential configs can be {verb} for 'users' using --bootstrap-server. Unexpected config names: {}",
+                        set.join(",")
+                    ),
+                    "quota keys (producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate) or SCRAM credentials",
+                ));
+            }
         }
         if !scram_add.is_empty() || !scram_del.is_empty() {
             if names.iter().any(|(n, _)| n.is_empty()) {
                 return Err(Error::tool(
-                    add_position,
+                    changes.add_at,
                     "The use of --entity-default or --user-defaults is not allowed with User SCRAM Credentials using --bootstrap-server.",
                     "a named user for SCRAM credentials",
                 ));
             }
             if quota_change {
                 return Err(Error::tool(
-                    add_position,
+                    changes.add_at,
                     "Cannot alter both quota and SCRAM credential configs simultaneously for 'users' using --bootstrap-server.",
                     "quota keys and SCRAM credentials in separate commands",
                 ));
             }
             let which = dedup(scram_add.into_iter().chain(scram_del)).join(", ");
             return Err(Error::unsupported(
-                if opts.has(Opt::AddConfig) { add_position } else { del_position },
+                if opts.has(Opt::AddConfig) {
+                    changes.add_at
+                } else {
+                    changes.delete_at
+                },
                 format!("Altering the SCRAM credential {which}"),
                 "a SCRAM credential is a user's password, not a client quota, and kafka-quota models quotas only",
             ));
@@ -1047,7 +1018,7 @@ fn check_user_client_keys(
     if !quota_change && names.len() != 1 {
         // ConfigCommand's "should never happen" IllegalStateException.
         return Err(Error::tool(
-            add_position,
+            changes.add_at,
             format!(
                 "Error while executing config command with args '{}'\njava.lang.IllegalStateException: Altering user SCRAM credentials should never occur for more zero or multiple users: [{}]",
                 arg_strings.join(" "),
@@ -1057,6 +1028,19 @@ fn check_user_client_keys(
         ));
     }
     Ok(())
+}
+
+/// The keys that are neither client-quota keys nor SCRAM mechanisms, and
+/// the SCRAM mechanisms, each in order.
+fn unknown_and_scram(keys: &[String]) -> (Vec<String>, Vec<String>) {
+    let is_scram = |k: &str| SCRAM_MECHANISMS.contains(&k);
+    let unknown = keys
+        .iter()
+        .filter(|k| !is_scram(k) && !is_client_quota_key(k))
+        .cloned()
+        .collect();
+    let scram = keys.iter().filter(|k| is_scram(k)).cloned().collect();
+    (unknown, scram)
 }
 
 /// [`check_config_keys`] for `ips`: `connection_creation_rate` only.
@@ -1139,6 +1123,28 @@ fn dedup(items: impl IntoIterator<Item = String>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn key_checks_name_the_side_that_is_wrong() {
+        let fail = |args: &str| {
+            let text = format!("kafka-configs.sh --bootstrap-server b:9092 --alter {args}");
+            let e = crate::configs_sh::parse_command(&text, Mode::Strict).unwrap_err();
+            let column = u32::try_from(text.find(" foo").map_or(0, |i| i + 2)).unwrap();
+            (e.tool_stderr().map(str::to_owned), e.position.column == column)
+        };
+        assert_eq!(
+            fail("--entity-type clients --entity-name c --add-config consumer_byte_rate=1 --delete-config foo"),
+            (Some("Only quota configs can be deleted for 'clients' using --bootstrap-server. Unexpected config names: foo".to_owned()), true)
+        );
+        assert_eq!(
+            fail("--entity-type users --entity-name u --add-config consumer_byte_rate=1 --delete-config foo"),
+            (Some("Only quota and SCRAM credential configs can be deleted for 'users' using --bootstrap-server. Unexpected config names: foo".to_owned()), true)
+        );
+        assert_eq!(
+            fail("--entity-type users --entity-name u --add-config consumer_byte_rate=1,SCRAM-SHA-256=[password=x]").0.as_deref(),
+            Some("Cannot alter both quota and SCRAM credential configs simultaneously for 'users' using --bootstrap-server.")
+        );
+    }
 
     #[test]
     fn add_config_splits_like_the_tool() {
