@@ -239,27 +239,52 @@ fn statements(src: &str) -> Vec<Statement> {
     out
 }
 
+/// Where a left-to-right scan stands relative to Java string and char
+/// literals, so that brackets and commas inside them are not counted.
+#[derive(Default)]
+struct Literal {
+    /// The quote of the literal being read (`"` or `'`), if any.
+    quote: Option<char>,
+    /// The previous character was a backslash inside the literal.
+    escaped: bool,
+}
+
+impl Literal {
+    /// Feeds the next character; true when it belongs to a literal
+    /// (its quotes included).
+    fn holds(&mut self, c: char) -> bool {
+        match self.quote {
+            Some(q) => {
+                if self.escaped {
+                    self.escaped = false;
+                } else if c == '\\' {
+                    self.escaped = true;
+                } else if c == q {
+                    self.quote = None;
+                }
+                true
+            }
+            None if c == '"' || c == '\'' => {
+                self.quote = Some(c);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
 /// The text between the parenthesis after `open` (which ends with `(`)
 /// and its match, and the offset after the match.
 fn call_args<'a>(s: &'a str, open: &str) -> Option<(&'a str, usize, usize)> {
     let at = s.find(open)?;
     let from = at + open.len();
     let mut depth = 1;
-    let mut in_str: Option<char> = None;
-    let mut escaped = false;
+    let mut literal = Literal::default();
     for (i, c) in s[from..].char_indices() {
-        if let Some(q) = in_str {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == q {
-                in_str = None;
-            }
+        if literal.holds(c) {
             continue;
         }
         match c {
-            '"' | '\'' => in_str = Some(c),
             '(' => depth += 1,
             ')' => {
                 depth -= 1;
@@ -277,22 +302,13 @@ fn call_args<'a>(s: &'a str, open: &str) -> Option<(&'a str, usize, usize)> {
 fn split_args(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut depth = 0;
-    let mut in_str: Option<char> = None;
-    let mut escaped = false;
+    let mut literal = Literal::default();
     let mut last = 0;
     for (i, c) in s.char_indices() {
-        if let Some(q) = in_str {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == q {
-                in_str = None;
-            }
+        if literal.holds(c) {
             continue;
         }
         match c {
-            '"' | '\'' => in_str = Some(c),
             '(' | '<' | '[' => depth += 1,
             ')' | '>' | ']' => depth -= 1,
             ',' if depth == 0 => {
