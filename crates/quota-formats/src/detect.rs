@@ -26,23 +26,21 @@
 //! # Ok::<(), quota_formats::Error>(())
 //! ```
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use quota_engine::{EntityName, QuotaEntity, QuotaKey, QuotaStore};
+use quota_engine::QuotaStore;
 
 use crate::configs_sh::{self, Mode};
-use crate::describe::{self, DescribeImport};
-use crate::error::{Error, ErrorKind, Position};
+use crate::describe;
+use crate::error::{Error, Position};
+#[cfg(doc)]
+use crate::error::ErrorKind;
 
-/// The quota lines read from a text: one entry per entity (or per value)
-/// with its position, plus notes on what was read but not imported.
-///
-/// The same type as [`describe::DescribeImport`]; every line-oriented
-/// importer of this crate returns it.
-pub type QuotaImport = DescribeImport;
+// Their home is `interchange`; kept here, where they always were.
+pub use crate::configs_sh::alter_commands as configs_sh_commands;
+pub use crate::interchange::{Export, QuotaImport, Unexpressed};
 
 /// A format this crate reads or writes. Its serde form is its
 /// [`Format::name`] (`"configs-sh"`, `"json"`, ...).
@@ -281,12 +279,6 @@ pub struct Imported {
     pub notes: Vec<(Position, String)>,
 }
 
-/// Sets every value of `import` into `store`, mapping Kafka's refusals to
-/// [`ErrorKind::Rejected`] at the value's position.
-pub(crate) fn apply_import(import: &QuotaImport, store: &mut QuotaStore) -> Result<(), Error> {
-    import.apply(store)
-}
-
 /// Reads `text` as `format` into a fresh store.
 ///
 /// `kafka-configs.sh` commands run in [`Mode::Import`] (real runbooks); the
@@ -350,7 +342,7 @@ pub fn import(text: &str, format: Format) -> Result<Imported, Error> {
         }
     };
     if let Some(lines) = lines {
-        apply_import(&lines, &mut store)?;
+        lines.apply(&mut store)?;
         notes.extend(lines.notes);
     }
     Ok(Imported {
@@ -369,45 +361,6 @@ pub fn import_any(text: &str) -> Result<(Detection, Imported), Error> {
     let found = detect(text)?;
     let imported = import(text, found.format)?;
     Ok((found, imported))
-}
-
-/// Quotas a format cannot express, and why: exporters list them instead of
-/// dropping them silently.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Unexpressed {
-    /// The entity.
-    pub entity: QuotaEntity,
-    /// The keys left out, with their values.
-    pub values: Vec<(QuotaKey, f64)>,
-    /// Why, as a clause: `Strimzi's KafkaUser has no client-id quotas`.
-    pub reason: String,
-}
-
-impl fmt::Display for Unexpressed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let values: Vec<String> = self
-            .values
-            .iter()
-            .map(|(k, v)| format!("{}={}", k.as_str(), quota_engine::java_double_to_string(*v)))
-            .collect();
-        write!(
-            f,
-            "{} ({}) is left out: {}.",
-            self.entity.path(),
-            values.join(", "),
-            self.reason
-        )
-    }
-}
-
-/// A store written in one format.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Export {
-    /// The text, ready to save.
-    pub text: String,
-    /// What the format cannot express; also listed as comments in `text`
-    /// where the format has comments.
-    pub unexpressed: Vec<Unexpressed>,
 }
 
 /// Writes `store` as `format`.
@@ -445,97 +398,10 @@ pub fn export(store: &QuotaStore, format: Format) -> Result<Export, Error> {
     }
 }
 
-/// One `kafka-configs.sh --alter` command per entity of `store`, in the
-/// store's order, values printed with Java's `Double.toString`.
-pub fn configs_sh_commands(store: &QuotaStore) -> String {
-    let mut out = String::new();
-    for (entity, values) in store.entries() {
-        if values.is_empty() {
-            continue;
-        }
-        let mut words = vec![
-            "kafka-configs.sh".to_owned(),
-            "--bootstrap-server".to_owned(),
-            "localhost:9092".to_owned(),
-            "--alter".to_owned(),
-        ];
-        for (t, name) in entity.parts() {
-            words.push("--entity-type".to_owned());
-            words.push(entity_type_plural(t).to_owned());
-            match name {
-                EntityName::Named(n) => {
-                    words.push("--entity-name".to_owned());
-                    words.push(shell_words::quote(n).into_owned());
-                }
-                EntityName::Default => words.push("--entity-default".to_owned()),
-            }
-        }
-        words.push("--add-config".to_owned());
-        let configs: Vec<String> = values
-            .iter()
-            .map(|(k, v)| format!("{}={}", k.as_str(), quota_engine::java_double_to_string(*v)))
-            .collect();
-        words.push(configs.join(","));
-        out.push_str(&words.join(" "));
-        out.push('\n');
-    }
-    out
-}
-
-/// The `--entity-type` word of a type: `users`, `clients`, `ips`.
-fn entity_type_plural(t: quota_engine::EntityType) -> &'static str {
-    match t {
-        quota_engine::EntityType::User => "users",
-        quota_engine::EntityType::ClientId => "clients",
-        quota_engine::EntityType::Ip => "ips",
-    }
-}
-
-/// The position of byte offset `at` in `text` (1-based line, 1-based
-/// column in characters); offsets past the end give the end.
-pub(crate) fn position_of(text: &str, at: usize) -> Position {
-    let at = at.min(text.len());
-    let mut at = at;
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column = before[line_start..].chars().count() + 1;
-    Position::new(
-        u32::try_from(line).unwrap_or(u32::MAX),
-        u32::try_from(column).unwrap_or(u32::MAX),
-    )
-}
-
-/// Groups `(entity, key, value)` triples by entity, keeping key order.
-pub(crate) fn by_entity(store: &QuotaStore) -> BTreeMap<QuotaEntity, Vec<(QuotaKey, f64)>> {
-    store
-        .entries()
-        .filter(|(_, v)| !v.is_empty())
-        .map(|(e, v)| (e.clone(), v.iter().map(|(k, x)| (*k, *x)).collect()))
-        .collect()
-}
-
-/// A `Rejected`-free syntax error helper: `expected`, `found` at `pos`.
-pub(crate) fn expected(
-    pos: Position,
-    expected: impl Into<String>,
-    found: impl Into<String>,
-) -> Error {
-    Error::new(
-        pos,
-        ErrorKind::Syntax {
-            expected: expected.into(),
-            found: found.into(),
-        },
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use quota_engine::{EntityName, QuotaEntity, QuotaKey};
 
     #[test]
     fn a_format_serializes_as_its_name() {
@@ -601,14 +467,5 @@ mod tests {
         assert!(text.contains("--entity-default"), "{text}");
         let back = import(&text, Format::ConfigsSh).unwrap();
         assert_eq!(back.store, store);
-    }
-
-    #[test]
-    fn positions_count_characters() {
-        let text = "ab\ncé d";
-        assert_eq!(position_of(text, 0), Position::new(1, 1));
-        assert_eq!(position_of(text, 3), Position::new(2, 1));
-        assert_eq!(position_of(text, 6), Position::new(2, 3));
-        assert_eq!(position_of(text, 99), Position::new(2, 5));
     }
 }

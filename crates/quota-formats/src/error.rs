@@ -1,5 +1,7 @@
 //! The one error type of this crate: where in the input, what was expected,
-//! what was found, as a value whose `Display` is a full sentence.
+//! what was found, as a value whose `Display` is a full sentence. A
+//! playground link that cannot be read ([`crate::permalink::decode`]) is
+//! one of its kinds too ([`LinkProblem`]).
 
 use std::fmt;
 
@@ -18,6 +20,24 @@ impl Position {
     pub const fn new(line: u32, column: u32) -> Self {
         Position { line, column }
     }
+}
+
+/// The position of byte offset `at` in `text` (1-based line, 1-based
+/// column in characters); offsets past the end give the end.
+pub(crate) fn position_of(text: &str, at: usize) -> Position {
+    let at = at.min(text.len());
+    let mut at = at;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    Position::new(
+        u32::try_from(line).unwrap_or(u32::MAX),
+        u32::try_from(column).unwrap_or(u32::MAX),
+    )
 }
 
 impl fmt::Display for Position {
@@ -83,6 +103,110 @@ pub enum ErrorKind {
         /// What the tool expected instead, in our words.
         expected: String,
     },
+    /// A playground link ([`crate::permalink::decode`]) that holds no
+    /// readable scenario. Its message is the problem's sentence alone: a
+    /// link is one line, so it names no line and column.
+    Permalink {
+        /// What is wrong with the link.
+        problem: LinkProblem,
+    },
+}
+
+/// Why a playground link could not be read ([`ErrorKind::Permalink`]).
+/// `Display` gives a full sentence a page can show as it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LinkProblem {
+    /// Nothing after `#`.
+    Empty,
+    /// The text does not start with `v<digits>.`.
+    NoVersion,
+    /// A version other than 1.
+    UnknownVersion {
+        /// The version as written, e.g. `v2`.
+        found: String,
+    },
+    /// Longer than [`crate::permalink::MAX_LINK_CHARS`].
+    TooLong {
+        /// The link's length in characters.
+        chars: usize,
+        /// The longest link accepted, in characters.
+        max_chars: usize,
+    },
+    /// The payload is not base64url.
+    Base64 {
+        /// Where, in words: `at character 7 after 'v1.'` (counted from 1
+        /// after the version prefix), or what else is wrong.
+        detail: String,
+    },
+    /// The payload is not raw DEFLATE data (or is cut short).
+    Inflate {
+        /// What the inflater reported.
+        detail: String,
+    },
+    /// The payload inflates past [`crate::permalink::MAX_JSON_BYTES`].
+    TooLarge {
+        /// The most bytes of JSON accepted.
+        max_bytes: usize,
+    },
+    /// The inflated text is not a scenario.
+    Scenario {
+        /// The JSON reader's explanation (line and column).
+        detail: String,
+    },
+}
+
+impl LinkProblem {
+    /// True when the link was damaged on its way (cut short or altered):
+    /// its payload is not base64url or not DEFLATE data, or what it holds
+    /// is not a scenario.
+    pub fn is_damaged(&self) -> bool {
+        matches!(
+            self,
+            LinkProblem::Base64 { .. } | LinkProblem::Inflate { .. } | LinkProblem::Scenario { .. }
+        )
+    }
+
+    /// True when the link is refused for its size: too long a text, or a
+    /// scenario that inflates past the limit.
+    pub fn is_too_big(&self) -> bool {
+        matches!(
+            self,
+            LinkProblem::TooLong { .. } | LinkProblem::TooLarge { .. }
+        )
+    }
+}
+
+impl fmt::Display for LinkProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkProblem::Empty => f.write_str("The link holds no scenario: the text after '#' is empty."),
+            LinkProblem::NoVersion => f.write_str(
+                "The link does not start with a format version such as 'v1.', so it was not made by this playground.",
+            ),
+            LinkProblem::UnknownVersion { found } => write!(
+                f,
+                "The link uses format {found}, which this playground cannot read (it reads v1 only); it may come from a newer version."
+            ),
+            LinkProblem::TooLong { chars, max_chars } => write!(
+                f,
+                "The link is {chars} characters long; links longer than {max_chars} characters are refused."
+            ),
+            LinkProblem::Base64 { detail } => {
+                write!(f, "The link's scenario is damaged: its text is not valid base64url ({detail}).")
+            }
+            LinkProblem::Inflate { detail } => {
+                write!(f, "The link is damaged: its data does not decompress ({detail}); it may have been cut short.")
+            }
+            LinkProblem::TooLarge { max_bytes } => write!(
+                f,
+                "The link's scenario decompresses to more than {max_bytes} bytes, which is refused."
+            ),
+            LinkProblem::Scenario { detail } => {
+                write!(f, "The link decompresses, but what it holds is not a valid scenario: {detail}.")
+            }
+        }
+    }
 }
 
 /// An error from any parser or importer of this crate.
@@ -157,6 +281,12 @@ impl Error {
         )
     }
 
+    /// An [`ErrorKind::Permalink`] error (at line 1, column 1; its message
+    /// names no position).
+    pub fn permalink(problem: LinkProblem) -> Self {
+        Error::new(Position::new(1, 1), ErrorKind::Permalink { problem })
+    }
+
     /// Names the input (e.g. a file name) in the message.
     pub fn with_source(mut self, name: impl Into<String>) -> Self {
         self.source_name = Some(name.into());
@@ -178,10 +308,29 @@ impl Error {
             _ => None,
         }
     }
+
+    /// What is wrong with a playground link, when this error is about one
+    /// ([`crate::permalink::decode`]).
+    pub fn link_problem(&self) -> Option<&LinkProblem> {
+        match &self.kind {
+            ErrorKind::Permalink { problem } => Some(problem),
+            _ => None,
+        }
+    }
+
+    /// True when this error is about a playground link rather than a
+    /// place in an input text.
+    pub fn is_permalink(&self) -> bool {
+        self.link_problem().is_some()
+    }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A link is one line: its sentence names no position.
+        if let ErrorKind::Permalink { problem } = &self.kind {
+            return problem.fmt(f);
+        }
         write!(
             f,
             "Line {}, column {}",
@@ -239,6 +388,8 @@ impl fmt::Display for Error {
                 }
                 write!(f, "; expected {expected}.")
             }
+            // Written above, without the position.
+            ErrorKind::Permalink { problem } => problem.fmt(f),
         }
     }
 }
@@ -248,6 +399,61 @@ impl std::error::Error for Error {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positions_count_characters() {
+        let text = "ab\ncé d";
+        assert_eq!(position_of(text, 0), Position::new(1, 1));
+        assert_eq!(position_of(text, 3), Position::new(2, 1));
+        assert_eq!(position_of(text, 6), Position::new(2, 3));
+        assert_eq!(position_of(text, 99), Position::new(2, 5));
+    }
+
+    #[test]
+    fn a_link_error_is_its_problem_sentence_alone() {
+        let cases = [
+            (LinkProblem::Empty, "The link holds no scenario: the text after '#' is empty."),
+            (LinkProblem::NoVersion, "The link does not start with a format version such as 'v1.', so it was not made by this playground."),
+            (
+                LinkProblem::UnknownVersion { found: "v2".into() },
+                "The link uses format v2, which this playground cannot read (it reads v1 only); it may come from a newer version.",
+            ),
+            (
+                LinkProblem::TooLong { chars: 200_001, max_chars: 200_000 },
+                "The link is 200001 characters long; links longer than 200000 characters are refused.",
+            ),
+            (
+                LinkProblem::Base64 { detail: "at character 7 after 'v1.'".into() },
+                "The link's scenario is damaged: its text is not valid base64url (at character 7 after 'v1.').",
+            ),
+            (
+                LinkProblem::Inflate { detail: "the data ends too early".into() },
+                "The link is damaged: its data does not decompress (the data ends too early); it may have been cut short.",
+            ),
+            (
+                LinkProblem::TooLarge { max_bytes: 1 << 20 },
+                "The link's scenario decompresses to more than 1048576 bytes, which is refused.",
+            ),
+            (
+                LinkProblem::Scenario { detail: "missing field `x` at line 1 column 2".into() },
+                "The link decompresses, but what it holds is not a valid scenario: missing field `x` at line 1 column 2.",
+            ),
+        ];
+        for (problem, text) in cases {
+            let e = Error::permalink(problem.clone()).with_source("the URL");
+            assert_eq!(e.to_string(), text);
+            assert!(e.is_permalink());
+            assert_eq!(e.link_problem(), Some(&problem));
+            assert_eq!(e.tool_stderr(), None);
+        }
+        assert!(LinkProblem::Inflate {
+            detail: String::new()
+        }
+        .is_damaged());
+        assert!(!LinkProblem::NoVersion.is_damaged());
+        assert!(LinkProblem::TooLarge { max_bytes: 1 }.is_too_big());
+        assert!(!Error::syntax(Position::new(1, 1), "a", "b").is_permalink());
+    }
 
     #[test]
     fn display_is_one_sentence_with_position_and_source() {

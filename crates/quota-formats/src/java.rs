@@ -26,9 +26,8 @@ use quota_engine::{
 };
 
 use crate::configs_sh::java::parse_double;
-use crate::describe::DescribedQuota;
-use crate::detect::{by_entity, expected, position_of, Export, QuotaImport};
-use crate::error::{Error, ErrorKind, Position};
+use crate::error::{position_of, Error, ErrorKind, Position};
+use crate::interchange::{by_entity, type_combination, DescribedQuota, Export, QuotaImport};
 
 /// A Java string literal for `s`.
 fn java_string(s: &str) -> String {
@@ -240,27 +239,52 @@ fn statements(src: &str) -> Vec<Statement> {
     out
 }
 
+/// Where a left-to-right scan stands relative to Java string and char
+/// literals, so that brackets and commas inside them are not counted.
+#[derive(Default)]
+struct Literal {
+    /// The quote of the literal being read (`"` or `'`), if any.
+    quote: Option<char>,
+    /// The previous character was a backslash inside the literal.
+    escaped: bool,
+}
+
+impl Literal {
+    /// Feeds the next character; true when it belongs to a literal
+    /// (its quotes included).
+    fn holds(&mut self, c: char) -> bool {
+        match self.quote {
+            Some(q) => {
+                if self.escaped {
+                    self.escaped = false;
+                } else if c == '\\' {
+                    self.escaped = true;
+                } else if c == q {
+                    self.quote = None;
+                }
+                true
+            }
+            None if c == '"' || c == '\'' => {
+                self.quote = Some(c);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
 /// The text between the parenthesis after `open` (which ends with `(`)
 /// and its match, and the offset after the match.
 fn call_args<'a>(s: &'a str, open: &str) -> Option<(&'a str, usize, usize)> {
     let at = s.find(open)?;
     let from = at + open.len();
     let mut depth = 1;
-    let mut in_str: Option<char> = None;
-    let mut escaped = false;
+    let mut literal = Literal::default();
     for (i, c) in s[from..].char_indices() {
-        if let Some(q) = in_str {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == q {
-                in_str = None;
-            }
+        if literal.holds(c) {
             continue;
         }
         match c {
-            '"' | '\'' => in_str = Some(c),
             '(' => depth += 1,
             ')' => {
                 depth -= 1;
@@ -278,22 +302,13 @@ fn call_args<'a>(s: &'a str, open: &str) -> Option<(&'a str, usize, usize)> {
 fn split_args(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut depth = 0;
-    let mut in_str: Option<char> = None;
-    let mut escaped = false;
+    let mut literal = Literal::default();
     let mut last = 0;
     for (i, c) in s.char_indices() {
-        if let Some(q) = in_str {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == q {
-                in_str = None;
-            }
+        if literal.holds(c) {
             continue;
         }
         match c {
-            '"' | '\'' => in_str = Some(c),
             '(' | '<' | '[' => depth += 1,
             ')' | '>' | ']' => depth -= 1,
             ',' if depth == 0 => {
@@ -390,7 +405,7 @@ impl Reader<'_> {
             let pos = at + offset + start;
             let parts = split_args(args);
             let [key, value] = parts.as_slice() else {
-                return Err(expected(
+                return Err(Error::syntax(
                     position_of(self.text, pos),
                     "two arguments to ClientQuotaAlteration.Op: the key and the value",
                     format!("`{args}`"),
@@ -399,7 +414,7 @@ impl Reader<'_> {
             let key_name =
                 string_literal(key).ok_or_else(|| self.unresolved(pos, key, "a quota key"))?;
             let quota = QuotaKey::from_name(&key_name).ok_or_else(|| {
-                expected(
+                Error::syntax(
                     position_of(self.text, pos),
                     "a quota key: producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate or connection_creation_rate",
                     format!("`{key_name}`"),
@@ -556,7 +571,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
                 let at = st.start + offset + start;
                 let parts = split_args(args);
                 let [entity, ops] = parts.as_slice() else {
-                    return Err(expected(
+                    return Err(Error::syntax(
                         position_of(text, at),
                         "two arguments to ClientQuotaAlteration: the entity and the ops",
                         format!("`{args}`"),
@@ -564,17 +579,10 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
                 };
                 let parts = r.entity(entity, at)?;
                 let entity = QuotaEntity::from_parts(&parts).ok_or_else(|| {
-                    expected(
+                    Error::syntax(
                         position_of(text, at),
                         "an entity of user, client-id, user and client-id, or ip",
-                        format!(
-                            "the types {}",
-                            parts
-                                .iter()
-                                .map(|(t, _)| t.as_str())
-                                .collect::<Vec<_>>()
-                                .join(" + ")
-                        ),
+                        format!("the types {}", type_combination(&parts)),
                     )
                 })?;
                 for (key, value, pos) in r.op_list(ops, st.start + offset_in(s, ops))? {
@@ -616,7 +624,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
         }
     }
     if alterations == 0 {
-        return Err(expected(
+        return Err(Error::syntax(
             Position::new(1, 1),
             "Java code that builds `new ClientQuotaAlteration(entity, ops)` for alterClientQuotas",
             "no ClientQuotaAlteration",

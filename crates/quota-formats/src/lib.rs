@@ -6,9 +6,16 @@
 //!   runbooks ([`configs_sh::Mode::Import`]).
 //! - [`describe`]: `kafka-configs.sh --describe` output, printed as 4.x
 //!   prints it and parsed back (every wording since Kafka 0.9).
+//! - [`java`], [`strimzi`], [`terraform`], [`rpk`]: the other formats, read
+//!   into and written from [`interchange`]'s types; [`scenario`]: the
+//!   playground's scenario JSON.
+//! - [`detect`]: which format a text is in, and one entry point to import
+//!   or export any of them.
+//! - [`permalink`]: a scenario in the fragment of a playground URL.
 //!
 //! Every parser reports problems as one [`Error`] type: line, column, what
-//! was expected and what was found, displayed as a full sentence.
+//! was expected and what was found, displayed as a full sentence; a link
+//! that cannot be read is an [`Error`] too ([`ErrorKind::Permalink`]).
 #![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
 
@@ -16,6 +23,7 @@ pub mod configs_sh;
 pub mod describe;
 pub mod detect;
 pub mod error;
+pub mod interchange;
 pub mod java;
 pub mod permalink;
 pub mod rpk;
@@ -25,4 +33,4 @@ pub mod scenario;
 pub mod strimzi;
 pub mod terraform;
 
-pub use error::{Error, ErrorKind, Position};
+pub use error::{Error, ErrorKind, LinkProblem, Position};

@@ -28,9 +28,10 @@
 //!
 //! Decoding is bounded: a link longer than [`MAX_LINK_CHARS`] or whose JSON
 //! inflates past [`MAX_JSON_BYTES`] is refused before it can exhaust memory,
-//! and every failure is a [`PermalinkError`] whose message says what was
-//! wrong. Later versions will use another prefix (`v2.`); this module reads
-//! `v1.` only and says so for anything else.
+//! and every failure is an [`Error`] of kind [`ErrorKind::Permalink`]
+//! whose message says what was wrong ([`LinkProblem`]). Later versions will
+//! use another prefix (`v2.`); this module reads `v1.` only and says so for
+//! anything else.
 //!
 //! # Example
 //!
@@ -48,7 +49,6 @@
 //! ```
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
@@ -57,6 +57,10 @@ use miniz_oxide::inflate::{decompress_to_vec_with_limit, TINFLStatus};
 use quota_engine::principal::PrincipalConfig;
 use quota_engine::sim::{ConnectionSpec, ListenerKind, Scenario, Workload};
 use quota_engine::{EntityName, QuotaEntity};
+
+use crate::error::{Error, LinkProblem};
+#[cfg(doc)]
+use crate::error::ErrorKind;
 
 /// The prefix of the current format.
 pub const PREFIX: &str = "v1.";
@@ -69,78 +73,6 @@ pub const MAX_JSON_BYTES: usize = 1 << 20;
 
 /// DEFLATE level: 9 (best); scenarios are small and encoding is rare.
 const LEVEL: u8 = 9;
-
-/// Why a link could not be read. `Display` gives a full sentence a page can
-/// show as it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PermalinkError {
-    /// Nothing after `#`.
-    Empty,
-    /// The text does not start with `v<digits>.`.
-    NoVersion,
-    /// A version other than 1.
-    UnknownVersion {
-        /// The version as written, e.g. `v2`.
-        found: String,
-    },
-    /// Longer than [`MAX_LINK_CHARS`].
-    TooLong {
-        /// The link's length in characters.
-        chars: usize,
-    },
-    /// The payload is not base64url.
-    Base64 {
-        /// Where, in words: `at character 7 after 'v1.'` (counted from 1
-        /// after the version prefix), or what else is wrong.
-        detail: String,
-    },
-    /// The payload is not raw DEFLATE data (or is cut short).
-    Inflate {
-        /// What the inflater reported.
-        detail: String,
-    },
-    /// The payload inflates past [`MAX_JSON_BYTES`].
-    TooLarge,
-    /// The inflated text is not a scenario.
-    Scenario {
-        /// The JSON reader's explanation (line and column).
-        detail: String,
-    },
-}
-
-impl fmt::Display for PermalinkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PermalinkError::Empty => f.write_str("The link holds no scenario: the text after '#' is empty."),
-            PermalinkError::NoVersion => f.write_str(
-                "The link does not start with a format version such as 'v1.', so it was not made by this playground.",
-            ),
-            PermalinkError::UnknownVersion { found } => write!(
-                f,
-                "The link uses format {found}, which this playground cannot read (it reads v1 only); it may come from a newer version."
-            ),
-            PermalinkError::TooLong { chars } => write!(
-                f,
-                "The link is {chars} characters long; links longer than {MAX_LINK_CHARS} characters are refused."
-            ),
-            PermalinkError::Base64 { detail } => {
-                write!(f, "The link's scenario is damaged: its text is not valid base64url ({detail}).")
-            }
-            PermalinkError::Inflate { detail } => {
-                write!(f, "The link is damaged: its data does not decompress ({detail}); it may have been cut short.")
-            }
-            PermalinkError::TooLarge => write!(
-                f,
-                "The link's scenario decompresses to more than {MAX_JSON_BYTES} bytes, which is refused."
-            ),
-            PermalinkError::Scenario { detail } => {
-                write!(f, "The link decompresses, but what it holds is not a valid scenario: {detail}.")
-            }
-        }
-    }
-}
-
-impl std::error::Error for PermalinkError {}
 
 /// Encodes `scenario` as `v1.<base64url(deflate(json))>` (see the module docs).
 pub fn encode(scenario: &Scenario) -> String {
@@ -158,18 +90,23 @@ pub fn encode(scenario: &Scenario) -> String {
 ///
 /// # Errors
 ///
-/// A [`PermalinkError`] for an empty text, a missing or unknown version, a
+/// An [`ErrorKind::Permalink`] error for an empty text, a missing or unknown version, a
 /// text over [`MAX_LINK_CHARS`], bad base64url, bad or truncated DEFLATE
 /// data, JSON over [`MAX_JSON_BYTES`], or JSON that is not a scenario.
-pub fn decode(link: &str) -> Result<Scenario, PermalinkError> {
+pub fn decode(link: &str) -> Result<Scenario, Error> {
+    decode_scenario(link).map_err(Error::permalink)
+}
+
+/// [`decode`], with the problem as it is found.
+fn decode_scenario(link: &str) -> Result<Scenario, LinkProblem> {
     let text = link.trim();
     let text = text.strip_prefix('#').unwrap_or(text).trim();
     if text.is_empty() {
-        return Err(PermalinkError::Empty);
+        return Err(LinkProblem::Empty);
     }
     let chars = text.chars().count();
     if chars > MAX_LINK_CHARS {
-        return Err(PermalinkError::TooLong { chars });
+        return Err(LinkProblem::TooLong { chars, max_chars: MAX_LINK_CHARS });
     }
     let payload = match text.strip_prefix(PREFIX) {
         Some(p) => p,
@@ -179,9 +116,9 @@ pub fn decode(link: &str) -> Result<Scenario, PermalinkError> {
                 && version.starts_with('v')
                 && version[1..].bytes().all(|b| b.is_ascii_digit());
             return Err(if looks_versioned {
-                PermalinkError::UnknownVersion { found: version.to_owned() }
+                LinkProblem::UnknownVersion { found: version.to_owned() }
             } else {
-                PermalinkError::NoVersion
+                LinkProblem::NoVersion
             });
         }
     };
@@ -197,24 +134,24 @@ pub fn decode(link: &str) -> Result<Scenario, PermalinkError> {
         } else {
             format!(", U+{:04X}", u32::from(c))
         };
-        return Err(PermalinkError::Base64 { detail: format!("at character {} after 'v1.'{shown}", i + 1) });
+        return Err(LinkProblem::Base64 { detail: format!("at character {} after 'v1.'{shown}", i + 1) });
     }
     let packed = URL_SAFE_NO_PAD
         .decode(payload.as_bytes())
-        .map_err(|e| PermalinkError::Base64 { detail: base64_detail(&e) })?;
+        .map_err(|e| LinkProblem::Base64 { detail: base64_detail(&e) })?;
     let json = decompress_to_vec_with_limit(&packed, MAX_JSON_BYTES).map_err(|e| match e.status {
-        TINFLStatus::HasMoreOutput => PermalinkError::TooLarge,
-        TINFLStatus::FailedCannotMakeProgress => PermalinkError::Inflate { detail: "the data ends too early".into() },
-        _ => PermalinkError::Inflate { detail: "the data is not DEFLATE".into() },
+        TINFLStatus::HasMoreOutput => LinkProblem::TooLarge { max_bytes: MAX_JSON_BYTES },
+        TINFLStatus::FailedCannotMakeProgress => LinkProblem::Inflate { detail: "the data ends too early".into() },
+        _ => LinkProblem::Inflate { detail: "the data is not DEFLATE".into() },
     })?;
     // from_str, as every other reader of a Scenario: one deserializer
     // instantiation in the wasm instead of two.
-    let json = String::from_utf8(json).map_err(|e| PermalinkError::Scenario { detail: e.to_string() })?;
+    let json = String::from_utf8(json).map_err(|e| LinkProblem::Scenario { detail: e.to_string() })?;
     serde_json::from_str(&json)
-        .map_err(|e| PermalinkError::Scenario { detail: e.to_string().trim_end_matches('.').to_owned() })
+        .map_err(|e| LinkProblem::Scenario { detail: e.to_string().trim_end_matches('.').to_owned() })
 }
 
-/// Where a base64url payload goes wrong, in words for [`PermalinkError::Base64`]
+/// Where a base64url payload goes wrong, in words for [`LinkProblem::Base64`]
 /// (the decoder's own text, `Invalid last symbol 101, offset 6`, means
 /// nothing to a reader). Offsets count from 1 after the `v1.` prefix.
 fn base64_detail(e: &base64::DecodeError) -> String {
@@ -382,6 +319,13 @@ mod tests {
         serde_json::from_str(json).unwrap()
     }
 
+    /// What [`decode`] finds wrong with `link`.
+    fn problem(link: &str) -> LinkProblem {
+        let e = decode(link).unwrap_err();
+        assert_eq!(e.to_string(), e.link_problem().unwrap().to_string(), "a link error names no position");
+        e.link_problem().cloned().unwrap()
+    }
+
     fn lab() -> Scenario {
         scenario(
             r#"{"name": "lab", "seed": 7,
@@ -453,11 +397,11 @@ mod tests {
     #[test]
     fn damaged_links_say_what_is_wrong() {
         let link = encode(&lab());
-        assert_eq!(decode(""), Err(PermalinkError::Empty));
-        assert_eq!(decode("#"), Err(PermalinkError::Empty));
-        assert_eq!(decode("hello"), Err(PermalinkError::NoVersion));
-        assert_eq!(decode("v2.abc"), Err(PermalinkError::UnknownVersion { found: "v2".into() }));
-        assert!(matches!(decode("v1.@@@"), Err(PermalinkError::Base64 { .. })));
+        assert_eq!(problem(""), LinkProblem::Empty);
+        assert_eq!(problem("#"), LinkProblem::Empty);
+        assert_eq!(problem("hello"), LinkProblem::NoVersion);
+        assert_eq!(problem("v2.abc"), LinkProblem::UnknownVersion { found: "v2".into() });
+        assert!(matches!(problem("v1.@@@"), LinkProblem::Base64 { .. }));
         assert_eq!(
             decode("#v1.garbage").unwrap_err().to_string(),
             "The link's scenario is damaged: its text is not valid base64url (at character 7 after 'v1.')."
@@ -470,15 +414,15 @@ mod tests {
         assert!(decode("v1.abé").unwrap_err().to_string().contains("(at character 3 after 'v1.', 'é')"));
         // Cut at a whole base64 quantum so that only the DEFLATE data is short.
         let cut = 3 + (link.len() - 3) / 2 / 4 * 4;
-        assert!(matches!(decode(&link[..cut]), Err(PermalinkError::Inflate { .. })));
-        let e = decode("v1.AAAA");
-        assert!(matches!(e, Err(PermalinkError::Inflate { .. })), "{e:?}");
+        assert!(matches!(problem(&link[..cut]), LinkProblem::Inflate { .. }));
+        let e = problem("v1.AAAA");
+        assert!(matches!(e, LinkProblem::Inflate { .. }), "{e:?}");
         let not_scenario = format!("v1.{}", URL_SAFE_NO_PAD.encode(compress_to_vec(b"{\"nope\": 1}", 9)));
         let e = decode(&not_scenario).unwrap_err();
-        assert!(matches!(e, PermalinkError::Scenario { .. }));
+        assert!(matches!(e.link_problem(), Some(LinkProblem::Scenario { .. })));
         assert!(e.to_string().contains("nope"), "{e}");
         let long = format!("v1.{}", "A".repeat(MAX_LINK_CHARS));
-        assert!(matches!(decode(&long), Err(PermalinkError::TooLong { .. })));
+        assert!(matches!(problem(&long), LinkProblem::TooLong { .. }));
         for e in [decode("hello").unwrap_err(), decode("v9.x").unwrap_err(), decode("v1.@@@").unwrap_err()] {
             let m = e.to_string();
             assert!(m.ends_with('.') && m.starts_with("The link") && !m.contains(".)") && !m.contains(".."), "{m}");
@@ -491,7 +435,7 @@ mod tests {
         let bomb = vec![b' '; 64 << 20];
         let link = format!("v1.{}", URL_SAFE_NO_PAD.encode(compress_to_vec(&bomb, 9)));
         assert!(link.len() < MAX_LINK_CHARS);
-        assert_eq!(decode(&link), Err(PermalinkError::TooLarge));
+        assert_eq!(problem(&link), LinkProblem::TooLarge { max_bytes: MAX_JSON_BYTES });
     }
 
     #[test]

@@ -19,9 +19,8 @@ use serde::Deserialize;
 use quota_engine::{EntityName, EntityType, QuotaEntity, QuotaKey};
 
 use crate::configs_sh::java::parse_double;
-use crate::describe::DescribedQuota;
-use crate::detect::{expected, QuotaImport};
 use crate::error::{Error, ErrorKind, Position};
+use crate::interchange::{type_combination, DescribedQuota, QuotaImport};
 
 /// A logical line: `\`-newline continuations joined.
 struct Line {
@@ -63,7 +62,7 @@ fn type_of(at: Position, t: &str) -> Result<EntityType, Error> {
             "the entity type client-id-prefix",
             "it is Redpanda's own: Kafka matches client-id quotas on the exact client.id and has no prefix entity",
         )),
-        other => Err(expected(at, "an entity type user or client-id", format!("`{other}`"))),
+        other => Err(Error::syntax(at, "an entity type user or client-id", format!("`{other}`"))),
     }
 }
 
@@ -77,27 +76,20 @@ fn name_of(n: &str) -> EntityName {
 
 fn entity_of(at: Position, parts: Vec<(EntityType, EntityName)>) -> Result<QuotaEntity, Error> {
     QuotaEntity::from_parts(&parts).ok_or_else(|| {
-        expected(
+        Error::syntax(
             at,
             "a user, a client-id, or a user and a client-id",
-            format!(
-                "the types {}",
-                parts
-                    .iter()
-                    .map(|(t, _)| t.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" + ")
-            ),
+            format!("the types {}", type_combination(&parts)),
         )
     })
 }
 
 fn key_value(at: Position, kv: &str) -> Result<(QuotaKey, f64), Error> {
     let Some((k, v)) = kv.split_once('=') else {
-        return Err(expected(at, "`key=value`", format!("`{kv}`")));
+        return Err(Error::syntax(at, "`key=value`", format!("`{kv}`")));
     };
     let key = QuotaKey::from_name(k.trim()).ok_or_else(|| {
-        expected(
+        Error::syntax(
             at,
             "a Kafka quota key: producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate",
             format!("`{k}`"),
@@ -105,7 +97,7 @@ fn key_value(at: Position, kv: &str) -> Result<(QuotaKey, f64), Error> {
     })?;
     let value = parse_double(v.trim())
         .filter(|x| x.is_finite())
-        .ok_or_else(|| expected(at, format!("a number for {k}"), format!("`{v}`")))?;
+        .ok_or_else(|| Error::syntax(at, format!("a number for {k}"), format!("`{v}`")))?;
     Ok((key, value))
 }
 
@@ -169,7 +161,7 @@ fn command(words: &[String], at: Position, out: &mut QuotaImport) -> Result<(), 
                 None => {
                     i += 1;
                     Some(words.get(i).cloned().ok_or_else(|| {
-                        expected(
+                        Error::syntax(
                             at,
                             format!("a value after {flag}"),
                             "the end of the command",
@@ -195,7 +187,7 @@ fn command(words: &[String], at: Position, out: &mut QuotaImport) -> Result<(), 
             }
             ("--name", Some(v)) => {
                 let Some((t, n)) = v.split_once('=') else {
-                    return Err(expected(at, "--name TYPE=NAME", format!("`{v}`")));
+                    return Err(Error::syntax(at, "--name TYPE=NAME", format!("`{v}`")));
                 };
                 parts.push((type_of(at, t)?, EntityName::Named(n.to_owned())));
             }
@@ -204,7 +196,7 @@ fn command(words: &[String], at: Position, out: &mut QuotaImport) -> Result<(), 
             (_, Some(_)) => {}
             (other, None) if other.starts_with('-') => {}
             (other, None) => {
-                return Err(expected(at, "an rpk flag", format!("`{other}`")));
+                return Err(Error::syntax(at, "an rpk flag", format!("`{other}`")));
             }
         }
         i += 1;
@@ -225,7 +217,7 @@ fn command(words: &[String], at: Position, out: &mut QuotaImport) -> Result<(), 
         )),
         "import" => {
             let Some(json) = from else {
-                return Err(expected(
+                return Err(Error::syntax(
                     at,
                     "--from with the quotas to import",
                     "no --from",
@@ -240,7 +232,7 @@ fn command(words: &[String], at: Position, out: &mut QuotaImport) -> Result<(), 
             }
             let de = &mut serde_json::Deserializer::from_str(&json);
             let file: ImportFile = serde_path_to_error::deserialize(de).map_err(|e| {
-                expected(
+                Error::syntax(
                     at,
                     "rpk's quota JSON ({\"quotas\": [{\"entity\": [...], \"values\": [...]}]})",
                     format!("an error at `{}`: {}", e.path(), e.inner()),
@@ -275,7 +267,7 @@ fn command(words: &[String], at: Position, out: &mut QuotaImport) -> Result<(), 
             out.quotas.extend(read);
         }
         other => {
-            return Err(expected(
+            return Err(Error::syntax(
                 at,
                 "rpk cluster quotas alter, describe or import",
                 format!("rpk cluster quotas {other}"),
@@ -328,11 +320,15 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
         if cmd.starts_with("rpk ") {
             out.quotas.extend(current.take());
             let words = shell_words::split(cmd)
-                .map_err(|_| expected(at, "a closing quote", "a quote that is not closed"))?;
+                .map_err(|_| Error::syntax(at, "a closing quote", "a quote that is not closed"))?;
             if words.get(1).map(String::as_str) != Some("cluster")
                 || words.get(2).map(String::as_str) != Some("quotas")
             {
-                return Err(expected(at, "rpk cluster quotas ...", format!("`{cmd}`")));
+                return Err(Error::syntax(
+                    at,
+                    "rpk cluster quotas ...",
+                    format!("`{cmd}`"),
+                ));
             }
             command(&words, at, &mut out)?;
             seen = true;
@@ -346,7 +342,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
             let mut parts = Vec::new();
             for p in trimmed.split(", ") {
                 let Some((t, n)) = p.split_once('=') else {
-                    return Err(expected(at, "TYPE=NAME", format!("`{p}`")));
+                    return Err(Error::syntax(at, "TYPE=NAME", format!("`{p}`")));
                 };
                 parts.push((type_of(at, t)?, name_of(n)));
             }
@@ -357,7 +353,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
             });
             seen = true;
         } else {
-            return Err(expected(
+            return Err(Error::syntax(
                 at,
                 "an rpk cluster quotas command or its describe output",
                 format!("`{trimmed}`"),
@@ -366,7 +362,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
     }
     out.quotas.extend(current.take());
     if !seen {
-        return Err(expected(
+        return Err(Error::syntax(
             Position::new(1, 1),
             "an rpk cluster quotas command or its describe output",
             "nothing",

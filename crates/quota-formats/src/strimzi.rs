@@ -40,13 +40,12 @@ use saphyr::{LoadableYamlNode, MarkedYaml, Marker, Scalar, YamlData};
 
 use quota_engine::{EntityName, QuotaEntity, QuotaKey, QuotaStore};
 
-use crate::detect::{by_entity, Export, Unexpressed};
+use crate::interchange::{by_entity, Export, Unexpressed};
 // Reading needs the YAML parser (feature `yaml`); writing is plain text.
 #[cfg(feature = "yaml")]
 use crate::{
-    describe::DescribedQuota,
-    detect::{expected, position_of, QuotaImport},
-    error::{Error, ErrorKind, Position},
+    error::{position_of, Error, ErrorKind, Position},
+    interchange::{DescribedQuota, QuotaImport},
 };
 
 /// The `apiVersion`s Strimzi serves `KafkaUser` under.
@@ -208,7 +207,7 @@ fn quota_value(
         YamlData::Value(Scalar::Integer(i)) => *i as f64,
         YamlData::Value(Scalar::FloatingPoint(f)) if !integer => f.into_inner(),
         YamlData::Value(Scalar::FloatingPoint(f)) => {
-            return Err(expected(
+            return Err(Error::syntax(
                 at(t, node),
                 want,
                 format!("the fractional number `{f}`, which the CRD's integer field refuses"),
@@ -230,22 +229,22 @@ fn quota_value(
                     ));
                     v
                 } else {
-                    return Err(expected(at(t, node), want, describe_node(node)));
+                    return Err(Error::syntax(at(t, node), want, describe_node(node)));
                 }
             } else if s.trim().parse::<f64>().is_ok() {
-                return Err(expected(
+                return Err(Error::syntax(
                     at(t, node),
                     want,
                     format!("the quoted string `{s}`; the CRD types {field} as {kind}, so write it without quotes"),
                 ));
             } else {
-                return Err(expected(at(t, node), want, describe_node(node)));
+                return Err(Error::syntax(at(t, node), want, describe_node(node)));
             }
         }
-        _ => return Err(expected(at(t, node), want, describe_node(node))),
+        _ => return Err(Error::syntax(at(t, node), want, describe_node(node))),
     };
     if value < 0.0 {
-        return Err(expected(
+        return Err(Error::syntax(
             at(t, node),
             format!("{kind} of at least 0 for {field} (Strimzi's CRD sets `minimum: 0`)"),
             format!("`{value}`"),
@@ -276,7 +275,7 @@ fn read_user(t: &str, doc: &MarkedYaml<'_>, out: &mut QuotaImport) -> Result<(),
                     format!("apiVersion is the AsciiDoc attribute {attr}; every Strimzi apiVersion has the same spec.quotas, so the quotas are read as they are."),
                 ));
             } else {
-                return Err(expected(
+                return Err(Error::syntax(
                     at(t, v),
                     format!("an apiVersion such as `{}`", API_VERSIONS[3]),
                     describe_node(v),
@@ -290,14 +289,14 @@ fn read_user(t: &str, doc: &MarkedYaml<'_>, out: &mut QuotaImport) -> Result<(),
         )),
     }
     let Some((_, metadata)) = get(doc, "metadata") else {
-        return Err(expected(
+        return Err(Error::syntax(
             at(t, doc),
             "`metadata:` with the KafkaUser's `name` (the Kafka user the quotas apply to)",
             "a KafkaUser without metadata",
         ));
     };
     let Some((name_key, name_node)) = get(metadata, "name") else {
-        return Err(expected(
+        return Err(Error::syntax(
             at(t, metadata),
             "`name:` under metadata (the Kafka user the quotas apply to)",
             "metadata without a name",
@@ -317,7 +316,7 @@ fn read_user(t: &str, doc: &MarkedYaml<'_>, out: &mut QuotaImport) -> Result<(),
                     },
                 ));
             }
-            return Err(expected(
+            return Err(Error::syntax(
                 at(t, name_node),
                 "a KafkaUser name (a string)",
                 describe_node(name_node),
@@ -333,7 +332,7 @@ fn read_user(t: &str, doc: &MarkedYaml<'_>, out: &mut QuotaImport) -> Result<(),
             Some((_, ty)) => match ty.data.as_str() {
                 Some(s) => Some((s.to_owned(), at(t, ty))),
                 None => {
-                    return Err(expected(
+                    return Err(Error::syntax(
                         at(t, ty),
                         "an authentication type: tls, tls-external or scram-sha-512",
                         describe_node(ty),
@@ -341,7 +340,7 @@ fn read_user(t: &str, doc: &MarkedYaml<'_>, out: &mut QuotaImport) -> Result<(),
                 }
             },
             None => {
-                return Err(expected(
+                return Err(Error::syntax(
                     at(t, a),
                     "`type:` under authentication (tls, tls-external or scram-sha-512)",
                     "authentication without a type",
@@ -377,7 +376,7 @@ fn read_user(t: &str, doc: &MarkedYaml<'_>, out: &mut QuotaImport) -> Result<(),
     };
     if quotas.data.is_null() || entries(quotas).is_empty() {
         if !quotas.data.is_null() && !matches!(quotas.data, YamlData::Mapping(_)) {
-            return Err(expected(
+            return Err(Error::syntax(
                 at(t, quotas),
                 "a mapping of producerByteRate, consumerByteRate, requestPercentage, controllerMutationRate",
                 describe_node(quotas),
@@ -391,7 +390,11 @@ fn read_user(t: &str, doc: &MarkedYaml<'_>, out: &mut QuotaImport) -> Result<(),
     }
     for (k, v) in entries(quotas) {
         let Some(field) = k.data.as_str() else {
-            return Err(expected(at(t, k), "a quota field name", describe_node(k)));
+            return Err(Error::syntax(
+                at(t, k),
+                "a quota field name",
+                describe_node(k),
+            ));
         };
         let Some((field, key, integer)) = FIELDS.iter().find(|(f, _, _)| *f == field).copied()
         else {
@@ -404,7 +407,7 @@ fn read_user(t: &str, doc: &MarkedYaml<'_>, out: &mut QuotaImport) -> Result<(),
                     format!(" (Kafka's key `{field}` is spelled `{camel}` in a KafkaUser)")
                 })
                 .unwrap_or_default();
-            return Err(expected(
+            return Err(Error::syntax(
                 at(t, k),
                 "one of producerByteRate, consumerByteRate, requestPercentage, controllerMutationRate",
                 format!("`{field}`{hint}"),
@@ -460,7 +463,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
         ));
     }
     let docs = MarkedYaml::load_from_str(text).map_err(|e| {
-        expected(
+        Error::syntax(
             pos(t, e.marker()),
             "well-formed YAML",
             format!("a YAML error ({})", e.info()),
@@ -486,7 +489,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
             continue;
         }
         if !matches!(doc.data, YamlData::Mapping(_)) {
-            return Err(expected(
+            return Err(Error::syntax(
                 at(t, doc),
                 "a Kubernetes resource (a mapping with apiVersion, kind, metadata, spec)",
                 describe_node(doc),
@@ -520,7 +523,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
                         "it names no user: the quotas apply to the user of the KafkaUser it belongs in (`CN=<name>` with tls authentication, `<name>` with scram-sha-512 or no authentication), so import the whole KafkaUser",
                     ));
                 }
-                return Err(expected(
+                return Err(Error::syntax(
                     at(t, doc),
                     "a Strimzi KafkaUser (`kind: KafkaUser`)",
                     "a YAML document without `kind`",
@@ -529,7 +532,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
         }
     }
     if users == 0 {
-        return Err(expected(
+        return Err(Error::syntax(
             Position::new(1, 1),
             "at least one Strimzi KafkaUser (`kind: KafkaUser`)",
             if kinds.is_empty() {

@@ -41,14 +41,13 @@ use hcl::edit::{
 use quota_engine::QuotaKey;
 use quota_engine::{EntityName, EntityType, QuotaEntity, QuotaStore};
 
-use crate::detect::{by_entity, Export, Unexpressed};
+use crate::interchange::{by_entity, Export, Unexpressed};
 // Reading needs the HCL parser (feature `hcl`); writing is plain text.
 #[cfg(feature = "hcl")]
 use crate::{
     configs_sh::java::parse_double,
-    describe::DescribedQuota,
-    detect::{expected, position_of, QuotaImport},
-    error::{Error, ErrorKind, Position},
+    error::{position_of, Error, ErrorKind, Position},
+    interchange::{DescribedQuota, QuotaImport},
 };
 
 /// The position where a spanned HCL node starts.
@@ -76,7 +75,7 @@ fn literal(text: &str, expr: &Expression, context: &str) -> Result<String, Error
         Expression::Number(n) => Ok(n.value().to_string()),
         Expression::Parenthesis(p) => literal(text, p.inner(), context),
         Expression::Null(_) | Expression::Bool(_) | Expression::Array(_) | Expression::Object(_) => {
-            Err(expected(
+            Err(Error::syntax(
                 at(text, expr),
                 format!("a string or number for {context}"),
                 format!("`{}`", source(text, expr)),
@@ -100,7 +99,7 @@ fn literal(text: &str, expr: &Expression, context: &str) -> Result<String, Error
 fn quota_number(text: &str, expr: &Expression, key: &str) -> Result<f64, Error> {
     let raw = literal(text, expr, &format!("the value of {key}"))?;
     parse_double(&raw).filter(|v| v.is_finite()).ok_or_else(|| {
-        expected(
+        Error::syntax(
             at(text, expr),
             format!("a number for {key}"),
             format!("`{raw}`"),
@@ -132,7 +131,7 @@ fn refuse_meta_arguments(text: &str, block: &Block, resource: &str) -> Result<()
 #[cfg(feature = "hcl")]
 fn quota_key(text: &str, node: &impl Span, name: &str) -> Result<QuotaKey, Error> {
     QuotaKey::from_name(name).ok_or_else(|| {
-        expected(
+        Error::syntax(
             at(text, node),
             "a quota key: producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate or connection_creation_rate",
             format!("`{name}`"),
@@ -151,7 +150,7 @@ fn read_kafka_quota(
     let resource = format!("kafka_quota.{label}");
     refuse_meta_arguments(text, block, &resource)?;
     let Some(type_attr) = attribute(&block.body, "entity_type") else {
-        return Err(expected(
+        return Err(Error::syntax(
             at(text, block),
             format!("`entity_type` (user, client-id or ip) in {resource}"),
             "a kafka_quota without entity_type",
@@ -159,7 +158,7 @@ fn read_kafka_quota(
     };
     let type_name = literal(text, &type_attr.value, "entity_type")?;
     let Some(entity_type) = EntityType::from_wire(&type_name) else {
-        return Err(expected(
+        return Err(Error::syntax(
             at(text, &type_attr.value),
             "entity_type `user`, `client-id` or `ip`",
             format!("`{type_name}`"),
@@ -215,7 +214,7 @@ fn read_kafka_quota(
         ));
     }
     let Some(config) = attribute(&block.body, "config") else {
-        return Err(expected(
+        return Err(Error::syntax(
             at(text, block),
             format!("`config = {{ ... }}` with the quota values in {resource}"),
             "a kafka_quota without config",
@@ -223,7 +222,7 @@ fn read_kafka_quota(
     };
     let Expression::Object(object) = &config.value else {
         return literal(text, &config.value, "config").and_then(|_| {
-            Err(expected(
+            Err(Error::syntax(
                 at(text, &config.value),
                 "a map of quota keys to values",
                 format!("`{}`", source(text, &config.value)),
@@ -236,7 +235,7 @@ fn read_kafka_quota(
             ObjectKey::Expression(e) => (literal(text, e, "a config key")?, at(text, e)),
         };
         let quota = QuotaKey::from_name(&name).ok_or_else(|| {
-            expected(
+            Error::syntax(
                 key_pos,
                 "a quota key: producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate or connection_creation_rate",
                 format!("`{name}`"),
@@ -286,7 +285,7 @@ fn read_aiven_quota(
         (Some(u), None) => QuotaEntity::User(u),
         (None, Some(c)) => QuotaEntity::ClientId(c),
         (None, None) => {
-            return Err(expected(
+            return Err(Error::syntax(
                 at(text, block),
                 format!("`user` and/or `client_id` in {resource}"),
                 "neither",
@@ -319,7 +318,7 @@ fn read_aiven_quota(
                 });
             }
             other => {
-                return Err(expected(
+                return Err(Error::syntax(
                     at(text, &a.key),
                     "an aiven_kafka_quota argument: project, service_name, user, client_id, consumer_byte_rate, producer_byte_rate or request_percentage",
                     format!("`{other}`"),
@@ -373,7 +372,7 @@ fn read_aiven_quota(
 pub fn parse(text: &str) -> Result<QuotaImport, Error> {
     let body = hcl::edit::parser::parse_body(text).map_err(|e| {
         let loc = e.location();
-        expected(
+        Error::syntax(
             Position::new(
                 u32::try_from(loc.line()).unwrap_or(u32::MAX),
                 u32::try_from(loc.column()).unwrap_or(u32::MAX),
@@ -413,7 +412,7 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
         }
     }
     if resources == 0 {
-        return Err(expected(
+        return Err(Error::syntax(
             Position::new(1, 1),
             "at least one `resource \"kafka_quota\"` or `resource \"aiven_kafka_quota\"` block",
             "none",

@@ -131,6 +131,16 @@ fn entity_type_of(word: &str) -> Option<EntityType> {
     }
 }
 
+/// The command-line type word of an entity type (`users`), as
+/// [`entity_type_of`] reads it.
+pub(crate) fn entity_type_word(t: EntityType) -> &'static str {
+    match t {
+        EntityType::User => "users",
+        EntityType::ClientId => "clients",
+        EntityType::Ip => "ips",
+    }
+}
+
 /// Finds unexpanded shell variables and template placeholders in a word as
 /// written: `$NAME`, `${...}`, `$(...)`, `` `...` ``, `$1`, `{{ ... }}`.
 pub(crate) fn find_variables(raw: &str) -> Vec<String> {
@@ -414,6 +424,32 @@ fn is_client_quota_key(key: &str) -> bool {
     QuotaKey::CLIENT_KEYS.iter().any(|k| k.as_str() == key)
 }
 
+/// The shorthand entity flags and the type each stands for, in the tool's
+/// order (`ConfigCommand.ConfigCommandOptions.entityFlags`).
+const ENTITY_FLAGS: [(Opt, &str); 8] = [
+    (Opt::Topic, "topics"),
+    (Opt::Client, "clients"),
+    (Opt::User, "users"),
+    (Opt::Broker, "brokers"),
+    (Opt::BrokerLogger, "broker-loggers"),
+    (Opt::Ip, "ips"),
+    (Opt::ClientMetrics, "client-metrics"),
+    (Opt::Group, "groups"),
+];
+
+/// The `--*-defaults` flags and the type each stands for
+/// (`ConfigCommandOptions.entityDefaultsFlags`).
+const DEFAULT_FLAGS: [(Opt, &str); 4] = [
+    (Opt::ClientDefaults, "clients"),
+    (Opt::UserDefaults, "users"),
+    (Opt::BrokerDefaults, "brokers"),
+    (Opt::IpDefaults, "ips"),
+];
+
+/// An entity type word or entity name as written, with where it stands
+/// (an empty name is a default entity).
+type Written = (String, Position);
+
 /// Builds a command from one invocation, in the tool's order of checks.
 ///
 /// # Errors
@@ -427,8 +463,48 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
     let opts = args::parse(&inv.args, mode)?;
     let mut notes = inv.notes.clone();
     check_variables(&opts, &mut notes)?;
-    let at = |o: Opt| opts.first(o).map_or(start, |x| x.position);
+    check_action(inv, &opts, start)?;
+    let types = entity_types(&opts, start)?;
+    check_bootstrap(&opts, mode, start, &mut notes)?;
+    check_entity_types(&opts, &types, start)?;
+    let names = entity_names(&opts)?;
+    check_one_bootstrap(&opts, start)?;
+    check_client_quota_entities(&opts, &types, &names, &mut notes)?;
+    check_alter_options(&opts, &types, &names, start)?;
+    note_ignored_arguments(&opts, &mut notes);
+    check_names_per_type(&opts, &types, &names, start)?;
+    let typed: Vec<(EntityType, Position)> = types
+        .iter()
+        .filter_map(|(t, p)| entity_type_of(t).map(|e| (e, *p)))
+        .collect();
+    let action = if opts.has(Opt::Alter) {
+        let changes = config_changes(&opts, start)?;
+        check_config_keys(&opts, &typed, &names, &changes, &arg_strings)?;
+        Action::Alter(alteration(&typed, &names, changes, start)?)
+    } else {
+        let describe = describe_filter(&typed, &names);
+        if mode == Mode::Import {
+            notes.push("A --describe command reads quotas and changes none.".to_owned());
+        }
+        Action::Describe(describe)
+    };
+    Ok(ConfigsCommand {
+        position: start,
+        args: arg_strings,
+        action,
+        notes,
+    })
+}
 
+/// Where the first `o` stands, or `start` when it is absent.
+fn first_at(opts: &Options, o: Opt, start: Position) -> Position {
+    opts.first(o).map_or(start, |x| x.position)
+}
+
+/// `checkArgs`, first part: help, `--version`, exactly one action, and no
+/// configs to add or delete with `--describe`.
+fn check_action(inv: &Invocation, opts: &Options, start: Position) -> Result<(), Error> {
+    let at = |o: Opt| first_at(opts, o, start);
     if inv.args.is_empty() || opts.has(Opt::Help) {
         return Err(Error::tool(
             at(Opt::Help),
@@ -469,25 +545,17 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
             }
         }
     }
+    Ok(())
+}
 
-    // Entity types: --entity-type values, then the entity flags, then the defaults flags.
-    const ENTITY_FLAGS: [(Opt, &str); 8] = [
-        (Opt::Topic, "topics"),
-        (Opt::Client, "clients"),
-        (Opt::User, "users"),
-        (Opt::Broker, "brokers"),
-        (Opt::BrokerLogger, "broker-loggers"),
-        (Opt::Ip, "ips"),
-        (Opt::ClientMetrics, "client-metrics"),
-        (Opt::Group, "groups"),
-    ];
-    const DEFAULT_FLAGS: [(Opt, &str); 4] = [
-        (Opt::ClientDefaults, "clients"),
-        (Opt::UserDefaults, "users"),
-        (Opt::BrokerDefaults, "brokers"),
-        (Opt::IpDefaults, "ips"),
-    ];
-    let mut types: Vec<(String, Position)> = opts
+/// The entity types in the tool's order: `--entity-type` values, then the
+/// entity flags, then the defaults flags.
+///
+/// # Errors
+///
+/// The tool's message when a type is given twice.
+fn entity_types(opts: &Options, start: Position) -> Result<Vec<Written>, Error> {
+    let mut types: Vec<Written> = opts
         .values_of(Opt::EntityType)
         .iter()
         .map(|o| (o.value.clone().unwrap_or_default(), o.value_position))
@@ -510,14 +578,23 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
     }
     if !dups.is_empty() {
         return Err(Error::tool(
-            at(Opt::EntityType),
+            first_at(opts, Opt::EntityType, start),
             format!("Duplicate entity type(s) specified: {}", dups.join(",")),
             "each entity type once",
         ));
     }
-    let has_server = opts.has(Opt::BootstrapServer);
-    let has_controller = opts.has(Opt::BootstrapController);
-    if !has_server && !has_controller {
+    Ok(types)
+}
+
+/// A bootstrap option is required (strict mode); import mode notes its
+/// absence or a `--zookeeper` instead, and notes the removed flags it ignores.
+fn check_bootstrap(
+    opts: &Options,
+    mode: Mode,
+    start: Position,
+    notes: &mut Vec<String>,
+) -> Result<(), Error> {
+    if !opts.has(Opt::BootstrapServer) && !opts.has(Opt::BootstrapController) {
         match mode {
             Mode::Strict => {
                 return Err(Error::tool(
@@ -554,7 +631,14 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
             ));
         }
     }
-    for (t, pos) in &types {
+    Ok(())
+}
+
+/// Every type is one the tool knows, there is at least one, only users
+/// and clients combine, and the generic `--entity-*` options are not mixed
+/// with the shorthand flags.
+fn check_entity_types(opts: &Options, types: &[Written], start: Position) -> Result<(), Error> {
+    for (t, pos) in types {
         if !SUPPORTED_TYPES.contains(&t.as_str()) {
             return Err(Error::tool(
                 *pos,
@@ -594,14 +678,23 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
     {
         if uses_generic {
             return Err(Error::tool(
-                at(*flag),
+                first_at(opts, *flag, start),
                 "--entity-{type,name,default} should not be used in conjunction with specific entity flags",
                 "either --entity-type/--entity-name/--entity-default or the shorthand flags, not both",
             ));
         }
     }
-    // Entity names: each --entity-name / --entity-default in order, then the flags' values, then "" per defaults flag.
-    let mut names: Vec<(String, Position)> = opts
+    Ok(())
+}
+
+/// The entity names in the tool's order: each `--entity-name` /
+/// `--entity-default`, then the flags' values, then `""` per defaults flag.
+///
+/// # Errors
+///
+/// jopt-simple's message when an entity flag is given twice.
+fn entity_names(opts: &Options) -> Result<Vec<Written>, Error> {
+    let mut names: Vec<Written> = opts
         .occurrences
         .iter()
         .filter(|o| matches!(o.opt, Opt::EntityName | Opt::EntityDefault))
@@ -620,15 +713,30 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
             names.push((String::new(), o.position));
         }
     }
-    let has_name = names.iter().any(|(n, _)| !n.is_empty());
-    let has_default = names.iter().any(|(n, _)| n.is_empty());
-    if has_server && has_controller {
+    Ok(names)
+}
+
+/// Not both `--bootstrap-server` and `--bootstrap-controller`.
+fn check_one_bootstrap(opts: &Options, start: Position) -> Result<(), Error> {
+    if opts.has(Opt::BootstrapServer) && opts.has(Opt::BootstrapController) {
         return Err(Error::tool(
-            at(Opt::BootstrapController),
+            first_at(opts, Opt::BootstrapController, start),
             "Only one of --bootstrap-server or --bootstrap-controller can be specified",
             "one connection option",
         ));
     }
+    Ok(())
+}
+
+/// Every type is a client-quota type this crate models (users, clients,
+/// ips), and a named ip entity is an address or a host that may resolve
+/// (`validateIpEntity`); a name left to DNS is noted.
+fn check_client_quota_entities(
+    opts: &Options,
+    types: &[Written],
+    names: &[Written],
+    notes: &mut Vec<String>,
+) -> Result<(), Error> {
     if let Some((t, pos)) = types.iter().find(|(t, _)| entity_type_of(t).is_none()) {
         return Err(Error::unsupported(
             *pos,
@@ -636,6 +744,7 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
             "kafka-quota models client quotas only (users, clients and ips), not topic, broker, group or client-metrics configs",
         ));
     }
+    let has_name = names.iter().any(|(n, _)| !n.is_empty());
     if has_name && types.iter().any(|(t, _)| t == "ips") {
         for o in [Opt::EntityName, Opt::Ip] {
             if let Some(occ) = opts.value_of(o)? {
@@ -654,32 +763,51 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
             }
         }
     }
-    let alter = opts.has(Opt::Alter);
-    if alter {
-        if !has_name && !has_default {
-            return Err(Error::tool(
-                types[0].1,
-                "An entity-name or default entity must be specified with --alter of users, clients, brokers or ips",
-                "--entity-name NAME or --entity-default after --entity-type",
-            ));
-        }
-        let add = opts.has(Opt::AddConfig);
-        let add_file = opts.has(Opt::AddConfigFile);
-        if add && add_file {
-            return Err(Error::tool(
-                at(Opt::AddConfigFile),
-                "Only one of --add-config or --add-config-file must be specified",
-                "one of them",
-            ));
-        }
-        if !add && !add_file && !opts.has(Opt::DeleteConfig) {
-            return Err(Error::tool(
-                at(Opt::Alter),
-                "At least one of --add-config, --add-config-file, or --delete-config must be specified with --alter",
-                "--add-config k=v or --delete-config k",
-            ));
-        }
+    Ok(())
+}
+
+/// `--alter` needs an entity name or default, at most one of
+/// `--add-config` and `--add-config-file`, and something to add or delete.
+fn check_alter_options(
+    opts: &Options,
+    types: &[Written],
+    names: &[Written],
+    start: Position,
+) -> Result<(), Error> {
+    if !opts.has(Opt::Alter) {
+        return Ok(());
     }
+    let has_name = names.iter().any(|(n, _)| !n.is_empty());
+    let has_default = names.iter().any(|(n, _)| n.is_empty());
+    if !has_name && !has_default {
+        return Err(Error::tool(
+            types[0].1,
+            "An entity-name or default entity must be specified with --alter of users, clients, brokers or ips",
+            "--entity-name NAME or --entity-default after --entity-type",
+        ));
+    }
+    let add = opts.has(Opt::AddConfig);
+    let add_file = opts.has(Opt::AddConfigFile);
+    if add && add_file {
+        return Err(Error::tool(
+            first_at(opts, Opt::AddConfigFile, start),
+            "Only one of --add-config or --add-config-file must be specified",
+            "one of them",
+        ));
+    }
+    if !add && !add_file && !opts.has(Opt::DeleteConfig) {
+        return Err(Error::tool(
+            first_at(opts, Opt::Alter, start),
+            "At least one of --add-config, --add-config-file, or --delete-config must be specified with --alter",
+            "--add-config k=v or --delete-config k",
+        ));
+    }
+    Ok(())
+}
+
+/// Notes `--command-config` and the words that are not options: the tool
+/// ignores both and so does the import.
+fn note_ignored_arguments(opts: &Options, notes: &mut Vec<String>) {
     if opts.has(Opt::CommandConfig) {
         notes.push(
             "Ignored --command-config: the properties file only configures the connection."
@@ -692,49 +820,73 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
             truncate(&w.raw, 40)
         ));
     }
-    if alter && types.len() != names.len() {
-        return Err(Error::tool(
-            types.last().map_or(start, |t| t.1),
-            "An entity name must be specified for every entity type",
-            "--entity-name or --entity-default after each --entity-type",
-        ));
-    }
-    let typed: Vec<(EntityType, Position)> = types
-        .iter()
-        .filter_map(|(t, p)| entity_type_of(t).map(|e| (e, *p)))
-        .collect();
-    if !alter {
-        if names.len() > typed.len() {
+}
+
+/// `--alter` names every entity type; `--describe` has no more names than
+/// types.
+fn check_names_per_type(
+    opts: &Options,
+    types: &[Written],
+    names: &[Written],
+    start: Position,
+) -> Result<(), Error> {
+    if opts.has(Opt::Alter) {
+        if types.len() != names.len() {
             return Err(Error::tool(
-                names[typed.len()].1,
-                "More entity names specified than entity types",
-                "one --entity-type per --entity-name",
+                types.last().map_or(start, |t| t.1),
+                "An entity name must be specified for every entity type",
+                "--entity-name or --entity-default after each --entity-type",
             ));
         }
-        let components = typed
-            .iter()
-            .enumerate()
-            .map(|(i, (t, _))| DescribeComponent {
-                entity_type: *t,
-                name: match names.get(i) {
-                    None => NameMatch::Any,
-                    Some((n, _)) if n.is_empty() => NameMatch::Default,
-                    Some((n, _)) => NameMatch::Named(n.clone()),
-                },
-            })
-            .collect();
-        if mode == Mode::Import {
-            notes.push("A --describe command reads quotas and changes none.".to_owned());
-        }
-        return Ok(ConfigsCommand {
-            position: start,
-            args: arg_strings,
-            action: Action::Describe(DescribeQuota { components }),
-            notes,
-        });
+    } else if names.len() > types.len() {
+        return Err(Error::tool(
+            names[types.len()].1,
+            "More entity names specified than entity types",
+            "one --entity-type per --entity-name",
+        ));
     }
+    Ok(())
+}
 
-    // --alter: parseConfigsToBeAdded, parseConfigsToBeDeleted, then the per-type rules.
+/// The `--describe` filter: one component per type, matching the name
+/// given at the same place, the default, or any name.
+fn describe_filter(typed: &[(EntityType, Position)], names: &[Written]) -> DescribeQuota {
+    let components = typed
+        .iter()
+        .enumerate()
+        .map(|(i, (t, _))| DescribeComponent {
+            entity_type: *t,
+            name: match names.get(i) {
+                None => NameMatch::Any,
+                Some((n, _)) if n.is_empty() => NameMatch::Default,
+                Some((n, _)) => NameMatch::Named(n.clone()),
+            },
+        })
+        .collect();
+    DescribeQuota { components }
+}
+
+/// What an `--alter` adds and deletes, with where each stands.
+struct ConfigChanges {
+    /// `--add-config` pairs ([`parse_add_config`]).
+    add: Vec<ConfigValue>,
+    /// `--delete-config` keys, trimmed.
+    delete: Vec<String>,
+    /// Where the first `--delete-config` value stands.
+    delete_position: Option<Position>,
+    /// Where the `--add-config` value stands, or the command's start.
+    add_at: Position,
+    /// Where the first `--delete-config` value stands, or the command's start.
+    delete_at: Position,
+}
+
+/// `parseConfigsToBeAdded` and `parseConfigsToBeDeleted`.
+///
+/// # Errors
+///
+/// [`ErrorKind::Unsupported`] for `--add-config-file`; the tool's messages
+/// for a repeated `--add-config` or a malformed one ([`parse_add_config`]).
+fn config_changes(opts: &Options, start: Position) -> Result<ConfigChanges, Error> {
     if let Some(occ) = opts.first(Opt::AddConfigFile) {
         return Err(Error::unsupported(
             occ.position,
@@ -760,131 +912,175 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
         .iter()
         .map(|o| o.value.as_deref().unwrap_or("").trim().to_owned())
         .collect();
-    let add_position = opts
-        .first(Opt::AddConfig)
-        .map_or(start, |o| o.value_position);
-    let del_position = delete_position.unwrap_or(start);
+    Ok(ConfigChanges {
+        add,
+        delete,
+        delete_position,
+        add_at: opts
+            .first(Opt::AddConfig)
+            .map_or(start, |o| o.value_position),
+        delete_at: delete_position.unwrap_or(start),
+    })
+}
 
-    let head_type = typed[0].0;
-    let add_keys: Vec<String> = add.iter().map(|c| c.key.clone()).collect();
-    match head_type {
-        EntityType::User | EntityType::ClientId => {
-            let is_scram = |k: &str| SCRAM_MECHANISMS.contains(&k);
-            let unknown_add: Vec<String> = add_keys
-                .iter()
-                .filter(|k| !is_scram(k) && !is_client_quota_key(k))
-                .cloned()
-                .collect();
-            let scram_add: Vec<String> = add_keys.iter().filter(|k| is_scram(k)).cloned().collect();
-            let unknown_del: Vec<String> = delete
-                .iter()
-                .filter(|k| !is_scram(k) && !is_client_quota_key(k))
-                .cloned()
-                .collect();
-            let scram_del: Vec<String> = delete.iter().filter(|k| is_scram(k)).cloned().collect();
-            let quota_change = add_keys.iter().any(|k| is_client_quota_key(k))
-                || delete.iter().any(|k| is_client_quota_key(k));
-            if head_type == EntityType::ClientId || typed.len() == 2 {
-                if !unknown_add.is_empty() || !scram_add.is_empty() {
-                    let set = hash_set_order(
-                        dedup(unknown_add.into_iter().chain(scram_add)),
-                        MapInit::CopyOfCollection(0),
-                    );
-                    return Err(Error::tool(
-                        add_position,
-                        format!("Only quota configs can be added for 'clients' using --bootstrap-server. Unexpected config names: {}", set.join(",")),
-                        "quota keys only (producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate)",
-                    ));
-                }
-                if !unknown_del.is_empty() || !scram_del.is_empty() {
-                    let set = hash_set_order(
-                        dedup(unknown_del.into_iter().chain(scram_del)),
-                        MapInit::CopyOfCollection(0),
-                    );
-                    return Err(Error::tool(
-                        del_position,
-                        format!("Only quota configs can be deleted for 'clients' using --bootstrap-server. Unexpected config names: {}", set.join(",")),
-                        "quota keys only (producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate)",
-                    ));
-                }
-            } else {
-                if !unknown_add.is_empty() {
-                    let set = hash_set_order(dedup(unknown_add), MapInit::Default);
-                    return Err(Error::tool(
-                        add_position,
-                        format!(
-                            "Only quota and SCRAM credential configs can be added for 'users' using --bootstrap-server. Unexpected config names: {}",
-                            set.join(",")
-                        ),
-                        "quota keys (producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate) or SCRAM credentials",
-                    ));
-                }
-                if !unknown_del.is_empty() {
-                    let set = hash_set_order(dedup(unknown_del), MapInit::Default);
-                    return Err(Error::tool(
-                        del_position,
-                        format!(
-                            "Only quota and SCRAM credential configs can be deleted for 'users' using --bootstrap-server. Unexpected config names: {}",
-                            set.join(",")
-                        ),
-                        "quota keys (producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate) or SCRAM credentials",
-                    ));
-                }
-                if !scram_add.is_empty() || !scram_del.is_empty() {
-                    if names.iter().any(|(n, _)| n.is_empty()) {
-                        return Err(Error::tool(
-                            add_position,
-                            "The use of --entity-default or --user-defaults is not allowed with User SCRAM Credentials using --bootstrap-server.",
-                            "a named user for SCRAM credentials",
-                        ));
-                    }
-                    if quota_change {
-                        return Err(Error::tool(
-                            add_position,
-                            "Cannot alter both quota and SCRAM credential configs simultaneously for 'users' using --bootstrap-server.",
-                            "quota keys and SCRAM credentials in separate commands",
-                        ));
-                    }
-                    let which = dedup(scram_add.into_iter().chain(scram_del)).join(", ");
-                    return Err(Error::unsupported(
-                        if opts.has(Opt::AddConfig) { add_position } else { del_position },
-                        format!("Altering the SCRAM credential {which}"),
-                        "a SCRAM credential is a user's password, not a client quota, and kafka-quota models quotas only",
-                    ));
-                }
-            }
-            if !quota_change && names.len() != 1 {
-                // ConfigCommand's "should never happen" IllegalStateException.
+/// The keys each entity type may have (the users / clients / ips branches
+/// of `alterConfig`): quota keys for clients and user+client pairs, quota
+/// keys or SCRAM credentials (never both) for users, and only
+/// `connection_creation_rate` for ips.
+fn check_config_keys(
+    opts: &Options,
+    typed: &[(EntityType, Position)],
+    names: &[Written],
+    changes: &ConfigChanges,
+    arg_strings: &[String],
+) -> Result<(), Error> {
+    match typed[0].0 {
+        head_type @ (EntityType::User | EntityType::ClientId) => {
+            check_user_client_keys(opts, head_type, typed.len(), names, changes, arg_strings)
+        }
+        EntityType::Ip => check_ip_keys(changes),
+    }
+}
+
+/// [`check_config_keys`] for `users`, `clients` and the pair.
+fn check_user_client_keys(
+    opts: &Options,
+    head_type: EntityType,
+    type_count: usize,
+    names: &[Written],
+    changes: &ConfigChanges,
+    arg_strings: &[String],
+) -> Result<(), Error> {
+    let add_keys: Vec<String> = changes.add.iter().map(|c| c.key.clone()).collect();
+    let (unknown_add, scram_add) = unknown_and_scram(&add_keys);
+    let (unknown_del, scram_del) = unknown_and_scram(&changes.delete);
+    let quota_change = add_keys.iter().any(|k| is_client_quota_key(k))
+        || changes.delete.iter().any(|k| is_client_quota_key(k));
+    let sides = [
+        ("added", &unknown_add, &scram_add, changes.add_at),
+        ("deleted", &unknown_del, &scram_del, changes.delete_at),
+    ];
+    if head_type == EntityType::ClientId || type_count == 2 {
+        for (verb, unknown, scram, at) in sides {
+            if !unknown.is_empty() || !scram.is_empty() {
+                let set = hash_set_order(
+                    dedup(unknown.iter().chain(scram).cloned()),
+                    MapInit::CopyOfCollection(0),
+                );
                 return Err(Error::tool(
-                    add_position,
-                    format!(
-                        "Error while executing config command with args '{}'\njava.lang.IllegalStateException: Altering user SCRAM credentials should never occur for more zero or multiple users: [{}]",
-                        arg_strings.join(" "),
-                        names.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
-                    ),
-                    "at least one quota key in --add-config or --delete-config",
+                    at,
+                    format!("Only quota configs can be {verb} for 'clients' using --bootstrap-server. Unexpected config names: {}", set.join(",")),
+                    "quota keys only (producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate)",
                 ));
             }
         }
-        EntityType::Ip => {
-            let all: Vec<String> = dedup(add_keys.iter().cloned().chain(delete.iter().cloned()));
-            let unknown: Vec<String> = all
-                .into_iter()
-                .filter(|k| k != QuotaKey::ConnectionCreationRate.as_str())
-                .collect();
+    } else {
+        for (verb, unknown, _, at) in sides {
             if !unknown.is_empty() {
-                let set = hash_set_order(unknown, MapInit::Default);
+                let set = hash_set_order(dedup(unknown.iter().cloned()), MapInit::Default);
                 return Err(Error::tool(
-                    if add.iter().any(|c| set.contains(&c.key)) { add_position } else { del_position },
-                    format!("Only connection quota configs can be added for 'ips' using --bootstrap-server. Unexpected config names: {}", set.join(", ")),
-                    "connection_creation_rate, the only key of ip entities",
+                    at,
+                    format!(
+                        "Only quota and SCRAM credential configs can be {verb} for 'users' using --bootstrap-server. Unexpected config names: {}",
+                        set.join(",")
+                    ),
+                    "quota keys (producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate) or SCRAM credentials",
                 ));
             }
+        }
+        if !scram_add.is_empty() || !scram_del.is_empty() {
+            if names.iter().any(|(n, _)| n.is_empty()) {
+                return Err(Error::tool(
+                    changes.add_at,
+                    "The use of --entity-default or --user-defaults is not allowed with User SCRAM Credentials using --bootstrap-server.",
+                    "a named user for SCRAM credentials",
+                ));
+            }
+            if quota_change {
+                return Err(Error::tool(
+                    changes.add_at,
+                    "Cannot alter both quota and SCRAM credential configs simultaneously for 'users' using --bootstrap-server.",
+                    "quota keys and SCRAM credentials in separate commands",
+                ));
+            }
+            let which = dedup(scram_add.into_iter().chain(scram_del)).join(", ");
+            return Err(Error::unsupported(
+                if opts.has(Opt::AddConfig) {
+                    changes.add_at
+                } else {
+                    changes.delete_at
+                },
+                format!("Altering the SCRAM credential {which}"),
+                "a SCRAM credential is a user's password, not a client quota, and kafka-quota models quotas only",
+            ));
         }
     }
+    if !quota_change && names.len() != 1 {
+        // ConfigCommand's "should never happen" IllegalStateException.
+        return Err(Error::tool(
+            changes.add_at,
+            format!(
+                "Error while executing config command with args '{}'\njava.lang.IllegalStateException: Altering user SCRAM credentials should never occur for more zero or multiple users: [{}]",
+                arg_strings.join(" "),
+                names.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+            "at least one quota key in --add-config or --delete-config",
+        ));
+    }
+    Ok(())
+}
+
+/// The keys that are neither client-quota keys nor SCRAM mechanisms, and
+/// the SCRAM mechanisms, each in order.
+fn unknown_and_scram(keys: &[String]) -> (Vec<String>, Vec<String>) {
+    let is_scram = |k: &str| SCRAM_MECHANISMS.contains(&k);
+    let unknown = keys
+        .iter()
+        .filter(|k| !is_scram(k) && !is_client_quota_key(k))
+        .cloned()
+        .collect();
+    let scram = keys.iter().filter(|k| is_scram(k)).cloned().collect();
+    (unknown, scram)
+}
+
+/// [`check_config_keys`] for `ips`: `connection_creation_rate` only.
+fn check_ip_keys(changes: &ConfigChanges) -> Result<(), Error> {
+    let all: Vec<String> = dedup(
+        changes
+            .add
+            .iter()
+            .map(|c| c.key.clone())
+            .chain(changes.delete.iter().cloned()),
+    );
+    let unknown: Vec<String> = all
+        .into_iter()
+        .filter(|k| k != QuotaKey::ConnectionCreationRate.as_str())
+        .collect();
+    if !unknown.is_empty() {
+        let set = hash_set_order(unknown, MapInit::Default);
+        return Err(Error::tool(
+            if changes.add.iter().any(|c| set.contains(&c.key)) {
+                changes.add_at
+            } else {
+                changes.delete_at
+            },
+            format!("Only connection quota configs can be added for 'ips' using --bootstrap-server. Unexpected config names: {}", set.join(", ")),
+            "connection_creation_rate, the only key of ip entities",
+        ));
+    }
+    Ok(())
+}
+
+/// The `--alter` of the entity the types and names make.
+fn alteration(
+    typed: &[(EntityType, Position)],
+    names: &[Written],
+    changes: ConfigChanges,
+    start: Position,
+) -> Result<AlterQuota, Error> {
     let parts: Vec<(EntityType, EntityName)> = typed
         .iter()
-        .zip(&names)
+        .zip(names)
         .map(|((t, _), (n, _))| {
             (
                 *t,
@@ -904,17 +1100,12 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
             "another combination of entity types",
         )
     })?;
-    Ok(ConfigsCommand {
-        position: start,
-        args: arg_strings,
-        action: Action::Alter(AlterQuota {
-            entity,
-            head: parts[0].clone(),
-            add,
-            delete,
-            delete_position,
-        }),
-        notes,
+    Ok(AlterQuota {
+        entity,
+        head: parts[0].clone(),
+        add: changes.add,
+        delete: changes.delete,
+        delete_position: changes.delete_position,
     })
 }
 
@@ -932,6 +1123,28 @@ fn dedup(items: impl IntoIterator<Item = String>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn key_checks_name_the_side_that_is_wrong() {
+        let fail = |args: &str| {
+            let text = format!("kafka-configs.sh --bootstrap-server b:9092 --alter {args}");
+            let e = crate::configs_sh::parse_command(&text, Mode::Strict).unwrap_err();
+            let column = u32::try_from(text.find(" foo").map_or(0, |i| i + 2)).unwrap();
+            (e.tool_stderr().map(str::to_owned), e.position.column == column)
+        };
+        assert_eq!(
+            fail("--entity-type clients --entity-name c --add-config consumer_byte_rate=1 --delete-config foo"),
+            (Some("Only quota configs can be deleted for 'clients' using --bootstrap-server. Unexpected config names: foo".to_owned()), true)
+        );
+        assert_eq!(
+            fail("--entity-type users --entity-name u --add-config consumer_byte_rate=1 --delete-config foo"),
+            (Some("Only quota and SCRAM credential configs can be deleted for 'users' using --bootstrap-server. Unexpected config names: foo".to_owned()), true)
+        );
+        assert_eq!(
+            fail("--entity-type users --entity-name u --add-config consumer_byte_rate=1,SCRAM-SHA-256=[password=x]").0.as_deref(),
+            Some("Cannot alter both quota and SCRAM credential configs simultaneously for 'users' using --bootstrap-server.")
+        );
+    }
 
     #[test]
     fn add_config_splits_like_the_tool() {

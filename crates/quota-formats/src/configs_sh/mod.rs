@@ -218,6 +218,46 @@ pub fn parse_quota_value(key: &str, value: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("Cannot parse quota configuration value for {key}: {value}"))
 }
 
+/// One `kafka-configs.sh --alter` command per entity of `store`, in the
+/// store's order, values printed with Java's `Double.toString`.
+///
+/// The printer beside [`parse_script`]: read in [`Mode::Import`], the
+/// commands give back the same store.
+pub fn alter_commands(store: &QuotaStore) -> String {
+    let mut out = String::new();
+    for (entity, values) in store.entries() {
+        if values.is_empty() {
+            continue;
+        }
+        let mut words = vec![
+            "kafka-configs.sh".to_owned(),
+            "--bootstrap-server".to_owned(),
+            "localhost:9092".to_owned(),
+            "--alter".to_owned(),
+        ];
+        for (t, name) in entity.parts() {
+            words.push("--entity-type".to_owned());
+            words.push(command::entity_type_word(t).to_owned());
+            match name {
+                EntityName::Named(n) => {
+                    words.push("--entity-name".to_owned());
+                    words.push(shell_words::quote(n).into_owned());
+                }
+                EntityName::Default => words.push("--entity-default".to_owned()),
+            }
+        }
+        words.push("--add-config".to_owned());
+        let configs: Vec<String> = values
+            .iter()
+            .map(|(k, v)| format!("{}={}", k.as_str(), quota_engine::java_double_to_string(*v)))
+            .collect();
+        words.push(configs.join(","));
+        out.push_str(&words.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
 /// The wire type of an entity type.
 fn wire(t: EntityType) -> &'static str {
     t.as_str()

@@ -17,15 +17,15 @@
 
 use std::collections::BTreeMap;
 
-use quota_engine::{
-    java_double_to_string, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaStore,
-};
+use quota_engine::{java_double_to_string, EntityName, EntityType, QuotaEntity, QuotaKey};
 
 use crate::configs_sh::command::find_variables;
 use crate::configs_sh::java::{
     hashmap_order, hashmap_table_size, nullable_string_hash, parse_double, string_hash, MapInit,
 };
 use crate::error::{Error, ErrorKind, Position};
+pub use crate::interchange::DescribedQuota;
+use crate::interchange::{type_combination, QuotaImport};
 
 /// The word the 4.x tool uses for an entity type in describe output.
 fn type_word(t: EntityType) -> &'static str {
@@ -112,52 +112,9 @@ pub fn describe_lines<'a>(
         .collect()
 }
 
-/// One entity's quotas read from describe output.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DescribedQuota {
-    /// The entity the line describes.
-    pub entity: QuotaEntity,
-    /// Its values in the order printed (may be empty: `... are ` with
-    /// nothing after it).
-    pub values: Vec<(QuotaKey, f64)>,
-    /// Where the line starts.
-    pub position: Position,
-}
-
-/// What [`parse_describe_output`] read from a text.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct DescribeImport {
-    /// The quota lines, in order.
-    pub quotas: Vec<DescribedQuota>,
-    /// Lines recognised but not imported (alter confirmations, SCRAM
-    /// credential lines, warnings, non-quota keys), one sentence each.
-    pub notes: Vec<(Position, String)>,
-}
-
-impl DescribeImport {
-    /// Sets every value read into `store` (import a cluster's quotas),
-    /// line by line; stops at the first value Kafka would reject.
-    ///
-    /// # Errors
-    ///
-    /// [`ErrorKind::Rejected`] at the line of a value the store refuses
-    /// (Kafka's message, e.g. `Quota producer_byte_rate must be greater than 0`).
-    pub fn apply(&self, store: &mut QuotaStore) -> Result<(), Error> {
-        for q in &self.quotas {
-            for (key, value) in &q.values {
-                store.set(&q.entity, *key, *value).map_err(|e| {
-                    Error::new(
-                        q.position,
-                        ErrorKind::Rejected {
-                            message: e.to_string(),
-                        },
-                    )
-                })?;
-            }
-        }
-        Ok(())
-    }
-}
+/// What [`parse_describe_output`] read from a text: the crate's
+/// [`QuotaImport`], under the name it had first.
+pub type DescribeImport = QuotaImport;
 
 /// The entity-type words of every describe wording, longest first so that
 /// `user-principal` wins over `users`.
@@ -391,14 +348,7 @@ pub fn parse_describe_output(text: &str) -> Result<DescribeImport, Error> {
             Error::syntax(
                 line_pos,
                 "a user, a client-id, a user and a client-id, or an ip",
-                format!(
-                    "the combination {}",
-                    parts
-                        .iter()
-                        .map(|(t, _)| t.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" + ")
-                ),
+                format!("the combination {}", type_combination(&parts)),
             )
         })?;
         if !(c.eat(" are ") || (c.rest == " are" && c.eat(" are"))) {

@@ -1,0 +1,126 @@
+//! What the format modules hand over: the quota lines an importer read
+//! from a text ([`QuotaImport`]), and a store an exporter wrote as a text
+//! ([`Export`]) with what the format could not express ([`Unexpressed`]).
+//!
+//! Every format module (`describe`, `java`, `rpk`, `strimzi`, `terraform`)
+//! depends on this module and [`crate::detect`] depends on the formats;
+//! nothing here knows a format.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use quota_engine::{EntityName, EntityType, QuotaEntity, QuotaKey, QuotaStore};
+
+use crate::error::{Error, ErrorKind, Position};
+
+/// One entity's quotas read from a text: a describe line, a Strimzi
+/// `quotas:` block, a Terraform resource, an Admin API alteration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribedQuota {
+    /// The entity the line describes.
+    pub entity: QuotaEntity,
+    /// Its values in the order printed (may be empty: `... are ` with
+    /// nothing after it).
+    pub values: Vec<(QuotaKey, f64)>,
+    /// Where the line starts.
+    pub position: Position,
+}
+
+/// The quota lines read from a text: one entry per entity (or per value)
+/// with its position, plus notes on what was read but not imported.
+///
+/// Every line-oriented importer of this crate returns it
+/// ([`crate::describe::parse_describe_output`] as
+/// [`crate::describe::DescribeImport`], the same type).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct QuotaImport {
+    /// The quota lines, in order.
+    pub quotas: Vec<DescribedQuota>,
+    /// Lines recognised but not imported (alter confirmations, SCRAM
+    /// credential lines, warnings, non-quota keys), one sentence each.
+    pub notes: Vec<(Position, String)>,
+}
+
+impl QuotaImport {
+    /// Sets every value read into `store` (import a cluster's quotas),
+    /// line by line; stops at the first value Kafka would reject.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Rejected`] at the line of a value the store refuses
+    /// (Kafka's message, e.g. `Quota producer_byte_rate must be greater than 0`).
+    pub fn apply(&self, store: &mut QuotaStore) -> Result<(), Error> {
+        for q in &self.quotas {
+            for (key, value) in &q.values {
+                store.set(&q.entity, *key, *value).map_err(|e| {
+                    Error::new(
+                        q.position,
+                        ErrorKind::Rejected {
+                            message: e.to_string(),
+                        },
+                    )
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The entity types of `parts` joined for an error message about a
+/// combination Kafka has no entity for: `user + ip`.
+pub(crate) fn type_combination(parts: &[(EntityType, EntityName)]) -> String {
+    parts
+        .iter()
+        .map(|(t, _)| t.as_str())
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// Quotas a format cannot express, and why: exporters list them instead of
+/// dropping them silently.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unexpressed {
+    /// The entity.
+    pub entity: QuotaEntity,
+    /// The keys left out, with their values.
+    pub values: Vec<(QuotaKey, f64)>,
+    /// Why, as a clause: `Strimzi's KafkaUser has no client-id quotas`.
+    pub reason: String,
+}
+
+impl fmt::Display for Unexpressed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let values: Vec<String> = self
+            .values
+            .iter()
+            .map(|(k, v)| format!("{}={}", k.as_str(), quota_engine::java_double_to_string(*v)))
+            .collect();
+        write!(
+            f,
+            "{} ({}) is left out: {}.",
+            self.entity.path(),
+            values.join(", "),
+            self.reason
+        )
+    }
+}
+
+/// A store written in one format.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Export {
+    /// The text, ready to save.
+    pub text: String,
+    /// What the format cannot express; also listed as comments in `text`
+    /// where the format has comments.
+    pub unexpressed: Vec<Unexpressed>,
+}
+
+/// The store's entities that have values, each with its `(key, value)`
+/// pairs in key order.
+pub(crate) fn by_entity(store: &QuotaStore) -> BTreeMap<QuotaEntity, Vec<(QuotaKey, f64)>> {
+    store
+        .entries()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(e, v)| (e.clone(), v.iter().map(|(k, x)| (*k, *x)).collect()))
+        .collect()
+}
