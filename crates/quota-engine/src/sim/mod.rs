@@ -54,7 +54,9 @@
 mod queue;
 mod rng;
 mod scenario;
+mod time;
 mod timeline;
+mod validate;
 mod world;
 
 use std::collections::BTreeMap;
@@ -67,6 +69,7 @@ pub use scenario::{
     ConsumerWorkload, Environment, LinkSpec, ListenerKind, Preload, ProducerConfig,
     ProducerWorkload, QuotaSetting, RequestCost, Scenario, TopicSpec, Workload,
 };
+pub use validate::ScenarioProblem;
 pub use timeline::{
     fnv1a64, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientThrottle, ClientTrack,
     LatencySummary, MBeanValue, PerfSummary, PerfWindow, ProgressPoint, RatePoint, SampleWindow,
@@ -263,6 +266,7 @@ pub fn quota_store(scenario: &Scenario) -> Result<QuotaStore, SimError> {
 /// [`SimError`] when the scenario is inconsistent, a quota is refused, a
 /// principal cannot be derived or a broker setting is out of range.
 pub fn simulate(scenario: &Scenario) -> Result<Timeline, SimError> {
+    scenario.validate().map_err(validate::first_error)?;
     scenario
         .brokers
         .settings

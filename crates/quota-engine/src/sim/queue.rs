@@ -92,7 +92,7 @@ impl<E> EventQueue<E> {
 
     /// Number of pending events.
     pub fn len(&self) -> u64 {
-        self.heap.len() as u64
+        u64::try_from(self.heap.len()).unwrap_or(u64::MAX)
     }
 
     /// True when no event is pending.

@@ -1,0 +1,313 @@
+//! Scenario checks: [`Scenario::validate`] returns every problem of a
+//! scenario, each with the path of the input at fault and the error
+//! [`super::simulate`] reports for it, so an editor can mark all of them
+//! at once.
+//!
+//! The checks run in the order `simulate` used to meet them (broker
+//! settings, quotas, link, broker count, topics, then each workload), so the
+//! first problem is the error `simulate` returns, word for word.
+//!
+//! Kafka's own checks are reused, not restated: broker settings through
+//! [`crate::broker::BrokerSettings::validate`], quotas through
+//! [`crate::store::QuotaStore::set`] (Kafka: `ConfigCommand`,
+//! `ClientQuotaControlManager`), principals through the principal builder
+//! (Kafka: `DefaultKafkaPrincipalBuilder`).
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use super::scenario::{Scenario, Workload};
+use super::world::{batch_allocation, record_size_in_batch};
+use super::SimError;
+use crate::store::QuotaStore;
+
+/// One thing wrong with a scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScenarioProblem {
+    /// Where, as a path into the scenario JSON, e.g.
+    /// `workloads[1].producer.connection` or `topics[0].partitions`.
+    pub path: String,
+    /// What, with the message [`super::simulate`] reports.
+    pub error: SimError,
+}
+
+impl fmt::Display for ScenarioProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.error)
+    }
+}
+
+/// The message for a workload naming a connection that is not defined.
+pub(crate) fn unknown_connection(name: &str) -> String {
+    format!("A workload uses the connection '{name}', which is not defined in connections.")
+}
+
+/// The message for a workload naming a topic that is not defined.
+pub(crate) fn unknown_topic(name: &str) -> String {
+    format!("A workload uses the topic '{name}', which is not defined in topics.")
+}
+
+/// The problems found so far.
+#[derive(Default)]
+struct Problems(Vec<ScenarioProblem>);
+
+impl Problems {
+    fn push(&mut self, path: String, error: SimError) {
+        self.0.push(ScenarioProblem { path, error });
+    }
+
+    fn invalid(&mut self, path: String, message: String) {
+        self.push(path, SimError::InvalidScenario(message));
+    }
+}
+
+impl Scenario {
+    /// Checks the scenario without running it.
+    ///
+    /// # Errors
+    ///
+    /// Every problem found, in the order [`super::simulate`] meets them (its
+    /// error is the first one's): broker settings out of range, quotas the
+    /// store refuses, an invalid link bandwidth or broker count, topics with
+    /// no or too many partitions, defined twice, or with an empty preload,
+    /// workloads naming unknown or shared connections or unknown topics,
+    /// connections without a principal, producers with zero sizes or a
+    /// batch larger than `buffer.memory`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use quota_engine::sim::Scenario;
+    ///
+    /// let s: Scenario = serde_json::from_str(r#"{
+    ///   "topics": [{"name": "t", "partitions": 0}],
+    ///   "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 1}}]
+    /// }"#)?;
+    /// let problems = s.validate().unwrap_err();
+    /// let paths: Vec<&str> = problems.iter().map(|p| p.path.as_str()).collect();
+    /// assert_eq!(paths, ["topics[0].partitions", "workloads[0].consumer.connection"]);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn validate(&self) -> Result<(), Vec<ScenarioProblem>> {
+        let mut out = Problems::default();
+        let settings = &self.brokers.settings;
+        if let Err(e) = settings.validate() {
+            out.push("brokers.settings".to_owned(), SimError::Broker(e));
+        }
+        let mut store = QuotaStore::new();
+        for (i, q) in self.quotas.iter().enumerate() {
+            if let Err(e) = store.set(&q.entity, q.key, q.value) {
+                out.push(
+                    format!("quotas[{i}]"),
+                    SimError::Quota {
+                        entity: q.entity.path(),
+                        key: q.key.as_str().to_owned(),
+                        message: e.message.clone(),
+                    },
+                );
+            }
+        }
+        let bandwidth = self.environment.link.bandwidth_bytes_per_s;
+        if !(bandwidth.is_finite() && bandwidth > 0.0) {
+            out.invalid(
+                "environment.link.bandwidth_bytes_per_s".to_owned(),
+                format!(
+                    "The link bandwidth {bandwidth} bytes/s is not valid: it must be a finite number above zero."
+                ),
+            );
+        }
+        let count = self.brokers.count;
+        if count == 0 || count > 1000 {
+            out.invalid(
+                "brokers.count".to_owned(),
+                format!("The broker count {count} is not valid: it must be between 1 and 1000."),
+            );
+        }
+        self.validate_topics(&mut out);
+        self.validate_workloads(&mut out);
+        if out.0.is_empty() {
+            Ok(())
+        } else {
+            Err(out.0)
+        }
+    }
+
+    fn validate_topics(&self, out: &mut Problems) {
+        let mut names = BTreeSet::new();
+        for (i, t) in self.topics.iter().enumerate() {
+            if t.partitions == 0 || t.partitions > 100_000 {
+                out.invalid(
+                    format!("topics[{i}].partitions"),
+                    format!(
+                        "Topic '{}' has {} partitions: it must have between 1 and 100000.",
+                        t.name, t.partitions
+                    ),
+                );
+            }
+            if !names.insert(t.name.as_str()) {
+                out.invalid(
+                    format!("topics[{i}].name"),
+                    format!("Topic '{}' is defined twice.", t.name),
+                );
+            }
+            if let Some(pre) = &t.preload {
+                if pre.record_size == 0 || pre.batch_size == 0 {
+                    out.invalid(
+                        format!("topics[{i}].preload"),
+                        format!(
+                            "The preload of topic '{}' needs record.size and batch.size above zero.",
+                            t.name
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    fn validate_workloads(&self, out: &mut Problems) {
+        let principals = self.brokers.settings.principal_config();
+        let mut used = BTreeSet::new();
+        for (i, wl) in self.workloads.iter().enumerate() {
+            let (kind, conn_name, topic) = match wl {
+                Workload::Producer(p) => ("producer", p.connection.as_str(), p.topic.as_str()),
+                Workload::Consumer(c) => ("consumer", c.connection.as_str(), c.topic.as_str()),
+            };
+            let at = |field: &str| format!("workloads[{i}].{kind}.{field}");
+            let spec = self.connections.iter().position(|c| c.name == conn_name);
+            if spec.is_none() {
+                out.invalid(at("connection"), unknown_connection(conn_name));
+            }
+            let first_use = used.insert(conn_name);
+            if spec.is_some() && !first_use {
+                out.invalid(
+                    at("connection"),
+                    format!(
+                        "The connection '{conn_name}' is used by two workloads; give each client its own connection."
+                    ),
+                );
+            }
+            if !self.topics.iter().any(|t| t.name == topic) {
+                out.invalid(at("topic"), unknown_topic(topic));
+            }
+            if let (Some(j), true) = (spec, first_use) {
+                if let Err(e) = super::principal_of(&self.connections[j], &principals) {
+                    out.push(format!("connections[{j}]"), e);
+                }
+            }
+            let Workload::Producer(p) = wl else { continue };
+            let cfg = &p.config;
+            if p.record_size == 0 {
+                out.invalid(
+                    at("record.size"),
+                    "A producer's record.size must be above zero.".to_owned(),
+                );
+            }
+            if cfg.batch_size == 0 || cfg.max_in_flight == 0 {
+                out.invalid(
+                    at("config"),
+                    "A producer's batch.size and max.in.flight.requests.per.connection must be above zero.".to_owned(),
+                );
+                continue;
+            }
+            if p.record_size == 0 {
+                continue;
+            }
+            let alloc = batch_allocation(cfg.batch_size, record_size_in_batch(p.record_size));
+            if alloc > cfg.buffer_memory {
+                out.invalid(
+                    at("config.buffer.memory"),
+                    format!(
+                        "A batch of {alloc} bytes does not fit in buffer.memory={}: raise buffer.memory.",
+                        cfg.buffer_memory
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The error [`super::simulate`] reports for `problems`: the first one.
+pub(crate) fn first_error(problems: Vec<ScenarioProblem>) -> SimError {
+    problems
+        .into_iter()
+        .next()
+        .map_or_else(|| SimError::InvalidScenario(String::new()), |p| p.error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_problem_is_reported_with_its_path() {
+        let s: Scenario = serde_json::from_str(
+            r#"{
+              "topics": [{"name": "t", "partitions": 0}],
+              "connections": [{"name": "p", "listener": "PLAINTEXT"}],
+              "workloads": [
+                {"producer": {"connection": "p", "topic": "t", "records": 1, "record.size": 10}},
+                {"producer": {"connection": "p", "topic": "nope", "records": 1, "record.size": 10}}
+              ]
+            }"#,
+        )
+        .unwrap();
+        let problems = s.validate().unwrap_err();
+        let got: Vec<(&str, String)> = problems
+            .iter()
+            .map(|p| (p.path.as_str(), p.error.to_string()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "topics[0].partitions",
+                    "Topic 't' has 0 partitions: it must have between 1 and 100000.".to_owned()
+                ),
+                (
+                    "workloads[1].producer.connection",
+                    "The connection 'p' is used by two workloads; give each client its own connection.".to_owned()
+                ),
+                ("workloads[1].producer.topic", unknown_topic("nope")),
+            ]
+        );
+        // simulate reports the first, as it always did.
+        assert_eq!(super::super::simulate(&s).unwrap_err(), problems[0].error);
+    }
+
+    #[test]
+    fn a_valid_scenario_has_no_problems() {
+        let s: Scenario = serde_json::from_str(
+            r#"{
+              "topics": [{"name": "t"}],
+              "connections": [{"name": "p", "listener": "PLAINTEXT"}],
+              "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 1, "record.size": 10}}]
+            }"#,
+        )
+        .unwrap();
+        assert_eq!(s.validate(), Ok(()));
+    }
+
+    #[test]
+    fn producer_problems_name_their_setting() {
+        let mut s: Scenario = serde_json::from_str(
+            r#"{
+              "quotas": [{"entity": {"client-id": "a"}, "key": "producer_byte_rate", "value": -1}],
+              "topics": [{"name": "t"}],
+              "connections": [{"name": "p", "listener": "PLAINTEXT"}],
+              "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 1, "record.size": 10,
+                             "config": {"buffer.memory": 10}}}]
+            }"#,
+        )
+        .unwrap();
+        s.environment.link.bandwidth_bytes_per_s = 0.0;
+        let paths: Vec<String> = s.validate().unwrap_err().into_iter().map(|p| p.path).collect();
+        assert_eq!(
+            paths,
+            [
+                "quotas[0]",
+                "environment.link.bandwidth_bytes_per_s",
+                "workloads[0].producer.config.buffer.memory"
+            ]
+        );
+    }
+}

@@ -1,0 +1,432 @@
+//! The broker side: a request's arrival on its channel, one request per
+//! connection at a time (the channel is muted while one is in progress),
+//! `num.io.threads` handler threads, fetch long polls (`fetch.min.bytes`,
+//! `fetch.max.wait.ms`), the quota managers' decision, and the response
+//! (sent at once and muted per KIP-219, or delayed for older clients).
+//!
+//! Kafka: `SocketServer` / `Processor` (mute, unmute),
+//! core/src/main/scala/kafka/network/SocketServer.scala; `KafkaRequestHandlerPool`,
+//! core/src/main/scala/kafka/server/KafkaRequestHandler.scala; `KafkaApis.handleProduceRequest`,
+//! `handleFetchRequest`, `DelayedFetch`; `ClientQuotaManager`, `ClientRequestQuotaManager`
+//! (core/src/main/scala/kafka/server/...).
+
+use super::ids::{ix, len_u32, BatchId, BrokerId, ConnectionId, PartitionId, RequestId};
+use super::recording::QuotaSlot;
+use super::{Ev, Role, World, BATCH_OVERHEAD};
+use crate::broker::{Broker, RequestDecision, ResponsePlan};
+use crate::entity::QuotaType;
+use crate::sim::time::{SimSpan, SimTime};
+use crate::sim::timeline::Span;
+
+/// Response header, bytes.
+const RESPONSE_BASE: u64 = 50;
+/// Response framing per partition, bytes.
+const RESPONSE_PER_PARTITION: u64 = 40;
+
+/// A broker: Kafka's quota logic ([`Broker`]) plus what the simulator adds,
+/// its handler threads and its parked fetches.
+pub(super) struct BrokerNode {
+    pub(super) core: Broker,
+    /// When each of the `num.io.threads` handler threads is free again.
+    io_free: Vec<SimTime>,
+    /// Fetches waiting for `fetch.min.bytes` (Kafka: `DelayedFetch` in the purgatory).
+    parked: Vec<RequestId>,
+}
+
+impl BrokerNode {
+    pub(super) fn new(core: Broker, io_threads: u32) -> Self {
+        BrokerNode {
+            core,
+            io_free: vec![SimTime::ZERO; ix(io_threads)],
+            parked: Vec::new(),
+        }
+    }
+
+    /// Runs `io` on the first thread to be free (the lowest-numbered on a
+    /// tie) from `now`; returns when it is done.
+    fn io_thread(&mut self, now: SimTime, io: SimSpan) -> SimTime {
+        let threads = &mut self.io_free;
+        let mut best = 0;
+        for (i, t) in threads.iter().enumerate() {
+            if *t < threads[best] {
+                best = i;
+            }
+        }
+        let start = threads[best].max(now);
+        let done = start + io;
+        threads[best] = done;
+        done
+    }
+}
+
+/// One record batch in a partition's log.
+pub(super) struct LogBatch {
+    pub(super) bytes: u64,
+    pub(super) records: u64,
+}
+
+/// A partition: its leader and its log.
+pub(super) struct Partition {
+    pub(super) leader: BrokerId,
+    pub(super) log: Vec<LogBatch>,
+}
+
+/// What a request asks for.
+pub(super) enum ReqKind {
+    Produce {
+        batches: Vec<BatchId>,
+        acks0: bool,
+    },
+    Fetch {
+        max_bytes: u32,
+        part_max: u32,
+        min_bytes: u32,
+        max_wait_ms: u64,
+        /// Already waited once in the purgatory.
+        parked: bool,
+    },
+}
+
+/// What a fetch returns from one partition.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Fetched {
+    /// The partition's position among the consumer's partitions.
+    pub(super) slot: u32,
+    pub(super) batches: u32,
+    pub(super) records: u64,
+    pub(super) bytes: u64,
+}
+
+/// A request in flight, from send to response.
+pub(super) struct Req {
+    pub(super) conn: ConnectionId,
+    /// The connection's epoch when sent; a disconnect makes it stale.
+    pub(super) epoch: u32,
+    bytes: u64,
+    kind: ReqKind,
+    pub(super) done: bool,
+    /// Handler-thread time, µs.
+    io_us: f64,
+    /// Network-thread time, µs.
+    net_us: f64,
+    resp_bytes: u64,
+    pub(super) throttle_ms: i64,
+    pub(super) fetched: Vec<Fetched>,
+}
+
+impl Req {
+    pub(super) fn new(conn: ConnectionId, epoch: u32, bytes: u64, kind: ReqKind) -> Self {
+        Req {
+            conn,
+            epoch,
+            bytes,
+            kind,
+            done: false,
+            io_us: 0.0,
+            net_us: 0.0,
+            resp_bytes: 0,
+            throttle_ms: 0,
+            fetched: Vec::new(),
+        }
+    }
+
+    /// The batches of a produce request (none for a fetch).
+    pub(super) fn produce_batches(&self) -> Vec<BatchId> {
+        match &self.kind {
+            ReqKind::Produce { batches, .. } => batches.clone(),
+            ReqKind::Fetch { .. } => Vec::new(),
+        }
+    }
+}
+
+/// Handler-thread time from µs (`f64`, jittered) to a span, rounded to the ns.
+fn io_span(io_us: f64) -> SimSpan {
+    SimSpan::from_ns_f64_rounded((io_us * 1000.0).round().max(0.0))
+}
+
+impl World {
+    pub(super) fn request_arrive(&mut self, r: RequestId) {
+        let (c, epoch) = (self.reqs[r].conn, self.reqs[r].epoch);
+        if self.conns[c].epoch != epoch {
+            return;
+        }
+        self.conns[c].queue.push_back(r);
+        self.try_start(c);
+    }
+
+    /// Starts the next queued request unless one is in progress (the
+    /// channel is muted until its response is sent).
+    fn try_start(&mut self, c: ConnectionId) {
+        let conn = &mut self.conns[c];
+        if conn.busy {
+            return;
+        }
+        let Some(r) = conn.queue.pop_front() else {
+            return;
+        };
+        conn.busy = true;
+        self.begin(r);
+    }
+
+    pub(super) fn unmute(&mut self, c: ConnectionId, epoch: u32) {
+        let conn = &mut self.conns[c];
+        if conn.epoch == epoch {
+            conn.busy = false;
+            self.try_start(c);
+        }
+    }
+
+    /// What a fetch would return now: total bytes and per partition.
+    ///
+    /// Kafka: `ReplicaManager.readFromLog` with `fetch.max.bytes` (capped by
+    /// the fetch quota) and `max.partition.fetch.bytes`; the first batch is
+    /// always returned.
+    fn fetch_available(&self, r: RequestId) -> (u64, Vec<Fetched>) {
+        let req = &self.reqs[r];
+        let conn = &self.conns[req.conn];
+        let ReqKind::Fetch {
+            max_bytes,
+            part_max,
+            ..
+        } = req.kind
+        else {
+            return (0, Vec::new());
+        };
+        let Role::Consumer(ci) = self.clients[conn.client].role else {
+            return (0, Vec::new());
+        };
+        let co = &self.consumers[ci];
+        let budget = self.brokers[conn.broker]
+            .core
+            .fetch_max_bytes(&conn.session, max_bytes);
+        let mut total = 0u64;
+        let mut out = Vec::new();
+        for (i, slot) in (0u32..).zip(co.slots.iter()) {
+            let part = &self.partitions[*slot];
+            if part.leader != conn.broker {
+                continue;
+            }
+            let mut pos = ix(co.positions[ix(i)]);
+            let (mut pb, mut pr, mut n) = (0u64, 0u64, 0u32);
+            while pos < part.log.len() {
+                let b = &part.log[pos];
+                let first = total == 0 && pb == 0;
+                if !first && (pb + b.bytes > u64::from(part_max) || total + pb + b.bytes > budget) {
+                    break;
+                }
+                pb += b.bytes;
+                pr += b.records;
+                n += 1;
+                pos += 1;
+            }
+            if n > 0 {
+                out.push(Fetched {
+                    slot: i,
+                    batches: n,
+                    records: pr,
+                    bytes: pb,
+                });
+                total += pb;
+            }
+            if total >= budget {
+                break;
+            }
+        }
+        (total, out)
+    }
+
+    fn begin(&mut self, r: RequestId) {
+        let c = self.reqs[r].conn;
+        let broker = self.conns[c].broker;
+        let jitter = self.env.broker.jitter;
+        match self.reqs[r].kind {
+            ReqKind::Produce { .. } => {
+                let bytes = self.reqs[r].bytes;
+                let cost = self.env.broker.produce;
+                let j = self.rng.jitter(jitter);
+                let io = cost.io_time_us(bytes) * j;
+                let net = cost.network_time_us(bytes) * j;
+                let req = &mut self.reqs[r];
+                req.io_us = io;
+                req.net_us = net;
+                let done = self.brokers[broker].io_thread(self.now, io_span(io));
+                self.schedule(done, Ev::HandleDone(r));
+            }
+            ReqKind::Fetch {
+                min_bytes,
+                max_wait_ms,
+                parked,
+                ..
+            } => {
+                let (total, fetched) = self.fetch_available(r);
+                if total < u64::from(min_bytes) && max_wait_ms > 0 && !parked {
+                    if let ReqKind::Fetch { parked, .. } = &mut self.reqs[r].kind {
+                        *parked = true;
+                    }
+                    self.brokers[broker].parked.push(r);
+                    self.schedule(self.now + SimSpan::from_ms(max_wait_ms), Ev::FetchExpire(r));
+                    return;
+                }
+                let cost = self.env.broker.fetch;
+                let j = self.rng.jitter(jitter);
+                let io = cost.io_time_us(total) * j;
+                let net = cost.network_time_us(total) * j;
+                let req = &mut self.reqs[r];
+                req.io_us = io;
+                req.net_us = net;
+                req.fetched = fetched;
+                let done = self.brokers[broker].io_thread(self.now, io_span(io));
+                self.schedule(done, Ev::HandleDone(r));
+            }
+        }
+    }
+
+    pub(super) fn fetch_expire(&mut self, r: RequestId) {
+        let broker = self.conns[self.reqs[r].conn].broker;
+        let list = &mut self.brokers[broker].parked;
+        if let Some(i) = list.iter().position(|x| *x == r) {
+            list.remove(i);
+            self.begin(r);
+        }
+    }
+
+    /// A produce appended data: parked fetches with enough bytes now start.
+    fn wake_parked(&mut self, broker: BrokerId) {
+        if self.brokers[broker].parked.is_empty() {
+            return;
+        }
+        let list = std::mem::take(&mut self.brokers[broker].parked);
+        let mut keep = Vec::new();
+        for r in list {
+            let min = match self.reqs[r].kind {
+                ReqKind::Fetch { min_bytes, .. } => u64::from(min_bytes),
+                ReqKind::Produce { .. } => 1,
+            };
+            if self.fetch_available(r).0 >= min {
+                self.begin(r);
+            } else {
+                keep.push(r);
+            }
+        }
+        self.brokers[broker].parked.extend(keep);
+    }
+
+    pub(super) fn handle_done(&mut self, r: RequestId) {
+        let c = self.reqs[r].conn;
+        let broker = self.conns[c].broker;
+        let at_ms = self.now.as_ms();
+        let (decision, bandwidth_slot, returned): (RequestDecision, QuotaSlot, u64) =
+            match &self.reqs[r].kind {
+                ReqKind::Produce { batches, acks0 } => {
+                    let acks0 = *acks0;
+                    let bytes = self.reqs[r].bytes;
+                    let io = self.reqs[r].io_us;
+                    // Append to the partition logs (for consumers).
+                    let Role::Producer(pi) = self.clients[self.conns[c].client].role else {
+                        return;
+                    };
+                    let batch_ids = batches.clone();
+                    for b in batch_ids {
+                        let pr = &self.producers[pi];
+                        let batch = &pr.batches[b];
+                        let slot: PartitionId = pr.slots[ix(batch.slot)];
+                        let rec = u64::from(batch.records);
+                        let bytes = BATCH_OVERHEAD + rec * pr.rec_bytes;
+                        self.partitions[slot].log.push(LogBatch {
+                            bytes,
+                            records: rec,
+                        });
+                    }
+                    let d = self.brokers[broker].core.handle_produce(
+                        &self.conns[c].session,
+                        at_ms,
+                        bytes,
+                        acks0,
+                        io,
+                    );
+                    (d, QuotaSlot::Produce, 0)
+                }
+                ReqKind::Fetch { .. } => {
+                    let total: u64 = self.reqs[r].fetched.iter().map(|f| f.bytes).sum();
+                    let io = self.reqs[r].io_us;
+                    let fd = self.brokers[broker].core.handle_fetch(
+                        &self.conns[c].session,
+                        at_ms,
+                        total,
+                        io,
+                    );
+                    if fd.returned_bytes == 0 {
+                        self.reqs[r].fetched.clear();
+                    }
+                    (fd.decision, QuotaSlot::Fetch, fd.returned_bytes)
+                }
+            };
+        if bandwidth_slot == QuotaSlot::Produce {
+            self.wake_parked(broker);
+        }
+        let throttle = decision.throttle_ms;
+        let kip219 = self.conns[c].kip219;
+        let plan = ResponsePlan::new(at_ms, throttle, kip219);
+        let throttle_span = SimSpan::from_throttle_ms(throttle);
+        let mute = (self.now.as_ms_f64(), (self.now + throttle_span).as_ms_f64());
+        let applied_bw = decision
+            .throttled_by
+            .is_some_and(|q| q != QuotaType::Request);
+        let applied_rq = decision.throttled_by == Some(QuotaType::Request);
+        self.record_admission(c, bandwidth_slot, decision.bandwidth, applied_bw, mute);
+        self.record_admission(c, QuotaSlot::Request, decision.request, applied_rq, mute);
+        if throttle > 0 {
+            let client = self.conns[c].client;
+            self.clients[client].mutes.push(Span {
+                from_ms: mute.0,
+                to_ms: mute.1,
+            });
+        }
+        let n_parts = u64::from(len_u32(self.reqs[r].fetched.len()));
+        let req = &mut self.reqs[r];
+        req.throttle_ms = throttle;
+        req.resp_bytes = RESPONSE_BASE + RESPONSE_PER_PARTITION * n_parts.max(1) + returned;
+        let acks0 = matches!(req.kind, ReqKind::Produce { acks0: true, .. });
+        if acks0 {
+            // No response; the channel is still muted for a bandwidth throttle.
+            let net = req.net_us;
+            self.brokers[broker].core.record_network_thread_time(
+                &self.conns[c].session,
+                at_ms,
+                net,
+            );
+            self.sync_request_track(c);
+            let epoch = self.conns[c].epoch;
+            self.schedule(self.now + throttle_span, Ev::Unmute(c, epoch));
+            return;
+        }
+        match plan {
+            ResponsePlan::Immediate | ResponsePlan::SendThenMute { .. } => {
+                self.response_send(r, throttle_span)
+            }
+            ResponsePlan::Delay { .. } => {
+                self.schedule(self.now + throttle_span, Ev::ResponseSend(r))
+            }
+        }
+    }
+
+    /// Sends the response; the channel stays muted until it is sent and
+    /// `mute` has passed (KIP-219).
+    pub(super) fn response_send(&mut self, r: RequestId, mute: SimSpan) {
+        let c = self.reqs[r].conn;
+        let broker = self.conns[c].broker;
+        let bytes = self.reqs[r].resp_bytes;
+        let net = self.reqs[r].net_us;
+        let (tx_done, arrive) = self.transfer_down(c, bytes);
+        self.brokers[broker].core.record_network_thread_time(
+            &self.conns[c].session,
+            self.now.as_ms(),
+            net,
+        );
+        self.sync_request_track(c);
+        self.schedule(arrive, Ev::ResponseArrive(r));
+        let epoch = self.conns[c].epoch;
+        let unmute = tx_done.max(self.now + mute);
+        self.schedule(unmute, Ev::Unmute(c, epoch));
+    }
+}

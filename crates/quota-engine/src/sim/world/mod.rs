@@ -1,0 +1,352 @@
+//! The world: the [`World`] struct that owns clients, links and brokers, the
+//! event loop that steps them through one queue, and the dispatch of each
+//! event to the part that handles it.
+//!
+//! Parts: [`producer`] (the Java producer), [`consumer`] (the consumer's fetch
+//! loop), [`connection`] (the link and connecting), [`broker`] (request
+//! handling on the broker), [`recording`] (what turns a run into a
+//! [`Timeline`]). Kafka: `KafkaProducer`, `KafkaConsumer`, `NetworkClient`,
+//! `SocketServer`, `KafkaRequestHandlerPool`, `ClientQuotaManager`
+//! (clients/src/main/java/org/apache/kafka/clients/..., core/src/main/scala/kafka/...).
+//!
+//! Coarsening (what Kafka's behaviour allows us to skip): one event per
+//! produce request, fetch and response rather than per record; records inside
+//! a batch are appended at a fixed `send()` cost and accounted arithmetically;
+//! the application's appends are caught up lazily whenever the producer
+//! polls, with one tick per batch.
+
+mod broker;
+mod connection;
+mod consumer;
+mod ids;
+mod producer;
+mod recording;
+
+use std::collections::BTreeMap;
+
+use super::queue::EventQueue;
+use super::rng::SplitMix64;
+use super::scenario::{ListenerKind, Scenario, Workload};
+use super::time::{SimSpan, SimTime};
+use super::timeline::{SensorTrack, Timeline};
+use super::validate;
+use super::SimError;
+use crate::broker::Broker;
+use crate::resolve::QuotaManagers;
+
+use broker::{BrokerNode, LogBatch, Partition, Req};
+use connection::Conn;
+use consumer::Consumer;
+use ids::{
+    BrokerId, ClientId, ConnectionId, ConsumerId, PartitionId, ProducerId, RequestId, TrackId,
+};
+use ids::Table;
+use producer::Producer;
+use recording::{ClientInfo, QuotaSlot, SensorKey};
+
+/// Record batch header (v2), bytes.
+///
+/// Kafka: `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`, clients/src/main/java/org/apache/kafka/common/record/DefaultRecordBatch.java.
+pub(crate) const BATCH_OVERHEAD: u64 = 61;
+/// The longest run simulated, ms (one day): horizons and start times are capped.
+const HORIZON_CAP_MS: u64 = 86_400_000;
+
+fn varint_len(v: u64) -> u64 {
+    let mut n = 1;
+    let mut x = v >> 7;
+    while x > 0 {
+        n += 1;
+        x >>= 7;
+    }
+    n
+}
+
+/// Size of one v2 record with no key and no headers, `offsetDelta` and
+/// `timestampDelta` below 64 (one varint byte each).
+///
+/// Kafka: `DefaultRecord.sizeInBytes`, clients/src/main/java/org/apache/kafka/common/record/DefaultRecord.java.
+pub(crate) fn record_size_in_batch(value_bytes: u32) -> u64 {
+    let v = u64::from(value_bytes);
+    // attributes + timestampDelta + offsetDelta + key length (-1) + value length + value + header count
+    let body = 1 + 1 + 1 + 1 + varint_len(v * 2) + v + 1;
+    varint_len(body * 2) + body
+}
+
+/// Records of `rec_bytes` each that fit in a batch of `batch_size` bytes (at
+/// least one: Kafka always sends a record larger than `batch.size` alone).
+pub(crate) fn records_per_batch(batch_size: u32, rec_bytes: u64) -> u64 {
+    (u64::from(batch_size).saturating_sub(BATCH_OVERHEAD) / rec_bytes).max(1)
+}
+
+/// The bytes `send()` takes from `buffer.memory` for a new batch.
+///
+/// Kafka: `RecordAccumulator.append` allocates `max(batch.size, record size)`.
+pub(crate) fn batch_allocation(batch_size: u32, rec_bytes: u64) -> u64 {
+    u64::from(batch_size).max(BATCH_OVERHEAD + rec_bytes)
+}
+
+/// What happens next; each variant names the part that handles it.
+#[derive(Debug, Clone, Copy)]
+enum Ev {
+    ClientStart(ClientId),
+    ConnectAttempt(ConnectionId),
+    ConnReady(ConnectionId, u32),
+    AppTick(ProducerId),
+    SenderWake(ProducerId),
+    BlockTimeout(ProducerId, u64),
+    ConsumerWake(ConsumerId),
+    RequestArrive(RequestId),
+    HandleDone(RequestId),
+    FetchExpire(RequestId),
+    ResponseSend(RequestId),
+    ResponseArrive(RequestId),
+    Unmute(ConnectionId, u32),
+    RequestTimeout(RequestId),
+}
+
+/// Which kind of client, and its row among the producers or consumers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Producer(ProducerId),
+    Consumer(ConsumerId),
+}
+
+pub(crate) struct World {
+    now: SimTime,
+    q: EventQueue<Ev>,
+    rng: SplitMix64,
+    env: super::scenario::Environment,
+    /// Link bandwidth, bytes/s.
+    bw: f64,
+    /// One-way link latency.
+    latency: SimSpan,
+    brokers: Table<BrokerId, BrokerNode>,
+    partitions: Table<PartitionId, Partition>,
+    conns: Table<ConnectionId, Conn>,
+    reqs: Table<RequestId, Req>,
+    producers: Table<ProducerId, Producer>,
+    consumers: Table<ConsumerId, Consumer>,
+    clients: Table<ClientId, ClientInfo>,
+    tracks: Table<TrackId, SensorTrack>,
+    track_index: BTreeMap<SensorKey, TrackId>,
+    horizon: SimTime,
+    events: u64,
+    unfinished: u32,
+}
+
+impl World {
+    pub(crate) fn new(
+        s: &Scenario,
+        managers: &QuotaManagers,
+        ip_quotas: &[(crate::entity::QuotaEntity, f64)],
+        principals: &crate::principal::PrincipalConfig,
+    ) -> Result<Self, SimError> {
+        // The scenario's checks are in `Scenario::validate`, which `simulate`
+        // runs first; what is left here are the lookups the world needs.
+        let env = s.environment.clone();
+        let mut brokers = Table::new();
+        for id in 0..s.brokers.count {
+            let core = Broker::new(id, s.brokers.settings.clone(), managers, ip_quotas)
+                .map_err(SimError::Broker)?;
+            brokers.push(BrokerNode::new(core, s.brokers.settings.num_io_threads));
+        }
+        let mut partitions = Table::new();
+        let mut topic_slots: BTreeMap<&str, Vec<PartitionId>> = BTreeMap::new();
+        for t in &s.topics {
+            let mut slots = Vec::new();
+            for p in 0..t.partitions {
+                slots.push(partitions.push(Partition {
+                    leader: BrokerId(p % s.brokers.count),
+                    log: Vec::new(),
+                }));
+            }
+            if let Some(pre) = &t.preload {
+                let rec = record_size_in_batch(pre.record_size);
+                let cap = records_per_batch(pre.batch_size, rec);
+                let n = u64::from(t.partitions);
+                for (i, slot) in (0u64..).zip(slots.iter()) {
+                    let mut left = pre.records / n + u64::from(i < pre.records % n);
+                    while left > 0 {
+                        let k = left.min(cap);
+                        partitions[*slot].log.push(LogBatch {
+                            bytes: BATCH_OVERHEAD + k * rec,
+                            records: k,
+                        });
+                        left -= k;
+                    }
+                }
+            }
+            topic_slots.entry(t.name.as_str()).or_insert(slots);
+        }
+        let mut w = World {
+            now: SimTime::ZERO,
+            q: EventQueue::new(),
+            rng: SplitMix64::new(s.seed),
+            bw: env.link.bandwidth_bytes_per_s,
+            latency: SimSpan::from_us(env.link.latency_us),
+            env,
+            brokers,
+            partitions,
+            conns: Table::new(),
+            reqs: Table::new(),
+            producers: Table::new(),
+            consumers: Table::new(),
+            clients: Table::new(),
+            tracks: Table::new(),
+            track_index: BTreeMap::new(),
+            horizon: SimTime::from_ms(s.horizon_ms.min(HORIZON_CAP_MS)),
+            events: 0,
+            unfinished: 0,
+        };
+        for wl in &s.workloads {
+            let (conn_name, topic) = match wl {
+                Workload::Producer(p) => (p.connection.as_str(), p.topic.as_str()),
+                Workload::Consumer(c) => (c.connection.as_str(), c.topic.as_str()),
+            };
+            let Some(spec) = s.connections.iter().find(|c| c.name == conn_name) else {
+                return Err(SimError::invalid(validate::unknown_connection(conn_name)));
+            };
+            let Some(slots) = topic_slots.get(topic) else {
+                return Err(SimError::invalid(validate::unknown_topic(topic)));
+            };
+            let principal = super::principal_of(spec, principals)?;
+            let client = w.clients.next_id();
+            let handshake_rtts = match spec.listener {
+                ListenerKind::Plaintext | ListenerKind::Ssl => 1,
+                ListenerKind::SaslPlaintext | ListenerKind::SaslSsl => 3,
+            };
+            // One connection per broker that leads one of the topic's partitions.
+            let mut links = Vec::new();
+            for b in (0..s.brokers.count).map(BrokerId) {
+                if !slots.iter().any(|sl| w.partitions[*sl].leader == b) {
+                    continue;
+                }
+                let session = w.brokers[b].core.session(&principal.name, &spec.client_id);
+                let mut tracks = [None; 3];
+                for slot in QuotaSlot::ALL {
+                    let relevant = !matches!(
+                        (slot, wl),
+                        (QuotaSlot::Produce, Workload::Consumer(_))
+                            | (QuotaSlot::Fetch, Workload::Producer(_))
+                    );
+                    if let (Some(sid), true) = (slot.sensor(&session), relevant) {
+                        tracks[slot.index()] = Some(w.track_for(b, slot, sid, client));
+                    }
+                }
+                let id = w.conns.push(Conn::new(client, b, session, spec, handshake_rtts, tracks));
+                links.push((b, id));
+            }
+            let conn_ids: Vec<ConnectionId> = links.iter().map(|(_, c)| *c).collect();
+            let (role, start_ms) = match wl {
+                Workload::Producer(p) => {
+                    let pr = Producer::new(client, p, slots.clone(), links, &w.env);
+                    (Role::Producer(w.producers.push(pr)), p.start_ms)
+                }
+                Workload::Consumer(c) => {
+                    let co = Consumer::new(c, slots.clone(), links);
+                    (Role::Consumer(w.consumers.push(co)), c.start_ms)
+                }
+            };
+            w.clients.push(ClientInfo::new(spec, principal.display, role, conn_ids));
+            w.schedule(SimTime::from_ms(start_ms.min(HORIZON_CAP_MS)), Ev::ClientStart(client));
+            w.unfinished += 1;
+        }
+        Ok(w)
+    }
+
+    /// Schedules `ev` at `at`.
+    fn schedule(&mut self, at: SimTime, ev: Ev) {
+        self.q.push(at.as_ns(), ev);
+    }
+
+    /// Runs until every client finished or the horizon.
+    pub(crate) fn run(mut self, scenario: &Scenario) -> Timeline {
+        while let Some((at, ev)) = self.q.pop() {
+            let at = SimTime::from_ns(at);
+            if at > self.horizon {
+                self.now = self.horizon;
+                break;
+            }
+            self.now = at;
+            self.events += 1;
+            self.dispatch(ev);
+            if self.unfinished == 0 {
+                break;
+            }
+        }
+        self.finish(scenario)
+    }
+
+    fn dispatch(&mut self, ev: Ev) {
+        match ev {
+            Ev::ClientStart(c) => self.client_start(c),
+            Ev::ConnectAttempt(c) => self.connect_attempt(c),
+            Ev::ConnReady(c, epoch) => self.conn_ready(c, epoch),
+            Ev::AppTick(p) => {
+                if self.producers[p].tick_at == self.now {
+                    self.producers[p].tick_at = SimTime::NEVER;
+                    self.producer_poll(p);
+                }
+            }
+            Ev::SenderWake(p) => {
+                if self.producers[p].wake_at == self.now {
+                    self.producers[p].wake_at = SimTime::NEVER;
+                    self.producer_poll(p);
+                }
+            }
+            Ev::BlockTimeout(p, episode) => self.block_timeout(p, episode),
+            Ev::ConsumerWake(c) => {
+                if self.consumers[c].wake_at == self.now {
+                    self.consumers[c].wake_at = SimTime::NEVER;
+                    self.consumer_poll(c);
+                }
+            }
+            Ev::RequestArrive(r) => self.request_arrive(r),
+            Ev::HandleDone(r) => self.handle_done(r),
+            Ev::FetchExpire(r) => self.fetch_expire(r),
+            Ev::ResponseSend(r) => self.response_send(r, SimSpan::ZERO),
+            Ev::ResponseArrive(r) => self.response_arrive(r),
+            Ev::Unmute(c, epoch) => self.unmute(c, epoch),
+            Ev::RequestTimeout(r) => {
+                let req = &self.reqs[r];
+                if !req.done && self.conns[req.conn].epoch == req.epoch {
+                    let c = req.conn;
+                    self.disconnect(c);
+                }
+            }
+        }
+    }
+
+    fn poll_client(&mut self, client: ClientId) {
+        match self.clients[client].role {
+            Role::Producer(p) => self.producer_poll(p),
+            Role::Consumer(c) => self.consumer_poll(c),
+        }
+    }
+
+    fn client_start(&mut self, client: ClientId) {
+        let conns = self.clients[client].conns.clone();
+        for c in conns {
+            self.begin_connect(c, self.now);
+        }
+        match self.clients[client].role {
+            Role::Producer(p) => self.producer_start(p),
+            Role::Consumer(c) => self.consumer_start(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_sizes_follow_the_v2_format() {
+        // 1000-byte value, no key: 1007-byte body + 2-byte length varint.
+        assert_eq!(record_size_in_batch(1000), 1009);
+        assert_eq!(record_size_in_batch(10), 17);
+        assert_eq!(varint_len(0), 1);
+        assert_eq!(varint_len(127), 1);
+        assert_eq!(varint_len(128), 2);
+    }
+}

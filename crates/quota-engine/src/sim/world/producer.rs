@@ -1,0 +1,492 @@
+//! The Java producer: `send()` at a fixed CPU cost per record (or paced by a
+//! target throughput), the accumulator (`batch.size`, `linger.ms`, the
+//! sticky partitioner), `buffer.memory` with `send()` blocking up to
+//! `max.block.ms`, the sender draining ready batches per broker within
+//! `max.in.flight.requests.per.connection` and `max.request.size`, retries
+//! after a disconnect and `delivery.timeout.ms` expiry; `acks=0` completes
+//! on send.
+//!
+//! Kafka: `KafkaProducer.doSend`, `RecordAccumulator` (`append`, `ready`,
+//! `drain`, `expiredBatches`), `BufferPool.allocate`, `Sender.sendProducerData`,
+//! `BuiltInPartitioner` (clients/src/main/java/org/apache/kafka/clients/producer/internals/...).
+
+use std::collections::VecDeque;
+
+use super::broker::ReqKind;
+use super::ids::{ix, len_u32, BatchId, BrokerId, ClientId, ConnectionId, PartitionId, ProducerId, Table};
+use super::recording::LatencyRecorder;
+use super::{
+    batch_allocation, record_size_in_batch, records_per_batch, Ev, World, BATCH_OVERHEAD,
+};
+use crate::broker::stats::WindowedAvgMax;
+use crate::metrics::QuotaWindow;
+use crate::sim::scenario::{Acks, Environment, ProducerConfig, ProducerWorkload};
+use crate::sim::time::{ms_f64, SimSpan, SimTime};
+use crate::sim::timeline::{BufferPoint, ProgressPoint, Span};
+
+/// Produce request header and topic framing, bytes.
+const PRODUCE_REQUEST_OVERHEAD: u64 = 120;
+
+/// A batch in the accumulator (or in flight).
+pub(super) struct Batch {
+    /// The partition's position among the producer's partitions.
+    pub(super) slot: u32,
+    pub(super) records: u32,
+    pub(super) created: SimTime,
+    pub(super) first_append: SimTime,
+    /// Drained into a request: no more appends.
+    closed: bool,
+    retries: u32,
+}
+
+/// One producer client.
+pub(super) struct Producer {
+    pub(super) client: ClientId,
+    cfg: ProducerConfig,
+    /// Records the application sends.
+    pub(super) total: u64,
+    pub(super) value_bytes: u32,
+    /// One record's size inside a batch, bytes.
+    pub(super) rec_bytes: u64,
+    /// Records per batch.
+    cap: u32,
+    /// Bytes a batch takes from `buffer.memory`.
+    alloc: u64,
+    /// Time between two `send()` calls.
+    interval: SimSpan,
+    /// The topic's partitions, in order.
+    pub(super) slots: Vec<PartitionId>,
+    /// The connection to each broker that leads one of `slots`, by broker.
+    links: Vec<(BrokerId, ConnectionId)>,
+    started: bool,
+    pub(super) start: SimTime,
+    next_record: u64,
+    next_append: SimTime,
+    blocked_since: Option<SimTime>,
+    block_episode: u64,
+    sticky: u32,
+    /// Batches per partition, oldest first.
+    deques: Vec<VecDeque<BatchId>>,
+    pub(super) batches: Table<BatchId, Batch>,
+    buffer_used: u64,
+    drain_index: u32,
+    pub(super) wake_at: SimTime,
+    pub(super) tick_at: SimTime,
+    pub(super) acked: u64,
+    pub(super) errors: u64,
+    pub(super) retries: u64,
+    pub(super) latency: LatencyRecorder,
+    pub(super) throttle: WindowedAvgMax,
+    pub(super) blocked_total: SimSpan,
+    pub(super) buffer_max: u64,
+    pub(super) requests: u64,
+    pub(super) finish: Option<SimTime>,
+}
+
+impl Producer {
+    /// A producer for workload `p`; the scenario was validated (sizes above
+    /// zero, a batch fits in `buffer.memory`).
+    pub(super) fn new(
+        client: ClientId,
+        p: &ProducerWorkload,
+        slots: Vec<PartitionId>,
+        links: Vec<(BrokerId, ConnectionId)>,
+        env: &Environment,
+    ) -> Self {
+        let cfg = p.config.clone();
+        let rec_bytes = record_size_in_batch(p.record_size);
+        let cap = records_per_batch(cfg.batch_size, rec_bytes);
+        let alloc = batch_allocation(cfg.batch_size, rec_bytes);
+        let send_cost = (env.client.producer_send_us_per_record * 1000.0).max(0.0);
+        let pace = if p.throughput > 0.0 {
+            1e9 / p.throughput
+        } else {
+            0.0
+        };
+        let interval = SimSpan::from_ns_f64_rounded(send_cost.max(pace).max(1.0));
+        let n = slots.len();
+        Producer {
+            client,
+            cfg,
+            total: p.records,
+            value_bytes: p.record_size,
+            rec_bytes,
+            cap: u32::try_from(cap).unwrap_or(u32::MAX),
+            alloc,
+            interval,
+            slots,
+            links,
+            started: false,
+            start: SimTime::ZERO,
+            next_record: 0,
+            next_append: SimTime::ZERO,
+            blocked_since: None,
+            block_episode: 0,
+            sticky: 0,
+            deques: (0..n).map(|_| VecDeque::new()).collect(),
+            batches: Table::new(),
+            buffer_used: 0,
+            drain_index: 0,
+            wake_at: SimTime::NEVER,
+            tick_at: SimTime::NEVER,
+            acked: 0,
+            errors: 0,
+            retries: 0,
+            latency: LatencyRecorder::new(),
+            throttle: WindowedAvgMax::new(QuotaWindow::KAFKA_METRICS_DEFAULT),
+            blocked_total: SimSpan::ZERO,
+            buffer_max: 0,
+            requests: 0,
+            finish: None,
+        }
+    }
+
+    /// Whether the sender may drain batch `b` now.
+    ///
+    /// Kafka: `RecordAccumulator.ready` (full, lingered, or memory exhausted
+    /// / flushing).
+    fn batch_ready(&self, b: BatchId, now: SimTime) -> bool {
+        let bt = &self.batches[b];
+        bt.closed
+            || bt.records >= self.cap
+            || now >= bt.created + SimSpan::from_ms(self.cfg.linger_ms)
+            || self.blocked_since.is_some()
+            || self.next_record >= self.total
+    }
+
+    fn delivery_timeout(&self) -> SimSpan {
+        SimSpan::from_ms(self.cfg.delivery_timeout_ms)
+    }
+}
+
+impl World {
+    pub(super) fn producer_start(&mut self, p: ProducerId) {
+        let now = self.now;
+        let pr = &mut self.producers[p];
+        pr.started = true;
+        pr.start = now;
+        pr.next_append = now;
+        pr.latency.start_perf(now);
+        if pr.total == 0 {
+            pr.finish = Some(now);
+            self.unfinished -= 1;
+            return;
+        }
+        self.producer_poll(p);
+    }
+
+    /// The produce response arrived: its batches are complete.
+    pub(super) fn producer_response(&mut self, p: ProducerId, r: super::RequestId) {
+        let throttle = self.reqs[r].throttle_ms;
+        self.producers[p]
+            .throttle
+            .record(self.now.as_ms(), ms_f64(throttle));
+        let batches = self.reqs[r].produce_batches();
+        for b in batches {
+            self.complete_batch(p, b);
+        }
+        self.producer_poll(p);
+    }
+
+    /// A request failed: retry the batch or, past `delivery.timeout.ms`, fail it.
+    pub(super) fn retry_or_fail(&mut self, p: ProducerId, b: BatchId) {
+        let now = self.now;
+        let pr = &mut self.producers[p];
+        let timeout = pr.delivery_timeout();
+        let batch = &mut pr.batches[b];
+        if now.saturating_since(batch.created) >= timeout {
+            let n = u64::from(batch.records);
+            pr.errors += n;
+            self.free_batch(p, b);
+            self.check_producer_done(p);
+        } else {
+            batch.retries += 1;
+            let (records, slot) = (batch.records, batch.slot);
+            pr.retries += u64::from(records);
+            pr.deques[ix(slot)].push_front(b);
+        }
+    }
+
+    /// Returns the batch's memory to the pool; a blocked `send()` resumes.
+    fn free_batch(&mut self, p: ProducerId, _b: BatchId) {
+        let now = self.now;
+        let pr = &mut self.producers[p];
+        pr.buffer_used -= pr.alloc;
+        let client = pr.client;
+        let used = pr.buffer_used;
+        self.clients[client].buffer.push(BufferPoint {
+            at_ms: now.as_ms_f64(),
+            used_bytes: used,
+        });
+        let pr = &mut self.producers[p];
+        if let Some(since) = pr.blocked_since.take() {
+            pr.blocked_total += now - since;
+            pr.next_append = pr.next_append.max(now);
+            self.clients[client].blocked.push(Span {
+                from_ms: since.as_ms_f64(),
+                to_ms: now.as_ms_f64(),
+            });
+        }
+    }
+
+    fn complete_batch(&mut self, p: ProducerId, b: BatchId) {
+        let now = self.now;
+        let pr = &mut self.producers[p];
+        let batch = &pr.batches[b];
+        let (n, first) = (batch.records, batch.first_append);
+        let value_bytes = u64::from(pr.value_bytes);
+        pr.latency.record_batch(n, first, pr.interval, now, value_bytes);
+        pr.acked += u64::from(n);
+        let acked = pr.acked;
+        let client = pr.client;
+        self.clients[client].progress.push(ProgressPoint {
+            at_ms: now.as_ms_f64(),
+            records: acked,
+        });
+        self.free_batch(p, b);
+        self.check_producer_done(p);
+    }
+
+    fn check_producer_done(&mut self, p: ProducerId) {
+        let pr = &mut self.producers[p];
+        if pr.finish.is_none() && pr.acked + pr.errors >= pr.total {
+            pr.finish = Some(self.now);
+            self.unfinished -= 1;
+        }
+    }
+
+    pub(super) fn block_timeout(&mut self, p: ProducerId, episode: u64) {
+        let now = self.now;
+        let pr = &mut self.producers[p];
+        if pr.block_episode != episode || pr.blocked_since.is_none() {
+            return;
+        }
+        // send() gives up after max.block.ms: the record fails (Kafka: BufferPool
+        // TimeoutException, counted by record-error-total), the app moves on.
+        let since = pr.blocked_since.take().unwrap_or(now);
+        pr.blocked_total += now - since;
+        pr.errors += 1;
+        pr.next_record += 1;
+        pr.next_append = now + pr.interval;
+        let client = pr.client;
+        self.clients[client].blocked.push(Span {
+            from_ms: since.as_ms_f64(),
+            to_ms: now.as_ms_f64(),
+        });
+        self.check_producer_done(p);
+        self.producer_poll(p);
+    }
+
+    /// Appends every record the application has issued by `now`.
+    fn catch_up(&mut self, p: ProducerId) {
+        let now = self.now;
+        loop {
+            let pr = &mut self.producers[p];
+            if !pr.started
+                || pr.blocked_since.is_some()
+                || pr.next_record >= pr.total
+                || pr.next_append > now
+            {
+                return;
+            }
+            let slot = pr.sticky;
+            let open = pr.deques[ix(slot)].back().copied().filter(|b| {
+                let bt = &pr.batches[*b];
+                !bt.closed && bt.records < pr.cap
+            });
+            let b = match open {
+                Some(b) => b,
+                None => {
+                    if pr.buffer_used + pr.alloc > pr.cfg.buffer_memory {
+                        pr.blocked_since = Some(pr.next_append);
+                        pr.block_episode += 1;
+                        let ep = pr.block_episode;
+                        let at = pr.next_append + SimSpan::from_ms(pr.cfg.max_block_ms);
+                        self.schedule(at, Ev::BlockTimeout(p, ep));
+                        return;
+                    }
+                    pr.buffer_used += pr.alloc;
+                    pr.buffer_max = pr.buffer_max.max(pr.buffer_used);
+                    let id = pr.batches.push(Batch {
+                        slot,
+                        records: 0,
+                        created: pr.next_append,
+                        first_append: pr.next_append,
+                        closed: false,
+                        retries: 0,
+                    });
+                    pr.deques[ix(slot)].push_back(id);
+                    let (client, used, at) = (pr.client, pr.buffer_used, pr.next_append);
+                    self.clients[client].buffer.push(BufferPoint {
+                        at_ms: at.as_ms_f64(),
+                        used_bytes: used,
+                    });
+                    id
+                }
+            };
+            let pr = &mut self.producers[p];
+            let space = u64::from(pr.cap - pr.batches[b].records);
+            let by_time = (now - pr.next_append).as_ns() / pr.interval.as_ns() + 1;
+            let k = space.min(pr.total - pr.next_record).min(by_time);
+            // k <= space, which came from a u32.
+            pr.batches[b].records += u32::try_from(k).unwrap_or(u32::MAX);
+            pr.next_record += k;
+            pr.next_append += pr.interval * k;
+            if pr.batches[b].records == pr.cap && pr.slots.len() > 1 {
+                // Sticky partitioner: a full batch moves the producer on.
+                pr.sticky = (pr.sticky + 1) % len_u32(pr.slots.len());
+            }
+        }
+    }
+
+    pub(super) fn producer_poll(&mut self, p: ProducerId) {
+        self.catch_up(p);
+        let now = self.now;
+        // Expire batches waiting in the accumulator past delivery.timeout.ms.
+        {
+            let n = self.producers[p].deques.len();
+            for slot in 0..n {
+                loop {
+                    let pr = &self.producers[p];
+                    let Some(&b) = pr.deques[slot].front() else {
+                        break;
+                    };
+                    let bt = &pr.batches[b];
+                    if bt.records == 0 || now.saturating_since(bt.created) < pr.delivery_timeout() {
+                        break;
+                    }
+                    let pr = &mut self.producers[p];
+                    pr.deques[slot].pop_front();
+                    pr.errors += u64::from(pr.batches[b].records);
+                    self.free_batch(p, b);
+                    self.check_producer_done(p);
+                }
+            }
+        }
+        let mut next_wake = SimTime::NEVER;
+        let nl = self.producers[p].links.len();
+        for link in 0..nl {
+            let (broker, c) = self.producers[p].links[link];
+            loop {
+                let pr = &self.producers[p];
+                // Which partitions of this broker have a batch, and is any ready?
+                let mut any = false;
+                let mut ready = false;
+                let mut earliest = SimTime::NEVER;
+                for (slot, dq) in pr.deques.iter().enumerate() {
+                    if self.partitions[pr.slots[slot]].leader != broker {
+                        continue;
+                    }
+                    if let Some(&b) = dq.front() {
+                        if pr.batches[b].records == 0 {
+                            continue;
+                        }
+                        any = true;
+                        if dq.len() > 1 || pr.batch_ready(b, now) {
+                            ready = true;
+                        } else {
+                            earliest = earliest
+                                .min(pr.batches[b].created + SimSpan::from_ms(pr.cfg.linger_ms));
+                        }
+                    }
+                }
+                if !any {
+                    break;
+                }
+                if !ready {
+                    next_wake = next_wake.min(earliest);
+                    break;
+                }
+                let conn = &self.conns[c];
+                if !conn.ready {
+                    if !conn.connecting {
+                        self.begin_connect(c, now);
+                    }
+                    break;
+                }
+                if now < conn.throttled_until {
+                    next_wake = next_wake.min(conn.throttled_until);
+                    break;
+                }
+                if conn.in_flight_count() >= pr.cfg.max_in_flight {
+                    break;
+                }
+                // Drain: the first batch of every partition led by this broker,
+                // up to max.request.size (the first always goes).
+                let pr = &mut self.producers[p];
+                let n = len_u32(pr.deques.len());
+                let mut size = PRODUCE_REQUEST_OVERHEAD;
+                let mut taken = Vec::new();
+                for k in 0..n {
+                    let slot = ix((pr.drain_index + k) % n);
+                    if self.partitions[pr.slots[slot]].leader != broker {
+                        continue;
+                    }
+                    let Some(&b) = pr.deques[slot].front() else {
+                        continue;
+                    };
+                    let bt = &pr.batches[b];
+                    if bt.records == 0 {
+                        continue;
+                    }
+                    let bytes = BATCH_OVERHEAD + u64::from(bt.records) * pr.rec_bytes;
+                    if size + bytes > u64::from(pr.cfg.max_request_size) && !taken.is_empty() {
+                        break;
+                    }
+                    size += bytes;
+                    pr.deques[slot].pop_front();
+                    pr.batches[b].closed = true;
+                    taken.push(b);
+                }
+                pr.drain_index = (pr.drain_index + 1) % n.max(1);
+                if taken.is_empty() {
+                    break;
+                }
+                pr.requests += 1;
+                let acks0 = pr.cfg.acks == Acks::None;
+                let timeout = pr.cfg.request_timeout_ms;
+                let batches = taken.clone();
+                self.send_request(c, size, ReqKind::Produce { batches, acks0 }, timeout);
+                if acks0 {
+                    // acks=0: complete on send (the client expects no response).
+                    for b in taken {
+                        self.complete_batch(p, b);
+                    }
+                }
+            }
+        }
+        // Delivery timeouts of waiting batches.
+        {
+            let pr = &self.producers[p];
+            for dq in &pr.deques {
+                if let Some(&b) = dq.front() {
+                    next_wake = next_wake.min(pr.batches[b].created + pr.delivery_timeout());
+                }
+            }
+        }
+        if next_wake != SimTime::NEVER && next_wake > now {
+            let pr = &mut self.producers[p];
+            if next_wake < pr.wake_at {
+                pr.wake_at = next_wake;
+                self.schedule(next_wake, Ev::SenderWake(p));
+            }
+        }
+        // The application's next batch boundary.
+        let pr = &mut self.producers[p];
+        if pr.started && pr.blocked_since.is_none() && pr.next_record < pr.total {
+            let slot = ix(pr.sticky);
+            let in_open = pr.deques[slot]
+                .back()
+                .map(|b| &pr.batches[*b])
+                .filter(|bt| !bt.closed && bt.records < pr.cap)
+                .map_or(0, |bt| u64::from(bt.records));
+            let space = (u64::from(pr.cap) - in_open).min(pr.total - pr.next_record);
+            let at = (pr.next_append + pr.interval * space.saturating_sub(1))
+                .max(now + SimSpan::from_ns(1));
+            if at != pr.tick_at {
+                pr.tick_at = at;
+                self.schedule(at, Ev::AppTick(p));
+            }
+        }
+    }
+}
