@@ -54,6 +54,7 @@
 mod queue;
 mod rng;
 mod scenario;
+pub mod textbook;
 mod timeline;
 mod world;
 
@@ -64,8 +65,8 @@ pub use queue::{EventQueue, Nanos};
 pub use rng::SplitMix64;
 pub use scenario::{
     Acks, BrokerCosts, BrokersSpec, ClientCosts, ClientThrottling, ConnectionSpec, ConsumerConfig,
-    ConsumerWorkload, Environment, LinkSpec, ListenerKind, Preload, ProducerConfig,
-    ProducerWorkload, QuotaSetting, RequestCost, Scenario, TopicSpec, Workload,
+    ConsumerWorkload, Environment, LinkSpec, ListenerKind, NetworkModel, Preload, ProducerConfig,
+    ProducerWorkload, QuotaSetting, RequestCost, Scenario, TextbookNetwork, TopicSpec, Workload,
 };
 pub use timeline::{
     fnv1a64, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientThrottle, ClientTrack,
@@ -256,13 +257,19 @@ pub fn quota_store(scenario: &Scenario) -> Result<QuotaStore, SimError> {
     Ok(store)
 }
 
-/// Simulates `scenario` and returns its whole [`Timeline`].
+/// Simulates `scenario` and returns its whole [`Timeline`]; a scenario with
+/// `"network": "textbook"` runs [`textbook::run`] (whose per-request trace
+/// and summaries [`textbook::run`] returns too).
 ///
 /// # Errors
 ///
 /// [`SimError`] when the scenario is inconsistent, a quota is refused, a
 /// principal cannot be derived or a broker setting is out of range.
 pub fn simulate(scenario: &Scenario) -> Result<Timeline, SimError> {
+    if textbook::is_textbook(scenario) {
+        return textbook::run(scenario).map(|run| run.timeline);
+    }
+    textbook::check_modelled(scenario)?;
     scenario
         .brokers
         .settings
