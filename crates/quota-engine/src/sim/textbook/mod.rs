@@ -483,7 +483,8 @@ impl Run {
             admission = Some(m.record_and_check(sid, now, recorded as f64));
         }
         // `(int) throttleTime(e, now)`, then `max` with the request quota's 0.
-        let throttle = admission.map_or(0, |a| kafka_int(a.throttle_ms())).max(0);
+        let narrowed = admission.map_or(0, |a| kafka_int(a.throttle_ms()));
+        let throttle = narrowed.max(0);
         let mut accepted = recorded;
         if throttle > 0 {
             if let (Some(sid), Some(m)) = (sensor, self.broker.manager_mut(qt)) {
@@ -496,7 +497,7 @@ impl Run {
         }
         let mute_end = now + i64::from(throttle);
         if let Some(a) = admission {
-            self.note_admission(c, a, throttle, mute_end);
+            self.note_admission(c, a, narrowed, mute_end);
         }
         let response_bytes = match role {
             Role::Producer => 0,
@@ -530,8 +531,9 @@ impl Run {
     }
 
     /// The Timeline's view of one quota decision: the rate point, the
-    /// current sample, the throttle event.
-    fn note_admission(&mut self, c: usize, a: Admission, throttle: i32, mute_end: i64) {
+    /// current sample, the throttle event (`narrowed`: Kafka's `int`, which
+    /// throttles only when above 0).
+    fn note_admission(&mut self, c: usize, a: Admission, narrowed: i32, mute_end: i64) {
         let Some(t) = self.conns[c].track else { return };
         let now = self.now;
         let (qt, sid) = match (self.conns[c].role, self.conns[c].sensor) {
@@ -557,11 +559,11 @@ impl Run {
                 track.throttles.push(ThrottleEvent {
                     at_ms: now,
                     client: c as u32,
-                    delay_ms: i64::from(throttle),
+                    delay_ms: i64::from(narrowed),
                     observed,
                     bound,
                     window_ms,
-                    applied: throttle > 0,
+                    applied: narrowed > 0,
                     mute_from_ms: now as f64,
                     mute_to_ms: mute_end as f64,
                 });
