@@ -62,6 +62,10 @@ use link::{kafka_int, transfer_ms};
 /// The longest run, as for the modelled network (one day, ms).
 const MAX_HORIZON_MS: i64 = 86_400_000;
 
+/// The most requests one workload may need (`ceil(N / R)`, or `N` over the
+/// consumer's largest response), so a run and its trace stay bounded.
+const MAX_REQUESTS: u64 = 1_000_000;
+
 /// True when `scenario` asks for the textbook network.
 pub fn is_textbook(scenario: &Scenario) -> bool {
     scenario.network == NetworkModel::Textbook
@@ -278,6 +282,24 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, SimError> {
         };
         let principal = principal_of(spec, &config)?;
         let session = run.broker.session(&principal.name, &spec.client_id);
+        let per_request = match role {
+            Role::Producer => size,
+            // The fetch cap is fixed: it depends on the bound and the settings only.
+            Role::Consumer => {
+                let cap = run.broker.fetch_max_bytes(&session, u32::try_from(size).unwrap_or(u32::MAX));
+                if cap == 0 {
+                    return Err(SimError::invalid(format!(
+                        "The textbook consumer on '{conn_name}' would never read: its fetch cap is 0 bytes (the broker's fetch.max.bytes, or consumer_byte_rate x (quota.window.num - 1) x quota.window.size.seconds)."
+                    )));
+                }
+                size.min(cap)
+            }
+        };
+        if total.div_ceil(per_request) > MAX_REQUESTS {
+            return Err(SimError::invalid(format!(
+                "The textbook workload on '{conn_name}' needs more than {MAX_REQUESTS} requests ({total} bytes, at most {per_request} per request): raise the request or fetch size."
+            )));
+        }
         let qt = match role {
             Role::Producer => QuotaType::Produce,
             Role::Consumer => QuotaType::Fetch,

@@ -325,3 +325,23 @@ fn textbook_fields_are_not_written_for_a_modelled_scenario() {
     let back: Scenario = serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
     assert_eq!(back, t);
 }
+
+#[test]
+fn a_consumer_whose_fetch_cap_is_zero_is_refused_instead_of_spinning() {
+    // quota.window.num = 1: the cap is Q x (1 - 1) x 1 s = 0 bytes.
+    let s = scenario(
+        r#"{
+  "network": "textbook",
+  "brokers": {"settings": {"quota.window.num": 1}},
+  "topics": [{"name": "t"}],
+  "quotas": [{"entity": {"client-id": "reader"}, "key": "consumer_byte_rate", "value": 1000}],
+  "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": "reader"}],
+  "workloads": [{"consumer": {"connection": "c", "topic": "t", "bytes": 20000, "fetch.size": 15000}}]
+}"#,
+    );
+    let e = run(&s).unwrap_err().to_string();
+    assert!(e.starts_with("The textbook consumer on 'c' would never read: its fetch cap is 0 bytes"), "{e}");
+    let many = scenario(&producer(1000, FAST_LINK, "{}", 2_000_001, 2, 1));
+    let e = run(&many).unwrap_err().to_string();
+    assert!(e.contains("needs more than 1000000 requests"), "{e}");
+}
