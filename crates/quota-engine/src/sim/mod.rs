@@ -31,6 +31,10 @@
 //!   and network thread time from [`RequestCost`], KIP-219 throttling and
 //!   muting, legacy delayed responses, per-IP connection-rate throttling.
 //!
+//! `"network": "textbook"` swaps all of this for [`textbook`]: whole-ms
+//! transfers, no framing bytes, a fixed handling time, so that every figure
+//! follows by hand from Kafka's `ClientQuotaManager` (docs/textbook-network.md).
+//!
 //! # Example
 //!
 //! ```

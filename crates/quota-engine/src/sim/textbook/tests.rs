@@ -345,3 +345,17 @@ fn a_consumer_whose_fetch_cap_is_zero_is_refused_instead_of_spinning() {
     let e = run(&many).unwrap_err().to_string();
     assert!(e.contains("needs more than 1000000 requests"), "{e}");
 }
+
+#[test]
+fn the_examples_run_cases_one_and_five() {
+    let file = |text: &str| -> Scenario {
+        let v: serde_json::Value = serde_json::from_str(text).expect("example is JSON");
+        serde_json::from_value(v["scenario"].clone()).expect("example holds a scenario")
+    };
+    let p = run(&file(include_str!("../../../../../examples/textbook-producer.json"))).unwrap();
+    let throttles: Vec<i32> = p.requests.iter().map(|r| r.throttle_ms).collect();
+    assert_eq!((throttles, p.clients[0].finish_ms), (vec![0, 0, 4990, 9995], Some(5010)));
+    let c = run(&file(include_str!("../../../../../examples/textbook-consumer.json"))).unwrap();
+    let throttles: Vec<i32> = c.requests.iter().map(|r| r.throttle_ms).collect();
+    assert_eq!((throttles, c.clients[0].finish_ms), (vec![0, 9990, 10000, 0], Some(20010)));
+}
