@@ -437,6 +437,8 @@ pub fn add_workload(s: &mut Scenario, conn: u32, producer: bool) {
             topic,
             records: 30_000,
             record_size: 1000,
+            bytes: None,
+            request_size: None,
             throughput: -1.0,
             start_ms: 0,
             config: ProducerConfig { acks: quota_engine::sim::Acks::Leader, linger_ms: 5, batch_size: 65_536, ..ProducerConfig::default() },
@@ -449,6 +451,8 @@ pub fn add_workload(s: &mut Scenario, conn: u32, producer: bool) {
             connection,
             topic,
             records: 30_000,
+            bytes: None,
+            fetch_size: None,
             start_ms: 0,
             config: ConsumerConfig::default(),
         }));

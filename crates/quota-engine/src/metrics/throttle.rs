@@ -117,6 +117,7 @@ pub fn token_throttle_time_ms(tokens: f64, rate_per_s: f64) -> i64 {
 /// use quota_engine::metrics::long_to_int;
 /// assert_eq!(long_to_int(999), 999);
 /// assert_eq!(long_to_int(i64::from(i32::MAX) + 1), i32::MIN);
+/// assert_eq!(long_to_int(4_294_967_296 + 5), 5);
 /// ```
 pub fn long_to_int(value: i64) -> i32 {
     // Truncation to the low 32 bits is exactly the JVM's l2i.

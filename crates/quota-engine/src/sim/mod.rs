@@ -31,6 +31,10 @@
 //!   and network thread time from [`RequestCost`], KIP-219 throttling and
 //!   muting, legacy delayed responses, per-IP connection-rate throttling.
 //!
+//! `"network": "textbook"` swaps all of this for [`textbook`]: whole-ms
+//! transfers, no framing bytes, a fixed handling time, so that every figure
+//! follows by hand from Kafka's `ClientQuotaManager` (docs/textbook-network.md).
+//!
 //! # Example
 //!
 //! ```
@@ -54,6 +58,7 @@
 mod queue;
 mod rng;
 mod scenario;
+pub mod textbook;
 mod time;
 mod timeline;
 mod validate;
@@ -66,8 +71,8 @@ pub use queue::{EventQueue, Nanos};
 pub use rng::SplitMix64;
 pub use scenario::{
     Acks, BrokerCosts, BrokersSpec, ClientCosts, ClientThrottling, ConnectionSpec, ConsumerConfig,
-    ConsumerWorkload, Environment, LinkSpec, ListenerKind, Preload, ProducerConfig,
-    ProducerWorkload, QuotaSetting, RequestCost, Scenario, TopicSpec, Workload,
+    ConsumerWorkload, Environment, LinkSpec, ListenerKind, NetworkModel, Preload, ProducerConfig,
+    ProducerWorkload, QuotaSetting, RequestCost, Scenario, TextbookNetwork, TopicSpec, Workload,
 };
 pub use validate::ScenarioProblem;
 pub use timeline::{
@@ -259,13 +264,18 @@ pub fn quota_store(scenario: &Scenario) -> Result<QuotaStore, SimError> {
     Ok(store)
 }
 
-/// Simulates `scenario` and returns its whole [`Timeline`].
+/// Simulates `scenario` and returns its whole [`Timeline`]; a scenario with
+/// `"network": "textbook"` runs [`textbook::run`] (whose per-request trace
+/// and summaries [`textbook::run`] returns too).
 ///
 /// # Errors
 ///
 /// [`SimError`] when the scenario is inconsistent, a quota is refused, a
 /// principal cannot be derived or a broker setting is out of range.
 pub fn simulate(scenario: &Scenario) -> Result<Timeline, SimError> {
+    if textbook::is_textbook(scenario) {
+        return textbook::run(scenario).map(|run| run.timeline);
+    }
     scenario.validate().map_err(validate::first_error)?;
     scenario
         .brokers

@@ -62,6 +62,67 @@ pub struct Scenario {
     /// The simulation stops at this time (ms) even if clients are not done.
     #[serde(default = "default_horizon_ms")]
     pub horizon_ms: u64,
+    /// Which network the run uses: the modelled one (default, not written
+    /// out) or the [`NetworkModel::Textbook`] one of `docs/textbook-network.md`.
+    #[serde(default, skip_serializing_if = "NetworkModel::is_modelled")]
+    pub network: NetworkModel,
+    /// The textbook network's link and handling time; used only when
+    /// `network` is `textbook` (absent = [`TextbookNetwork::default`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub textbook: Option<TextbookNetwork>,
+}
+
+/// Which network a run uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NetworkModel {
+    /// The modelled network and clients ([`Environment`], Java producer and
+    /// consumer): the default.
+    #[default]
+    Modelled,
+    /// A textbook network where every figure follows from the quota
+    /// manager alone: whole milliseconds, no framing bytes, fixed handling
+    /// time ([`TextbookNetwork`], `docs/textbook-network.md`).
+    Textbook,
+}
+
+impl NetworkModel {
+    /// True for the default [`NetworkModel::Modelled`] (then not serialised).
+    pub fn is_modelled(&self) -> bool {
+        *self == NetworkModel::Modelled
+    }
+}
+
+/// The textbook network's three numbers: the link `L`, the one-way latency
+/// `D` and the broker's handling time `H`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TextbookNetwork {
+    /// `L`: bytes per second in each direction of each connection's own
+    /// full-duplex link; a transfer of `b` bytes takes `ceil(1000 * b / L)`
+    /// ms. At least 1. Default 1000000 (1000 bytes per ms).
+    #[serde(default = "default_textbook_bandwidth")]
+    pub bandwidth_bytes_per_s: u64,
+    /// `D`: one-way latency in ms, added to every transfer. Default 0.
+    #[serde(default)]
+    pub latency_ms: u64,
+    /// `H`: the broker's handling time per request in ms. Default 0.
+    #[serde(default)]
+    pub handling_ms: u64,
+}
+
+fn default_textbook_bandwidth() -> u64 {
+    1_000_000
+}
+
+impl Default for TextbookNetwork {
+    fn default() -> Self {
+        TextbookNetwork {
+            bandwidth_bytes_per_s: default_textbook_bandwidth(),
+            latency_ms: 0,
+            handling_ms: 0,
+        }
+    }
 }
 
 fn default_horizon_ms() -> u64 {
@@ -224,11 +285,20 @@ pub struct ProducerWorkload {
     pub connection: String,
     /// Target topic.
     pub topic: String,
-    /// Number of records to send.
+    /// Number of records to send (0 when absent; a textbook producer uses
+    /// `bytes` and `request.size` instead).
+    #[serde(default)]
     pub records: u64,
-    /// Value size in bytes (no key).
-    #[serde(rename = "record.size")]
+    /// Value size in bytes (no key; 0 when absent).
+    #[serde(rename = "record.size", default)]
     pub record_size: u32,
+    /// Textbook network only: `N`, the total payload bytes to produce.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
+    /// Textbook network only: `R`, the request size; request `k` carries
+    /// `min(R, unsent)` bytes.
+    #[serde(rename = "request.size", default, skip_serializing_if = "Option::is_none")]
+    pub request_size: Option<u32>,
     /// Records per second; -1 = unlimited (perf-test's `--throughput -1`).
     #[serde(default = "minus_one")]
     pub throughput: f64,
@@ -353,8 +423,17 @@ pub struct ConsumerWorkload {
     pub connection: String,
     /// The topic to read.
     pub topic: String,
-    /// Stop after this many records.
+    /// Stop after this many records (0 when absent; a textbook consumer uses
+    /// `bytes` and `fetch.size` instead).
+    #[serde(default)]
     pub records: u64,
+    /// Textbook network only: `N`, the payload bytes on the topic to read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
+    /// Textbook network only: `R`, the fetch size the consumer asks for
+    /// (its `fetch.max.bytes`); the broker sends `min(R, fetch cap, remaining)`.
+    #[serde(rename = "fetch.size", default, skip_serializing_if = "Option::is_none")]
+    pub fetch_size: Option<u32>,
     /// When the application starts (ms).
     #[serde(default)]
     pub start_ms: u64,

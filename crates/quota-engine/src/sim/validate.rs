@@ -194,6 +194,14 @@ impl Scenario {
                     out.push(format!("connections[{j}]"), e);
                 }
             }
+            if let Some(field) = textbook_only_field(wl) {
+                out.invalid(
+                    at(field),
+                    format!(
+                        "The workload on '{conn_name}' sets {field}, which only the textbook network uses: add \"network\": \"textbook\" or remove it."
+                    ),
+                );
+            }
             let Workload::Producer(p) = wl else { continue };
             let cfg = &p.config;
             if p.record_size == 0 {
@@ -223,6 +231,18 @@ impl Scenario {
                 );
             }
         }
+    }
+}
+
+/// The first field of `workload` that only the textbook network reads
+/// (`bytes`, `request.size`, `fetch.size`), if any.
+fn textbook_only_field(workload: &Workload) -> Option<&'static str> {
+    match workload {
+        Workload::Producer(p) if p.bytes.is_some() => Some("bytes"),
+        Workload::Producer(p) if p.request_size.is_some() => Some("request.size"),
+        Workload::Consumer(c) if c.bytes.is_some() => Some("bytes"),
+        Workload::Consumer(c) if c.fetch_size.is_some() => Some("fetch.size"),
+        _ => None,
     }
 }
 
