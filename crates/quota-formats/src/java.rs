@@ -21,11 +21,11 @@
 
 use std::collections::BTreeMap;
 
+use quota_engine::jdk::double::parse_double;
 use quota_engine::{
     java_double_to_string, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaStore,
 };
 
-use crate::configs_sh::java::parse_double;
 use crate::describe::DescribedQuota;
 use crate::detect::{by_entity, expected, position_of, Export, QuotaImport};
 use crate::error::{Error, ErrorKind, Position};

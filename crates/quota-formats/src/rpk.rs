@@ -16,9 +16,9 @@
 
 use serde::Deserialize;
 
+use quota_engine::jdk::double::parse_double;
 use quota_engine::{EntityName, EntityType, QuotaEntity, QuotaKey};
 
-use crate::configs_sh::java::parse_double;
 use crate::describe::DescribedQuota;
 use crate::detect::{expected, QuotaImport};
 use crate::error::{Error, ErrorKind, Position};

@@ -17,14 +17,15 @@
 
 use std::collections::BTreeMap;
 
+use quota_engine::jdk::double::parse_double;
+use quota_engine::jdk::hashmap::{
+    hashmap_order, hashmap_table_size, nullable_string_hash, string_hash, MapInit,
+};
 use quota_engine::{
     java_double_to_string, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaStore,
 };
 
 use crate::configs_sh::command::find_variables;
-use crate::configs_sh::java::{
-    hashmap_order, hashmap_table_size, nullable_string_hash, parse_double, string_hash, MapInit,
-};
 use crate::error::{Error, ErrorKind, Position};
 
 /// The word the 4.x tool uses for an entity type in describe output.
