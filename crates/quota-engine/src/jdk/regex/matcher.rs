@@ -5,6 +5,7 @@
 //! JDK 17: the `match` methods of `java/util/regex/Pattern.java`'s nodes,
 //! `Matcher.java` (`search`, `match`, `find`).
 
+use super::charclass::CharSet;
 use super::nodes::{Id, Kind, Qtype, BOUND_NONE};
 use super::{Groups, JavaPattern};
 use crate::jdk::unicode::{is_letter_or_digit, is_non_spacing_mark};
@@ -116,6 +117,8 @@ impl Run<'_, '_> {
         r
     }
 
+    /// One node's `match` method: short arms inline, the larger ones in the
+    /// named methods below (each the JDK node's `match`).
     fn m_inner(&mut self, id: Id, i: usize) -> Res {
         let p = self.p;
         let node = &p.nodes[id as usize];
@@ -140,18 +143,7 @@ impl Run<'_, '_> {
                     Ok(false)
                 }
             }
-            Kind::Slice(sets) => {
-                let len = sets.len();
-                if i + len > self.to {
-                    return Ok(false);
-                }
-                for (j, set) in sets.iter().enumerate() {
-                    if !set.contains(self.at(i + j)) {
-                        return Ok(false);
-                    }
-                }
-                self.m(next, i + len)
-            }
+            Kind::Slice(sets) => self.slice(sets, next, i),
             Kind::Begin => {
                 if i == 0 {
                     self.m(next, i)
@@ -166,50 +158,8 @@ impl Run<'_, '_> {
                     Ok(false)
                 }
             }
-            Kind::Caret => {
-                if i == self.to {
-                    return Ok(false);
-                }
-                if i > 0 {
-                    let ch = self.at(i - 1);
-                    if !Self::is_line_term(ch) {
-                        return Ok(false);
-                    }
-                    if ch == 0x0D && self.at(i) == 0x0A {
-                        return Ok(false);
-                    }
-                }
-                self.m(next, i)
-            }
-            Kind::Dollar(multiline) => {
-                let end = self.to;
-                if !multiline {
-                    if i + 2 < end {
-                        return Ok(false);
-                    }
-                    if i + 2 == end && (self.at(i) != 0x0D || self.at(i + 1) != 0x0A) {
-                        return Ok(false);
-                    }
-                }
-                if i < end {
-                    let ch = self.at(i);
-                    if ch == 0x0A {
-                        if i > 0 && self.at(i - 1) == 0x0D {
-                            return Ok(false);
-                        }
-                        if *multiline {
-                            return self.m(next, i);
-                        }
-                    } else if ch == 0x0D || ch == 0x85 || (ch | 1) == 0x2029 {
-                        if *multiline {
-                            return self.m(next, i);
-                        }
-                    } else {
-                        return Ok(false);
-                    }
-                }
-                self.m(next, i)
-            }
+            Kind::Caret => self.caret(next, i),
+            Kind::Dollar(multiline) => self.dollar(*multiline, next, i),
             Kind::Bound(t) => {
                 if self.bound(i) & t > 0 {
                     self.m(next, i)
@@ -217,22 +167,7 @@ impl Run<'_, '_> {
                     Ok(false)
                 }
             }
-            Kind::LineEnding => {
-                if i < self.to {
-                    let ch = self.at(i);
-                    if matches!(ch, 0x0A | 0x0B | 0x0C | 0x85 | 0x2028 | 0x2029) {
-                        return self.m(next, i + 1);
-                    }
-                    if ch == 0x0D {
-                        let j = i + 1;
-                        if j < self.to && self.at(j) == 0x0A && self.m(next, j + 1)? {
-                            return Ok(true);
-                        }
-                        return self.m(next, j);
-                    }
-                }
-                Ok(false)
-            }
+            Kind::LineEnding => self.line_ending(next, i),
             Kind::LastMatch => {
                 if i == self.old_last {
                     self.m(next, i)
@@ -240,259 +175,18 @@ impl Run<'_, '_> {
                     Ok(false)
                 }
             }
-            Kind::BackRef { group, ci } => {
-                let gi = 2 * *group as usize;
-                if gi + 1 >= self.groups.len() {
-                    return Ok(false);
-                }
-                let (j, k) = (self.groups[gi], self.groups[gi + 1]);
-                if j < 0 {
-                    return Ok(false);
-                }
-                let (j, k) = (j as usize, k as usize);
-                let size = k - j;
-                if i + size > self.to {
-                    return Ok(false);
-                }
-                for x in 0..size {
-                    let (c1, c2) = (self.at(i + x), self.at(j + x));
-                    if c1 != c2 && (!ci || ascii_to_lower(c1) != ascii_to_lower(c2)) {
-                        return Ok(false);
-                    }
-                }
-                self.m(next, i + size)
-            }
-            Kind::Branch { alts, conn } => {
-                for alt in alts {
-                    let ok = match alt {
-                        None => self.m(p.nodes[*conn as usize].next, i)?,
-                        Some(a) => self.m(*a, i)?,
-                    };
-                    if ok {
-                        return Ok(true);
-                    }
-                }
-                Ok(false)
-            }
+            Kind::BackRef { group, ci } => self.back_ref(*group, *ci, next, i),
+            Kind::Branch { alts, conn } => self.branch(alts, *conn, i),
             Kind::BranchConn => self.m(next, i),
-            Kind::GroupHead { local } => {
-                let l = *local as usize;
-                let save = self.locals[l];
-                self.locals[l] = i as i64;
-                let ret = self.m(next, i);
-                self.locals[l] = save;
-                ret
-            }
-            Kind::GroupTail { local, group } => {
-                let tmp = self.locals[*local as usize];
-                if tmp >= 0 {
-                    if *group == 0 {
-                        return self.m(next, i);
-                    }
-                    let gi = 2 * *group as usize;
-                    let (s, e) = (self.groups[gi], self.groups[gi + 1]);
-                    self.groups[gi] = tmp;
-                    self.groups[gi + 1] = i as i64;
-                    if self.m(next, i)? {
-                        return Ok(true);
-                    }
-                    self.groups[gi] = s;
-                    self.groups[gi + 1] = e;
-                    Ok(false)
-                } else {
-                    self.last = i;
-                    Ok(true)
-                }
-            }
-            Kind::Ques { atom, q } => match q {
-                Qtype::Greedy => {
-                    if self.m(*atom, i)? && self.m(next, self.last)? {
-                        return Ok(true);
-                    }
-                    self.m(next, i)
-                }
-                Qtype::Lazy => {
-                    if self.m(next, i)? {
-                        return Ok(true);
-                    }
-                    Ok(self.m(*atom, i)? && self.m(next, self.last)?)
-                }
-                Qtype::Possessive => {
-                    let i = if self.m(*atom, i)? { self.last } else { i };
-                    self.m(next, i)
-                }
-                Qtype::Independent => Ok(self.m(*atom, i)? && self.m(next, self.last)?),
-            },
+            Kind::GroupHead { local } => self.group_head(*local, next, i),
+            Kind::GroupTail { local, group } => self.group_tail(*local, *group, next, i),
+            Kind::Ques { atom, q } => self.ques(*atom, *q, next, i),
             Kind::Curly {
                 atom, min, max, q, ..
-            } => {
-                let mut i = i;
-                let mut j = 0u32;
-                while j < *min {
-                    if !self.m(*atom, i)? {
-                        return Ok(false);
-                    }
-                    i = self.last;
-                    j += 1;
-                }
-                match q {
-                    Qtype::Greedy => self.curly0(*atom, *max, next, i, j),
-                    Qtype::Lazy => loop {
-                        if self.m(next, i)? {
-                            return Ok(true);
-                        }
-                        if j >= *max || !self.m(*atom, i)? || i == self.last {
-                            return Ok(false);
-                        }
-                        i = self.last;
-                        j += 1;
-                    },
-                    _ => {
-                        while j < *max {
-                            if !self.m(*atom, i)? || i == self.last {
-                                break;
-                            }
-                            i = self.last;
-                            j += 1;
-                        }
-                        self.m(next, i)
-                    }
-                }
-            }
-            Kind::GroupCurly {
-                atom,
-                min,
-                max,
-                q,
-                local,
-                group,
-                capture,
-            } => {
-                let g = if *capture {
-                    Some(2 * *group as usize)
-                } else {
-                    None
-                };
-                let l = *local as usize;
-                let save0 = self.locals[l];
-                let (save1, save2) = g.map_or((0, 0), |g| (self.groups[g], self.groups[g + 1]));
-                self.locals[l] = -1;
-                let mut i = i;
-                let mut ret = true;
-                for _ in 0..*min {
-                    if self.m(*atom, i)? {
-                        if let Some(g) = g {
-                            self.groups[g] = i as i64;
-                            self.groups[g + 1] = self.last as i64;
-                        }
-                        i = self.last;
-                    } else {
-                        ret = false;
-                        break;
-                    }
-                }
-                if ret {
-                    ret = match q {
-                        Qtype::Greedy => self.group_curly0(*atom, *max, g, next, i, *min)?,
-                        Qtype::Lazy => {
-                            let mut j = *min;
-                            loop {
-                                if self.m(next, i)? {
-                                    break true;
-                                }
-                                if j >= *max || !self.m(*atom, i)? || i == self.last {
-                                    break false;
-                                }
-                                if let Some(g) = g {
-                                    self.groups[g] = i as i64;
-                                    self.groups[g + 1] = self.last as i64;
-                                }
-                                i = self.last;
-                                j += 1;
-                            }
-                        }
-                        _ => {
-                            let mut j = *min;
-                            while j < *max {
-                                if !self.m(*atom, i)? {
-                                    break;
-                                }
-                                if let Some(g) = g {
-                                    self.groups[g] = i as i64;
-                                    self.groups[g + 1] = self.last as i64;
-                                }
-                                if i == self.last {
-                                    break;
-                                }
-                                i = self.last;
-                                j += 1;
-                            }
-                            self.m(next, i)?
-                        }
-                    };
-                }
-                if !ret {
-                    self.locals[l] = save0;
-                    if let Some(g) = g {
-                        self.groups[g] = save1;
-                        self.groups[g + 1] = save2;
-                    }
-                }
-                Ok(ret)
-            }
+            } => self.curly(*atom, *min, *max, *q, next, i),
+            Kind::GroupCurly { .. } => self.group_curly(id, i),
             Kind::Prolog { lp } => self.loop_init(*lp, i),
-            Kind::Loop {
-                body,
-                count,
-                begin,
-                min,
-                max,
-                lazy,
-                memo,
-            } => {
-                let (c, b) = (*count as usize, *begin as usize);
-                if (i as i64) > self.locals[b] {
-                    let n = self.locals[c];
-                    if n < i64::from(*min) {
-                        self.locals[c] = n + 1;
-                        let r = self.m(*body, i)?;
-                        if !r {
-                            self.locals[c] = n;
-                        }
-                        return Ok(r);
-                    }
-                    if *lazy {
-                        if self.m(next, i)? {
-                            return Ok(true);
-                        }
-                        if n < i64::from(*max) {
-                            self.locals[c] = n + 1;
-                            let r = self.m(*body, i)?;
-                            if !r {
-                                self.locals[c] = n;
-                            }
-                            return Ok(r);
-                        }
-                        return Ok(false);
-                    }
-                    if n < i64::from(*max) {
-                        if let Some(mi) = memo {
-                            if self.memo[*mi as usize][i] {
-                                return self.m(next, i);
-                            }
-                        }
-                        self.locals[c] = n + 1;
-                        if self.m(*body, i)? {
-                            return Ok(true);
-                        }
-                        self.locals[c] = n;
-                        if let Some(mi) = memo {
-                            self.memo[*mi as usize][i] = true;
-                        }
-                    }
-                }
-                self.m(next, i)
-            }
+            Kind::Loop { .. } => self.loop_iteration(id, i),
             Kind::Look { cond, negate } => {
                 let matched = self.m(*cond, i)?;
                 if matched != *negate {
@@ -506,29 +200,418 @@ impl Run<'_, '_> {
                 rmax,
                 rmin,
                 negate,
-            } => {
-                let from = (i as i64 - i64::from(*rmax)).max(0);
-                let saved = self.lookbehind_to;
-                self.lookbehind_to = i;
-                let mut matched = false;
-                let mut j = i as i64 - i64::from(*rmin);
-                while !matched && j >= from {
-                    matched = match self.m(*cond, j as usize) {
-                        Ok(b) => b,
-                        Err(e) => {
-                            self.lookbehind_to = saved;
-                            return Err(e);
-                        }
-                    };
-                    j -= 1;
+            } => self.behind(*cond, *rmax, *rmin, *negate, next, i),
+        }
+    }
+
+    // The helpers below are `#[inline(always)]`: matching recurses once per
+    // node, and `DEPTH_LIMIT`'s stack budget assumes one `m_inner` frame per
+    // level, as when these were arms of its `match`.
+
+    /// `Slice.match`: a run of literal characters.
+    #[inline(always)]
+    fn slice(&mut self, sets: &[CharSet], next: Id, i: usize) -> Res {
+        let len = sets.len();
+        if i + len > self.to {
+            return Ok(false);
+        }
+        for (j, set) in sets.iter().enumerate() {
+            if !set.contains(self.at(i + j)) {
+                return Ok(false);
+            }
+        }
+        self.m(next, i + len)
+    }
+
+    /// `Caret.match` (`^` with `(?m)`): after a line terminator, not between
+    /// `\r` and `\n`, not at the end.
+    #[inline(always)]
+    fn caret(&mut self, next: Id, i: usize) -> Res {
+        if i == self.to {
+            return Ok(false);
+        }
+        if i > 0 {
+            let ch = self.at(i - 1);
+            if !Self::is_line_term(ch) {
+                return Ok(false);
+            }
+            if ch == 0x0D && self.at(i) == 0x0A {
+                return Ok(false);
+            }
+        }
+        self.m(next, i)
+    }
+
+    /// `Dollar.match` (`$`, `\Z`): at the end, or before a final line
+    /// terminator (any line terminator under `(?m)`).
+    #[inline(always)]
+    fn dollar(&mut self, multiline: bool, next: Id, i: usize) -> Res {
+        let end = self.to;
+        if !multiline {
+            if i + 2 < end {
+                return Ok(false);
+            }
+            if i + 2 == end && (self.at(i) != 0x0D || self.at(i + 1) != 0x0A) {
+                return Ok(false);
+            }
+        }
+        if i < end {
+            let ch = self.at(i);
+            if ch == 0x0A {
+                if i > 0 && self.at(i - 1) == 0x0D {
+                    return Ok(false);
                 }
-                self.lookbehind_to = saved;
-                if matched != *negate {
-                    self.m(next, i)
-                } else {
-                    Ok(false)
+                if multiline {
+                    return self.m(next, i);
+                }
+            } else if ch == 0x0D || ch == 0x85 || (ch | 1) == 0x2029 {
+                if multiline {
+                    return self.m(next, i);
+                }
+            } else {
+                return Ok(false);
+            }
+        }
+        self.m(next, i)
+    }
+
+    /// `LineEnding.match` (`\R`): `\r\n` or one line-break character.
+    #[inline(always)]
+    fn line_ending(&mut self, next: Id, i: usize) -> Res {
+        if i < self.to {
+            let ch = self.at(i);
+            if matches!(ch, 0x0A | 0x0B | 0x0C | 0x85 | 0x2028 | 0x2029) {
+                return self.m(next, i + 1);
+            }
+            if ch == 0x0D {
+                let j = i + 1;
+                if j < self.to && self.at(j) == 0x0A && self.m(next, j + 1)? {
+                    return Ok(true);
+                }
+                return self.m(next, j);
+            }
+        }
+        Ok(false)
+    }
+
+    /// `BackRef.match` / `CIBackRef.match` (ASCII case folding when `ci`).
+    #[inline(always)]
+    fn back_ref(&mut self, group: u32, ci: bool, next: Id, i: usize) -> Res {
+        let gi = 2 * group as usize;
+        if gi + 1 >= self.groups.len() {
+            return Ok(false);
+        }
+        let (j, k) = (self.groups[gi], self.groups[gi + 1]);
+        if j < 0 {
+            return Ok(false);
+        }
+        let (j, k) = (j as usize, k as usize);
+        let size = k - j;
+        if i + size > self.to {
+            return Ok(false);
+        }
+        for x in 0..size {
+            let (c1, c2) = (self.at(i + x), self.at(j + x));
+            if c1 != c2 && (!ci || ascii_to_lower(c1) != ascii_to_lower(c2)) {
+                return Ok(false);
+            }
+        }
+        self.m(next, i + size)
+    }
+
+    /// `Branch.match`: the alternatives in order; an empty one goes straight
+    /// on after the `BranchConn`.
+    #[inline(always)]
+    fn branch(&mut self, alts: &[Option<Id>], conn: Id, i: usize) -> Res {
+        let p = self.p;
+        for alt in alts {
+            let ok = match alt {
+                None => self.m(p.nodes[conn as usize].next, i)?,
+                Some(a) => self.m(*a, i)?,
+            };
+            if ok {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// `GroupHead.match`: remembers where the group starts.
+    #[inline(always)]
+    fn group_head(&mut self, local: u32, next: Id, i: usize) -> Res {
+        let l = local as usize;
+        let save = self.locals[l];
+        self.locals[l] = i as i64;
+        let ret = self.m(next, i);
+        self.locals[l] = save;
+        ret
+    }
+
+    /// `GroupTail.match`: sets the capture (restored if what follows fails).
+    #[inline(always)]
+    fn group_tail(&mut self, local: u32, group: u32, next: Id, i: usize) -> Res {
+        let tmp = self.locals[local as usize];
+        if tmp >= 0 {
+            if group == 0 {
+                return self.m(next, i);
+            }
+            let gi = 2 * group as usize;
+            let (s, e) = (self.groups[gi], self.groups[gi + 1]);
+            self.groups[gi] = tmp;
+            self.groups[gi + 1] = i as i64;
+            if self.m(next, i)? {
+                return Ok(true);
+            }
+            self.groups[gi] = s;
+            self.groups[gi + 1] = e;
+            Ok(false)
+        } else {
+            self.last = i;
+            Ok(true)
+        }
+    }
+
+    /// `Ques.match` (`?`, `??`, `?+`) and `(?>X)`.
+    #[inline(always)]
+    fn ques(&mut self, atom: Id, q: Qtype, next: Id, i: usize) -> Res {
+        match q {
+            Qtype::Greedy => {
+                if self.m(atom, i)? && self.m(next, self.last)? {
+                    return Ok(true);
+                }
+                self.m(next, i)
+            }
+            Qtype::Lazy => {
+                if self.m(next, i)? {
+                    return Ok(true);
+                }
+                Ok(self.m(atom, i)? && self.m(next, self.last)?)
+            }
+            Qtype::Possessive => {
+                let i = if self.m(atom, i)? { self.last } else { i };
+                self.m(next, i)
+            }
+            Qtype::Independent => Ok(self.m(atom, i)? && self.m(next, self.last)?),
+        }
+    }
+
+    /// `Curly.match`: `min` repetitions, then greedy (`curly0`), lazy or
+    /// possessive.
+    #[inline(always)]
+    fn curly(&mut self, atom: Id, min: u32, max: u32, q: Qtype, next: Id, i: usize) -> Res {
+        let mut i = i;
+        let mut j = 0u32;
+        while j < min {
+            if !self.m(atom, i)? {
+                return Ok(false);
+            }
+            i = self.last;
+            j += 1;
+        }
+        match q {
+            Qtype::Greedy => self.curly0(atom, max, next, i, j),
+            Qtype::Lazy => loop {
+                if self.m(next, i)? {
+                    return Ok(true);
+                }
+                if j >= max || !self.m(atom, i)? || i == self.last {
+                    return Ok(false);
+                }
+                i = self.last;
+                j += 1;
+            },
+            _ => {
+                while j < max {
+                    if !self.m(atom, i)? || i == self.last {
+                        break;
+                    }
+                    i = self.last;
+                    j += 1;
+                }
+                self.m(next, i)
+            }
+        }
+    }
+
+    /// `GroupCurly.match` for the node `id`: `min` repetitions of the group
+    /// (capturing each), then greedy (`group_curly0`), lazy or possessive;
+    /// the capture is restored when the whole fails.
+    #[inline(always)]
+    fn group_curly(&mut self, id: Id, i: usize) -> Res {
+        let node = &self.p.nodes[id as usize];
+        let next = node.next;
+        let Kind::GroupCurly {
+            atom,
+            min,
+            max,
+            q,
+            local,
+            group,
+            capture,
+        } = node.kind
+        else {
+            return Ok(false);
+        };
+        let g = if capture {
+            Some(2 * group as usize)
+        } else {
+            None
+        };
+        let l = local as usize;
+        let save0 = self.locals[l];
+        let (save1, save2) = g.map_or((0, 0), |g| (self.groups[g], self.groups[g + 1]));
+        self.locals[l] = -1;
+        let mut i = i;
+        let mut ret = true;
+        for _ in 0..min {
+            if self.m(atom, i)? {
+                if let Some(g) = g {
+                    self.groups[g] = i as i64;
+                    self.groups[g + 1] = self.last as i64;
+                }
+                i = self.last;
+            } else {
+                ret = false;
+                break;
+            }
+        }
+        if ret {
+            ret = match q {
+                Qtype::Greedy => self.group_curly0(atom, max, g, next, i, min)?,
+                Qtype::Lazy => {
+                    let mut j = min;
+                    loop {
+                        if self.m(next, i)? {
+                            break true;
+                        }
+                        if j >= max || !self.m(atom, i)? || i == self.last {
+                            break false;
+                        }
+                        if let Some(g) = g {
+                            self.groups[g] = i as i64;
+                            self.groups[g + 1] = self.last as i64;
+                        }
+                        i = self.last;
+                        j += 1;
+                    }
+                }
+                _ => {
+                    let mut j = min;
+                    while j < max {
+                        if !self.m(atom, i)? {
+                            break;
+                        }
+                        if let Some(g) = g {
+                            self.groups[g] = i as i64;
+                            self.groups[g + 1] = self.last as i64;
+                        }
+                        if i == self.last {
+                            break;
+                        }
+                        i = self.last;
+                        j += 1;
+                    }
+                    self.m(next, i)?
+                }
+            };
+        }
+        if !ret {
+            self.locals[l] = save0;
+            if let Some(g) = g {
+                self.groups[g] = save1;
+                self.groups[g + 1] = save2;
+            }
+        }
+        Ok(ret)
+    }
+
+    /// `Loop.match` / `LazyLoop.match` for the node `id`: one more iteration
+    /// of the body or what follows, with the memo of positions where another
+    /// iteration already failed.
+    #[inline(always)]
+    fn loop_iteration(&mut self, id: Id, i: usize) -> Res {
+        let node = &self.p.nodes[id as usize];
+        let next = node.next;
+        let Kind::Loop {
+            body,
+            count,
+            begin,
+            min,
+            max,
+            lazy,
+            memo,
+        } = node.kind
+        else {
+            return Ok(false);
+        };
+        let (c, b) = (count as usize, begin as usize);
+        if (i as i64) > self.locals[b] {
+            let n = self.locals[c];
+            if n < i64::from(min) {
+                self.locals[c] = n + 1;
+                let r = self.m(body, i)?;
+                if !r {
+                    self.locals[c] = n;
+                }
+                return Ok(r);
+            }
+            if lazy {
+                if self.m(next, i)? {
+                    return Ok(true);
+                }
+                if n < i64::from(max) {
+                    self.locals[c] = n + 1;
+                    let r = self.m(body, i)?;
+                    if !r {
+                        self.locals[c] = n;
+                    }
+                    return Ok(r);
+                }
+                return Ok(false);
+            }
+            if n < i64::from(max) {
+                if let Some(mi) = memo {
+                    if self.memo[mi as usize][i] {
+                        return self.m(next, i);
+                    }
+                }
+                self.locals[c] = n + 1;
+                if self.m(body, i)? {
+                    return Ok(true);
+                }
+                self.locals[c] = n;
+                if let Some(mi) = memo {
+                    self.memo[mi as usize][i] = true;
                 }
             }
+        }
+        self.m(next, i)
+    }
+
+    /// `Behind.match` / `NotBehind.match`: tries the condition from `rmin`
+    /// to `rmax` characters back, where it must end at `i`.
+    #[inline(always)]
+    fn behind(&mut self, cond: Id, rmax: i32, rmin: i32, negate: bool, next: Id, i: usize) -> Res {
+        let from = (i as i64 - i64::from(rmax)).max(0);
+        let saved = self.lookbehind_to;
+        self.lookbehind_to = i;
+        let mut matched = false;
+        let mut j = i as i64 - i64::from(rmin);
+        while !matched && j >= from {
+            matched = match self.m(cond, j as usize) {
+                Ok(b) => b,
+                Err(e) => {
+                    self.lookbehind_to = saved;
+                    return Err(e);
+                }
+            };
+            j -= 1;
+        }
+        self.lookbehind_to = saved;
+        if matched != negate {
+            self.m(next, i)
+        } else {
+            Ok(false)
         }
     }
 
