@@ -10,7 +10,7 @@
 //! two that starts at `tableSizeFor(initialCapacity)` or 16 and doubles when
 //! the size passes `0.75 * capacity`) and insertion order inside a bucket.
 //!
-//! Two views of the same rules: [`JavaHashMap`] is a map that keeps Java's
+//! Two views of the same rules: `JavaHashMap` is a map that keeps Java's
 //! buckets as it goes (the store's entity and op maps), and
 //! [`hashmap_order`] / [`hash_set_order`] sort a finished list of items into
 //! the order a Java `HashMap` / `HashSet` of that size would iterate them
@@ -132,7 +132,7 @@ impl MapInit {
 /// 0.75). At least the first allocation's size, also for no entries.
 ///
 /// Limit: the resizes Java makes instead of treeifying a bucket of 8
-/// colliding keys are not counted here (see [`JavaHashMap`] for those).
+/// colliding keys are not counted here (see `JavaHashMap` for those).
 pub fn hashmap_table_size(init: MapInit, entries: u32) -> u32 {
     let unallocated = init.unallocated();
     let mut size = unallocated.resized().unwrap_or(unallocated);

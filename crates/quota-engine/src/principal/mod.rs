@@ -23,8 +23,8 @@
 //! (the JDK's `PatternSyntaxException` messages included) and matched by a
 //! port of the JDK's backtracking matcher (no Rust regex crate has Java's
 //! semantics), both in [`crate::jdk::regex`]; Java regex features the engine
-//! does not reproduce (listed there: inline flags other than `i`, `s` and `m`, Unicode
-//! properties and blocks, `\X`, ...) give an
+//! does not reproduce (listed there: inline flags other than `i`, `s` and
+//! `m`, Unicode properties and blocks, `\X`, ...) give an
 //! [`ErrorClass::UnsupportedRegex`] error instead of a possibly wrong name.
 //!
 //! Every error carries Kafka's (or the JDK's) exact message and exception class
