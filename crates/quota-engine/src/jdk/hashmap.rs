@@ -28,8 +28,9 @@
 /// Java's `String.hashCode()`: `s[0]*31^(n-1) + ... + s[n-1]` over UTF-16
 /// code units, wrapping in 32 bits.
 pub fn string_hash(s: &str) -> i32 {
-    s.encode_utf16()
-        .fold(0i32, |h, unit| h.wrapping_mul(31).wrapping_add(i32::from(unit)))
+    s.encode_utf16().fold(0i32, |h, unit| {
+        h.wrapping_mul(31).wrapping_add(i32::from(unit))
+    })
 }
 
 /// `Objects.hashCode` of a possibly-null string (`null` hashes to 0).
@@ -49,7 +50,9 @@ pub fn table_size_for(cap: u32) -> u32 {
     if cap <= 1 {
         1
     } else {
-        cap.checked_next_power_of_two().unwrap_or(MAXIMUM_CAPACITY).min(MAXIMUM_CAPACITY)
+        cap.checked_next_power_of_two()
+            .unwrap_or(MAXIMUM_CAPACITY)
+            .min(MAXIMUM_CAPACITY)
     }
 }
 
@@ -73,7 +76,10 @@ impl TableSize {
     /// recomputed as `(int)(capacity * 0.75f)`. `None` at the maximum
     /// capacity, where Java only raises the threshold.
     fn resized(self) -> Option<TableSize> {
-        let TableSize { capacity: old_cap, threshold: old_thr } = self;
+        let TableSize {
+            capacity: old_cap,
+            threshold: old_thr,
+        } = self;
         let mut new_thr = 0u32;
         let new_cap;
         if old_cap > 0 {
@@ -98,7 +104,10 @@ impl TableSize {
                 u32::MAX
             };
         }
-        Some(TableSize { capacity: new_cap, threshold: new_thr })
+        Some(TableSize {
+            capacity: new_cap,
+            threshold: new_thr,
+        })
     }
 }
 
@@ -123,7 +132,10 @@ impl MapInit {
             MapInit::WithCapacity(c) => table_size_for(c),
             MapInit::CopyOfCollection(n) => table_size_for(((n as f32 / 0.75) as u32 + 1).max(16)),
         };
-        TableSize { capacity: 0, threshold }
+        TableSize {
+            capacity: 0,
+            threshold,
+        }
     }
 }
 
@@ -208,8 +220,15 @@ impl<V> JavaHashMap<V> {
     }
 
     fn resize(&mut self) {
-        let size = TableSize { capacity: self.capacity(), threshold: self.threshold };
-        let Some(TableSize { capacity: new_cap, threshold: new_thr }) = size.resized() else {
+        let size = TableSize {
+            capacity: self.capacity(),
+            threshold: self.threshold,
+        };
+        let Some(TableSize {
+            capacity: new_cap,
+            threshold: new_thr,
+        }) = size.resized()
+        else {
             self.threshold = u32::MAX;
             return;
         };
@@ -233,7 +252,10 @@ impl<V> JavaHashMap<V> {
         }
         let hash = spread(string_hash(&key));
         let idx = (hash & (self.capacity() - 1)) as usize;
-        if let Some(node) = self.table[idx].iter_mut().find(|n| n.hash == hash && n.key == key) {
+        if let Some(node) = self.table[idx]
+            .iter_mut()
+            .find(|n| n.hash == hash && n.key == key)
+        {
             return Some(std::mem::replace(&mut node.value, value));
         }
         let chain_before = self.table[idx].len() as u32;
@@ -274,7 +296,10 @@ impl<V> JavaHashMap<V> {
 
     /// Entries in Java's iteration order (bucket by bucket, list order).
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &V)> {
-        self.table.iter().flatten().map(|n| (n.key.as_str(), &n.value))
+        self.table
+            .iter()
+            .flatten()
+            .map(|n| (n.key.as_str(), &n.value))
     }
 }
 
@@ -345,7 +370,11 @@ mod tests {
         // hash; Java keeps insertion order up to 10 such keys (the 9th and
         // 10th force resizes to 32 and 64 slots instead of a tree).
         let keys: Vec<String> = (0..10u32)
-            .map(|i| (0..4).map(|b| if i >> b & 1 == 1 { "BB" } else { "Aa" }).collect())
+            .map(|i| {
+                (0..4)
+                    .map(|b| if i >> b & 1 == 1 { "BB" } else { "Aa" })
+                    .collect()
+            })
             .collect();
         let refs: Vec<&str> = keys.iter().map(String::as_str).collect();
         assert_eq!(order(10, &refs), refs);

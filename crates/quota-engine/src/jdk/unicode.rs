@@ -39,7 +39,9 @@ pub(crate) fn is_non_spacing_mark(c: u32) -> bool {
 /// `Character.isDigit(c)` in the BMP: `c` is in one of the runs of ten
 /// decimal digits (`Nd`).
 pub(crate) fn is_bmp_decimal_digit(c: u32) -> bool {
-    ND_ZEROS_BMP.iter().any(|&z| (u32::from(z)..u32::from(z) + 10).contains(&c))
+    ND_ZEROS_BMP
+        .iter()
+        .any(|&z| (u32::from(z)..u32::from(z) + 10).contains(&c))
 }
 
 /// `Character.digit(ch, 16)`: ASCII and full-width hex letters, and any

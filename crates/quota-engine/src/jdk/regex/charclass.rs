@@ -162,7 +162,11 @@ pub(super) enum RangeItem {
 
 impl Parser<'_> {
     /// `Pattern.family`: `\p{Name}` / `\pL`; only the POSIX ASCII classes are reproduced.
-    pub(super) fn family(&mut self, single_letter: bool, complement: bool) -> Result<CharSet, PrincipalError> {
+    pub(super) fn family(
+        &mut self,
+        single_letter: bool,
+        complement: bool,
+    ) -> Result<CharSet, PrincipalError> {
         self.next();
         let name: String = if single_letter {
             let c = self.at(self.cursor);

@@ -882,11 +882,7 @@ impl JavaPattern {
 
     /// `Matcher.find(from)`: the first match starting at or after byte `from`
     /// (a character boundary).
-    pub fn find_at(
-        &self,
-        text: &str,
-        from: usize,
-    ) -> Result<Option<Groups>, PrincipalError> {
+    pub fn find_at(&self, text: &str, from: usize) -> Result<Option<Groups>, PrincipalError> {
         if from > text.len() {
             return Ok(None);
         }

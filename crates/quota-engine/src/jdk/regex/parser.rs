@@ -542,8 +542,6 @@ impl<'a> Parser<'a> {
         Ok(name)
     }
 
-
-    /// `Pattern.group0`; returns `None` for a flags-only group such as `(?i)`.
     /// `Pattern.createGroup(anonymous)`: a head/tail pair; `root` is the tail.
     pub(super) fn create_group(&mut self, anonymous: bool) -> Id {
         let local = self.local_count;
