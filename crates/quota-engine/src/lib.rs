@@ -13,6 +13,10 @@
 //! - [`resolve`]: which of the eight precedence rungs applies per quota type,
 //!   the metric tags that decide who shares one budget, and why.
 //! - [`metrics`]: the windowed rate, the token bucket and throttle times.
+//! - [`jdk`]: the JDK 17 behaviour Kafka's JVM exhibits and the rules above
+//!   depend on (`java.util.regex`, `HashMap` iteration order,
+//!   `Double.parseDouble` / `toString`, case mapping), kept apart from
+//!   Kafka's own logic.
 //!
 //! The engine never reads a clock: every time is an argument in milliseconds.
 #![forbid(unsafe_code)]
@@ -20,7 +24,7 @@
 
 pub mod broker;
 pub mod entity;
-pub mod javafmt;
+pub mod jdk;
 pub mod json_f64;
 pub mod metrics;
 pub mod principal;
@@ -28,8 +32,14 @@ pub mod resolve;
 pub mod sim;
 pub mod store;
 
+/// The old path of [`java_double_to_string`], kept for `crate::javafmt`
+/// imports; new code uses [`jdk::double`].
+pub(crate) mod javafmt {
+    pub(crate) use crate::jdk::double::java_double_to_string;
+}
+
 pub use entity::{ConfigType, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaType};
-pub use javafmt::java_double_to_string;
+pub use jdk::double::java_double_to_string;
 pub use principal::{KafkaPrincipal, PrincipalBuilder, PrincipalConfig, PrincipalError, PrincipalOutcome};
 pub use metrics::{Admission, MutationAdmission, MutationMode, MutationSensor, QuotaWindow, RateSensor, TokenBucket, WindowedRate};
 pub use resolve::{BudgetGroups, Connection, MetricTags, QuotaManager, QuotaManagers, Resolution, Rung};

@@ -1,7 +1,7 @@
-// Generates crates/quota-engine/src/principal/case_data.rs from the JDK it
+// Generates crates/quota-engine/src/jdk/case/data.rs from the JDK it
 // runs on (use JDK 17, Kafka's baseline: Unicode 13.0):
 //
-//   java crates/quota-engine/tools/JdkCase.java > crates/quota-engine/src/principal/case_data.rs
+//   java crates/quota-engine/tools/JdkCase.java > crates/quota-engine/src/jdk/case/data.rs
 //   java crates/quota-engine/tools/JdkCase.java --fixture > crates/quota-engine/tests/fixtures/jdk-case.json
 //
 // The second form writes strings with the JDK's own lower and upper case

@@ -25,7 +25,7 @@ use quota_engine::{
     java_double_to_string, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaStore,
 };
 
-use crate::configs_sh::java::parse_double;
+use quota_engine::jdk::double::parse_double;
 use crate::error::{position_of, Error, ErrorKind, Position};
 use crate::interchange::{by_entity, type_combination, DescribedQuota, Export, QuotaImport};
 

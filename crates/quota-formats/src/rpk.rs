@@ -18,7 +18,7 @@ use serde::Deserialize;
 
 use quota_engine::{EntityName, EntityType, QuotaEntity, QuotaKey};
 
-use crate::configs_sh::java::parse_double;
+use quota_engine::jdk::double::parse_double;
 use crate::error::{Error, ErrorKind, Position};
 use crate::interchange::{type_combination, DescribedQuota, QuotaImport};
 

@@ -44,8 +44,9 @@ use quota_engine::{EntityName, EntityType, QuotaEntity, QuotaStore};
 use crate::interchange::{by_entity, Export, Unexpressed};
 // Reading needs the HCL parser (feature `hcl`); writing is plain text.
 #[cfg(feature = "hcl")]
+use quota_engine::jdk::double::parse_double;
+#[cfg(feature = "hcl")]
 use crate::{
-    configs_sh::java::parse_double,
     error::{position_of, Error, ErrorKind, Position},
     interchange::{DescribedQuota, QuotaImport},
 };

@@ -10,7 +10,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use super::error::{parse_java_int, ErrorClass, PrincipalError};
-use super::jregex::JavaPattern;
+use crate::jdk::regex::JavaPattern;
 use super::ssl_mapper::java_trim;
 
 fn compiled(
@@ -199,9 +199,9 @@ impl KerberosRule {
         } = &self.kind
         {
             if *to_lower_case {
-                result = result.map(|r| super::case::java_to_lower(&r));
+                result = result.map(|r| crate::jdk::case::java_to_lower(&r));
             } else if *to_upper_case {
-                result = result.map(|r| super::case::java_to_upper(&r));
+                result = result.map(|r| crate::jdk::case::java_to_upper(&r));
             }
         }
         Ok(result)

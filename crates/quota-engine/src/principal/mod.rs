@@ -22,24 +22,19 @@
 //! (`$1`, `${name}`, `\$`). They are read by a port of the JDK's pattern parser
 //! (the JDK's `PatternSyntaxException` messages included) and matched by a
 //! port of the JDK's backtracking matcher (no Rust regex crate has Java's
-//! semantics); Java regex features the engine does not reproduce (listed in
-//! the `jregex` module: inline flags other than `i`, `s` and `m`, Unicode
-//! properties and blocks, `\X`, ...) give an
+//! semantics), both in [`crate::jdk::regex`]; Java regex features the engine
+//! does not reproduce (listed there: inline flags other than `i`, `s` and
+//! `m`, Unicode properties and blocks, `\X`, ...) give an
 //! [`ErrorClass::UnsupportedRegex`] error instead of a possibly wrong name.
 //!
 //! Every error carries Kafka's (or the JDK's) exact message and exception class
 //! ([`PrincipalError`]).
 
 mod builder;
-mod case;
-#[rustfmt::skip]
-mod case_data;
 mod error;
-mod jregex;
 mod kerberos;
 mod sanitizer;
 mod ssl_mapper;
-mod unicode_data;
 
 pub use builder::{
     AnonymousReason, Connection, Derivation, Identity, KafkaPrincipal, Listener, PrincipalBuilder,

@@ -3,7 +3,7 @@
 //! Kafka: `Sanitizer` (`clients/src/main/java/org/apache/kafka/common/utils/Sanitizer.java`),
 //! which leans on the JDK's `URLEncoder`, `URLDecoder` and `ObjectName.quote`.
 
-use super::unicode_data::ND_ZEROS_BMP;
+use crate::jdk::unicode::java_digit16;
 
 use super::error::{ErrorClass, PrincipalError};
 
@@ -183,29 +183,6 @@ fn parse_hex_pair(units: &[u16]) -> Result<i32, String> {
         result -= digit;
     }
     Ok(if negative { result } else { -result })
-}
-
-/// `Character.digit(ch, 16)`: ASCII and full-width hex letters, and any
-/// Unicode decimal digit (`Nd`).
-fn java_digit16(unit: u16) -> i32 {
-    let Some(c) = char::from_u32(u32::from(unit)) else {
-        return -1;
-    };
-    if let Some(d) = c.to_digit(16) {
-        return d as i32;
-    }
-    let cp = u32::from(c);
-    match cp {
-        0xFF21..=0xFF26 => return (cp - 0xFF21 + 10) as i32,
-        0xFF41..=0xFF46 => return (cp - 0xFF41 + 10) as i32,
-        _ => {}
-    }
-    // Decimal digits (`Nd`) come in runs of ten starting at zero.
-    ND_ZEROS_BMP
-        .iter()
-        .map(|&z| u32::from(z))
-        .find(|&z| z <= cp && cp <= z + 9)
-        .map_or(-1, |z| (cp - z) as i32)
 }
 
 /// `new String(bytes, UTF_8)`: malformed input becomes U+FFFD per maximal

@@ -14,7 +14,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use super::error::{parse_java_int, ErrorClass, PrincipalError};
-use super::jregex::JavaPattern;
+use crate::jdk::regex::JavaPattern;
 
 /// Kafka's `RULE_PATTERN`: `DEFAULT`, `RULE:pattern/replacement/[LU]`, or anything (an error later).
 const RULE_PATTERN: &str = r"(DEFAULT)|RULE:((\\.|[^\\/])*)/((\\.|[^\\/])*)/([LU]?).*?|(.*?)";
@@ -86,9 +86,9 @@ impl SslRule {
         let escaped = escape_literal_back_references(replacement, pattern.group_count())?;
         let mut result = pattern.replace(dn, &escaped, true)?;
         if *to_lower_case {
-            result = super::case::java_to_lower(&result);
+            result = crate::jdk::case::java_to_lower(&result);
         } else if *to_upper_case {
-            result = super::case::java_to_upper(&result);
+            result = crate::jdk::case::java_to_upper(&result);
         }
         Ok(Some(result))
     }

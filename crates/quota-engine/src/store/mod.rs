@@ -25,7 +25,6 @@
 //! ```
 
 mod ip;
-mod java;
 pub mod validate;
 
 use std::collections::BTreeMap;
@@ -34,7 +33,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::entity::{EntityName, EntityType, QuotaEntity, QuotaKey};
-use java::JavaHashMap;
+use crate::jdk::double::java_double_equals;
+use crate::jdk::hashmap::JavaHashMap;
 use validate::{config_keys_for_entity_type, len_u32, validate_entity, validate_quota_key_value, EntityMap};
 
 /// One entity as sent on the wire: (type, name) pairs in request order;
@@ -261,11 +261,6 @@ pub const MAX_RECORDS_PER_USER_OP: u32 = 10_000;
 #[derive(Default, Clone, Debug, PartialEq)]
 pub struct QuotaStore {
     data: BTreeMap<QuotaEntity, BTreeMap<QuotaKey, f64>>,
-}
-
-/// `Double.equals`: NaN equals NaN, otherwise bit equality (so `0.0 != -0.0`).
-fn java_double_equals(a: f64, b: f64) -> bool {
-    (a.is_nan() && b.is_nan()) || a.to_bits() == b.to_bits()
 }
 
 impl QuotaStore {

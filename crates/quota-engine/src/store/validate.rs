@@ -13,9 +13,9 @@
 
 use std::fmt::Write as _;
 
-use super::java::JavaHashMap;
 use super::{ApiError, RawEntity};
 use crate::entity::{ConfigType, EntityName, EntityType, QuotaEntity, QuotaKey};
+use crate::jdk::hashmap::JavaHashMap;
 
 pub use super::ip::{classify_ip_host, IpAddress, IpHost};
 

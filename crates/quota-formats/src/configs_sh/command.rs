@@ -8,13 +8,13 @@
 //! 4.1+; the same rules as `core/src/main/scala/kafka/admin/ConfigCommand.scala`
 //! in 4.0 with its ZooKeeper paths removed).
 
+use quota_engine::jdk::hashmap::{hash_set_order, MapInit};
 use quota_engine::store::validate::{classify_ip_host, IpHost};
 use quota_engine::{EntityName, EntityType, QuotaEntity, QuotaKey};
 
 use crate::error::{Error, ErrorKind, Position};
 
 use super::args::{self, Occurrence, Opt, Options};
-use super::java::{hash_set_order, MapInit};
 use super::script::{truncate, Invocation};
 use super::Mode;
 

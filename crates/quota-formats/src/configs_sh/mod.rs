@@ -39,7 +39,6 @@
 
 pub(crate) mod args;
 pub(crate) mod command;
-pub(crate) mod java;
 pub(crate) mod script;
 
 use quota_engine::{
@@ -51,9 +50,11 @@ pub use command::{
     Action, AlterQuota, ConfigValue, ConfigsCommand, DescribeComponent, DescribeQuota, NameMatch,
 };
 
+use quota_engine::jdk::double::parse_double;
+use quota_engine::jdk::hashmap::{hashmap_order, hashmap_table_size, string_hash, MapInit};
+
 use crate::describe::describe_lines;
 use crate::error::{Error, Position};
-use java::{hashmap_order, hashmap_table_size, parse_double, string_hash, MapInit};
 
 /// How faithfully to read commands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -17,12 +17,13 @@
 
 use std::collections::BTreeMap;
 
+use quota_engine::jdk::double::parse_double;
+use quota_engine::jdk::hashmap::{
+    hashmap_order, hashmap_table_size, nullable_string_hash, string_hash, MapInit,
+};
 use quota_engine::{java_double_to_string, EntityName, EntityType, QuotaEntity, QuotaKey};
 
 use crate::configs_sh::command::find_variables;
-use crate::configs_sh::java::{
-    hashmap_order, hashmap_table_size, nullable_string_hash, parse_double, string_hash, MapInit,
-};
 use crate::error::{Error, ErrorKind, Position};
 pub use crate::interchange::DescribedQuota;
 use crate::interchange::{type_combination, QuotaImport};

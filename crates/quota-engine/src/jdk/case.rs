@@ -5,9 +5,9 @@
 //! Kafka: `SslPrincipalMapper.Rule.apply` and `KerberosRule.apply` call
 //! these two methods. JDK: `java/lang/StringUTF16.java` (`toLowerCase`,
 //! `toUpperCase`) and `java/lang/ConditionalSpecialCasing.java`. The tables
-//! in `case_data.rs` are generated from JDK 17 (Unicode 13.0) by
-//! `tools/JdkCase.java`, so a code point Unicode cased after 13.0 keeps its
-//! case, as on Kafka's JVM; they are a few KB, where Rust's own
+//! in `case/data.rs` are generated from JDK 17 (Unicode 13.0) by
+//! `crates/quota-engine/tools/JdkCase.java`, so a code point Unicode cased
+//! after 13.0 keeps its case, as on Kafka's JVM; they are a few KB, where Rust's own
 //! `str::to_lowercase` tables (a newer Unicode) cost about 14 KB gzip in the
 //! playground's wasm.
 //!
@@ -20,8 +20,11 @@
 //! Armenian, marks, punctuation) and on 20,000 more tried once; the JDK's
 //! own rules for kana, ideographs and other scripts are not modelled.
 
-use super::case_data::{CASED, EXTEND_EXTRA, MID, TO_LOWER, TO_LOWER_MULTI, TO_UPPER, TO_UPPER_MULTI, WORD_EXCEPT, WORD_EXTRA};
-use super::unicode_data::{in_ranges, LETTER_OR_DIGIT, ND_ZEROS_BMP, NON_SPACING_MARK};
+#[rustfmt::skip]
+mod data;
+
+use data::{CASED, EXTEND_EXTRA, MID, TO_LOWER, TO_LOWER_MULTI, TO_UPPER, TO_UPPER_MULTI, WORD_EXCEPT, WORD_EXTRA};
+use super::unicode::{in_ranges, is_bmp_decimal_digit, is_letter_or_digit, is_non_spacing_mark};
 
 const CAPITAL_SIGMA: char = '\u{3A3}';
 const FINAL_SIGMA: char = '\u{3C2}';
@@ -45,14 +48,14 @@ fn multi(table: &'static [(char, &'static [char])], c: char) -> Option<&'static 
 /// Joins the letters on both sides.
 fn is_word(c: char) -> bool {
     let cp = u32::from(c);
-    (in_ranges(&LETTER_OR_DIGIT, cp) && !in_ranges(&WORD_EXCEPT, cp)) || in_ranges(&WORD_EXTRA, cp)
+    (is_letter_or_digit(cp) && !in_ranges(&WORD_EXCEPT, cp)) || in_ranges(&WORD_EXTRA, cp)
 }
 
 /// Attaches to the character before it (combining marks: the JDK's rules
 /// skip them, as UAX #29's WB4 does).
 fn is_extend(c: char) -> bool {
     let cp = u32::from(c);
-    in_ranges(&NON_SPACING_MARK, cp) || in_ranges(&EXTEND_EXTRA, cp)
+    is_non_spacing_mark(cp) || in_ranges(&EXTEND_EXTRA, cp)
 }
 
 /// The index of the character `chars[i]` attaches to: `i` itself, or the
@@ -86,8 +89,7 @@ fn is_boundary(chars: &[char], i: usize) -> bool {
 
 /// `Character.isDigit` in the BMP (the runs of ten of `Nd`).
 fn is_digit(c: char) -> bool {
-    let cp = u32::from(c);
-    ND_ZEROS_BMP.iter().any(|&z| (u32::from(z)..u32::from(z) + 10).contains(&cp))
+    is_bmp_decimal_digit(u32::from(c))
 }
 
 fn is_cased(c: char) -> bool {

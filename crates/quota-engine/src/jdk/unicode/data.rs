@@ -3,7 +3,8 @@
 //! `Character.digit` over every code point.
 //!
 //! JDK: `java/lang/Character.java`; used by `Pattern.Bound` (`\b`, JDK 17)
-//! and `Character.digit` (the URL decoder).
+//! and `Character.digit` (the URL decoder); read through
+//! `crate::jdk::unicode`.
 
 /// `Character.isLetterOrDigit` (categories Lu Ll Lt Lm Lo Nd): sorted inclusive ranges.
 pub(super) const LETTER_OR_DIGIT: [(u32, u32); 665] = [
@@ -1012,18 +1013,3 @@ pub(super) const ND_ZEROS_BMP: [u16; 37] = [
     0xDE6, 0xE50, 0xED0, 0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90,
     0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10,
 ];
-
-/// Is `c` in one of the sorted inclusive `ranges`?
-pub(super) fn in_ranges(ranges: &[(u32, u32)], c: u32) -> bool {
-    ranges
-        .binary_search_by(|&(lo, hi)| {
-            if hi < c {
-                std::cmp::Ordering::Less
-            } else if lo > c {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
-}
