@@ -369,6 +369,27 @@ impl QuotaKey {
         }
     }
 
+    /// The unit of this key's value, for labels. [`UnitLabel::Short`] is the
+    /// playground's (`bytes/s`, `% of one thread`), [`UnitLabel::PerBroker`]
+    /// spells out that each broker enforces the value on its own
+    /// (`bytes/s per broker`, `% of one broker thread`), as the CLI prints it.
+    ///
+    /// Kafka: the units in `QuotaConfig`'s documentation strings
+    /// (`server-common/.../server/config/QuotaConfig.java`).
+    pub const fn unit(self, label: UnitLabel) -> &'static str {
+        match (self, label) {
+            (QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate, UnitLabel::Short) => "bytes/s",
+            (QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate, UnitLabel::PerBroker) => {
+                "bytes/s per broker"
+            }
+            (QuotaKey::RequestPercentage, UnitLabel::Short) => "% of one thread",
+            (QuotaKey::RequestPercentage, UnitLabel::PerBroker) => "% of one broker thread",
+            (QuotaKey::ControllerMutationRate, UnitLabel::Short) => "mutations/s",
+            (QuotaKey::ControllerMutationRate, UnitLabel::PerBroker) => "partition mutations/s",
+            (QuotaKey::ConnectionCreationRate, _) => "connections/s",
+        }
+    }
+
     /// The client quota type this key limits; `None` for the per-IP
     /// connection-creation rate, which has its own manager.
     pub const fn quota_type(self) -> Option<QuotaType> {
@@ -380,6 +401,16 @@ impl QuotaKey {
             QuotaKey::ConnectionCreationRate => None,
         }
     }
+}
+
+/// How much a unit label ([`QuotaKey::unit`]) says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnitLabel {
+    /// The unit alone: `bytes/s`, `% of one thread`, `mutations/s`.
+    Short,
+    /// The unit with the scope Kafka enforces it in: `bytes/s per broker`,
+    /// `% of one broker thread`, `partition mutations/s`.
+    PerBroker,
 }
 
 impl fmt::Display for QuotaKey {
@@ -411,6 +442,18 @@ impl QuotaType {
     /// The four client quota types, in Kafka's order.
     pub const ALL: [QuotaType; 4] =
         [QuotaType::Produce, QuotaType::Fetch, QuotaType::Request, QuotaType::ControllerMutation];
+
+    /// This type's position in [`QuotaType::ALL`] (produce 0, fetch 1,
+    /// request 2, controller mutation 3): the index of its entry in every
+    /// per-type array (`QuotaManagers`, `resolve_all`, `budget_groups_all`).
+    pub const fn slot(self) -> usize {
+        match self {
+            QuotaType::Produce => 0,
+            QuotaType::Fetch => 1,
+            QuotaType::Request => 2,
+            QuotaType::ControllerMutation => 3,
+        }
+    }
 
     /// The key whose overrides this type reads.
     pub const fn key(self) -> QuotaKey {
@@ -453,6 +496,13 @@ mod tests {
         let reversed: QuotaEntity = serde_json::from_str(r#"{"client-id":null,"user":"alice"}"#).unwrap();
         assert_eq!(reversed, e);
         assert_eq!(serde_json::from_str::<QuotaEntity>(r#"{"ip":null}"#).unwrap(), QuotaEntity::Ip(EntityName::Default));
+    }
+
+    #[test]
+    fn slots_follow_all() {
+        for (i, qt) in QuotaType::ALL.into_iter().enumerate() {
+            assert_eq!(qt.slot(), i);
+        }
     }
 
     #[test]

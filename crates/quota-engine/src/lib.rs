@@ -17,12 +17,17 @@
 //!   depend on (`java.util.regex`, `HashMap` iteration order,
 //!   `Double.parseDouble` / `toString`, case mapping), kept apart from
 //!   Kafka's own logic.
+//! - [`cluster`]: a scenario analysed once (quotas, principals, managers,
+//!   budgets), for the simulator, the playground and the CLI.
+//! - [`sim`]: the deterministic simulation and its Timeline, read at any
+//!   instant with the cursor queries.
 //!
 //! The engine never reads a clock: every time is an argument in milliseconds.
 #![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
 
 pub mod broker;
+pub mod cluster;
 pub mod entity;
 pub mod jdk;
 pub mod json_f64;
@@ -32,13 +37,7 @@ pub mod resolve;
 pub mod sim;
 pub mod store;
 
-/// The old path of [`java_double_to_string`], kept for `crate::javafmt`
-/// imports; new code uses [`jdk::double`].
-pub(crate) mod javafmt {
-    pub(crate) use crate::jdk::double::java_double_to_string;
-}
-
-pub use entity::{ConfigType, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaType};
+pub use entity::{ConfigType, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaType, UnitLabel};
 pub use jdk::double::java_double_to_string;
 pub use principal::{KafkaPrincipal, PrincipalBuilder, PrincipalConfig, PrincipalError, PrincipalOutcome};
 pub use metrics::{Admission, MutationAdmission, MutationMode, MutationSensor, QuotaWindow, RateSensor, TokenBucket, WindowedRate};

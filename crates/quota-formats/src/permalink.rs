@@ -313,7 +313,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use quota_engine::sim::QuotaSetting;
-    use quota_engine::{QuotaKey, QuotaStore, QuotaType};
+    use quota_engine::{QuotaKey, QuotaStore};
 
     fn scenario(json: &str) -> Scenario {
         serde_json::from_str(json).unwrap()
@@ -370,7 +370,7 @@ mod tests {
                             .filter(|(_, o)| match o {
                                 Some((p2, c2)) => {
                                     let r2 = &quota_engine::resolve::resolve_all(&store, p2, c2)
-                                        [QuotaType::ALL.iter().position(|t| *t == r.quota_type).unwrap()];
+                                        [r.quota_type.slot()];
                                     r.shares_budget_with(r2)
                                 }
                                 None => false,

@@ -3,15 +3,15 @@
 
 use std::rc::Rc;
 
-use quota_engine::sim::Timeline;
 use yew::prelude::*;
 
 use crate::components::{
     ConnectionPanel, HelpSheet, InterchangePanel, LessonsPanel, NoticeBar, QuotasPanel, ResolutionPanel, SharePanel, SimulationPanel,
 };
 use crate::hooks;
-use crate::model::{self, Analysis};
+use crate::model::Analysis;
 use crate::platform;
+use crate::sim_view::SimView;
 use crate::state::AppState;
 
 /// A panel that can be embedded on its own (`?embed=<name>`).
@@ -83,22 +83,6 @@ pub(crate) fn embed_warning(value: Option<&str>) -> Option<String> {
         "'{shown}{ellipsis}' is not a panel name; ?embed= takes one of {}. Showing the simulation panel.",
         names.join(", ")
     ))
-}
-
-/// The simulation of the current scenario.
-#[derive(Debug)]
-pub(crate) struct SimView {
-    /// The Timeline, or the engine's reason it could not be computed.
-    pub(crate) result: Result<Timeline, String>,
-    /// The transport's step stops ([`model::event_times`]).
-    pub(crate) events: Vec<f64>,
-}
-
-impl SimView {
-    /// The end of simulated time (ms), 0 without a Timeline.
-    pub(crate) fn end_ms(&self) -> f64 {
-        self.result.as_ref().map_or(0.0, |t| t.end_ms)
-    }
 }
 
 /// What every panel reads: the state (with its dispatcher), the analysis
@@ -185,9 +169,7 @@ pub fn app() -> Html {
     let sim = {
         let scenario = state.scenario.clone();
         use_memo(rev, move |_| {
-            let result = model::simulate(&scenario);
-            let events = result.as_ref().map(model::event_times).unwrap_or_default();
-            SimView { result, events }
+            SimView::of(&scenario)
         })
     };
     hooks::use_url_sync(&state, embed.is_some());

@@ -11,9 +11,8 @@ use quota_formats::permalink;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::app::SimView;
-use crate::model;
 use crate::platform;
+use crate::sim_view::SimView;
 use crate::state::{Action, AppState};
 
 /// Writes the scenario into the URL hash and the autosave after every edit
@@ -132,8 +131,8 @@ fn key_action(e: &web_sys::KeyboardEvent, v: &KeyView) -> Option<Action> {
         " " | "k" => Some(Action::Play { end_ms: end }),
         "ArrowRight" | "l" if e.shift_key() => seek(v.cursor_ms + 1000.0),
         "ArrowLeft" | "j" if e.shift_key() => seek(v.cursor_ms - 1000.0),
-        "ArrowRight" | "l" | "." => seek(model::next_event(&v.events.events, v.cursor_ms)),
-        "ArrowLeft" | "j" | "," => seek(model::prev_event(&v.events.events, v.cursor_ms)),
+        "ArrowRight" | "l" | "." => seek(quota_engine::sim::next_event(&v.events.events, v.cursor_ms)),
+        "ArrowLeft" | "j" | "," => seek(quota_engine::sim::prev_event(&v.events.events, v.cursor_ms)),
         "Home" => seek(0.0),
         "End" => seek(end),
         "+" | "=" => Some(Action::Speed(1)),

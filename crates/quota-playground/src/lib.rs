@@ -9,7 +9,8 @@
 //!   run in a Web Worker of their own ([`worker`]).
 //! - [`platform`]: URL hash, local storage, clipboard, the parent page of an
 //!   embed, the panic hook.
-//! - `hooks` and `components`: effects and the panels.
+//! - `hooks` and `components`: effects and the panels; `sim_view`: the
+//!   simulation they share.
 #![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
 
@@ -20,6 +21,7 @@ pub mod interchange;
 pub mod model;
 pub mod platform;
 pub mod presets;
+mod sim_view;
 pub mod state;
 pub mod worker;
 

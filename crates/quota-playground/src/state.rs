@@ -153,6 +153,14 @@ pub enum Action {
         /// Drop the scenario's quotas first.
         replace: bool,
     },
+    /// The scenario's quotas become `quotas`: an import the import box has
+    /// already applied ([`crate::interchange::apply_quotas`] on the scenario
+    /// it showed, which also gave it the counts it reports), so it is
+    /// applied once.
+    SetQuotas {
+        /// The scenario's quotas after the import, in order.
+        quotas: Vec<quota_engine::sim::QuotaSetting>,
+    },
     /// Remove one quota key of one entity.
     RemoveQuota {
         /// The entity.
@@ -267,6 +275,7 @@ impl AppState {
                     crate::interchange::apply_quotas(s, &quotas, replace);
                 });
             }
+            Action::SetQuotas { quotas } => self.edit(|s| s.quotas = quotas),
             Action::RemoveQuota { entity, key } => {
                 self.edit(|s| s.quotas.retain(|q| !(q.entity == entity && q.key == key)));
             }
@@ -392,6 +401,20 @@ mod tests {
         s.apply(Action::ImportQuotas { quotas: vec![q.clone()], replace: true });
         assert_eq!(s.scenario.quotas, vec![q]);
         assert_eq!(s.revision, 3);
+    }
+
+    #[test]
+    fn an_import_applied_by_the_import_box_is_set_as_it_is() {
+        let q = quota_engine::sim::QuotaSetting { entity: QuotaEntity::user("tenantUserA"), key: QuotaKey::ProducerByteRate, value: 2e6 };
+        for replace in [false, true] {
+            let mut imported = state();
+            imported.apply(Action::ImportQuotas { quotas: vec![q.clone()], replace });
+            let mut set = state();
+            let mut after = (*set.scenario).clone();
+            crate::interchange::apply_quotas(&mut after, &[q.clone()], replace);
+            set.apply(Action::SetQuotas { quotas: after.quotas });
+            assert_eq!((set.scenario.quotas.clone(), set.revision), (imported.scenario.quotas.clone(), imported.revision));
+        }
     }
 
     #[test]

@@ -15,12 +15,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clap::{ArgGroup, Args, ValueEnum};
+use quota_engine::broker::BrokerSettings;
+use quota_engine::cluster::{ssl_client_auth, Cluster};
 use quota_engine::principal::{
     parse_config_list, Connection, Identity, Listener, PrincipalConfig, PrincipalOutcome,
     SaslMechanism, SslClientAuth,
 };
-use quota_engine::resolve::{resolve_all, Resolution, RungOutcome, TagDecision};
-use quota_engine::{java_double_to_string, QuotaKey, QuotaStore};
+use quota_engine::resolve::{Resolution, RungOutcome, TagDecision};
+use quota_engine::{java_double_to_string, QuotaStore, UnitLabel};
 use quota_formats::detect::{detect, import, Format};
 
 use super::{EXIT_BAD_INPUT, EXIT_OK};
@@ -201,13 +203,14 @@ impl ResolveArgs {
         let listener = match self.listener {
             ListenerArg::Plaintext => Listener::Plaintext,
             ListenerArg::Ssl => Listener::Ssl {
-                client_auth: match self.ssl_client_auth {
-                    Some(ClientAuthArg::None) => SslClientAuth::None,
-                    Some(ClientAuthArg::Requested) => SslClientAuth::Requested,
-                    Some(ClientAuthArg::Required) => SslClientAuth::Required,
-                    None if self.dn.is_some() => SslClientAuth::Required,
-                    None => SslClientAuth::None,
-                },
+                client_auth: ssl_client_auth(
+                    self.ssl_client_auth.map(|a| match a {
+                        ClientAuthArg::None => SslClientAuth::None,
+                        ClientAuthArg::Requested => SslClientAuth::Requested,
+                        ClientAuthArg::Required => SslClientAuth::Required,
+                    }),
+                    self.dn.is_some(),
+                ),
             },
             ListenerArg::SaslPlaintext => Listener::SaslPlaintext { mechanism },
             ListenerArg::SaslSsl => Listener::SaslSsl { mechanism },
@@ -255,16 +258,6 @@ impl ResolveArgs {
             kerberos_default_realm: self.default_realm(),
             ..PrincipalConfig::default()
         }
-    }
-}
-
-/// The unit of a quota key's value.
-fn unit(key: QuotaKey) -> &'static str {
-    match key {
-        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => "bytes/s per broker",
-        QuotaKey::RequestPercentage => "% of one broker thread",
-        QuotaKey::ControllerMutationRate => "partition mutations/s",
-        QuotaKey::ConnectionCreationRate => "connections/s",
     }
 }
 
@@ -317,7 +310,7 @@ fn print_text(outcome: &PrincipalOutcome, conn: &Connection, resolutions: &[Reso
             Some(m) => outln!(
                 "  limit: {} {} from {}, {}",
                 java_double_to_string(m.value),
-                unit(key),
+                key.unit(UnitLabel::PerBroker),
                 m.entity,
                 m.rung
             ),
@@ -387,7 +380,8 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             return EXIT_BAD_INPUT;
         }
     };
-    let builder = match args.principal_config().build() {
+    let cluster = Cluster::from_store(store, BrokerSettings::default(), args.principal_config());
+    let builder = match cluster.rules() {
         Ok(b) => b,
         Err(e) => {
             errln!("kafka-quota: the broker would not start with these principal rules: {e}");
@@ -401,7 +395,7 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             return EXIT_BAD_INPUT;
         }
     };
-    let resolutions = resolve_all(&store, &outcome.principal.name, &conn.client_id);
+    let resolutions = cluster.resolve_all(&outcome.principal.name, &conn.client_id);
     if args.json {
         let v = json_output(&outcome, &conn, &resolutions);
         outln!(

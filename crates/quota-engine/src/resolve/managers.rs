@@ -25,15 +25,6 @@ impl Default for QuotaManagers {
     }
 }
 
-fn slot(quota_type: QuotaType) -> usize {
-    match quota_type {
-        QuotaType::Produce => 0,
-        QuotaType::Fetch => 1,
-        QuotaType::Request => 2,
-        QuotaType::ControllerMutation => 3,
-    }
-}
-
 impl QuotaManagers {
     /// Four empty managers.
     pub fn new() -> Self {
@@ -73,12 +64,12 @@ impl QuotaManagers {
 
     /// The manager of one quota type.
     pub fn get(&self, quota_type: QuotaType) -> &QuotaManager {
-        &self.managers[slot(quota_type)]
+        &self.managers[quota_type.slot()]
     }
 
     /// The manager of one quota type, mutable.
     pub fn get_mut(&mut self, quota_type: QuotaType) -> &mut QuotaManager {
-        &mut self.managers[slot(quota_type)]
+        &mut self.managers[quota_type.slot()]
     }
 
     /// The four managers in [`QuotaType::ALL`] order.

@@ -8,7 +8,7 @@ use serde::{Serialize, Serializer};
 
 use super::ladder::{EntityKind, QuotaTypeFlags, Rung};
 use crate::entity::{QuotaEntity, QuotaKey, QuotaType};
-use crate::javafmt::java_double_to_string;
+use crate::jdk::double::java_double_to_string;
 use crate::principal::jmx_sanitize;
 
 /// The bound Kafka uses when no quota applies: `Long.MAX_VALUE` as a double

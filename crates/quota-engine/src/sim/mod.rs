@@ -1,11 +1,15 @@
 //! Deterministic discrete-event simulation of Kafka clients under quotas.
 //!
 //! [`simulate`] turns a [`Scenario`] into a [`Timeline`] in one call: the
-//! quotas go into a [`crate::store::QuotaStore`] (with Kafka's
-//! validation), each connection's principal is derived as Kafka's default
-//! principal builder would ([`crate::principal`]), each broker gets its quota
-//! managers ([`crate::broker`]), and the producers, consumers, links and
-//! brokers step through one event queue ordered by (time, sequence).
+//! scenario is analysed into a [`Cluster`] (quotas in a
+//! [`crate::store::QuotaStore`] with Kafka's validation, each connection's
+//! principal derived as Kafka's default principal builder would, the quota
+//! managers), each broker gets those managers ([`crate::broker`]), and the
+//! producers, consumers, links and brokers step through one event queue
+//! ordered by (time, sequence).
+//! The Timeline is read back at any instant with the cursor queries
+//! ([`Timeline::event_times`], [`SensorTrack::samples_at`],
+//! [`SensorTrack::rate_at`], [`ClientTrack::at`]).
 //!
 //! Determinism: one [`SplitMix64`] seeded from the scenario, ordered maps
 //! only, integer nanoseconds for time, no platform math functions; the same
@@ -55,6 +59,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod cursor;
 mod queue;
 mod rng;
 mod scenario;
@@ -64,9 +69,9 @@ mod timeline;
 mod validate;
 mod world;
 
-use std::collections::BTreeMap;
 use std::fmt;
 
+pub use cursor::{next_event, prev_event, ClientAt, SampleBar};
 pub use queue::{EventQueue, Nanos};
 pub use rng::SplitMix64;
 pub use scenario::{
@@ -82,13 +87,8 @@ pub use timeline::{
 };
 
 use crate::broker::BrokerError;
-use crate::entity::QuotaEntity;
-use crate::principal::{
-    Connection, Identity, Listener, PrincipalConfig, SaslMechanism,
-    SslClientAuth,
-};
-use crate::resolve::QuotaManagers;
-use crate::store::QuotaStore;
+use crate::cluster::Cluster;
+pub use crate::cluster::{engine_connection, quota_store};
 
 /// Why a scenario could not be simulated. Messages are full sentences naming
 /// the input and the reason.
@@ -117,7 +117,7 @@ pub enum SimError {
 }
 
 impl SimError {
-    fn invalid(message: String) -> Self {
+    pub(crate) fn invalid(message: String) -> Self {
         SimError::InvalidScenario(message)
     }
 }
@@ -149,121 +149,6 @@ impl fmt::Display for SimError {
 
 impl std::error::Error for SimError {}
 
-pub(crate) struct DerivedPrincipal {
-    /// The raw principal name (`ANONYMOUS`, `tenant-a`).
-    pub(crate) name: String,
-    /// `User:<name>`.
-    pub(crate) display: String,
-}
-
-fn mechanism_of(spec: &ConnectionSpec) -> Result<SaslMechanism, SimError> {
-    let name = spec.mechanism.as_deref().unwrap_or("PLAIN");
-    SaslMechanism::from_name(name).ok_or_else(|| {
-        SimError::invalid(format!(
-            "The connection '{}' names the SASL mechanism '{name}', which is not one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI, OAUTHBEARER.",
-            spec.name
-        ))
-    })
-}
-
-/// The connection the principal builder takes for `spec`: the listener (an
-/// SSL connection with a DN and no `ssl.client.auth` means `required`), the
-/// identity read according to the listener and mechanism (ignored on
-/// PLAINTEXT), the client id and the IP. The playground shows the
-/// [`crate::principal::PrincipalOutcome`] of exactly this connection.
-///
-/// # Errors
-///
-/// [`SimError::InvalidScenario`] for an unknown mechanism or `ssl.client.auth` value.
-pub fn engine_connection(spec: &ConnectionSpec, config: &PrincipalConfig) -> Result<Connection, SimError> {
-    let listener = match spec.listener {
-        ListenerKind::Plaintext => Listener::Plaintext,
-        ListenerKind::Ssl => {
-            let client_auth = match spec.ssl_client_auth.as_deref() {
-                None if spec.identity.is_some() => SslClientAuth::Required,
-                None | Some("none") => SslClientAuth::None,
-                Some("requested") => SslClientAuth::Requested,
-                Some("required") => SslClientAuth::Required,
-                Some(other) => {
-                    return Err(SimError::invalid(format!(
-                        "The connection '{}' has ssl.client.auth='{other}': it must be none, requested or required.",
-                        spec.name
-                    )))
-                }
-            };
-            Listener::Ssl { client_auth }
-        }
-        ListenerKind::SaslPlaintext => Listener::SaslPlaintext {
-            mechanism: mechanism_of(spec)?,
-        },
-        ListenerKind::SaslSsl => Listener::SaslSsl {
-            mechanism: mechanism_of(spec)?,
-        },
-    };
-    let identity = match (&listener, &spec.identity) {
-        (_, None) => Identity::None,
-        (Listener::Plaintext, Some(_)) => Identity::None,
-        (Listener::Ssl { .. }, Some(dn)) => Identity::CertificateDn(dn.clone()),
-        (Listener::SaslPlaintext { mechanism } | Listener::SaslSsl { mechanism }, Some(id)) => {
-            match mechanism {
-                SaslMechanism::Gssapi => Identity::KerberosPrincipal(id.clone()),
-                SaslMechanism::OAuthBearer => {
-                    let mut claims = BTreeMap::new();
-                    claims.insert(config.oauthbearer_sub_claim_name.clone(), id.clone());
-                    Identity::OAuthToken { claims }
-                }
-                _ => Identity::UserName(id.clone()),
-            }
-        }
-    };
-    Ok(Connection {
-        listener,
-        identity,
-        client_id: spec.client_id.clone(),
-        source_ip: Some(spec.ip.clone()),
-    })
-}
-
-/// The principal Kafka's `DefaultKafkaPrincipalBuilder` gives `spec`.
-pub(crate) fn principal_of(
-    spec: &ConnectionSpec,
-    config: &PrincipalConfig,
-) -> Result<DerivedPrincipal, SimError> {
-    let conn = engine_connection(spec, config)?;
-    let builder = config.build().map_err(|e| SimError::Principal {
-        connection: spec.name.clone(),
-        message: e.message().to_owned(),
-    })?;
-    let out = builder.build(&conn).map_err(|e| SimError::Principal {
-        connection: spec.name.clone(),
-        message: e.message().to_owned(),
-    })?;
-    Ok(DerivedPrincipal {
-        name: out.principal.name.clone(),
-        display: out.principal.to_string(),
-    })
-}
-
-/// Applies the scenario's quotas to a fresh [`QuotaStore`], in order.
-///
-/// # Errors
-///
-/// [`SimError::Quota`] with Kafka's message for the first quota the store
-/// refuses (unknown key for the entity, value <= 0, fractional LONG, ...).
-pub fn quota_store(scenario: &Scenario) -> Result<QuotaStore, SimError> {
-    let mut store = QuotaStore::new();
-    for q in &scenario.quotas {
-        store
-            .set(&q.entity, q.key, q.value)
-            .map_err(|e| SimError::Quota {
-                entity: q.entity.path(),
-                key: q.key.as_str().to_owned(),
-                message: e.message.clone(),
-            })?;
-    }
-    Ok(store)
-}
-
 /// Simulates `scenario` and returns its whole [`Timeline`]; a scenario with
 /// `"network": "textbook"` runs [`textbook::run`] (whose per-request trace
 /// and summaries [`textbook::run`] returns too).
@@ -282,19 +167,9 @@ pub fn simulate(scenario: &Scenario) -> Result<Timeline, SimError> {
         .settings
         .validate()
         .map_err(SimError::Broker)?;
-    let store = quota_store(scenario)?;
-    let managers = QuotaManagers::from_store(&store);
-    let ip_quotas: Vec<(QuotaEntity, f64)> = store
-        .entries()
-        .filter(|(e, _)| e.is_ip())
-        .filter_map(|(e, kv)| {
-            kv.get(&crate::broker::Broker::IP_KEY)
-                .map(|v| (e.clone(), *v))
-        })
-        .collect();
-    let settings = &scenario.brokers.settings;
-    let config = settings.principal_config();
-    let world = world::World::new(scenario, &managers, &ip_quotas, &config)?;
+    let cluster = Cluster::new(scenario);
+    cluster.check_quotas(scenario)?;
+    let world = world::World::new(scenario, &cluster)?;
     Ok(world.run(scenario))
 }
 

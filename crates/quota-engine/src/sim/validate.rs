@@ -165,7 +165,7 @@ impl Scenario {
     }
 
     fn validate_workloads(&self, out: &mut Problems) {
-        let principals = self.brokers.settings.principal_config();
+        let cluster = crate::cluster::Cluster::new(self);
         let mut used = BTreeSet::new();
         for (i, wl) in self.workloads.iter().enumerate() {
             let (kind, conn_name, topic) = match wl {
@@ -190,7 +190,7 @@ impl Scenario {
                 out.invalid(at("topic"), unknown_topic(topic));
             }
             if let (Some(j), true) = (spec, first_use) {
-                if let Err(e) = super::principal_of(&self.connections[j], &principals) {
+                if let Err(e) = cluster.principal(j, &self.connections[j].name) {
                     out.push(format!("connections[{j}]"), e);
                 }
             }

@@ -80,7 +80,7 @@ fn value_ticks(max: f64, fmt: impl Fn(f64) -> String) -> Vec<(f64, String)> {
 
 /// The samples of the quota window at the cursor, as bars.
 pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
-    let bars = model::samples_at(track, cursor);
+    let bars = track.samples_at(cursor);
     let per_sample_quota = track.bound * track.sample_window_ms as f64 / 1000.0;
     let unlimited = track.bound >= quota_engine::resolve::UNLIMITED_BOUND;
     let max_sum = bars.iter().map(|b| b.sum).fold(0.0, f64::max);
@@ -89,7 +89,7 @@ pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
     let slots = track.samples_kept.max(1) as f64;
     let sc = Scale { x: (0.0, slots), y: (0.0, top), w, h };
     let bw = w / slots;
-    let rate = model::rate_at(track, cursor);
+    let rate = track.rate_at(cursor);
     let label = format!(
         "Quota window at {}: {} holding {}; measured rate {} against a quota of {}.",
         model::fmt_ms(cursor),
@@ -157,7 +157,7 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
         .filter_map(|i| t.clients.get(*i as usize))
         .flat_map(|c| c.mutes.iter())
         .collect();
-    let now = model::rate_at(track, cursor);
+    let now = track.rate_at(cursor);
     let label = format!(
         "Measured rate of {} over {}: peak {}, quota {}, {} throttles, {} mute spans; at {} the rate is {}.",
         track.sensor_name,

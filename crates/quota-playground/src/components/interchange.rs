@@ -182,12 +182,10 @@ fn import_box() -> Html {
                 detected, quotas, ..
             } = &*preview
             {
+                // Applied once, here: the reducer takes the result as it is.
                 let mut after = (*scenario).clone();
                 let (applied, refused) = interchange::apply_quotas(&mut after, quotas, *replace);
-                d.dispatch(Action::ImportQuotas {
-                    quotas: quotas.clone(),
-                    replace: *replace,
-                });
+                d.dispatch(Action::SetQuotas { quotas: after.quotas });
                 result.set(Some(interchange::import_summary(
                     detected.format,
                     applied,

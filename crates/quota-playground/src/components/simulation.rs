@@ -50,7 +50,7 @@ fn transport() -> Html {
     let step = |fwd: bool| {
         let (d, sim, cursor) = (d.clone(), ctx.sim.clone(), cursor);
         move |_| {
-            let to_ms = if fwd { model::next_event(&sim.events, cursor) } else { model::prev_event(&sim.events, cursor) };
+            let to_ms = if fwd { quota_engine::sim::next_event(&sim.events, cursor) } else { quota_engine::sim::prev_event(&sim.events, cursor) };
             d.dispatch(Action::Seek { to_ms, end_ms: end });
         }
     };
@@ -113,7 +113,7 @@ fn clients_table(ctx: &Ctx, t: &Timeline) -> Html {
                 </tr></thead>
                 <tbody>
                 { for t.clients.iter().enumerate().map(|(i, c)| {
-                    let at = model::client_at(c, cursor);
+                    let at = c.at(cursor);
                     let state = if at.duration_ms.is_some() { "done" }
                         else if cursor < c.start_ms { "not started" }
                         else if at.blocked { "send() blocked" }

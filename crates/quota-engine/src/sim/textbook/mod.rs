@@ -48,7 +48,7 @@ pub use trace::{
 };
 
 use super::{
-    principal_of, quota_store, BrokerTrack, ClientKind, ClientMetrics, ClientThrottle,
+    BrokerTrack, ClientKind, ClientMetrics, ClientThrottle,
     ClientTrack, MBeanValue, NetworkModel, ProgressPoint, RatePoint, SampleWindow, Scenario,
     SensorTrack, Series, SimError, Span, ThrottleEvent, Timeline, Workload, SERIES_CAP,
 };
@@ -56,7 +56,6 @@ use crate::broker::stats::WindowedAvgMax;
 use crate::broker::{Broker, SensorId, Session};
 use crate::entity::{QuotaKey, QuotaType};
 use crate::metrics::{Admission, QuotaWindow};
-use crate::resolve::QuotaManagers;
 use link::transfer_ms;
 use crate::metrics::long_to_int;
 
@@ -188,7 +187,9 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, SimError> {
             scenario.brokers.count
         )));
     }
-    let store = quota_store(scenario)?;
+    let cluster = crate::cluster::Cluster::new(scenario);
+    cluster.check_quotas(scenario)?;
+    let store = cluster.store();
     if let Some((entity, _)) = store
         .entries()
         .find(|(_, kv)| kv.contains_key(&QuotaKey::RequestPercentage))
@@ -198,9 +199,7 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, SimError> {
             entity.path()
         )));
     }
-    let managers = QuotaManagers::from_store(&store);
-    let broker = Broker::new(0, settings.clone(), &managers, &[]).map_err(SimError::Broker)?;
-    let config = settings.principal_config();
+    let broker = Broker::new(0, settings.clone(), cluster.managers(), &[]).map_err(SimError::Broker)?;
     let mut run = Run {
         now: 0,
         link_bps: net.bandwidth_bytes_per_s,
@@ -219,7 +218,7 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, SimError> {
             Workload::Producer(p) => (p.connection.as_str(), p.topic.as_str()),
             Workload::Consumer(c) => (c.connection.as_str(), c.topic.as_str()),
         };
-        let Some(spec) = scenario.connections.iter().find(|c| c.name == conn_name) else {
+        let Some((spec_index, spec)) = scenario.connections.iter().enumerate().find(|(_, c)| c.name == conn_name) else {
             return Err(SimError::invalid(format!(
                 "A workload uses the connection '{conn_name}', which is not defined in connections."
             )));
@@ -259,7 +258,7 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, SimError> {
                 }
             },
         };
-        let principal = principal_of(spec, &config)?;
+        let principal = cluster.principal(spec_index, &spec.name)?;
         let session = run.broker.session(&principal.name, &spec.client_id);
         let per_request = match role {
             Role::Producer => size,

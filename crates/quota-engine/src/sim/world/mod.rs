@@ -135,12 +135,9 @@ pub(crate) struct World {
 }
 
 impl World {
-    pub(crate) fn new(
-        s: &Scenario,
-        managers: &QuotaManagers,
-        ip_quotas: &[(crate::entity::QuotaEntity, f64)],
-        principals: &crate::principal::PrincipalConfig,
-    ) -> Result<Self, SimError> {
+    pub(crate) fn new(s: &Scenario, cluster: &crate::cluster::Cluster) -> Result<Self, SimError> {
+        let managers: &QuotaManagers = cluster.managers();
+        let ip_quotas = cluster.ip_quotas();
         // The scenario's checks are in `Scenario::validate`, which `simulate`
         // runs first; what is left here are the lookups the world needs.
         let env = s.environment.clone();
@@ -203,13 +200,13 @@ impl World {
                 Workload::Producer(p) => (p.connection.as_str(), p.topic.as_str()),
                 Workload::Consumer(c) => (c.connection.as_str(), c.topic.as_str()),
             };
-            let Some(spec) = s.connections.iter().find(|c| c.name == conn_name) else {
+            let Some((spec_index, spec)) = s.connections.iter().enumerate().find(|(_, c)| c.name == conn_name) else {
                 return Err(SimError::invalid(validate::unknown_connection(conn_name)));
             };
             let Some(slots) = topic_slots.get(topic) else {
                 return Err(SimError::invalid(validate::unknown_topic(topic)));
             };
-            let principal = super::principal_of(spec, principals)?;
+            let principal = cluster.principal(spec_index, &spec.name)?;
             let client = w.clients.next_id();
             let handshake_rtts = match spec.listener {
                 ListenerKind::Plaintext | ListenerKind::Ssl => 1,

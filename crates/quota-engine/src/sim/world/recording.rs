@@ -43,13 +43,9 @@ pub(super) enum QuotaSlot {
 impl QuotaSlot {
     pub(super) const ALL: [QuotaSlot; 3] = [QuotaSlot::Produce, QuotaSlot::Fetch, QuotaSlot::Request];
 
-    /// Position in [`super::connection::Conn::tracks`].
+    /// Position in [`super::connection::Conn::tracks`]: [`QuotaType::slot`].
     pub(super) fn index(self) -> usize {
-        match self {
-            QuotaSlot::Produce => 0,
-            QuotaSlot::Fetch => 1,
-            QuotaSlot::Request => 2,
-        }
+        self.quota_type().slot()
     }
 
     fn quota_type(self) -> QuotaType {

@@ -1,0 +1,204 @@
+//! A [`Timeline`] read at one instant (the playground's cursor): the
+//! event times a transport steps through, the last point of a series, a
+//! budget's rate and samples, and a client's state at a time in ms.
+//!
+//! The Timeline records what happened; these queries only read it back,
+//! so what a view shows at `at_ms` is exactly what the run recorded by then.
+
+use super::timeline::{ClientTrack, RatePoint, SensorTrack, Series, Span, Timeline};
+
+impl Timeline {
+    /// Times (ms) a transport's "step" stops at: throttle decisions, mute
+    /// and blocking boundaries, client starts and finishes and perf-test
+    /// lines, with 0 and [`Timeline::end_ms`]; sorted, unique (within half a ms).
+    pub fn event_times(&self) -> Vec<f64> {
+        let mut v: Vec<f64> = vec![0.0, self.end_ms];
+        for s in &self.sensors {
+            v.extend(s.throttles.iter().map(|e| e.at_ms as f64));
+        }
+        for c in &self.clients {
+            v.push(c.start_ms);
+            v.extend(c.finish_ms);
+            for sp in c.mutes.iter().chain(&c.blocked) {
+                v.push(sp.from_ms);
+                v.push(sp.to_ms);
+            }
+            if let Some(p) = &c.perf {
+                v.extend(p.windows.iter().map(|w| w.at_ms as f64));
+            }
+        }
+        v.retain(|x| x.is_finite() && *x >= 0.0 && *x <= self.end_ms);
+        v.sort_unstable_by(f64::total_cmp);
+        v.dedup_by(|a, b| (*a - *b).abs() < 0.5);
+        v
+    }
+}
+
+/// The first of `times_ms` (sorted, from [`Timeline::event_times`]) after
+/// `cursor_ms` by more than half a ms, or the last one (0 when empty).
+pub fn next_event(times_ms: &[f64], cursor_ms: f64) -> f64 {
+    times_ms
+        .iter()
+        .copied()
+        .find(|t| *t > cursor_ms + 0.5)
+        .unwrap_or_else(|| times_ms.last().copied().unwrap_or(0.0))
+}
+
+/// The last of `times_ms` (sorted) before `cursor_ms` by more than half a
+/// ms, or 0.
+pub fn prev_event(times_ms: &[f64], cursor_ms: f64) -> f64 {
+    times_ms.iter().rev().copied().find(|t| *t < cursor_ms - 0.5).unwrap_or(0.0)
+}
+
+impl<T: Copy> Series<T> {
+    /// The last point at or before `at_ms`, `time_ms` giving a point's time.
+    pub fn last_before(&self, at_ms: f64, time_ms: impl Fn(&T) -> f64) -> Option<T> {
+        let i = self.points.partition_point(|p| time_ms(p) <= at_ms);
+        i.checked_sub(1).map(|i| self.points[i])
+    }
+}
+
+/// One sample of a budget's quota window as it stands at an instant.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SampleBar {
+    /// Sample start (ms).
+    pub start_ms: f64,
+    /// What the sample holds at the instant (bytes, or percent).
+    pub sum: f64,
+    /// True for the sample still being filled at the instant.
+    pub current: bool,
+}
+
+impl SensorTrack {
+    /// The measured rate of this budget at `at_ms` (the last record at or before it).
+    pub fn rate_at(&self, at_ms: f64) -> Option<RatePoint> {
+        self.rate.last_before(at_ms, |p| p.at_ms as f64)
+    }
+
+    /// The samples this budget's rate is computed over at `at_ms`: the last
+    /// `quota.window.num` samples started by then. The current sample's sum
+    /// at `at_ms` is read back from the measured rate (rate x window = total).
+    ///
+    /// Kafka: `SampledStat.combine` over `Rate`'s samples
+    /// (`clients/src/main/java/org/apache/kafka/common/metrics/stats/SampledStat.java`).
+    pub fn samples_at(&self, at_ms: f64) -> Vec<SampleBar> {
+        let at = at_ms;
+        let size = self.sample_window_ms as f64;
+        let span = size * f64::from(self.samples_kept);
+        let mut bars: Vec<SampleBar> = self
+            .samples
+            .iter()
+            .filter(|s| (s.start_ms as f64) <= at && (s.start_ms as f64) > at - span)
+            .map(|s| SampleBar {
+                start_ms: s.start_ms as f64,
+                sum: s.sum,
+                current: (s.start_ms as f64) + size > at,
+            })
+            .collect();
+        let completed: f64 = bars.iter().filter(|b| !b.current).map(|b| b.sum).sum();
+        if let Some(cur) = bars.iter_mut().find(|b| b.current) {
+            let total = self.rate_at(at).map(|r| r.rate * r.window_ms as f64 / 1000.0).unwrap_or(0.0);
+            cur.sum = (total - completed).clamp(0.0, cur.sum);
+        }
+        bars
+    }
+}
+
+/// A client's state at an instant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientAt {
+    /// Records done by then.
+    pub records: u64,
+    /// `finish - start` (ms) when finished by then.
+    pub duration_ms: Option<f64>,
+    /// Muted by a broker at the instant.
+    pub muted: bool,
+    /// `send()` blocked at the instant.
+    pub blocked: bool,
+    /// Buffer use at the instant (producers).
+    pub buffer_bytes: u64,
+    /// The largest throttle seen in a response by then (ms).
+    pub throttle_max_ms: i64,
+    /// Responses with a non-zero throttle by then.
+    pub throttled_responses: u32,
+}
+
+impl ClientTrack {
+    /// Where this client stands at `at_ms`.
+    pub fn at(&self, at_ms: f64) -> ClientAt {
+        let at = at_ms;
+        let inside = |spans: &[Span]| spans.iter().any(|s| s.from_ms <= at && at < s.to_ms);
+        let seen = self.throttles.points.iter().take_while(|p| p.at_ms <= at);
+        let (mut max, mut n) = (0i64, 0u32);
+        for p in seen {
+            if p.throttle_ms > 0 {
+                max = max.max(p.throttle_ms);
+                n += 1;
+            }
+        }
+        ClientAt {
+            records: self.progress.last_before(at, |p| p.at_ms).map_or(0, |p| p.records),
+            duration_ms: match (self.finish_ms, self.duration_ms) {
+                (Some(f), Some(d)) if f <= at + 1e-9 => Some(d),
+                _ => None,
+            },
+            muted: inside(&self.mutes),
+            blocked: inside(&self.blocked),
+            buffer_bytes: self.buffer.last_before(at, |p| p.at_ms).map_or(0, |p| p.used_bytes),
+            throttle_max_ms: max,
+            throttled_responses: n,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entity::QuotaType;
+    use crate::sim::{simulate, Scenario};
+
+    /// The lab's scenario (the playground's default): a SASL/PLAIN producer
+    /// as tenant-a under producer_byte_rate=2000000.
+    fn lab() -> Scenario {
+        serde_json::from_str(
+            r#"{
+  "name": "User quota for tenant-a",
+  "seed": 1,
+  "topics": [{"name": "lab", "partitions": 1}],
+  "quotas": [
+    {"entity": {"user": "tenant-a"}, "key": "producer_byte_rate", "value": 2000000},
+    {"entity": {"user": "tenant-a"}, "key": "consumer_byte_rate", "value": 1000000}
+  ],
+  "connections": [
+    {"name": "app", "listener": "SASL_PLAINTEXT", "mechanism": "PLAIN", "identity": "tenant-a", "client.id": "app-1"}
+  ],
+  "workloads": [{"producer": {"connection": "app", "topic": "lab", "records": 30000, "record.size": 1000, "config": {"acks": "1", "linger.ms": 5, "batch.size": 65536}}}]
+}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn cursor_views_follow_the_timeline() {
+        let t = simulate(&lab()).unwrap();
+        let times = t.event_times();
+        assert!(times.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(next_event(&times, 0.0), times[1]);
+        assert_eq!(prev_event(&times, times[2]), times[1]);
+        let c = &t.clients[0];
+        let start = c.at(0.0);
+        let end = c.at(t.end_ms);
+        assert_eq!(start.duration_ms, None);
+        assert_eq!(end.records, 30_000);
+        assert!(end.duration_ms.unwrap() > 10_000.0, "{:?}", end.duration_ms);
+        let track = t.sensors.iter().find(|s| s.quota_type == QuotaType::Produce).unwrap();
+        let mid = t.end_ms / 2.0;
+        let bars = track.samples_at(mid);
+        assert!(bars.len() as u32 <= track.samples_kept);
+        assert_eq!(bars.iter().filter(|b| b.current).count(), 1);
+        // The bars add up to what the rate was computed from.
+        let r = track.rate_at(mid).unwrap();
+        let total: f64 = bars.iter().map(|b| b.sum).sum();
+        assert!((total - r.rate * r.window_ms as f64 / 1000.0).abs() < 1.0 + total * 1e-9);
+    }
+}

@@ -1,0 +1,124 @@
+//! How the page writes values: units, entity paths, byte and time amounts,
+//! metric values, counts.
+
+use quota_engine::{EntityName, QuotaEntity, QuotaKey, QuotaType, UnitLabel};
+
+/// The unit of a key's value, for labels.
+pub fn unit_of(key: QuotaKey) -> &'static str {
+    key.unit(UnitLabel::Short)
+}
+
+/// An entity's path as the page shows it: [`QuotaEntity::path`] with an
+/// empty name written `""` (`users/tenant-a/clients/""` for an empty
+/// client-id), so it is not mistaken for a missing part.
+pub fn entity_path(e: &QuotaEntity) -> String {
+    let seg = |n: &EntityName| match n {
+        EntityName::Named(s) if s.is_empty() => "\"\"".to_owned(),
+        other => other.path_segment().to_owned(),
+    };
+    match e {
+        QuotaEntity::User(u) => format!("users/{}", seg(u)),
+        QuotaEntity::ClientId(c) => format!("clients/{}", seg(c)),
+        QuotaEntity::UserClientId { user, client_id } => format!("users/{}/clients/{}", seg(user), seg(client_id)),
+        QuotaEntity::Ip(i) => format!("ips/{}", seg(i)),
+    }
+}
+
+/// `name` cut after every `:`, `,` and `=` (the pieces join back to
+/// `name`): where a long metric or MBean name may wrap.
+pub fn break_points(name: &str) -> Vec<&str> {
+    name.split_inclusive([':', ',', '=']).collect()
+}
+
+/// `n` and the noun, singular or plural: `1 client`, `2 clients`.
+pub fn count_of(n: u64, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
+/// A value as Kafka prints it (`2000000.0`), and a friendlier reading for
+/// byte rates (`2 MB/s`).
+pub fn fmt_value(key: QuotaKey, v: f64) -> String {
+    let java = quota_engine::java_double_to_string(v);
+    match key {
+        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => format!("{java} ({})", fmt_rate(v)),
+        QuotaKey::RequestPercentage => format!("{java} %"),
+        _ => format!("{java}/s"),
+    }
+}
+
+/// Bytes per second in decimal units, as the lab article writes them.
+pub fn fmt_rate(bytes_per_s: f64) -> String {
+    format!("{}/s", fmt_bytes(bytes_per_s))
+}
+
+/// Bytes in decimal units (`30 MB`, `1.5 kB`).
+pub fn fmt_bytes(b: f64) -> String {
+    // -0.0 and -0.3 (a sum of nothing, a difference of equals) print as 0, not -0.
+    let b = if b.abs() < 0.5 { 0.0 } else { b };
+    let a = b.abs();
+    let (v, u) = if a >= 1e9 {
+        (b / 1e9, "GB")
+    } else if a >= 1e6 {
+        (b / 1e6, "MB")
+    } else if a >= 1e3 {
+        (b / 1e3, "kB")
+    } else {
+        return format!("{b:.0} B");
+    };
+    let s = format!("{v:.2}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    format!("{s} {u}")
+}
+
+/// Milliseconds as `850 ms` or `12.1 s`.
+pub fn fmt_ms(ms: f64) -> String {
+    if !ms.is_finite() {
+        return "NaN".to_owned();
+    }
+    let ms = if ms.abs() < 0.5 { 0.0 } else { ms };
+    if ms.abs() < 1000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.2} s", ms / 1000.0)
+    }
+}
+
+/// A metric value as a Java client would print it (`NaN` included).
+pub fn fmt_metric(v: f64) -> String {
+    if v.is_nan() {
+        "NaN".to_owned()
+    } else {
+        quota_engine::java_double_to_string(v)
+    }
+}
+
+/// A short label for a quota type: `Produce (producer_byte_rate)`.
+pub fn quota_type_label(qt: QuotaType) -> String {
+    format!("{} ({})", qt.metric_type(), qt.key())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_names_show_as_quotes_and_counts_are_pluralised() {
+        let e = QuotaEntity::UserClientId {
+            user: EntityName::Named("tenant-a".into()),
+            client_id: EntityName::Named(String::new()),
+        };
+        assert_eq!(entity_path(&e), "users/tenant-a/clients/\"\"");
+        assert_eq!(entity_path(&QuotaEntity::client_id("app")), "clients/app");
+        assert_eq!(
+            entity_path(&QuotaEntity::UserClientId { user: EntityName::Default, client_id: EntityName::Default }),
+            "users/<default>/clients/<default>"
+        );
+        assert_eq!(count_of(1, "client", "clients"), "1 client");
+        assert_eq!(
+            break_points("kafka.server:type=Fetch,user=tenant-a:byte-rate"),
+            ["kafka.server:", "type=", "Fetch,", "user=", "tenant-a:", "byte-rate"]
+        );
+        assert_eq!(count_of(0, "client", "clients"), "0 clients");
+        assert_eq!(count_of(2, "broker", "brokers"), "2 brokers");
+    }
+}

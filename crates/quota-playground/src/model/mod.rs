@@ -1,0 +1,28 @@
+//! View models: everything the panels show, derived from the scenario by
+//! asking the engine. Pure functions, tested natively; the components only
+//! lay these values out. What the Timeline holds at the cursor is read with
+//! the engine's own queries (`quota_engine::sim`'s cursor: `Timeline::event_times`,
+//! `SensorTrack::samples_at`, `ClientTrack::at`, ...).
+//!
+//! No Kafka rule lives here: validation is the engine's `QuotaStore::plan`,
+//! principals, resolution, budgets and the IP connection rate come from its
+//! `cluster::Cluster`, and the simulation from `sim::simulate`.
+//!
+//! By concern: `edit` (scenario edits the reducer makes), `parse` (numbers
+//! as typed), `format` (units and amounts as the page writes them),
+//! `analysis` (the engine's verdicts and the simulation), `scale` (SVG scales).
+
+mod analysis;
+mod edit;
+mod format;
+mod parse;
+mod scale;
+
+pub use analysis::*;
+pub use edit::*;
+pub use format::*;
+pub use parse::*;
+pub use scale::*;
+
+/// The most brokers a scenario may have in the playground.
+pub const MAX_BROKERS: u32 = 9;
