@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every test in the project: Rust (unit, property, conformance, integration,
+# Every test in the project: clippy, Rust (unit, property, conformance, integration,
 # doc tests) natively, the playground's release build, and the browser tests
 # in headless Chromium. Run through `make test`, which installs tools first.
 set -euo pipefail
@@ -7,6 +7,10 @@ cd "$(dirname "$0")/.."
 . scripts/env.sh
 
 step() { printf '\n==> %s\n' "$*"; }
+
+step "Clippy (workspace, every target, warnings are errors; lints in Cargo.toml)"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo clippy -p quota-playground --target wasm32-unknown-unknown --locked -- -D warnings
 
 step "Rust tests (workspace, native)"
 cargo test --workspace --locked

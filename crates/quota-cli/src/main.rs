@@ -1,5 +1,4 @@
 //! `kafka-quota`: which Kafka client quota applies, from the files operators already have.
-#![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
 
 #[macro_use]

@@ -16,7 +16,6 @@
 //! Every parser reports problems as one [`Error`] type: line, column, what
 //! was expected and what was found, displayed as a full sentence; a link
 //! that cannot be read is an [`Error`] too ([`ErrorKind::Permalink`]).
-#![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
 
 pub mod configs_sh;

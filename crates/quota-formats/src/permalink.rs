@@ -347,7 +347,10 @@ mod tests {
         )
     }
 
-    fn resolutions(s: &Scenario) -> Vec<Vec<(Option<u8>, Option<u64>, Option<String>)>> {
+    /// Per connection, per quota type: (rung, limit bits, the budget's sharers).
+    type Resolutions = Vec<Vec<(Option<u8>, Option<u64>, Option<String>)>>;
+
+    fn resolutions(s: &Scenario) -> Resolutions {
         let mut store = QuotaStore::new();
         for q in &s.quotas {
             store.set(&q.entity, q.key, q.value).unwrap();

@@ -750,6 +750,7 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
         assert_eq!(quotas.len(), 15_000);
         let base = presets::default_scenario();
         let mut s = base.clone();
+        #[allow(clippy::disallowed_methods)] // a measurement printed for BENCHMARKS.md
         let started = std::time::Instant::now();
         let (applied, refused) = apply_quotas(&mut s, &quotas, false);
         println!(
@@ -796,6 +797,7 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
         for q in &base.quotas {
             assert_eq!(value(&s.quotas, &q.entity, q.key), Some(q.value), "{q:?}");
         }
+        #[allow(clippy::disallowed_methods)] // a measurement printed for BENCHMARKS.md
         let started = std::time::Instant::now();
         assert_eq!(apply_quotas(&mut s, &quotas, true), (13_600, 1_400));
         println!(

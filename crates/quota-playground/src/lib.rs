@@ -11,7 +11,6 @@
 //!   embed, the panic hook.
 //! - `hooks` and `components`: effects and the panels; `sim_view`: the
 //!   simulation they share.
-#![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
 
 mod app;

@@ -411,7 +411,7 @@ mod tests {
             imported.apply(Action::ImportQuotas { quotas: vec![q.clone()], replace });
             let mut set = state();
             let mut after = (*set.scenario).clone();
-            crate::interchange::apply_quotas(&mut after, &[q.clone()], replace);
+            crate::interchange::apply_quotas(&mut after, std::slice::from_ref(&q), replace);
             set.apply(Action::SetQuotas { quotas: after.quotas });
             assert_eq!((set.scenario.quotas.clone(), set.revision), (imported.scenario.quotas.clone(), imported.revision));
         }

@@ -97,8 +97,7 @@ pub fn start() {
         Ok(w) => w,
         Err(e) => {
             let why = e.as_string().or_else(|| {
-                js_sys::Error::try_from(e)
-                    .ok()
+                Some(js_sys::Error::from(e))
                     .and_then(|e| e.message().as_string())
             });
             return fail(format!(

@@ -273,8 +273,10 @@ mod tests {
             ip: "10.0.0.1".into(),
             client_throttling: Default::default(),
         };
-        let mut settings = BrokerSettings::default();
-        settings.sasl_kerberos_principal_to_local_rules = Some("DEFAULT".into());
+        let mut settings = BrokerSettings {
+            sasl_kerberos_principal_to_local_rules: Some("DEFAULT".into()),
+            ..BrokerSettings::default()
+        };
         let outcome = |s: &BrokerSettings| {
             let config = principal_config(s);
             principal_outcome(&spec, &config, &config.build().map_err(|e| e.to_string()))
