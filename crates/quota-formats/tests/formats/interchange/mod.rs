@@ -4,7 +4,4 @@
 mod real_inputs;
 mod roundtrip;
 
-// The fixture helpers are shared with the `formats` test binary.
-#[path = "../formats/common.rs"]
-mod common;
-pub use common::{fixtures, items, read_fixture};
+pub use crate::common::{fixtures, items, read_fixture};
