@@ -3,7 +3,7 @@
 //! (`Environment::LAB`, calibrated on the two unthrottled runs only) and
 //! compared with the article's printed figures.
 //!
-//! Run `cargo test -p quota-engine --test lab -- --nocapture` to see the table.
+//! Run `cargo test -p quota-engine --test engine lab -- --nocapture` to see the table.
 
 use std::path::PathBuf;
 

@@ -2,7 +2,7 @@
 //! wasm32: both targets assert the same fingerprint of the lab's 30 MB
 //! throttled producer run.
 //!
-//! Native: `cargo test -p quota-engine --test sim_wasm`.
+//! Native: `cargo test -p quota-engine --test engine same_on_every_target`.
 //! Wasm (Node): `scripts/test-wasm.sh`.
 
 use quota_engine::sim::{simulate, Scenario};
@@ -11,7 +11,7 @@ use quota_engine::sim::{simulate, Scenario};
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 const LAB_30MB_THROTTLED: &str =
-    include_str!("../../../tests/fixtures/lab/producer-client-quota.json");
+    include_str!("../../../../tests/fixtures/lab/producer-client-quota.json");
 
 /// FNV-1a of the Timeline's canonical JSON for that run (seed 1).
 const EXPECTED_FINGERPRINT: u64 = 0xc22a_cd67_b657_3fc8;

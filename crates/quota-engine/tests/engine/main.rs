@@ -1,0 +1,12 @@
+//! Integration tests of quota-engine, one test binary (besides the
+//! `conformance` harness, which prints its own per-vector report):
+//! - [`lab`]: the lab article's measured runs, reproduced (native only: it
+//!   reads the fixtures from disk).
+//! - [`same_on_every_target`]: the same Timeline natively and in wasm32;
+//!   `scripts/test-wasm.sh` runs this binary in Node.
+//!
+//! Run: `cargo test -p quota-engine --test engine`.
+
+#[cfg(not(target_arch = "wasm32"))]
+mod lab;
+mod same_on_every_target;
