@@ -36,7 +36,7 @@
 use std::collections::BTreeMap;
 
 use crate::broker::{Broker, BrokerSettings};
-use crate::entity::{EntityName, QuotaEntity, QuotaType};
+use crate::entity::{QuotaEntity, QuotaType};
 use crate::principal::{
     Connection, Identity, Listener, PrincipalBuilder, PrincipalConfig, PrincipalError, PrincipalOutcome,
     SaslMechanism, SslClientAuth,
@@ -361,20 +361,15 @@ impl Cluster {
             .collect()
     }
 
-    /// The `connection_creation_rate` that applies to `ip`: the entity and
-    /// its value, `None` = unlimited (or broker settings out of range).
+    /// The `connection_creation_rate` that applies to `ip`: the entity as
+    /// written and its value, `None` = unlimited (or broker settings out of
+    /// range). Addresses compare as Java's `InetAddress` does: a quota on
+    /// `ips/0:0:0:0:0:0:0:1` applies to a connection from `::1`.
     ///
     /// Kafka: `ConnectionQuotas.connectionRateForIp` (`core/src/main/scala/kafka/network/SocketServer.scala`).
     pub fn ip_rate(&self, ip: &str) -> Option<(QuotaEntity, f64)> {
         let broker = Broker::new(0, self.settings.clone(), &self.managers, &self.ip_quotas).ok()?;
-        let v = broker.connection_rate_for_ip(ip)?;
-        let named = QuotaEntity::Ip(EntityName::Named(ip.to_owned()));
-        let entity = if self.ip_quotas.iter().any(|(e, _)| *e == named) {
-            named
-        } else {
-            QuotaEntity::Ip(EntityName::Default)
-        };
-        Some((entity, v))
+        broker.connection_quota_for_ip(ip)
     }
 
     /// The principal a simulated client on scenario connection `i` runs as,
