@@ -1,5 +1,6 @@
 //! The broker side: a request's arrival on its channel, one request per
-//! connection at a time (the channel is muted while one is in progress),
+//! connection at a time (the channel is muted while one is in progress, and
+//! a muted channel is not read, so the socket buffers fill behind it),
 //! `num.io.threads` handler threads, fetch long polls (`fetch.min.bytes`,
 //! `fetch.max.wait.ms`), the quota managers' decision, and the response
 //! (sent at once and muted per KIP-219, or delayed for older clients).
