@@ -279,11 +279,13 @@ pub enum ClientThrottling {
     /// once and mutes the channel as for KIP-219, but that does not back off
     /// on `throttle_time_ms` itself: only the mute and its own in-flight
     /// limit hold it back. librdkafka and the clients built on it
-    /// (confluent-kafka-python, -go, -dotnet, kcat) behave so: librdkafka
-    /// reports the throttle time (statistics, `throttle_cb`) but has never
-    /// implemented KIP-219's client-side back-off (confluentinc/librdkafka
-    /// issue #5592 "Support client-side throttling (KIP-219)", open; issue
-    /// #2153; pull request #4623, unmerged).
+    /// (confluent-kafka-python, -go, -dotnet, kcat) behave so: librdkafka's
+    /// `rd_kafka_op_throttle_time` (src/rdkafka_op.c) only adds the throttle
+    /// time to the broker's statistics average and raises `throttle_cb`; it
+    /// does not hold requests back. KIP-219's client-side back-off is not
+    /// implemented (confluentinc/librdkafka issue #5592 "Support
+    /// client-side throttling (KIP-219)", open; issue #2153; pull request
+    /// #4623, unmerged).
     IgnoresThrottle,
 }
 

@@ -51,10 +51,12 @@ pub(super) struct UpPath {
 }
 
 impl UpPath {
-    fn new(send_buffer: u64, receive_buffer: u64) -> Self {
+    /// An empty path with the client's `send.buffer.bytes` and the
+    /// broker's `socket.receive.buffer.bytes` (each at least 1 byte).
+    pub(super) fn new(send_buffer: u64, receive_buffer: u64) -> Self {
         UpPath {
-            send_buffer,
-            receive_buffer,
+            send_buffer: send_buffer.max(1),
+            receive_buffer: receive_buffer.max(1),
             queued: VecDeque::new(),
             queued_bytes: 0,
             writing: None,
@@ -122,8 +124,7 @@ impl Conn {
         spec: &ConnectionSpec,
         handshake_rtts: u64,
         tracks: [Option<TrackId>; 3],
-        send_buffer: u64,
-        receive_buffer: u64,
+        up: UpPath,
     ) -> Self {
         Conn {
             client,
@@ -142,7 +143,7 @@ impl Conn {
             queue: VecDeque::new(),
             busy: false,
             throttle_mute: (SimTime::ZERO, SimTime::ZERO),
-            up: UpPath::new(send_buffer.max(1), receive_buffer.max(1)),
+            up,
             tracks,
         }
     }

@@ -35,7 +35,7 @@ use crate::broker::Broker;
 use crate::resolve::QuotaManagers;
 
 use broker::{BrokerNode, LogBatch, Partition, Req};
-use connection::Conn;
+use connection::{Conn, UpPath};
 use consumer::Consumer;
 use ids::{
     BrokerId, ClientId, ConnectionId, ConsumerId, PartitionId, ProducerId, RequestId, TrackId,
@@ -245,8 +245,7 @@ impl World {
                     spec,
                     handshake_rtts,
                     tracks,
-                    send_buffer,
-                    receive_buffer,
+                    UpPath::new(send_buffer, receive_buffer),
                 ));
                 links.push((b, id));
             }
