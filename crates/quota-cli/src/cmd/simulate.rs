@@ -71,6 +71,18 @@ fn print_client(c: &ClientTrack) {
             java_double_to_string(m.blocked_ms_total)
         );
     }
+    if let Some(w) = &c.waits {
+        outln!(
+            "  request waits over {} requests: at-client={} ms in-buffers={} ms broker-queue={} ms muted={} ms backoff={} ms unread-max={} bytes",
+            w.requests,
+            java_double_to_string(w.at_client_ms),
+            java_double_to_string(w.in_buffers_ms),
+            java_double_to_string(w.broker_queue_ms),
+            java_double_to_string(w.muted_ms),
+            java_double_to_string(w.backoff_ms),
+            w.unread_bytes_max
+        );
+    }
 }
 
 /// Runs `simulate`; returns the exit code.

@@ -83,6 +83,33 @@ pub struct BrokerSettings {
         skip_serializing_if = "Option::is_none"
     )]
     pub kerberos_default_realm: Option<String>,
+    /// `socket.receive.buffer.bytes`: the broker socket's receive buffer
+    /// (`SO_RCVBUF`), bytes (default 102400). A muted channel is not read,
+    /// so at most this many bytes (plus the client's `send.buffer.bytes`)
+    /// wait for it; at least 1 here (Kafka's -1, the OS default, is not
+    /// modelled).
+    ///
+    /// Kafka: `SocketServerConfigs.SOCKET_RECEIVE_BUFFER_BYTES_CONFIG`,
+    /// server/src/main/java/org/apache/kafka/network/SocketServerConfigs.java.
+    #[serde(
+        rename = "socket.receive.buffer.bytes",
+        default = "default_socket_receive_buffer_bytes",
+        skip_serializing_if = "is_default_socket_receive_buffer"
+    )]
+    pub socket_receive_buffer_bytes: i32,
+}
+
+/// `socket.receive.buffer.bytes` default, bytes (`100 * 1024`).
+///
+/// Kafka: `SocketServerConfigs.SOCKET_RECEIVE_BUFFER_BYTES_DEFAULT`.
+pub(crate) const DEFAULT_SOCKET_RECEIVE_BUFFER_BYTES: i32 = 102_400;
+
+fn default_socket_receive_buffer_bytes() -> i32 {
+    DEFAULT_SOCKET_RECEIVE_BUFFER_BYTES
+}
+
+fn is_default_socket_receive_buffer(v: &i32) -> bool {
+    *v == DEFAULT_SOCKET_RECEIVE_BUFFER_BYTES
 }
 
 fn default_window_num() -> u32 {
@@ -120,6 +147,7 @@ impl Default for BrokerSettings {
             ssl_principal_mapping_rules: None,
             sasl_kerberos_principal_to_local_rules: None,
             kerberos_default_realm: None,
+            socket_receive_buffer_bytes: DEFAULT_SOCKET_RECEIVE_BUFFER_BYTES,
         }
     }
 }
@@ -195,7 +223,7 @@ impl BrokerSettings {
         }
     }
 
-    /// Checks every setting (window, threads).
+    /// Checks every setting (window, threads, socket receive buffer).
     ///
     /// # Errors
     ///
@@ -213,6 +241,15 @@ impl BrokerSettings {
             return Err(BrokerError::InvalidSetting {
                 name: "num.network.threads",
                 reason: "it must be at least 1".to_owned(),
+            });
+        }
+        if self.socket_receive_buffer_bytes < 1 {
+            return Err(BrokerError::InvalidSetting {
+                name: "socket.receive.buffer.bytes",
+                reason: format!(
+                    "it is {} and must be at least 1 (the OS default, -1, is not modelled)",
+                    self.socket_receive_buffer_bytes
+                ),
             });
         }
         Ok(())

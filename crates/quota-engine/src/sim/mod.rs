@@ -82,7 +82,7 @@ pub use scenario::{
 pub use validate::ScenarioProblem;
 pub use timeline::{
     fnv1a64, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientThrottle, ClientTrack,
-    LatencySummary, MBeanValue, PerfSummary, PerfWindow, ProgressPoint, RatePoint, SampleWindow,
+    LatencySummary, MBeanValue, PerfSummary, PerfWindow, ProgressPoint, RatePoint, RequestWaits, SampleWindow,
     SensorTrack, Series, Span, ThrottleEvent, Timeline, SERIES_CAP,
 };
 

@@ -242,8 +242,9 @@ pub struct ConnectionSpec {
     /// The client's source address (for `ip` connection-rate quotas).
     #[serde(default = "default_ip")]
     pub ip: String,
-    /// Whether the client honours `throttle_time_ms` (KIP-219, Kafka >= 2.0
-    /// clients) or is a legacy client the broker delays the response for.
+    /// How the client reacts to `throttle_time_ms`: it honours it (KIP-219,
+    /// Java clients >= 2.0), the broker delays the response for it (legacy),
+    /// or it ignores it ([`ClientThrottling::IgnoresThrottle`], librdkafka).
     #[serde(default)]
     pub client_throttling: ClientThrottling,
 }
@@ -252,17 +253,53 @@ fn default_ip() -> String {
     "127.0.0.1".to_owned()
 }
 
-/// How a client reacts to throttling.
+/// How a client reacts to throttling: which kind of client it is.
+///
+/// The broker decides between sending at once and delaying the response
+/// from the request's version (Kafka: `AbstractResponse.shouldClientThrottle`,
+/// `KafkaApis` / `RequestChannel`); in every case it mutes the channel for
+/// the throttle time, and a muted channel is not read (Kafka:
+/// `SocketServer.Processor`, `Selector.mute`), so requests pile up in the
+/// socket buffers and then at the client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ClientThrottling {
-    /// KIP-219: the response comes at once with `throttle_time_ms`; the
-    /// broker mutes the channel and the client holds back for that time.
+    /// KIP-219 (Java clients >= 2.0): the response comes at once with
+    /// `throttle_time_ms`; the broker mutes the channel and the client
+    /// holds back for that time.
+    ///
+    /// Kafka: `NetworkClient.maybeThrottle`,
+    /// clients/src/main/java/org/apache/kafka/clients/NetworkClient.java.
     #[default]
     Kip219,
-    /// A client without client-side throttling: the broker delays the
-    /// response by the throttle time instead.
+    /// A client older than KIP-219 (Java < 2.0, old request versions): the
+    /// broker delays the response by the throttle time instead.
     Legacy,
+    /// A client that sends new request versions, so the broker answers at
+    /// once and mutes the channel as for KIP-219, but that does not back off
+    /// on `throttle_time_ms` itself: only the mute and its own in-flight
+    /// limit hold it back. librdkafka and the clients built on it
+    /// (confluent-kafka-python, -go, -dotnet, kcat) behave so: librdkafka's
+    /// `rd_kafka_op_throttle_time` (src/rdkafka_op.c) only adds the throttle
+    /// time to the broker's statistics average and raises `throttle_cb`; it
+    /// does not hold requests back. KIP-219's client-side back-off is not
+    /// implemented (confluentinc/librdkafka issue #5592 "Support
+    /// client-side throttling (KIP-219)", open; issue #2153; pull request
+    /// #4623, unmerged).
+    IgnoresThrottle,
+}
+
+impl ClientThrottling {
+    /// The client stops sending for `throttle_time_ms` itself (KIP-219).
+    pub fn backs_off(self) -> bool {
+        self == ClientThrottling::Kip219
+    }
+
+    /// The broker sends the response at once and mutes the channel
+    /// (KIP-219 request versions) rather than delaying the response.
+    pub fn broker_sends_at_once(self) -> bool {
+        self != ClientThrottling::Legacy
+    }
 }
 
 /// One client's work.
@@ -368,6 +405,18 @@ pub struct ProducerConfig {
     /// `max.request.size` bytes (default 1048576).
     #[serde(rename = "max.request.size", default = "default_max_request_size")]
     pub max_request_size: u32,
+    /// `send.buffer.bytes`: the socket's send buffer (`SO_SNDBUF`), bytes
+    /// (default 131072). With the broker's `socket.receive.buffer.bytes` it
+    /// bounds the bytes written but not yet read by the broker; at least 1
+    /// here (Kafka's -1, the OS default, is not modelled).
+    ///
+    /// Kafka: `CommonClientConfigs.SEND_BUFFER_CONFIG`, `ProducerConfig`.
+    #[serde(
+        rename = "send.buffer.bytes",
+        default = "default_send_buffer_bytes",
+        skip_serializing_if = "is_default_send_buffer"
+    )]
+    pub send_buffer_bytes: i32,
 }
 
 fn default_acks() -> Acks {
@@ -410,6 +459,7 @@ impl Default for ProducerConfig {
             delivery_timeout_ms: default_delivery_timeout_ms(),
             request_timeout_ms: default_request_timeout_ms(),
             max_request_size: default_max_request_size(),
+            send_buffer_bytes: DEFAULT_SEND_BUFFER_BYTES,
         }
     }
 }
@@ -466,6 +516,29 @@ pub struct ConsumerConfig {
     /// `request.timeout.ms` (default 30000).
     #[serde(rename = "request.timeout.ms", default = "default_request_timeout_ms")]
     pub request_timeout_ms: u64,
+    /// `send.buffer.bytes`: the socket's send buffer (`SO_SNDBUF`), bytes
+    /// (default 131072); at least 1 here (-1, the OS default, is not modelled).
+    ///
+    /// Kafka: `CommonClientConfigs.SEND_BUFFER_CONFIG`, `ConsumerConfig`.
+    #[serde(
+        rename = "send.buffer.bytes",
+        default = "default_send_buffer_bytes",
+        skip_serializing_if = "is_default_send_buffer"
+    )]
+    pub send_buffer_bytes: i32,
+}
+
+/// `send.buffer.bytes` default, bytes.
+///
+/// Kafka: `ProducerConfig` / `ConsumerConfig` define it as `128 * 1024`.
+pub(crate) const DEFAULT_SEND_BUFFER_BYTES: i32 = 131_072;
+
+fn default_send_buffer_bytes() -> i32 {
+    DEFAULT_SEND_BUFFER_BYTES
+}
+
+fn is_default_send_buffer(v: &i32) -> bool {
+    *v == DEFAULT_SEND_BUFFER_BYTES
 }
 
 fn default_fetch_max_bytes() -> u32 {
@@ -486,6 +559,7 @@ impl Default for ConsumerConfig {
             fetch_max_wait_ms: default_fetch_max_wait_ms(),
             fetch_min_bytes: 1,
             request_timeout_ms: default_request_timeout_ms(),
+            send_buffer_bytes: DEFAULT_SEND_BUFFER_BYTES,
         }
     }
 }

@@ -300,3 +300,182 @@ fn timeline_stays_bounded_for_long_runs() {
         "every sample of the run is kept"
     );
 }
+
+/// The lab's 2 MB/s producer (`examples/producer-2mb-quota.json`) with
+/// `records` records, `acks`, extra producer config and connection fields,
+/// and extra broker settings.
+fn quota_producer(records: u64, acks: &str, config: &str, conn: &str, broker: &str) -> Scenario {
+    scenario(&format!(
+        r#"{{"seed": 1, "brokers": {{"settings": {{ {broker} }}}}, "topics": [{{"name": "lab", "partitions": 1}}],
+            "quotas": [{{"entity": {{"client-id": "tp"}}, "key": "producer_byte_rate", "value": 2000000}}],
+            "connections": [{{"name": "producer", "listener": "PLAINTEXT", "client.id": "tp" {conn}}}],
+            "workloads": [{{"producer": {{"connection": "producer", "topic": "lab", "records": {records}, "record.size": 1000,
+              "config": {{"acks": "{acks}", "linger.ms": 5, "batch.size": 65536 {config}}}}}}}]}}"#
+    ))
+}
+
+/// Bytes the broker's produce sensor metered over the run.
+fn metered_bytes(t: &Timeline) -> f64 {
+    t.sensors
+        .iter()
+        .filter(|s| s.quota_type == crate::entity::QuotaType::Produce)
+        .flat_map(|s| s.samples.iter().map(|w| w.sum))
+        .sum()
+}
+
+#[test]
+fn flow_control_holds_an_acks0_producer_to_the_quota() {
+    // examples/producer-2mb-quota.json with 100,000 records: an acks=0
+    // producer gets no response and so no throttle, but the broker mutes its
+    // channel, stops reading, the socket buffers fill and send() blocks on
+    // buffer.memory: it takes as long as the acks=1 producer.
+    let acks0 = simulate(&quota_producer(100_000, "0", "", "", "")).unwrap();
+    let acks1 = simulate(&quota_producer(100_000, "1", "", "", "")).unwrap();
+    let (c0, c1) = (&acks0.clients[0], &acks1.clients[0]);
+    let (d0, d1) = (c0.duration_ms.unwrap(), c1.duration_ms.unwrap());
+    assert!(
+        (d0 - d1).abs() < 0.15 * d1,
+        "acks=0 {d0} ms vs acks=1 {d1} ms"
+    );
+    assert!(
+        d0 > 30_000.0,
+        "100 MB at 2 MB/s after a ~22 MB burst: {d0} ms"
+    );
+    // No response carries a throttle: the client's throttle metrics are
+    // empty (NaN, as Kafka's Avg and Max of no samples).
+    assert!(c0.throttles.points.is_empty());
+    assert!(c0.metrics.throttle_time_avg.is_nan() && c0.metrics.throttle_time_max.is_nan());
+    assert!(c1.metrics.throttle_time_max > 0.0);
+    // Yet the broker muted the channel and metered every byte sent.
+    assert!(!c0.mutes.is_empty());
+    let sent = c0.metrics.bytes_done as f64;
+    let metered = metered_bytes(&acks0);
+    assert!(
+        metered >= sent && metered < sent * 1.01,
+        "metered {metered} of {sent} bytes"
+    );
+    let w = c0.waits.unwrap();
+    assert!(w.muted_ms > 0.5 * d0, "muted {} ms of {d0}", w.muted_ms);
+    assert!(w.at_client_ms > 0.0 && w.in_buffers_ms > 0.0);
+    assert_eq!(
+        w.backoff_ms, 0.0,
+        "acks=0 gets no throttle_time_ms to back off on"
+    );
+    assert!(
+        c0.metrics.blocked_ms_total > 0.0,
+        "send() blocked on buffer.memory"
+    );
+    // Unread bytes stay near send.buffer.bytes + socket.receive.buffer.bytes
+    // (131072 + 102400) plus one request of ~66 KB.
+    assert!(w.unread_bytes_max <= 131_072 + 102_400 + 70_000, "{w:?}");
+}
+
+#[test]
+fn larger_socket_buffers_queue_more_bytes() {
+    let small = simulate(&quota_producer(100_000, "0", "", "", "")).unwrap();
+    let large = simulate(&quota_producer(
+        100_000,
+        "0",
+        r#", "send.buffer.bytes": 10485760"#,
+        "",
+        r#""socket.receive.buffer.bytes": 10485760"#,
+    ))
+    .unwrap();
+    let (ws, wl) = (
+        small.clients[0].waits.unwrap(),
+        large.clients[0].waits.unwrap(),
+    );
+    assert!(ws.unread_bytes_max < 400_000, "{ws:?}");
+    assert!(wl.unread_bytes_max > 15_000_000, "{wl:?}");
+    assert!(wl.unread_bytes_max <= 2 * 10_485_760 + 70_000, "{wl:?}");
+    // Requests wait longer in the buffers. The producer is done once its
+    // last request is written, ~20 MB earlier than with small buffers
+    // (10 s at 2 MB/s); what the broker has not read by then is unmetered.
+    assert!(wl.in_buffers_ms > 10.0 * ws.in_buffers_ms, "{ws:?} {wl:?}");
+    let (ds, dl) = (
+        small.clients[0].duration_ms.unwrap(),
+        large.clients[0].duration_ms.unwrap(),
+    );
+    assert!(dl < ds - 5_000.0, "large buffers {dl} ms, small {ds} ms");
+    let sent = large.clients[0].metrics.bytes_done as f64;
+    let metered = metered_bytes(&large);
+    assert!(
+        metered < sent && metered + wl.unread_bytes_max as f64 >= sent,
+        "{metered} of {sent}"
+    );
+}
+
+#[test]
+fn a_client_ignoring_throttle_time_is_held_near_the_quota_by_the_mute() {
+    // 300 MB at 2 MB/s: the ~22 MB burst is small beside the run.
+    let conn = r#", "client_throttling": "ignores-throttle""#;
+    let t = simulate(&quota_producer(300_000, "1", "", conn, "")).unwrap();
+    let c = &t.clients[0];
+    let d = c.duration_ms.unwrap();
+    let rate = c.metrics.bytes_done as f64 * 1000.0 / d;
+    assert!(
+        (rate - 2_000_000.0).abs() < 0.2 * 2_000_000.0,
+        "{rate} bytes/s over {d} ms"
+    );
+    let w = c.waits.unwrap();
+    // Responses carry throttle_time_ms; the client does not wait on it.
+    assert!(c.metrics.throttle_time_max > 0.0);
+    assert_eq!(w.backoff_ms, 0.0);
+    assert!(w.muted_ms > 0.5 * d, "{w:?}");
+    assert_eq!(
+        c.metrics.record_error_total + c.metrics.record_retry_total,
+        0
+    );
+    // A KIP-219 client on the same run backs off on it.
+    let kip219 = simulate(&quota_producer(300_000, "1", "", "", "")).unwrap();
+    let k = &kip219.clients[0];
+    assert!(k.waits.unwrap().backoff_ms > 0.0);
+    let dk = k.duration_ms.unwrap();
+    assert!(
+        (d - dk).abs() < 0.2 * dk,
+        "ignores-throttle {d} ms vs KIP-219 {dk} ms"
+    );
+}
+
+#[test]
+fn socket_buffers_below_one_byte_are_refused_with_their_path() {
+    let mut s = quota_producer(
+        10,
+        "0",
+        r#", "send.buffer.bytes": -1"#,
+        "",
+        r#""socket.receive.buffer.bytes": 0"#,
+    );
+    let problems = s.validate().unwrap_err();
+    let paths: Vec<&str> = problems.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "brokers.settings",
+            "workloads[0].producer.config.send.buffer.bytes"
+        ]
+    );
+    assert!(
+        problems[0]
+            .to_string()
+            .contains("socket.receive.buffer.bytes"),
+        "{}",
+        problems[0]
+    );
+    assert!(
+        problems[1].to_string().contains("send.buffer.bytes=-1"),
+        "{}",
+        problems[1]
+    );
+    s.brokers.settings.socket_receive_buffer_bytes = 102_400;
+    assert!(simulate(&s).is_err());
+    // Defaults are Kafka's and are not written out.
+    let d = quota_producer(10, "0", "", "", "");
+    assert_eq!(d.brokers.settings.socket_receive_buffer_bytes, 102_400);
+    let Workload::Producer(p) = &d.workloads[0] else {
+        unreachable!()
+    };
+    assert_eq!(p.config.send_buffer_bytes, 131_072);
+    let json = serde_json::to_string(&d).unwrap();
+    assert!(!json.contains("buffer.bytes"), "{json}");
+}

@@ -432,6 +432,45 @@ pub struct ClientTrack {
     pub buffer: Series<BufferPoint>,
     /// Records done over time.
     pub progress: Series<ProgressPoint>,
+    /// Where the client's requests waited (modelled network only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waits: Option<RequestWaits>,
+}
+
+/// Where one client's requests waited on their way to the broker, summed
+/// over the requests the broker read (ms), and the most bytes the client had
+/// written that the broker had not yet read.
+///
+/// A request is handed to the network client, written into the socket send
+/// buffer (`send.buffer.bytes`) when there is room, crosses the wire into
+/// the broker's receive buffer (`socket.receive.buffer.bytes`, whose window
+/// bounds what is on the wire), and is read when the channel is neither busy
+/// with an earlier request nor muted for a throttle. Kafka: `Selector`,
+/// `KafkaChannel`, `SocketServer.Processor` (mute / unmute).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct RequestWaits {
+    /// Requests the broker read.
+    pub requests: u64,
+    /// Handed to the network client until written into the socket (waiting
+    /// for send buffer space), ms.
+    pub at_client_ms: f64,
+    /// Written until its last byte reached the broker (send buffer, wire,
+    /// receive window), ms.
+    pub in_buffers_ms: f64,
+    /// Arrived until read while an earlier request of the connection was in
+    /// progress, ms.
+    pub broker_queue_ms: f64,
+    /// Arrived until read while the channel was muted for a throttle, ms.
+    pub muted_ms: f64,
+    /// The client's own back-off on `throttle_time_ms` (KIP-219 clients
+    /// only; Kafka: `NetworkClient.maybeThrottle`): the time it sent
+    /// nothing to a broker because a response told it to wait, ms (overlaps
+    /// counted once per connection).
+    pub backoff_ms: f64,
+    /// The most bytes written by the client and not yet read by the broker
+    /// on one connection (at most about `send.buffer.bytes` +
+    /// `socket.receive.buffer.bytes` + one request).
+    pub unread_bytes_max: u64,
 }
 
 /// One broker's MBean readings at the end of the run.

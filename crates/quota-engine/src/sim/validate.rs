@@ -72,7 +72,8 @@ impl Scenario {
     /// no or too many partitions, defined twice, or with an empty preload,
     /// workloads naming unknown or shared connections or unknown topics,
     /// connections without a principal, producers with zero sizes or a
-    /// batch larger than `buffer.memory`.
+    /// batch larger than `buffer.memory`, socket buffers
+    /// (`send.buffer.bytes`, `socket.receive.buffer.bytes`) below 1 byte.
     ///
     /// # Example
     ///
@@ -199,6 +200,18 @@ impl Scenario {
                     at(field),
                     format!(
                         "The workload on '{conn_name}' sets {field}, which only the textbook network uses: add \"network\": \"textbook\" or remove it."
+                    ),
+                );
+            }
+            let send_buffer = match wl {
+                Workload::Producer(p) => p.config.send_buffer_bytes,
+                Workload::Consumer(c) => c.config.send_buffer_bytes,
+            };
+            if send_buffer < 1 {
+                out.invalid(
+                    at("config.send.buffer.bytes"),
+                    format!(
+                        "The client on '{conn_name}' sets send.buffer.bytes={send_buffer}: it must be at least 1 byte (the OS default, -1, is not modelled)."
                     ),
                 );
             }

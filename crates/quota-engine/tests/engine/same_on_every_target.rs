@@ -14,7 +14,7 @@ const LAB_30MB_THROTTLED: &str =
     include_str!("../../../../tests/fixtures/lab/producer-client-quota.json");
 
 /// FNV-1a of the Timeline's canonical JSON for that run (seed 1).
-const EXPECTED_FINGERPRINT: u64 = 0xc22a_cd67_b657_3fc8;
+const EXPECTED_FINGERPRINT: u64 = 0xa4e4_a118_893d_6a7c;
 
 fn scenario() -> Scenario {
     let v: serde_json::Value = serde_json::from_str(LAB_30MB_THROTTLED).expect("fixture is JSON");

@@ -183,10 +183,14 @@ pub(crate) fn connection_panel() -> Html {
                 <TextField id="conn-ip" label="Source IP" value={spec.ip.clone()} on_commit={edit(|c, v| c.ip = v.trim().to_owned())}
                     validate={Callback::from(|v: String| model::source_ip_error(&v))} />
                 <SelectField id="conn-throttling" label="Client throttling"
-                    value={if spec.client_throttling == ClientThrottling::Legacy { "legacy" } else { "kip219" }}
-                    options={opts(&[("kip219", "KIP-219 client"), ("legacy", "Legacy client")])}
-                    hint={if spec.client_throttling == ClientThrottling::Legacy { "Pre-2.0 client: the broker holds the response back." } else { "Kafka 2.0+: the response comes at once and the client waits." }}
-                    on_change={edit(|c, v| c.client_throttling = if v == "legacy" { ClientThrottling::Legacy } else { ClientThrottling::Kip219 })} />
+                    value={match spec.client_throttling { ClientThrottling::Kip219 => "kip219", ClientThrottling::Legacy => "legacy", ClientThrottling::IgnoresThrottle => "ignores-throttle" }}
+                    options={opts(&[("kip219", "KIP-219 client"), ("legacy", "Legacy client"), ("ignores-throttle", "Ignores throttle_time_ms")])}
+                    hint={match spec.client_throttling {
+                        ClientThrottling::Kip219 => "Java clients 2.0+: the response comes at once and the client waits.",
+                        ClientThrottling::Legacy => "Pre-2.0 client: the broker holds the response back.",
+                        ClientThrottling::IgnoresThrottle => "librdkafka-based clients: only the broker's mute and the in-flight limit hold it back.",
+                    }}
+                    on_change={edit(|c, v| c.client_throttling = match v.as_str() { "legacy" => ClientThrottling::Legacy, "ignores-throttle" => ClientThrottling::IgnoresThrottle, _ => ClientThrottling::Kip219 })} />
             </div>
             <PrincipalView index={sel} />
             <details class="rules">

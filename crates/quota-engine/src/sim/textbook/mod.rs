@@ -763,6 +763,7 @@ impl Run {
                 blocked: Vec::new(),
                 buffer: Series::default(),
                 progress: std::mem::take(&mut c.progress),
+                waits: None,
             });
         }
         let brokers = vec![BrokerTrack {

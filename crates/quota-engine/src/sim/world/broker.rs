@@ -1,5 +1,6 @@
 //! The broker side: a request's arrival on its channel, one request per
-//! connection at a time (the channel is muted while one is in progress),
+//! connection at a time (the channel is muted while one is in progress, and
+//! a muted channel is not read, so the socket buffers fill behind it),
 //! `num.io.threads` handler threads, fetch long polls (`fetch.min.bytes`,
 //! `fetch.max.wait.ms`), the quota managers' decision, and the response
 //! (sent at once and muted per KIP-219, or delayed for older clients).
@@ -112,6 +113,12 @@ pub(super) struct Req {
     resp_bytes: u64,
     pub(super) throttle_ms: i64,
     pub(super) fetched: Vec<Fetched>,
+    /// When the client handed it to the network client.
+    pub(super) sent_at: SimTime,
+    /// When its send completed (its last byte was in the send buffer).
+    pub(super) written_at: Option<SimTime>,
+    /// When its last byte reached the broker.
+    pub(super) arrived_at: SimTime,
 }
 
 impl Req {
@@ -127,7 +134,20 @@ impl Req {
             resp_bytes: 0,
             throttle_ms: 0,
             fetched: Vec::new(),
+            sent_at: SimTime::ZERO,
+            written_at: None,
+            arrived_at: SimTime::ZERO,
         }
+    }
+
+    /// The request's size on the wire, bytes.
+    pub(super) fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// An `acks=0` produce: no response is expected.
+    pub(super) fn is_acks0(&self) -> bool {
+        matches!(self.kind, ReqKind::Produce { acks0: true, .. })
     }
 
     /// The batches of a produce request (none for a fetch).
@@ -150,12 +170,14 @@ impl World {
         if self.conns[c].epoch != epoch {
             return;
         }
+        self.reqs[r].arrived_at = self.now;
         self.conns[c].queue.push_back(r);
         self.try_start(c);
     }
 
-    /// Starts the next queued request unless one is in progress (the
-    /// channel is muted until its response is sent).
+    /// Reads and starts the next arrived request unless one is in progress
+    /// or the channel is muted (until the response is sent and any throttle
+    /// has passed); reading frees the receive window.
     fn try_start(&mut self, c: ConnectionId) {
         let conn = &mut self.conns[c];
         if conn.busy {
@@ -166,6 +188,7 @@ impl World {
         };
         conn.busy = true;
         self.begin(r);
+        self.read_request(c, r);
     }
 
     pub(super) fn unmute(&mut self, c: ConnectionId, epoch: u32) {
@@ -365,9 +388,12 @@ impl World {
             self.wake_parked(broker);
         }
         let throttle = decision.throttle_ms;
-        let kip219 = self.conns[c].kip219;
-        let plan = ResponsePlan::new(at_ms, throttle, kip219);
+        let at_once = self.conns[c].throttling.broker_sends_at_once();
+        let plan = ResponsePlan::new(at_ms, throttle, at_once);
         let throttle_span = SimSpan::from_throttle_ms(throttle);
+        if throttle > 0 {
+            self.conns[c].throttle_mute = (self.now, self.now + throttle_span);
+        }
         let mute = (self.now.as_ms_f64(), (self.now + throttle_span).as_ms_f64());
         let applied_bw = decision
             .throttled_by

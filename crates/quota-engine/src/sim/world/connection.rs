@@ -1,11 +1,25 @@
 //! The link between a client and a broker: connecting (with per-IP
 //! connection-rate throttling and handshake round trips), each direction
 //! serialising at the link bandwidth plus the one-way latency, sending a
-//! request, and disconnecting on `request.timeout.ms`.
+//! request through the socket buffers (flow control), and disconnecting on
+//! `request.timeout.ms`.
+//!
+//! Flow control, coarsened to whole requests: a request is written into the
+//! client's send buffer (`send.buffer.bytes`, S) and goes on the wire once
+//! the broker's receive window (`socket.receive.buffer.bytes`, R) has room
+//! for it (or holds nothing unread); the broker frees the window when it
+//! reads a request, which it does not while the channel is muted. So at
+//! most about S + R bytes are written and unread; a request that does not
+//! fit stays unwritten, its send is incomplete, and the client sends nothing
+//! else on that connection (Kafka: `InFlightRequests.canSendMore` needs the
+//! last send completed) while its batches hold `buffer.memory`.
 //!
 //! Kafka: `NetworkClient` (`initiateConnect`, `handleDisconnections`,
-//! `handleTimedOutRequests`), clients/src/main/java/org/apache/kafka/clients/NetworkClient.java;
-//! the broker side of connection-rate quotas, `ConnectionQuotas`,
+//! `handleTimedOutRequests`, `handleCompletedSends`), clients/src/main/java/org/apache/kafka/clients/NetworkClient.java;
+//! `InFlightRequests.canSendMore`; `Selector` / `KafkaChannel` (one send at
+//! a time, a muted channel is not read),
+//! clients/src/main/java/org/apache/kafka/common/network/; the broker side
+//! of connection-rate quotas, `ConnectionQuotas`,
 //! core/src/main/scala/kafka/network/SocketServer.scala.
 
 use std::collections::VecDeque;
@@ -17,6 +31,51 @@ use crate::broker::Session;
 use crate::sim::scenario::{ClientThrottling, ConnectionSpec};
 use crate::sim::time::{count_f64, SimSpan, SimTime};
 use crate::sim::timeline::{ClientThrottle, Span};
+
+/// The client-to-broker byte path of one connection (flow control), in
+/// whole requests.
+pub(super) struct UpPath {
+    /// The client's `send.buffer.bytes`, S.
+    send_buffer: u64,
+    /// The broker's `socket.receive.buffer.bytes`, R.
+    receive_buffer: u64,
+    /// Written (or being written) into the send buffer, not yet on the
+    /// wire, oldest first.
+    queued: VecDeque<RequestId>,
+    /// Bytes of `queued`.
+    queued_bytes: u64,
+    /// The request whose send is incomplete (at most one, the newest).
+    pub(super) writing: Option<RequestId>,
+    /// Bytes on the wire or in the broker's receive buffer, not yet read.
+    window_bytes: u64,
+}
+
+impl UpPath {
+    /// An empty path with the client's `send.buffer.bytes` and the
+    /// broker's `socket.receive.buffer.bytes` (each at least 1 byte).
+    pub(super) fn new(send_buffer: u64, receive_buffer: u64) -> Self {
+        UpPath {
+            send_buffer: send_buffer.max(1),
+            receive_buffer: receive_buffer.max(1),
+            queued: VecDeque::new(),
+            queued_bytes: 0,
+            writing: None,
+            window_bytes: 0,
+        }
+    }
+
+    /// Bytes written by the client and not yet read by the broker.
+    fn unread_bytes(&self) -> u64 {
+        self.queued_bytes + self.window_bytes
+    }
+
+    fn clear(&mut self) {
+        self.queued.clear();
+        self.queued_bytes = 0;
+        self.writing = None;
+        self.window_bytes = 0;
+    }
+}
 
 /// `reconnect.backoff.ms` default.
 ///
@@ -30,8 +89,8 @@ pub(super) struct Conn {
     pub(super) client: ClientId,
     pub(super) broker: BrokerId,
     pub(super) session: Session,
-    /// The client honours `throttle_time_ms` itself (KIP-219).
-    pub(super) kip219: bool,
+    /// How the client reacts to `throttle_time_ms`.
+    pub(super) throttling: ClientThrottling,
     ip: String,
     /// Round trips before the connection is usable (TCP, plus SASL).
     handshake_rtts: u64,
@@ -49,6 +108,10 @@ pub(super) struct Conn {
     pub(super) queue: VecDeque<RequestId>,
     /// A request is in progress (the channel is muted).
     pub(super) busy: bool,
+    /// The last throttle mute on the broker side, from and to.
+    pub(super) throttle_mute: (SimTime, SimTime),
+    /// Client to broker: socket buffers and the receive window.
+    pub(super) up: UpPath,
     /// The sensor tracks of this connection's produce, fetch and request quotas.
     pub(super) tracks: [Option<TrackId>; 3],
 }
@@ -61,12 +124,13 @@ impl Conn {
         spec: &ConnectionSpec,
         handshake_rtts: u64,
         tracks: [Option<TrackId>; 3],
+        up: UpPath,
     ) -> Self {
         Conn {
             client,
             broker,
             session,
-            kip219: spec.client_throttling == ClientThrottling::Kip219,
+            throttling: spec.client_throttling,
             ip: spec.ip.clone(),
             handshake_rtts,
             up_free: SimTime::ZERO,
@@ -78,8 +142,18 @@ impl Conn {
             throttled_until: SimTime::ZERO,
             queue: VecDeque::new(),
             busy: false,
+            throttle_mute: (SimTime::ZERO, SimTime::ZERO),
+            up,
             tracks,
         }
+    }
+
+    /// The client may hand a new request to this connection: connected,
+    /// the last send complete, and fewer than `max_in_flight` in flight.
+    ///
+    /// Kafka: `NetworkClient.canSendRequest`, `InFlightRequests.canSendMore`.
+    pub(super) fn can_send(&self, max_in_flight: u32) -> bool {
+        self.ready && self.up.writing.is_none() && self.in_flight_count() < max_in_flight
     }
 
     /// Requests sent and not yet answered.
@@ -151,8 +225,11 @@ impl World {
         (conn.down_free, conn.down_free + self.latency)
     }
 
-    /// Sends a request of `bytes` on `c`; unless it is an `acks=0` produce,
-    /// it is in flight until answered or `request_timeout_ms` passes.
+    /// Sends a request of `bytes` on `c`: it is written into the socket as
+    /// far as the buffers allow and is in flight until answered (an `acks=0`
+    /// produce: until its send completes) or `request_timeout_ms` passes.
+    /// The caller checks [`Conn::can_send`] first and, for `acks=0`, reads
+    /// [`Req::written_at`] to learn whether the send completed at once.
     pub(super) fn send_request(
         &mut self,
         c: ConnectionId,
@@ -161,18 +238,105 @@ impl World {
         request_timeout_ms: u64,
     ) -> RequestId {
         let epoch = self.conns[c].epoch;
-        let acks0 = matches!(kind, ReqKind::Produce { acks0: true, .. });
-        let r = self.reqs.push(Req::new(c, epoch, bytes, kind));
-        let arrive = self.transfer_up(c, bytes);
-        self.schedule(arrive, Ev::RequestArrive(r));
-        if !acks0 {
-            self.conns[c].in_flight.push(r);
-            self.schedule(
-                self.now + SimSpan::from_ms(request_timeout_ms),
-                Ev::RequestTimeout(r),
-            );
-        }
+        let mut req = Req::new(c, epoch, bytes, kind);
+        req.sent_at = self.now;
+        let r = self.reqs.push(req);
+        let conn = &mut self.conns[c];
+        conn.in_flight.push(r);
+        conn.up.queued.push_back(r);
+        conn.up.queued_bytes += bytes;
+        conn.up.writing = Some(r);
+        let client = conn.client;
+        let unread = conn.up.unread_bytes();
+        let waits = &mut self.clients[client].waits;
+        waits.unread_bytes_max = waits.unread_bytes_max.max(unread);
+        self.schedule(
+            self.now + SimSpan::from_ms(request_timeout_ms),
+            Ev::RequestTimeout(r),
+        );
+        self.pump(c, false);
         r
+    }
+
+    /// Moves requests from the send buffer onto the wire while the broker's
+    /// receive window has room (a request larger than the window goes when
+    /// nothing is unread ahead of it, as the broker then reads it as it
+    /// streams), then completes the incomplete send if it now fits in the
+    /// send buffer. `notify`: tell the client (its sender may go on); false
+    /// when called from [`World::send_request`], whose caller goes on itself.
+    ///
+    /// Kafka: TCP flow control under `Selector.write` / `KafkaChannel.write`;
+    /// `NetworkClient.handleCompletedSends` (an `acks=0` request is done
+    /// when its send completes).
+    pub(super) fn pump(&mut self, c: ConnectionId, notify: bool) {
+        loop {
+            let up = &self.conns[c].up;
+            let Some(&r) = up.queued.front() else { break };
+            let bytes = self.reqs[r].bytes();
+            if up.window_bytes > 0 && up.window_bytes + bytes > up.receive_buffer {
+                break;
+            }
+            let up = &mut self.conns[c].up;
+            up.queued.pop_front();
+            up.queued_bytes -= bytes;
+            up.window_bytes += bytes;
+            let arrive = self.transfer_up(c, bytes);
+            self.schedule(arrive, Ev::RequestArrive(r));
+        }
+        let up = &self.conns[c].up;
+        let Some(w) = up.writing else { return };
+        let on_wire = up.queued.back() != Some(&w);
+        if !(on_wire || up.queued_bytes <= up.send_buffer) {
+            return;
+        }
+        self.conns[c].up.writing = None;
+        self.reqs[w].written_at = Some(self.now);
+        if self.reqs[w].is_acks0() {
+            // No response is expected: done once written.
+            self.reqs[w].done = true;
+            let conn = &mut self.conns[c];
+            if let Some(i) = conn.in_flight.iter().position(|x| *x == w) {
+                conn.in_flight.remove(i);
+            }
+        }
+        if notify {
+            let client = self.conns[c].client;
+            if let Role::Producer(p) = self.clients[client].role {
+                if self.reqs[w].is_acks0() {
+                    self.producer_written(p, w);
+                    return;
+                }
+            }
+            self.poll_client(client);
+        }
+    }
+
+    /// The broker reads request `r` from `c`'s socket: its bytes leave the
+    /// receive window, and where it waited is added to the client's totals.
+    pub(super) fn read_request(&mut self, c: ConnectionId, r: RequestId) {
+        let now = self.now;
+        let bytes = self.reqs[r].bytes();
+        let conn = &mut self.conns[c];
+        conn.up.window_bytes = conn.up.window_bytes.saturating_sub(bytes);
+        let (m0, m1) = conn.throttle_mute;
+        let client = conn.client;
+        let req = &self.reqs[r];
+        let written = req.written_at.unwrap_or(now);
+        let arrived = req.arrived_at.min(now);
+        let queued = now.saturating_since(arrived);
+        let muted = if m1 > arrived && m0 < now {
+            m1.min(now).saturating_since(m0.max(arrived))
+        } else {
+            SimSpan::ZERO
+        };
+        let waits = &mut self.clients[client].waits;
+        waits.requests += 1;
+        waits.at_client_ms += written.saturating_since(req.sent_at).as_ms_f64();
+        waits.in_buffers_ms += arrived.saturating_since(written).as_ms_f64();
+        waits.muted_ms += muted.as_ms_f64();
+        waits.broker_queue_ms +=
+            SimSpan::from_ns(queued.as_ns().saturating_sub(muted.as_ns())).as_ms_f64();
+        self.pump(c, true);
     }
 
     /// Closes `c`: in-flight requests fail (a producer retries or expires
@@ -183,6 +347,7 @@ impl World {
         conn.ready = false;
         conn.busy = false;
         conn.queue.clear();
+        conn.up.clear();
         let failed = std::mem::take(&mut conn.in_flight);
         let client = conn.client;
         for r in failed.iter().rev() {
@@ -220,12 +385,14 @@ impl World {
             conn.in_flight.remove(i);
         }
         // Kafka: NetworkClient.maybeThrottle (KIP-219 clients only).
-        if throttle > 0 && conn.kip219 {
-            conn.throttled_until = conn
-                .throttled_until
-                .max(now + SimSpan::from_throttle_ms(throttle));
+        let mut backoff = SimSpan::ZERO;
+        if throttle > 0 && conn.throttling.backs_off() {
+            let until = now + SimSpan::from_throttle_ms(throttle);
+            backoff = until.saturating_since(conn.throttled_until.max(now));
+            conn.throttled_until = conn.throttled_until.max(until);
         }
         let client = conn.client;
+        self.clients[client].waits.backoff_ms += backoff.as_ms_f64();
         let broker = conn.broker;
         self.clients[client].track_throttles.push(ClientThrottle {
             at_ms: now.as_ms_f64(),

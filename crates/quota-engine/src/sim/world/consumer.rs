@@ -191,6 +191,10 @@ impl World {
                 self.consumer_wake(ci, at);
                 continue;
             }
+            // Flow control: the last send must have completed (woken when it does).
+            if conn.up.writing.is_some() {
+                continue;
+            }
             let parts = co
                 .slots
                 .iter()

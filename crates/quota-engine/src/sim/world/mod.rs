@@ -35,7 +35,7 @@ use crate::broker::Broker;
 use crate::resolve::QuotaManagers;
 
 use broker::{BrokerNode, LogBatch, Partition, Req};
-use connection::Conn;
+use connection::{Conn, UpPath};
 use consumer::Consumer;
 use ids::{
     BrokerId, ClientId, ConnectionId, ConsumerId, PartitionId, ProducerId, RequestId, TrackId,
@@ -212,6 +212,14 @@ impl World {
                 ListenerKind::Plaintext | ListenerKind::Ssl => 1,
                 ListenerKind::SaslPlaintext | ListenerKind::SaslSsl => 3,
             };
+            // Socket buffers (validated at least 1 byte).
+            let send_buffer = match wl {
+                Workload::Producer(p) => p.config.send_buffer_bytes,
+                Workload::Consumer(c) => c.config.send_buffer_bytes,
+            };
+            let send_buffer = u64::try_from(send_buffer).unwrap_or(1);
+            let receive_buffer =
+                u64::try_from(s.brokers.settings.socket_receive_buffer_bytes).unwrap_or(1);
             // One connection per broker that leads one of the topic's partitions.
             let mut links = Vec::new();
             for b in (0..s.brokers.count).map(BrokerId) {
@@ -230,7 +238,15 @@ impl World {
                         tracks[slot.index()] = Some(w.track_for(b, slot, sid, client));
                     }
                 }
-                let id = w.conns.push(Conn::new(client, b, session, spec, handshake_rtts, tracks));
+                let id = w.conns.push(Conn::new(
+                    client,
+                    b,
+                    session,
+                    spec,
+                    handshake_rtts,
+                    tracks,
+                    UpPath::new(send_buffer, receive_buffer),
+                ));
                 links.push((b, id));
             }
             let conn_ids: Vec<ConnectionId> = links.iter().map(|(_, c)| *c).collect();

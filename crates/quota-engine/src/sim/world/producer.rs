@@ -4,7 +4,8 @@
 //! `max.block.ms`, the sender draining ready batches per broker within
 //! `max.in.flight.requests.per.connection` and `max.request.size`, retries
 //! after a disconnect and `delivery.timeout.ms` expiry; `acks=0` completes
-//! on send.
+//! when its send completes (written into the socket send buffer), so a muted
+//! channel holds it back through the socket buffers and `buffer.memory`.
 //!
 //! Kafka: `KafkaProducer.doSend`, `RecordAccumulator` (`append`, `ready`,
 //! `drain`, `expiredBatches`), `BufferPool.allocate`, `Sender.sendProducerData`,
@@ -183,6 +184,18 @@ impl World {
             .record(self.now.as_ms(), ms_f64(throttle));
         let batches = self.reqs[r].produce_batches();
         for b in batches {
+            self.complete_batch(p, b);
+        }
+        self.producer_poll(p);
+    }
+
+    /// An `acks=0` request's send completed after waiting for socket buffer
+    /// space: its batches are complete and the sender goes on.
+    ///
+    /// Kafka: `NetworkClient.handleCompletedSends` (no response expected),
+    /// `Sender.handleProduceResponse` with a null response.
+    pub(super) fn producer_written(&mut self, p: ProducerId, r: super::RequestId) {
+        for b in self.reqs[r].produce_batches() {
             self.complete_batch(p, b);
         }
         self.producer_poll(p);
@@ -408,7 +421,9 @@ impl World {
                     next_wake = next_wake.min(conn.throttled_until);
                     break;
                 }
-                if conn.in_flight_count() >= pr.cfg.max_in_flight {
+                // In-flight limit and flow control: the last send must have
+                // completed (woken when it does).
+                if !conn.can_send(pr.cfg.max_in_flight) {
                     break;
                 }
                 // Drain: the first batch of every partition led by this broker,
@@ -446,9 +461,11 @@ impl World {
                 let acks0 = pr.cfg.acks == Acks::None;
                 let timeout = pr.cfg.request_timeout_ms;
                 let batches = taken.clone();
-                self.send_request(c, size, ReqKind::Produce { batches, acks0 }, timeout);
-                if acks0 {
-                    // acks=0: complete on send (the client expects no response).
+                let r = self.send_request(c, size, ReqKind::Produce { batches, acks0 }, timeout);
+                if acks0 && self.reqs[r].written_at.is_some() {
+                    // acks=0: complete once written (the client expects no
+                    // response); a send still waiting for socket buffer
+                    // space completes in `producer_written`.
                     for b in taken {
                         self.complete_batch(p, b);
                     }

@@ -19,7 +19,7 @@ use crate::sim::scenario::{ConnectionSpec, Scenario};
 use crate::sim::time::{count_f64, ms_f64, SimSpan, SimTime};
 use crate::sim::timeline::{
     BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientThrottle, ClientTrack,
-    LatencySummary, MBeanValue, PerfSummary, PerfWindow, ProgressPoint, RatePoint, SampleWindow,
+    LatencySummary, MBeanValue, PerfSummary, PerfWindow, ProgressPoint, RatePoint, RequestWaits, SampleWindow,
     SensorTrack, Series, Span, ThrottleEvent, Timeline, SERIES_CAP,
 };
 
@@ -86,6 +86,8 @@ pub(super) struct ClientInfo {
     pub(super) blocked: Vec<Span>,
     pub(super) buffer: Series<BufferPoint>,
     pub(super) progress: Series<ProgressPoint>,
+    /// Where the client's requests waited, summed.
+    pub(super) waits: RequestWaits,
 }
 
 impl ClientInfo {
@@ -106,6 +108,7 @@ impl ClientInfo {
             blocked: Vec::new(),
             buffer: Series::default(),
             progress: Series::default(),
+            waits: RequestWaits::default(),
         }
     }
 }
@@ -442,6 +445,7 @@ impl World {
                         blocked: info.blocked,
                         buffer: info.buffer,
                         progress: info.progress,
+                        waits: Some(info.waits),
                     }
                 }
                 Role::Consumer(ci) => {
@@ -475,6 +479,7 @@ impl World {
                         blocked: info.blocked,
                         buffer: info.buffer,
                         progress: info.progress,
+                        waits: Some(info.waits),
                     }
                 }
             };
