@@ -59,11 +59,18 @@ fn expired_batches_are_a_named_timeout_exception() {
     assert!(e.line().starts_with(
         "org.apache.kafka.common.errors.TimeoutException: Expiring 64 record(s) for lab-0:1000 ms has passed since batch creation (first at "
     ));
-    assert!(e.line().ends_with(" s; delivery.timeout.ms=1000)"), "{}", e.line());
+    assert!(
+        e.line().ends_with(" s; delivery.timeout.ms=1000)"),
+        "{}",
+        e.line()
+    );
     // The JSON names the outcome.
     let json = serde_json::to_value(c).unwrap();
     assert_eq!(json["outcome"]["status"], "failed");
-    assert_eq!(json["outcome"]["exceptions"][0]["count"], m.record_error_total);
+    assert_eq!(
+        json["outcome"]["exceptions"][0]["count"],
+        m.record_error_total
+    );
 }
 
 #[test]
@@ -81,7 +88,10 @@ fn a_full_buffer_past_max_block_ms_is_a_buffer_exhausted_exception() {
     let errors = c.metrics.record_error_total;
     assert!(errors > 0);
     let e = &c.outcome.exceptions()[0];
-    assert_eq!(e.class, "org.apache.kafka.clients.producer.BufferExhaustedException");
+    assert_eq!(
+        e.class,
+        "org.apache.kafka.clients.producer.BufferExhaustedException"
+    );
     assert_eq!(e.short_class(), "BufferExhaustedException");
     assert!(e.is_timeout());
     assert_eq!(e.count, errors);

@@ -3,9 +3,9 @@
 //! document (the run's outcome, per-client and per-budget summaries, the
 //! per-request trace of a textbook run, and the whole Timeline).
 
+use quota_engine::entity::QuotaType;
 use quota_engine::sim::textbook::{BudgetSummary, ClientSummary, RequestTrace, TextbookRun};
 use quota_engine::sim::{ClientKind, ClientTrack, Outcome, SensorTrack, Timeline};
-use quota_engine::entity::QuotaType;
 use serde::Serialize;
 
 /// A finished simulation: the modelled network's Timeline, or a textbook

@@ -45,7 +45,10 @@ fn a_run_that_lost_records_names_the_exception_and_exits_3() {
             && text.contains(&format!(" ms with {errors} of 30000 records lost")),
         "{text}"
     );
-    assert!(text.contains("FAILED: records were lost (exit code 3):"), "{text}");
+    assert!(
+        text.contains("FAILED: records were lost (exit code 3):"),
+        "{text}"
+    );
     let summary = format!(
         "producer: {errors} of 30000 records failed: org.apache.kafka.common.errors.TimeoutException: \
          Expiring 64 record(s) for lab-0:1000 ms has passed since batch creation (first at "
@@ -56,7 +59,12 @@ fn a_run_that_lost_records_names_the_exception_and_exits_3() {
         .unwrap_or_else(|| panic!("no failure summary in {text}"));
     assert!(line.ends_with(" s; delivery.timeout.ms=1000)"), "{line}");
     // The first expiry: delivery.timeout.ms after the first batch, as seconds.
-    let first: f64 = line[summary.len()..].split(' ').next().unwrap().parse().unwrap();
+    let first: f64 = line[summary.len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!((1.0..1.5).contains(&first), "{line}");
     assert!(
         stderr.contains("producer-delivery-timeout.json: 1 client(s) lost records (exit code 3)."),
@@ -82,7 +90,10 @@ fn json_carries_the_outcome_and_the_summaries() {
     assert_eq!(c["outcome"]["status"], "failed");
     assert_eq!(c["outcome"]["records"], 30_000);
     let e = &c["outcome"]["exceptions"][0];
-    assert_eq!(e["class"], "org.apache.kafka.common.errors.TimeoutException");
+    assert_eq!(
+        e["class"],
+        "org.apache.kafka.common.errors.TimeoutException"
+    );
     assert_eq!(e["count"], errors);
     assert_eq!(e["setting"], "delivery.timeout.ms");
     assert_eq!(e["setting_ms"], 1000);
@@ -95,7 +106,10 @@ fn json_carries_the_outcome_and_the_summaries() {
     assert_eq!(v["timeline"]["clients"][0]["outcome"], c["outcome"]);
     // One budget: the client-id's produce quota, with the throttles decided on it.
     let b = &v["budgets"][0];
-    assert_eq!(b["mbean"], "kafka.server:type=Produce,client-id=throttled-producer-9b7ca577");
+    assert_eq!(
+        b["mbean"],
+        "kafka.server:type=Produce,client-id=throttled-producer-9b7ca577"
+    );
     assert_eq!(b["bound"], 2_000_000.0);
     assert_eq!(b["members"][0], "producer");
     assert!(b["throttles"].as_u64().unwrap() > 0);

@@ -54,10 +54,21 @@ pub fn client_status(c: &ClientTrack, cursor: f64, end_ms: f64) -> ClientStatus 
         class,
         detail: detail.clone(),
     };
-    if let (Outcome::Failed { records, failed_records, exceptions }, true) = (&c.outcome, ended) {
+    if let (
+        Outcome::Failed {
+            records,
+            failed_records,
+            exceptions,
+        },
+        true,
+    ) = (&c.outcome, ended)
+    {
         let what: Vec<String> = exceptions.iter().map(brief).collect();
         return status(
-            format!("failed: {failed_records} of {records} records lost: {}", what.join("; ")),
+            format!(
+                "failed: {failed_records} of {records} records lost: {}",
+                what.join("; ")
+            ),
             "failed",
         );
     }
@@ -66,7 +77,15 @@ pub fn client_status(c: &ClientTrack, cursor: f64, end_ms: f64) -> ClientStatus 
         // from its first failure on (the count is known for the whole run).
         let what: Vec<String> = seen
             .iter()
-            .map(|e| format!("{} since {} ({}={})", e.short_class(), fmt_ms(e.first_at_ms), e.setting, e.setting_ms))
+            .map(|e| {
+                format!(
+                    "{} since {} ({}={})",
+                    e.short_class(),
+                    fmt_ms(e.first_at_ms),
+                    e.setting,
+                    e.setting_ms
+                )
+            })
             .collect();
         return status(format!("records failing: {}", what.join("; ")), "failing");
     }
@@ -94,9 +113,12 @@ mod tests {
     /// example), with `delivery.timeout.ms` as given.
     fn producer(delivery_timeout_ms: u64, request_timeout_ms: u64) -> Scenario {
         let v: serde_json::Value =
-            serde_json::from_str(include_str!("../../../../examples/producer-2mb-quota.json")).unwrap();
+            serde_json::from_str(include_str!("../../../../examples/producer-2mb-quota.json"))
+                .unwrap();
         let mut s: Scenario = serde_json::from_value(v["scenario"].clone()).unwrap();
-        let Workload::Producer(p) = &mut s.workloads[0] else { panic!("a producer") };
+        let Workload::Producer(p) = &mut s.workloads[0] else {
+            panic!("a producer")
+        };
         p.config.delivery_timeout_ms = delivery_timeout_ms;
         p.config.request_timeout_ms = request_timeout_ms;
         s
@@ -133,11 +155,17 @@ mod tests {
         assert_eq!(mid.class, "failing");
         assert_eq!(
             mid.text,
-            format!("records failing: TimeoutException since {} (delivery.timeout.ms=1000)", fmt_ms(first))
+            format!(
+                "records failing: TimeoutException since {} (delivery.timeout.ms=1000)",
+                fmt_ms(first)
+            )
         );
         // Before it: nothing failed yet.
         let before = client_status(c, first - 1.0, t.end_ms);
-        assert!(!matches!(before.class, "failed" | "failing" | "done"), "{before:?}");
+        assert!(
+            !matches!(before.class, "failed" | "failing" | "done"),
+            "{before:?}"
+        );
         assert!(before.detail.is_empty());
     }
 
@@ -156,6 +184,9 @@ mod tests {
         s.horizon_ms = 2_000;
         let t = simulate(&s).unwrap();
         let st = client_status(&t.clients[0], t.end_ms, t.end_ms);
-        assert_eq!((st.text.as_str(), st.class), ("stopped by the horizon", "stopped"));
+        assert_eq!(
+            (st.text.as_str(), st.class),
+            ("stopped by the horizon", "stopped")
+        );
     }
 }

@@ -48,8 +48,8 @@ pub use trace::{
 };
 
 use super::{
-    BrokerTrack, ClientKind, ClientMetrics, ClientThrottle,
-    ClientTrack, MBeanValue, NetworkModel, Outcome, ProgressPoint, RatePoint, SampleWindow, Scenario,
+    BrokerTrack, ClientKind, ClientMetrics, ClientThrottle, Outcome,
+    ClientTrack, MBeanValue, NetworkModel, ProgressPoint, RatePoint, SampleWindow, Scenario,
     SensorTrack, Series, SimError, Span, ThrottleEvent, Timeline, Workload, SERIES_CAP,
 };
 use crate::broker::stats::WindowedAvgMax;

@@ -35,7 +35,8 @@ const TIMEOUT_EXCEPTION: &str = "org.apache.kafka.common.errors.TimeoutException
 /// (a subclass of `TimeoutException`).
 ///
 /// Kafka: `BufferPool.allocate` (clients/src/main/java/org/apache/kafka/clients/producer/internals/BufferPool.java).
-const BUFFER_EXHAUSTED_EXCEPTION: &str = "org.apache.kafka.clients.producer.BufferExhaustedException";
+const BUFFER_EXHAUSTED_EXCEPTION: &str =
+    "org.apache.kafka.clients.producer.BufferExhaustedException";
 
 /// A batch in the accumulator (or in flight).
 pub(super) struct Batch {
@@ -317,12 +318,20 @@ impl World {
         pr.errors += 1;
         let (size, max_block, total) = (pr.alloc, pr.cfg.max_block_ms, pr.cfg.buffer_memory);
         let (available, poolable) = (total.saturating_sub(pr.buffer_used), pr.cfg.batch_size);
-        pr.failures.record(BUFFER_EXHAUSTED_EXCEPTION, "max.block.ms", max_block, 1, now, || {
-            format!(
-                "Failed to allocate {size} bytes within the configured max blocking time {max_block} ms. \
-                 Total memory: {total} bytes. Available memory: {available} bytes. Poolable size: {poolable} bytes"
-            )
-        });
+        pr.failures.record(
+            BUFFER_EXHAUSTED_EXCEPTION,
+            "max.block.ms",
+            max_block,
+            1,
+            now,
+            || {
+                format!(
+                    "Failed to allocate {size} bytes within the configured max blocking time \
+                     {max_block} ms. Total memory: {total} bytes. Available memory: {available} \
+                     bytes. Poolable size: {poolable} bytes"
+                )
+            },
+        );
         pr.next_record += 1;
         pr.next_append = now + pr.interval;
         let client = pr.client;
