@@ -9,11 +9,16 @@ pub(crate) mod convert;
 pub(crate) mod link;
 pub(crate) mod resolve;
 pub(crate) mod simulate;
+pub(crate) mod simulate_report;
 
 /// Exit code for success.
 pub(crate) const EXIT_OK: u8 = 0;
 /// Exit code for bad input (a file, a line, a state file); the message is on stderr.
 pub(crate) const EXIT_BAD_INPUT: u8 = 1;
+/// Exit code of `simulate` when the simulation ran but at least one client
+/// lost records (its outcome is `failed`; the failure summary is printed).
+/// 2 is clap's usage error.
+pub(crate) const EXIT_RECORDS_LOST: u8 = 3;
 
 /// Runs the parsed command line.
 pub(crate) fn run(cli: Cli) -> ExitCode {

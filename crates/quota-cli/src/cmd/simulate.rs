@@ -1,26 +1,51 @@
 //! `kafka-quota simulate SCENARIO.json [--json]`: runs the deterministic
 //! simulation and prints, per client, the `kafka-producer-perf-test.sh`
 //! lines (producers) and the client metrics a Java client reports
-//! (`produce-throttle-time-avg/max`, `record-retry-total`, ...).
-//! `--json` prints the whole Timeline instead.
+//! (`produce-throttle-time-avg/max`, `record-retry-total`, ...), the
+//! per-request trace of a textbook run, and a failure summary for every
+//! client that lost records (Kafka's exception, how many, the first when,
+//! the setting that ran out); such a run exits with
+//! [`EXIT_RECORDS_LOST`]. `--json` prints the same as one JSON document
+//! ([`super::simulate_report::json`]).
 
 use std::path::PathBuf;
 
 use clap::Args;
 use quota_engine::java_double_to_string;
-use quota_engine::sim::{simulate, ClientKind, ClientTrack};
+use quota_engine::sim::{simulate, textbook, ClientKind, ClientTrack, Outcome};
 use quota_formats::scenario;
 
 use super::resolve::read_text;
-use super::{EXIT_BAD_INPUT, EXIT_OK};
+use super::simulate_report::{failed_clients, failure_summary, json, Ran};
+use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_RECORDS_LOST};
+
+/// `simulate --help`: what the output holds and the exit codes.
+const AFTER_HELP: &str = "\
+Output: per client the kafka-producer-perf-test.sh lines (producers), how its run ended and \
+the client metrics; for a textbook scenario (\"network\": \"textbook\") the per-request \
+trace table; then, for every client that lost records, a failure summary naming Kafka's \
+exception, how many records, when the first failed and the setting that ran out, e.g.
+  app: 8176 of 30000 records failed: org.apache.kafka.common.errors.TimeoutException: \
+Expiring 64 record(s) for lab-0:1000 ms has passed since batch creation \
+(first at 1.199 s; delivery.timeout.ms=1000)
+
+--json prints one document: {scenario, seed, outcome {status, exit_code, failed_records, \
+failed_clients}, clients (with outcome), budgets, requests (textbook only), timeline}.
+
+Exit codes: 0 the run completed (or the horizon stopped it with no record lost); \
+1 bad input (the scenario cannot be read or cannot run); 2 usage; \
+3 the simulation ran but at least one client lost records.";
 
 /// Arguments of `kafka-quota simulate`.
 #[derive(Debug, Args)]
+#[command(after_help = AFTER_HELP)]
 pub(crate) struct SimulateArgs {
     /// The scenario file (envelope or bare scenario JSON; `-` = standard input).
     #[arg(value_name = "SCENARIO.json")]
     pub(crate) file: PathBuf,
-    /// Print the whole Timeline as JSON.
+    /// Print the run as one JSON document: its outcome, per-client and
+    /// per-budget summaries, a textbook run's per-request trace, and the
+    /// whole Timeline.
     #[arg(long)]
     pub(crate) json: bool,
 }
@@ -46,9 +71,16 @@ fn print_client(c: &ClientTrack) {
         ClientKind::Producer => "produce",
         ClientKind::Consumer => "fetch",
     };
-    match c.duration_ms {
-        Some(d) => outln!("  finished after {} ms", java_double_to_string(d)),
-        None => outln!("  did not finish before the horizon"),
+    match (&c.outcome, c.duration_ms) {
+        (Outcome::Failed { failed_records, records, .. }, Some(d)) => outln!(
+            "  FAILED: ended after {} ms with {failed_records} of {records} records lost",
+            java_double_to_string(d)
+        ),
+        (Outcome::Failed { failed_records, records, .. }, None) => outln!(
+            "  FAILED: {failed_records} of {records} records lost; did not finish before the horizon"
+        ),
+        (_, Some(d)) => outln!("  finished after {} ms", java_double_to_string(d)),
+        (_, None) => outln!("  did not finish before the horizon"),
     }
     outln!(
         "  {prefix}-throttle-time-avg={} ms {prefix}-throttle-time-max={} ms",
@@ -104,22 +136,35 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
     for n in &file.notes {
         errln!("note: {name}: {n}");
     }
-    let timeline = match simulate(&file.scenario) {
-        Ok(t) => t,
+    let ran = if textbook::is_textbook(&file.scenario) {
+        textbook::run(&file.scenario).map(Ran::Textbook)
+    } else {
+        simulate(&file.scenario).map(Ran::Modelled)
+    };
+    let ran = match ran {
+        Ok(r) => r,
         Err(e) => {
             errln!("kafka-quota: {name}: the scenario cannot run: {e}");
             return EXIT_BAD_INPUT;
         }
     };
+    let timeline = ran.timeline();
+    let lost = failed_clients(timeline).count();
+    let code = if lost > 0 { EXIT_RECORDS_LOST } else { EXIT_OK };
+    if lost > 0 {
+        errln!(
+            "kafka-quota: {name}: {lost} client(s) lost records (exit code {EXIT_RECORDS_LOST})."
+        );
+    }
     if args.json {
-        match serde_json::to_string(&timeline) {
+        match json(&ran, code) {
             Ok(s) => outln!("{s}"),
             Err(e) => {
-                errln!("kafka-quota: cannot write the timeline as JSON: {e}.");
+                errln!("kafka-quota: cannot write the run as JSON: {e}.");
                 return EXIT_BAD_INPUT;
             }
         }
-        return EXIT_OK;
+        return code;
     }
     outln!(
         "scenario {:?} (seed {}): {} events, ended at {} ms{}",
@@ -137,5 +182,19 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
         outln!();
         print_client(c);
     }
-    EXIT_OK
+    if let Some(run) = ran.textbook() {
+        outln!();
+        outln!("requests (textbook trace, times in ms):");
+        for line in run.trace_table().lines() {
+            outln!("  {line}");
+        }
+    }
+    if lost > 0 {
+        outln!();
+        outln!("FAILED: records were lost (exit code {EXIT_RECORDS_LOST}):");
+        for summary in failed_clients(timeline).filter_map(failure_summary) {
+            outln!("{summary}");
+        }
+    }
+    code
 }

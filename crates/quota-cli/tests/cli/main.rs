@@ -7,4 +7,5 @@ mod common;
 mod interchange;
 mod kerberos;
 mod pipe;
+mod simulate;
 mod state;

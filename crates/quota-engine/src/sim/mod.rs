@@ -82,8 +82,9 @@ pub use scenario::{
 pub use validate::ScenarioProblem;
 pub use timeline::{
     fnv1a64, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientThrottle, ClientTrack,
-    LatencySummary, MBeanValue, PerfSummary, PerfWindow, ProgressPoint, RatePoint, RequestWaits, SampleWindow,
-    SensorTrack, Series, Span, ThrottleEvent, Timeline, SERIES_CAP,
+    LatencySummary, MBeanValue, NamedException, Outcome, PerfSummary, PerfWindow, ProgressPoint,
+    RatePoint, RequestWaits, SampleWindow, SensorTrack, Series, Span, ThrottleEvent, Timeline,
+    SERIES_CAP,
 };
 
 use crate::broker::BrokerError;

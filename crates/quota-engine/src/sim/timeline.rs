@@ -416,6 +416,11 @@ pub struct ClientTrack {
     pub finish_ms: Option<f64>,
     /// `finish - start` (ms), if finished.
     pub duration_ms: Option<f64>,
+    /// How the client's run ended; omitted from the JSON when it is
+    /// [`Outcome::Completed`], so a run without failures serialises (and
+    /// fingerprints) as it did before outcomes were named.
+    #[serde(skip_serializing_if = "Outcome::is_completed")]
+    pub outcome: Outcome,
     /// Client metrics at the end.
     pub metrics: ClientMetrics,
     /// Per-record latency (producers).
@@ -471,6 +476,119 @@ pub struct RequestWaits {
     /// on one connection (at most about `send.buffer.bytes` +
     /// `socket.receive.buffer.bytes` + one request).
     pub unread_bytes_max: u64,
+}
+
+/// How a client's run ended, as its application would see it.
+///
+/// Serialised with a `status` tag: `{"status": "failed", "records": 30000,
+/// "failed_records": 8352, "exceptions": [...]}`, `{"status": "stopped"}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum Outcome {
+    /// Every record was acknowledged (producer) or consumed (consumer).
+    Completed,
+    /// Records were lost: their callbacks (or `send()`) got an exception.
+    /// The client may have finished (every record acknowledged or failed) or
+    /// been stopped by the horizon ([`ClientTrack::finish_ms`] tells).
+    Failed {
+        /// Records the application meant to send (the workload's `records`).
+        records: u64,
+        /// Records that failed: the sum of the exceptions' counts, equal to
+        /// the producer's `record-error-total`.
+        failed_records: u64,
+        /// The failures, one entry per exception class and the setting that
+        /// ran out, in the order they first happened.
+        exceptions: Vec<NamedException>,
+    },
+    /// The horizon stopped the run before the client finished; no record
+    /// failed by then.
+    Stopped,
+}
+
+impl Outcome {
+    /// True for [`Outcome::Completed`] (the plain success).
+    pub fn is_completed(&self) -> bool {
+        matches!(self, Outcome::Completed)
+    }
+
+    /// True when records were lost ([`Outcome::Failed`]).
+    pub fn is_failed(&self) -> bool {
+        matches!(self, Outcome::Failed { .. })
+    }
+
+    /// Records that failed (0 unless [`Outcome::Failed`]).
+    pub fn failed_records(&self) -> u64 {
+        match self {
+            Outcome::Failed { failed_records, .. } => *failed_records,
+            _ => 0,
+        }
+    }
+
+    /// The named exceptions (empty unless [`Outcome::Failed`]).
+    pub fn exceptions(&self) -> &[NamedException] {
+        match self {
+            Outcome::Failed { exceptions, .. } => exceptions,
+            _ => &[],
+        }
+    }
+}
+
+/// Records that failed with one exception because one setting ran out, as
+/// the Java producer reports them to the application (the `send()` future /
+/// callback).
+///
+/// Kafka (apache/kafka at 1eb7644349cb07139d6a3c1ad1986979647cac99):
+/// - `delivery.timeout.ms`: `Sender.sendProducerData` fails each batch that
+///   `RecordAccumulator.expiredBatches` / `Sender.getExpiredInflightBatches`
+///   return with `org.apache.kafka.common.errors.TimeoutException("Expiring
+///   N record(s) for topic-partition:X ms has passed since batch creation")`
+///   (clients/src/main/java/org/apache/kafka/clients/producer/internals/Sender.java);
+/// - `max.block.ms` on `buffer.memory`: `BufferPool.allocate` throws
+///   `org.apache.kafka.clients.producer.BufferExhaustedException` (a
+///   subclass of `TimeoutException`) "Failed to allocate S bytes within the
+///   configured max blocking time N ms. Total memory: M bytes. Available
+///   memory: A bytes. Poolable size: P bytes"
+///   (clients/src/main/java/org/apache/kafka/clients/producer/internals/BufferPool.java),
+///   which `KafkaProducer.doSend` hands to the callback and counts in
+///   `record-error-total`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NamedException {
+    /// The Java class, e.g. `org.apache.kafka.common.errors.TimeoutException`.
+    pub class: String,
+    /// Records that failed with it.
+    pub count: u64,
+    /// When the first of them failed (ms).
+    pub first_at_ms: f64,
+    /// The producer setting that ran out, e.g. `delivery.timeout.ms`.
+    pub setting: String,
+    /// That setting's value (ms).
+    pub setting_ms: u64,
+    /// The message of the first failure, as Kafka words it.
+    pub message: String,
+}
+
+impl NamedException {
+    /// The class without its package, e.g. `TimeoutException`.
+    pub fn short_class(&self) -> &str {
+        self.class.rsplit('.').next().unwrap_or(&self.class)
+    }
+
+    /// True for `TimeoutException` and its subclass `BufferExhaustedException`.
+    pub fn is_timeout(&self) -> bool {
+        matches!(self.short_class(), "TimeoutException" | "BufferExhaustedException")
+    }
+
+    /// One line: `class: message (first at 12.345 s; setting=N)`.
+    pub fn line(&self) -> String {
+        format!(
+            "{}: {} (first at {:.3} s; {}={})",
+            self.class,
+            self.message,
+            self.first_at_ms / 1000.0,
+            self.setting,
+            self.setting_ms
+        )
+    }
 }
 
 /// One broker's MBean readings at the end of the run.

@@ -114,18 +114,15 @@ fn clients_table(ctx: &Ctx, t: &Timeline) -> Html {
                 <tbody>
                 { for t.clients.iter().enumerate().map(|(i, c)| {
                     let at = c.at(cursor);
-                    let state = if at.duration_ms.is_some() { "done" }
-                        else if cursor < c.start_ms { "not started" }
-                        else if at.blocked { "send() blocked" }
-                        else if at.muted { "muted (throttled)" }
-                        else { "running" };
+                    let status = model::client_status(c, cursor, t.end_ms);
                     let d = d.clone();
                     html! {
                         <tr class={classes!((focused == i).then_some("focus"))}>
                             <th scope="row">{ format!("{} ({})", c.name, if c.kind == ClientKind::Producer { "producer" } else { "consumer" }) }</th>
                             <td><code>{ format!("{} · {}", c.principal, c.client_id) }</code></td>
                             <td>{ format!("{} / {}", at.records, total(&c.name)) }</td>
-                            <td class={format!("state {}", state.split(' ').next().unwrap_or(""))}>{ state }</td>
+                            <td class={format!("state {}", status.class)} data-testid={format!("state-{}", c.name)}
+                                title={(!status.detail.is_empty()).then(|| status.detail.clone())}>{ status.text.clone() }</td>
                             <td data-testid={format!("duration-{}", c.name)} data-ms={at.duration_ms.map(|d| format!("{d:.0}"))}>
                                 { at.duration_ms.map_or_else(|| "…".to_owned(), model::fmt_ms) }
                             </td>

@@ -10,19 +10,22 @@
 //!
 //! By concern: `edit` (scenario edits the reducer makes), `parse` (numbers
 //! as typed), `format` (units and amounts as the page writes them),
-//! `analysis` (the engine's verdicts and the simulation), `scale` (SVG scales).
+//! `analysis` (the engine's verdicts and the simulation), `scale` (SVG scales),
+//! `status` (a client's state at the cursor, its failures named).
 
 mod analysis;
 mod edit;
 mod format;
 mod parse;
 mod scale;
+mod status;
 
 pub use analysis::*;
 pub use edit::*;
 pub use format::*;
 pub use parse::*;
 pub use scale::*;
+pub use status::*;
 
 /// The most brokers a scenario may have in the playground.
 pub const MAX_BROKERS: u32 = 9;

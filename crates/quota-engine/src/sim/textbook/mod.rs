@@ -48,7 +48,7 @@ pub use trace::{
 };
 
 use super::{
-    BrokerTrack, ClientKind, ClientMetrics, ClientThrottle,
+    BrokerTrack, ClientKind, ClientMetrics, ClientThrottle, Outcome,
     ClientTrack, MBeanValue, NetworkModel, ProgressPoint, RatePoint, SampleWindow, Scenario,
     SensorTrack, Series, SimError, Span, ThrottleEvent, Timeline, Workload, SERIES_CAP,
 };
@@ -739,6 +739,12 @@ impl Run {
                 start_ms: c.start_ms as f64,
                 finish_ms: c.finish_ms.map(|f| f as f64),
                 duration_ms: c.finish_ms.map(|f| (f - c.start_ms) as f64),
+                // A textbook request never fails: only the horizon stops a client.
+                outcome: if c.finish_ms.is_some() {
+                    Outcome::Completed
+                } else {
+                    Outcome::Stopped
+                },
                 metrics: ClientMetrics {
                     throttle_time_avg: c.throttle_stat.avg(read_at),
                     throttle_time_max: c.throttle_stat.max(read_at),

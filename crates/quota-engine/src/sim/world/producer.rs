@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 
 use super::broker::ReqKind;
 use super::ids::{ix, len_u32, BatchId, BrokerId, ClientId, ConnectionId, PartitionId, ProducerId, Table};
-use super::recording::LatencyRecorder;
+use super::recording::{ExceptionLog, LatencyRecorder};
 use super::{
     batch_allocation, record_size_in_batch, records_per_batch, Ev, World, BATCH_OVERHEAD,
 };
@@ -27,6 +27,17 @@ use crate::sim::timeline::{BufferPoint, ProgressPoint, Span};
 
 /// Produce request header and topic framing, bytes.
 const PRODUCE_REQUEST_OVERHEAD: u64 = 120;
+
+/// What an expired batch's callback gets.
+///
+/// Kafka: `Sender.sendProducerData` (clients/src/main/java/org/apache/kafka/clients/producer/internals/Sender.java).
+const TIMEOUT_EXCEPTION: &str = "org.apache.kafka.common.errors.TimeoutException";
+/// What `send()` gets when `buffer.memory` stays full for `max.block.ms`
+/// (a subclass of `TimeoutException`).
+///
+/// Kafka: `BufferPool.allocate` (clients/src/main/java/org/apache/kafka/clients/producer/internals/BufferPool.java).
+const BUFFER_EXHAUSTED_EXCEPTION: &str =
+    "org.apache.kafka.clients.producer.BufferExhaustedException";
 
 /// A batch in the accumulator (or in flight).
 pub(super) struct Batch {
@@ -44,6 +55,8 @@ pub(super) struct Batch {
 pub(super) struct Producer {
     pub(super) client: ClientId,
     cfg: ProducerConfig,
+    /// The topic's name (for exception messages).
+    topic: String,
     /// Records the application sends.
     pub(super) total: u64,
     pub(super) value_bytes: u32,
@@ -75,6 +88,8 @@ pub(super) struct Producer {
     pub(super) tick_at: SimTime,
     pub(super) acked: u64,
     pub(super) errors: u64,
+    /// The failed records by exception (their sum is `errors`).
+    pub(super) failures: ExceptionLog,
     pub(super) retries: u64,
     pub(super) latency: LatencyRecorder,
     pub(super) throttle: WindowedAvgMax,
@@ -109,6 +124,7 @@ impl Producer {
         Producer {
             client,
             cfg,
+            topic: p.topic.clone(),
             total: p.records,
             value_bytes: p.record_size,
             rec_bytes,
@@ -132,6 +148,7 @@ impl Producer {
             tick_at: SimTime::NEVER,
             acked: 0,
             errors: 0,
+            failures: ExceptionLog::default(),
             retries: 0,
             latency: LatencyRecorder::new(),
             throttle: WindowedAvgMax::new(QuotaWindow::KAFKA_METRICS_DEFAULT),
@@ -157,6 +174,35 @@ impl Producer {
 
     fn delivery_timeout(&self) -> SimSpan {
         SimSpan::from_ms(self.cfg.delivery_timeout_ms)
+    }
+
+    /// Batch `b` fails at `now` past `delivery.timeout.ms`: its records
+    /// count in `record-error-total` and its callbacks get Kafka's
+    /// `TimeoutException`, "Expiring N record(s) for topic-partition:X ms has
+    /// passed since batch creation" (X between the ms clock readings).
+    ///
+    /// Kafka: `Sender.sendProducerData`, which fails what
+    /// `RecordAccumulator.expiredBatches` and `Sender.getExpiredInflightBatches`
+    /// return (clients/src/main/java/org/apache/kafka/clients/producer/internals/Sender.java,
+    /// apache/kafka 1eb7644349cb07139d6a3c1ad1986979647cac99).
+    fn expire_batch(&mut self, b: BatchId, now: SimTime) {
+        let bt = &self.batches[b];
+        let (n, slot, created) = (u64::from(bt.records), bt.slot, bt.created);
+        self.errors += n;
+        let topic = &self.topic;
+        self.failures.record(
+            TIMEOUT_EXCEPTION,
+            "delivery.timeout.ms",
+            self.cfg.delivery_timeout_ms,
+            n,
+            now,
+            || {
+                format!(
+                    "Expiring {n} record(s) for {topic}-{slot}:{} ms has passed since batch creation",
+                    now.as_ms() - created.as_ms()
+                )
+            },
+        );
     }
 }
 
@@ -208,8 +254,10 @@ impl World {
         let timeout = pr.delivery_timeout();
         let batch = &mut pr.batches[b];
         if now.saturating_since(batch.created) >= timeout {
-            let n = u64::from(batch.records);
-            pr.errors += n;
+            // Kafka would have expired the in-flight batch at its delivery
+            // timeout already (Sender.getExpiredInflightBatches), with the
+            // same message; here it fails when its request does.
+            pr.expire_batch(b, now);
             self.free_batch(p, b);
             self.check_producer_done(p);
         } else {
@@ -274,11 +322,29 @@ impl World {
         if pr.block_episode != episode || pr.blocked_since.is_none() {
             return;
         }
-        // send() gives up after max.block.ms: the record fails (Kafka: BufferPool
-        // TimeoutException, counted by record-error-total), the app moves on.
+        // send() gives up after max.block.ms: the record fails with
+        // BufferPool's BufferExhaustedException (a TimeoutException, handed
+        // to the callback and counted by record-error-total in
+        // KafkaProducer.doSend), the app moves on.
         let since = pr.blocked_since.take().unwrap_or(now);
         pr.blocked_total += now - since;
         pr.errors += 1;
+        let (size, max_block, total) = (pr.alloc, pr.cfg.max_block_ms, pr.cfg.buffer_memory);
+        let (available, poolable) = (total.saturating_sub(pr.buffer_used), pr.cfg.batch_size);
+        pr.failures.record(
+            BUFFER_EXHAUSTED_EXCEPTION,
+            "max.block.ms",
+            max_block,
+            1,
+            now,
+            || {
+                format!(
+                    "Failed to allocate {size} bytes within the configured max blocking time \
+                     {max_block} ms. Total memory: {total} bytes. Available memory: {available} \
+                     bytes. Poolable size: {poolable} bytes"
+                )
+            },
+        );
         pr.next_record += 1;
         pr.next_append = now + pr.interval;
         let client = pr.client;
@@ -370,7 +436,7 @@ impl World {
                     }
                     let pr = &mut self.producers[p];
                     pr.deques[slot].pop_front();
-                    pr.errors += u64::from(pr.batches[b].records);
+                    pr.expire_batch(b, now);
                     self.free_batch(p, b);
                     self.check_producer_done(p);
                 }

@@ -19,8 +19,9 @@ use crate::sim::scenario::{ConnectionSpec, Scenario};
 use crate::sim::time::{count_f64, ms_f64, SimSpan, SimTime};
 use crate::sim::timeline::{
     BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientThrottle, ClientTrack,
-    LatencySummary, MBeanValue, PerfSummary, PerfWindow, ProgressPoint, RatePoint, RequestWaits, SampleWindow,
-    SensorTrack, Series, Span, ThrottleEvent, Timeline, SERIES_CAP,
+    LatencySummary, MBeanValue, NamedException, Outcome, PerfSummary, PerfWindow, ProgressPoint,
+    RatePoint, RequestWaits, SampleWindow, SensorTrack, Series, Span, ThrottleEvent, Timeline,
+    SERIES_CAP,
 };
 
 /// `kafka-producer-perf-test.sh` reporting interval, ms.
@@ -231,6 +232,62 @@ impl LatencyRecorder {
     }
 }
 
+/// A producer's failed records, grouped by exception class and setting in
+/// the order they first happened (the [`Outcome::Failed`] of its track).
+#[derive(Default)]
+pub(super) struct ExceptionLog {
+    named: Vec<NamedException>,
+}
+
+impl ExceptionLog {
+    /// `n` records failed at `now` with `class` because `setting` (value
+    /// `setting_ms`) ran out; `message` words the failure as Kafka does and
+    /// is kept for the first one of its kind.
+    pub(super) fn record(
+        &mut self,
+        class: &str,
+        setting: &str,
+        setting_ms: u64,
+        n: u64,
+        now: SimTime,
+        message: impl FnOnce() -> String,
+    ) {
+        if let Some(e) = self
+            .named
+            .iter_mut()
+            .find(|e| e.class == class && e.setting == setting)
+        {
+            e.count += n;
+            return;
+        }
+        self.named.push(NamedException {
+            class: class.to_owned(),
+            count: n,
+            first_at_ms: now.as_ms_f64(),
+            setting: setting.to_owned(),
+            setting_ms,
+            message: message(),
+        });
+    }
+
+    /// The outcome of a client that meant to send `records`, with `finished`
+    /// telling whether it finished before the horizon.
+    fn outcome(&self, records: u64, finished: bool) -> Outcome {
+        if !self.named.is_empty() {
+            return Outcome::Failed {
+                records,
+                failed_records: self.named.iter().map(|e| e.count).sum(),
+                exceptions: self.named.clone(),
+            };
+        }
+        if finished {
+            Outcome::Completed
+        } else {
+            Outcome::Stopped
+        }
+    }
+}
+
 /// Records per second over `elapsed_ms`, 0 for an empty interval.
 fn per_second(records: u64, elapsed_ms: i64) -> f64 {
     if elapsed_ms > 0 {
@@ -426,6 +483,7 @@ impl World {
                         start_ms: pr.start.as_ms_f64(),
                         finish_ms: pr.finish.map(SimTime::as_ms_f64),
                         duration_ms: pr.finish.map(|f| (f - pr.start).as_ms_f64()),
+                        outcome: pr.failures.outcome(pr.total, pr.finish.is_some()),
                         metrics: ClientMetrics {
                             throttle_time_avg: pr.throttle.avg(read_at),
                             throttle_time_max: pr.throttle.max(read_at),
@@ -460,6 +518,11 @@ impl World {
                         start_ms: co.start.as_ms_f64(),
                         finish_ms: co.finish.map(SimTime::as_ms_f64),
                         duration_ms: co.finish.map(|f| (f - co.start).as_ms_f64()),
+                        outcome: if co.finish.is_some() {
+                            Outcome::Completed
+                        } else {
+                            Outcome::Stopped
+                        },
                         metrics: ClientMetrics {
                             throttle_time_avg: co.throttle.avg(read_at),
                             throttle_time_max: co.throttle.max(read_at),

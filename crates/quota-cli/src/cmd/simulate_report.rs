@@ -1,0 +1,254 @@
+//! What `kafka-quota simulate` reports besides the per-client lines: the
+//! failure summary of every client that lost records, and the `--json`
+//! document (the run's outcome, per-client and per-budget summaries, the
+//! per-request trace of a textbook run, and the whole Timeline).
+
+use quota_engine::entity::QuotaType;
+use quota_engine::sim::textbook::{BudgetSummary, ClientSummary, RequestTrace, TextbookRun};
+use quota_engine::sim::{ClientKind, ClientTrack, Outcome, SensorTrack, Timeline};
+use serde::Serialize;
+
+/// A finished simulation: the modelled network's Timeline, or a textbook
+/// run (its Timeline plus the per-request trace and summaries).
+pub(crate) enum Ran {
+    /// The modelled network.
+    Modelled(Timeline),
+    /// `"network": "textbook"`.
+    Textbook(TextbookRun),
+}
+
+impl Ran {
+    /// The run's Timeline.
+    pub(crate) fn timeline(&self) -> &Timeline {
+        match self {
+            Ran::Modelled(t) => t,
+            Ran::Textbook(r) => &r.timeline,
+        }
+    }
+
+    /// The textbook run, if it was one.
+    pub(crate) fn textbook(&self) -> Option<&TextbookRun> {
+        match self {
+            Ran::Modelled(_) => None,
+            Ran::Textbook(r) => Some(r),
+        }
+    }
+}
+
+/// The clients of `t` that lost records (outcome `failed`).
+pub(crate) fn failed_clients(t: &Timeline) -> impl Iterator<Item = &ClientTrack> {
+    t.clients.iter().filter(|c| c.outcome.is_failed())
+}
+
+/// The failure summary of one client, or `None` when it lost no record:
+/// `app: 8352 of 30000 records failed: <class>: <message> (first at
+/// 12.345 s; delivery.timeout.ms=1000)`, with one further line per further
+/// exception (`  100 of them: <class>: ...`).
+pub(crate) fn failure_summary(c: &ClientTrack) -> Option<String> {
+    let Outcome::Failed {
+        records,
+        failed_records,
+        exceptions,
+    } = &c.outcome
+    else {
+        return None;
+    };
+    let head = format!("{}: {failed_records} of {records} records failed", c.name);
+    Some(match exceptions.as_slice() {
+        [one] => format!("{head}: {}", one.line()),
+        many => {
+            let mut s = format!("{head}:");
+            for e in many {
+                s.push_str(&format!("\n  {} of them: {}", e.count, e.line()));
+            }
+            s
+        }
+    })
+}
+
+/// How the whole run ended, in the `--json` document.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum RunStatus {
+    /// Every client completed.
+    Completed,
+    /// At least one client lost records (exit code 3).
+    RecordsLost,
+    /// No record was lost, but the horizon stopped at least one client.
+    Stopped,
+}
+
+/// The run's outcome in the `--json` document.
+#[derive(Debug, Serialize)]
+struct RunOutcome {
+    status: RunStatus,
+    /// The exit code `simulate` returns.
+    exit_code: u8,
+    /// Records lost over all clients.
+    failed_records: u64,
+    /// The clients that lost records, with their failure summary.
+    failed_clients: Vec<FailedClient>,
+}
+
+#[derive(Debug, Serialize)]
+struct FailedClient {
+    name: String,
+    summary: String,
+}
+
+/// One client in the `--json` document.
+#[derive(Debug, Serialize)]
+struct ClientJson<'a> {
+    name: &'a str,
+    kind: ClientKind,
+    principal: &'a str,
+    client_id: &'a str,
+    /// Always present here (the Timeline omits a plain `completed`).
+    outcome: &'a Outcome,
+    start_ms: f64,
+    finish_ms: Option<f64>,
+    duration_ms: Option<f64>,
+    records_done: u64,
+    record_error_total: u64,
+    record_retry_total: u64,
+    /// `produce-` / `fetch-throttle-time-avg` (ms; `null` for NaN).
+    throttle_time_avg: f64,
+    /// `produce-` / `fetch-throttle-time-max` (ms; `null` for NaN).
+    throttle_time_max: f64,
+    /// Requests sent.
+    requests: u64,
+    /// A textbook run's per-client figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    textbook: Option<&'a ClientSummary>,
+}
+
+/// One budget (quota sensor on a broker) in the `--json` document.
+#[derive(Debug, Serialize)]
+struct BudgetJson<'a> {
+    broker: u32,
+    quota_type: QuotaType,
+    sensor_name: &'a str,
+    mbean: &'a str,
+    /// Bytes/s, or percent for a request quota (`Long.MAX_VALUE` as a
+    /// double when unlimited).
+    bound: f64,
+    /// The clients drawing on it (names).
+    members: Vec<&'a str>,
+    /// Throttles the broker decided on it.
+    throttles: usize,
+    /// The largest of them (ms), 0 when none.
+    throttle_max_ms: i64,
+    /// When the first was decided (ms).
+    first_throttle_at_ms: Option<i64>,
+    /// A textbook run's per-budget figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    textbook: Option<&'a BudgetSummary>,
+}
+
+/// The `--json` document of `simulate`.
+#[derive(Debug, Serialize)]
+struct Report<'a> {
+    scenario: &'a str,
+    seed: u64,
+    outcome: RunOutcome,
+    clients: Vec<ClientJson<'a>>,
+    budgets: Vec<BudgetJson<'a>>,
+    /// A textbook run's per-request trace (absent for the modelled network).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    requests: Option<&'a [RequestTrace]>,
+    /// The whole Timeline.
+    timeline: &'a Timeline,
+}
+
+fn client_json<'a>(c: &'a ClientTrack, textbook: Option<&'a ClientSummary>) -> ClientJson<'a> {
+    let m = &c.metrics;
+    ClientJson {
+        name: &c.name,
+        kind: c.kind,
+        principal: &c.principal,
+        client_id: &c.client_id,
+        outcome: &c.outcome,
+        start_ms: c.start_ms,
+        finish_ms: c.finish_ms,
+        duration_ms: c.duration_ms,
+        records_done: m.records_done,
+        record_error_total: m.record_error_total,
+        record_retry_total: m.record_retry_total,
+        throttle_time_avg: m.throttle_time_avg,
+        throttle_time_max: m.throttle_time_max,
+        requests: m.requests,
+        textbook,
+    }
+}
+
+fn budget_json<'a>(
+    t: &'a Timeline,
+    s: &'a SensorTrack,
+    textbook: Option<&'a BudgetSummary>,
+) -> BudgetJson<'a> {
+    BudgetJson {
+        broker: s.broker,
+        quota_type: s.quota_type,
+        sensor_name: &s.sensor_name,
+        mbean: &s.mbean,
+        bound: s.bound,
+        members: s
+            .members
+            .iter()
+            .filter_map(|m| t.clients.get(*m as usize).map(|c| c.name.as_str()))
+            .collect(),
+        throttles: s.throttles.len(),
+        throttle_max_ms: s.throttles.iter().map(|e| e.delay_ms).max().unwrap_or(0),
+        first_throttle_at_ms: s.throttles.first().map(|e| e.at_ms),
+        textbook,
+    }
+}
+
+/// The `--json` document for `ran`, which exits with `exit_code`.
+pub(crate) fn json(ran: &Ran, exit_code: u8) -> Result<String, serde_json::Error> {
+    let t = ran.timeline();
+    let tb = ran.textbook();
+    let failed: Vec<FailedClient> = t
+        .clients
+        .iter()
+        .filter_map(|c| {
+            failure_summary(c).map(|summary| FailedClient {
+                name: c.name.clone(),
+                summary,
+            })
+        })
+        .collect();
+    let status = if !failed.is_empty() {
+        RunStatus::RecordsLost
+    } else if t.clients.iter().any(|c| !c.outcome.is_completed()) {
+        RunStatus::Stopped
+    } else {
+        RunStatus::Completed
+    };
+    let report = Report {
+        scenario: &t.scenario,
+        seed: t.seed,
+        outcome: RunOutcome {
+            status,
+            exit_code,
+            failed_records: t.clients.iter().map(|c| c.outcome.failed_records()).sum(),
+            failed_clients: failed,
+        },
+        clients: t
+            .clients
+            .iter()
+            .enumerate()
+            .map(|(i, c)| client_json(c, tb.and_then(|r| r.clients.get(i))))
+            .collect(),
+        // A textbook run's budgets are its sensor tracks, in the same order.
+        budgets: t
+            .sensors
+            .iter()
+            .enumerate()
+            .map(|(i, s)| budget_json(t, s, tb.and_then(|r| r.budgets.get(i))))
+            .collect(),
+        requests: tb.map(|r| r.requests.as_slice()),
+        timeline: t,
+    };
+    serde_json::to_string(&report)
+}

@@ -1,0 +1,183 @@
+//! `kafka-quota simulate`: named outcomes (a run that lost records prints
+//! Kafka's exception per failed client and exits 3), the `--json` document,
+//! and a textbook run's per-request trace.
+
+use predicates::prelude::*;
+use predicates::str::contains;
+use serde_json::Value;
+
+use crate::common::{fixture, kafka_quota};
+
+/// The 30 MB throttled producer with delivery.timeout.ms=1000: batches expire.
+const EXPIRING: &str = "../../examples/producer-delivery-timeout.json";
+/// The same run with Kafka's defaults: every record acknowledged.
+const PLAIN: &str = "../../examples/producer-2mb-quota.json";
+/// Case 1 of docs/textbook-network.md.
+const TEXTBOOK: &str = "../../examples/textbook-producer.json";
+
+/// The value after `key=` in `text`, up to the next space.
+fn metric(text: &str, key: &str) -> u64 {
+    text.split(&format!("{key}="))
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .unwrap_or_else(|| panic!("no {key} in {text}"))
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_run_that_lost_records_names_the_exception_and_exits_3() {
+    let out = kafka_quota()
+        .args(["simulate", fixture(EXPIRING).to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let errors = metric(&text, "record-error-total");
+    let done = metric(&text, "records");
+    assert!(errors > 0, "{text}");
+    assert_eq!(errors + done, 30_000, "{text}");
+    // Never a plain success: no "finished after", a FAILED line instead.
+    assert!(!text.contains("finished after"), "{text}");
+    assert!(
+        text.contains("  FAILED: ended after ")
+            && text.contains(&format!(" ms with {errors} of 30000 records lost")),
+        "{text}"
+    );
+    assert!(
+        text.contains("FAILED: records were lost (exit code 3):"),
+        "{text}"
+    );
+    let summary = format!(
+        "producer: {errors} of 30000 records failed: org.apache.kafka.common.errors.TimeoutException: \
+         Expiring 64 record(s) for lab-0:1000 ms has passed since batch creation (first at "
+    );
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(&summary))
+        .unwrap_or_else(|| panic!("no failure summary in {text}"));
+    assert!(line.ends_with(" s; delivery.timeout.ms=1000)"), "{line}");
+    // The first expiry: delivery.timeout.ms after the first batch, as seconds.
+    let first: f64 = line[summary.len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1.0..1.5).contains(&first), "{line}");
+    assert!(
+        stderr.contains("producer-delivery-timeout.json: 1 client(s) lost records (exit code 3)."),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn json_carries_the_outcome_and_the_summaries() {
+    let out = kafka_quota()
+        .args(["simulate", "--json", fixture(EXPIRING).to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["outcome"]["status"], "records-lost");
+    assert_eq!(v["outcome"]["exit_code"], 3);
+    let c = &v["clients"][0];
+    let errors = c["record_error_total"].as_u64().unwrap();
+    assert!(errors > 0);
+    assert_eq!(v["outcome"]["failed_records"], errors);
+    assert_eq!(v["outcome"]["failed_clients"][0]["name"], "producer");
+    assert_eq!(c["outcome"]["status"], "failed");
+    assert_eq!(c["outcome"]["records"], 30_000);
+    let e = &c["outcome"]["exceptions"][0];
+    assert_eq!(
+        e["class"],
+        "org.apache.kafka.common.errors.TimeoutException"
+    );
+    assert_eq!(e["count"], errors);
+    assert_eq!(e["setting"], "delivery.timeout.ms");
+    assert_eq!(e["setting_ms"], 1000);
+    assert_eq!(
+        e["message"],
+        "Expiring 64 record(s) for lab-0:1000 ms has passed since batch creation"
+    );
+    assert!(e["first_at_ms"].as_f64().unwrap() >= 1000.0);
+    // The Timeline's client track names it too.
+    assert_eq!(v["timeline"]["clients"][0]["outcome"], c["outcome"]);
+    // One budget: the client-id's produce quota, with the throttles decided on it.
+    let b = &v["budgets"][0];
+    assert_eq!(
+        b["mbean"],
+        "kafka.server:type=Produce,client-id=throttled-producer-9b7ca577"
+    );
+    assert_eq!(b["bound"], 2_000_000.0);
+    assert_eq!(b["members"][0], "producer");
+    assert!(b["throttles"].as_u64().unwrap() > 0);
+    // No trace for the modelled network.
+    assert!(v.get("requests").is_none());
+}
+
+#[test]
+fn a_completed_run_exits_0_and_its_timeline_has_no_outcome_field() {
+    let out = kafka_quota()
+        .args(["simulate", "--json", fixture(PLAIN).to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["outcome"]["status"], "completed");
+    assert_eq!(v["outcome"]["failed_records"], 0);
+    assert_eq!(v["clients"][0]["outcome"]["status"], "completed");
+    assert_eq!(v["clients"][0]["records_done"], 30_000);
+    assert!(v["timeline"]["clients"][0].get("outcome").is_none());
+    kafka_quota()
+        .args(["simulate", fixture(PLAIN).to_str().unwrap()])
+        .assert()
+        .code(0)
+        .stdout(contains("  finished after ").and(contains("FAILED").not()));
+}
+
+#[test]
+fn a_textbook_run_prints_its_trace() {
+    let out = kafka_quota()
+        .args(["simulate", fixture(TEXTBOOK).to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    // docs/textbook-network.md case 1: the third request is throttled 4990
+    // ms, the fourth 9995 ms.
+    let table = [
+        "requests (textbook trace, times in ms):",
+        "  conn  k  send  bytes  arrive  start  record  recorded  accepted  throttle  received  mute-end",
+        "  p 1 0 5000 5 5 5 5000 5000 0 5 5",
+        "  p 2 5 5000 10 10 10 5000 5000 0 10 10",
+        "  p 3 10 5000 15 15 15 5000 5000 4990 15 5005",
+        "  p 4 5005 5000 5010 5010 5010 5000 5000 9995 5010 15005",
+    ]
+    .join("\n");
+    assert!(text.contains(&table), "{text}");
+}
+
+#[test]
+fn a_textbook_run_in_json_has_the_trace_and_summaries() {
+    let out = kafka_quota()
+        .args(["simulate", "--json", fixture(TEXTBOOK).to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let requests = v["requests"].as_array().unwrap();
+    assert_eq!(requests.len(), 4);
+    assert_eq!(requests[2]["seq"], 3);
+    assert_eq!(requests[2]["throttle_ms"], 4990);
+    assert_eq!(requests[3]["send_ms"], 5005);
+    let c = &v["clients"][0]["textbook"]["stats"];
+    assert_eq!(c["throttled_responses"], 2);
+    assert_eq!(c["throttle_max_ms"], 9995);
+    assert_eq!(c["first_throttle"]["record_ms"], 15);
+    let b = &v["budgets"][0];
+    assert_eq!(b["mbean"], "kafka.server:type=Produce,client-id=app");
+    assert_eq!(b["textbook"]["stats"]["bytes_accepted_per_s"][0], 15_000);
+    assert_eq!(v["outcome"]["status"], "completed");
+}

@@ -1,0 +1,192 @@
+//! A client's state at the cursor, as the clients table words and styles
+//! it: a client whose records failed (the Timeline's `Outcome::Failed`)
+//! never reads "done".
+
+use quota_engine::sim::{ClientTrack, NamedException, Outcome};
+
+use super::format::fmt_ms;
+
+/// What the clients table shows in a client's State cell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientStatus {
+    /// The words shown, e.g. `done`, `send() blocked`, or `failed: 8176 of
+    /// 30000 records lost: TimeoutException on 8176 records, first at
+    /// 1.20 s (delivery.timeout.ms=1000)`.
+    pub text: String,
+    /// The cell's CSS class (after `state`): `done`, `not`, `send()`,
+    /// `muted`, `running`, `stopped`, `failing` (a warning: records are
+    /// failing, the client still runs) or `failed` (an error).
+    pub class: &'static str,
+    /// Kafka's exception lines (`class: message (first at ...; setting=N)`)
+    /// of the failures seen by the cursor, for the cell's tooltip; empty
+    /// when none.
+    pub detail: String,
+}
+
+/// One exception, briefly: `TimeoutException on 8176 records, first at
+/// 1.20 s (delivery.timeout.ms=1000)`.
+fn brief(e: &NamedException) -> String {
+    format!(
+        "{} on {} record{}, first at {} ({}={})",
+        e.short_class(),
+        e.count,
+        if e.count == 1 { "" } else { "s" },
+        fmt_ms(e.first_at_ms),
+        e.setting,
+        e.setting_ms
+    )
+}
+
+/// The state of client `c` at `cursor` (ms) in a run that ended at
+/// `end_ms`.
+pub fn client_status(c: &ClientTrack, cursor: f64, end_ms: f64) -> ClientStatus {
+    let at = c.at(cursor);
+    let ended = at.duration_ms.is_some() || cursor >= end_ms;
+    let seen: Vec<&NamedException> = c
+        .outcome
+        .exceptions()
+        .iter()
+        .filter(|e| e.first_at_ms <= cursor)
+        .collect();
+    let detail = seen.iter().map(|e| e.line()).collect::<Vec<_>>().join("\n");
+    let status = |text: String, class| ClientStatus {
+        text,
+        class,
+        detail: detail.clone(),
+    };
+    if let (
+        Outcome::Failed {
+            records,
+            failed_records,
+            exceptions,
+        },
+        true,
+    ) = (&c.outcome, ended)
+    {
+        let what: Vec<String> = exceptions.iter().map(brief).collect();
+        return status(
+            format!(
+                "failed: {failed_records} of {records} records lost: {}",
+                what.join("; ")
+            ),
+            "failed",
+        );
+    }
+    if !seen.is_empty() {
+        // Running, but records have started failing: name the exception
+        // from its first failure on (the count is known for the whole run).
+        let what: Vec<String> = seen
+            .iter()
+            .map(|e| {
+                format!(
+                    "{} since {} ({}={})",
+                    e.short_class(),
+                    fmt_ms(e.first_at_ms),
+                    e.setting,
+                    e.setting_ms
+                )
+            })
+            .collect();
+        return status(format!("records failing: {}", what.join("; ")), "failing");
+    }
+    if at.duration_ms.is_some() {
+        status("done".to_owned(), "done")
+    } else if cursor < c.start_ms {
+        status("not started".to_owned(), "not")
+    } else if cursor >= end_ms && c.outcome == Outcome::Stopped {
+        status("stopped by the horizon".to_owned(), "stopped")
+    } else if at.blocked {
+        status("send() blocked".to_owned(), "send()")
+    } else if at.muted {
+        status("muted (throttled)".to_owned(), "muted")
+    } else {
+        status("running".to_owned(), "running")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quota_engine::sim::{simulate, Scenario, Workload};
+
+    /// The 30 MB producer under producer_byte_rate=2000000 (the CLI's
+    /// example), with `delivery.timeout.ms` as given.
+    fn producer(delivery_timeout_ms: u64, request_timeout_ms: u64) -> Scenario {
+        let v: serde_json::Value =
+            serde_json::from_str(include_str!("../../../../examples/producer-2mb-quota.json"))
+                .unwrap();
+        let mut s: Scenario = serde_json::from_value(v["scenario"].clone()).unwrap();
+        let Workload::Producer(p) = &mut s.workloads[0] else {
+            panic!("a producer")
+        };
+        p.config.delivery_timeout_ms = delivery_timeout_ms;
+        p.config.request_timeout_ms = request_timeout_ms;
+        s
+    }
+
+    #[test]
+    fn a_client_whose_batches_expired_is_failed_not_done() {
+        let t = simulate(&producer(1000, 500)).unwrap();
+        let c = &t.clients[0];
+        let errors = c.metrics.record_error_total;
+        assert!(errors > 0);
+        let first = c.outcome.exceptions()[0].first_at_ms;
+        // At the end: failed, in the error style, with the count, the
+        // exception, the first time and the setting.
+        let end = client_status(c, t.end_ms, t.end_ms);
+        assert_eq!(end.class, "failed");
+        assert_eq!(
+            end.text,
+            format!(
+                "failed: {errors} of 30000 records lost: TimeoutException on {errors} records, first at {} (delivery.timeout.ms=1000)",
+                fmt_ms(first)
+            )
+        );
+        assert!(!end.text.contains("done"));
+        assert!(
+            end.detail.starts_with(
+                "org.apache.kafka.common.errors.TimeoutException: Expiring 64 record(s) for lab-0:1000 ms has passed since batch creation (first at "
+            ),
+            "{}",
+            end.detail
+        );
+        // After the first expiry but before the end: a warning.
+        let mid = client_status(c, first, t.end_ms);
+        assert_eq!(mid.class, "failing");
+        assert_eq!(
+            mid.text,
+            format!(
+                "records failing: TimeoutException since {} (delivery.timeout.ms=1000)",
+                fmt_ms(first)
+            )
+        );
+        // Before it: nothing failed yet.
+        let before = client_status(c, first - 1.0, t.end_ms);
+        assert!(
+            !matches!(before.class, "failed" | "failing" | "done"),
+            "{before:?}"
+        );
+        assert!(before.detail.is_empty());
+    }
+
+    #[test]
+    fn a_client_without_failures_is_done() {
+        let t = simulate(&producer(120_000, 30_000)).unwrap();
+        let c = &t.clients[0];
+        let s = client_status(c, t.end_ms, t.end_ms);
+        assert_eq!((s.text.as_str(), s.class), ("done", "done"));
+        assert_eq!(client_status(c, -1.0, t.end_ms).class, "not");
+    }
+
+    #[test]
+    fn a_client_the_horizon_stopped_says_so() {
+        let mut s = producer(120_000, 30_000);
+        s.horizon_ms = 2_000;
+        let t = simulate(&s).unwrap();
+        let st = client_status(&t.clients[0], t.end_ms, t.end_ms);
+        assert_eq!(
+            (st.text.as_str(), st.class),
+            ("stopped by the horizon", "stopped")
+        );
+    }
+}
