@@ -2,6 +2,7 @@
 //! `conformance` harness, which prints its own per-vector report):
 //! - [`lab`]: the lab article's measured runs, reproduced (native only: it
 //!   reads the fixtures from disk).
+//! - [`outcome`]: named outcomes (`TimeoutException`) of runs that lose records.
 //! - [`same_on_every_target`]: the same Timeline natively and in wasm32;
 //!   `scripts/test-wasm.sh` runs this binary in Node.
 //!
@@ -9,4 +10,6 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 mod lab;
+#[cfg(not(target_arch = "wasm32"))]
+mod outcome;
 mod same_on_every_target;

@@ -2,16 +2,16 @@
 //! `Outcome::Failed` with Kafka's exception, counted as `record-error-total`
 //! counts it; a run without failures keeps the plain success (and its JSON).
 //!
-//! `cargo test -p quota-engine --test outcome`.
+//! `cargo test -p quota-engine --test engine outcome`.
 
 use quota_engine::sim::{simulate, Outcome, Scenario, Timeline};
 
 /// examples/producer-delivery-timeout.json: the 30 MB producer under
 /// producer_byte_rate=2000000 with delivery.timeout.ms=1000 and
 /// request.timeout.ms=500.
-const EXPIRING: &str = include_str!("../../../examples/producer-delivery-timeout.json");
+const EXPIRING: &str = include_str!("../../../../examples/producer-delivery-timeout.json");
 /// The same run with Kafka's defaults (nothing expires).
-const PLAIN: &str = include_str!("../../../examples/producer-2mb-quota.json");
+const PLAIN: &str = include_str!("../../../../examples/producer-2mb-quota.json");
 
 fn scenario(envelope: &str) -> Scenario {
     let v: serde_json::Value = serde_json::from_str(envelope).expect("the example is JSON");
