@@ -29,6 +29,7 @@
 pub mod broker;
 pub mod cluster;
 pub mod entity;
+mod error;
 pub mod jdk;
 pub mod json_f64;
 pub mod metrics;
@@ -37,6 +38,7 @@ pub mod resolve;
 pub mod sim;
 pub mod store;
 
+pub use error::{Error, ErrorKind};
 pub use entity::{ConfigType, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaType, UnitLabel};
 pub use jdk::double::java_double_to_string;
 pub use principal::{KafkaPrincipal, PrincipalBuilder, PrincipalConfig, PrincipalError, PrincipalOutcome};

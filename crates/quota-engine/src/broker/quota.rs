@@ -4,10 +4,10 @@
 use std::collections::BTreeMap;
 
 use super::stats::WindowedAvgMax;
-use super::BrokerError;
 use crate::entity::QuotaType;
 use crate::metrics::{Admission, QuotaWindow, RateSensor};
 use crate::resolve::{MetricTags, QuotaManager};
+use crate::Error;
 
 /// Index of a sensor inside its [`ClientQuotaManager`] (stable for the
 /// manager's life; sensors are never removed during a simulation).
@@ -54,16 +54,16 @@ impl ClientQuotaManager {
     ///
     /// # Errors
     ///
-    /// [`BrokerError::NotAClientQuota`] for the controller-mutation type,
+    /// [`ErrorKind::NotAClientQuota`](crate::ErrorKind::NotAClientQuota) for the controller-mutation type,
     /// which has its own token-bucket manager.
     pub fn new(
         callback: QuotaManager,
         window: QuotaWindow,
         metrics_window: QuotaWindow,
-    ) -> Result<Self, BrokerError> {
+    ) -> Result<Self, Error> {
         let quota_type = callback.quota_type();
         if quota_type == QuotaType::ControllerMutation {
-            return Err(BrokerError::NotAClientQuota { quota_type });
+            return Err(Error::not_a_client_quota(quota_type));
         }
         Ok(ClientQuotaManager {
             quota_type,

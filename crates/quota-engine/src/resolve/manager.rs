@@ -7,7 +7,6 @@
 //! never clears a flag).
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use super::ladder::{EntityKind, QuotaTypeFlags, Rung};
 use super::resolution::{
@@ -15,30 +14,9 @@ use super::resolution::{
     TagDecision, UNLIMITED_BOUND,
 };
 use crate::entity::{EntityName, QuotaEntity, QuotaType};
+use crate::jdk::double::java_double_equals;
 use crate::principal::sanitize;
-
-/// Why a quota update was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ResolveError {
-    /// An `ip` entity was given to a client quota manager.
-    IpEntity {
-        /// The entity's path, e.g. `ips/10.0.0.1`.
-        entity: String,
-    },
-}
-
-impl fmt::Display for ResolveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ResolveError::IpEntity { entity } => write!(
-                f,
-                "The entity {entity} is an IP entity: its only quota, connection_creation_rate, is enforced by the per-IP connection quota, not by the produce, fetch, request or controller-mutation quota managers."
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ResolveError {}
+use crate::Error;
 
 /// One configured quota: the entity as it was set (raw names) and its value.
 #[derive(Debug, Clone, PartialEq)]
@@ -118,14 +96,6 @@ fn entity_tags(key: &QuotaEntity) -> MetricTags {
     }
 }
 
-/// `Double.compare(a, b) != 0`: NaN equals NaN, `0.0` differs from `-0.0`.
-fn java_double_differs(a: f64, b: f64) -> bool {
-    if a.is_nan() && b.is_nan() {
-        return false;
-    }
-    a.to_bits() != b.to_bits()
-}
-
 /// The rungs Kafka's limit lookup consults for these tags.
 ///
 /// Kafka: `DefaultQuotaCallback.findQuota`.
@@ -168,7 +138,7 @@ impl QuotaManager {
     ///
     /// # Errors
     ///
-    /// [`ResolveError::IpEntity`] for an `ip` entity.
+    /// [`ErrorKind::IpEntity`](crate::ErrorKind::IpEntity) for an `ip` entity.
     ///
     /// Kafka: `ClientQuotaManager.updateQuota`, `updateQuotaTypes`,
     /// `updateQuotaMetricConfigs`.
@@ -176,11 +146,9 @@ impl QuotaManager {
         &mut self,
         entity: &QuotaEntity,
         value: Option<f64>,
-    ) -> Result<QuotaTypeFlags, ResolveError> {
+    ) -> Result<QuotaTypeFlags, Error> {
         let Some(kind) = EntityKind::of(entity) else {
-            return Err(ResolveError::IpEntity {
-                entity: entity.path(),
-            });
+            return Err(Error::ip_entity(entity.path()));
         };
         let key = kafka_key(entity);
         let was_active = self.overrides.contains_key(&key);
@@ -244,7 +212,7 @@ impl QuotaManager {
             .iter()
             .filter_map(|(tags, bound)| {
                 let new = self.quota_bound(tags);
-                java_double_differs(new, *bound).then(|| (tags.clone(), new))
+                (!java_double_equals(new, *bound)).then(|| (tags.clone(), new))
             })
             .collect();
         self.sensors.extend(updates);

@@ -27,7 +27,7 @@
 //! // users/<default> gives each user one budget for all their clients.
 //! assert_eq!(r.metric_tags, Some(MetricTags::new("alice", "")));
 //! assert_eq!(r.mbean_name().as_deref(), Some("kafka.server:type=Produce,user=alice"));
-//! # Ok::<(), quota_engine::resolve::ResolveError>(())
+//! # Ok::<(), quota_engine::Error>(())
 //! ```
 //!
 //! Kafka: `ClientQuotaManager` with `DefaultQuotaCallback`
@@ -44,7 +44,7 @@ mod resolution;
 
 pub use budget::{BudgetGroup, BudgetGroups, Connection};
 pub use ladder::{EntityKind, QuotaTypeFlags, Rung};
-pub use manager::{QuotaManager, ResolveError, SensorState};
+pub use manager::{QuotaManager, SensorState};
 pub use managers::{resolve_all, QuotaManagers};
 pub use resolution::{
     Matched, MetricTags, NotApplicable, Resolution, RungCheck, RungOutcome, TagDecision,
