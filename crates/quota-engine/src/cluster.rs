@@ -7,8 +7,8 @@
 //! - the principal configuration, its builder (or why the broker would not
 //!   start with these rules), and for each scenario connection the
 //!   [`Connection`] the builder takes and the [`PrincipalOutcome`];
-//! - the four [`QuotaManagers`] built from the store, the per-IP
-//!   `connection_creation_rate` quotas, and the budget groups of the
+//! - the quota callbacks of the four quota managers ([`QuotaCallbacks`])
+//!   built from the store, the per-IP `connection_creation_rate` quotas, and the budget groups of the
 //!   connections that have a principal.
 //!
 //! Kafka: the broker's `QuotaFactory.QuotaManagers` fed by
@@ -41,7 +41,7 @@ use crate::principal::{
     Connection, Identity, Listener, PrincipalBuilder, PrincipalConfig, PrincipalError, PrincipalOutcome,
     SaslMechanism, SslClientAuth,
 };
-use crate::resolve::{BudgetGroups, Connection as BudgetMember, QuotaManagers, Resolution};
+use crate::resolve::{BudgetGroups, ClientIdentity, QuotaCallbacks, Resolution};
 use crate::sim::{ConnectionSpec, ListenerKind, Scenario};
 use crate::store::{ApiError, QuotaStore};
 use crate::Error;
@@ -203,7 +203,7 @@ pub struct Cluster {
     principal_config: PrincipalConfig,
     rules: Result<PrincipalBuilder, PrincipalError>,
     connections: Vec<ConnectionPrincipal>,
-    managers: QuotaManagers,
+    managers: QuotaCallbacks,
     ip_quotas: Vec<(QuotaEntity, f64)>,
     budgets: [BudgetGroups; 4],
 }
@@ -230,11 +230,11 @@ impl Cluster {
                 ConnectionPrincipal { connection, outcome }
             })
             .collect();
-        let members: Vec<BudgetMember> = cluster
+        let members: Vec<ClientIdentity> = cluster
             .connections
             .iter()
             .filter_map(ConnectionPrincipal::principal)
-            .map(|p| BudgetMember::new(&p.principal.name, &p.client_id))
+            .map(|p| ClientIdentity::new(&p.principal.name, &p.client_id))
             .collect();
         cluster.budgets = cluster.managers.budget_groups_all(&members);
         cluster
@@ -243,7 +243,7 @@ impl Cluster {
     /// A cluster holding `store`'s quotas, with no scenario connections
     /// (connections are then derived one by one with [`Cluster::rules`]).
     pub fn from_store(store: QuotaStore, settings: BrokerSettings, principal_config: PrincipalConfig) -> Self {
-        let managers = QuotaManagers::from_store(&store);
+        let managers = QuotaCallbacks::from_store(&store);
         let ip_quotas = store
             .entries()
             .filter(|(e, _)| e.is_ip())
@@ -309,8 +309,8 @@ impl Cluster {
         &self.connections
     }
 
-    /// The four quota managers built from the store.
-    pub fn managers(&self) -> &QuotaManagers {
+    /// The quota callbacks of the four quota managers, built from the store.
+    pub fn managers(&self) -> &QuotaCallbacks {
         &self.managers
     }
 
@@ -347,7 +347,7 @@ impl Cluster {
     /// budget of `quota_type` (itself excluded).
     pub fn sharers(&self, i: usize, quota_type: QuotaType) -> Vec<usize> {
         let Some(me) = self.connection(i).and_then(ConnectionPrincipal::principal) else { return Vec::new() };
-        let me = BudgetMember::new(&me.principal.name, &me.client_id);
+        let me = ClientIdentity::new(&me.principal.name, &me.client_id);
         let Some(group) = self.budgets[quota_type.slot()].group_of(&me) else { return Vec::new() };
         self.connections
             .iter()
@@ -355,7 +355,7 @@ impl Cluster {
             .filter(|(j, c)| {
                 *j != i
                     && c.principal()
-                        .is_some_and(|p| group.members.contains(&BudgetMember::new(&p.principal.name, &p.client_id)))
+                        .is_some_and(|p| group.members.contains(&ClientIdentity::new(&p.principal.name, &p.client_id)))
             })
             .map(|(j, _)| j)
             .collect()

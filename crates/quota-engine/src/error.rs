@@ -76,7 +76,9 @@ pub enum ErrorKind {
 /// An engine failure: its [`ErrorKind`], the input it names, and the
 /// underlying Kafka value or engine error as [`std::error::Error::source`].
 ///
-/// See the [module documentation](self) for which functions return it.
+/// Every fallible engine function returns it, except the store and the
+/// principal module, which return the Kafka values it carries ([`ApiError`],
+/// [`PrincipalError`]) and convert into it with `From`.
 ///
 /// # Example
 ///
@@ -494,7 +496,7 @@ mod tests {
 
     #[test]
     fn an_ip_entity_and_a_bad_bound_have_their_kinds() {
-        let mut cb = crate::resolve::QuotaManager::new(QuotaType::Produce);
+        let mut cb = crate::resolve::DefaultQuotaCallback::new(QuotaType::Produce);
         let e = cb
             .update_quota(
                 &crate::QuotaEntity::Ip(crate::EntityName::Default),

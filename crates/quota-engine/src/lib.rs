@@ -43,5 +43,5 @@ pub use entity::{ConfigType, EntityName, EntityType, QuotaEntity, QuotaKey, Quot
 pub use jdk::double::java_double_to_string;
 pub use principal::{KafkaPrincipal, PrincipalBuilder, PrincipalConfig, PrincipalError, PrincipalOutcome};
 pub use metrics::{Admission, MutationAdmission, MutationMode, MutationSensor, QuotaWindow, RateSensor, TokenBucket, WindowedRate};
-pub use resolve::{BudgetGroups, Connection, MetricTags, QuotaManager, QuotaManagers, Resolution, Rung};
+pub use resolve::{BudgetGroups, ClientIdentity, DefaultQuotaCallback, MetricTags, QuotaCallbacks, Resolution, Rung};
 pub use store::{AlterPlan, AlterResult, Alteration, ApiError, ErrorCode, FilterComponent, FilterMatch, Op, QuotaFilter, QuotaRecord, QuotaStore, RawEntity};

@@ -29,7 +29,7 @@ use crate::entity::{EntityName, QuotaEntity, QuotaKey, QuotaType};
 use crate::metrics::{
     Admission, MutationAdmission, MutationMode, MutationSensor, QuotaWindow, RateSensor,
 };
-use crate::resolve::{MetricTags, QuotaManagers};
+use crate::resolve::{MetricTags, QuotaCallbacks};
 use crate::Error;
 
 /// A client session as the broker sees it: its principal, `client.id`, and
@@ -204,7 +204,7 @@ pub struct Broker {
     produce: ClientQuotaManager,
     fetch: ClientQuotaManager,
     request: ClientQuotaManager,
-    mutation_callback: crate::resolve::QuotaManager,
+    mutation_callback: crate::resolve::DefaultQuotaCallback,
     mutation: BTreeMap<MetricTags, MutationSensor>,
     /// Named `ip` quotas by address (see [`ip_key`]): the entity as it was
     /// written, and its rate.
@@ -237,7 +237,7 @@ impl Broker {
     pub fn new(
         id: u32,
         settings: BrokerSettings,
-        managers: &QuotaManagers,
+        managers: &QuotaCallbacks,
         ip_quotas: &[(QuotaEntity, f64)],
     ) -> Result<Self, Error> {
         settings.validate()?;
@@ -630,7 +630,7 @@ mod tests {
     use super::*;
 
     fn broker(quotas: &[(QuotaEntity, QuotaKey, f64)]) -> Broker {
-        let mut m = QuotaManagers::new();
+        let mut m = QuotaCallbacks::new();
         let mut ips = Vec::new();
         for (e, k, v) in quotas {
             match k.quota_type() {

@@ -29,7 +29,7 @@
 //!   `horizon_ms`).
 //!
 //! The quota machinery is the engine's own: the scenario's quotas go into a
-//! [`crate::store::QuotaStore`] and [`crate::resolve::QuotaManagers`],
+//! [`crate::store::QuotaStore`] and [`crate::resolve::QuotaCallbacks`],
 //! principals are derived as in every other run, and broker 0's
 //! [`crate::broker::ClientQuotaManager`]s record, throttle, un-record (a
 //! throttled fetch) and keep the throttle-time sensors. The throttle time is

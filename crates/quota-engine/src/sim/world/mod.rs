@@ -31,7 +31,7 @@ use super::time::{SimSpan, SimTime};
 use super::timeline::{SensorTrack, Timeline};
 use super::validate;
 use crate::broker::Broker;
-use crate::resolve::QuotaManagers;
+use crate::resolve::QuotaCallbacks;
 use crate::Error;
 
 use broker::{BrokerNode, LogBatch, Partition, Req};
@@ -136,7 +136,7 @@ pub(crate) struct World {
 
 impl World {
     pub(crate) fn new(s: &Scenario, cluster: &crate::cluster::Cluster) -> Result<Self, Error> {
-        let managers: &QuotaManagers = cluster.managers();
+        let managers: &QuotaCallbacks = cluster.managers();
         let ip_quotas = cluster.ip_quotas();
         // The scenario's checks are in `Scenario::validate`, which `simulate`
         // runs first; what is left here are the lookups the world needs.
