@@ -519,6 +519,15 @@ mod tests {
     }
 
     #[test]
+    fn errors_cross_threads_and_box() {
+        fn is_send_sync<T: Send + Sync + 'static>() {}
+        is_send_sync::<Error>();
+        let boxed: Box<dyn std::error::Error + Send + Sync> =
+            Error::invalid_scenario("x".into()).into();
+        assert_eq!(boxed.to_string(), "x");
+    }
+
+    #[test]
     fn an_api_error_converts_with_its_text() {
         let api = ApiError::invalid_request("Invalid empty client id");
         let e: Error = api.clone().into();
