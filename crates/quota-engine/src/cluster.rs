@@ -7,8 +7,8 @@
 //! - the principal configuration, its builder (or why the broker would not
 //!   start with these rules), and for each scenario connection the
 //!   [`Connection`] the builder takes and the [`PrincipalOutcome`];
-//! - the four [`QuotaManagers`] built from the store, the per-IP
-//!   `connection_creation_rate` quotas, and the budget groups of the
+//! - the quota callbacks of the four quota managers ([`QuotaCallbacks`])
+//!   built from the store, the per-IP `connection_creation_rate` quotas, and the budget groups of the
 //!   connections that have a principal.
 //!
 //! Kafka: the broker's `QuotaFactory.QuotaManagers` fed by
@@ -41,9 +41,10 @@ use crate::principal::{
     Connection, Identity, Listener, PrincipalBuilder, PrincipalConfig, PrincipalError, PrincipalOutcome,
     SaslMechanism, SslClientAuth,
 };
-use crate::resolve::{BudgetGroups, Connection as BudgetMember, QuotaManagers, Resolution};
-use crate::sim::{ConnectionSpec, ListenerKind, Scenario, SimError};
+use crate::resolve::{BudgetGroups, ClientIdentity, QuotaCallbacks, Resolution};
+use crate::sim::{ConnectionSpec, ListenerKind, Scenario};
 use crate::store::{ApiError, QuotaStore};
+use crate::Error;
 
 /// The `ssl.client.auth` an SSL listener runs with: the configured value,
 /// else `required` when the client presents a certificate (a DN is given:
@@ -60,10 +61,10 @@ pub fn ssl_client_auth(configured: Option<SslClientAuth>, has_dn: bool) -> SslCl
     }
 }
 
-fn mechanism_of(spec: &ConnectionSpec) -> Result<SaslMechanism, SimError> {
+fn mechanism_of(spec: &ConnectionSpec) -> Result<SaslMechanism, Error> {
     let name = spec.mechanism.as_deref().unwrap_or("PLAIN");
     SaslMechanism::from_name(name).ok_or_else(|| {
-        SimError::invalid(format!(
+        Error::invalid_scenario(format!(
             "The connection '{}' names the SASL mechanism '{name}', which is not one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI, OAUTHBEARER.",
             spec.name
         ))
@@ -78,8 +79,8 @@ fn mechanism_of(spec: &ConnectionSpec) -> Result<SaslMechanism, SimError> {
 ///
 /// # Errors
 ///
-/// [`SimError::InvalidScenario`] for an unknown mechanism or `ssl.client.auth` value.
-pub fn engine_connection(spec: &ConnectionSpec, config: &PrincipalConfig) -> Result<Connection, SimError> {
+/// [`ErrorKind::InvalidScenario`](crate::ErrorKind::InvalidScenario) for an unknown mechanism or `ssl.client.auth` value.
+pub fn engine_connection(spec: &ConnectionSpec, config: &PrincipalConfig) -> Result<Connection, Error> {
     let listener = match spec.listener {
         ListenerKind::Plaintext => Listener::Plaintext,
         ListenerKind::Ssl => {
@@ -89,7 +90,7 @@ pub fn engine_connection(spec: &ConnectionSpec, config: &PrincipalConfig) -> Res
                 Some("requested") => Some(SslClientAuth::Requested),
                 Some("required") => Some(SslClientAuth::Required),
                 Some(other) => {
-                    return Err(SimError::invalid(format!(
+                    return Err(Error::invalid_scenario(format!(
                         "The connection '{}' has ssl.client.auth='{other}': it must be none, requested or required.",
                         spec.name
                     )))
@@ -134,9 +135,10 @@ pub fn engine_connection(spec: &ConnectionSpec, config: &PrincipalConfig) -> Res
 ///
 /// # Errors
 ///
-/// [`SimError::Quota`] with Kafka's message for the first quota the store
+/// [`ErrorKind::QuotaRefused`](crate::ErrorKind::QuotaRefused) with Kafka's
+/// [`ApiError`] ([`Error::api_error`]) for the first quota the store
 /// refuses (unknown key for the entity, value <= 0, fractional LONG, ...).
-pub fn quota_store(scenario: &Scenario) -> Result<QuotaStore, SimError> {
+pub fn quota_store(scenario: &Scenario) -> Result<QuotaStore, Error> {
     let (store, verdicts) = accepted_quotas(scenario);
     match first_refusal(scenario, &verdicts) {
         Some(e) => Err(e),
@@ -158,13 +160,10 @@ pub fn accepted_quotas(scenario: &Scenario) -> (QuotaStore, Vec<Option<ApiError>
     (store, verdicts)
 }
 
-fn first_refusal(scenario: &Scenario, verdicts: &[Option<ApiError>]) -> Option<SimError> {
+fn first_refusal(scenario: &Scenario, verdicts: &[Option<ApiError>]) -> Option<Error> {
     scenario.quotas.iter().zip(verdicts).find_map(|(q, v)| {
-        v.as_ref().map(|e| SimError::Quota {
-            entity: q.entity.path(),
-            key: q.key.as_str().to_owned(),
-            message: e.message.clone(),
-        })
+        v.as_ref()
+            .map(|e| Error::quota_refused(q.entity.path(), q.key.as_str().to_owned(), e.clone()))
     })
 }
 
@@ -173,7 +172,7 @@ fn first_refusal(scenario: &Scenario, verdicts: &[Option<ApiError>]) -> Option<S
 pub struct ConnectionPrincipal {
     /// The connection the principal builder takes ([`engine_connection`]),
     /// or why the spec cannot be read.
-    pub connection: Result<Connection, SimError>,
+    pub connection: Result<Connection, Error>,
     /// What the builder makes of it; `None` when the connection cannot be
     /// read or the principal rules do not parse ([`Cluster::rules`]).
     pub outcome: Option<Result<PrincipalOutcome, PrincipalError>>,
@@ -204,7 +203,7 @@ pub struct Cluster {
     principal_config: PrincipalConfig,
     rules: Result<PrincipalBuilder, PrincipalError>,
     connections: Vec<ConnectionPrincipal>,
-    managers: QuotaManagers,
+    managers: QuotaCallbacks,
     ip_quotas: Vec<(QuotaEntity, f64)>,
     budgets: [BudgetGroups; 4],
 }
@@ -231,11 +230,11 @@ impl Cluster {
                 ConnectionPrincipal { connection, outcome }
             })
             .collect();
-        let members: Vec<BudgetMember> = cluster
+        let members: Vec<ClientIdentity> = cluster
             .connections
             .iter()
             .filter_map(ConnectionPrincipal::principal)
-            .map(|p| BudgetMember::new(&p.principal.name, &p.client_id))
+            .map(|p| ClientIdentity::new(&p.principal.name, &p.client_id))
             .collect();
         cluster.budgets = cluster.managers.budget_groups_all(&members);
         cluster
@@ -244,7 +243,7 @@ impl Cluster {
     /// A cluster holding `store`'s quotas, with no scenario connections
     /// (connections are then derived one by one with [`Cluster::rules`]).
     pub fn from_store(store: QuotaStore, settings: BrokerSettings, principal_config: PrincipalConfig) -> Self {
-        let managers = QuotaManagers::from_store(&store);
+        let managers = QuotaCallbacks::from_store(&store);
         let ip_quotas = store
             .entries()
             .filter(|(e, _)| e.is_ip())
@@ -279,8 +278,9 @@ impl Cluster {
     ///
     /// # Errors
     ///
-    /// [`SimError::Quota`] with Kafka's message (see [`quota_store`]).
-    pub fn check_quotas(&self, scenario: &Scenario) -> Result<(), SimError> {
+    /// [`ErrorKind::QuotaRefused`](crate::ErrorKind::QuotaRefused) with
+    /// Kafka's [`ApiError`] (see [`quota_store`]).
+    pub fn check_quotas(&self, scenario: &Scenario) -> Result<(), Error> {
         first_refusal(scenario, &self.verdicts).map_or(Ok(()), Err)
     }
 
@@ -309,8 +309,8 @@ impl Cluster {
         &self.connections
     }
 
-    /// The four quota managers built from the store.
-    pub fn managers(&self) -> &QuotaManagers {
+    /// The quota callbacks of the four quota managers, built from the store.
+    pub fn managers(&self) -> &QuotaCallbacks {
         &self.managers
     }
 
@@ -347,7 +347,7 @@ impl Cluster {
     /// budget of `quota_type` (itself excluded).
     pub fn sharers(&self, i: usize, quota_type: QuotaType) -> Vec<usize> {
         let Some(me) = self.connection(i).and_then(ConnectionPrincipal::principal) else { return Vec::new() };
-        let me = BudgetMember::new(&me.principal.name, &me.client_id);
+        let me = ClientIdentity::new(&me.principal.name, &me.client_id);
         let Some(group) = self.budgets[quota_type.slot()].group_of(&me) else { return Vec::new() };
         self.connections
             .iter()
@@ -355,7 +355,7 @@ impl Cluster {
             .filter(|(j, c)| {
                 *j != i
                     && c.principal()
-                        .is_some_and(|p| group.members.contains(&BudgetMember::new(&p.principal.name, &p.client_id)))
+                        .is_some_and(|p| group.members.contains(&ClientIdentity::new(&p.principal.name, &p.client_id)))
             })
             .map(|(j, _)| j)
             .collect()
@@ -375,14 +375,11 @@ impl Cluster {
     /// The principal a simulated client on scenario connection `i` runs as,
     /// with the simulator's errors (the connection's first, then the rules',
     /// then the builder's).
-    pub(crate) fn principal(&self, i: usize, name: &str) -> Result<DerivedPrincipal, SimError> {
-        let refused = |e: &PrincipalError| SimError::Principal {
-            connection: name.to_owned(),
-            message: e.message().to_owned(),
-        };
+    pub(crate) fn principal(&self, i: usize, name: &str) -> Result<DerivedPrincipal, Error> {
+        let refused = |e: &PrincipalError| Error::no_principal(name.to_owned(), e.clone());
         let c = self
             .connection(i)
-            .ok_or_else(|| SimError::invalid(format!("The connection '{name}' is not defined in connections.")))?;
+            .ok_or_else(|| Error::invalid_scenario(format!("The connection '{name}' is not defined in connections.")))?;
         c.connection.as_ref().map_err(Clone::clone)?;
         self.rules.as_ref().map_err(refused)?;
         match &c.outcome {
@@ -391,7 +388,7 @@ impl Cluster {
                 display: out.principal.to_string(),
             }),
             Some(Err(e)) => Err(refused(e)),
-            None => Err(SimError::invalid(format!("The connection '{name}' has no principal."))),
+            None => Err(Error::invalid_scenario(format!("The connection '{name}' has no principal."))),
         }
     }
 }
@@ -432,7 +429,9 @@ mod tests {
         let c = Cluster::new(&s);
         assert!(c.quota_error(0).is_some());
         assert!(c.quota_error(1).is_none());
-        assert!(matches!(c.check_quotas(&s), Err(SimError::Quota { .. })));
+        let refused = c.check_quotas(&s).unwrap_err();
+        assert!(refused.is_quota_refused());
+        assert_eq!(refused.api_error(), c.quota_error(0));
         assert!(c.connection(0).unwrap().connection.is_err());
         assert_eq!(c.connection(1).unwrap().principal().unwrap().principal.name, "a");
         assert_eq!(c.sharers(1, QuotaType::Fetch), vec![2]);

@@ -445,7 +445,7 @@ impl QuotaType {
 
     /// This type's position in [`QuotaType::ALL`] (produce 0, fetch 1,
     /// request 2, controller mutation 3): the index of its entry in every
-    /// per-type array (`QuotaManagers`, `resolve_all`, `budget_groups_all`).
+    /// per-type array (`QuotaCallbacks`, `resolve_all`, `budget_groups_all`).
     pub const fn slot(self) -> usize {
         match self {
             QuotaType::Produce => 0,

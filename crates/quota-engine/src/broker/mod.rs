@@ -21,7 +21,6 @@ mod settings;
 pub mod stats;
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 pub use quota::{ClientQuotaManager, ClientSensors, SensorId};
 pub use settings::BrokerSettings;
@@ -30,40 +29,8 @@ use crate::entity::{EntityName, QuotaEntity, QuotaKey, QuotaType};
 use crate::metrics::{
     Admission, MutationAdmission, MutationMode, MutationSensor, QuotaWindow, RateSensor,
 };
-use crate::resolve::{MetricTags, QuotaManagers};
-
-/// Why a broker could not be built. Messages are full sentences.
-#[derive(Debug, Clone, PartialEq)]
-pub enum BrokerError {
-    /// A broker property is out of range.
-    InvalidSetting {
-        /// The Kafka property name.
-        name: &'static str,
-        /// Why it was refused.
-        reason: String,
-    },
-    /// A [`ClientQuotaManager`] was asked for the controller-mutation type.
-    NotAClientQuota {
-        /// The quota type asked for.
-        quota_type: QuotaType,
-    },
-}
-
-impl fmt::Display for BrokerError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BrokerError::InvalidSetting { name, reason } => {
-                write!(f, "The broker setting {name} is not valid: {reason}")
-            }
-            BrokerError::NotAClientQuota { quota_type } => write!(
-                f,
-                "The quota type {quota_type} has no client quota manager: controller mutations use a token bucket."
-            ),
-        }
-    }
-}
-
-impl std::error::Error for BrokerError {}
+use crate::resolve::{MetricTags, QuotaCallbacks};
+use crate::Error;
 
 /// A client session as the broker sees it: its principal, `client.id`, and
 /// the budget (sensor) it draws on per quota type (`None` = unmetered).
@@ -237,7 +204,7 @@ pub struct Broker {
     produce: ClientQuotaManager,
     fetch: ClientQuotaManager,
     request: ClientQuotaManager,
-    mutation_callback: crate::resolve::QuotaManager,
+    mutation_callback: crate::resolve::DefaultQuotaCallback,
     mutation: BTreeMap<MetricTags, MutationSensor>,
     /// Named `ip` quotas by address (see [`ip_key`]): the entity as it was
     /// written, and its rate.
@@ -265,13 +232,14 @@ impl Broker {
     ///
     /// # Errors
     ///
-    /// [`BrokerError::InvalidSetting`] when the settings are out of range.
+    /// [`ErrorKind::BrokerSetting`](crate::ErrorKind::BrokerSetting) when the
+    /// settings are out of range.
     pub fn new(
         id: u32,
         settings: BrokerSettings,
-        managers: &QuotaManagers,
+        managers: &QuotaCallbacks,
         ip_quotas: &[(QuotaEntity, f64)],
-    ) -> Result<Self, BrokerError> {
+    ) -> Result<Self, Error> {
         settings.validate()?;
         let window = settings.quota_window()?;
         let metrics_window = settings.metrics_window()?;
@@ -662,7 +630,7 @@ mod tests {
     use super::*;
 
     fn broker(quotas: &[(QuotaEntity, QuotaKey, f64)]) -> Broker {
-        let mut m = QuotaManagers::new();
+        let mut m = QuotaCallbacks::new();
         let mut ips = Vec::new();
         for (e, k, v) in quotas {
             match k.quota_type() {

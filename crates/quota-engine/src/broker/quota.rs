@@ -4,10 +4,10 @@
 use std::collections::BTreeMap;
 
 use super::stats::WindowedAvgMax;
-use super::BrokerError;
 use crate::entity::QuotaType;
 use crate::metrics::{Admission, QuotaWindow, RateSensor};
-use crate::resolve::{MetricTags, QuotaManager};
+use crate::resolve::{DefaultQuotaCallback, MetricTags};
+use crate::Error;
 
 /// Index of a sensor inside its [`ClientQuotaManager`] (stable for the
 /// manager's life; sensors are never removed during a simulation).
@@ -30,7 +30,7 @@ pub struct ClientSensors {
 
 /// The broker's quota manager for one client quota type (produce, fetch or
 /// request): resolves a connection to its budget with the precedence ladder
-/// ([`crate::resolve::QuotaManager`]) and holds one [`ClientSensors`] per
+/// ([`crate::resolve::DefaultQuotaCallback`]) and holds one [`ClientSensors`] per
 /// distinct metric tags.
 ///
 /// Kafka: `ClientQuotaManager` / `ClientRequestQuotaManager`
@@ -41,7 +41,7 @@ pub struct ClientQuotaManager {
     quota_type: QuotaType,
     window: QuotaWindow,
     metrics_window: QuotaWindow,
-    callback: QuotaManager,
+    callback: DefaultQuotaCallback,
     sensors: Vec<ClientSensors>,
     /// Per sensor: whether a request of this type has been recorded on it.
     recorded: Vec<bool>,
@@ -54,16 +54,16 @@ impl ClientQuotaManager {
     ///
     /// # Errors
     ///
-    /// [`BrokerError::NotAClientQuota`] for the controller-mutation type,
+    /// [`ErrorKind::NotAClientQuota`](crate::ErrorKind::NotAClientQuota) for the controller-mutation type,
     /// which has its own token-bucket manager.
     pub fn new(
-        callback: QuotaManager,
+        callback: DefaultQuotaCallback,
         window: QuotaWindow,
         metrics_window: QuotaWindow,
-    ) -> Result<Self, BrokerError> {
+    ) -> Result<Self, Error> {
         let quota_type = callback.quota_type();
         if quota_type == QuotaType::ControllerMutation {
-            return Err(BrokerError::NotAClientQuota { quota_type });
+            return Err(Error::not_a_client_quota(quota_type));
         }
         Ok(ClientQuotaManager {
             quota_type,
@@ -203,7 +203,7 @@ mod tests {
     use crate::entity::QuotaEntity;
 
     fn produce_manager(quotas: &[(QuotaEntity, f64)]) -> ClientQuotaManager {
-        let mut cb = QuotaManager::new(QuotaType::Produce);
+        let mut cb = DefaultQuotaCallback::new(QuotaType::Produce);
         for (e, v) in quotas {
             cb.update_quota(e, Some(*v)).unwrap();
         }
@@ -253,7 +253,7 @@ mod tests {
 
     #[test]
     fn the_request_quota_caps_its_throttle_at_one_window() {
-        let mut cb = QuotaManager::new(QuotaType::Request);
+        let mut cb = DefaultQuotaCallback::new(QuotaType::Request);
         cb.update_quota(&QuotaEntity::client_id("cpu"), Some(1.0))
             .unwrap();
         let mut m = ClientQuotaManager::new(
@@ -269,7 +269,7 @@ mod tests {
 
     #[test]
     fn controller_mutation_is_not_a_client_quota_manager() {
-        let cb = QuotaManager::new(QuotaType::ControllerMutation);
+        let cb = DefaultQuotaCallback::new(QuotaType::ControllerMutation);
         assert!(ClientQuotaManager::new(
             cb,
             QuotaWindow::KAFKA_DEFAULT,

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::BrokerError;
+use crate::Error;
 use crate::metrics::QuotaWindow;
 
 /// Broker settings, serialised with Kafka's property names.
@@ -158,23 +158,17 @@ impl BrokerSettings {
     ///
     /// # Errors
     ///
-    /// [`BrokerError::InvalidSetting`] when a value is out of Kafka's range
+    /// [`ErrorKind::BrokerSetting`](crate::ErrorKind::BrokerSetting) when a value is out of Kafka's range
     /// (`quota.window.num` >= 1, `quota.window.size.seconds` >= 1).
-    pub fn quota_window(&self) -> Result<QuotaWindow, BrokerError> {
+    pub fn quota_window(&self) -> Result<QuotaWindow, Error> {
         if self.quota_window_size_seconds == 0 {
-            return Err(BrokerError::InvalidSetting {
-                name: "quota.window.size.seconds",
-                reason: "it must be at least 1".to_owned(),
-            });
+            return Err(Error::invalid_setting("quota.window.size.seconds", "it must be at least 1"));
         }
         QuotaWindow::try_new(
             self.quota_window_num,
             i64::from(self.quota_window_size_seconds) * 1000,
         )
-        .map_err(|e| BrokerError::InvalidSetting {
-            name: "quota.window.num",
-            reason: e.to_string(),
-        })
+        .map_err(|e| Error::invalid_setting_window("quota.window.num", e))
     }
 
     /// The window of the broker's ordinary metrics (`metrics.num.samples` x
@@ -182,22 +176,16 @@ impl BrokerSettings {
     ///
     /// # Errors
     ///
-    /// [`BrokerError::InvalidSetting`] when either value is 0.
-    pub fn metrics_window(&self) -> Result<QuotaWindow, BrokerError> {
+    /// [`ErrorKind::BrokerSetting`](crate::ErrorKind::BrokerSetting) when either value is 0.
+    pub fn metrics_window(&self) -> Result<QuotaWindow, Error> {
         if self.metrics_sample_window_ms == 0 {
-            return Err(BrokerError::InvalidSetting {
-                name: "metrics.sample.window.ms",
-                reason: "it must be at least 1".to_owned(),
-            });
+            return Err(Error::invalid_setting("metrics.sample.window.ms", "it must be at least 1"));
         }
         QuotaWindow::try_new(
             self.metrics_num_samples,
             i64::from(self.metrics_sample_window_ms),
         )
-        .map_err(|e| BrokerError::InvalidSetting {
-            name: "metrics.num.samples",
-            reason: e.to_string(),
-        })
+        .map_err(|e| Error::invalid_setting_window("metrics.num.samples", e))
     }
 
     /// The request quota's total capacity in percent of one thread:
@@ -227,30 +215,24 @@ impl BrokerSettings {
     ///
     /// # Errors
     ///
-    /// [`BrokerError::InvalidSetting`] naming the first bad property.
-    pub fn validate(&self) -> Result<(), BrokerError> {
+    /// [`ErrorKind::BrokerSetting`](crate::ErrorKind::BrokerSetting) naming the first bad property.
+    pub fn validate(&self) -> Result<(), Error> {
         self.quota_window()?;
         self.metrics_window()?;
         if self.num_io_threads == 0 {
-            return Err(BrokerError::InvalidSetting {
-                name: "num.io.threads",
-                reason: "it must be at least 1".to_owned(),
-            });
+            return Err(Error::invalid_setting("num.io.threads", "it must be at least 1"));
         }
         if self.num_network_threads == 0 {
-            return Err(BrokerError::InvalidSetting {
-                name: "num.network.threads",
-                reason: "it must be at least 1".to_owned(),
-            });
+            return Err(Error::invalid_setting("num.network.threads", "it must be at least 1"));
         }
         if self.socket_receive_buffer_bytes < 1 {
-            return Err(BrokerError::InvalidSetting {
-                name: "socket.receive.buffer.bytes",
-                reason: format!(
+            return Err(Error::invalid_setting(
+                "socket.receive.buffer.bytes",
+                format!(
                     "it is {} and must be at least 1 (the OS default, -1, is not modelled)",
                     self.socket_receive_buffer_bytes
                 ),
-            });
+            ));
         }
         Ok(())
     }

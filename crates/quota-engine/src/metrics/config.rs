@@ -1,6 +1,7 @@
-//! The sampling window a quota is measured over, and the errors of this module.
+//! The sampling window a quota is measured over (its errors are [`crate::Error`]
+//! of kind [`crate::ErrorKind::InvalidWindow`] and [`crate::ErrorKind::InvalidBound`]).
 
-use std::fmt;
+use crate::Error;
 
 /// How a quota's rate is sampled: `samples` windows of `window_ms` each.
 ///
@@ -23,7 +24,7 @@ use std::fmt;
 /// assert_eq!(w.window_ms(), 2000);
 /// assert_eq!(w.expire_age_ms(), 10_000);
 /// assert_eq!(QuotaWindow::KAFKA_DEFAULT.samples(), 11);
-/// # Ok::<(), quota_engine::metrics::MetricsError>(())
+/// # Ok::<(), quota_engine::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct QuotaWindow {
@@ -57,19 +58,18 @@ impl QuotaWindow {
     ///
     /// # Errors
     ///
-    /// [`MetricsError::SamplesOutOfRange`] when `samples` is 0 or above
-    /// `i32::MAX`; [`MetricsError::WindowOutOfRange`] when `window_ms < 1`;
-    /// [`MetricsError::WindowTooLong`] when `samples * window_ms` (the purge
-    /// age) does not fit in an `i64`.
-    pub fn try_new(samples: u32, window_ms: i64) -> Result<Self, MetricsError> {
+    /// [`ErrorKind::InvalidWindow`](crate::ErrorKind::InvalidWindow) when
+    /// `samples` is 0 or above `i32::MAX`, when `window_ms < 1`, or when
+    /// `samples * window_ms` (the purge age) does not fit in an `i64`.
+    pub fn try_new(samples: u32, window_ms: i64) -> Result<Self, Error> {
         if samples == 0 || samples > i32::MAX as u32 {
-            return Err(MetricsError::SamplesOutOfRange { samples });
+            return Err(Error::samples_out_of_range(samples));
         }
         if window_ms < 1 {
-            return Err(MetricsError::WindowOutOfRange { window_ms });
+            return Err(Error::window_out_of_range(window_ms));
         }
         if (samples as i64).checked_mul(window_ms).is_none() {
-            return Err(MetricsError::WindowTooLong { samples, window_ms });
+            return Err(Error::window_too_long(samples, window_ms));
         }
         Ok(QuotaWindow { samples, window_ms })
     }
@@ -115,93 +115,40 @@ impl Default for QuotaWindow {
     }
 }
 
-/// Why a measurement setting was refused. Messages are full sentences naming
-/// the input and the reason, fit to show as they are.
-#[derive(Debug, Clone, PartialEq)]
-pub enum MetricsError {
-    /// The number of samples was 0 or does not fit Java's `int`.
-    SamplesOutOfRange {
-        /// The rejected number of samples.
-        samples: u32,
-    },
-    /// The sample window was shorter than 1 ms.
-    WindowOutOfRange {
-        /// The rejected window length in milliseconds.
-        window_ms: i64,
-    },
-    /// `samples * window_ms` overflows a 64-bit millisecond count.
-    WindowTooLong {
-        /// The number of samples.
-        samples: u32,
-        /// The window length in milliseconds.
-        window_ms: i64,
-    },
-    /// A quota bound was not a finite number above zero.
-    BoundNotPositive {
-        /// The rejected bound (per second).
-        bound: f64,
-    },
-}
-
-impl fmt::Display for MetricsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MetricsError::SamplesOutOfRange { samples } => write!(
-                f,
-                "The number of quota samples {samples} is out of range: it must be at least 1 and at most {}.",
-                i32::MAX
-            ),
-            MetricsError::WindowOutOfRange { window_ms } => write!(
-                f,
-                "The quota window of {window_ms} ms is out of range: it must be at least 1 ms."
-            ),
-            MetricsError::WindowTooLong { samples, window_ms } => write!(
-                f,
-                "The quota window of {samples} samples of {window_ms} ms is too long: their total does not fit in 64-bit milliseconds."
-            ),
-            MetricsError::BoundNotPositive { bound } => write!(
-                f,
-                "The quota bound {bound} is not valid: it must be a finite number above zero."
-            ),
-        }
-    }
-}
-
-impl std::error::Error for MetricsError {}
 
 /// Checks a quota bound: finite and above zero.
-pub(crate) fn check_bound(bound: f64) -> Result<f64, MetricsError> {
+pub(crate) fn check_bound(bound: f64) -> Result<f64, Error> {
     if bound.is_finite() && bound > 0.0 {
         Ok(bound)
     } else {
-        Err(MetricsError::BoundNotPositive { bound })
+        Err(Error::bound_not_positive(bound))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ErrorKind;
 
     #[test]
     fn rejects_bad_windows_with_sentences() {
         let e = QuotaWindow::try_new(0, 1000).unwrap_err();
-        assert_eq!(e, MetricsError::SamplesOutOfRange { samples: 0 });
+        assert_eq!(e, Error::samples_out_of_range(0));
+        assert_eq!(e.kind(), ErrorKind::InvalidWindow);
         assert!(e
             .to_string()
             .starts_with("The number of quota samples 0 is out of range"));
+        let e = QuotaWindow::try_new(11, 0).unwrap_err();
+        assert_eq!(e, Error::window_out_of_range(0));
         assert_eq!(
-            QuotaWindow::try_new(11, 0).unwrap_err(),
-            MetricsError::WindowOutOfRange { window_ms: 0 }
+            e.to_string(),
+            "The quota window of 0 ms is out of range: it must be at least 1 ms."
         );
-        assert_eq!(
-            QuotaWindow::try_new(3, i64::MAX / 2).unwrap_err(),
-            MetricsError::WindowTooLong {
-                samples: 3,
-                window_ms: i64::MAX / 2
-            }
-        );
+        let e = QuotaWindow::try_new(3, i64::MAX / 2).unwrap_err();
+        assert_eq!(e, Error::window_too_long(3, i64::MAX / 2));
+        assert_eq!(e.kind(), ErrorKind::InvalidWindow);
         assert!(QuotaWindow::try_new(u32::MAX, 1).is_err());
-        assert!(check_bound(0.0).is_err());
+        assert_eq!(check_bound(0.0).unwrap_err().kind(), ErrorKind::InvalidBound);
         assert!(check_bound(f64::NAN).is_err());
         assert!(check_bound(f64::INFINITY).is_err());
         assert_eq!(check_bound(2.5), Ok(2.5));

@@ -29,7 +29,7 @@ mod sensor;
 mod throttle;
 mod token_bucket;
 
-pub use config::{MetricsError, QuotaWindow};
+pub use config::QuotaWindow;
 pub use rate::{Sample, WindowedRate};
 pub use sensor::{
     Admission, MutationAdmission, MutationMode, MutationSensor, RateSensor, ThrottleCap,

@@ -3,7 +3,8 @@
 //! [`RateSensor`] is the broker's byte-rate / request / connection-rate quota
 //! sensor; [`MutationSensor`] the controller-mutation one with its token bucket.
 
-use super::config::{check_bound, MetricsError, QuotaWindow};
+use super::config::{check_bound, QuotaWindow};
+use crate::Error;
 use super::rate::WindowedRate;
 use super::throttle::{controller_throttle_ms, throttle_time_ms, token_throttle_time_ms};
 use super::token_bucket::TokenBucket;
@@ -135,7 +136,7 @@ impl Admission {
 /// let a = s.record(t0 + 1, 2_000_000.0);
 /// assert_eq!(a.throttle_ms(), 999);
 /// assert_eq!(a.window_ms(), 10_001);
-/// # Ok::<(), quota_engine::metrics::MetricsError>(())
+/// # Ok::<(), quota_engine::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct RateSensor {
@@ -150,13 +151,13 @@ impl RateSensor {
     ///
     /// # Errors
     ///
-    /// [`MetricsError::BoundNotPositive`] when `bound` is not finite and above
+    /// [`ErrorKind::InvalidBound`](crate::ErrorKind::InvalidBound) when `bound` is not finite and above
     /// 0 (Kafka's "no quota" is [`crate::metrics::UNLIMITED_BOUND`]).
     pub fn try_new(
         window: QuotaWindow,
         bound: f64,
         cap: ThrottleCap,
-    ) -> Result<Self, MetricsError> {
+    ) -> Result<Self, Error> {
         Ok(RateSensor {
             rate: WindowedRate::new(window),
             bound: check_bound(bound)?,
@@ -169,7 +170,7 @@ impl RateSensor {
     /// # Errors
     ///
     /// As [`RateSensor::try_new`].
-    pub fn bandwidth(window: QuotaWindow, bound_bytes_per_s: f64) -> Result<Self, MetricsError> {
+    pub fn bandwidth(window: QuotaWindow, bound_bytes_per_s: f64) -> Result<Self, Error> {
         Self::try_new(window, bound_bytes_per_s, ThrottleCap::Uncapped)
     }
 
@@ -178,7 +179,7 @@ impl RateSensor {
     /// # Errors
     ///
     /// As [`RateSensor::try_new`].
-    pub fn capped_at_one_window(window: QuotaWindow, bound: f64) -> Result<Self, MetricsError> {
+    pub fn capped_at_one_window(window: QuotaWindow, bound: f64) -> Result<Self, Error> {
         Self::try_new(window, bound, ThrottleCap::one_window(window))
     }
 
@@ -236,8 +237,8 @@ impl RateSensor {
     ///
     /// # Errors
     ///
-    /// [`MetricsError::BoundNotPositive`]; the sensor is left unchanged.
-    pub fn set_quota(&mut self, bound: f64) -> Result<(), MetricsError> {
+    /// [`ErrorKind::InvalidBound`](crate::ErrorKind::InvalidBound); the sensor is left unchanged.
+    pub fn set_quota(&mut self, bound: f64) -> Result<(), Error> {
         self.bound = check_bound(bound)?;
         Ok(())
     }
@@ -357,7 +358,7 @@ impl MutationAdmission {
 /// let a = s.record(MutationMode::Strict, t0, 1.0);
 /// assert_eq!(a.throttle_ms(), 4000);
 /// assert!(!a.is_accepted());
-/// # Ok::<(), quota_engine::metrics::MetricsError>(())
+/// # Ok::<(), quota_engine::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct MutationSensor {
@@ -372,8 +373,8 @@ impl MutationSensor {
     ///
     /// # Errors
     ///
-    /// [`MetricsError::BoundNotPositive`] when `rate_per_s` is not finite and above 0.
-    pub fn try_new(window: QuotaWindow, rate_per_s: f64) -> Result<Self, MetricsError> {
+    /// [`ErrorKind::InvalidBound`](crate::ErrorKind::InvalidBound) when `rate_per_s` is not finite and above 0.
+    pub fn try_new(window: QuotaWindow, rate_per_s: f64) -> Result<Self, Error> {
         Ok(MutationSensor {
             mutation_rate: WindowedRate::new(QuotaWindow::KAFKA_METRICS_DEFAULT),
             bucket: TokenBucket::try_new(window, rate_per_s)?,
@@ -449,8 +450,8 @@ impl MutationSensor {
     ///
     /// # Errors
     ///
-    /// [`MetricsError::BoundNotPositive`]; the sensor is left unchanged.
-    pub fn set_quota(&mut self, rate_per_s: f64) -> Result<(), MetricsError> {
+    /// [`ErrorKind::InvalidBound`](crate::ErrorKind::InvalidBound); the sensor is left unchanged.
+    pub fn set_quota(&mut self, rate_per_s: f64) -> Result<(), Error> {
         self.bucket.set_rate(rate_per_s)
     }
 

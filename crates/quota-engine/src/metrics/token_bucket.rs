@@ -1,7 +1,8 @@
 //! The token bucket behind the controller-mutation quota
 //! (`controller_mutation_rate`).
 
-use super::config::{check_bound, MetricsError, QuotaWindow};
+use super::config::{check_bound, QuotaWindow};
+use crate::Error;
 use super::throttle::java_min;
 
 /// A bucket of tokens (mutations) refilled at `rate_per_s` tokens per second
@@ -32,7 +33,7 @@ use super::throttle::java_min;
 /// assert_eq!(bucket.burst(), 110.0);
 /// bucket.record(1_700_000_000_000, 50.0);
 /// assert_eq!(bucket.measure(1_700_000_000_000), 60.0);
-/// # Ok::<(), quota_engine::metrics::MetricsError>(())
+/// # Ok::<(), quota_engine::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct TokenBucket {
@@ -48,8 +49,8 @@ impl TokenBucket {
     ///
     /// # Errors
     ///
-    /// [`MetricsError::BoundNotPositive`] when `rate_per_s` is not finite and above 0.
-    pub fn try_new(window: QuotaWindow, rate_per_s: f64) -> Result<Self, MetricsError> {
+    /// [`ErrorKind::InvalidBound`](crate::ErrorKind::InvalidBound) when `rate_per_s` is not finite and above 0.
+    pub fn try_new(window: QuotaWindow, rate_per_s: f64) -> Result<Self, Error> {
         Ok(TokenBucket {
             window,
             rate_per_s: check_bound(rate_per_s)?,
@@ -88,9 +89,9 @@ impl TokenBucket {
     ///
     /// # Errors
     ///
-    /// [`MetricsError::BoundNotPositive`] when `rate_per_s` is not finite and above 0;
+    /// [`ErrorKind::InvalidBound`](crate::ErrorKind::InvalidBound) when `rate_per_s` is not finite and above 0;
     /// the bucket is left unchanged.
-    pub fn set_rate(&mut self, rate_per_s: f64) -> Result<(), MetricsError> {
+    pub fn set_rate(&mut self, rate_per_s: f64) -> Result<(), Error> {
         self.rate_per_s = check_bound(rate_per_s)?;
         Ok(())
     }

@@ -141,7 +141,16 @@ pub enum Identity {
     },
 }
 
-/// One client connection, as the playground describes it.
+/// One client connection, as the playground describes it: the listener and
+/// the identity presented, what the principal builder takes (the quota
+/// managers then see only the principal name and client id, a
+/// [`crate::resolve::ClientIdentity`]).
+///
+/// Kafka: the `AuthenticationContext` (`PlaintextAuthenticationContext`,
+/// `SslAuthenticationContext`, `SaslAuthenticationContext`,
+/// `clients/src/main/java/org/apache/kafka/common/security/auth/`) that
+/// `DefaultKafkaPrincipalBuilder.build` receives, plus the client id and
+/// address the channel carries.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Connection {
     /// The listener the client connects to.

@@ -6,23 +6,32 @@
 
 use serde::Serialize;
 
-use super::manager::QuotaManager;
+use super::callback::DefaultQuotaCallback;
 use super::resolution::MetricTags;
 use crate::entity::QuotaType;
 
-/// One client connection as the quota managers see it.
+/// A client as the quota managers see it: the (principal name, client id)
+/// pair quotas are resolved for. Every connection with the same pair
+/// resolves alike. Not to be confused with
+/// [`crate::principal::Connection`], the listener and credentials the
+/// principal builder takes to derive the principal.
+///
+/// Kafka: the `(KafkaPrincipal principal, String clientId)` arguments of
+/// `ClientQuotaCallback.quotaMetricTags`
+/// (`clients/src/main/java/org/apache/kafka/server/quota/ClientQuotaCallback.java`).
+/// Formerly `resolve::Connection`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub struct Connection {
+pub struct ClientIdentity {
     /// The principal name, raw (e.g. `CN=alice,OU=eng`); sanitized when resolved.
     pub principal_name: String,
     /// The `client.id` the client sends, verbatim (may be empty).
     pub client_id: String,
 }
 
-impl Connection {
-    /// A connection from its principal name and client id.
+impl ClientIdentity {
+    /// A client from its principal name and client id.
     pub fn new(principal_name: &str, client_id: &str) -> Self {
-        Connection {
+        ClientIdentity {
             principal_name: principal_name.to_owned(),
             client_id: client_id.to_owned(),
         }
@@ -42,7 +51,7 @@ pub struct BudgetGroup {
     /// exists and meters, with bound `Long.MAX_VALUE`).
     pub limit: Option<f64>,
     /// The members, in input order (duplicates kept).
-    pub members: Vec<Connection>,
+    pub members: Vec<ClientIdentity>,
 }
 
 /// The budgets of a set of connections for one quota type.
@@ -54,22 +63,22 @@ pub struct BudgetGroups {
     pub groups: Vec<BudgetGroup>,
     /// Connections that are not metered at all because no quota of this type
     /// exists (the broker creates no sensor for them); empty otherwise.
-    pub unmetered: Vec<Connection>,
+    pub unmetered: Vec<ClientIdentity>,
 }
 
 impl BudgetGroups {
     /// The group a connection belongs to, if it is metered.
-    pub fn group_of(&self, connection: &Connection) -> Option<&BudgetGroup> {
+    pub fn group_of(&self, connection: &ClientIdentity) -> Option<&BudgetGroup> {
         self.groups.iter().find(|g| g.members.contains(connection))
     }
 }
 
-impl QuotaManager {
+impl DefaultQuotaCallback {
     /// Groups `connections` by the budget (sensor) they draw on: two
     /// connections share a budget iff their metric tags are equal.
     ///
     /// Kafka: `getOrCreateQuotaSensors` (sensor name from the tags).
-    pub fn budget_groups(&self, connections: &[Connection]) -> BudgetGroups {
+    pub fn budget_groups(&self, connections: &[ClientIdentity]) -> BudgetGroups {
         let mut groups: Vec<BudgetGroup> = Vec::new();
         let mut unmetered = Vec::new();
         for conn in connections {
@@ -104,16 +113,16 @@ mod tests {
 
     #[test]
     fn client_id_quota_is_shared_by_every_user_of_that_client() {
-        let mut m = QuotaManager::new(QuotaType::Produce);
+        let mut m = DefaultQuotaCallback::new(QuotaType::Produce);
         m.update_quota(&QuotaEntity::client_id("app"), Some(1000.0))
             .unwrap();
         m.update_quota(&QuotaEntity::user("carol"), Some(50.0))
             .unwrap();
         let conns = [
-            Connection::new("alice", "app"),
-            Connection::new("bob", "app"),
-            Connection::new("carol", "app"),
-            Connection::new("bob", "other"),
+            ClientIdentity::new("alice", "app"),
+            ClientIdentity::new("bob", "app"),
+            ClientIdentity::new("carol", "app"),
+            ClientIdentity::new("bob", "other"),
         ];
         let g = m.budget_groups(&conns);
         assert_eq!(g.groups.len(), 3);
@@ -133,8 +142,8 @@ mod tests {
 
     #[test]
     fn nothing_is_metered_without_quotas() {
-        let mut m = QuotaManager::new(QuotaType::Fetch);
-        let conns = [Connection::new("alice", "app")];
+        let mut m = DefaultQuotaCallback::new(QuotaType::Fetch);
+        let conns = [ClientIdentity::new("alice", "app")];
         assert_eq!(m.budget_groups(&conns).unmetered, conns.to_vec());
         m.update_quota(&QuotaEntity::User(EntityName::Default), Some(1.0))
             .unwrap();

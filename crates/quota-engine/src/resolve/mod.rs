@@ -2,22 +2,25 @@
 //! the metric tags that decide who shares one budget, and why.
 //!
 //! Each client quota type (produce, fetch, request, controller mutation) has
-//! its own [`QuotaManager`] and is resolved independently. A manager holds the
-//! overrides per entity, the quota-type flags ([`QuotaTypeFlags`]) with
-//! per-kind counts, and the sensors created so far. [`QuotaManager::resolve`]
-//! returns a [`Resolution`]: the [`Rung`] that applies (or none = unlimited,
-//! Kafka's bound `Long.MAX_VALUE`), the [`MetricTags`] of the connection's
-//! sensor, what decided those tags ([`TagDecision`], including the
-//! single-level shortcut) and a trace of all eight rungs ([`RungCheck`]) with
-//! a plain-English reason each.
+//! its own [`DefaultQuotaCallback`] (Kafka's built-in `ClientQuotaCallback`,
+//! one per quota manager; the four are [`QuotaCallbacks`]) and is resolved
+//! independently, for a [`ClientIdentity`] (principal name, client id). A
+//! callback holds the overrides per entity, the quota-type flags
+//! ([`QuotaTypeFlags`]) with per-kind counts, and the sensors created so
+//! far. [`DefaultQuotaCallback::resolve`] returns a [`Resolution`]: the
+//! [`Rung`] that applies (or none = unlimited, Kafka's bound
+//! `Long.MAX_VALUE`), the [`MetricTags`] of the connection's sensor, what
+//! decided those tags ([`TagDecision`], including the single-level
+//! shortcut) and a trace of all eight rungs ([`RungCheck`]) with a
+//! plain-English reason each.
 //!
 //! # Example
 //!
 //! ```
 //! use quota_engine::{EntityName, QuotaEntity, QuotaType};
-//! use quota_engine::resolve::{MetricTags, QuotaManager, Rung};
+//! use quota_engine::resolve::{DefaultQuotaCallback, MetricTags, Rung};
 //!
-//! let mut produce = QuotaManager::new(QuotaType::Produce);
+//! let mut produce = DefaultQuotaCallback::new(QuotaType::Produce);
 //! produce.update_quota(&QuotaEntity::User(EntityName::Default), Some(1_000_000.0))?;
 //! produce.update_quota(&QuotaEntity::client_id("batch"), Some(50_000.0))?;
 //!
@@ -27,7 +30,7 @@
 //! // users/<default> gives each user one budget for all their clients.
 //! assert_eq!(r.metric_tags, Some(MetricTags::new("alice", "")));
 //! assert_eq!(r.mbean_name().as_deref(), Some("kafka.server:type=Produce,user=alice"));
-//! # Ok::<(), quota_engine::resolve::ResolveError>(())
+//! # Ok::<(), quota_engine::Error>(())
 //! ```
 //!
 //! Kafka: `ClientQuotaManager` with `DefaultQuotaCallback`
@@ -38,14 +41,14 @@
 
 mod budget;
 mod ladder;
-mod manager;
-mod managers;
+mod callback;
+mod callbacks;
 mod resolution;
 
-pub use budget::{BudgetGroup, BudgetGroups, Connection};
+pub use budget::{BudgetGroup, BudgetGroups, ClientIdentity};
 pub use ladder::{EntityKind, QuotaTypeFlags, Rung};
-pub use manager::{QuotaManager, ResolveError, SensorState};
-pub use managers::{resolve_all, QuotaManagers};
+pub use callback::{DefaultQuotaCallback, SensorState};
+pub use callbacks::{resolve_all, QuotaCallbacks};
 pub use resolution::{
     Matched, MetricTags, NotApplicable, Resolution, RungCheck, RungOutcome, TagDecision,
     UNLIMITED_BOUND,

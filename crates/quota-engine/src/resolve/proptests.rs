@@ -44,8 +44,8 @@ fn connection() -> impl Strategy<Value = (&'static str, &'static str)> {
     )
 }
 
-fn build(ops: &[(QuotaEntity, Option<f64>)]) -> QuotaManager {
-    let mut m = QuotaManager::new(QuotaType::Produce);
+fn build(ops: &[(QuotaEntity, Option<f64>)]) -> DefaultQuotaCallback {
+    let mut m = DefaultQuotaCallback::new(QuotaType::Produce);
     for (e, v) in ops {
         m.update_quota(e, *v).unwrap();
     }
@@ -112,7 +112,7 @@ proptest! {
         ops in ops(), conns in proptest::collection::vec(connection(), 1..8),
     ) {
         let m = build(&ops);
-        let conns: Vec<Connection> = conns.iter().map(|(u, c)| Connection::new(u, c)).collect();
+        let conns: Vec<ClientIdentity> = conns.iter().map(|(u, c)| ClientIdentity::new(u, c)).collect();
         let groups = m.budget_groups(&conns);
         for a in &conns {
             let ra = m.resolve(&a.principal_name, &a.client_id);

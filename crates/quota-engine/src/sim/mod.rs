@@ -69,8 +69,6 @@ mod timeline;
 mod validate;
 mod world;
 
-use std::fmt;
-
 pub use cursor::{next_event, prev_event, ClientAt, SampleBar};
 pub use queue::{EventQueue, Nanos};
 pub use rng::SplitMix64;
@@ -87,68 +85,9 @@ pub use timeline::{
     SERIES_CAP,
 };
 
-use crate::broker::BrokerError;
 use crate::cluster::Cluster;
+use crate::Error;
 pub use crate::cluster::{engine_connection, quota_store};
-
-/// Why a scenario could not be simulated. Messages are full sentences naming
-/// the input and the reason.
-#[derive(Debug, Clone, PartialEq)]
-pub enum SimError {
-    /// The scenario is inconsistent (unknown connection, zero sizes, ...).
-    InvalidScenario(String),
-    /// A quota was refused by the store, with Kafka's message.
-    Quota {
-        /// The entity path, e.g. `clients/app`.
-        entity: String,
-        /// The key.
-        key: String,
-        /// Kafka's error message.
-        message: String,
-    },
-    /// A connection's principal could not be derived (Kafka would close it).
-    Principal {
-        /// The connection name.
-        connection: String,
-        /// Why.
-        message: String,
-    },
-    /// A broker setting is out of range.
-    Broker(BrokerError),
-}
-
-impl SimError {
-    pub(crate) fn invalid(message: String) -> Self {
-        SimError::InvalidScenario(message)
-    }
-}
-
-impl fmt::Display for SimError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SimError::InvalidScenario(m) => f.write_str(m),
-            SimError::Quota {
-                entity,
-                key,
-                message,
-            } => {
-                write!(f, "The quota {key} on {entity} was refused: {message}")
-            }
-            SimError::Principal {
-                connection,
-                message,
-            } => {
-                write!(
-                    f,
-                    "The connection '{connection}' has no principal: {message}"
-                )
-            }
-            SimError::Broker(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for SimError {}
 
 /// Simulates `scenario` and returns its whole [`Timeline`]; a scenario with
 /// `"network": "textbook"` runs [`textbook::run`] (whose per-request trace
@@ -156,18 +95,17 @@ impl std::error::Error for SimError {}
 ///
 /// # Errors
 ///
-/// [`SimError`] when the scenario is inconsistent, a quota is refused, a
-/// principal cannot be derived or a broker setting is out of range.
-pub fn simulate(scenario: &Scenario) -> Result<Timeline, SimError> {
+/// [`Error`] when the scenario is inconsistent
+/// ([`Error::is_invalid_scenario`]), a quota is refused
+/// ([`Error::is_quota_refused`]), a principal cannot be derived
+/// ([`Error::is_principal`]) or a broker setting is out of range
+/// ([`Error::is_broker_setting`]).
+pub fn simulate(scenario: &Scenario) -> Result<Timeline, Error> {
     if textbook::is_textbook(scenario) {
         return textbook::run(scenario).map(|run| run.timeline);
     }
     scenario.validate().map_err(validate::first_error)?;
-    scenario
-        .brokers
-        .settings
-        .validate()
-        .map_err(SimError::Broker)?;
+    scenario.brokers.settings.validate()?;
     let cluster = Cluster::new(scenario);
     cluster.check_quotas(scenario)?;
     let world = world::World::new(scenario, &cluster)?;

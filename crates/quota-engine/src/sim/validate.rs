@@ -18,8 +18,8 @@ use std::fmt;
 
 use super::scenario::{Scenario, Workload};
 use super::world::{batch_allocation, record_size_in_batch};
-use super::SimError;
 use crate::store::QuotaStore;
+use crate::Error;
 
 /// One thing wrong with a scenario.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,7 +28,7 @@ pub struct ScenarioProblem {
     /// `workloads[1].producer.connection` or `topics[0].partitions`.
     pub path: String,
     /// What, with the message [`super::simulate`] reports.
-    pub error: SimError,
+    pub error: Error,
 }
 
 impl fmt::Display for ScenarioProblem {
@@ -52,12 +52,12 @@ pub(crate) fn unknown_topic(name: &str) -> String {
 struct Problems(Vec<ScenarioProblem>);
 
 impl Problems {
-    fn push(&mut self, path: String, error: SimError) {
+    fn push(&mut self, path: String, error: Error) {
         self.0.push(ScenarioProblem { path, error });
     }
 
     fn invalid(&mut self, path: String, message: String) {
-        self.push(path, SimError::InvalidScenario(message));
+        self.push(path, Error::invalid_scenario(message));
     }
 }
 
@@ -93,18 +93,14 @@ impl Scenario {
         let mut out = Problems::default();
         let settings = &self.brokers.settings;
         if let Err(e) = settings.validate() {
-            out.push("brokers.settings".to_owned(), SimError::Broker(e));
+            out.push("brokers.settings".to_owned(), e);
         }
         let mut store = QuotaStore::new();
         for (i, q) in self.quotas.iter().enumerate() {
             if let Err(e) = store.set(&q.entity, q.key, q.value) {
                 out.push(
                     format!("quotas[{i}]"),
-                    SimError::Quota {
-                        entity: q.entity.path(),
-                        key: q.key.as_str().to_owned(),
-                        message: e.message.clone(),
-                    },
+                    Error::quota_refused(q.entity.path(), q.key.as_str().to_owned(), e),
                 );
             }
         }
@@ -260,11 +256,11 @@ fn textbook_only_field(workload: &Workload) -> Option<&'static str> {
 }
 
 /// The error [`super::simulate`] reports for `problems`: the first one.
-pub(crate) fn first_error(problems: Vec<ScenarioProblem>) -> SimError {
+pub(crate) fn first_error(problems: Vec<ScenarioProblem>) -> Error {
     problems
         .into_iter()
         .next()
-        .map_or_else(|| SimError::InvalidScenario(String::new()), |p| p.error)
+        .map_or_else(|| Error::invalid_scenario(String::new()), |p| p.error)
 }
 
 #[cfg(test)]

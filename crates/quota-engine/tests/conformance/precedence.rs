@@ -6,7 +6,7 @@
 //! `server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java`
 //! (apache/kafka 5ba4a9513924f828b8a291856924bf0f745de3d3).
 
-use quota_engine::resolve::{QuotaManager, UNLIMITED_BOUND};
+use quota_engine::resolve::{DefaultQuotaCallback, UNLIMITED_BOUND};
 use quota_engine::{EntityName, QuotaEntity, QuotaType};
 use serde_json::{json, Value};
 
@@ -78,7 +78,7 @@ pub fn replay(case: &Value) -> Outcome {
         o.fail("case has no \"steps\" array");
         return o;
     };
-    let mut m = QuotaManager::new(quota_type);
+    let mut m = DefaultQuotaCallback::new(quota_type);
     for (i, step) in steps.iter().enumerate() {
         let op = step.get("op").and_then(Value::as_str).unwrap_or("");
         let label = format!("step {i} ({op})");

@@ -29,7 +29,7 @@
 //!   `horizon_ms`).
 //!
 //! The quota machinery is the engine's own: the scenario's quotas go into a
-//! [`crate::store::QuotaStore`] and [`crate::resolve::QuotaManagers`],
+//! [`crate::store::QuotaStore`] and [`crate::resolve::QuotaCallbacks`],
 //! principals are derived as in every other run, and broker 0's
 //! [`crate::broker::ClientQuotaManager`]s record, throttle, un-record (a
 //! throttled fetch) and keep the throttle-time sensors. The throttle time is
@@ -50,10 +50,11 @@ pub use trace::{
 use super::{
     BrokerTrack, ClientKind, ClientMetrics, ClientThrottle, Outcome,
     ClientTrack, MBeanValue, NetworkModel, ProgressPoint, RatePoint, SampleWindow, Scenario,
-    SensorTrack, Series, SimError, Span, ThrottleEvent, Timeline, Workload, SERIES_CAP,
+    SensorTrack, Series, Span, ThrottleEvent, Timeline, Workload, SERIES_CAP,
 };
 use crate::broker::stats::WindowedAvgMax;
 use crate::broker::{Broker, SensorId, Session};
+use crate::Error;
 use crate::entity::{QuotaKey, QuotaType};
 use crate::metrics::{Admission, QuotaWindow};
 use link::transfer_ms;
@@ -167,22 +168,22 @@ fn slot(qt: QuotaType) -> u8 {
 ///
 /// # Errors
 ///
-/// [`SimError`] when a quota is refused, a principal cannot be derived, a
+/// [`Error`] when a quota is refused, a principal cannot be derived, a
 /// broker setting is out of range, or the scenario does not fit the
 /// textbook rules (more than one broker, a `request_percentage` quota, a
 /// workload without `bytes` and `request.size` / `fetch.size`, a link of 0
 /// bytes/s, an unknown connection or topic).
-pub fn run(scenario: &Scenario) -> Result<TextbookRun, SimError> {
+pub fn run(scenario: &Scenario) -> Result<TextbookRun, Error> {
     let settings = &scenario.brokers.settings;
-    settings.validate().map_err(SimError::Broker)?;
+    settings.validate()?;
     let net = scenario.textbook.unwrap_or_default();
     if net.bandwidth_bytes_per_s == 0 {
-        return Err(SimError::invalid(
+        return Err(Error::invalid_scenario(
             "The textbook link bandwidth is 0 bytes/s: it must be at least 1.".to_owned(),
         ));
     }
     if scenario.brokers.count != 1 {
-        return Err(SimError::invalid(format!(
+        return Err(Error::invalid_scenario(format!(
             "The textbook network has one broker: brokers.count is {}, it must be 1.",
             scenario.brokers.count
         )));
@@ -194,12 +195,12 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, SimError> {
         .entries()
         .find(|(_, kv)| kv.contains_key(&QuotaKey::RequestPercentage))
     {
-        return Err(SimError::invalid(format!(
+        return Err(Error::invalid_scenario(format!(
             "The textbook network meters produce and fetch bytes only: the request_percentage quota on {} cannot be reproduced there; remove it.",
             entity.path()
         )));
     }
-    let broker = Broker::new(0, settings.clone(), cluster.managers(), &[]).map_err(SimError::Broker)?;
+    let broker = Broker::new(0, settings.clone(), cluster.managers(), &[])?;
     let mut run = Run {
         now: 0,
         link_bps: net.bandwidth_bytes_per_s,
@@ -219,17 +220,17 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, SimError> {
             Workload::Consumer(c) => (c.connection.as_str(), c.topic.as_str()),
         };
         let Some((spec_index, spec)) = scenario.connections.iter().enumerate().find(|(_, c)| c.name == conn_name) else {
-            return Err(SimError::invalid(format!(
+            return Err(Error::invalid_scenario(format!(
                 "A workload uses the connection '{conn_name}', which is not defined in connections."
             )));
         };
         if used.insert(conn_name, ()).is_some() {
-            return Err(SimError::invalid(format!(
+            return Err(Error::invalid_scenario(format!(
                 "The connection '{conn_name}' is used by two workloads; give each client its own connection."
             )));
         }
         if !scenario.topics.iter().any(|t| t.name == topic) {
-            return Err(SimError::invalid(format!(
+            return Err(Error::invalid_scenario(format!(
                 "A workload uses the topic '{topic}', which is not defined in topics."
             )));
         }
@@ -237,14 +238,14 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, SimError> {
             Workload::Producer(p) => match (p.bytes, p.request_size) {
                 (Some(n), Some(r)) if n > 0 && r > 0 => {
                     if p.config.max_in_flight == 0 {
-                        return Err(SimError::invalid(
+                        return Err(Error::invalid_scenario(
                             "A producer's max.in.flight.requests.per.connection must be above zero.".to_owned(),
                         ));
                     }
                     (Role::Producer, n, u64::from(r), p.config.max_in_flight, p.start_ms)
                 }
                 _ => {
-                    return Err(SimError::invalid(format!(
+                    return Err(Error::invalid_scenario(format!(
                         "The textbook producer on '{conn_name}' needs bytes and request.size, both above zero."
                     )))
                 }
@@ -252,7 +253,7 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, SimError> {
             Workload::Consumer(c) => match (c.bytes, c.fetch_size) {
                 (Some(n), Some(r)) if n > 0 && r > 0 => (Role::Consumer, n, u64::from(r), 1, c.start_ms),
                 _ => {
-                    return Err(SimError::invalid(format!(
+                    return Err(Error::invalid_scenario(format!(
                         "The textbook consumer on '{conn_name}' needs bytes and fetch.size, both above zero."
                     )))
                 }
@@ -266,7 +267,7 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, SimError> {
             Role::Consumer => {
                 let cap = run.broker.fetch_max_bytes(&session, u32::try_from(size).unwrap_or(u32::MAX));
                 if cap == 0 {
-                    return Err(SimError::invalid(format!(
+                    return Err(Error::invalid_scenario(format!(
                         "The textbook consumer on '{conn_name}' would never read: its fetch cap is 0 bytes (the broker's fetch.max.bytes, or consumer_byte_rate x (quota.window.num - 1) x quota.window.size.seconds)."
                     )));
                 }
@@ -274,7 +275,7 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, SimError> {
             }
         };
         if total.div_ceil(per_request) > MAX_REQUESTS {
-            return Err(SimError::invalid(format!(
+            return Err(Error::invalid_scenario(format!(
                 "The textbook workload on '{conn_name}' needs more than {MAX_REQUESTS} requests ({total} bytes, at most {per_request} per request): raise the request or fetch size."
             )));
         }

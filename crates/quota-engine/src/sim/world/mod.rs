@@ -30,9 +30,9 @@ use super::scenario::{ListenerKind, Scenario, Workload};
 use super::time::{SimSpan, SimTime};
 use super::timeline::{SensorTrack, Timeline};
 use super::validate;
-use super::SimError;
 use crate::broker::Broker;
-use crate::resolve::QuotaManagers;
+use crate::resolve::QuotaCallbacks;
+use crate::Error;
 
 use broker::{BrokerNode, LogBatch, Partition, Req};
 use connection::{Conn, UpPath};
@@ -135,16 +135,15 @@ pub(crate) struct World {
 }
 
 impl World {
-    pub(crate) fn new(s: &Scenario, cluster: &crate::cluster::Cluster) -> Result<Self, SimError> {
-        let managers: &QuotaManagers = cluster.managers();
+    pub(crate) fn new(s: &Scenario, cluster: &crate::cluster::Cluster) -> Result<Self, Error> {
+        let managers: &QuotaCallbacks = cluster.managers();
         let ip_quotas = cluster.ip_quotas();
         // The scenario's checks are in `Scenario::validate`, which `simulate`
         // runs first; what is left here are the lookups the world needs.
         let env = s.environment.clone();
         let mut brokers = Table::new();
         for id in 0..s.brokers.count {
-            let core = Broker::new(id, s.brokers.settings.clone(), managers, ip_quotas)
-                .map_err(SimError::Broker)?;
+            let core = Broker::new(id, s.brokers.settings.clone(), managers, ip_quotas)?;
             brokers.push(BrokerNode::new(core, s.brokers.settings.num_io_threads));
         }
         let mut partitions = Table::new();
@@ -201,10 +200,10 @@ impl World {
                 Workload::Consumer(c) => (c.connection.as_str(), c.topic.as_str()),
             };
             let Some((spec_index, spec)) = s.connections.iter().enumerate().find(|(_, c)| c.name == conn_name) else {
-                return Err(SimError::invalid(validate::unknown_connection(conn_name)));
+                return Err(Error::invalid_scenario(validate::unknown_connection(conn_name)));
             };
             let Some(slots) = topic_slots.get(topic) else {
-                return Err(SimError::invalid(validate::unknown_topic(topic)));
+                return Err(Error::invalid_scenario(validate::unknown_topic(topic)));
             };
             let principal = cluster.principal(spec_index, &spec.name)?;
             let client = w.clients.next_id();

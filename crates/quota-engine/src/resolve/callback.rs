@@ -1,4 +1,4 @@
-//! One quota type's manager state: overrides, quota-type flags, sensors.
+//! One quota type's quota callback: overrides, quota-type flags, sensors.
 //!
 //! Kafka: `ClientQuotaManager` with its private `DefaultQuotaCallback`
 //! (`server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java`,
@@ -7,7 +7,6 @@
 //! never clears a flag).
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use super::ladder::{EntityKind, QuotaTypeFlags, Rung};
 use super::resolution::{
@@ -15,30 +14,9 @@ use super::resolution::{
     TagDecision, UNLIMITED_BOUND,
 };
 use crate::entity::{EntityName, QuotaEntity, QuotaType};
+use crate::jdk::double::java_double_equals;
 use crate::principal::sanitize;
-
-/// Why a quota update was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ResolveError {
-    /// An `ip` entity was given to a client quota manager.
-    IpEntity {
-        /// The entity's path, e.g. `ips/10.0.0.1`.
-        entity: String,
-    },
-}
-
-impl fmt::Display for ResolveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ResolveError::IpEntity { entity } => write!(
-                f,
-                "The entity {entity} is an IP entity: its only quota, connection_creation_rate, is enforced by the per-IP connection quota, not by the produce, fetch, request or controller-mutation quota managers."
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ResolveError {}
+use crate::Error;
 
 /// One configured quota: the entity as it was set (raw names) and its value.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,17 +37,27 @@ pub struct SensorState {
     pub bound: f64,
 }
 
-/// The state of one quota type's manager: the overrides per entity, the
-/// quota-type flags with per-kind counts, and the sensors created so far.
+/// Kafka's built-in client quota callback for one quota type: the overrides
+/// per entity, the quota-type flags with per-kind counts, and the sensors
+/// created so far (with the bound on each, which the manager keeps in step).
 ///
-/// Built empty with [`QuotaManager::new`], fed with
-/// [`QuotaManager::update_quota`], queried with [`QuotaManager::resolve`]
-/// (pure) and [`QuotaManager::get_or_create_sensor`] (creates the sensor the
-/// broker would create for that connection).
+/// Built empty with [`DefaultQuotaCallback::new`], fed with
+/// [`DefaultQuotaCallback::update_quota`], queried with
+/// [`DefaultQuotaCallback::resolve`] (pure) and
+/// [`DefaultQuotaCallback::get_or_create_sensor`] (creates the sensor the
+/// broker would create for that connection). The broker's
+/// [`crate::broker::ClientQuotaManager`] holds one as its `callback`.
 ///
-/// Kafka: `ClientQuotaManager` + `DefaultQuotaCallback`.
+/// Kafka: `DefaultQuotaCallback`, the default implementation of
+/// `ClientQuotaCallback`
+/// (`clients/src/main/java/org/apache/kafka/server/quota/ClientQuotaCallback.java`)
+/// that `ClientQuotaManager` uses when `client.quota.callback.class` is not
+/// set (`server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java`;
+/// `core/src/main/scala/kafka/server/ClientQuotaManager.scala` before), with
+/// the sensor updates of `ClientQuotaManager.updateQuotaMetricConfigs`.
+/// Formerly `resolve::QuotaManager`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct QuotaManager {
+pub struct DefaultQuotaCallback {
     quota_type: QuotaType,
     /// Keyed by the entity with its user name sanitized, as Kafka keys
     /// `KafkaQuotaEntity(UserEntity(sanitizedUser), ...)`.
@@ -118,14 +106,6 @@ fn entity_tags(key: &QuotaEntity) -> MetricTags {
     }
 }
 
-/// `Double.compare(a, b) != 0`: NaN equals NaN, `0.0` differs from `-0.0`.
-fn java_double_differs(a: f64, b: f64) -> bool {
-    if a.is_nan() && b.is_nan() {
-        return false;
-    }
-    a.to_bits() != b.to_bits()
-}
-
 /// The rungs Kafka's limit lookup consults for these tags.
 ///
 /// Kafka: `DefaultQuotaCallback.findQuota`.
@@ -138,10 +118,10 @@ fn lookup_half(tags: &MetricTags) -> &'static [Rung] {
     }
 }
 
-impl QuotaManager {
+impl DefaultQuotaCallback {
     /// An empty manager: no overrides, flags 0, no sensors.
     pub fn new(quota_type: QuotaType) -> Self {
-        QuotaManager {
+        DefaultQuotaCallback {
             quota_type,
             overrides: BTreeMap::new(),
             active: [0; 3],
@@ -168,7 +148,7 @@ impl QuotaManager {
     ///
     /// # Errors
     ///
-    /// [`ResolveError::IpEntity`] for an `ip` entity.
+    /// [`ErrorKind::IpEntity`](crate::ErrorKind::IpEntity) for an `ip` entity.
     ///
     /// Kafka: `ClientQuotaManager.updateQuota`, `updateQuotaTypes`,
     /// `updateQuotaMetricConfigs`.
@@ -176,11 +156,9 @@ impl QuotaManager {
         &mut self,
         entity: &QuotaEntity,
         value: Option<f64>,
-    ) -> Result<QuotaTypeFlags, ResolveError> {
+    ) -> Result<QuotaTypeFlags, Error> {
         let Some(kind) = EntityKind::of(entity) else {
-            return Err(ResolveError::IpEntity {
-                entity: entity.path(),
-            });
+            return Err(Error::ip_entity(entity.path()));
         };
         let key = kafka_key(entity);
         let was_active = self.overrides.contains_key(&key);
@@ -244,7 +222,7 @@ impl QuotaManager {
             .iter()
             .filter_map(|(tags, bound)| {
                 let new = self.quota_bound(tags);
-                java_double_differs(new, *bound).then(|| (tags.clone(), new))
+                (!java_double_equals(new, *bound)).then(|| (tags.clone(), new))
             })
             .collect();
         self.sensors.extend(updates);
@@ -528,8 +506,8 @@ mod tests {
     }
 
     /// Every rung configured for alice/c1 with a value equal to ten times its number.
-    fn all_eight() -> QuotaManager {
-        let mut m = QuotaManager::new(QuotaType::Produce);
+    fn all_eight() -> DefaultQuotaCallback {
+        let mut m = DefaultQuotaCallback::new(QuotaType::Produce);
         for r in Rung::ALL {
             m.update_quota(&r.entity("alice", "c1"), Some(f64::from(r.number()) * 10.0))
                 .unwrap();
@@ -573,7 +551,7 @@ mod tests {
 
     #[test]
     fn user_default_shares_one_budget_across_clients_but_user_client_default_does_not() {
-        let mut m = QuotaManager::new(QuotaType::Fetch);
+        let mut m = DefaultQuotaCallback::new(QuotaType::Fetch);
         m.update_quota(&QuotaEntity::User(EntityName::Default), Some(100.0))
             .unwrap();
         m.update_quota(&QuotaEntity::client_id("other"), Some(5.0))
@@ -594,7 +572,7 @@ mod tests {
 
     #[test]
     fn single_level_shortcut_marks_other_kinds_skipped() {
-        let mut m = QuotaManager::new(QuotaType::Produce);
+        let mut m = DefaultQuotaCallback::new(QuotaType::Produce);
         m.update_quota(&QuotaEntity::ClientId(EntityName::Default), Some(500.0))
             .unwrap();
         let r = m.resolve("alice", "c2");
@@ -624,7 +602,7 @@ mod tests {
 
     #[test]
     fn empty_client_id_matches_no_client_rung_even_with_clients_default() {
-        let mut m = QuotaManager::new(QuotaType::Produce);
+        let mut m = DefaultQuotaCallback::new(QuotaType::Produce);
         m.update_quota(&QuotaEntity::ClientId(EntityName::Default), Some(500.0))
             .unwrap();
         let r = m.resolve("alice", "");
@@ -642,7 +620,7 @@ mod tests {
     #[test]
     fn multi_level_empty_client_id_tag_rung_differs_from_limit_rung() {
         // Kafka vector prec-empty-client-id-multilevel.
-        let mut m = QuotaManager::new(QuotaType::Produce);
+        let mut m = DefaultQuotaCallback::new(QuotaType::Produce);
         m.update_quota(&uc(Some("alice"), None), Some(42.0))
             .unwrap();
         m.update_quota(&QuotaEntity::user("bob"), Some(43.0))
@@ -672,7 +650,7 @@ mod tests {
 
     #[test]
     fn empty_principal_matches_no_user_rung() {
-        let mut m = QuotaManager::new(QuotaType::Produce);
+        let mut m = DefaultQuotaCallback::new(QuotaType::Produce);
         m.update_quota(&QuotaEntity::User(EntityName::Default), Some(100.0))
             .unwrap();
         let r = m.resolve("", "c1");
@@ -691,7 +669,7 @@ mod tests {
         // Kafka oddity: with several levels, the walk stops at users/<default>
         // for ANY user, giving tags ("", "") to an empty principal, and
         // tags ("", "") have no limit. Adding a quota thus removes one.
-        let mut m = QuotaManager::new(QuotaType::Produce);
+        let mut m = DefaultQuotaCallback::new(QuotaType::Produce);
         m.update_quota(&QuotaEntity::ClientId(EntityName::Default), Some(1.0))
             .unwrap();
         assert_eq!(m.resolve("", "c1").rung(), Some(Rung::DefaultClientId));
@@ -717,7 +695,7 @@ mod tests {
 
     #[test]
     fn user_names_are_matched_sanitized_and_literal_default_is_a_name() {
-        let mut m = QuotaManager::new(QuotaType::Produce);
+        let mut m = DefaultQuotaCallback::new(QuotaType::Produce);
         m.update_quota(&QuotaEntity::user("CN=alice,OU=eng"), Some(11.0))
             .unwrap();
         m.update_quota(&QuotaEntity::user("<default>"), Some(17.0))
@@ -741,7 +719,7 @@ mod tests {
 
     #[test]
     fn flags_count_entities_per_kind_and_clear_with_the_last_one() {
-        let mut m = QuotaManager::new(QuotaType::Produce);
+        let mut m = DefaultQuotaCallback::new(QuotaType::Produce);
         assert_eq!(
             m.update_quota(&QuotaEntity::user("a"), Some(1.0))
                 .unwrap()
@@ -790,7 +768,7 @@ mod tests {
 
     #[test]
     fn ip_entities_are_refused_with_a_sentence() {
-        let mut m = QuotaManager::new(QuotaType::Produce);
+        let mut m = DefaultQuotaCallback::new(QuotaType::Produce);
         let err = m
             .update_quota(
                 &QuotaEntity::Ip(EntityName::Named("10.0.0.1".into())),
@@ -807,7 +785,7 @@ mod tests {
 
     #[test]
     fn sensors_are_created_on_query_and_reconfigured_on_update() {
-        let mut m = QuotaManager::new(QuotaType::Produce);
+        let mut m = DefaultQuotaCallback::new(QuotaType::Produce);
         assert_eq!(m.get_or_create_sensor("alice", "c1"), None);
         m.update_quota(&QuotaEntity::client_id("c1"), Some(1000.0))
             .unwrap();
@@ -835,7 +813,7 @@ mod tests {
     fn single_metric_update_leaves_other_sensors_stale_as_kafka_does() {
         // With only user quotas, a named update re-configures only the sensor
         // tagged exactly like the entity.
-        let mut m = QuotaManager::new(QuotaType::Produce);
+        let mut m = DefaultQuotaCallback::new(QuotaType::Produce);
         m.update_quota(&QuotaEntity::user("alice"), Some(10.0))
             .unwrap();
         m.update_quota(&QuotaEntity::User(EntityName::Default), Some(5.0))

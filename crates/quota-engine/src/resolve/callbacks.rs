@@ -1,4 +1,5 @@
-//! The four client quota managers of a broker, built from the quota store.
+//! The four client quota callbacks of a broker (one per quota type's
+//! manager), built from the quota store.
 //!
 //! Kafka: `QuotaFactory.QuotaManagers` (one `ClientQuotaManager` per quota
 //! type) fed by `ClientQuotaMetadataManager.handleUserClientQuotaChange`
@@ -7,33 +8,40 @@
 
 use std::collections::BTreeMap;
 
-use super::budget::{BudgetGroups, Connection};
-use super::manager::QuotaManager;
+use super::budget::{BudgetGroups, ClientIdentity};
+use super::callback::DefaultQuotaCallback;
 use super::resolution::Resolution;
 use crate::entity::{QuotaEntity, QuotaKey, QuotaType};
 use crate::store::QuotaStore;
 
-/// The produce, fetch, request and controller-mutation managers of one broker.
+/// The [`DefaultQuotaCallback`]s of one broker's produce, fetch, request and
+/// controller-mutation quota managers, in [`QuotaType::ALL`] order.
+///
+/// Kafka: the callbacks behind `QuotaFactory.QuotaManagers`
+/// (`server/src/main/java/org/apache/kafka/server/quota/QuotaFactory.java`,
+/// formerly `core/src/main/scala/kafka/server/QuotaFactory.scala`), one
+/// `DefaultQuotaCallback` per `ClientQuotaManager`. Formerly
+/// `resolve::QuotaManagers`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct QuotaManagers {
-    managers: [QuotaManager; 4],
+pub struct QuotaCallbacks {
+    callbacks: [DefaultQuotaCallback; 4],
 }
 
-impl Default for QuotaManagers {
+impl Default for QuotaCallbacks {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl QuotaManagers {
-    /// Four empty managers.
+impl QuotaCallbacks {
+    /// Four empty callbacks.
     pub fn new() -> Self {
-        QuotaManagers {
-            managers: QuotaType::ALL.map(QuotaManager::new),
+        QuotaCallbacks {
+            callbacks: QuotaType::ALL.map(DefaultQuotaCallback::new),
         }
     }
 
-    /// Managers holding every client quota of `entries` (entity with raw
+    /// Callbacks holding every client quota of `entries` (entity with raw
     /// names, key -> value), e.g. `QuotaStore::entries()`. `ip` entities and
     /// `connection_creation_rate` are skipped: no client quota manager holds them.
     ///
@@ -57,24 +65,24 @@ impl QuotaManagers {
         m
     }
 
-    /// Managers holding every client quota of `store` (see [`Self::from_entries`]).
+    /// Callbacks holding every client quota of `store` (see [`Self::from_entries`]).
     pub fn from_store(store: &QuotaStore) -> Self {
         Self::from_entries(store.entries())
     }
 
-    /// The manager of one quota type.
-    pub fn get(&self, quota_type: QuotaType) -> &QuotaManager {
-        &self.managers[quota_type.slot()]
+    /// The callback of one quota type.
+    pub fn get(&self, quota_type: QuotaType) -> &DefaultQuotaCallback {
+        &self.callbacks[quota_type.slot()]
     }
 
-    /// The manager of one quota type, mutable.
-    pub fn get_mut(&mut self, quota_type: QuotaType) -> &mut QuotaManager {
-        &mut self.managers[quota_type.slot()]
+    /// The callback of one quota type, mutable.
+    pub fn get_mut(&mut self, quota_type: QuotaType) -> &mut DefaultQuotaCallback {
+        &mut self.callbacks[quota_type.slot()]
     }
 
-    /// The four managers in [`QuotaType::ALL`] order.
-    pub fn iter(&self) -> impl Iterator<Item = &QuotaManager> {
-        self.managers.iter()
+    /// The four callbacks in [`QuotaType::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = &DefaultQuotaCallback> {
+        self.callbacks.iter()
     }
 
     /// Resolves one connection for each quota type independently, in
@@ -85,7 +93,7 @@ impl QuotaManagers {
 
     /// Budget groups of `connections` for each quota type, in
     /// [`QuotaType::ALL`] order.
-    pub fn budget_groups_all(&self, connections: &[Connection]) -> [BudgetGroups; 4] {
+    pub fn budget_groups_all(&self, connections: &[ClientIdentity]) -> [BudgetGroups; 4] {
         QuotaType::ALL.map(|qt| self.get(qt).budget_groups(connections))
     }
 }
@@ -95,10 +103,10 @@ impl QuotaManagers {
 /// controller mutation). `principal_name` is the raw principal name (it is
 /// sanitized here); `client_id` is used verbatim.
 ///
-/// Builds the four managers afresh: for repeated queries keep a
-/// [`QuotaManagers`] from [`QuotaManagers::from_store`] instead.
+/// Builds the four callbacks afresh: for repeated queries keep a
+/// [`QuotaCallbacks`] from [`QuotaCallbacks::from_store`] instead.
 pub fn resolve_all(store: &QuotaStore, principal_name: &str, client_id: &str) -> [Resolution; 4] {
-    QuotaManagers::from_store(store).resolve_all(principal_name, client_id)
+    QuotaCallbacks::from_store(store).resolve_all(principal_name, client_id)
 }
 
 #[cfg(test)]
@@ -132,7 +140,7 @@ mod tests {
                 BTreeMap::from([(QuotaKey::ConnectionCreationRate, 10.0)]),
             ),
         ];
-        let m = QuotaManagers::from_entries(entries.iter().map(|(e, v)| (e, v)));
+        let m = QuotaCallbacks::from_entries(entries.iter().map(|(e, v)| (e, v)));
         let [produce, fetch, request, mutation] = m.resolve_all("alice", "app");
         assert_eq!(
             (produce.rung(), produce.limit()),
