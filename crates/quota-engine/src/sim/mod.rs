@@ -77,12 +77,14 @@ pub use rng::SplitMix64;
 pub use scenario::{
     Acks, BrokerCosts, BrokersSpec, ClientCosts, ClientThrottling, ConnectionSpec, ConsumerConfig,
     ConsumerWorkload, Environment, LinkSpec, ListenerKind, NetworkModel, Preload, ProducerConfig,
-    ProducerWorkload, QuotaSetting, RequestCost, Scenario, TextbookNetwork, TopicSpec, Workload,
+    ProducerWorkload, QuotaSetting, RequestCost, Scenario, ScenarioEvent, TextbookNetwork, TopicSpec,
+    Workload,
 };
 pub use validate::ScenarioProblem;
 pub use timeline::{
-    fnv1a64, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientThrottle, ClientTrack,
-    LatencySummary, MBeanValue, PerfSummary, PerfWindow, ProgressPoint, RatePoint, SampleWindow,
+    fnv1a64, BoundChange, BrokerTrack, BudgetTotals, BufferPoint, ClientKind, ClientMetrics,
+    ClientStop, ClientThrottle, ClientTotals, ClientTrack, ClusterTotals, EventMarker, LatencySummary,
+    MBeanValue, MarkerKind, PerfSummary, PerfWindow, ProgressPoint, RatePoint, SampleWindow,
     SensorTrack, Series, Span, ThrottleEvent, Timeline, SERIES_CAP,
 };
 

@@ -16,7 +16,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use super::scenario::{Scenario, Workload};
+use super::scenario::{Scenario, ScenarioEvent, Workload};
 use super::world::{batch_allocation, record_size_in_batch};
 use super::SimError;
 use crate::store::QuotaStore;
@@ -125,6 +125,7 @@ impl Scenario {
         }
         self.validate_topics(&mut out);
         self.validate_workloads(&mut out);
+        self.validate_events(&mut out);
         if out.0.is_empty() {
             Ok(())
         } else {
@@ -149,6 +150,31 @@ impl Scenario {
                     format!("topics[{i}].name"),
                     format!("Topic '{}' is defined twice.", t.name),
                 );
+            }
+            if let Some(leaders) = &t.leaders {
+                if leaders.len() != t.partitions as usize {
+                    out.invalid(
+                        format!("topics[{i}].leaders"),
+                        format!(
+                            "Topic '{}' lists {} leaders for {} partitions: give one broker id per partition.",
+                            t.name,
+                            leaders.len(),
+                            t.partitions
+                        ),
+                    );
+                }
+                for (p, b) in leaders.iter().enumerate() {
+                    if *b >= self.brokers.count {
+                        out.invalid(
+                            format!("topics[{i}].leaders[{p}]"),
+                            format!(
+                                "Partition {p} of topic '{}' is led by broker {b}, which does not exist: the brokers are 0 to {}.",
+                                t.name,
+                                self.brokers.count.saturating_sub(1)
+                            ),
+                        );
+                    }
+                }
             }
             if let Some(pre) = &t.preload {
                 if pre.record_size == 0 || pre.batch_size == 0 {
@@ -194,6 +220,18 @@ impl Scenario {
                     out.push(format!("connections[{j}]"), e);
                 }
             }
+            let (start_ms, stop_ms) = match wl {
+                Workload::Producer(p) => (p.start_ms, p.stop_ms),
+                Workload::Consumer(c) => (c.start_ms, c.stop_ms),
+            };
+            if let Some(stop) = stop_ms.filter(|stop| *stop <= start_ms) {
+                out.invalid(
+                    at("stop_ms"),
+                    format!(
+                        "The workload on '{conn_name}' stops at {stop} ms, not after it starts at {start_ms} ms: stop_ms must be above start_ms."
+                    ),
+                );
+            }
             if let Some(field) = textbook_only_field(wl) {
                 out.invalid(
                     at(field),
@@ -232,6 +270,96 @@ impl Scenario {
             }
         }
     }
+}
+
+impl Scenario {
+    /// Checks `events`: each within the horizon; a `move_leader` naming an
+    /// existing topic, partition and broker; a `set_quota` the store accepts
+    /// (Kafka's validation and message), applied after the scenario's quotas
+    /// and the earlier events, in time order.
+    fn validate_events(&self, out: &mut Problems) {
+        let horizon = self.horizon_ms.min(super::world::HORIZON_CAP_MS);
+        for (i, e) in self.events.iter().enumerate() {
+            let at = e.at_ms();
+            if at > horizon {
+                out.invalid(
+                    format!("events[{i}].at_ms"),
+                    format!(
+                        "The {} event at {at} ms is beyond the horizon of {horizon} ms: it would never happen.",
+                        e.kind()
+                    ),
+                );
+            }
+            let ScenarioEvent::MoveLeader {
+                topic,
+                partition,
+                to_broker,
+                ..
+            } = e
+            else {
+                continue;
+            };
+            match self.topics.iter().find(|t| t.name == *topic) {
+                None => out.invalid(
+                    format!("events[{i}].topic"),
+                    format!("The move_leader event names the topic '{topic}', which is not defined in topics."),
+                ),
+                Some(t) if *partition >= t.partitions => out.invalid(
+                    format!("events[{i}].partition"),
+                    format!(
+                        "The move_leader event names partition {partition} of topic '{topic}', which has {} partitions (0 to {}).",
+                        t.partitions,
+                        t.partitions.saturating_sub(1)
+                    ),
+                ),
+                Some(_) => {}
+            }
+            if *to_broker >= self.brokers.count {
+                out.invalid(
+                    format!("events[{i}].to_broker"),
+                    format!(
+                        "The move_leader event moves the leader to broker {to_broker}, which does not exist: the brokers are 0 to {}.",
+                        self.brokers.count.saturating_sub(1)
+                    ),
+                );
+            }
+        }
+        // Quota alterations, in the order the run applies them.
+        let mut store = QuotaStore::new();
+        for q in &self.quotas {
+            let _ = store.set(&q.entity, q.key, q.value);
+        }
+        for i in event_order(&self.events) {
+            let ScenarioEvent::SetQuota {
+                entity, key, value, ..
+            } = &self.events[i]
+            else {
+                continue;
+            };
+            let result = match value {
+                Some(v) => store.set(entity, *key, *v),
+                None => store.remove(entity, *key),
+            };
+            if let Err(e) = result {
+                out.push(
+                    format!("events[{i}]"),
+                    SimError::Quota {
+                        entity: entity.path(),
+                        key: key.as_str().to_owned(),
+                        message: e.message.clone(),
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// The positions of `events` in the order a run applies them: by `at_ms`,
+/// then as written.
+pub(crate) fn event_order(events: &[ScenarioEvent]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..events.len()).collect();
+    order.sort_by_key(|i| events[*i].at_ms());
+    order
 }
 
 /// The first field of `workload` that only the textbook network reads

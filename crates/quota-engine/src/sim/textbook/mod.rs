@@ -49,7 +49,7 @@ pub use trace::{
 
 use super::{
     BrokerTrack, ClientKind, ClientMetrics, ClientThrottle,
-    ClientTrack, MBeanValue, NetworkModel, ProgressPoint, RatePoint, SampleWindow, Scenario,
+    ClientTrack, ClusterTotals, MBeanValue, NetworkModel, ProgressPoint, RatePoint, SampleWindow, Scenario,
     SensorTrack, Series, SimError, Span, ThrottleEvent, Timeline, Workload, SERIES_CAP,
 };
 use crate::broker::stats::WindowedAvgMax;
@@ -179,6 +179,24 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, SimError> {
     if net.bandwidth_bytes_per_s == 0 {
         return Err(SimError::invalid(
             "The textbook link bandwidth is 0 bytes/s: it must be at least 1.".to_owned(),
+        ));
+    }
+    if !scenario.events.is_empty() {
+        return Err(SimError::invalid(
+            "The textbook network runs without events (move_leader, set_quota): remove them or use the modelled network.".to_owned(),
+        ));
+    }
+    if scenario.workloads.iter().any(|w| match w {
+        Workload::Producer(p) => p.stop_ms.is_some(),
+        Workload::Consumer(c) => c.stop_ms.is_some(),
+    }) {
+        return Err(SimError::invalid(
+            "The textbook network runs every client to its end: remove stop_ms or use the modelled network.".to_owned(),
+        ));
+    }
+    if scenario.topics.iter().any(|t| t.leaders.as_ref().is_some_and(|l| l.iter().any(|b| *b != 0))) {
+        return Err(SimError::invalid(
+            "The textbook network has one broker, 0: every topic's leaders must be 0.".to_owned(),
         ));
     }
     if scenario.brokers.count != 1 {
@@ -355,6 +373,7 @@ impl Run {
             rate: Series::default(),
             throttles: Vec::new(),
             members: vec![conn],
+            bound_changes: Vec::new(),
         });
         self.track_index.insert(key, t);
         t
@@ -763,6 +782,7 @@ impl Run {
                 blocked: Vec::new(),
                 buffer: Series::default(),
                 progress: std::mem::take(&mut c.progress),
+                stop: None,
             });
         }
         let brokers = vec![BrokerTrack {
@@ -788,6 +808,8 @@ impl Run {
                 sensors: self.tracks,
                 clients,
                 brokers,
+                markers: Vec::new(),
+                totals: ClusterTotals::default(),
             },
             requests,
             clients: clients_summary,
