@@ -436,6 +436,50 @@ mod tests {
     }
 
     #[test]
+    fn leaders_events_and_stop_times_are_checked_with_their_path() {
+        let s: Scenario = serde_json::from_str(
+            r#"{
+              "brokers": {"count": 2},
+              "horizon_ms": 10000,
+              "topics": [{"name": "t", "partitions": 2, "leaders": [0, 2]},
+                         {"name": "u", "partitions": 2, "leaders": [0]}],
+              "connections": [{"name": "p", "listener": "PLAINTEXT"}],
+              "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 1, "record.size": 10,
+                             "start_ms": 50, "stop_ms": 50}}],
+              "events": [
+                {"at_ms": 20000, "kind": "move_leader", "topic": "t", "partition": 0, "to_broker": 1},
+                {"at_ms": 1000, "kind": "move_leader", "topic": "nope", "partition": 0, "to_broker": 5},
+                {"at_ms": 1000, "kind": "move_leader", "topic": "t", "partition": 2, "to_broker": 0},
+                {"at_ms": 1000, "kind": "set_quota", "entity": {"client-id": "a"}, "key": "producer_byte_rate", "value": 0},
+                {"at_ms": 1000, "kind": "set_quota", "entity": {"user": "a"}, "key": "connection_creation_rate", "value": 5},
+                {"at_ms": 1000, "kind": "set_quota", "entity": {"client-id": "a"}, "key": "producer_byte_rate", "value": null}
+              ]
+            }"#,
+        )
+        .unwrap();
+        let got: Vec<(String, String)> = s
+            .validate()
+            .unwrap_err()
+            .into_iter()
+            .map(|p| (p.path, p.error.to_string()))
+            .collect();
+        let expected = [
+            ("topics[0].leaders[1]", "Partition 1 of topic 't' is led by broker 2, which does not exist: the brokers are 0 to 1."),
+            ("topics[1].leaders", "Topic 'u' lists 1 leaders for 2 partitions: give one broker id per partition."),
+            ("workloads[0].producer.stop_ms", "The workload on 'p' stops at 50 ms, not after it starts at 50 ms: stop_ms must be above start_ms."),
+            ("events[0].at_ms", "The move_leader event at 20000 ms is beyond the horizon of 10000 ms: it would never happen."),
+            ("events[1].topic", "The move_leader event names the topic 'nope', which is not defined in topics."),
+            ("events[1].to_broker", "The move_leader event moves the leader to broker 5, which does not exist: the brokers are 0 to 1."),
+            ("events[2].partition", "The move_leader event names partition 2 of topic 't', which has 2 partitions (0 to 1)."),
+            ("events[3]", "The quota producer_byte_rate on clients/a was refused: Quota producer_byte_rate must be greater than 0"),
+            ("events[4]", "The quota connection_creation_rate on users/a was refused: Invalid configuration key connection_creation_rate"),
+        ];
+        let expected: Vec<(String, String)> =
+            expected.iter().map(|(p, m)| ((*p).to_owned(), (*m).to_owned())).collect();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
     fn producer_problems_name_their_setting() {
         let mut s: Scenario = serde_json::from_str(
             r#"{
