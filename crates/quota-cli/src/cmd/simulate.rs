@@ -2,13 +2,16 @@
 //! simulation and prints, per client, the `kafka-producer-perf-test.sh`
 //! lines (producers) and the client metrics a Java client reports
 //! (`produce-throttle-time-avg/max`, `record-retry-total`, ...).
+//! A scenario with events prints them after the clients (time, kind, what
+//! happened), and a cluster of several brokers the cluster-wide totals per
+//! client and per budget beside each broker's share.
 //! `--json` prints the whole Timeline instead.
 
 use std::path::PathBuf;
 
 use clap::Args;
 use quota_engine::java_double_to_string;
-use quota_engine::sim::{simulate, ClientKind, ClientTrack};
+use quota_engine::sim::{simulate, ClientKind, ClientTrack, MarkerKind, Timeline};
 use quota_formats::scenario;
 
 use super::resolve::read_text;
@@ -46,9 +49,14 @@ fn print_client(c: &ClientTrack) {
         ClientKind::Producer => "produce",
         ClientKind::Consumer => "fetch",
     };
-    match c.duration_ms {
-        Some(d) => outln!("  finished after {} ms", java_double_to_string(d)),
-        None => outln!("  did not finish before the horizon"),
+    match (c.duration_ms, c.stop) {
+        (Some(d), _) => outln!("  finished after {} ms", java_double_to_string(d)),
+        (None, Some(stop)) => outln!(
+            "  stopped at {} ms (stop_ms) with {} records not done (not counted as errors)",
+            java_double_to_string(stop.at_ms),
+            stop.records_left
+        ),
+        (None, None) => outln!("  did not finish before the horizon"),
     }
     outln!(
         "  {prefix}-throttle-time-avg={} ms {prefix}-throttle-time-max={} ms",
@@ -70,6 +78,53 @@ fn print_client(c: &ClientTrack) {
             m.buffer_used_max,
             java_double_to_string(m.blocked_ms_total)
         );
+    }
+}
+
+/// The events as they happened: `at <ms> ms  <kind>  <text>`.
+fn print_markers(t: &Timeline) {
+    if t.markers.is_empty() {
+        return;
+    }
+    outln!();
+    outln!("events");
+    for m in &t.markers {
+        let kind = match m.kind {
+            MarkerKind::MoveLeader => "move_leader",
+            MarkerKind::SetQuota => "set_quota",
+            MarkerKind::ClientStop => "client_stop",
+        };
+        outln!("  at {} ms  {kind}  {}", java_double_to_string(m.at_ms), m.text);
+    }
+}
+
+/// `broker 0: 123, broker 1: 456`.
+fn by_broker(bytes: &[u64]) -> String {
+    bytes
+        .iter()
+        .enumerate()
+        .map(|(b, n)| format!("broker {b}: {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The cluster-wide totals of a run on several brokers.
+fn print_totals(t: &Timeline) {
+    let totals = &t.totals;
+    if totals.is_single_broker() {
+        return;
+    }
+    outln!();
+    outln!("cluster totals ({} brokers; every quota is enforced by each broker on its own)", totals.brokers);
+    for c in &totals.clients {
+        let verb = match c.kind {
+            ClientKind::Producer => "produced",
+            ClientKind::Consumer => "fetched",
+        };
+        outln!("  client {}: {} bytes {verb} ({})", c.name, c.bytes, by_broker(&c.bytes_by_broker));
+    }
+    for b in &totals.budgets {
+        outln!("  budget {}: {} bytes ({})", b.mbean, b.bytes, by_broker(&b.bytes_by_broker));
     }
 }
 
@@ -125,5 +180,7 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
         outln!();
         print_client(c);
     }
+    print_markers(&timeline);
+    print_totals(&timeline);
     EXIT_OK
 }
