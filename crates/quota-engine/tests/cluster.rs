@@ -85,17 +85,30 @@ fn each_broker_enforces_the_quota_so_the_cluster_gets_three_times_it() {
     // After the first window's burst allowance, before the move: the
     // producer sends a window's worth, is throttled about a window, and so
     // on (one cycle from 2 s to 4 s).
-    let per_broker: Vec<f64> = (0..3).map(|b| rate_between(sensor(&t, b), 2000, 4000)).collect();
+    let per_broker: Vec<f64> = (0..3)
+        .map(|b| rate_between(sensor(&t, b), 2000, 4000))
+        .collect();
     for (b, r) in per_broker.iter().enumerate() {
         assert!((r / QUOTA - 1.0).abs() < 0.05, "broker {b}: {r} bytes/s");
     }
     let cluster: f64 = per_broker.iter().sum();
-    assert!((cluster / (3.0 * QUOTA) - 1.0).abs() < 0.05, "cluster: {cluster} bytes/s");
+    assert!(
+        (cluster / (3.0 * QUOTA) - 1.0).abs() < 0.05,
+        "cluster: {cluster} bytes/s"
+    );
     // Kafka's own measure (the byte-rate MBean) agrees just before the move.
     let measured: f64 = (0..3)
-        .map(|b| sensor(&t, b).rate_at(4999.0).expect("a rate before the move").rate)
+        .map(|b| {
+            sensor(&t, b)
+                .rate_at(4999.0)
+                .expect("a rate before the move")
+                .rate
+        })
         .sum();
-    assert!((measured / (3.0 * QUOTA) - 1.0).abs() < 0.05, "measured: {measured} bytes/s");
+    assert!(
+        (measured / (3.0 * QUOTA) - 1.0).abs() < 0.05,
+        "measured: {measured} bytes/s"
+    );
     // The cluster totals add the brokers up.
     let totals = &t.totals;
     assert_eq!(totals.brokers, 3);
@@ -107,7 +120,11 @@ fn each_broker_enforces_the_quota_so_the_cluster_gets_three_times_it() {
     assert_eq!(budget.sensors.len(), 3);
     assert_eq!(budget.bytes_by_broker, client.bytes_by_broker);
     // Every byte the sensors recorded is in the budget's total.
-    let recorded: f64 = t.sensors.iter().map(|s| bytes_between(s, 0, i64::MAX)).sum();
+    let recorded: f64 = t
+        .sensors
+        .iter()
+        .map(|s| bytes_between(s, 0, i64::MAX))
+        .sum();
     assert_eq!(budget.bytes as f64, recorded);
 }
 
@@ -120,8 +137,13 @@ fn the_broker_that_took_two_partitions_holds_them_to_one_quota() {
     // Broker 2 leads nothing after the move: nothing more reaches it.
     assert_eq!(bytes_between(sensor(&t, 2), 6000, i64::MAX), 0.0);
     // So the cluster gets two quotas' worth, not three.
-    let cluster: f64 = (0..3).map(|b| rate_between(sensor(&t, b), 6000, 10_000)).sum();
-    assert!(cluster < 2.2 * QUOTA, "cluster after the move: {cluster} bytes/s");
+    let cluster: f64 = (0..3)
+        .map(|b| rate_between(sensor(&t, b), 6000, 10_000))
+        .sum();
+    assert!(
+        cluster < 2.2 * QUOTA,
+        "cluster after the move: {cluster} bytes/s"
+    );
 }
 
 #[test]
@@ -146,11 +168,25 @@ fn the_new_bound_applies_at_once_and_the_samples_are_kept() {
         .find(|e| e.at_ms >= 10_000)
         .expect("broker 0 throttles after the change");
     assert_eq!(first.bound, NEW_QUOTA);
-    let first_decision = s.rate.points.iter().find(|p| p.at_ms >= 10_000).expect("a decision after 10 s");
-    assert_eq!(first_decision.at_ms, first.at_ms, "the first request after the change is throttled");
+    let first_decision = s
+        .rate
+        .points
+        .iter()
+        .find(|p| p.at_ms >= 10_000)
+        .expect("a decision after 10 s");
+    assert_eq!(
+        first_decision.at_ms, first.at_ms,
+        "the first request after the change is throttled"
+    );
     let in_window = first.observed * first.window_ms as f64 / 1000.0;
-    assert!(in_window > 1_048_576.0 * 2.0, "{in_window} bytes in the window");
+    assert!(
+        in_window > 1_048_576.0 * 2.0,
+        "{in_window} bytes in the window"
+    );
     // Then the broker holds the producer to the new bound.
     let after = rate_between(s, 12_000, 16_000);
-    assert!((after / NEW_QUOTA - 1.0).abs() < 0.15, "broker 0 after 10 s: {after} bytes/s");
+    assert!(
+        (after / NEW_QUOTA - 1.0).abs() < 0.15,
+        "broker 0 after 10 s: {after} bytes/s"
+    );
 }

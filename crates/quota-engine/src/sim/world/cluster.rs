@@ -25,7 +25,9 @@ pub(super) fn later_leaders(events: &[ScenarioEvent], topic: &str) -> Vec<Broker
         .iter()
         .filter_map(|e| match e {
             ScenarioEvent::MoveLeader {
-                topic: t, to_broker, ..
+                topic: t,
+                to_broker,
+                ..
             } if t == topic => Some(BrokerId(*to_broker)),
             _ => None,
         })
@@ -57,7 +59,10 @@ impl World {
     /// produce request size, or the fetch response's returned bytes).
     pub(super) fn count_bytes(&mut self, c: ConnectionId, slot: QuotaSlot, bytes: u64) {
         let conn = &self.conns[c];
-        *self.client_bytes.entry((conn.client, conn.broker)).or_insert(0) += bytes;
+        *self
+            .client_bytes
+            .entry((conn.client, conn.broker))
+            .or_insert(0) += bytes;
         if let Some(t) = conn.tracks[slot.index()] {
             *self.track_bytes.entry(t).or_insert(0) += bytes;
         }
@@ -143,7 +148,11 @@ impl World {
                 key.as_str(),
                 crate::java_double_to_string(v)
             ),
-            None => format!("{} {} is removed on every broker.", entity.path(), key.as_str()),
+            None => format!(
+                "{} {} is removed on every broker.",
+                entity.path(),
+                key.as_str()
+            ),
         };
         self.marker(MarkerKind::SetQuota, text);
     }
