@@ -407,3 +407,25 @@ fn a_single_broker_run_writes_no_totals_markers_or_bound_changes() {
     // In memory the totals are there: the one broker's figures.
     assert_eq!(t.totals.clients[0].bytes, t.totals.budgets[0].bytes);
 }
+
+#[test]
+fn a_producer_connects_to_a_new_leader_when_a_partition_moves_there() {
+    // Both partitions on broker 0; at 20 ms partition 1 moves to broker 1,
+    // which the producer had no connection to yet.
+    let s = scenario(&format!(
+        r#"{{"brokers": {{"count": 2}}, "topics": [{{"name": "t", "partitions": 2, "leaders": [0, 0]}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}}],
+            "workloads": [{}],
+            "events": [{{"at_ms": 20, "kind": "move_leader", "topic": "t", "partition": 1, "to_broker": 1}}]}}"#,
+        producer(20_000, "")
+    ));
+    let t = simulate(&s).unwrap();
+    assert_eq!(t.clients[0].metrics.records_done, 20_000);
+    assert_eq!(t.clients[0].metrics.record_error_total, 0);
+    let by_broker = &t.totals.clients[0].bytes_by_broker;
+    assert!(by_broker[0] > 0 && by_broker[1] > 0, "{by_broker:?}");
+    // Broker 1 answered only after the move.
+    let first_b1 = t.clients[0].throttles.points.iter().find(|r| r.broker == 1).unwrap();
+    assert!(first_b1.at_ms > 20.0);
+    assert!(t.event_times().contains(&20.0));
+}
