@@ -292,6 +292,10 @@ impl World {
 
     /// Runs until every client finished or the horizon.
     pub(crate) fn run(mut self, scenario: &Scenario) -> Timeline {
+        if self.unfinished == 0 {
+            // No clients: nothing runs, the scenario's events included.
+            return self.finish(scenario);
+        }
         while let Some((at, ev)) = self.q.pop() {
             let at = SimTime::from_ns(at);
             if at > self.horizon {
