@@ -34,6 +34,14 @@
 //!   a time (the channel is muted while a request is in progress), handler
 //!   and network thread time from [`RequestCost`], KIP-219 throttling and
 //!   muting, legacy delayed responses, per-IP connection-rate throttling.
+//! - Cluster: partitions led by the brokers round robin or as
+//!   `topics[].leaders` says, each broker enforcing every quota on its own;
+//!   scenario `events` move a partition's leadership (clients send to the
+//!   new leader from then on, without Kafka's `NOT_LEADER_OR_FOLLOWER`
+//!   round trip) or alter a quota on every broker at once (sensors keep
+//!   their samples, `ClientQuotaManager.updateQuotaMetricConfigs`); clients
+//!   stop at their `stop_ms`. The Timeline gets [`EventMarker`]s, per-sensor
+//!   [`BoundChange`]s and [`ClusterTotals`].
 //!
 //! `"network": "textbook"` swaps all of this for [`textbook`]: whole-ms
 //! transfers, no framing bytes, a fixed handling time, so that every figure

@@ -414,6 +414,7 @@ fn a_producer_connects_to_a_new_leader_when_a_partition_moves_there() {
     // which the producer had no connection to yet.
     let s = scenario(&format!(
         r#"{{"brokers": {{"count": 2}}, "topics": [{{"name": "t", "partitions": 2, "leaders": [0, 0]}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 100000000}}],
             "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}}],
             "workloads": [{}],
             "events": [{{"at_ms": 20, "kind": "move_leader", "topic": "t", "partition": 1, "to_broker": 1}}]}}"#,
@@ -428,4 +429,9 @@ fn a_producer_connects_to_a_new_leader_when_a_partition_moves_there() {
     let first_b1 = t.clients[0].throttles.points.iter().find(|r| r.broker == 1).unwrap();
     assert!(first_b1.at_ms > 20.0);
     assert!(t.event_times().contains(&20.0));
+    // Broker 1's budget track appears with the move, after broker 0's.
+    let brokers: Vec<u32> = t.sensors.iter().map(|s| s.broker).collect();
+    assert_eq!(brokers, [0, 1]);
+    assert!(t.sensors[1].rate.points.iter().all(|p| p.at_ms >= 20));
+    assert_eq!(t.totals.budgets[0].bytes_by_broker, *by_broker);
 }

@@ -4,8 +4,9 @@
 //! at once.
 //!
 //! The checks run in the order `simulate` used to meet them (broker
-//! settings, quotas, link, broker count, topics, then each workload), so the
-//! first problem is the error `simulate` returns, word for word.
+//! settings, quotas, link, broker count, topics, then each workload), then
+//! the scenario's events, so the first problem is the error `simulate`
+//! returns, word for word.
 //!
 //! Kafka's own checks are reused, not restated: broker settings through
 //! [`crate::broker::BrokerSettings::validate`], quotas through
@@ -70,9 +71,13 @@ impl Scenario {
     /// error is the first one's): broker settings out of range, quotas the
     /// store refuses, an invalid link bandwidth or broker count, topics with
     /// no or too many partitions, defined twice, or with an empty preload,
-    /// workloads naming unknown or shared connections or unknown topics,
-    /// connections without a principal, producers with zero sizes or a
-    /// batch larger than `buffer.memory`.
+    /// topic `leaders` not one per partition or naming a broker that does
+    /// not exist, workloads naming unknown or shared connections or unknown
+    /// topics, a `stop_ms` not after `start_ms`, connections without a
+    /// principal, producers with zero sizes or a batch larger than
+    /// `buffer.memory`, then `events` beyond the horizon, naming an unknown
+    /// topic, partition or broker, or a quota alteration the store refuses
+    /// (path `events[i]`, Kafka's message).
     ///
     /// # Example
     ///

@@ -120,6 +120,16 @@ impl World {
         for i in 0..n {
             let client = ClientId(super::ids::len_u32(i));
             if !self.client_stopped(client) && self.client_slots(client).contains(&slot) {
+                // The connection to a broker that leads one of its
+                // partitions for the first time gets its sensor tracks.
+                let first = self.clients[client]
+                    .conns
+                    .iter()
+                    .copied()
+                    .find(|c| self.conns[*c].broker == to && self.conns[*c].tracks == [None; 3]);
+                if let Some(c) = first {
+                    self.reopen_session(c);
+                }
                 self.poll_client(client);
             }
         }

@@ -246,12 +246,14 @@ impl World {
             let mut links = Vec::new();
             let leaders_later = cluster::later_leaders(&s.events, topic);
             for b in (0..s.brokers.count).map(BrokerId) {
-                if !slots.iter().any(|sl| w.partitions[*sl].leader == b) && !leaders_later.contains(&b) {
+                let leads_now = slots.iter().any(|sl| w.partitions[*sl].leader == b);
+                if !leads_now && !leaders_later.contains(&b) {
                     continue;
                 }
                 let session = w.brokers[b].core.session(&principal.name, &spec.client_id);
                 let mut tracks = [None; 3];
-                for slot in QuotaSlot::ALL {
+                // A broker that leads later gets its tracks when it does.
+                for slot in QuotaSlot::ALL.into_iter().filter(|_| leads_now) {
                     let relevant = !matches!(
                         (slot, wl),
                         (QuotaSlot::Produce, Workload::Consumer(_))
