@@ -55,7 +55,7 @@ use base64::Engine as _;
 use miniz_oxide::deflate::compress_to_vec;
 use miniz_oxide::inflate::{decompress_to_vec_with_limit, TINFLStatus};
 use quota_engine::principal::PrincipalConfig;
-use quota_engine::sim::{ConnectionSpec, ListenerKind, Scenario, Workload};
+use quota_engine::sim::{ConnectionSpec, ListenerKind, Scenario, ScenarioEvent, Workload};
 use quota_engine::{EntityName, QuotaEntity};
 
 use crate::error::{Error, LinkProblem};
@@ -280,19 +280,7 @@ pub fn redact(scenario: &Scenario) -> Scenario {
     out.brokers.settings.ssl_principal_mapping_rules = any_ssl_dn.then(|| REDACTED_SSL_RULES.to_owned());
     out.brokers.settings.sasl_kerberos_principal_to_local_rules = None;
     for q in &mut out.quotas {
-        let name = |n: &EntityName, f: &mut dyn FnMut(&str) -> String| match n {
-            EntityName::Named(s) => EntityName::Named(f(s)),
-            EntityName::Default => EntityName::Default,
-        };
-        q.entity = match &q.entity {
-            QuotaEntity::User(u) => QuotaEntity::User(name(u, &mut |s| namer.user(s))),
-            QuotaEntity::ClientId(c) => QuotaEntity::ClientId(name(c, &mut |s| namer.client(s))),
-            QuotaEntity::UserClientId { user, client_id } => QuotaEntity::UserClientId {
-                user: name(user, &mut |s| namer.user(s)),
-                client_id: name(client_id, &mut |s| namer.client(s)),
-            },
-            QuotaEntity::Ip(i) => QuotaEntity::Ip(name(i, &mut |s| namer.ip(s))),
-        };
+        q.entity = redact_entity(&q.entity, &mut namer);
     }
     for t in &mut out.topics {
         t.name = namer.topic(&t.name);
@@ -305,7 +293,30 @@ pub fn redact(scenario: &Scenario) -> Scenario {
         *conn = namer.connection(conn);
         *topic = namer.topic(topic);
     }
+    for e in &mut out.events {
+        match e {
+            ScenarioEvent::MoveLeader { topic, .. } => *topic = namer.topic(topic),
+            ScenarioEvent::SetQuota { entity, .. } => *entity = redact_entity(entity, &mut namer),
+        }
+    }
     out
+}
+
+/// A quota entity with its names redacted as the quotas' are.
+fn redact_entity(entity: &QuotaEntity, namer: &mut Namer) -> QuotaEntity {
+    let name = |n: &EntityName, f: &mut dyn FnMut(&str) -> String| match n {
+        EntityName::Named(s) => EntityName::Named(f(s)),
+        EntityName::Default => EntityName::Default,
+    };
+    match entity {
+        QuotaEntity::User(u) => QuotaEntity::User(name(u, &mut |s| namer.user(s))),
+        QuotaEntity::ClientId(c) => QuotaEntity::ClientId(name(c, &mut |s| namer.client(s))),
+        QuotaEntity::UserClientId { user, client_id } => QuotaEntity::UserClientId {
+            user: name(user, &mut |s| namer.user(s)),
+            client_id: name(client_id, &mut |s| namer.client(s)),
+        },
+        QuotaEntity::Ip(i) => QuotaEntity::Ip(name(i, &mut |s| namer.ip(s))),
+    }
 }
 
 #[cfg(test)]
@@ -430,6 +441,31 @@ mod tests {
             let m = e.to_string();
             assert!(m.ends_with('.') && m.starts_with("The link") && !m.contains(".)") && !m.contains(".."), "{m}");
         }
+    }
+
+    #[test]
+    fn redaction_hides_the_names_in_events() {
+        let s = scenario(
+            r#"{"topics": [{"name": "orders", "partitions": 2}], "brokers": {"count": 2},
+                "connections": [{"name": "p", "listener": "SASL_PLAINTEXT", "identity": "alice"}],
+                "quotas": [{"entity": {"user": "alice"}, "key": "producer_byte_rate", "value": 2000000}],
+                "events": [
+                  {"at_ms": 1, "kind": "move_leader", "topic": "orders", "partition": 1, "to_broker": 0},
+                  {"at_ms": 2, "kind": "set_quota", "entity": {"user": "alice", "client-id": "app"}, "key": "producer_byte_rate", "value": null}]}"#,
+        );
+        let r = redact(&s);
+        let json = serde_json::to_string(&r).unwrap();
+        for secret in ["orders", "alice", "\"app\""] {
+            assert!(!json.contains(secret), "{secret} leaked: {json}");
+        }
+        // The events still name the redacted topic and user.
+        assert_eq!(r.validate(), Ok(()));
+        let ScenarioEvent::SetQuota { entity, .. } = &r.events[1] else { panic!("{json}") };
+        let expected = QuotaEntity::UserClientId {
+            user: EntityName::Named("user-1".into()),
+            client_id: EntityName::Named("client-1".into()),
+        };
+        assert_eq!(entity, &expected);
     }
 
     #[test]

@@ -1,18 +1,20 @@
 //! `kafka-quota simulate SCENARIO.json [--json]`: runs the deterministic
 //! simulation and prints, per client, the `kafka-producer-perf-test.sh`
 //! lines (producers) and the client metrics a Java client reports
-//! (`produce-throttle-time-avg/max`, `record-retry-total`, ...), the
-//! per-request trace of a textbook run, and a failure summary for every
-//! client that lost records (Kafka's exception, how many, the first when,
-//! the setting that ran out); such a run exits with
-//! [`EXIT_RECORDS_LOST`]. `--json` prints the same as one JSON document
-//! ([`super::simulate_report::json`]).
+//! (`produce-throttle-time-avg/max`, `record-retry-total`, ...).
+//! A scenario with events prints them after the clients (time, kind, what
+//! happened), and a cluster of several brokers the cluster-wide totals per
+//! client and per budget beside each broker's share. Then the per-request
+//! trace of a textbook run, and a failure summary for every client that lost
+//! records (Kafka's exception, how many, the first when, the setting that
+//! ran out); such a run exits with [`EXIT_RECORDS_LOST`]. `--json` prints
+//! the same as one JSON document ([`super::simulate_report::json`]).
 
 use std::path::PathBuf;
 
 use clap::Args;
 use quota_engine::java_double_to_string;
-use quota_engine::sim::{simulate, textbook, ClientKind, ClientTrack, Outcome};
+use quota_engine::sim::{simulate, textbook, ClientKind, ClientTrack, MarkerKind, Outcome, Timeline};
 use quota_formats::scenario;
 
 use super::resolve::read_text;
@@ -71,16 +73,21 @@ fn print_client(c: &ClientTrack) {
         ClientKind::Producer => "produce",
         ClientKind::Consumer => "fetch",
     };
-    match (&c.outcome, c.duration_ms) {
-        (Outcome::Failed { failed_records, records, .. }, Some(d)) => outln!(
+    match (&c.outcome, c.duration_ms, c.stop) {
+        (Outcome::Failed { failed_records, records, .. }, Some(d), _) => outln!(
             "  FAILED: ended after {} ms with {failed_records} of {records} records lost",
             java_double_to_string(d)
         ),
-        (Outcome::Failed { failed_records, records, .. }, None) => outln!(
-            "  FAILED: {failed_records} of {records} records lost; did not finish before the horizon"
+        (Outcome::Failed { failed_records, records, .. }, None, _) => outln!(
+            "  FAILED: {failed_records} of {records} records lost; did not finish"
         ),
-        (_, Some(d)) => outln!("  finished after {} ms", java_double_to_string(d)),
-        (_, None) => outln!("  did not finish before the horizon"),
+        (_, Some(d), _) => outln!("  finished after {} ms", java_double_to_string(d)),
+        (_, None, Some(stop)) => outln!(
+            "  stopped at {} ms (stop_ms) with {} records not done (not counted as errors)",
+            java_double_to_string(stop.at_ms),
+            stop.records_left
+        ),
+        (_, None, None) => outln!("  did not finish before the horizon"),
     }
     outln!(
         "  {prefix}-throttle-time-avg={} ms {prefix}-throttle-time-max={} ms",
@@ -114,6 +121,53 @@ fn print_client(c: &ClientTrack) {
             java_double_to_string(w.backoff_ms),
             w.unread_bytes_max
         );
+    }
+}
+
+/// The events as they happened: `at <ms> ms  <kind>  <text>`.
+fn print_markers(t: &Timeline) {
+    if t.markers.is_empty() {
+        return;
+    }
+    outln!();
+    outln!("events");
+    for m in &t.markers {
+        let kind = match m.kind {
+            MarkerKind::MoveLeader => "move_leader",
+            MarkerKind::SetQuota => "set_quota",
+            MarkerKind::ClientStop => "client_stop",
+        };
+        outln!("  at {} ms  {kind}  {}", java_double_to_string(m.at_ms), m.text);
+    }
+}
+
+/// `broker 0: 123, broker 1: 456`.
+fn by_broker(bytes: &[u64]) -> String {
+    bytes
+        .iter()
+        .enumerate()
+        .map(|(b, n)| format!("broker {b}: {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The cluster-wide totals of a run on several brokers.
+fn print_totals(t: &Timeline) {
+    let totals = &t.totals;
+    if totals.is_single_broker() {
+        return;
+    }
+    outln!();
+    outln!("cluster totals ({} brokers; every quota is enforced by each broker on its own)", totals.brokers);
+    for c in &totals.clients {
+        let verb = match c.kind {
+            ClientKind::Producer => "produced",
+            ClientKind::Consumer => "fetched",
+        };
+        outln!("  client {}: {} bytes {verb} ({})", c.name, c.bytes, by_broker(&c.bytes_by_broker));
+    }
+    for b in &totals.budgets {
+        outln!("  budget {}: {} bytes ({})", b.mbean, b.bytes, by_broker(&b.bytes_by_broker));
     }
 }
 
@@ -182,6 +236,8 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
         outln!();
         print_client(c);
     }
+    print_markers(timeline);
+    print_totals(timeline);
     if let Some(run) = ran.textbook() {
         outln!();
         outln!("requests (textbook trace, times in ms):");

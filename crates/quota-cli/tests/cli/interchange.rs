@@ -432,3 +432,58 @@ fn simulate_prints_the_perf_summary_and_client_metrics() {
         .code(0)
         .stdout(contains("produce-throttle-time-max=0.0 ms"));
 }
+
+#[test]
+fn simulate_prints_the_events_and_the_cluster_totals() {
+    let example = fixture("../../examples/cluster-3-brokers.json");
+    let out = kafka_quota()
+        .args(["simulate", example.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let events: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != "events")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(
+        events,
+        [
+            "  at 5000.0 ms  move_leader  Partition orders-2 moves from broker 2 to broker 0: new produce and fetch requests for it go to broker 0.",
+            "  at 10000.0 ms  set_quota  users/alice producer_byte_rate=1000000.0 is set on every broker.",
+            "  at 18000.0 ms  client_stop  Client 'producer' stops and closes with 336512 records not done.",
+        ],
+        "{text}"
+    );
+    assert!(
+        text.contains("  stopped at 18000.0 ms (stop_ms) with 336512 records not done (not counted as errors)\n"),
+        "{text}"
+    );
+    assert!(text.contains("cluster totals (3 brokers; every quota is enforced by each broker on its own)\n"), "{text}");
+    // The client's total is the sum of its brokers' shares, as is the budget's.
+    let numbers = |prefix: &str| -> Vec<u64> {
+        let line = text.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix}: {text}"));
+        line[prefix.len()..]
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|w| !w.is_empty())
+            .map(|w| w.parse().unwrap())
+            .collect()
+    };
+    // [total, 0, share0, 1, share1, 2, share2]
+    let client = numbers("  client producer: ");
+    assert_eq!(client[0], client[2] + client[4] + client[6], "{text}");
+    // Broker 2 led one partition for 5 s of the 18: the smallest share.
+    assert!(client[6] < client[2] && client[6] < client[4], "{text}");
+    let budget = numbers("  budget kafka.server:type=Produce,user=alice: ");
+    assert_eq!(budget, client);
+    // A one-broker run without events prints neither part.
+    let dir = tempfile::tempdir().unwrap();
+    let lab = lab_scenario("user-quota-sasl-tenant-a", &dir);
+    kafka_quota()
+        .args(["simulate", lab.to_str().unwrap()])
+        .assert()
+        .code(0)
+        .stdout(contains("cluster totals").not().and(contains("\nevents\n").not()));
+}

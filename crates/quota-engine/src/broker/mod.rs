@@ -307,6 +307,71 @@ impl Broker {
         }
     }
 
+    /// Applies a quota alteration at once on this broker: `Some(value)` sets
+    /// `key` of `entity`, `None` removes it. Client quotas go to their
+    /// manager ([`ClientQuotaManager::update_quota`]: sensors keep their
+    /// samples and take the new bound, removal falls back to the next
+    /// matching quota); `connection_creation_rate` updates the per-IP limit
+    /// and the bound of every existing per-IP sensor it now resolves to;
+    /// `controller_mutation_rate` updates the resolution (new buckets take
+    /// it; existing token buckets keep their rate). The value is assumed
+    /// checked by [`crate::store::QuotaStore`]. Sessions should be opened
+    /// again ([`Broker::session`]) since their budgets may have changed.
+    ///
+    /// # Errors
+    ///
+    /// [`crate::resolve::ResolveError`] when an `ip` entity is given a
+    /// client quota key; nothing changes.
+    ///
+    /// Kafka: `ClientQuotaManager.updateQuota` / `updateQuotaMetricConfigs`
+    /// (core/src/main/scala/kafka/server/ClientQuotaManager.scala),
+    /// `ConnectionQuotas.updateIpConnectionRateQuota`
+    /// (core/src/main/scala/kafka/network/SocketServer.scala), called from
+    /// `ClientQuotaMetadataManager.handleUserClientQuotaChange` /
+    /// `handleIpQuota` (core/src/main/scala/kafka/server/metadata/ClientQuotaMetadataManager.scala).
+    pub fn update_quota(
+        &mut self,
+        entity: &QuotaEntity,
+        key: QuotaKey,
+        value: Option<f64>,
+    ) -> Result<(), crate::Error> {
+        match key.quota_type() {
+            Some(QuotaType::ControllerMutation) => {
+                self.mutation_callback.update_quota(entity, value)?;
+            }
+            Some(qt) => {
+                if let Some(m) = self.manager_mut(qt) {
+                    m.update_quota(entity, value)?;
+                }
+            }
+            None => {
+                match entity {
+                    QuotaEntity::Ip(EntityName::Named(ip)) => match value {
+                        Some(v) => {
+                            self.ip_quotas.insert(ip_key(ip), (entity.clone(), v));
+                        }
+                        None => {
+                            self.ip_quotas.remove(&ip_key(ip));
+                        }
+                    },
+                    QuotaEntity::Ip(EntityName::Default) => self.ip_default = value,
+                    _ => return Ok(()),
+                }
+                let limits: Vec<(String, Option<f64>)> = self
+                    .ip_sensors
+                    .keys()
+                    .map(|k| (k.clone(), self.connection_rate_for_ip(k)))
+                    .collect();
+                for (k, limit) in limits {
+                    if let (Some(s), Some(limit)) = (self.ip_sensors.get_mut(&k), limit) {
+                        let _ = s.set_quota(limit);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Opens a session: looks up (and creates) the connection's sensors.
     pub fn session(&mut self, principal_name: &str, client_id: &str) -> Session {
         Session {
@@ -876,6 +941,27 @@ mod tests {
                 .admission,
             None
         );
+    }
+
+    #[test]
+    fn a_quota_update_reaches_the_live_sensors_with_their_samples() {
+        let mut b = broker(&[(QuotaEntity::user("alice"), QuotaKey::ProducerByteRate, 2_000_000.0)]);
+        let s = b.session("alice", "app");
+        assert!(!b.handle_produce(&s, 0, 20_000_000, false, 0.0).bandwidth.unwrap().is_throttled());
+        b.update_quota(&QuotaEntity::user("alice"), QuotaKey::ProducerByteRate, Some(1_000_000.0))
+            .unwrap();
+        let s = b.session("alice", "app");
+        // The 20 MB already recorded now exceed the lower bound.
+        let d = b.handle_produce(&s, 1, 1, false, 0.0);
+        assert_eq!(d.bandwidth.unwrap().bound(), 1_000_000.0);
+        assert!(d.throttle_ms > 9_000, "{}", d.throttle_ms);
+        // Removing the only produce quota disables produce quotas.
+        b.update_quota(&QuotaEntity::user("alice"), QuotaKey::ProducerByteRate, None).unwrap();
+        assert_eq!(b.session("alice", "app").produce, None);
+        // ip quotas update the per-IP limit.
+        b.update_quota(&QuotaEntity::Ip(EntityName::Default), QuotaKey::ConnectionCreationRate, Some(3.0))
+            .unwrap();
+        assert_eq!(b.connection_rate_for_ip("10.0.0.1"), Some(3.0));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::stats::WindowedAvgMax;
-use crate::entity::QuotaType;
+use crate::entity::{QuotaEntity, QuotaType};
 use crate::metrics::{Admission, QuotaWindow, RateSensor};
 use crate::resolve::{DefaultQuotaCallback, MetricTags};
 use crate::Error;
@@ -153,6 +153,34 @@ impl ClientQuotaManager {
         }
     }
 
+    /// Sets (`Some(value)`) or removes (`None`) the quota of `entity` while
+    /// the broker runs: the resolution state is updated, and every existing
+    /// sensor whose configured bound changed takes the new bound and keeps
+    /// its samples. After a removal, sensors fall back to the next matching
+    /// quota of the precedence ladder (or unlimited). Sessions should look
+    /// their sensors up again ([`ClientQuotaManager::sensors_for`]): new
+    /// tags, or quotas now enabled or disabled, mean other sensors.
+    ///
+    /// # Errors
+    ///
+    /// [`ResolveError::IpEntity`] for an `ip` entity; nothing changes.
+    ///
+    /// Kafka: `ClientQuotaManager.updateQuota` and `updateQuotaMetricConfigs`
+    /// (`metric.config(getQuotaMetricConfig(newQuota))` on the live
+    /// `KafkaMetric`: the `Rate`'s samples stay),
+    /// core/src/main/scala/kafka/server/ClientQuotaManager.scala.
+    pub fn update_quota(&mut self, entity: &QuotaEntity, value: Option<f64>) -> Result<(), Error> {
+        self.callback.update_quota(entity, value)?;
+        for s in &mut self.sensors {
+            if let Some(bound) = self.callback.sensor_bound(&s.tags) {
+                // The callback's bounds are positive (the store refuses
+                // others) or unlimited; a refused bound leaves the sensor as it was.
+                let _ = s.quota.set_quota(bound);
+            }
+        }
+        Ok(())
+    }
+
     /// The largest value that can be recorded without being throttled for
     /// sure: `bound * (samples - 1) * window_s`; `f64::MAX` when unmetered.
     ///
@@ -265,6 +293,26 @@ mod tests {
         let id = m.sensors_for("ANONYMOUS", "cpu").unwrap();
         let a = m.record_and_check(id, 0, 500.0);
         assert_eq!(a.throttle_ms(), 1000);
+    }
+
+    #[test]
+    fn an_update_keeps_the_samples_and_takes_the_new_bound() {
+        let mut m = produce_manager(&[(QuotaEntity::user("alice"), 2_000_000.0)]);
+        let id = m.sensors_for("alice", "app").unwrap();
+        // 20 MB over the padded 10 s window: exactly 2 MB/s, accepted.
+        assert!(!m.record_and_check(id, 0, 20_000_000.0).is_throttled());
+        m.update_quota(&QuotaEntity::user("alice"), Some(1_000_000.0)).unwrap();
+        assert_eq!(m.sensor(id).quota.bound(), 1_000_000.0);
+        // The 20 MB are still there: 2 MB/s against 1 MB/s.
+        let a = m.sensor_mut(id).quota.check(0);
+        assert_eq!(a.throttle_ms(), 10_000);
+        // Removal falls back to the default user quota.
+        m.update_quota(&QuotaEntity::Ip(crate::entity::EntityName::Default), None)
+            .unwrap_err();
+        m.update_quota(&QuotaEntity::User(crate::entity::EntityName::Default), Some(5_000_000.0))
+            .unwrap();
+        m.update_quota(&QuotaEntity::user("alice"), None).unwrap();
+        assert_eq!(m.sensor(id).quota.bound(), 5_000_000.0);
     }
 
     #[test]

@@ -10,9 +10,11 @@ use super::timeline::{ClientTrack, RatePoint, SensorTrack, Series, Span, Timelin
 impl Timeline {
     /// Times (ms) a transport's "step" stops at: throttle decisions, mute
     /// and blocking boundaries, client starts and finishes and perf-test
-    /// lines, with 0 and [`Timeline::end_ms`]; sorted, unique (within half a ms).
+    /// lines, the [`Timeline::markers`] (scenario events, client stops),
+    /// with 0 and [`Timeline::end_ms`]; sorted, unique (within half a ms).
     pub fn event_times(&self) -> Vec<f64> {
         let mut v: Vec<f64> = vec![0.0, self.end_ms];
+        v.extend(self.markers.iter().map(|m| m.at_ms));
         for s in &self.sensors {
             v.extend(s.throttles.iter().map(|e| e.at_ms as f64));
         }

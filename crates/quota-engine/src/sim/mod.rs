@@ -34,6 +34,14 @@
 //!   a time (the channel is muted while a request is in progress), handler
 //!   and network thread time from [`RequestCost`], KIP-219 throttling and
 //!   muting, legacy delayed responses, per-IP connection-rate throttling.
+//! - Cluster: partitions led by the brokers round robin or as
+//!   `topics[].leaders` says, each broker enforcing every quota on its own;
+//!   scenario `events` move a partition's leadership (clients send to the
+//!   new leader from then on, without Kafka's `NOT_LEADER_OR_FOLLOWER`
+//!   round trip) or alter a quota on every broker at once (sensors keep
+//!   their samples, `ClientQuotaManager.updateQuotaMetricConfigs`); clients
+//!   stop at their `stop_ms`. The Timeline gets [`EventMarker`]s, per-sensor
+//!   [`BoundChange`]s and [`ClusterTotals`].
 //!
 //! `"network": "textbook"` swaps all of this for [`textbook`]: whole-ms
 //! transfers, no framing bytes, a fixed handling time, so that every figure
@@ -75,14 +83,16 @@ pub use rng::SplitMix64;
 pub use scenario::{
     Acks, BrokerCosts, BrokersSpec, ClientCosts, ClientThrottling, ConnectionSpec, ConsumerConfig,
     ConsumerWorkload, Environment, LinkSpec, ListenerKind, NetworkModel, Preload, ProducerConfig,
-    ProducerWorkload, QuotaSetting, RequestCost, Scenario, TextbookNetwork, TopicSpec, Workload,
+    ProducerWorkload, QuotaSetting, RequestCost, Scenario, ScenarioEvent, TextbookNetwork, TopicSpec,
+    Workload,
 };
 pub use validate::ScenarioProblem;
 pub use timeline::{
-    fnv1a64, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientThrottle, ClientTrack,
-    LatencySummary, MBeanValue, NamedException, Outcome, PerfSummary, PerfWindow, ProgressPoint,
-    RatePoint, RequestWaits, SampleWindow, SensorTrack, Series, Span, ThrottleEvent, Timeline,
-    SERIES_CAP,
+    fnv1a64, BoundChange, BrokerTrack, BudgetTotals, BufferPoint, ClientKind, ClientMetrics,
+    ClientStop, ClientThrottle, ClientTotals, ClientTrack, ClusterTotals, EventMarker,
+    LatencySummary, MBeanValue, MarkerKind, NamedException, Outcome, PerfSummary, PerfWindow,
+    ProgressPoint, RatePoint, RequestWaits, SampleWindow, SensorTrack, Series, Span,
+    ThrottleEvent, Timeline, SERIES_CAP,
 };
 
 use crate::cluster::Cluster;

@@ -47,7 +47,8 @@ pub struct Scenario {
     /// The brokers of the cluster.
     #[serde(default)]
     pub brokers: BrokersSpec,
-    /// Topics; partition `p`'s leader is broker `p % brokers.count`.
+    /// Topics; partition `p`'s leader is `leaders[p]`, else broker
+    /// `p % brokers.count`.
     #[serde(default)]
     pub topics: Vec<TopicSpec>,
     /// Client quotas (and `ip` connection-rate quotas), applied in order.
@@ -62,6 +63,10 @@ pub struct Scenario {
     /// The simulation stops at this time (ms) even if clients are not done.
     #[serde(default = "default_horizon_ms")]
     pub horizon_ms: u64,
+    /// What happens to the cluster during the run (leadership moves, quota
+    /// alterations), each at its `at_ms`; none when absent (not written out).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<ScenarioEvent>,
     /// Which network the run uses: the modelled one (default, not written
     /// out) or the [`NetworkModel::Textbook`] one of `docs/textbook-network.md`.
     #[serde(default, skip_serializing_if = "NetworkModel::is_modelled")]
@@ -166,6 +171,101 @@ pub struct TopicSpec {
     /// Records already in the log at the start (for consumers).
     #[serde(default)]
     pub preload: Option<Preload>,
+    /// The leader (broker id) of each partition, one per partition; absent =
+    /// round robin (partition `p` on broker `p % brokers.count`), as Kafka's
+    /// replica placement spreads leaders (not written out when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaders: Option<Vec<u32>>,
+}
+
+impl TopicSpec {
+    /// The leader of partition `p` (the scenario was validated: `leaders`
+    /// has one entry per partition, each below `broker_count`).
+    pub fn leader(&self, p: u32, broker_count: u32) -> u32 {
+        match self.leaders.as_ref().and_then(|l| l.get(p as usize)) {
+            Some(b) => *b,
+            None => p % broker_count.max(1),
+        }
+    }
+}
+
+/// Something that happens to the cluster at `at_ms` during the run,
+/// written `{"at_ms": 5000, "kind": "move_leader", ...}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ScenarioEvent {
+    /// Leadership of one partition moves to another broker (a preferred
+    /// leader election or reassignment). Simplified: from `at_ms` on, every
+    /// new produce and fetch for the partition goes to the new leader, as if
+    /// each client refreshed its metadata at once; requests already in flight
+    /// to the old leader complete there. Kafka's clients learn of the move
+    /// from a `NOT_LEADER_OR_FOLLOWER` error or a metadata refresh and retry
+    /// (clients/src/main/java/org/apache/kafka/clients/producer/internals/Sender.java
+    /// `canRetry`/`metadata.requestUpdate`); that round trip is not modelled.
+    MoveLeader {
+        /// When (ms from the start).
+        at_ms: u64,
+        /// The topic.
+        topic: String,
+        /// The partition index.
+        partition: u32,
+        /// The new leader's broker id.
+        to_broker: u32,
+    },
+    /// A client-quota alteration (`kafka-configs.sh --alter --add-config` or
+    /// `--delete-config`), applied at once on every broker: existing sensors
+    /// keep their samples and take the new bound, as
+    /// `ClientQuotaManager.updateQuotaMetricConfigs` does
+    /// (core/src/main/scala/kafka/server/ClientQuotaManager.scala); `null`
+    /// removes the key, and sensors fall back to the next matching quota.
+    SetQuota {
+        /// When (ms from the start).
+        at_ms: u64,
+        /// The entity, as in `quotas`.
+        entity: QuotaEntity,
+        /// The quota key.
+        key: QuotaKey,
+        /// The new value, or `null` to remove the key. `NaN` is written as
+        /// the string `"NaN"` ([`crate::json_f64`]).
+        #[serde(with = "optional_f64")]
+        value: Option<f64>,
+    },
+}
+
+impl ScenarioEvent {
+    /// When the event happens (ms from the start).
+    pub fn at_ms(&self) -> u64 {
+        match self {
+            ScenarioEvent::MoveLeader { at_ms, .. } | ScenarioEvent::SetQuota { at_ms, .. } => *at_ms,
+        }
+    }
+
+    /// The event's kind as written in JSON (`move_leader`, `set_quota`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ScenarioEvent::MoveLeader { .. } => "move_leader",
+            ScenarioEvent::SetQuota { .. } => "set_quota",
+        }
+    }
+}
+
+/// `Option<f64>` through [`crate::json_f64`]: `null` is `None`.
+mod optional_f64 {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => crate::json_f64::serialize(v, s),
+            None => s.serialize_none(),
+        }
+    }
+
+    #[derive(Deserialize)]
+    struct Wrapped(#[serde(with = "crate::json_f64")] f64);
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+        Ok(Option::<Wrapped>::deserialize(d)?.map(|w| w.0))
+    }
 }
 
 /// Records written to a topic before the run, spread evenly over partitions,
@@ -342,6 +442,12 @@ pub struct ProducerWorkload {
     /// When the application starts (ms).
     #[serde(default)]
     pub start_ms: u64,
+    /// When the application stops (ms): it sends nothing more and closes
+    /// the producer at once; records not yet acknowledged are reported as
+    /// left ([`crate::sim::ClientStop`]), not as errors. Absent = runs to
+    /// the end (not written out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_ms: Option<u64>,
     /// Producer configuration, Kafka names and defaults.
     #[serde(default)]
     pub config: ProducerConfig,
@@ -487,6 +593,11 @@ pub struct ConsumerWorkload {
     /// When the application starts (ms).
     #[serde(default)]
     pub start_ms: u64,
+    /// When the application stops (ms): it fetches nothing more and closes
+    /// the consumer; records not consumed by then are reported as left
+    /// ([`crate::sim::ClientStop`]). Absent = runs to the end (not written out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_ms: Option<u64>,
     /// Consumer configuration, Kafka names and defaults.
     #[serde(default)]
     pub config: ConsumerConfig,

@@ -479,3 +479,138 @@ fn socket_buffers_below_one_byte_are_refused_with_their_path() {
     let json = serde_json::to_string(&d).unwrap();
     assert!(!json.contains("buffer.bytes"), "{json}");
 }
+
+#[test]
+fn explicit_leaders_put_every_partition_on_one_broker() {
+    // Two partitions both led by broker 1 of 2: one connection, one budget.
+    let s = scenario(&format!(
+        r#"{{"brokers": {{"count": 2}}, "topics": [{{"name": "t", "partitions": 2, "leaders": [1, 1]}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 2000000}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}}],
+            "workloads": [{}]}}"#,
+        producer(3000, "")
+    ));
+    let t = simulate(&s).unwrap();
+    assert_eq!(t.sensors.len(), 1);
+    assert_eq!(t.sensors[0].broker, 1);
+    assert_eq!(t.totals.clients[0].bytes_by_broker[0], 0);
+    assert!(t.totals.clients[0].bytes_by_broker[1] > 3_000_000);
+    assert_eq!(t.clients[0].metrics.records_done, 3000);
+}
+
+#[test]
+fn a_consumer_follows_a_moved_partition_to_its_new_leader() {
+    // 2 partitions on brokers 0 and 1; partition 1 moves to broker 0 at 1 ms,
+    // before the first fetch completes: the consumer reads it there.
+    let s = scenario(
+        r#"{"brokers": {"count": 2},
+            "topics": [{"name": "t", "partitions": 2, "preload": {"records": 20000, "record.size": 1000}}],
+            "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": "c"}],
+            "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 20000, "start_ms": 100}}],
+            "events": [{"at_ms": 1, "kind": "move_leader", "topic": "t", "partition": 1, "to_broker": 0}]}"#,
+    );
+    let t = simulate(&s).unwrap();
+    let c = &t.clients[0];
+    assert_eq!(c.metrics.records_done, 20_000);
+    assert!(c.throttles.points.iter().all(|r| r.broker == 0), "every fetch went to broker 0");
+    assert_eq!(t.totals.clients[0].bytes_by_broker[1], 0);
+    assert_eq!(t.markers.len(), 1);
+}
+
+#[test]
+fn a_stopped_consumer_reports_what_it_left() {
+    let s = scenario(
+        r#"{"topics": [{"name": "t", "preload": {"records": 30000, "record.size": 1000}}],
+            "quotas": [{"entity": {"client-id": "c"}, "key": "consumer_byte_rate", "value": 1000000}],
+            "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": "c"}],
+            "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 30000, "stop_ms": 15000}}]}"#,
+    );
+    let t = simulate(&s).unwrap();
+    let c = &t.clients[0];
+    let stop = c.stop.expect("stopped");
+    assert_eq!(stop.at_ms, 15_000.0);
+    assert!(c.metrics.records_done < 30_000);
+    assert_eq!(stop.records_left, 30_000 - c.metrics.records_done);
+    assert_eq!(c.finish_ms, None);
+    assert!(!t.hit_horizon);
+    assert_eq!(t.end_ms, 15_000.0);
+    // Nothing moves after the stop.
+    assert!(c.progress.points.iter().all(|p| p.at_ms <= 15_000.0));
+}
+
+#[test]
+fn removing_a_quota_falls_back_to_the_next_matching_one() {
+    // users/alice 1 MB/s over users/<default> 4 MB/s; at 2 s alice's quota
+    // is removed: the same sensor (tags user=alice) takes the default's bound.
+    let s = scenario(&format!(
+        r#"{{"topics": [{{"name": "t"}}],
+            "quotas": [{{"entity": {{"user": "alice"}}, "key": "producer_byte_rate", "value": 1000000}},
+                       {{"entity": {{"user": null}}, "key": "producer_byte_rate", "value": 4000000}}],
+            "connections": [{{"name": "p", "listener": "SASL_PLAINTEXT", "identity": "alice", "client.id": "c"}}],
+            "workloads": [{}],
+            "events": [{{"at_ms": 2000, "kind": "set_quota", "entity": {{"user": "alice"}}, "key": "producer_byte_rate", "value": null}}]}}"#,
+        producer(40_000, "")
+    ));
+    let t = simulate(&s).unwrap();
+    assert_eq!(t.sensors.len(), 1);
+    let track = &t.sensors[0];
+    assert_eq!(track.bound, 1_000_000.0);
+    assert_eq!(
+        track.bound_changes,
+        vec![BoundChange { at_ms: 2000, bound: 4_000_000.0 }]
+    );
+    assert!(track.throttles.iter().any(|e| e.at_ms < 2000 && e.bound == 1_000_000.0));
+    assert!(track.throttles.iter().all(|e| e.at_ms < 2000 || e.bound == 4_000_000.0));
+    // 40 MB at 1 MB/s would take about 30 s; at 4 MB/s after 2 s, about 10.
+    let d = t.clients[0].duration_ms.unwrap();
+    assert!(d < 15_000.0, "{d} ms");
+    assert_eq!(t.markers[0].text, "users/alice producer_byte_rate is removed on every broker.");
+}
+
+#[test]
+fn a_single_broker_run_writes_no_totals_markers_or_bound_changes() {
+    let s = scenario(&format!(
+        r#"{{"topics": [{{"name": "t"}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 2000000}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}}],
+            "workloads": [{}]}}"#,
+        producer(3000, "")
+    ));
+    let t = simulate(&s).unwrap();
+    let json = serde_json::to_value(&t).unwrap();
+    for key in ["totals", "markers"] {
+        assert!(json.get(key).is_none(), "{key}");
+    }
+    assert!(json["sensors"][0].get("bound_changes").is_none());
+    assert!(json["clients"][0].get("stop").is_none());
+    // In memory the totals are there: the one broker's figures.
+    assert_eq!(t.totals.clients[0].bytes, t.totals.budgets[0].bytes);
+}
+
+#[test]
+fn a_producer_connects_to_a_new_leader_when_a_partition_moves_there() {
+    // Both partitions on broker 0; at 20 ms partition 1 moves to broker 1,
+    // which the producer had no connection to yet.
+    let s = scenario(&format!(
+        r#"{{"brokers": {{"count": 2}}, "topics": [{{"name": "t", "partitions": 2, "leaders": [0, 0]}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 100000000}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}}],
+            "workloads": [{}],
+            "events": [{{"at_ms": 20, "kind": "move_leader", "topic": "t", "partition": 1, "to_broker": 1}}]}}"#,
+        producer(20_000, "")
+    ));
+    let t = simulate(&s).unwrap();
+    assert_eq!(t.clients[0].metrics.records_done, 20_000);
+    assert_eq!(t.clients[0].metrics.record_error_total, 0);
+    let by_broker = &t.totals.clients[0].bytes_by_broker;
+    assert!(by_broker[0] > 0 && by_broker[1] > 0, "{by_broker:?}");
+    // Broker 1 answered only after the move.
+    let first_b1 = t.clients[0].throttles.points.iter().find(|r| r.broker == 1).unwrap();
+    assert!(first_b1.at_ms > 20.0);
+    assert!(t.event_times().contains(&20.0));
+    // Broker 1's budget track appears with the move, after broker 0's.
+    let brokers: Vec<u32> = t.sensors.iter().map(|s| s.broker).collect();
+    assert_eq!(brokers, [0, 1]);
+    assert!(t.sensors[1].rate.points.iter().all(|p| p.at_ms >= 20));
+    assert_eq!(t.totals.budgets[0].bytes_by_broker, *by_broker);
+}

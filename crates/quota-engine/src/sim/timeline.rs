@@ -79,6 +79,120 @@ pub struct Timeline {
     pub clients: Vec<ClientTrack>,
     /// One entry per broker: the MBeans at the end of the run.
     pub brokers: Vec<BrokerTrack>,
+    /// The scenario's events as they happened, and clients stopping, for
+    /// charts to draw (in time order; not written out when there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<EventMarker>,
+    /// Cluster-wide totals per client and per budget beside the per-broker
+    /// figures. Not written out for a one-broker run, where they equal that
+    /// broker's own (so such a run's JSON and fingerprint are unchanged);
+    /// the textbook network leaves it empty.
+    #[serde(skip_serializing_if = "ClusterTotals::is_single_broker")]
+    pub totals: ClusterTotals,
+}
+
+/// What an [`EventMarker`] marks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkerKind {
+    /// A `move_leader` event: a partition's leadership moved.
+    MoveLeader,
+    /// A `set_quota` event: a quota was set or removed on every broker.
+    SetQuota,
+    /// A client stopped at its `stop_ms`.
+    ClientStop,
+}
+
+/// Something that happened at one time, for a chart to draw as a marker.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EventMarker {
+    /// When (ms).
+    pub at_ms: f64,
+    /// What kind of thing.
+    pub kind: MarkerKind,
+    /// A sentence saying what happened, e.g. `Partition t-1 moves from broker 1 to broker 0.`
+    pub text: String,
+}
+
+/// A sensor's bound changed during the run (a `set_quota` event).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct BoundChange {
+    /// When (ms).
+    pub at_ms: i64,
+    /// The new bound per second (`Long.MAX_VALUE` as f64 when no quota
+    /// applies any more).
+    pub bound: f64,
+}
+
+/// How a client that stopped at its `stop_ms` ended.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ClientStop {
+    /// When it stopped (ms).
+    pub at_ms: f64,
+    /// Records not done: for a producer, records the application had not
+    /// sent, or that were buffered or in flight, when it closed (not counted
+    /// in `record-error-total`: they were never given up on); for a
+    /// consumer, records of its target not consumed.
+    pub records_left: u64,
+}
+
+/// Cluster-wide totals: what each client moved and each budget metered,
+/// per broker and summed over the cluster.
+///
+/// Bytes are counted as the quota managers record them: a produce request's
+/// size (Kafka: `request.sizeInBytes` in `KafkaApis.handleProduceRequest`),
+/// a fetch response's record bytes (0 for a throttled fetch, whose bytes are
+/// taken back). Every limit stays per broker: a budget's cluster-wide total
+/// can reach its bound times the number of brokers it meets.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct ClusterTotals {
+    /// Number of brokers.
+    pub brokers: u32,
+    /// One entry per client, in [`Timeline::clients`] order.
+    pub clients: Vec<ClientTotals>,
+    /// One entry per produce or fetch budget (quota type and metric tags),
+    /// over every broker's sensor with those tags.
+    pub budgets: Vec<BudgetTotals>,
+}
+
+impl ClusterTotals {
+    /// True for a one-broker (or textbook) run: the totals are that
+    /// broker's figures and are not written out.
+    pub fn is_single_broker(&self) -> bool {
+        self.brokers <= 1
+    }
+}
+
+/// One client's bytes per broker and over the cluster.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClientTotals {
+    /// Index in [`Timeline::clients`].
+    pub client: u32,
+    /// The connection name.
+    pub name: String,
+    /// Producer (bytes produced) or consumer (bytes fetched).
+    pub kind: ClientKind,
+    /// Bytes by broker id.
+    pub bytes_by_broker: Vec<u64>,
+    /// Bytes over the cluster.
+    pub bytes: u64,
+}
+
+/// One budget's bytes per broker and over the cluster.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BudgetTotals {
+    /// Produce or fetch.
+    pub quota_type: QuotaType,
+    /// The budget's metric tags.
+    pub tags: MetricTags,
+    /// The MBean each broker shows it under.
+    pub mbean: String,
+    /// Its sensor tracks (indices in [`Timeline::sensors`]), one per broker that metered it.
+    pub sensors: Vec<u32>,
+    /// Bytes recorded, by broker id.
+    pub bytes_by_broker: Vec<u64>,
+    /// Bytes recorded over the cluster.
+    pub bytes: u64,
 }
 
 /// One completed or current sample of a quota rate.
@@ -220,6 +334,22 @@ pub struct SensorTrack {
     pub throttles: Vec<ThrottleEvent>,
     /// Clients (indices) that drew on this budget.
     pub members: Vec<u32>,
+    /// Later bounds, from `set_quota` events (`bound` is the one the sensor
+    /// was created with); not written out when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bound_changes: Vec<BoundChange>,
+}
+
+impl SensorTrack {
+    /// The bound per second in force at `at_ms`: the last change at or
+    /// before it, else the bound the sensor was created with.
+    pub fn bound_at(&self, at_ms: i64) -> f64 {
+        self.bound_changes
+            .iter()
+            .rev()
+            .find(|c| c.at_ms <= at_ms)
+            .map_or(self.bound, |c| c.bound)
+    }
 }
 
 /// A time span (ms).
@@ -440,6 +570,10 @@ pub struct ClientTrack {
     /// Where the client's requests waited (modelled network only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub waits: Option<RequestWaits>,
+    /// When and how the client stopped at its `stop_ms`; not written out
+    /// for a client without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop: Option<ClientStop>,
 }
 
 /// Where one client's requests waited on their way to the broker, summed
@@ -500,8 +634,9 @@ pub enum Outcome {
         /// ran out, in the order they first happened.
         exceptions: Vec<NamedException>,
     },
-    /// The horizon stopped the run before the client finished; no record
-    /// failed by then.
+    /// The client did not finish: the horizon ended the run, or its
+    /// workload's `stop_ms` came first ([`ClientTrack::stop`] is then set);
+    /// no record failed by then.
     Stopped,
 }
 

@@ -4,8 +4,9 @@
 //! at once.
 //!
 //! The checks run in the order `simulate` used to meet them (broker
-//! settings, quotas, link, broker count, topics, then each workload), so the
-//! first problem is the error `simulate` returns, word for word.
+//! settings, quotas, link, broker count, topics, then each workload), then
+//! the scenario's events, so the first problem is the error `simulate`
+//! returns, word for word.
 //!
 //! Kafka's own checks are reused, not restated: broker settings through
 //! [`crate::broker::BrokerSettings::validate`], quotas through
@@ -16,7 +17,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use super::scenario::{Scenario, Workload};
+use super::scenario::{Scenario, ScenarioEvent, Workload};
 use super::world::{batch_allocation, record_size_in_batch};
 use crate::store::QuotaStore;
 use crate::Error;
@@ -70,10 +71,14 @@ impl Scenario {
     /// error is the first one's): broker settings out of range, quotas the
     /// store refuses, an invalid link bandwidth or broker count, topics with
     /// no or too many partitions, defined twice, or with an empty preload,
-    /// workloads naming unknown or shared connections or unknown topics,
-    /// connections without a principal, producers with zero sizes or a
-    /// batch larger than `buffer.memory`, socket buffers
-    /// (`send.buffer.bytes`, `socket.receive.buffer.bytes`) below 1 byte.
+    /// topic `leaders` not one per partition or naming a broker that does
+    /// not exist, workloads naming unknown or shared connections or unknown
+    /// topics, a `stop_ms` not after `start_ms`, connections without a
+    /// principal, producers with zero sizes or a batch larger than
+    /// `buffer.memory`, socket buffers (`send.buffer.bytes`,
+    /// `socket.receive.buffer.bytes`) below 1 byte, then `events` beyond the horizon, naming an unknown
+    /// topic, partition or broker, or a quota alteration the store refuses
+    /// (path `events[i]`, Kafka's message).
     ///
     /// # Example
     ///
@@ -122,6 +127,7 @@ impl Scenario {
         }
         self.validate_topics(&mut out);
         self.validate_workloads(&mut out);
+        self.validate_events(&mut out);
         if out.0.is_empty() {
             Ok(())
         } else {
@@ -146,6 +152,31 @@ impl Scenario {
                     format!("topics[{i}].name"),
                     format!("Topic '{}' is defined twice.", t.name),
                 );
+            }
+            if let Some(leaders) = &t.leaders {
+                if leaders.len() != t.partitions as usize {
+                    out.invalid(
+                        format!("topics[{i}].leaders"),
+                        format!(
+                            "Topic '{}' lists {} leaders for {} partitions: give one broker id per partition.",
+                            t.name,
+                            leaders.len(),
+                            t.partitions
+                        ),
+                    );
+                }
+                for (p, b) in leaders.iter().enumerate() {
+                    if *b >= self.brokers.count {
+                        out.invalid(
+                            format!("topics[{i}].leaders[{p}]"),
+                            format!(
+                                "Partition {p} of topic '{}' is led by broker {b}, which does not exist: the brokers are 0 to {}.",
+                                t.name,
+                                self.brokers.count.saturating_sub(1)
+                            ),
+                        );
+                    }
+                }
             }
             if let Some(pre) = &t.preload {
                 if pre.record_size == 0 || pre.batch_size == 0 {
@@ -190,6 +221,18 @@ impl Scenario {
                 if let Err(e) = cluster.principal(j, &self.connections[j].name) {
                     out.push(format!("connections[{j}]"), e);
                 }
+            }
+            let (start_ms, stop_ms) = match wl {
+                Workload::Producer(p) => (p.start_ms, p.stop_ms),
+                Workload::Consumer(c) => (c.start_ms, c.stop_ms),
+            };
+            if let Some(stop) = stop_ms.filter(|stop| *stop <= start_ms) {
+                out.invalid(
+                    at("stop_ms"),
+                    format!(
+                        "The workload on '{conn_name}' stops at {stop} ms, not after it starts at {start_ms} ms: stop_ms must be above start_ms."
+                    ),
+                );
             }
             if let Some(field) = textbook_only_field(wl) {
                 out.invalid(
@@ -241,6 +284,92 @@ impl Scenario {
             }
         }
     }
+}
+
+impl Scenario {
+    /// Checks `events`: each within the horizon; a `move_leader` naming an
+    /// existing topic, partition and broker; a `set_quota` the store accepts
+    /// (Kafka's validation and message), applied after the scenario's quotas
+    /// and the earlier events, in time order.
+    fn validate_events(&self, out: &mut Problems) {
+        let horizon = self.horizon_ms.min(super::world::HORIZON_CAP_MS);
+        for (i, e) in self.events.iter().enumerate() {
+            let at = e.at_ms();
+            if at > horizon {
+                out.invalid(
+                    format!("events[{i}].at_ms"),
+                    format!(
+                        "The {} event at {at} ms is beyond the horizon of {horizon} ms: it would never happen.",
+                        e.kind()
+                    ),
+                );
+            }
+            let ScenarioEvent::MoveLeader {
+                topic,
+                partition,
+                to_broker,
+                ..
+            } = e
+            else {
+                continue;
+            };
+            match self.topics.iter().find(|t| t.name == *topic) {
+                None => out.invalid(
+                    format!("events[{i}].topic"),
+                    format!("The move_leader event names the topic '{topic}', which is not defined in topics."),
+                ),
+                Some(t) if *partition >= t.partitions => out.invalid(
+                    format!("events[{i}].partition"),
+                    format!(
+                        "The move_leader event names partition {partition} of topic '{topic}', which has {} partitions (0 to {}).",
+                        t.partitions,
+                        t.partitions.saturating_sub(1)
+                    ),
+                ),
+                Some(_) => {}
+            }
+            if *to_broker >= self.brokers.count {
+                out.invalid(
+                    format!("events[{i}].to_broker"),
+                    format!(
+                        "The move_leader event moves the leader to broker {to_broker}, which does not exist: the brokers are 0 to {}.",
+                        self.brokers.count.saturating_sub(1)
+                    ),
+                );
+            }
+        }
+        // Quota alterations, in the order the run applies them.
+        let mut store = QuotaStore::new();
+        for q in &self.quotas {
+            let _ = store.set(&q.entity, q.key, q.value);
+        }
+        for i in event_order(&self.events) {
+            let ScenarioEvent::SetQuota {
+                entity, key, value, ..
+            } = &self.events[i]
+            else {
+                continue;
+            };
+            let result = match value {
+                Some(v) => store.set(entity, *key, *v),
+                None => store.remove(entity, *key),
+            };
+            if let Err(e) = result {
+                out.push(
+                    format!("events[{i}]"),
+                    Error::quota_refused(entity.path(), key.as_str().to_owned(), e),
+                );
+            }
+        }
+    }
+}
+
+/// The positions of `events` in the order a run applies them: by `at_ms`,
+/// then as written.
+pub(crate) fn event_order(events: &[ScenarioEvent]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..events.len()).collect();
+    order.sort_by_key(|i| events[*i].at_ms());
+    order
 }
 
 /// The first field of `workload` that only the textbook network reads
@@ -314,6 +443,50 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.validate(), Ok(()));
+    }
+
+    #[test]
+    fn leaders_events_and_stop_times_are_checked_with_their_path() {
+        let s: Scenario = serde_json::from_str(
+            r#"{
+              "brokers": {"count": 2},
+              "horizon_ms": 10000,
+              "topics": [{"name": "t", "partitions": 2, "leaders": [0, 2]},
+                         {"name": "u", "partitions": 2, "leaders": [0]}],
+              "connections": [{"name": "p", "listener": "PLAINTEXT"}],
+              "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 1, "record.size": 10,
+                             "start_ms": 50, "stop_ms": 50}}],
+              "events": [
+                {"at_ms": 20000, "kind": "move_leader", "topic": "t", "partition": 0, "to_broker": 1},
+                {"at_ms": 1000, "kind": "move_leader", "topic": "nope", "partition": 0, "to_broker": 5},
+                {"at_ms": 1000, "kind": "move_leader", "topic": "t", "partition": 2, "to_broker": 0},
+                {"at_ms": 1000, "kind": "set_quota", "entity": {"client-id": "a"}, "key": "producer_byte_rate", "value": 0},
+                {"at_ms": 1000, "kind": "set_quota", "entity": {"user": "a"}, "key": "connection_creation_rate", "value": 5},
+                {"at_ms": 1000, "kind": "set_quota", "entity": {"client-id": "a"}, "key": "producer_byte_rate", "value": null}
+              ]
+            }"#,
+        )
+        .unwrap();
+        let got: Vec<(String, String)> = s
+            .validate()
+            .unwrap_err()
+            .into_iter()
+            .map(|p| (p.path, p.error.to_string()))
+            .collect();
+        let expected = [
+            ("topics[0].leaders[1]", "Partition 1 of topic 't' is led by broker 2, which does not exist: the brokers are 0 to 1."),
+            ("topics[1].leaders", "Topic 'u' lists 1 leaders for 2 partitions: give one broker id per partition."),
+            ("workloads[0].producer.stop_ms", "The workload on 'p' stops at 50 ms, not after it starts at 50 ms: stop_ms must be above start_ms."),
+            ("events[0].at_ms", "The move_leader event at 20000 ms is beyond the horizon of 10000 ms: it would never happen."),
+            ("events[1].topic", "The move_leader event names the topic 'nope', which is not defined in topics."),
+            ("events[1].to_broker", "The move_leader event moves the leader to broker 5, which does not exist: the brokers are 0 to 1."),
+            ("events[2].partition", "The move_leader event names partition 2 of topic 't', which has 2 partitions (0 to 1)."),
+            ("events[3]", "The quota producer_byte_rate on clients/a was refused: Quota producer_byte_rate must be greater than 0"),
+            ("events[4]", "The quota connection_creation_rate on users/a was refused: Invalid configuration key connection_creation_rate"),
+        ];
+        let expected: Vec<(String, String)> =
+            expected.iter().map(|(p, m)| ((*p).to_owned(), (*m).to_owned())).collect();
+        assert_eq!(got, expected);
     }
 
     #[test]

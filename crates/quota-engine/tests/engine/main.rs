@@ -2,6 +2,7 @@
 //! `conformance` harness, which prints its own per-vector report):
 //! - [`lab`]: the lab article's measured runs, reproduced (native only: it
 //!   reads the fixtures from disk).
+//! - [`cluster`]: several brokers, a leadership move and a quota change in time.
 //! - [`outcome`]: named outcomes (`TimeoutException`) of runs that lose records.
 //! - [`same_on_every_target`]: the same Timeline natively and in wasm32;
 //!   `scripts/test-wasm.sh` runs this binary in Node.
@@ -12,4 +13,6 @@
 mod lab;
 #[cfg(not(target_arch = "wasm32"))]
 mod outcome;
+#[cfg(not(target_arch = "wasm32"))]
+mod cluster;
 mod same_on_every_target;

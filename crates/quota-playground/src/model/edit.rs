@@ -144,7 +144,7 @@ pub fn add_workload(s: &mut Scenario, conn: u32, producer: bool) {
     let Some(c) = s.connections.get(conn as usize) else { return };
     let connection = c.name.clone();
     if s.topics.is_empty() {
-        s.topics.push(TopicSpec { name: "lab".into(), partitions: 1, preload: None });
+        s.topics.push(TopicSpec { name: "lab".into(), partitions: 1, preload: None, leaders: None });
     }
     let topic = s.topics[0].name.clone();
     if producer {
@@ -157,6 +157,7 @@ pub fn add_workload(s: &mut Scenario, conn: u32, producer: bool) {
             request_size: None,
             throughput: -1.0,
             start_ms: 0,
+            stop_ms: None,
             config: ProducerConfig { acks: quota_engine::sim::Acks::Leader, linger_ms: 5, batch_size: 65_536, ..ProducerConfig::default() },
         }));
     } else {
@@ -170,6 +171,7 @@ pub fn add_workload(s: &mut Scenario, conn: u32, producer: bool) {
             bytes: None,
             fetch_size: None,
             start_ms: 0,
+            stop_ms: None,
             config: ConsumerConfig::default(),
         }));
     }

@@ -93,6 +93,11 @@ pub fn client_status(c: &ClientTrack, cursor: f64, end_ms: f64) -> ClientStatus 
         status("done".to_owned(), "done")
     } else if cursor < c.start_ms {
         status("not started".to_owned(), "not")
+    } else if let Some(stop) = c.stop.filter(|stop| cursor >= stop.at_ms) {
+        status(
+            format!("stopped at {} (stop_ms), {} records not done", fmt_ms(stop.at_ms), stop.records_left),
+            "stopped",
+        )
     } else if cursor >= end_ms && c.outcome == Outcome::Stopped {
         status("stopped by the horizon".to_owned(), "stopped")
     } else if at.blocked {
@@ -188,5 +193,25 @@ mod tests {
             (st.text.as_str(), st.class),
             ("stopped by the horizon", "stopped")
         );
+    }
+
+    #[test]
+    fn a_client_stopped_by_its_stop_ms_says_when_and_what_it_left() {
+        let mut s = producer(120_000, 30_000);
+        let Workload::Producer(p) = &mut s.workloads[0] else {
+            panic!("a producer")
+        };
+        p.stop_ms = Some(3_000);
+        let t = simulate(&s).unwrap();
+        let c = &t.clients[0];
+        let stop = c.stop.expect("the producer stopped at its stop_ms");
+        let st = client_status(c, t.end_ms, t.end_ms);
+        assert_eq!(st.class, "stopped");
+        assert_eq!(
+            st.text,
+            format!("stopped at {} (stop_ms), {} records not done", fmt_ms(3_000.0), stop.records_left)
+        );
+        assert!(stop.records_left > 0);
+        assert_ne!(client_status(c, 2_000.0, t.end_ms).class, "stopped");
     }
 }

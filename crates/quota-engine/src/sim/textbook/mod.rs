@@ -48,8 +48,8 @@ pub use trace::{
 };
 
 use super::{
-    BrokerTrack, ClientKind, ClientMetrics, ClientThrottle, Outcome,
-    ClientTrack, MBeanValue, NetworkModel, ProgressPoint, RatePoint, SampleWindow, Scenario,
+    BrokerTrack, ClientKind, ClientMetrics, ClientThrottle, ClientTrack, ClusterTotals,
+    MBeanValue, NetworkModel, Outcome, ProgressPoint, RatePoint, SampleWindow, Scenario,
     SensorTrack, Series, Span, ThrottleEvent, Timeline, Workload, SERIES_CAP,
 };
 use crate::broker::stats::WindowedAvgMax;
@@ -180,6 +180,24 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, Error> {
     if net.bandwidth_bytes_per_s == 0 {
         return Err(Error::invalid_scenario(
             "The textbook link bandwidth is 0 bytes/s: it must be at least 1.".to_owned(),
+        ));
+    }
+    if !scenario.events.is_empty() {
+        return Err(Error::invalid_scenario(
+            "The textbook network runs without events (move_leader, set_quota): remove them or use the modelled network.".to_owned(),
+        ));
+    }
+    if scenario.workloads.iter().any(|w| match w {
+        Workload::Producer(p) => p.stop_ms.is_some(),
+        Workload::Consumer(c) => c.stop_ms.is_some(),
+    }) {
+        return Err(Error::invalid_scenario(
+            "The textbook network runs every client to its end: remove stop_ms or use the modelled network.".to_owned(),
+        ));
+    }
+    if scenario.topics.iter().any(|t| t.leaders.as_ref().is_some_and(|l| l.iter().any(|b| *b != 0))) {
+        return Err(Error::invalid_scenario(
+            "The textbook network has one broker, 0: every topic's leaders must be 0.".to_owned(),
         ));
     }
     if scenario.brokers.count != 1 {
@@ -356,6 +374,7 @@ impl Run {
             rate: Series::default(),
             throttles: Vec::new(),
             members: vec![conn],
+            bound_changes: Vec::new(),
         });
         self.track_index.insert(key, t);
         t
@@ -771,6 +790,7 @@ impl Run {
                 buffer: Series::default(),
                 progress: std::mem::take(&mut c.progress),
                 waits: None,
+                stop: None,
             });
         }
         let brokers = vec![BrokerTrack {
@@ -796,6 +816,8 @@ impl Run {
                 sensors: self.tracks,
                 clients,
                 brokers,
+                markers: Vec::new(),
+                totals: ClusterTotals::default(),
             },
             requests,
             clients: clients_summary,

@@ -317,6 +317,25 @@ fn the_modelled_network_refuses_textbook_fields_and_textbook_refuses_request_quo
 }
 
 #[test]
+fn textbook_refuses_events_stop_times_and_other_leaders() {
+    let base = scenario(&producer(1000, FAST_LINK, "{}", 1000, 1000, 1));
+    let mut s = base.clone();
+    s.events.push(serde_json::from_str(r#"{"at_ms": 1, "kind": "set_quota", "entity": {"client-id": "app"}, "key": "producer_byte_rate", "value": 5}"#).unwrap());
+    let e = run(&s).unwrap_err().to_string();
+    assert_eq!(e, "The textbook network runs without events (move_leader, set_quota): remove them or use the modelled network.");
+    let mut s = base.clone();
+    if let Workload::Producer(p) = &mut s.workloads[0] {
+        p.stop_ms = Some(5);
+    }
+    let e = run(&s).unwrap_err().to_string();
+    assert_eq!(e, "The textbook network runs every client to its end: remove stop_ms or use the modelled network.");
+    let mut s = base;
+    s.topics[0].leaders = Some(vec![1]);
+    let e = run(&s).unwrap_err().to_string();
+    assert_eq!(e, "The textbook network has one broker, 0: every topic's leaders must be 0.");
+}
+
+#[test]
 fn textbook_fields_are_not_written_for_a_modelled_scenario() {
     let s: Scenario = serde_json::from_str("{}").unwrap();
     let json = serde_json::to_string(&s).unwrap();

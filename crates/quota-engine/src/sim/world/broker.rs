@@ -384,6 +384,11 @@ impl World {
                     (fd.decision, QuotaSlot::Fetch, fd.returned_bytes)
                 }
             };
+        let recorded = match bandwidth_slot {
+            QuotaSlot::Produce => self.reqs[r].bytes,
+            _ => returned,
+        };
+        self.count_bytes(c, bandwidth_slot, recorded);
         if bandwidth_slot == QuotaSlot::Produce {
             self.wake_parked(broker);
         }

@@ -174,6 +174,9 @@ impl World {
     }
 
     pub(super) fn connect_attempt(&mut self, c: ConnectionId) {
+        if self.client_stopped(self.conns[c].client) {
+            return;
+        }
         let (broker, ip, rtts, epoch) = {
             let conn = &self.conns[c];
             (conn.broker, conn.ip.clone(), conn.handshake_rtts, conn.epoch)

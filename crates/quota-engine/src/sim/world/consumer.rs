@@ -47,6 +47,8 @@ pub(super) struct Consumer {
     pub(super) requests: u64,
     pub(super) wake_at: SimTime,
     pub(super) finish: Option<SimTime>,
+    /// When the application stopped at its `stop_ms`.
+    pub(super) stopped: Option<SimTime>,
 }
 
 impl Consumer {
@@ -78,6 +80,7 @@ impl Consumer {
             requests: 0,
             wake_at: SimTime::NEVER,
             finish: None,
+            stopped: None,
         }
     }
 
@@ -160,7 +163,7 @@ impl World {
     pub(super) fn consumer_poll(&mut self, ci: ConsumerId) {
         let now = self.now;
         let co = &self.consumers[ci];
-        if !co.started || co.finish.is_some() {
+        if !co.started || co.finish.is_some() || co.stopped.is_some() {
             return;
         }
         if now < co.busy_until {
@@ -177,6 +180,11 @@ impl World {
                 fetching,
             } = co.links[link];
             if fetching {
+                continue;
+            }
+            // No fetch to a broker that leads none of the partitions (after a
+            // move_leader event).
+            if !co.slots.iter().any(|s| self.partitions[*s].leader == broker) {
                 continue;
             }
             let conn = &self.conns[c];

@@ -16,6 +16,7 @@
 //! polls, with one tick per batch.
 
 mod broker;
+mod cluster;
 mod connection;
 mod consumer;
 mod ids;
@@ -28,7 +29,7 @@ use super::queue::EventQueue;
 use super::rng::SplitMix64;
 use super::scenario::{ListenerKind, Scenario, Workload};
 use super::time::{SimSpan, SimTime};
-use super::timeline::{SensorTrack, Timeline};
+use super::timeline::{EventMarker, SensorTrack, Timeline};
 use super::validate;
 use crate::broker::Broker;
 use crate::resolve::QuotaCallbacks;
@@ -49,7 +50,7 @@ use recording::{ClientInfo, QuotaSlot, SensorKey};
 /// Kafka: `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`, clients/src/main/java/org/apache/kafka/common/record/DefaultRecordBatch.java.
 pub(crate) const BATCH_OVERHEAD: u64 = 61;
 /// The longest run simulated, ms (one day): horizons and start times are capped.
-const HORIZON_CAP_MS: u64 = 86_400_000;
+pub(crate) const HORIZON_CAP_MS: u64 = 86_400_000;
 
 fn varint_len(v: u64) -> u64 {
     let mut n = 1;
@@ -102,6 +103,10 @@ enum Ev {
     ResponseArrive(RequestId),
     Unmute(ConnectionId, u32),
     RequestTimeout(RequestId),
+    /// `events[i]` of the scenario happens.
+    ScenarioEvent(u32),
+    /// The client reaches its `stop_ms`.
+    ClientStop(ClientId),
 }
 
 /// Which kind of client, and its row among the producers or consumers.
@@ -132,6 +137,16 @@ pub(crate) struct World {
     horizon: SimTime,
     events: u64,
     unfinished: u32,
+    /// The scenario's events, by position.
+    scenario_events: Vec<super::scenario::ScenarioEvent>,
+    /// Each topic's partitions, by topic name.
+    topic_slots: BTreeMap<String, Vec<PartitionId>>,
+    /// Markers for the Timeline, in time order.
+    markers: Vec<EventMarker>,
+    /// Bytes recorded on each produce or fetch track (for the cluster totals).
+    track_bytes: BTreeMap<TrackId, u64>,
+    /// Bytes each client moved through each broker (for the cluster totals).
+    client_bytes: BTreeMap<(ClientId, BrokerId), u64>,
 }
 
 impl World {
@@ -152,7 +167,7 @@ impl World {
             let mut slots = Vec::new();
             for p in 0..t.partitions {
                 slots.push(partitions.push(Partition {
-                    leader: BrokerId(p % s.brokers.count),
+                    leader: BrokerId(t.leader(p, s.brokers.count)),
                     log: Vec::new(),
                 }));
             }
@@ -193,7 +208,20 @@ impl World {
             horizon: SimTime::from_ms(s.horizon_ms.min(HORIZON_CAP_MS)),
             events: 0,
             unfinished: 0,
+            scenario_events: s.events.clone(),
+            topic_slots: topic_slots
+                .iter()
+                .map(|(name, slots)| ((*name).to_owned(), slots.clone()))
+                .collect(),
+            markers: Vec::new(),
+            track_bytes: BTreeMap::new(),
+            client_bytes: BTreeMap::new(),
         };
+        // Scenario events first: at equal times they come before the clients' own.
+        for i in validate::event_order(&s.events) {
+            let at = SimTime::from_ms(s.events[i].at_ms().min(HORIZON_CAP_MS));
+            w.schedule(at, Ev::ScenarioEvent(ids::len_u32(i)));
+        }
         for wl in &s.workloads {
             let (conn_name, topic) = match wl {
                 Workload::Producer(p) => (p.connection.as_str(), p.topic.as_str()),
@@ -219,15 +247,20 @@ impl World {
             let send_buffer = u64::try_from(send_buffer).unwrap_or(1);
             let receive_buffer =
                 u64::try_from(s.brokers.settings.socket_receive_buffer_bytes).unwrap_or(1);
-            // One connection per broker that leads one of the topic's partitions.
+            // One connection per broker that leads one of the topic's
+            // partitions, at the start or after a move_leader event (opened
+            // when first needed).
             let mut links = Vec::new();
+            let leaders_later = cluster::later_leaders(&s.events, topic);
             for b in (0..s.brokers.count).map(BrokerId) {
-                if !slots.iter().any(|sl| w.partitions[*sl].leader == b) {
+                let leads_now = slots.iter().any(|sl| w.partitions[*sl].leader == b);
+                if !leads_now && !leaders_later.contains(&b) {
                     continue;
                 }
                 let session = w.brokers[b].core.session(&principal.name, &spec.client_id);
                 let mut tracks = [None; 3];
-                for slot in QuotaSlot::ALL {
+                // A broker that leads later gets its tracks when it does.
+                for slot in QuotaSlot::ALL.into_iter().filter(|_| leads_now) {
                     let relevant = !matches!(
                         (slot, wl),
                         (QuotaSlot::Produce, Workload::Consumer(_))
@@ -249,18 +282,21 @@ impl World {
                 links.push((b, id));
             }
             let conn_ids: Vec<ConnectionId> = links.iter().map(|(_, c)| *c).collect();
-            let (role, start_ms) = match wl {
+            let (role, start_ms, stop_ms) = match wl {
                 Workload::Producer(p) => {
                     let pr = Producer::new(client, p, slots.clone(), links, &w.env);
-                    (Role::Producer(w.producers.push(pr)), p.start_ms)
+                    (Role::Producer(w.producers.push(pr)), p.start_ms, p.stop_ms)
                 }
                 Workload::Consumer(c) => {
                     let co = Consumer::new(c, slots.clone(), links);
-                    (Role::Consumer(w.consumers.push(co)), c.start_ms)
+                    (Role::Consumer(w.consumers.push(co)), c.start_ms, c.stop_ms)
                 }
             };
             w.clients.push(ClientInfo::new(spec, principal.display, role, conn_ids));
             w.schedule(SimTime::from_ms(start_ms.min(HORIZON_CAP_MS)), Ev::ClientStart(client));
+            if let Some(stop) = stop_ms {
+                w.schedule(SimTime::from_ms(stop.min(HORIZON_CAP_MS)), Ev::ClientStop(client));
+            }
             w.unfinished += 1;
         }
         Ok(w)
@@ -273,6 +309,10 @@ impl World {
 
     /// Runs until every client finished or the horizon.
     pub(crate) fn run(mut self, scenario: &Scenario) -> Timeline {
+        if self.unfinished == 0 {
+            // No clients: nothing runs, the scenario's events included.
+            return self.finish(scenario);
+        }
         while let Some((at, ev)) = self.q.pop() {
             let at = SimTime::from_ns(at);
             if at > self.horizon {
@@ -326,6 +366,8 @@ impl World {
                     self.disconnect(c);
                 }
             }
+            Ev::ScenarioEvent(i) => self.scenario_event(i),
+            Ev::ClientStop(c) => self.client_stop(c),
         }
     }
 
@@ -339,7 +381,11 @@ impl World {
     fn client_start(&mut self, client: ClientId) {
         let conns = self.clients[client].conns.clone();
         for c in conns {
-            self.begin_connect(c, self.now);
+            // Brokers that lead none of the client's partitions yet are
+            // connected to when a partition moves there.
+            if self.leads_for_client(client, self.conns[c].broker) {
+                self.begin_connect(c, self.now);
+            }
         }
         match self.clients[client].role {
             Role::Producer(p) => self.producer_start(p),

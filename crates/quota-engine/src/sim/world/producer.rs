@@ -97,6 +97,8 @@ pub(super) struct Producer {
     pub(super) buffer_max: u64,
     pub(super) requests: u64,
     pub(super) finish: Option<SimTime>,
+    /// When the application stopped at its `stop_ms`.
+    pub(super) stopped: Option<SimTime>,
 }
 
 impl Producer {
@@ -156,7 +158,24 @@ impl Producer {
             buffer_max: 0,
             requests: 0,
             finish: None,
+            stopped: None,
         }
+    }
+
+    /// The application stops at `now` and closes the producer: returns the
+    /// records not acknowledged (never sent, buffered or in flight) and the
+    /// `send()` block it ends, if one was going on.
+    pub(super) fn stop(&mut self, now: SimTime) -> (u64, Option<Span>) {
+        self.stopped = Some(now);
+        let blocked = self.blocked_since.take().map(|since| {
+            self.blocked_total += now - since;
+            Span {
+                from_ms: since.as_ms_f64(),
+                to_ms: now.as_ms_f64(),
+            }
+        });
+        let left = self.total.saturating_sub(self.acked + self.errors);
+        (left, blocked)
     }
 
     /// Whether the sender may drain batch `b` now.
@@ -310,7 +329,7 @@ impl World {
 
     fn check_producer_done(&mut self, p: ProducerId) {
         let pr = &mut self.producers[p];
-        if pr.finish.is_none() && pr.acked + pr.errors >= pr.total {
+        if pr.finish.is_none() && pr.stopped.is_none() && pr.acked + pr.errors >= pr.total {
             pr.finish = Some(self.now);
             self.unfinished -= 1;
         }
@@ -419,6 +438,9 @@ impl World {
     }
 
     pub(super) fn producer_poll(&mut self, p: ProducerId) {
+        if self.producers[p].stopped.is_some() {
+            return;
+        }
         self.catch_up(p);
         let now = self.now;
         // Expire batches waiting in the accumulator past delivery.timeout.ms.

@@ -9,6 +9,8 @@
 //! `produce-throttle-time-avg/max` (`SenderMetricsRegistry`),
 //! `ProducerPerformance.Stats` (tools/src/main/java/org/apache/kafka/tools/ProducerPerformance.java).
 
+use std::collections::BTreeMap;
+
 use super::ids::{ix, len_u32, BrokerId, ClientId, ConnectionId, TrackId};
 use super::{Role, World};
 use crate::broker::stats::perf_percentiles;
@@ -18,10 +20,10 @@ use crate::metrics::Admission;
 use crate::sim::scenario::{ConnectionSpec, Scenario};
 use crate::sim::time::{count_f64, ms_f64, SimSpan, SimTime};
 use crate::sim::timeline::{
-    BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientThrottle, ClientTrack,
-    LatencySummary, MBeanValue, NamedException, Outcome, PerfSummary, PerfWindow, ProgressPoint,
-    RatePoint, RequestWaits, SampleWindow, SensorTrack, Series, Span, ThrottleEvent, Timeline,
-    SERIES_CAP,
+    BoundChange, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientStop, ClientThrottle,
+    ClientTrack, LatencySummary, MBeanValue, NamedException, Outcome, PerfSummary, PerfWindow,
+    ProgressPoint, RatePoint, RequestWaits, SampleWindow, SensorTrack, Series, Span,
+    ThrottleEvent, Timeline, SERIES_CAP,
 };
 
 /// `kafka-producer-perf-test.sh` reporting interval, ms.
@@ -77,7 +79,7 @@ pub(super) struct SensorKey {
 
 /// What the Timeline shows of one client, collected during the run.
 pub(super) struct ClientInfo {
-    name: String,
+    pub(super) name: String,
     client_id: String,
     principal: String,
     pub(super) role: Role,
@@ -89,6 +91,8 @@ pub(super) struct ClientInfo {
     pub(super) progress: Series<ProgressPoint>,
     /// Where the client's requests waited, summed.
     pub(super) waits: RequestWaits,
+    /// How the client stopped at its `stop_ms`, once it has.
+    pub(super) stop: Option<ClientStop>,
 }
 
 impl ClientInfo {
@@ -110,6 +114,15 @@ impl ClientInfo {
             buffer: Series::default(),
             progress: Series::default(),
             waits: RequestWaits::default(),
+            stop: None,
+        }
+    }
+
+    /// Producer or consumer.
+    pub(super) fn kind(&self) -> ClientKind {
+        match self.role {
+            Role::Producer(_) => ClientKind::Producer,
+            Role::Consumer(_) => ClientKind::Consumer,
         }
     }
 }
@@ -340,9 +353,30 @@ impl World {
             rate: Series::default(),
             throttles: Vec::new(),
             members: vec![client.0],
+            bound_changes: Vec::new(),
         });
         self.track_index.insert(key, t);
         t
+    }
+
+    /// The bound each track's sensor has now, by track.
+    pub(super) fn track_bounds(&self) -> BTreeMap<TrackId, f64> {
+        self.track_index
+            .iter()
+            .filter_map(|(key, t)| {
+                let m = self.brokers[key.broker].core.manager(key.slot.quota_type())?;
+                Some((*t, m.sensor(SensorId(key.sensor)).quota.bound()))
+            })
+            .collect()
+    }
+
+    /// Records on each track whose bound differs from `before` the change at `at_ms`.
+    pub(super) fn note_bound_changes(&mut self, before: &BTreeMap<TrackId, f64>, at_ms: i64) {
+        for (t, bound) in self.track_bounds() {
+            if before.get(&t).is_some_and(|b| b.to_bits() != bound.to_bits()) {
+                self.tracks[t].bound_changes.push(BoundChange { at_ms, bound });
+            }
+        }
     }
 
     /// Copies the sensor's current sample into its track.
@@ -439,11 +473,12 @@ impl World {
     pub(super) fn finish(mut self, scenario: &Scenario) -> Timeline {
         let mut end = SimTime::ZERO;
         let mut hit_horizon = false;
+        // A client that stopped at its stop_ms ended then.
         for f in self
             .producers
             .iter()
-            .map(|p| p.finish)
-            .chain(self.consumers.iter().map(|c| c.finish))
+            .map(|p| p.finish.or(p.stopped))
+            .chain(self.consumers.iter().map(|c| c.finish.or(c.stopped)))
         {
             match f {
                 Some(f) => end = end.max(f),
@@ -460,13 +495,15 @@ impl World {
         for (k, t) in keys {
             self.sync_sample_key(t, k);
         }
+        let totals = self.cluster_totals();
+        let markers = std::mem::take(&mut self.markers);
         let mut clients = Vec::new();
         for info in self.clients.take() {
             let track = match info.role {
                 Role::Producer(p) => {
                     let pr = &mut self.producers[p];
                     let lat = pr.latency.summary();
-                    let read_at = pr.finish.unwrap_or(end).as_ms();
+                    let read_at = pr.finish.or(pr.stopped).unwrap_or(end).as_ms();
                     let elapsed_ms = read_at - pr.start.as_ms();
                     let perf = lat.map(|latency| PerfSummary {
                         windows: pr.latency.windows.clone(),
@@ -504,11 +541,12 @@ impl World {
                         buffer: info.buffer,
                         progress: info.progress,
                         waits: Some(info.waits),
+                        stop: info.stop,
                     }
                 }
                 Role::Consumer(ci) => {
                     let co = &mut self.consumers[ci];
-                    let read_at = co.finish.unwrap_or(end).as_ms();
+                    let read_at = co.finish.or(co.stopped).unwrap_or(end).as_ms();
                     let elapsed_ms = read_at - co.start.as_ms();
                     ClientTrack {
                         name: info.name,
@@ -543,6 +581,7 @@ impl World {
                         buffer: info.buffer,
                         progress: info.progress,
                         waits: Some(info.waits),
+                        stop: info.stop,
                     }
                 }
             };
@@ -574,6 +613,8 @@ impl World {
             sensors: self.tracks.into_vec(),
             clients,
             brokers,
+            markers,
+            totals,
         }
     }
 }
