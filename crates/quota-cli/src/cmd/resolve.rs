@@ -10,6 +10,13 @@
 //! gives, per quota type: the principal, the rung and entity that apply,
 //! the limit, who shares the budget (the metric tags, sensor and MBean) and
 //! what happened at every rung. `--json` prints the same as one JSON object.
+//!
+//! `--ip ADDRESS` adds the `connection_creation_rate` that applies to new
+//! connections from that source address (`--listener` may then be left
+//! out): the `ips/` entity whose address equals it as Java's `InetAddress`
+//! compares addresses (so `ips/0:0:0:0:0:0:0:1` applies to `::1`), else
+//! `ips/<default>`, else none. Kafka: `ConnectionQuotas.connectionRateForIp`
+//! (core/src/main/scala/kafka/network/SocketServer.scala).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -22,7 +29,8 @@ use quota_engine::principal::{
     SaslMechanism, SslClientAuth,
 };
 use quota_engine::resolve::{Resolution, RungOutcome, TagDecision};
-use quota_engine::{java_double_to_string, QuotaStore, UnitLabel};
+use quota_engine::store::validate::IpAddress;
+use quota_engine::{java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, UnitLabel};
 use quota_formats::detect::{detect, import, Format};
 
 use super::{EXIT_BAD_INPUT, EXIT_OK};
@@ -145,9 +153,13 @@ pub(crate) struct ResolveArgs {
     /// The format of --quotas (default: detected from the content).
     #[arg(long, value_enum)]
     pub(crate) format: Option<FormatArg>,
-    /// The listener's security protocol.
-    #[arg(long, value_enum, ignore_case = true)]
-    pub(crate) listener: ListenerArg,
+    /// The listener's security protocol (may be left out with --ip).
+    #[arg(long, value_enum, ignore_case = true, required_unless_present = "ip")]
+    pub(crate) listener: Option<ListenerArg>,
+    /// A client's source address (IPv4 or IPv6 literal): also answer which
+    /// `connection_creation_rate` applies to new connections from it.
+    #[arg(long, value_name = "ADDRESS")]
+    pub(crate) ip: Option<String>,
     /// SASL mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI, OAUTHBEARER);
     /// default PLAIN, or GSSAPI with --kerberos, OAUTHBEARER with --oauth-sub.
     #[arg(long)]
@@ -188,7 +200,7 @@ pub(crate) struct ResolveArgs {
 }
 
 impl ResolveArgs {
-    fn connection(&self) -> Result<Connection, String> {
+    fn connection(&self, listener: ListenerArg) -> Result<Connection, String> {
         let default_mechanism = if self.kerberos.is_some() {
             "GSSAPI"
         } else if self.oauth_sub.is_some() {
@@ -200,7 +212,7 @@ impl ResolveArgs {
         let mechanism = SaslMechanism::from_name(mech_name).ok_or_else(|| {
             format!("kafka-quota: --mechanism {mech_name} is not a SASL mechanism Kafka has; expected PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI or OAUTHBEARER.")
         })?;
-        let listener = match self.listener {
+        let listener = match listener {
             ListenerArg::Plaintext => Listener::Plaintext,
             ListenerArg::Ssl => Listener::Ssl {
                 client_auth: ssl_client_auth(
@@ -364,6 +376,70 @@ fn json_output(
     })
 }
 
+/// The `connection_creation_rate` answer for one source address.
+#[derive(Debug, serde::Serialize)]
+struct IpAnswer {
+    /// The address as given.
+    ip: String,
+    /// The address as Java prints it (`InetAddress.getHostAddress`).
+    address: String,
+    /// The entity that applies, as written (`ips/<default>` for the default).
+    entity: Option<String>,
+    /// Connections/s per broker; `None` = unlimited.
+    limit: Option<f64>,
+    /// One sentence.
+    summary: String,
+}
+
+/// Which `connection_creation_rate` applies to connections from `ip`;
+/// `Err` is the message for stderr.
+fn ip_answer(cluster: &Cluster, ip: &str) -> Result<IpAnswer, String> {
+    let Some(address) = IpAddress::parse(ip.trim()) else {
+        return Err(format!(
+            "kafka-quota: --ip {ip:?} is not an IP address: a connection's source address is an IPv4 or IPv6 literal (Kafka takes it from the socket), e.g. 10.0.0.1 or 2001:db8::1."
+        ));
+    };
+    let address = address.to_string();
+    let key = QuotaKey::ConnectionCreationRate;
+    let unit = key.unit(UnitLabel::PerBroker);
+    let (entity, limit, summary) = match cluster.ip_rate(ip.trim()) {
+        Some((entity, v)) => {
+            let path = entity.path();
+            let how = match &entity {
+                QuotaEntity::Ip(quota_engine::EntityName::Named(name)) if name != ip.trim() => {
+                    ", the same address written another way: Kafka compares addresses, not text".to_owned()
+                }
+                QuotaEntity::Ip(quota_engine::EntityName::Default) => {
+                    ", the default for every address without an ips/ quota of its own".to_owned()
+                }
+                _ => String::new(),
+            };
+            let given = if address == ip.trim() {
+                address.clone()
+            } else {
+                format!("{} (address {address})", ip.trim())
+            };
+            let summary = format!(
+                "New connections from {given} are limited to {} {unit} per broker by {path}{how}.",
+                java_double_to_string(v)
+            );
+            (Some(path), Some(v), summary)
+        }
+        None => (
+            None,
+            None,
+            format!("New connections from {} are not rate-limited: no ips/ quota matches that address and there is no ips/<default>.", ip.trim()),
+        ),
+    };
+    Ok(IpAnswer {
+        ip: ip.to_owned(),
+        address,
+        entity,
+        limit,
+        summary,
+    })
+}
+
 /// Runs `resolve`; returns the exit code.
 pub(crate) fn run(args: &ResolveArgs) -> u8 {
     let store = match load_quotas(&args.quotas, args.format) {
@@ -373,14 +449,35 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             return EXIT_BAD_INPUT;
         }
     };
-    let conn = match args.connection() {
+    let cluster = Cluster::from_store(store, BrokerSettings::default(), args.principal_config());
+    let ip = match args.ip.as_deref().map(|ip| ip_answer(&cluster, ip)).transpose() {
+        Ok(a) => a,
+        Err(m) => {
+            errln!("{m}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let Some(listener) = args.listener else {
+        // Only --ip: clap requires --listener otherwise.
+        let Some(ip) = ip else {
+            errln!("kafka-quota: resolve needs --listener, or --ip ADDRESS for the connection_creation_rate alone.");
+            return EXIT_BAD_INPUT;
+        };
+        if args.json {
+            let v = serde_json::json!({ "ip": ip });
+            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_else(|_| v.to_string()));
+        } else {
+            print_ip(&ip);
+        }
+        return EXIT_OK;
+    };
+    let conn = match args.connection(listener) {
         Ok(c) => c,
         Err(m) => {
             errln!("{m}");
             return EXIT_BAD_INPUT;
         }
     };
-    let cluster = Cluster::from_store(store, BrokerSettings::default(), args.principal_config());
     let builder = match cluster.rules() {
         Ok(b) => b,
         Err(e) => {
@@ -397,13 +494,33 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
     };
     let resolutions = cluster.resolve_all(&outcome.principal.name, &conn.client_id);
     if args.json {
-        let v = json_output(&outcome, &conn, &resolutions);
+        let mut v = json_output(&outcome, &conn, &resolutions);
+        if let (Some(ip), Some(o)) = (&ip, v.as_object_mut()) {
+            o.insert("ip".to_owned(), serde_json::to_value(ip).unwrap_or_default());
+        }
         outln!(
             "{}",
             serde_json::to_string_pretty(&v).unwrap_or_else(|_| v.to_string())
         );
     } else {
         print_text(&outcome, &conn, &resolutions);
+        if let Some(ip) = &ip {
+            outln!();
+            print_ip(ip);
+        }
     }
     EXIT_OK
+}
+
+fn print_ip(ip: &IpAnswer) {
+    outln!("{}", ip.summary);
+    outln!("connection_creation_rate (ip {}):", ip.address);
+    match (&ip.entity, ip.limit) {
+        (Some(entity), Some(v)) => outln!(
+            "  limit: {} {} from {entity}",
+            java_double_to_string(v),
+            QuotaKey::ConnectionCreationRate.unit(UnitLabel::PerBroker)
+        ),
+        _ => outln!("  limit: none (unlimited)"),
+    }
 }

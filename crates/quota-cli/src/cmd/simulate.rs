@@ -112,13 +112,13 @@ fn print_client(c: &ClientTrack) {
     }
     if let Some(w) = &c.waits {
         outln!(
-            "  request waits over {} requests: at-client={} ms in-buffers={} ms broker-queue={} ms muted={} ms backoff={} ms unread-max={} bytes",
+            "  request waits over {} requests (summed, ms): at-client={:.1} in-buffers={:.1} broker-queue={:.1} muted={:.1} backoff={:.1}; unread-max={} bytes",
             w.requests,
-            java_double_to_string(w.at_client_ms),
-            java_double_to_string(w.in_buffers_ms),
-            java_double_to_string(w.broker_queue_ms),
-            java_double_to_string(w.muted_ms),
-            java_double_to_string(w.backoff_ms),
+            w.at_client_ms,
+            w.in_buffers_ms,
+            w.broker_queue_ms,
+            w.muted_ms,
+            w.backoff_ms,
             w.unread_bytes_max
         );
     }

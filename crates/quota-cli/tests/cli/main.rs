@@ -5,6 +5,7 @@
 mod apply;
 mod common;
 mod interchange;
+mod ip;
 mod kerberos;
 mod pipe;
 mod simulate;

@@ -1,0 +1,92 @@
+//! `kafka-quota resolve --ip ADDRESS`: the `connection_creation_rate` for a
+//! source address, matched as Java's `InetAddress` compares addresses
+//! (Kafka: `ConnectionQuotas.connectionRateForIp`).
+
+use std::io::Write;
+
+use super::common::kafka_quota;
+
+/// ips/0:0:0:0:0:0:0:1 = 10, ips/10.0.0.1 = 5, ips/<default> = 50, and a
+/// user quota, as kafka-configs.sh lines.
+const QUOTAS: &str = "\
+kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'connection_creation_rate=10' --entity-type ips --entity-name 0:0:0:0:0:0:0:1
+kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'connection_creation_rate=5' --entity-type ips --entity-name 10.0.0.1
+kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'connection_creation_rate=50' --entity-type ips --entity-default
+kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'producer_byte_rate=1048576' --entity-type users --entity-name alice
+";
+
+fn quotas_file(text: &str) -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().expect("a temp file");
+    f.write_all(text.as_bytes()).expect("written");
+    f
+}
+
+fn first_line(args: &[&str], text: &str) -> String {
+    let f = quotas_file(text);
+    let out = kafka_quota()
+        .args(["resolve", "--quotas"])
+        .arg(f.path())
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).expect("UTF-8").lines().next().unwrap_or_default().to_owned()
+}
+
+#[test]
+fn every_textual_form_of_an_address_gets_its_quota() {
+    assert_eq!(
+        first_line(&["--ip", "::1"], QUOTAS),
+        "New connections from ::1 (address 0:0:0:0:0:0:0:1) are limited to 10.0 connections/s per broker by ips/0:0:0:0:0:0:0:1, the same address written another way: Kafka compares addresses, not text."
+    );
+    assert!(first_line(&["--ip", "::ffff:10.0.0.1"], QUOTAS).contains("limited to 5.0 connections/s per broker by ips/10.0.0.1"));
+    assert_eq!(
+        first_line(&["--ip", "10.0.0.1"], QUOTAS),
+        "New connections from 10.0.0.1 are limited to 5.0 connections/s per broker by ips/10.0.0.1."
+    );
+}
+
+#[test]
+fn other_addresses_get_the_default_or_nothing() {
+    assert!(first_line(&["--ip", "192.168.1.1"], QUOTAS).contains("limited to 50.0 connections/s per broker by ips/<default>"));
+    let only_one = QUOTAS.lines().next().unwrap_or_default();
+    assert_eq!(
+        first_line(&["--ip", "1.2.3.4"], only_one),
+        "New connections from 1.2.3.4 are not rate-limited: no ips/ quota matches that address and there is no ips/<default>."
+    );
+}
+
+#[test]
+fn ip_beside_a_connection_adds_its_answer_to_the_json() {
+    let f = quotas_file(QUOTAS);
+    let out = kafka_quota()
+        .args(["resolve", "--json", "--listener", "SASL_PLAINTEXT", "--user", "alice", "--ip", "::1", "--quotas"])
+        .arg(f.path())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
+    assert_eq!(v["ip"]["entity"], "ips/0:0:0:0:0:0:0:1");
+    assert_eq!(v["ip"]["limit"], 10.0);
+    assert_eq!(v["principal"]["principal"], "User:alice");
+}
+
+#[test]
+fn a_host_name_or_garbage_is_refused_with_the_reason() {
+    let f = quotas_file(QUOTAS);
+    let err = kafka_quota()
+        .args(["resolve", "--ip", "broker.example.com", "--quotas"])
+        .arg(f.path())
+        .assert()
+        .failure()
+        .code(1)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(err).expect("UTF-8");
+    assert!(err.contains("--ip \"broker.example.com\" is not an IP address"), "{err}");
+}
