@@ -19,7 +19,7 @@ pub(crate) enum Command {
     /// what the tool would print.
     Apply(crate::cmd::apply::ApplyArgs),
     /// Which quota applies to one connection, per quota type, and why.
-    Resolve(crate::cmd::resolve::ResolveArgs),
+    Resolve(Box<crate::cmd::resolve::ResolveArgs>),
     /// Run a scenario and print the perf-test summary and client metrics.
     Simulate(crate::cmd::simulate::SimulateArgs),
     /// Convert quotas between formats (configs-sh, describe, java, strimzi, terraform, json).

@@ -2,6 +2,9 @@
 //! playground re-runs the simulation on every edit (target: the 30 MB
 //! throttled producer run in under 5 ms natively).
 //!
+//! Also 100 producers over 3 brokers for 10 simulated minutes
+//! (tests/fixtures/bench/100-clients-3-brokers.json).
+//!
 //! Run: `cargo bench -p quota-engine --bench sim`. The wasm figure comes from
 //! `scripts/test-wasm.sh --timing` (same scenario, release build, Node).
 
@@ -12,8 +15,13 @@ use criterion::Criterion;
 use quota_engine::sim::{simulate, Scenario};
 
 fn lab(name: &str) -> Scenario {
+    fixture(&format!("lab/{name}"))
+}
+
+/// A scenario file under tests/fixtures (`name` without `.json`).
+fn fixture(name: &str) -> Scenario {
     let path = format!(
-        "{}/../../tests/fixtures/lab/{name}.json",
+        "{}/../../tests/fixtures/{name}.json",
         env!("CARGO_MANIFEST_DIR")
     );
     let v: serde_json::Value =
@@ -47,6 +55,22 @@ fn main() {
     let s = lab("producer-client-quota");
     g.bench_function("producer-client-quota + fingerprint", |b| {
         b.iter(|| simulate(black_box(&s)).expect("simulates").fingerprint())
+    });
+    g.finish();
+    // tests/fixtures/bench: 100 producers over 3 brokers for 10 simulated
+    // minutes (a run of about a second: fewer, longer samples).
+    let mut g = c.benchmark_group("cluster");
+    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    let s = fixture("bench/100-clients-3-brokers");
+    let t = simulate(&s).expect("simulates");
+    println!(
+        "100-clients-3-brokers: {} events, {} ms simulated, Timeline JSON {} bytes",
+        t.events,
+        t.end_ms,
+        serde_json::to_vec(&t).map_or(0, |v| v.len())
+    );
+    g.bench_function("100-clients-3-brokers-10-min", |b| {
+        b.iter(|| simulate(black_box(&s)).expect("simulates"))
     });
     g.finish();
     c.final_summary();

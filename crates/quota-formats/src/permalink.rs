@@ -54,8 +54,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use miniz_oxide::deflate::compress_to_vec;
 use miniz_oxide::inflate::{decompress_to_vec_with_limit, TINFLStatus};
-use quota_engine::principal::PrincipalConfig;
-use quota_engine::sim::{ConnectionSpec, ListenerKind, Scenario, ScenarioEvent, Workload};
+use quota_engine::sim::{ListenerKind, Scenario, ScenarioEvent, Workload};
 use quota_engine::{EntityName, QuotaEntity};
 
 use crate::error::{Error, LinkProblem};
@@ -222,11 +221,18 @@ impl Namer {
     }
 }
 
-/// The principal name the engine derives for `spec` (`None` when Kafka
-/// would close the connection).
-fn principal_name(spec: &ConnectionSpec, config: &PrincipalConfig) -> Option<String> {
-    let conn = quota_engine::sim::engine_connection(spec, config).ok()?;
-    config.build().ok()?.build(&conn).ok().map(|o| o.principal.name)
+/// Per scenario connection, the principal name the engine derives (`None`
+/// when Kafka would close the connection), from the one analysed cluster.
+fn principal_names(scenario: &Scenario) -> Vec<Option<String>> {
+    let cluster = quota_engine::cluster::Cluster::new(scenario);
+    (0..scenario.connections.len())
+        .map(|i| {
+            cluster
+                .connection(i)
+                .and_then(|c| c.principal())
+                .map(|o| o.principal.name.clone())
+        })
+        .collect()
 }
 
 /// A copy of `scenario` for sharing: user names, certificate DNs, Kerberos
@@ -243,15 +249,13 @@ fn principal_name(spec: &ConnectionSpec, config: &PrincipalConfig) -> Option<Str
 /// [`REDACTED_SSL_RULES`]. `User:ANONYMOUS` stays as it is. A connection
 /// whose principal cannot be derived gets an identity that still fails.
 pub fn redact(scenario: &Scenario) -> Scenario {
-    let settings = &scenario.brokers.settings;
-    let config = settings.principal_config();
+    let principals = principal_names(scenario);
     let mut namer = Namer::default();
     let mut out = scenario.clone();
     out.name = "Redacted scenario".to_owned();
     out.description = String::new();
     let mut any_ssl_dn = false;
-    for (spec, original) in out.connections.iter_mut().zip(&scenario.connections) {
-        let principal = principal_name(original, &config);
+    for ((spec, original), principal) in out.connections.iter_mut().zip(&scenario.connections).zip(principals) {
         spec.name = namer.connection(&original.name);
         spec.client_id = namer.client(&original.client_id);
         spec.ip = namer.ip(&original.ip);
@@ -323,7 +327,7 @@ fn redact_entity(entity: &QuotaEntity, namer: &mut Namer) -> QuotaEntity {
 mod tests {
     use super::*;
     use proptest::prelude::*;
-    use quota_engine::sim::QuotaSetting;
+    use quota_engine::sim::{ConnectionSpec, QuotaSetting};
     use quota_engine::{QuotaKey, QuotaStore};
 
     fn scenario(json: &str) -> Scenario {
@@ -366,10 +370,11 @@ mod tests {
         for q in &s.quotas {
             store.set(&q.entity, q.key, q.value).unwrap();
         }
-        let settings = &s.brokers.settings;
-        let config = settings.principal_config();
-        let conns: Vec<Option<(String, String)>> =
-            s.connections.iter().map(|c| principal_name(c, &config).map(|p| (p, c.client_id.clone()))).collect();
+        let conns: Vec<Option<(String, String)>> = principal_names(s)
+            .into_iter()
+            .zip(&s.connections)
+            .map(|(p, c)| p.map(|p| (p, c.client_id.clone())))
+            .collect();
         conns
             .iter()
             .map(|c| match c {

@@ -230,23 +230,21 @@ pub fn with_quotas(store: &QuotaStore) -> Scenario {
 /// refuses (the position is the file's start: serde keeps no positions for
 /// values that parsed).
 pub fn quota_store(scenario: &Scenario) -> Result<QuotaStore, Error> {
-    let mut store = QuotaStore::new();
-    for (i, q) in scenario.quotas.iter().enumerate() {
-        store.set(&q.entity, q.key, q.value).map_err(|e| {
-            Error::new(
-                Position::new(1, 1),
-                ErrorKind::Rejected {
-                    message: format!(
-                        "scenario.quotas[{i}] ({} {}={}): {e}",
-                        q.entity.path(),
-                        q.key.as_str(),
-                        q.value
-                    ),
-                },
-            )
-        })?;
+    let (store, verdicts) = quota_engine::cluster::accepted_quotas(scenario);
+    match verdicts.iter().zip(&scenario.quotas).enumerate().find_map(|(i, (v, q))| Some((i, v.as_ref()?, q))) {
+        Some((i, e, q)) => Err(Error::new(
+            Position::new(1, 1),
+            ErrorKind::Rejected {
+                message: format!(
+                    "scenario.quotas[{i}] ({} {}={}): {e}",
+                    q.entity.path(),
+                    q.key.as_str(),
+                    q.value
+                ),
+            },
+        )),
+        None => Ok(store),
     }
-    Ok(store)
 }
 
 /// The playground URL of a scenario: `base` + `#` + [`crate::permalink::encode`].

@@ -56,3 +56,28 @@ fn time_the_30mb_throttled_run_in_wasm() {
         events / u64::from(runs)
     );
 }
+
+/// Wall time of 100 producers over 3 brokers for 10 simulated minutes in
+/// wasm (Node), for BENCHMARKS.md; `scripts/test-wasm.sh --timing`.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen_test::wasm_bindgen_test]
+#[ignore]
+fn time_100_clients_over_3_brokers_for_10_minutes_in_wasm() {
+    let v: serde_json::Value = serde_json::from_str(include_str!(
+        "../../../../tests/fixtures/bench/100-clients-3-brokers.json"
+    ))
+    .expect("fixture is JSON");
+    let s: Scenario = serde_json::from_value(v["scenario"].clone()).expect("a scenario");
+    let _ = simulate(&s);
+    let runs: u32 = 5;
+    let start = js_sys::Date::now();
+    let mut events = 0;
+    for _ in 0..runs {
+        events += simulate(&s).expect("simulates").events;
+    }
+    let per_run_ms = (js_sys::Date::now() - start) / f64::from(runs);
+    wasm_bindgen_test::console_log!(
+        "wasm: 100 clients x 3 brokers x 10 simulated minutes in {per_run_ms:.1} ms per run ({} events per run, {runs} runs)",
+        events / u64::from(runs)
+    );
+}
