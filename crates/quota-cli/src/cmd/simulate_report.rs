@@ -5,7 +5,7 @@
 
 use quota_engine::entity::QuotaType;
 use quota_engine::sim::textbook::{BudgetSummary, ClientSummary, RequestTrace, TextbookRun};
-use quota_engine::sim::{ClientKind, ClientTrack, Outcome, SensorTrack, Timeline};
+use quota_engine::sim::{ClientKind, ClientThrottle, ClientTrack, Outcome, SensorTrack, Timeline};
 use serde::Serialize;
 
 /// A finished simulation: the modelled network's Timeline, or a textbook
@@ -117,6 +117,20 @@ struct ClientJson<'a> {
     throttle_time_max: f64,
     /// Requests sent.
     requests: u64,
+    /// Responses that carried a `throttle_time_ms` (throttled or not), as
+    /// kept in the Timeline (every `stride`-th when the run is long).
+    responses: usize,
+    /// How many of them had `throttle_time_ms` > 0.
+    throttled_responses: usize,
+    /// Mean and max `throttle_time_ms` over those responses (ms; `null`
+    /// without responses).
+    throttle_mean_ms: Option<f64>,
+    throttle_max_ms: Option<i64>,
+    /// The first throttled response: when it arrived (ms), from which
+    /// broker, and its `throttle_time_ms`.
+    first_throttle: Option<&'a ClientThrottle>,
+    /// Every `stride`-th response is kept (1 = all).
+    responses_stride: u32,
     /// A textbook run's per-client figures.
     #[serde(skip_serializing_if = "Option::is_none")]
     textbook: Option<&'a ClientSummary>,
@@ -140,6 +154,14 @@ struct BudgetJson<'a> {
     throttle_max_ms: i64,
     /// When the first was decided (ms).
     first_throttle_at_ms: Option<i64>,
+    /// Its throttle time (ms).
+    first_throttle_ms: Option<i64>,
+    /// Mean throttle time over the throttles decided (ms).
+    throttle_mean_ms: Option<f64>,
+    /// Recorded per quota sample window, in order: `[start_ms, sum]` (bytes
+    /// the broker accepted in that window for a byte-rate quota; a throttled
+    /// fetch is un-recorded as Kafka does).
+    recorded_by_window: Vec<(i64, f64)>,
     /// A textbook run's per-budget figures.
     #[serde(skip_serializing_if = "Option::is_none")]
     textbook: Option<&'a BudgetSummary>,
@@ -162,6 +184,8 @@ struct Report<'a> {
 
 fn client_json<'a>(c: &'a ClientTrack, textbook: Option<&'a ClientSummary>) -> ClientJson<'a> {
     let m = &c.metrics;
+    let responses = &c.throttles.points;
+    let throttled = || responses.iter().filter(|r| r.throttle_ms > 0);
     ClientJson {
         name: &c.name,
         kind: c.kind,
@@ -177,6 +201,14 @@ fn client_json<'a>(c: &'a ClientTrack, textbook: Option<&'a ClientSummary>) -> C
         throttle_time_avg: m.throttle_time_avg,
         throttle_time_max: m.throttle_time_max,
         requests: m.requests,
+        responses: responses.len(),
+        throttled_responses: throttled().count(),
+        throttle_mean_ms: (!responses.is_empty()).then(|| {
+            responses.iter().map(|r| r.throttle_ms as f64).sum::<f64>() / responses.len() as f64
+        }),
+        throttle_max_ms: responses.iter().map(|r| r.throttle_ms).max(),
+        first_throttle: throttled().next(),
+        responses_stride: c.throttles.stride,
         textbook,
     }
 }
@@ -200,6 +232,11 @@ fn budget_json<'a>(
         throttles: s.throttles.len(),
         throttle_max_ms: s.throttles.iter().map(|e| e.delay_ms).max().unwrap_or(0),
         first_throttle_at_ms: s.throttles.first().map(|e| e.at_ms),
+        first_throttle_ms: s.throttles.first().map(|e| e.delay_ms),
+        throttle_mean_ms: (!s.throttles.is_empty()).then(|| {
+            s.throttles.iter().map(|e| e.delay_ms as f64).sum::<f64>() / s.throttles.len() as f64
+        }),
+        recorded_by_window: s.samples.iter().map(|w| (w.start_ms, w.sum)).collect(),
         textbook,
     }
 }

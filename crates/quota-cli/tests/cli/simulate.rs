@@ -138,6 +138,33 @@ fn a_completed_run_exits_0_and_its_timeline_has_no_outcome_field() {
 }
 
 #[test]
+fn json_summarises_throttles_per_client_and_per_budget_for_the_modelled_network() {
+    let out = kafka_quota()
+        .args(["simulate", "--json", fixture(PLAIN).to_str().unwrap()])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = &v["clients"][0];
+    let (responses, throttled) = (c["responses"].as_u64().unwrap(), c["throttled_responses"].as_u64().unwrap());
+    assert!(throttled > 0 && throttled < responses, "{c}");
+    // The mean over responses is the client's produce-throttle-time-avg.
+    let mean = c["throttle_mean_ms"].as_f64().unwrap();
+    assert!((mean - c["throttle_time_avg"].as_f64().unwrap()).abs() < 1e-9, "{c}");
+    assert_eq!(c["throttle_max_ms"].as_f64(), c["throttle_time_max"].as_f64());
+    assert!(c["first_throttle"]["throttle_ms"].as_i64().unwrap() > 0);
+    let b = &v["budgets"][0];
+    assert!(b["first_throttle_ms"].as_i64().unwrap() > 0);
+    assert!(b["throttle_mean_ms"].as_f64().unwrap() > 0.0);
+    // The windows' sums add up to every byte the broker accepted: the
+    // records' payload plus batch and record overheads.
+    let windows = b["recorded_by_window"].as_array().unwrap();
+    let total: f64 = windows.iter().map(|w| w[1].as_f64().unwrap()).sum();
+    assert!(total >= 30_000.0 * 1000.0 && total < 30_000.0 * 1100.0, "{total}");
+    // The first window holds the burst that got through before the first throttle.
+    assert!(windows[0][1].as_f64().unwrap() > 10_000_000.0, "{}", windows[0]);
+}
+
+#[test]
 fn a_textbook_run_prints_its_trace() {
     let out = kafka_quota()
         .args(["simulate", fixture(TEXTBOOK).to_str().unwrap()])
