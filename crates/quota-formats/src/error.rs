@@ -92,6 +92,9 @@ pub enum ErrorKind {
         /// Kafka's error code and message, e.g. `INVALID_REQUEST: Quota
         /// producer_byte_rate must be greater than 0`.
         message: String,
+        /// Kafka's error itself (also [`Error::api_error`] and
+        /// `source()`), when the store gave one.
+        kafka: Option<quota_engine::ApiError>,
     },
     /// `kafka-configs.sh` itself would fail on this command.
     ///
@@ -323,6 +326,31 @@ impl Error {
     pub fn is_permalink(&self) -> bool {
         self.link_problem().is_some()
     }
+
+    /// A quota Kafka would refuse at this place, with Kafka's error:
+    /// `message` is its text, `kafka` the error ([`Error::api_error`]).
+    pub fn rejected(position: Position, kafka: quota_engine::ApiError) -> Self {
+        Error::new(
+            position,
+            ErrorKind::Rejected {
+                message: kafka.to_string(),
+                kafka: Some(kafka),
+            },
+        )
+    }
+
+    /// True when Kafka would reject the quota read here ([`ErrorKind::Rejected`]).
+    pub fn is_rejected(&self) -> bool {
+        matches!(self.kind, ErrorKind::Rejected { .. })
+    }
+
+    /// Kafka's error for a rejected quota (its `ErrorCode` is Kafka's `Errors`).
+    pub fn api_error(&self) -> Option<&quota_engine::ApiError> {
+        match &self.kind {
+            ErrorKind::Rejected { kafka, .. } => kafka.as_ref(),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Error {
@@ -376,7 +404,7 @@ impl fmt::Display for Error {
             ErrorKind::Unsupported { what, why } => {
                 write!(f, "{what} is not supported because {why}.")
             }
-            ErrorKind::Rejected { message } => {
+            ErrorKind::Rejected { message, .. } => {
                 write!(f, "Kafka would reject this quota ({message}); expected a value and entity Kafka accepts.")
             }
             ErrorKind::Tool { stderr, expected } => {
@@ -394,7 +422,19 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+/// `source()`: Kafka's [`quota_engine::ApiError`] for a refused quota, the
+/// [`LinkProblem`] for a link that cannot be read.
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ErrorKind::Rejected { kafka: Some(e), .. } => Some(e),
+            ErrorKind::Permalink { problem } => Some(problem),
+            _ => None,
+        }
+    }
+}
+
+impl std::error::Error for LinkProblem {}
 
 #[cfg(test)]
 mod tests {
@@ -490,5 +530,24 @@ mod tests {
             e.tool_stderr(),
             Some("zookeeper is not a recognized option")
         );
+    }
+
+    #[test]
+    fn a_rejected_quota_keeps_kafkas_error_as_its_source() {
+        use std::error::Error as _;
+        let mut store = quota_engine::QuotaStore::new();
+        let entity = quota_engine::QuotaEntity::ClientId(quota_engine::EntityName::Named("app".into()));
+        let kafka = store
+            .set(&entity, quota_engine::QuotaKey::ProducerByteRate, 0.0)
+            .unwrap_err();
+        let e = Error::rejected(Position::new(3, 7), kafka.clone());
+        assert!(e.is_rejected() && !e.is_permalink());
+        assert_eq!(e.api_error(), Some(&kafka));
+        let source = e.source().expect("Kafka's error is the source");
+        assert_eq!(source.to_string(), kafka.to_string());
+        assert!(e.to_string().contains(&kafka.to_string()), "{e}");
+        let link = Error::new(Position::new(1, 1), ErrorKind::Permalink { problem: LinkProblem::Empty });
+        assert_eq!(link.source().map(|s| s.to_string()), Some(LinkProblem::Empty.to_string()));
+        assert!(link.api_error().is_none());
     }
 }

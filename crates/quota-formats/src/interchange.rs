@@ -11,7 +11,7 @@ use std::fmt;
 
 use quota_engine::{EntityName, EntityType, QuotaEntity, QuotaKey, QuotaStore};
 
-use crate::error::{Error, ErrorKind, Position};
+use crate::error::{Error, Position};
 
 /// One entity's quotas read from a text: a describe line, a Strimzi
 /// `quotas:` block, a Terraform resource, an Admin API alteration.
@@ -52,14 +52,9 @@ impl QuotaImport {
     pub fn apply(&self, store: &mut QuotaStore) -> Result<(), Error> {
         for q in &self.quotas {
             for (key, value) in &q.values {
-                store.set(&q.entity, *key, *value).map_err(|e| {
-                    Error::new(
-                        q.position,
-                        ErrorKind::Rejected {
-                            message: e.to_string(),
-                        },
-                    )
-                })?;
+                store
+                    .set(&q.entity, *key, *value)
+                    .map_err(|e| Error::rejected(q.position, e))?;
             }
         }
         Ok(())

@@ -241,6 +241,7 @@ pub fn quota_store(scenario: &Scenario) -> Result<QuotaStore, Error> {
                     q.key.as_str(),
                     q.value
                 ),
+                kafka: Some(e.clone()),
             },
         )),
         None => Ok(store),

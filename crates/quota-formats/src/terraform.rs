@@ -207,12 +207,7 @@ fn read_kafka_quota(
     if let Err(e) = QuotaStore::new().set(&entity, probe_key, 1.0) {
         let p =
             attribute(&block.body, "entity_name").map_or(at(text, block), |a| at(text, &a.value));
-        return Err(Error::new(
-            p,
-            ErrorKind::Rejected {
-                message: e.to_string(),
-            },
-        ));
+        return Err(Error::rejected(p, e));
     }
     let Some(config) = attribute(&block.body, "config") else {
         return Err(Error::syntax(
