@@ -341,6 +341,33 @@ pub struct SensorTrack {
 }
 
 impl SensorTrack {
+    /// Copies `rate`'s current sample (the sensor's `Rate`) into
+    /// [`SensorTrack::samples`]: it replaces the last entry while the same
+    /// sample is filling, and is appended (up to [`SERIES_CAP`]) when a new
+    /// one started.
+    pub(crate) fn sync_current_sample(&mut self, rate: &crate::metrics::WindowedRate) {
+        let Some(cur) = usize::try_from(rate.current_index())
+            .ok()
+            .and_then(|i| rate.samples().get(i))
+        else {
+            return;
+        };
+        let sw = SampleWindow {
+            start_ms: cur.start_ms,
+            last_event_ms: cur.last_event_ms,
+            sum: cur.value,
+            events: cur.event_count,
+        };
+        match self.samples.last_mut() {
+            Some(last) if last.start_ms == sw.start_ms => *last = sw,
+            _ => {
+                if u32::try_from(self.samples.len()).is_ok_and(|n| n < SERIES_CAP) {
+                    self.samples.push(sw);
+                }
+            }
+        }
+    }
+
     /// The bound per second in force at `at_ms`: the last change at or
     /// before it, else the bound the sensor was created with.
     pub fn bound_at(&self, at_ms: i64) -> f64 {

@@ -33,27 +33,31 @@ fn timeline_fingerprint_is_the_same_on_every_target() {
     );
 }
 
+/// Runs `s` `warm_up` times, then `runs` times on the clock: the mean wall
+/// time per run (ms) and the events of one run.
+#[cfg(target_arch = "wasm32")]
+fn time_runs(s: &Scenario, warm_up: u32, runs: u32) -> (f64, u64) {
+    for _ in 0..warm_up {
+        let _ = simulate(s);
+    }
+    let start = js_sys::Date::now();
+    let mut events = 0;
+    for _ in 0..runs {
+        events += simulate(s).expect("simulates").events;
+    }
+    ((js_sys::Date::now() - start) / f64::from(runs), events / u64::from(runs))
+}
+
 /// Wall time of the 30 MB run in wasm (Node), for BENCHMARKS.md. Ignored by
 /// default; `scripts/test-wasm.sh --timing` runs it in a release build.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen_test::wasm_bindgen_test]
 #[ignore]
 fn time_the_30mb_throttled_run_in_wasm() {
-    let s = scenario();
-    // Warm up, then time enough runs for the millisecond clock.
-    for _ in 0..5 {
-        let _ = simulate(&s);
-    }
-    let runs: u32 = 200;
-    let start = js_sys::Date::now();
-    let mut events = 0;
-    for _ in 0..runs {
-        events += simulate(&s).expect("simulates").events;
-    }
-    let per_run_ms = (js_sys::Date::now() - start) / f64::from(runs);
+    // Enough runs for the millisecond clock.
+    let (per_run_ms, events) = time_runs(&scenario(), 5, 200);
     wasm_bindgen_test::console_log!(
-        "wasm: 30 MB throttled producer run simulated in {per_run_ms:.3} ms per run ({} events per run, {runs} runs)",
-        events / u64::from(runs)
+        "wasm: 30 MB throttled producer run simulated in {per_run_ms:.3} ms per run ({events} events per run, 200 runs)"
     );
 }
 
@@ -68,16 +72,8 @@ fn time_100_clients_over_3_brokers_for_10_minutes_in_wasm() {
     ))
     .expect("fixture is JSON");
     let s: Scenario = serde_json::from_value(v["scenario"].clone()).expect("a scenario");
-    let _ = simulate(&s);
-    let runs: u32 = 5;
-    let start = js_sys::Date::now();
-    let mut events = 0;
-    for _ in 0..runs {
-        events += simulate(&s).expect("simulates").events;
-    }
-    let per_run_ms = (js_sys::Date::now() - start) / f64::from(runs);
+    let (per_run_ms, events) = time_runs(&s, 1, 5);
     wasm_bindgen_test::console_log!(
-        "wasm: 100 clients x 3 brokers x 10 simulated minutes in {per_run_ms:.1} ms per run ({} events per run, {runs} runs)",
-        events / u64::from(runs)
+        "wasm: 100 clients x 3 brokers x 10 simulated minutes in {per_run_ms:.1} ms per run ({events} events per run, 5 runs)"
     );
 }

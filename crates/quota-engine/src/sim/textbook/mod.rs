@@ -49,7 +49,7 @@ pub use trace::{
 
 use super::{
     BrokerTrack, ClientKind, ClientMetrics, ClientThrottle, ClientTrack, ClusterTotals,
-    MBeanValue, NetworkModel, Outcome, ProgressPoint, RatePoint, SampleWindow, Scenario,
+    MBeanValue, NetworkModel, Outcome, ProgressPoint, RatePoint, Scenario,
     SensorTrack, Series, Span, ThrottleEvent, Timeline, Workload, SERIES_CAP,
 };
 use crate::broker::stats::WindowedAvgMax;
@@ -595,25 +595,7 @@ impl Run {
     /// a new sample started).
     fn sync_sample(&mut self, t: usize, qt: QuotaType, sid: SensorId) {
         let Some(m) = self.broker.manager(qt) else { return };
-        let rate = m.sensor(sid).quota.rate();
-        let Some(cur) = rate.samples().get(rate.current_index() as usize) else {
-            return;
-        };
-        let sw = SampleWindow {
-            start_ms: cur.start_ms,
-            last_event_ms: cur.last_event_ms,
-            sum: cur.value,
-            events: cur.event_count,
-        };
-        let track = &mut self.tracks[t];
-        match track.samples.last_mut() {
-            Some(last) if last.start_ms == sw.start_ms => *last = sw,
-            _ => {
-                if (track.samples.len() as u32) < SERIES_CAP {
-                    track.samples.push(sw);
-                }
-            }
-        }
+        self.tracks[t].sync_current_sample(m.sensor(sid).quota.rate());
     }
 
     /// Responses of connection `c` arriving at `now`, in order.

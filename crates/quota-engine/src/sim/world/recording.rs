@@ -22,7 +22,7 @@ use crate::sim::time::{count_f64, ms_f64, SimSpan, SimTime};
 use crate::sim::timeline::{
     BoundChange, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientStop, ClientThrottle,
     ClientTrack, LatencySummary, MBeanValue, NamedException, Outcome, PerfSummary, PerfWindow,
-    ProgressPoint, RatePoint, RequestWaits, SampleWindow, SensorTrack, Series, Span,
+    ProgressPoint, RatePoint, RequestWaits, SensorTrack, Series, Span,
     ThrottleEvent, Timeline, SERIES_CAP,
 };
 
@@ -385,24 +385,7 @@ impl World {
             return;
         };
         let rate = m.sensor(SensorId(key.sensor)).quota.rate();
-        let Some(cur) = rate.samples().get(ix(rate.current_index())) else {
-            return;
-        };
-        let sw = SampleWindow {
-            start_ms: cur.start_ms,
-            last_event_ms: cur.last_event_ms,
-            sum: cur.value,
-            events: cur.event_count,
-        };
-        let t = &mut self.tracks[track];
-        match t.samples.last_mut() {
-            Some(last) if last.start_ms == sw.start_ms => *last = sw,
-            _ => {
-                if below_series_cap(t.samples.len()) {
-                    t.samples.push(sw)
-                }
-            }
-        }
+        self.tracks[track].sync_current_sample(rate);
     }
 
     fn sensor_key(&self, conn: ConnectionId, slot: QuotaSlot) -> SensorKey {
