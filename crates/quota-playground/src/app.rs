@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::components::{
-    ConnectionPanel, HelpSheet, InterchangePanel, LessonsPanel, NoticeBar, QuotasPanel, ResolutionPanel, SharePanel, SimulationPanel,
+    AnswerPanel, ConnectionPanel, HelpSheet, InterchangePanel, LessonsPanel, NoticeBar, QuotasPanel, ResolutionPanel, SharePanel, SimulationPanel,
 };
 use crate::hooks;
 use crate::model::Analysis;
@@ -17,6 +17,8 @@ use crate::state::AppState;
 /// A panel that can be embedded on its own (`?embed=<name>`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Panel {
+    /// The one-sentence answer per connection.
+    Answer,
     /// The quotas editor.
     Quotas,
     /// The connection and its principal.
@@ -33,12 +35,20 @@ pub enum Panel {
 
 impl Panel {
     /// Every panel, in page order.
-    pub const ALL: [Panel; 6] =
-        [Panel::Lessons, Panel::Quotas, Panel::Import, Panel::Connection, Panel::Resolution, Panel::Simulation];
+    pub const ALL: [Panel; 7] = [
+        Panel::Answer,
+        Panel::Lessons,
+        Panel::Quotas,
+        Panel::Import,
+        Panel::Connection,
+        Panel::Resolution,
+        Panel::Simulation,
+    ];
 
     /// The name used in `?embed=`.
     pub const fn slug(self) -> &'static str {
         match self {
+            Panel::Answer => "answer",
             Panel::Quotas => "quotas",
             Panel::Connection => "connection",
             Panel::Resolution => "resolution",
@@ -51,6 +61,7 @@ impl Panel {
     /// The panel's heading.
     pub const fn title(self) -> &'static str {
         match self {
+            Panel::Answer => "Answer",
             Panel::Quotas => "Quotas",
             Panel::Connection => "Connection",
             Panel::Resolution => "Resolution",
@@ -214,6 +225,7 @@ pub fn app() -> Html {
                 </header>
                 <NoticeBar />
                 <main class="page">
+                    { panel_view(Panel::Answer) }
                     { panel_view(Panel::Lessons) }
                     <div class="columns">
                         <div class="col">
@@ -256,6 +268,7 @@ fn scroll_to(p: Panel) -> Callback<MouseEvent> {
 
 fn panel_view(p: Panel) -> Html {
     match p {
+        Panel::Answer => html! { <AnswerPanel /> },
         Panel::Quotas => html! { <QuotasPanel /> },
         Panel::Connection => html! { <ConnectionPanel /> },
         Panel::Resolution => html! { <ResolutionPanel /> },

@@ -4,6 +4,7 @@
 //! to the scenario only when it is valid, and an invalid one stays in the
 //! field with the message beside it, so nothing typed is lost.
 
+mod answer;
 mod charts;
 mod connection;
 mod help;
@@ -15,6 +16,7 @@ mod resolution;
 mod share;
 mod simulation;
 
+pub(crate) use answer::AnswerPanel;
 pub(crate) use connection::ConnectionPanel;
 pub(crate) use help::HelpSheet;
 pub(crate) use interchange::InterchangePanel;

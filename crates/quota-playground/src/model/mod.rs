@@ -11,9 +11,11 @@
 //! By concern: `edit` (scenario edits the reducer makes), `parse` (numbers
 //! as typed), `format` (units and amounts as the page writes them),
 //! `analysis` (the engine's verdicts and the simulation), `scale` (SVG scales),
-//! `status` (a client's state at the cursor, its failures named).
+//! `status` (a client's state at the cursor, its failures named), `answer`
+//! (the one-sentence answer per connection the page opens with).
 
 mod analysis;
+mod answer;
 mod edit;
 mod format;
 mod parse;
@@ -21,6 +23,7 @@ mod scale;
 mod status;
 
 pub use analysis::*;
+pub use answer::*;
 pub use edit::*;
 pub use format::*;
 pub use parse::*;

@@ -1,0 +1,59 @@
+//! The answer first: at the top of the page (and alone in `?embed=answer`),
+//! one sentence per connection saying what limits it per quota type, from
+//! which entity and rung, shared with whom, and what a per-broker byte rate
+//! means for the cluster; a link opens that connection's ladder for the why.
+//! The sentences come from [`model::answers`].
+
+use yew::prelude::*;
+
+use super::PanelBox;
+use crate::app::use_scene;
+use crate::model;
+use crate::state::Action;
+
+/// Connections answered in full before the rest are summed up in a line.
+const SHOWN: usize = 12;
+
+#[function_component(AnswerPanel)]
+pub(crate) fn answer_panel() -> Html {
+    let ctx = use_scene();
+    let s = &ctx.state.scenario;
+    let answers = model::answers(s, &ctx.analysis);
+    let more = answers.len().saturating_sub(SHOWN);
+    let d = ctx.state.dispatcher();
+    let embedded = ctx.embed.is_some();
+    html! {
+        <PanelBox id="answer" title="Answer"
+            subtitle="Which quota applies to each connection, per broker; the Resolution panel shows why, rung by rung.">
+            if answers.is_empty() {
+                <p class="msg">{ "Add a connection to see which quotas apply to it." }</p>
+            }
+            <ul class="answers">
+                { for answers.iter().take(SHOWN).enumerate().map(|(i, a)| {
+                    let d = d.clone();
+                    let why = Callback::from(move |e: MouseEvent| {
+                        e.prevent_default();
+                        d.dispatch(Action::Select(i as u32));
+                        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|doc| doc.get_element_by_id("resolution")) {
+                            el.scroll_into_view();
+                        }
+                    });
+                    html! {
+                        <li class="answer">
+                            <strong class="answer-who">{ a.connection.clone() }</strong>
+                            { format!(" ({})", a.who) }
+                            if !a.clauses.is_empty() { { ": " } }
+                            { for a.clauses.iter().map(|c| html! { <span class="answer-clause">{ format!("{c} ") }</span> }) }
+                            if !embedded && !a.clauses.is_empty() {
+                                <a href="#/resolution" class="answer-why" onclick={why}>{ "Why?" }</a>
+                            }
+                        </li>
+                    }
+                }) }
+            </ul>
+            if more > 0 {
+                <p class="msg">{ format!("… and {more} more connections: pick one in the Connection panel to see its answer and ladder.") }</p>
+            }
+        </PanelBox>
+    }
+}

@@ -1,0 +1,213 @@
+//! The answer first: one plain sentence per connection saying, for each
+//! client quota type, what limits it, from which entity and rung, with whom
+//! it shares that budget, and, for byte rates, what the per-broker limit
+//! means for the cluster given the brokers that lead the partitions its
+//! clients use. The ladder beneath gives the why.
+//!
+//! Kafka enforces client quotas per broker (`ClientQuotaManager` on each
+//! broker, core/src/main/scala/kafka/server/ClientQuotaManager.scala), so a
+//! client writing to partitions led by `n` brokers can get up to `n` times
+//! its byte-rate quota from the cluster.
+
+use std::collections::BTreeSet;
+
+use quota_engine::resolve::Resolution;
+use quota_engine::sim::{Scenario, Workload};
+use quota_engine::{java_double_to_string, QuotaKey, QuotaType};
+
+use super::{fmt_rate, Analysis};
+
+/// The answer for one connection.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// The connection's name in the scenario.
+    pub connection: String,
+    /// `User:tenant-a, client.id app-1`, or why there is no principal.
+    pub who: String,
+    /// One clause per quota type, in [`QuotaType::ALL`] order; empty when
+    /// the connection has no principal.
+    pub clauses: Vec<String>,
+    /// The brokers that lead a partition this connection's clients use
+    /// (`None` when it has no client).
+    pub leading_brokers: Option<usize>,
+}
+
+impl Answer {
+    /// The whole answer as one paragraph.
+    pub fn sentence(&self) -> String {
+        if self.clauses.is_empty() {
+            return format!("{} ({}).", self.connection, self.who);
+        }
+        format!("{} ({}): {}", self.connection, self.who, self.clauses.join(" "))
+    }
+}
+
+/// The brokers leading a partition of a topic that connection `i`'s
+/// producers or consumers use; `None` when no workload uses it.
+pub fn leading_brokers(scenario: &Scenario, i: usize) -> Option<usize> {
+    let name = &scenario.connections.get(i)?.name;
+    let topics: BTreeSet<&str> = scenario
+        .workloads
+        .iter()
+        .filter_map(|w| match w {
+            Workload::Producer(p) if &p.connection == name => Some(p.topic.as_str()),
+            Workload::Consumer(c) if &c.connection == name => Some(c.topic.as_str()),
+            _ => None,
+        })
+        .collect();
+    if topics.is_empty() {
+        return None;
+    }
+    let count = scenario.brokers.count.max(1);
+    let brokers: BTreeSet<u32> = scenario
+        .topics
+        .iter()
+        .filter(|t| topics.contains(t.name.as_str()))
+        .flat_map(|t| (0..t.partitions).map(move |p| t.leader(p, count)))
+        .collect();
+    Some(brokers.len())
+}
+
+/// A limit in Kafka's form and, for byte rates, a human one:
+/// `2000000.0 bytes/s (2 MB/s)`, `200.0 % of one thread`.
+fn limit_text(key: QuotaKey, v: f64) -> String {
+    let java = java_double_to_string(v);
+    match key {
+        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => format!("{} ({java} bytes/s)", fmt_rate(v)),
+        QuotaKey::RequestPercentage => format!("{java} % of one broker thread"),
+        _ => format!("{java} mutations/s"),
+    }
+}
+
+/// The clause for one quota type, e.g. "Produce: 2 MB/s (2000000.0 bytes/s)
+/// per broker from users/tenant-a (rung 3), a budget shared with nobody;
+/// on the 3 brokers leading its partitions that is at most 6 MB/s."
+fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>) -> String {
+    let label = match r.quota_type {
+        QuotaType::Produce => "Produce",
+        QuotaType::Fetch => "Fetch",
+        QuotaType::Request => "Requests",
+        QuotaType::ControllerMutation => "Controller mutations",
+    };
+    let Some(m) = &r.matched else {
+        return format!("{label}: unlimited.");
+    };
+    let key = r.key();
+    let shared = match sharers {
+        [] => "a budget shared with nobody".to_owned(),
+        [one] => format!("a budget shared with {one}"),
+        many => format!("a budget shared with {} other connections ({})", many.len(), many.join(", ")),
+    };
+    let mut out = format!(
+        "{label}: {} per broker from {} (rung {}), {shared}",
+        limit_text(key, m.value),
+        m.entity,
+        m.rung.number()
+    );
+    let byte_rate = matches!(key, QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate);
+    match leading {
+        Some(n) if byte_rate && n > 1 => {
+            out.push_str(&format!(
+                "; on the {n} brokers leading its partitions that is at most {} for the cluster",
+                fmt_rate(m.value * n as f64)
+            ));
+        }
+        _ => {}
+    }
+    out.push('.');
+    out
+}
+
+/// The answer for every connection of `scenario`, in order.
+pub fn answers(scenario: &Scenario, analysis: &Analysis) -> Vec<Answer> {
+    scenario
+        .connections
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let client_id = if c.client_id.is_empty() { "\"\" (empty)".to_owned() } else { c.client_id.clone() };
+            let leading = leading_brokers(scenario, i);
+            match (analysis.principals.get(i), analysis.resolve(i)) {
+                (Some(Ok(p)), Some(rs)) => Answer {
+                    connection: c.name.clone(),
+                    who: format!("{}, client.id {client_id}", p.principal),
+                    clauses: rs
+                        .iter()
+                        .map(|r| clause(r, &analysis.sharers(scenario, i, r.quota_type), leading))
+                        .collect(),
+                    leading_brokers: leading,
+                },
+                (Some(Err(why)), _) => Answer {
+                    connection: c.name.clone(),
+                    who: format!("no principal, so no quota applies: {why}"),
+                    clauses: Vec::new(),
+                    leading_brokers: leading,
+                },
+                _ => Answer {
+                    connection: c.name.clone(),
+                    who: "no principal, so no quota applies".to_owned(),
+                    clauses: Vec::new(),
+                    leading_brokers: leading,
+                },
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario(json: &str) -> Scenario {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn a_user_quota_on_three_leaders_reads_per_broker_and_for_the_cluster() {
+        let s = scenario(
+            r#"{"brokers": {"count": 3}, "topics": [{"name": "t", "partitions": 3}],
+                "quotas": [{"entity": {"user": "tenant-a"}, "key": "producer_byte_rate", "value": 2000000}],
+                "connections": [{"name": "app", "listener": "SASL_PLAINTEXT", "identity": "tenant-a", "client.id": "app-1"},
+                                {"name": "other", "listener": "SASL_PLAINTEXT", "identity": "tenant-a", "client.id": "app-2"}],
+                "workloads": [{"producer": {"connection": "app", "topic": "t", "records": 10, "record.size": 100}}]}"#,
+        );
+        let a = answers(&s, &Analysis::new(&s));
+        assert_eq!(a[0].leading_brokers, Some(3));
+        assert_eq!(
+            a[0].sentence(),
+            "app (User:tenant-a, client.id app-1): Produce: 2 MB/s (2000000.0 bytes/s) per broker from users/tenant-a (rung 3), \
+             a budget shared with other; on the 3 brokers leading its partitions that is at most 6 MB/s for the cluster. \
+             Fetch: unlimited. Requests: unlimited. Controller mutations: unlimited."
+        );
+        // Without a workload, no cluster figure.
+        assert_eq!(a[1].leading_brokers, None);
+        assert!(!a[1].sentence().contains("for the cluster"), "{}", a[1].sentence());
+    }
+
+    #[test]
+    fn explicit_leaders_on_one_broker_give_no_cluster_multiple() {
+        let s = scenario(
+            r#"{"brokers": {"count": 3}, "topics": [{"name": "t", "partitions": 2, "leaders": [1, 1]}],
+                "quotas": [{"entity": {"client-id": null}, "key": "consumer_byte_rate", "value": 1000000}],
+                "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": ""}],
+                "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 10}}]}"#,
+        );
+        let a = answers(&s, &Analysis::new(&s));
+        assert_eq!(a[0].leading_brokers, Some(1));
+        let text = a[0].sentence();
+        assert!(text.starts_with("c (User:ANONYMOUS, client.id \"\" (empty)): Produce: unlimited. Fetch: "), "{text}");
+        assert!(!text.contains("for the cluster"), "{text}");
+    }
+
+    #[test]
+    fn a_connection_kafka_closes_says_so() {
+        let s = scenario(
+            r#"{"topics": [{"name": "t"}],
+                "connections": [{"name": "bad", "listener": "SASL_PLAINTEXT", "identity": "", "client.id": "x"}],
+                "workloads": []}"#,
+        );
+        let a = answers(&s, &Analysis::new(&s));
+        assert!(a[0].clauses.is_empty());
+        assert!(a[0].sentence().starts_with("bad (no principal, so no quota applies"), "{}", a[0].sentence());
+    }
+}
