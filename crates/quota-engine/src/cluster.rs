@@ -36,7 +36,7 @@
 use std::collections::BTreeMap;
 
 use crate::broker::{Broker, BrokerSettings};
-use crate::entity::{QuotaEntity, QuotaType};
+use crate::entity::{QuotaEntity, QuotaKey, QuotaType};
 use crate::principal::{
     Connection, Identity, Listener, PrincipalBuilder, PrincipalConfig, PrincipalError, PrincipalOutcome,
     SaslMechanism, SslClientAuth,
@@ -343,6 +343,36 @@ impl Cluster {
         Some(self.managers.get(quota_type).resolve(&p.principal.name, &p.client_id))
     }
 
+    /// The quotas of the store that apply to none of `scenario`'s
+    /// connections: no connection's resolution of that quota type matches
+    /// the entity (client quotas), or no connection's source address
+    /// matches it (`ip` connection-rate quotas). A typo in a client-id or a
+    /// user name shows up here. `(entity, key, value)` in the store's order.
+    pub fn unmatched_quotas(&self, scenario: &Scenario) -> Vec<(QuotaEntity, QuotaKey, f64)> {
+        let resolutions: Vec<[Resolution; 4]> =
+            (0..scenario.connections.len()).filter_map(|i| self.resolve(i)).collect();
+        let ip_entities: Vec<QuotaEntity> = scenario
+            .connections
+            .iter()
+            .filter_map(|c| self.ip_rate(&c.ip).map(|(e, _)| e))
+            .collect();
+        let mut out = Vec::new();
+        for (entity, values) in self.store.entries() {
+            for (key, value) in values {
+                let used = match QuotaType::ALL.iter().find(|qt| qt.key() == *key) {
+                    Some(qt) => resolutions.iter().any(|rs| {
+                        rs[qt.slot()].matched.as_ref().is_some_and(|m| m.entity == *entity)
+                    }),
+                    None => ip_entities.contains(entity),
+                };
+                if !used {
+                    out.push((entity.clone(), *key, *value));
+                }
+            }
+        }
+        out
+    }
+
     /// The indices of the scenario connections that share connection `i`'s
     /// budget of `quota_type` (itself excluded).
     pub fn sharers(&self, i: usize, quota_type: QuotaType) -> Vec<usize> {
@@ -400,6 +430,35 @@ mod tests {
 
     fn scenario(json: &str) -> Scenario {
         serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn quotas_no_connection_uses_are_named() {
+        let s = scenario(
+            r#"{"topics": [{"name": "t"}],
+                "quotas": [{"entity": {"client-id": "app"}, "key": "producer_byte_rate", "value": 1000},
+                           {"entity": {"client-id": "ap"}, "key": "producer_byte_rate", "value": 2000},
+                           {"entity": {"user": "alice"}, "key": "consumer_byte_rate", "value": 3000},
+                           {"entity": {"ip": "0:0:0:0:0:0:0:1"}, "key": "connection_creation_rate", "value": 5},
+                           {"entity": {"ip": "10.0.0.9"}, "key": "connection_creation_rate", "value": 6}],
+                "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": "app", "ip": "::1"}],
+                "workloads": []}"#,
+        );
+        let unmatched: Vec<String> = Cluster::new(&s)
+            .unmatched_quotas(&s)
+            .iter()
+            .map(|(e, k, _)| format!("{} {}", e.path(), k.as_str()))
+            .collect();
+        // clients/app applies (and shadows nothing else); the ::1 quota
+        // matches the connection's address written another way.
+        assert_eq!(
+            unmatched,
+            [
+                "users/alice consumer_byte_rate",
+                "clients/ap producer_byte_rate",
+                "ips/10.0.0.9 connection_creation_rate"
+            ]
+        );
     }
 
     #[test]

@@ -422,13 +422,15 @@ impl fmt::Display for Error {
     }
 }
 
-/// `source()`: Kafka's [`quota_engine::ApiError`] for a refused quota, the
-/// [`LinkProblem`] for a link that cannot be read.
+/// `source()`: Kafka's [`quota_engine::ApiError`] for a refused quota, for
+/// callers that downcast to it (its text is already part of `Display`, so
+/// a reporter that prints the chain shows it twice). A link's
+/// [`LinkProblem`] is not a source: `Display` is that problem's sentence
+/// alone; read it with [`Error::link_problem`].
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match &self.kind {
             ErrorKind::Rejected { kafka: Some(e), .. } => Some(e),
-            ErrorKind::Permalink { problem } => Some(problem),
             _ => None,
         }
     }
@@ -547,7 +549,8 @@ mod tests {
         assert_eq!(source.to_string(), kafka.to_string());
         assert!(e.to_string().contains(&kafka.to_string()), "{e}");
         let link = Error::new(Position::new(1, 1), ErrorKind::Permalink { problem: LinkProblem::Empty });
-        assert_eq!(link.source().map(|s| s.to_string()), Some(LinkProblem::Empty.to_string()));
+        assert!(link.source().is_none(), "the link's sentence is the whole message");
+        assert_eq!(link.link_problem(), Some(&LinkProblem::Empty));
         assert!(link.api_error().is_none());
     }
 }

@@ -32,6 +32,13 @@ pub(crate) struct LinkArgs {
 
 /// Runs `link`; returns the exit code.
 pub(crate) fn run(args: &LinkArgs) -> u8 {
+    let base = args.base.trim();
+    if !(base.starts_with("http://") || base.starts_with("https://") || base.starts_with("file://")) {
+        errln!(
+            "kafka-quota: --base {base:?} (or $KAFKA_QUOTA_PLAYGROUND_URL) is not an address a browser opens: it must start with https://, http:// or file://, e.g. https://quotas.example.com/."
+        );
+        return EXIT_BAD_INPUT;
+    }
     let (name, text) = match read_text(&args.file) {
         Ok(t) => t,
         Err(m) => {
@@ -49,7 +56,10 @@ pub(crate) fn run(args: &LinkArgs) -> u8 {
             } else {
                 file.scenario
             };
-            outln!("{}", scenario::link(&s, &args.base));
+            if let Some(e) = quota_engine::sim::simulate(&s).err() {
+                errln!("note: {name}: the playground will open this scenario and show why it cannot run: {e}");
+            }
+            outln!("{}", scenario::link(&s, base));
             EXIT_OK
         }
         Err(e) => {

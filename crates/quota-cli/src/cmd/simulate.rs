@@ -13,6 +13,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use quota_engine::cluster::Cluster;
 use quota_engine::java_double_to_string;
 use quota_engine::sim::{simulate, textbook, ClientKind, ClientTrack, MarkerKind, Outcome, Timeline};
 use quota_formats::scenario;
@@ -90,9 +91,19 @@ fn print_client(c: &ClientTrack) {
         (_, None, None) => outln!("  did not finish before the horizon"),
     }
     outln!(
-        "  {prefix}-throttle-time-avg={} ms {prefix}-throttle-time-max={} ms",
+        "  {prefix}-throttle-time-avg={} ms {prefix}-throttle-time-max={} ms{}",
         java_double_to_string(m.throttle_time_avg),
-        java_double_to_string(m.throttle_time_max)
+        java_double_to_string(m.throttle_time_max),
+        if m.throttle_time_avg.is_nan() {
+            // Kafka's Avg and Max of no samples (SampledStat.measure).
+            if c.throttles.points.is_empty() {
+                " (NaN: no response carried a throttle time, e.g. acks=0, which gets no response)"
+            } else {
+                " (NaN: no response in the last metrics.sample.window.ms x metrics.num.samples, Kafka's Avg and Max of no samples)"
+            }
+        } else {
+            ""
+        }
     );
     outln!(
         "  record-retry-total={} record-error-total={} records={} bytes={} records/s={} requests={}",
@@ -141,14 +152,19 @@ fn print_markers(t: &Timeline) {
     }
 }
 
-/// `broker 0: 123, broker 1: 456`.
+/// `broker 0: 123, broker 1: 456` (brokers with nothing left out).
 fn by_broker(bytes: &[u64]) -> String {
-    bytes
+    let parts: Vec<String> = bytes
         .iter()
         .enumerate()
+        .filter(|(_, n)| **n > 0)
         .map(|(b, n)| format!("broker {b}: {n}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect();
+    if parts.is_empty() {
+        "no broker".to_owned()
+    } else {
+        parts.join(", ")
+    }
 }
 
 /// The cluster-wide totals of a run on several brokers.
@@ -158,7 +174,10 @@ fn print_totals(t: &Timeline) {
         return;
     }
     outln!();
-    outln!("cluster totals ({} brokers; every quota is enforced by each broker on its own)", totals.brokers);
+    outln!(
+        "cluster totals ({} brokers; every quota is enforced by each broker on its own; bytes as the brokers record them: records with their batch headers)",
+        totals.brokers
+    );
     for c in &totals.clients {
         let verb = match c.kind {
             ClientKind::Producer => "produced",
@@ -167,7 +186,12 @@ fn print_totals(t: &Timeline) {
         outln!("  client {}: {} bytes {verb} ({})", c.name, c.bytes, by_broker(&c.bytes_by_broker));
     }
     for b in &totals.budgets {
-        outln!("  budget {}: {} bytes ({})", b.mbean, b.bytes, by_broker(&b.bytes_by_broker));
+        outln!(
+            "  budget {}: {} bytes while it applied ({})",
+            b.mbean,
+            b.bytes,
+            by_broker(&b.bytes_by_broker)
+        );
     }
 }
 
@@ -189,6 +213,21 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
     };
     for n in &file.notes {
         errln!("note: {name}: {n}");
+    }
+    if file.scenario.workloads.is_empty() {
+        errln!(
+            "kafka-quota: {name}: the scenario has no workloads, so there is nothing to simulate: add a producer or a consumer under \"workloads\" (docs/scenario-format.md); `kafka-quota resolve` answers which quota applies without simulating."
+        );
+        return EXIT_BAD_INPUT;
+    }
+    let cluster = Cluster::new(&file.scenario);
+    for (entity, key, value) in cluster.unmatched_quotas(&file.scenario) {
+        errln!(
+            "note: {name}: the quota {} {}={} applies to no connection of this scenario (a client-id, user or address that differs?).",
+            entity.path(),
+            key.as_str(),
+            java_double_to_string(value)
+        );
     }
     let ran = if textbook::is_textbook(&file.scenario) {
         textbook::run(&file.scenario).map(Ran::Textbook)

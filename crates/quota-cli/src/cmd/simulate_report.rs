@@ -158,10 +158,13 @@ struct BudgetJson<'a> {
     first_throttle_ms: Option<i64>,
     /// Mean throttle time over the throttles decided (ms).
     throttle_mean_ms: Option<f64>,
-    /// Recorded per quota sample window, in order: `[start_ms, sum]` (bytes
-    /// the broker accepted in that window for a byte-rate quota; a throttled
-    /// fetch is un-recorded as Kafka does).
-    recorded_by_window: Vec<(i64, f64)>,
+    /// What the quota sensor recorded per sample, in order: `[start_ms,
+    /// sum]`. A sample lasts `quota.window.size.seconds` (1 s by default) of
+    /// broker time from its first record, and a stretch with no record has
+    /// none (Kafka's `SampledStat`); for a byte rate the sum is the bytes
+    /// the broker accepted (a throttled fetch un-recorded, as Kafka does).
+    /// At most `SERIES_CAP` samples.
+    recorded_by_sample: Vec<(i64, f64)>,
     /// A textbook run's per-budget figures.
     #[serde(skip_serializing_if = "Option::is_none")]
     textbook: Option<&'a BudgetSummary>,
@@ -236,7 +239,7 @@ fn budget_json<'a>(
         throttle_mean_ms: (!s.throttles.is_empty()).then(|| {
             s.throttles.iter().map(|e| e.delay_ms as f64).sum::<f64>() / s.throttles.len() as f64
         }),
-        recorded_by_window: s.samples.iter().map(|w| (w.start_ms, w.sum)).collect(),
+        recorded_by_sample: s.samples.iter().map(|w| (w.start_ms, w.sum)).collect(),
         textbook,
     }
 }

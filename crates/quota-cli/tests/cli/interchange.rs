@@ -398,6 +398,27 @@ fn link_prints_a_playground_url_that_decodes_to_the_scenario() {
 }
 
 #[test]
+fn link_refuses_a_base_a_browser_cannot_open_and_notes_a_scenario_that_cannot_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = lab_scenario("user-quota-sasl-tenant-a", &dir);
+    kafka_quota()
+        .args(["link", file.to_str().unwrap(), "--base", "quotas.example.com"])
+        .assert()
+        .code(1)
+        .stderr(contains("--base \"quotas.example.com\" (or $KAFKA_QUOTA_PLAYGROUND_URL) is not an address a browser opens"));
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    v["scenario"]["quotas"][0]["value"] = serde_json::json!(0);
+    let zero = dir.path().join("zero.json");
+    std::fs::write(&zero, v.to_string()).unwrap();
+    kafka_quota()
+        .args(["link", zero.to_str().unwrap()])
+        .assert()
+        .code(0)
+        .stdout(contains("#v1."))
+        .stderr(contains("the playground will open this scenario and show why it cannot run:").and(contains("must be greater than 0")));
+}
+
+#[test]
 fn simulate_prints_the_perf_summary_and_client_metrics() {
     let dir = tempfile::tempdir().unwrap();
     let throttled = lab_scenario("user-quota-sasl-tenant-a", &dir);
@@ -461,7 +482,7 @@ fn simulate_prints_the_events_and_the_cluster_totals() {
         text.contains("  stopped at 18000.0 ms (stop_ms) with 336512 records not done (not counted as errors)\n"),
         "{text}"
     );
-    assert!(text.contains("cluster totals (3 brokers; every quota is enforced by each broker on its own)\n"), "{text}");
+    assert!(text.contains("cluster totals (3 brokers; every quota is enforced by each broker on its own; "), "{text}");
     // The client's total is the sum of its brokers' shares, as is the budget's.
     let numbers = |prefix: &str| -> Vec<u64> {
         let line = text.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix}: {text}"));

@@ -157,7 +157,7 @@ fn json_summarises_throttles_per_client_and_per_budget_for_the_modelled_network(
     assert!(b["throttle_mean_ms"].as_f64().unwrap() > 0.0);
     // The windows' sums add up to every byte the broker accepted: the
     // records' payload plus batch and record overheads.
-    let windows = b["recorded_by_window"].as_array().unwrap();
+    let windows = b["recorded_by_sample"].as_array().unwrap();
     let total: f64 = windows.iter().map(|w| w[1].as_f64().unwrap()).sum();
     assert!((30_000.0 * 1000.0..30_000.0 * 1100.0).contains(&total), "{total}");
     // The first window holds the burst that got through before the first throttle.
@@ -207,4 +207,39 @@ fn a_textbook_run_in_json_has_the_trace_and_summaries() {
     assert_eq!(b["mbean"], "kafka.server:type=Produce,client-id=app");
     assert_eq!(b["textbook"]["stats"]["bytes_accepted_per_s"][0], 15_000);
     assert_eq!(v["outcome"]["status"], "completed");
+}
+
+#[test]
+fn a_quota_no_connection_uses_is_named_and_an_empty_scenario_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // The example with the connection's client.id one character off.
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(fixture(PLAIN)).unwrap()).unwrap();
+    let cid = v["scenario"]["connections"][0]["client.id"].as_str().unwrap().to_owned();
+    v["scenario"]["connections"][0]["client.id"] = Value::String(format!("{cid}x"));
+    let typo = dir.path().join("typo.json");
+    std::fs::write(&typo, v.to_string()).unwrap();
+    kafka_quota()
+        .args(["simulate", typo.to_str().unwrap()])
+        .assert()
+        .code(0)
+        .stderr(contains(format!(
+            "the quota clients/{cid} producer_byte_rate=2000000.0 applies to no connection of this scenario"
+)));
+    // acks=0: no response, so the throttle metrics are NaN, and the line says why.
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(fixture(PLAIN)).unwrap()).unwrap();
+    v["scenario"]["workloads"][0]["producer"]["config"]["acks"] = Value::String("0".into());
+    let acks0 = dir.path().join("acks0.json");
+    std::fs::write(&acks0, v.to_string()).unwrap();
+    kafka_quota()
+        .args(["simulate", acks0.to_str().unwrap()])
+        .assert()
+        .code(0)
+        .stdout(contains("produce-throttle-time-avg=NaN ms produce-throttle-time-max=NaN ms (NaN: no response carried a throttle time, e.g. acks=0"));
+    let empty = dir.path().join("empty.json");
+    std::fs::write(&empty, r#"{"format": "kafka-quota-playground/scenario", "version": 1, "scenario": {}}"#).unwrap();
+    kafka_quota()
+        .args(["simulate", empty.to_str().unwrap()])
+        .assert()
+        .code(1)
+        .stderr(contains("the scenario has no workloads, so there is nothing to simulate"));
 }

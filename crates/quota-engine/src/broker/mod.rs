@@ -320,7 +320,7 @@ impl Broker {
     ///
     /// # Errors
     ///
-    /// [`crate::resolve::ResolveError`] when an `ip` entity is given a
+    /// [`crate::Error`] ([`crate::ErrorKind::IpEntity`]) when an `ip` entity is given a
     /// client quota key; nothing changes.
     ///
     /// Kafka: `ClientQuotaManager.updateQuota` / `updateQuotaMetricConfigs`

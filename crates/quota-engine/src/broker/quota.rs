@@ -163,7 +163,7 @@ impl ClientQuotaManager {
     ///
     /// # Errors
     ///
-    /// [`ResolveError::IpEntity`] for an `ip` entity; nothing changes.
+    /// [`crate::Error`] ([`crate::ErrorKind::IpEntity`]) for an `ip` entity; nothing changes.
     ///
     /// Kafka: `ClientQuotaManager.updateQuota` and `updateQuotaMetricConfigs`
     /// (`metric.config(getQuotaMetricConfig(newQuota))` on the live
