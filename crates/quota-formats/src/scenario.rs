@@ -86,6 +86,12 @@ fn path_error(e: serde_path_to_error::Error<serde_json::Error>, prefix: &str) ->
     let message = bare_message(inner);
     let (found, wanted) = match message.split_once(", expected ") {
         Some((f, w)) => (f.to_owned(), w.to_owned()),
+        // serde's wording when a value of the wrong type or spelling meets
+        // a field whose values are a fixed list (e.g. `"acks": 0`).
+        None if message == "expected value" => (
+            "a value this field does not take (a number where text is expected, or the reverse?)".to_owned(),
+            "one of the values docs/scenario-format.md lists".to_owned(),
+        ),
         None => (message.clone(), "a valid scenario".to_owned()),
     };
     Error::new(
@@ -112,7 +118,12 @@ pub fn from_json_as<T: DeserializeOwned>(text: &str) -> Result<ScenarioFile<T>, 
             json_position(&e),
             ErrorKind::Syntax {
                 expected: "well-formed JSON".to_owned(),
-                found: bare_message(&e),
+                found: match bare_message(&e) {
+                    m if m == "expected value" => {
+                        "text that is not JSON (is it kafka-configs.sh lines or YAML? `kafka-quota convert --to json FILE` makes a scenario of them)".to_owned()
+                    }
+                    m => m,
+                },
             },
         )
     })?;
