@@ -301,8 +301,19 @@ pub(crate) enum ClientAuthArg {
 }
 
 /// Arguments of `kafka-quota resolve`.
+/// The end of `resolve --help`: the output and the exit codes.
+const RESOLVE_AFTER_HELP: &str = "\
+Output: the answer first, one line per quota type (the limit as Kafka prints it and in a human unit, per broker; the entity and its rung, 1-8 in Kafka's order; who shares the budget). --explain adds the principal's derivation and every rung. Warnings and notes go to stderr.
+
+Exit codes:
+  0  answered
+  1  bad input (a file, a line with --strict, a connection Kafka closes); nothing on stdout
+  2  usage error
+  4  answered, but some kafka-configs.sh commands of --quotas failed and were left out; each is named on stderr as FILE:LINE: reason (--strict makes this exit code 1 with no answer)";
+
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("identity").args(["user", "dn", "kerberos", "oauth_sub"])))]
+#[command(after_help = RESOLVE_AFTER_HELP)]
 pub(crate) struct ResolveArgs {
     /// The quotas: any format kafka-quota reads (`-` = standard input).
     #[arg(long, value_name = "FILE")]
@@ -520,7 +531,7 @@ fn answer_line(r: &Resolution) -> String {
 /// The answer: one line per quota type.
 fn print_answer(outcome: &PrincipalOutcome, conn: &Connection, resolutions: &[Resolution]) {
     outln!(
-        "{}, client-id {:?}, on a {} listener:",
+        "{}, client-id {:?}, {} listener:",
         outcome.principal,
         conn.client_id,
         conn.listener.protocol()

@@ -77,7 +77,7 @@ fn plaintext_as_tenant_a_is_anonymous_and_unthrottled() {
         .assert()
         .code(0)
         .stdout(contains(
-            "User:ANONYMOUS, client-id \"tenant-a\", on a PLAINTEXT listener:\n  producer_byte_rate        unlimited: no rung holds a producer_byte_rate for this connection; metered together with all connections of user ANONYMOUS, whatever their client-id\n",
+            "User:ANONYMOUS, client-id \"tenant-a\", PLAINTEXT listener:\n  producer_byte_rate        unlimited: no rung holds a producer_byte_rate for this connection; metered together with all connections of user ANONYMOUS, whatever their client-id\n",
         ))
         .stdout(contains(
             "Principal: User:ANONYMOUS (ANONYMOUS: a PLAINTEXT listener does not authenticate)",

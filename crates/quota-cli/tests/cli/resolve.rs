@@ -53,7 +53,10 @@ fn answer_first_for_a_sasl_user() {
     let (report, code) = run(&SASL_USER, None);
     assert_eq!(code, 0);
     // The answer is the first thing printed: no "Connection:" preamble.
-    assert!(report.contains("--- stdout\nUser:tenantUserA, client-id \"batch-loader\""), "{report}");
+    assert!(
+        report.contains("--- stdout\nUser:tenantUserA, client-id \"batch-loader\""),
+        "{report}"
+    );
     insta::assert_snapshot!(report);
 }
 
@@ -64,8 +67,16 @@ fn explain_adds_the_trace_with_each_skip_reason_once() {
     let (report, code) = run(&args, None);
     assert_eq!(code, 0);
     // consumer_byte_rate: only user quotas exist; the six skipped rungs are one line.
-    assert_eq!(report.matches("not looked at: only user quotas exist for consumer_byte_rate").count(), 1);
-    assert!(report.contains("     1-2, 4-5, 7-8: not looked at"), "{report}");
+    assert_eq!(
+        report
+            .matches("not looked at: only user quotas exist for consumer_byte_rate")
+            .count(),
+        1
+    );
+    assert!(
+        report.contains("     1-2, 4-5, 7-8: not looked at"),
+        "{report}"
+    );
     insta::assert_snapshot!(report);
 }
 
@@ -139,20 +150,48 @@ kafka-configs.sh --bootstrap-server b:9092 --alter --add-config request_percenta
 
 #[test]
 fn a_runbook_with_bad_lines_resolves_with_the_good_ones() {
-    let args = ["resolve", "--quotas", "-", "--listener", "SASL_PLAINTEXT", "--user", "alice", "--client-id", "app"];
+    let args = [
+        "resolve",
+        "--quotas",
+        "-",
+        "--listener",
+        "SASL_PLAINTEXT",
+        "--user",
+        "alice",
+        "--client-id",
+        "app",
+    ];
     let (report, code) = run(&args, Some(BAD_RUNBOOK));
     assert_eq!(code, 4, "{report}");
-    assert!(report.contains("warning: <stdin>:3: this command is skipped"), "{report}");
-    assert!(report.contains("warning: <stdin>:4: this command is skipped"), "{report}");
+    assert!(
+        report.contains("warning: <stdin>:3: this command is skipped"),
+        "{report}"
+    );
+    assert!(
+        report.contains("warning: <stdin>:4: this command is skipped"),
+        "{report}"
+    );
     // The good lines: alice's 10 MB/s and clients/<default> 200 %.
-    assert!(report.contains("1.0E7 bytes/s per broker (10 MB/s) from users/alice (rung 3)"), "{report}");
-    assert!(report.contains("200.0 % of one broker thread (2 threads' time) from clients/<default> (rung 8)"), "{report}");
+    assert!(
+        report.contains("1.0E7 bytes/s per broker (10 MB/s) from users/alice (rung 3)"),
+        "{report}"
+    );
+    assert!(
+        report.contains(
+            "200.0 % of one broker thread (2 threads' time) from clients/<default> (rung 8)"
+        ),
+        "{report}"
+    );
     insta::assert_snapshot!(report);
     // The JSON names the skipped lines too, with the same exit code.
     let mut json = args.to_vec();
     json.push("--json");
     let mut cmd = kafka_quota();
-    let out = cmd.args(&json).write_stdin(BAD_RUNBOOK).output().expect("runs");
+    let out = cmd
+        .args(&json)
+        .write_stdin(BAD_RUNBOOK)
+        .output()
+        .expect("runs");
     assert_eq!(out.status.code(), Some(4));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(v["skipped_lines"][0]["line"], 3);
@@ -162,7 +201,16 @@ fn a_runbook_with_bad_lines_resolves_with_the_good_ones() {
 
 #[test]
 fn strict_refuses_a_runbook_with_bad_lines() {
-    let args = ["resolve", "--strict", "--quotas", "-", "--listener", "SASL_PLAINTEXT", "--user", "alice"];
+    let args = [
+        "resolve",
+        "--strict",
+        "--quotas",
+        "-",
+        "--listener",
+        "SASL_PLAINTEXT",
+        "--user",
+        "alice",
+    ];
     let (report, code) = run(&args, Some(BAD_RUNBOOK));
     assert_eq!(code, 1, "{report}");
     assert!(report.contains("--- stdout\n--- stderr\n"), "{report}");
@@ -171,21 +219,56 @@ fn strict_refuses_a_runbook_with_bad_lines() {
 
 #[test]
 fn a_runbook_where_nothing_applies_is_refused() {
-    let only_bad: String = BAD_RUNBOOK.lines().skip(2).take(2).map(|l| format!("{l}\n")).collect();
+    let only_bad: String = BAD_RUNBOOK
+        .lines()
+        .skip(2)
+        .take(2)
+        .map(|l| format!("{l}\n"))
+        .collect();
     let args = ["resolve", "--quotas", "-", "--listener", "PLAINTEXT"];
     let (report, code) = run(&args, Some(&only_bad));
     assert_eq!(code, 1, "{report}");
-    assert!(report.contains("kafka-quota: no command of <stdin> could be applied"), "{report}");
+    assert!(
+        report.contains("kafka-quota: no command of <stdin> could be applied"),
+        "{report}"
+    );
 }
 
 #[test]
 fn principal_warnings_go_to_stderr_only() {
     // A PLAINTEXT connection gets the ANONYMOUS warning.
-    let args = ["resolve", "--quotas", "examples/runbook.sh", "--listener", "PLAINTEXT", "--client-id", "reporting-job"];
+    let args = [
+        "resolve",
+        "--quotas",
+        "examples/runbook.sh",
+        "--listener",
+        "PLAINTEXT",
+        "--client-id",
+        "reporting-job",
+    ];
     let (report, code) = run(&args, None);
     assert_eq!(code, 0);
     let (stdout, stderr) = report.split_once("--- stderr\n").expect("two parts");
     assert!(!stdout.contains("warning"), "{stdout}");
     assert!(stderr.starts_with("warning: "), "{stderr}");
     insta::assert_snapshot!(report);
+}
+
+#[test]
+fn help_documents_the_exit_codes_and_the_flags() {
+    let out = kafka_quota()
+        .args(["resolve", "--help"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).expect("UTF-8");
+    for needle in [
+        "--quota-type <TYPE>",
+        "--explain",
+        "--strict",
+        "  0  answered\n",
+        "  4  answered, but some kafka-configs.sh commands of --quotas failed and were left out; each is named on stderr as FILE:LINE: reason",
+    ] {
+        assert!(help.contains(needle), "{needle:?} missing from:\n{help}");
+    }
 }

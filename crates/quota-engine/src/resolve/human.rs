@@ -135,9 +135,7 @@ pub fn sharers(tags: &MetricTags) -> String {
             "all connections with client-id {}, whatever their user",
             tags.client_id
         ),
-        (true, true) => {
-            "all connections whose user and client-id tags are both empty".to_owned()
-        }
+        (true, true) => "all connections whose user and client-id tags are both empty".to_owned(),
     }
 }
 
@@ -170,14 +168,23 @@ mod tests {
     #[test]
     fn byte_rates_read_in_decimal_units_with_binary_when_exact() {
         assert_eq!(human_value(QuotaKey::ProducerByteRate, 1.0e7), "10 MB/s");
-        assert_eq!(human_value(QuotaKey::ConsumerByteRate, 500_000.0), "500 kB/s");
-        assert_eq!(human_value(QuotaKey::ProducerByteRate, 2_500_000.0), "2.5 MB/s");
+        assert_eq!(
+            human_value(QuotaKey::ConsumerByteRate, 500_000.0),
+            "500 kB/s"
+        );
+        assert_eq!(
+            human_value(QuotaKey::ProducerByteRate, 2_500_000.0),
+            "2.5 MB/s"
+        );
         assert_eq!(human_value(QuotaKey::ProducerByteRate, 512.0), "512 B/s");
         assert_eq!(
             human_value(QuotaKey::ProducerByteRate, 1_048_576.0),
             "1.05 MB/s = 1 MiB/s"
         );
-        assert_eq!(human_value(QuotaKey::ProducerByteRate, 4096.0), "4.1 kB/s = 4 KiB/s");
+        assert_eq!(
+            human_value(QuotaKey::ProducerByteRate, 4096.0),
+            "4.1 kB/s = 4 KiB/s"
+        );
         // 1.024 MB is not two-decimal round, and it is exactly 1000 KiB.
         assert_eq!(
             human_value(QuotaKey::ProducerByteRate, 1_024_000.0),
@@ -188,14 +195,26 @@ mod tests {
 
     #[test]
     fn other_keys_read_in_their_own_units() {
-        assert_eq!(human_value(QuotaKey::RequestPercentage, 200.0), "2 threads' time");
-        assert_eq!(human_value(QuotaKey::RequestPercentage, 100.0), "1 thread's time");
-        assert_eq!(human_value(QuotaKey::RequestPercentage, 50.0), "0.5 threads' time");
+        assert_eq!(
+            human_value(QuotaKey::RequestPercentage, 200.0),
+            "2 threads' time"
+        );
+        assert_eq!(
+            human_value(QuotaKey::RequestPercentage, 100.0),
+            "1 thread's time"
+        );
+        assert_eq!(
+            human_value(QuotaKey::RequestPercentage, 50.0),
+            "0.5 threads' time"
+        );
         assert_eq!(
             human_value(QuotaKey::ControllerMutationRate, 10.0),
             "10 partition mutations/s"
         );
-        assert_eq!(human_value(QuotaKey::ConnectionCreationRate, 5.0), "5 connections/s");
+        assert_eq!(
+            human_value(QuotaKey::ConnectionCreationRate, 5.0),
+            "5 connections/s"
+        );
     }
 
     #[test]
