@@ -679,10 +679,29 @@ fn resolution_json(r: &Resolution) -> serde_json::Value {
         );
         o.insert("key".to_owned(), serde_json::json!(key.as_str()));
         o.insert("unit".to_owned(), serde_json::json!(key.unit(UnitLabel::PerBroker)));
+        // NaN and the infinities (which Kafka accepts) as strings: JSON numbers
+        // cannot hold them, and null means unlimited.
+        let number = |l: f64| {
+            if l.is_finite() {
+                serde_json::json!(l)
+            } else {
+                serde_json::json!(java_double_to_string(l))
+            }
+        };
         o.insert(
             "limit".to_owned(),
-            r.limit().map_or(serde_json::Value::Null, |l| serde_json::json!(l)),
+            r.limit().map_or(serde_json::Value::Null, number),
         );
+        if let (Some(l), Some(m)) = (r.limit(), o.get_mut("matched").and_then(|m| m.as_object_mut())) {
+            m.insert("value".to_owned(), number(l));
+        }
+        if let Some(trace) = o.get_mut("trace").and_then(|t| t.as_array_mut()) {
+            for (entry, check) in trace.iter_mut().zip(&r.trace) {
+                if let (Some(v), Some(e)) = (check.configured, entry.as_object_mut()) {
+                    e.insert("configured".to_owned(), number(v));
+                }
+            }
+        }
         o.insert(
             "limit_kafka".to_owned(),
             r.limit()
@@ -748,6 +767,8 @@ struct IpAnswer {
     entity: Option<String>,
     /// Connections/s per broker; `None` = unlimited.
     limit: Option<f64>,
+    /// The unit of `limit`: `connections/s` (per broker, per source address).
+    unit: &'static str,
     /// One sentence.
     summary: String,
 }
@@ -797,6 +818,7 @@ fn ip_answer(cluster: &Cluster, ip: &str) -> Result<IpAnswer, String> {
         address,
         entity,
         limit,
+        unit: QuotaKey::ConnectionCreationRate.unit(UnitLabel::PerBroker),
         summary,
     })
 }

@@ -272,3 +272,23 @@ fn help_documents_the_exit_codes_and_the_flags() {
         assert!(help.contains(needle), "{needle:?} missing from:\n{help}");
     }
 }
+
+#[test]
+fn a_nan_limit_is_the_string_nan_in_json_not_null() {
+    // Kafka accepts producer_byte_rate=NaN; null would read as "unlimited".
+    let runbook = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=NaN --entity-type users --entity-name a\n";
+    let out = kafka_quota()
+        .args(["resolve", "--quotas", "-", "--listener", "SASL_SSL", "--user", "a"])
+        .args(["--quota-type", "producer_byte_rate", "--json"])
+        .write_stdin(runbook)
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let produce = &v["resolutions"][0];
+    assert_eq!(produce["limit"], "NaN");
+    assert_eq!(produce["limit_kafka"], "NaN");
+    assert_eq!(produce["matched"]["value"], "NaN");
+    assert_eq!(produce["matched"]["rung"], 3);
+    assert_eq!(produce["trace"][2]["configured"], "NaN");
+}
