@@ -923,15 +923,21 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             print_explain(&outcome, &resolutions);
             if let Some(ip) = &ip {
                 outln!();
-                print_ip(ip);
+                print_ip_detail(ip);
             }
         }
     }
     answered
 }
 
+/// The `--ip` answer alone: its sentence, then the detail.
 fn print_ip(ip: &IpAnswer) {
     outln!("{}", ip.summary);
+    print_ip_detail(ip);
+}
+
+/// The `--ip` detail: the address as Java prints it, the limit and entity.
+fn print_ip_detail(ip: &IpAnswer) {
     outln!("connection_creation_rate (ip {}):", ip.address);
     match (&ip.entity, ip.limit) {
         (Some(entity), Some(v)) => outln!(

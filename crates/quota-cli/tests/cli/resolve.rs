@@ -278,7 +278,15 @@ fn a_nan_limit_is_the_string_nan_in_json_not_null() {
     // Kafka accepts producer_byte_rate=NaN; null would read as "unlimited".
     let runbook = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=NaN --entity-type users --entity-name a\n";
     let out = kafka_quota()
-        .args(["resolve", "--quotas", "-", "--listener", "SASL_SSL", "--user", "a"])
+        .args([
+            "resolve",
+            "--quotas",
+            "-",
+            "--listener",
+            "SASL_SSL",
+            "--user",
+            "a",
+        ])
         .args(["--quota-type", "producer_byte_rate", "--json"])
         .write_stdin(runbook)
         .output()
@@ -291,4 +299,44 @@ fn a_nan_limit_is_the_string_nan_in_json_not_null() {
     assert_eq!(produce["matched"]["value"], "NaN");
     assert_eq!(produce["matched"]["rung"], 3);
     assert_eq!(produce["trace"][2]["configured"], "NaN");
+}
+
+#[test]
+fn ip_beside_a_connection_is_part_of_the_answer() {
+    let runbook = "\
+kafka-configs.sh --bootstrap-server b:9092 --alter --add-config connection_creation_rate=5 --entity-type ips --entity-default
+kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1048576 --entity-type users --entity-name alice
+";
+    let args = [
+        "resolve",
+        "--quotas",
+        "-",
+        "--listener",
+        "SASL_SSL",
+        "--user",
+        "alice",
+        "--ip",
+        "10.1.1.1",
+        "--quota-type",
+        "produce",
+    ];
+    let (report, code) = run(&args, Some(runbook));
+    assert_eq!(code, 0, "{report}");
+    assert!(report.contains(
+        "--- stdout\n\
+         User:alice, client-id \"\", SASL_SSL listener:\n  \
+         producer_byte_rate        1048576.0 bytes/s per broker (1.05 MB/s = 1 MiB/s) from users/alice (rung 3); shared by all connections of user alice, whatever their client-id\n\
+         New connections from 10.1.1.1 are limited to 5.0 connections/s per broker by ips/<default>, the default for every address without an ips/ quota of its own.\n\
+         --- stderr\n"
+    ), "{report}");
+    // --explain adds the detail once, after the rungs; the sentence is not repeated.
+    let mut explain = args.to_vec();
+    explain.push("--explain");
+    let (report, _) = run(&explain, Some(runbook));
+    assert_eq!(
+        report.matches("New connections from 10.1.1.1").count(),
+        1,
+        "{report}"
+    );
+    assert!(report.contains("\nconnection_creation_rate (ip 10.1.1.1):\n  limit: 5.0 connections/s from ips/<default>\n"), "{report}");
 }
