@@ -18,11 +18,12 @@ pub(crate) enum Command {
     /// Run kafka-configs.sh command lines against a state file and print
     /// what the tool would print.
     Apply(crate::cmd::apply::ApplyArgs),
-    /// Which quota applies to one connection, per quota type, and why.
+    /// Which quota applies to one connection, per quota type: the answer
+    /// first, the why with --explain.
     Resolve(Box<crate::cmd::resolve::ResolveArgs>),
     /// Run a scenario and print the perf-test summary and client metrics.
     Simulate(crate::cmd::simulate::SimulateArgs),
-    /// Convert quotas between formats (configs-sh, describe, java, strimzi, terraform, json).
+    /// Convert quotas between formats (configs-sh, describe, java, strimzi, terraform, json; rpk is read only).
     Convert(crate::cmd::convert::ConvertArgs),
     /// Print the playground URL of a scenario.
     Link(crate::cmd::link::LinkArgs),

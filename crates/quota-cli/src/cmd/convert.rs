@@ -15,15 +15,15 @@ use quota_engine::java_double_to_string;
 use quota_formats::detect::{export, Format};
 use quota_formats::scenario;
 
-use super::resolve::{quotas_from_text, read_text, FormatArg};
+use super::resolve::{quotas_from_text, read_text, FormatArg, TargetArg};
 use super::{EXIT_BAD_INPUT, EXIT_OK};
 
 /// Arguments of `kafka-quota convert`.
 #[derive(Debug, Args)]
 pub(crate) struct ConvertArgs {
-    /// The format to write.
+    /// The format to write (rpk is read only, so it is not a target).
     #[arg(long, value_enum)]
-    pub(crate) to: FormatArg,
+    pub(crate) to: TargetArg,
     /// The format of FILE (default: detected from the content).
     #[arg(long, value_enum)]
     pub(crate) from: Option<FormatArg>,
@@ -41,7 +41,7 @@ pub(crate) fn run(args: &ConvertArgs) -> u8 {
             return EXIT_BAD_INPUT;
         }
     };
-    let to = args.to.format();
+    let to = args.to.format_arg().format();
     let from_state =
         matches!(args.from, None | Some(FormatArg::Json)) && crate::state::is_state_file(&text);
     if !from_state && to == Format::ScenarioJson {

@@ -17,6 +17,20 @@
 //! compares addresses (so `ips/0:0:0:0:0:0:0:1` applies to `::1`), else
 //! `ips/<default>`, else none. Kafka: `ConnectionQuotas.connectionRateForIp`
 //! (core/src/main/scala/kafka/network/SocketServer.scala).
+//!
+//! The text output gives the answer first: one line per quota type with
+//! the limit in Kafka's form (`Double.toString`) and a human form, the
+//! entity and rung number that apply, and who shares the budget; the
+//! principal's derivation and the eight-rung trace follow only with
+//! `--explain`. `--quota-type` resolves one type only. Warnings (principal
+//! warnings, import notes, skipped runbook lines) go to stderr.
+//!
+//! A kafka-configs.sh runbook with lines that fail still resolves with the
+//! lines that work: each failing line is named on stderr (`FILE:LINE:
+//! reason`) and the exit code is 4 ([`super::EXIT_ANSWERED_WITH_SKIPS`]);
+//! `--strict` refuses such a runbook with exit code 1. The JSON format
+//! (`--json`, `"format": "kafka-quota/resolve"`, `"version": 1`) is
+//! documented in docs/cli-resolve-json.md.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -28,12 +42,14 @@ use quota_engine::principal::{
     parse_config_list, Connection, Identity, Listener, PrincipalConfig, PrincipalOutcome,
     SaslMechanism, SslClientAuth,
 };
-use quota_engine::resolve::{Resolution, RungOutcome, TagDecision};
+use quota_engine::resolve::{Resolution, Rung, RungOutcome, TagDecision};
 use quota_engine::store::validate::IpAddress;
-use quota_engine::{java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, UnitLabel};
+use quota_engine::resolve::human::{human_value, number_ranges, sharers};
+use quota_engine::{java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, QuotaType, UnitLabel};
+use quota_formats::configs_sh::{parse_script, run_script, Mode};
 use quota_formats::detect::{detect, import, Format};
 
-use super::{EXIT_BAD_INPUT, EXIT_OK};
+use super::{EXIT_ANSWERED_WITH_SKIPS, EXIT_BAD_INPUT, EXIT_OK};
 
 /// A format name for `--format` / `--to`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -69,6 +85,74 @@ impl FormatArg {
     }
 }
 
+/// A format `convert --to` can write: every [`FormatArg`] but `rpk`, which
+/// quota-formats reads only (Redpanda's `rpk cluster quotas` commands and
+/// output), so it is not offered as a target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TargetArg {
+    /// kafka-configs.sh command lines.
+    ConfigsSh,
+    /// kafka-configs.sh --describe output.
+    Describe,
+    /// Admin API Java code.
+    Java,
+    /// Strimzi KafkaUser YAML.
+    Strimzi,
+    /// Terraform kafka_quota (and aiven_kafka_quota) resources.
+    Terraform,
+    /// The playground's scenario JSON.
+    Json,
+}
+
+impl TargetArg {
+    /// The same name as a [`FormatArg`].
+    pub(crate) fn format_arg(self) -> FormatArg {
+        match self {
+            TargetArg::ConfigsSh => FormatArg::ConfigsSh,
+            TargetArg::Describe => FormatArg::Describe,
+            TargetArg::Java => FormatArg::Java,
+            TargetArg::Strimzi => FormatArg::Strimzi,
+            TargetArg::Terraform => FormatArg::Terraform,
+            TargetArg::Json => FormatArg::Json,
+        }
+    }
+}
+
+/// A client quota type for `--quota-type`, by Kafka's config key
+/// (`producer_byte_rate`, ...) or the quota type's short name (`produce`,
+/// ...).
+///
+/// Kafka: `QuotaConfig` keys and `QuotaType`
+/// (`server-common/.../server/config/QuotaConfig.java`,
+/// `server/src/main/java/org/apache/kafka/server/quota/QuotaType.java`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum QuotaTypeArg {
+    /// Produce byte rate, bytes/s per broker.
+    #[value(name = "producer_byte_rate", alias = "produce")]
+    ProducerByteRate,
+    /// Fetch byte rate, bytes/s per broker.
+    #[value(name = "consumer_byte_rate", alias = "fetch")]
+    ConsumerByteRate,
+    /// Request thread time, % of one broker thread.
+    #[value(name = "request_percentage", alias = "request")]
+    RequestPercentage,
+    /// Partition mutations/s (create/delete topics and partitions).
+    #[value(name = "controller_mutation_rate", alias = "controller_mutation")]
+    ControllerMutationRate,
+}
+
+impl QuotaTypeArg {
+    /// The engine's quota type.
+    fn quota_type(self) -> QuotaType {
+        match self {
+            QuotaTypeArg::ProducerByteRate => QuotaType::Produce,
+            QuotaTypeArg::ConsumerByteRate => QuotaType::Fetch,
+            QuotaTypeArg::RequestPercentage => QuotaType::Request,
+            QuotaTypeArg::ControllerMutationRate => QuotaType::ControllerMutation,
+        }
+    }
+}
+
 /// Reads a file (`-` = standard input) as text; the error is a full
 /// sentence naming the file.
 pub(crate) fn read_text(path: &Path) -> Result<(String, String), String> {
@@ -82,14 +166,6 @@ pub(crate) fn read_text(path: &Path) -> Result<(String, String), String> {
     std::fs::read_to_string(path)
         .map(|t| (name.clone(), t))
         .map_err(|e| format!("kafka-quota: cannot read {name}: {e}."))
-}
-
-/// Reads quotas from a file in any supported format, or the state file
-/// `apply --state` writes, printing import notes on stderr. `Err` is the
-/// message for stderr (file, line, column, reason).
-pub(crate) fn load_quotas(path: &Path, format: Option<FormatArg>) -> Result<QuotaStore, String> {
-    let (name, text) = read_text(path)?;
-    quotas_from_text(&name, &text, format)
 }
 
 /// Reads quotas from `text` (named `name` in messages): a state file
@@ -118,6 +194,87 @@ pub(crate) fn quotas_from_text(
     Ok(imported.store)
 }
 
+/// A runbook command that failed and was left out of the quotas.
+#[derive(Debug, serde::Serialize)]
+struct SkippedLine {
+    /// The file as named on the command line (`<stdin>` for `-`).
+    file: String,
+    /// The line the command starts on (1-based).
+    line: u32,
+    /// The column of the problem (1-based).
+    column: u32,
+    /// Why the command fails, as kafka-configs.sh or the importer says it.
+    reason: String,
+}
+
+/// Reads `--quotas` for `resolve`. A kafka-configs.sh runbook runs command
+/// by command as `apply --mode import` does (quota-formats `run_script`):
+/// a failing command changes nothing and the others still apply; the
+/// failures are returned, to be named on stderr. Every other format, and
+/// every format with `strict`, is read whole by [`quotas_from_text`] and
+/// the first problem refuses the file. `Err` is the message for stderr;
+/// it is also the answer when no command of the runbook could be applied.
+fn load_for_resolve(
+    path: &Path,
+    format: Option<FormatArg>,
+    strict: bool,
+) -> Result<(QuotaStore, Vec<SkippedLine>), String> {
+    let (name, text) = read_text(path)?;
+    let is_runbook = match format {
+        Some(f) => f == FormatArg::ConfigsSh,
+        None => {
+            !crate::state::is_state_file(&text)
+                && detect(&text).is_ok_and(|d| d.format == Format::ConfigsSh)
+        }
+    };
+    if strict || !is_runbook || parse_script(&text, Mode::Import).is_empty() {
+        return quotas_from_text(&name, &text, format).map(|s| (s, Vec::new()));
+    }
+    let mut store = QuotaStore::new();
+    let mut skipped = Vec::new();
+    let mut applied = 0usize;
+    for outcome in run_script(&text, Mode::Import, &mut store) {
+        for note in &outcome.notes {
+            errln!("note: {name}:{}: {note}", outcome.position.line);
+        }
+        match outcome.result {
+            Ok(_) => applied += 1,
+            Err(e) => {
+                // The error's sentence without its "Line L, column C: " prefix.
+                let full = e.to_string();
+                let reason = full
+                    .split_once(": ")
+                    .map_or(full.as_str(), |(_, r)| r)
+                    .to_owned();
+                skipped.push(SkippedLine {
+                    file: name.clone(),
+                    line: e.position.line,
+                    column: e.position.column,
+                    reason,
+                });
+            }
+        }
+    }
+    if applied == 0 {
+        let first = skipped
+            .first()
+            .map(|s| format!(" The first: line {}: {}", s.line, s.reason))
+            .unwrap_or_default();
+        return Err(format!(
+            "kafka-quota: no command of {name} could be applied, so there are no quotas to resolve against.{first}"
+        ));
+    }
+    for s in &skipped {
+        errln!(
+            "warning: {}:{}: this command is skipped, the answer is given without it: {}",
+            s.file,
+            s.line,
+            s.reason
+        );
+    }
+    Ok((store, skipped))
+}
+
 /// The listener's security protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 #[value(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -144,8 +301,19 @@ pub(crate) enum ClientAuthArg {
 }
 
 /// Arguments of `kafka-quota resolve`.
+/// The end of `resolve --help`: the output and the exit codes.
+const RESOLVE_AFTER_HELP: &str = "\
+Output: the answer first, one line per quota type (the limit as Kafka prints it and in a human unit, per broker; the entity and its rung, 1-8 in Kafka's order; who shares the budget). --explain adds the principal's derivation and every rung. Warnings and notes go to stderr.
+
+Exit codes:
+  0  answered
+  1  bad input (a file, a line with --strict, a connection Kafka closes); nothing on stdout
+  2  usage error
+  4  answered, but some kafka-configs.sh commands of --quotas failed and were left out; each is named on stderr as FILE:LINE: reason (--strict makes this exit code 1 with no answer)";
+
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("identity").args(["user", "dn", "kerberos", "oauth_sub"])))]
+#[command(after_help = RESOLVE_AFTER_HELP)]
 pub(crate) struct ResolveArgs {
     /// The quotas: any format kafka-quota reads (`-` = standard input).
     #[arg(long, value_name = "FILE")]
@@ -194,7 +362,22 @@ pub(crate) struct ResolveArgs {
     /// krb5 default realm.
     #[arg(long, value_name = "REALM")]
     pub(crate) kerberos_realm: Option<String>,
-    /// Print one JSON object instead of text.
+    /// Resolve one quota type only: producer_byte_rate, consumer_byte_rate,
+    /// request_percentage or controller_mutation_rate (also produce, fetch,
+    /// request, controller_mutation).
+    #[arg(long, value_enum, value_name = "TYPE")]
+    pub(crate) quota_type: Option<QuotaTypeArg>,
+    /// After the answer, show the principal's derivation and, per quota
+    /// type, the budget and what happened at each of the eight rungs.
+    #[arg(long)]
+    pub(crate) explain: bool,
+    /// Refuse a kafka-configs.sh runbook in which any command fails (exit 1).
+    /// Without it, failing lines are named on stderr, the other lines are
+    /// resolved and the exit code is 4.
+    #[arg(long)]
+    pub(crate) strict: bool,
+    /// Print one JSON object instead of text (format kafka-quota/resolve,
+    /// version 1; see docs/cli-resolve-json.md).
     #[arg(long)]
     pub(crate) json: bool,
 }
@@ -300,37 +483,119 @@ fn budget_sentence(r: &Resolution) -> String {
     )
 }
 
-fn print_text(outcome: &PrincipalOutcome, conn: &Connection, resolutions: &[Resolution]) {
-    outln!(
-        "Connection: {} listener, client-id {:?}",
-        conn.listener.protocol(),
-        conn.client_id
+/// The width of the longest quota key (`controller_mutation_rate`), to align
+/// the answer lines.
+const KEY_WIDTH: usize = 24;
+
+/// A limit in Kafka's form with its unit, and the human form where it
+/// reads differently (finite byte rates and request percentages):
+/// `1.0E7 bytes/s per broker (10 MB/s)`.
+fn limit_text(key: QuotaKey, value: f64) -> String {
+    let kafka = format!(
+        "{} {}",
+        java_double_to_string(value),
+        key.unit(UnitLabel::PerBroker)
     );
+    match key {
+        _ if !value.is_finite() => kafka,
+        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate | QuotaKey::RequestPercentage => {
+            format!("{kafka} ({})", human_value(key, value))
+        }
+        _ => kafka,
+    }
+}
+
+/// The one-line answer for one quota type (without the key).
+fn answer_line(r: &Resolution) -> String {
+    let key = r.key();
+    let Some(tags) = &r.metric_tags else {
+        return format!(
+            "unlimited: no {key} quota exists, so the broker does not meter this connection"
+        );
+    };
+    match &r.matched {
+        Some(m) => format!(
+            "{} from {} (rung {}); shared by {}",
+            limit_text(key, m.value),
+            m.entity,
+            m.rung.number(),
+            sharers(tags)
+        ),
+        None => format!(
+            "unlimited: no rung holds a {key} for this connection; metered together with {}",
+            sharers(tags)
+        ),
+    }
+}
+
+/// The answer: one line per quota type.
+fn print_answer(outcome: &PrincipalOutcome, conn: &Connection, resolutions: &[Resolution]) {
+    outln!(
+        "{}, client-id {:?}, {} listener:",
+        outcome.principal,
+        conn.client_id,
+        conn.listener.protocol()
+    );
+    for r in resolutions {
+        outln!(
+            "  {:<KEY_WIDTH$}  {}",
+            r.key().as_str(),
+            answer_line(r)
+        );
+    }
+}
+
+/// The detail `--explain` adds: the principal's derivation and, per quota
+/// type, the limit, the budget, the entity kinds with quotas, and every
+/// rung, each reason once (the rungs the single-level shortcut never looks
+/// at are one line; a quota type with no quota anywhere is one line).
+fn print_explain(outcome: &PrincipalOutcome, resolutions: &[Resolution]) {
+    outln!();
     outln!("Principal: {} ({})", outcome.principal, outcome.derivation);
     outln!(
         "user tag (sanitized principal): {:?}",
         outcome.sanitized_name
     );
-    for w in &outcome.warnings {
-        outln!("warning: {w}");
-    }
     for r in resolutions {
         let key = r.key();
         outln!();
         outln!("{} ({key}):", r.quota_type);
         match &r.matched {
             Some(m) => outln!(
-                "  limit: {} {} from {}, {}",
-                java_double_to_string(m.value),
-                key.unit(UnitLabel::PerBroker),
+                "  limit: {} from {}, {}",
+                limit_text(key, m.value),
                 m.entity,
                 m.rung
             ),
             None => outln!("  limit: none (unlimited)"),
         }
         outln!("  budget: {}.", budget_sentence(r));
+        outln!("  entity kinds with a {key} quota: {}.", kinds_sentence(r));
         outln!("  rungs:");
+        if !r.quotas_enabled() {
+            outln!(
+                "     1-8: no {key} is set for any entity, so Kafka records nothing and applies no limit."
+            );
+            continue;
+        }
+        let skipped: Vec<u8> = r
+            .trace
+            .iter()
+            .filter(|c| matches!(c.outcome, RungOutcome::SkippedBySingleLevel { .. }))
+            .map(|c| c.rung.number())
+            .collect();
+        let mut skip_printed = false;
         for check in &r.trace {
+            if let RungOutcome::SkippedBySingleLevel { enabled } = check.outcome {
+                if !skip_printed {
+                    skip_printed = true;
+                    outln!(
+                        "     {}: not looked at: only {enabled} quotas exist for {key}, so Kafka fixes the metric tags by that kind alone and never looks at these rungs.",
+                        number_ranges(&skipped)
+                    );
+                }
+                continue;
+            }
             let mark = if matches!(check.outcome, RungOutcome::Applies) {
                 "->"
             } else {
@@ -346,12 +611,130 @@ fn print_text(outcome: &PrincipalOutcome, conn: &Connection, resolutions: &[Reso
     }
 }
 
+/// Kafka's `quotaTypesEnabled` for a resolution in words: the entity kinds
+/// holding a quota of this type, and the bits.
+///
+/// Kafka: `ClientQuotaManager.quotaTypesEnabled` (client-id = 1, user = 2,
+/// (user, client-id) = 4), server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java.
+fn kinds_sentence(r: &Resolution) -> String {
+    let flags = r.quota_types_enabled;
+    if flags.is_empty() {
+        return "none (Kafka's quotaTypesEnabled = 0)".to_owned();
+    }
+    let kinds: Vec<&str> = flags.kinds().into_iter().map(|k| k.describe()).collect();
+    format!(
+        "{} (Kafka's quotaTypesEnabled = {})",
+        kinds.join(", "),
+        flags.bits()
+    )
+}
+
+/// The rung given by its kebab-case serde name (`user-client-id`).
+fn rung_by_name(name: &str) -> Option<Rung> {
+    Rung::ALL
+        .into_iter()
+        .find(|r| serde_json::to_value(r).ok().as_ref().and_then(|v| v.as_str()) == Some(name))
+}
+
+/// Rewrites every `"rung": "<name>"` and `"by": "<name>"` in `v` (the
+/// engine's serialization) as Kafka's rung number, keeping the name beside
+/// it as `rung_name` / `by_name`.
+fn number_rungs(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(o) => {
+            for field in ["rung", "by"] {
+                let Some(rung) = o.get(field).and_then(|x| x.as_str()).and_then(rung_by_name)
+                else {
+                    continue;
+                };
+                let name = o.remove(field).unwrap_or_default();
+                o.insert(field.to_owned(), serde_json::json!(rung.number()));
+                o.insert(format!("{field}_name"), name);
+                if field == "rung" {
+                    o.insert("rung_pattern".to_owned(), serde_json::json!(rung.pattern()));
+                }
+            }
+            for child in o.values_mut() {
+                number_rungs(child);
+            }
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(number_rungs),
+        _ => {}
+    }
+}
+
+/// One resolution as JSON (format version 1; docs/cli-resolve-json.md).
+fn resolution_json(r: &Resolution) -> serde_json::Value {
+    let key = r.key();
+    let mut v = serde_json::to_value(r).unwrap_or(serde_json::Value::Null);
+    number_rungs(&mut v);
+    if let Some(o) = v.as_object_mut() {
+        let flags = r.quota_types_enabled;
+        o.insert(
+            "quota_types_enabled".to_owned(),
+            serde_json::json!({
+                "bits": flags.bits(),
+                "entity_kinds": flags.kinds(),
+            }),
+        );
+        o.insert("key".to_owned(), serde_json::json!(key.as_str()));
+        o.insert("unit".to_owned(), serde_json::json!(key.unit(UnitLabel::PerBroker)));
+        // NaN and the infinities (which Kafka accepts) as strings: JSON numbers
+        // cannot hold them, and null means unlimited.
+        let number = |l: f64| {
+            if l.is_finite() {
+                serde_json::json!(l)
+            } else {
+                serde_json::json!(java_double_to_string(l))
+            }
+        };
+        o.insert(
+            "limit".to_owned(),
+            r.limit().map_or(serde_json::Value::Null, number),
+        );
+        if let (Some(l), Some(m)) = (r.limit(), o.get_mut("matched").and_then(|m| m.as_object_mut())) {
+            m.insert("value".to_owned(), number(l));
+        }
+        if let Some(trace) = o.get_mut("trace").and_then(|t| t.as_array_mut()) {
+            for (entry, check) in trace.iter_mut().zip(&r.trace) {
+                if let (Some(v), Some(e)) = (check.configured, entry.as_object_mut()) {
+                    e.insert("configured".to_owned(), number(v));
+                }
+            }
+        }
+        o.insert(
+            "limit_kafka".to_owned(),
+            r.limit()
+                .map_or(serde_json::Value::Null, |l| serde_json::json!(java_double_to_string(l))),
+        );
+        o.insert(
+            "limit_human".to_owned(),
+            r.limit()
+                .map_or(serde_json::Value::Null, |l| serde_json::json!(human_value(key, l))),
+        );
+        o.insert(
+            "shared_by".to_owned(),
+            r.metric_tags
+                .as_ref()
+                .map_or(serde_json::Value::Null, |t| serde_json::json!(sharers(t))),
+        );
+        o.insert("answer".to_owned(), serde_json::json!(answer_line(r)));
+        o.insert("budget".to_owned(), serde_json::Value::String(budget_sentence(r)));
+        o.insert("sensor".to_owned(), r.sensor_name().map_or(serde_json::Value::Null, serde_json::Value::String));
+        o.insert("mbean".to_owned(), r.mbean_name().map_or(serde_json::Value::Null, serde_json::Value::String));
+        o.insert("summary".to_owned(), serde_json::Value::String(r.summary()));
+    }
+    v
+}
+
 fn json_output(
     outcome: &PrincipalOutcome,
     conn: &Connection,
     resolutions: &[Resolution],
 ) -> serde_json::Value {
     serde_json::json!({
+        "format": JSON_FORMAT,
+        "version": JSON_VERSION,
         "connection": {
             "listener": conn.listener.protocol(),
             "client_id": conn.client_id,
@@ -363,18 +746,15 @@ fn json_output(
             "derivation": outcome.derivation.to_string(),
             "warnings": outcome.warnings,
         },
-        "resolutions": resolutions.iter().map(|r| {
-            let mut v = serde_json::to_value(r).unwrap_or(serde_json::Value::Null);
-            if let Some(o) = v.as_object_mut() {
-                o.insert("budget".to_owned(), serde_json::Value::String(budget_sentence(r)));
-                o.insert("sensor".to_owned(), r.sensor_name().map_or(serde_json::Value::Null, serde_json::Value::String));
-                o.insert("mbean".to_owned(), r.mbean_name().map_or(serde_json::Value::Null, serde_json::Value::String));
-                o.insert("summary".to_owned(), serde_json::Value::String(r.summary()));
-            }
-            v
-        }).collect::<Vec<_>>(),
+        "resolutions": resolutions.iter().map(resolution_json).collect::<Vec<_>>(),
     })
 }
+
+/// The `"format"` of `resolve --json`.
+const JSON_FORMAT: &str = "kafka-quota/resolve";
+/// The `"version"` of `resolve --json`: raised when a field changes meaning
+/// or goes away (new fields may appear within a version).
+const JSON_VERSION: u32 = 1;
 
 /// The `connection_creation_rate` answer for one source address.
 #[derive(Debug, serde::Serialize)]
@@ -387,6 +767,8 @@ struct IpAnswer {
     entity: Option<String>,
     /// Connections/s per broker; `None` = unlimited.
     limit: Option<f64>,
+    /// The unit of `limit`: `connections/s` (per broker, per source address).
+    unit: &'static str,
     /// One sentence.
     summary: String,
 }
@@ -436,18 +818,29 @@ fn ip_answer(cluster: &Cluster, ip: &str) -> Result<IpAnswer, String> {
         address,
         entity,
         limit,
+        unit: QuotaKey::ConnectionCreationRate.unit(UnitLabel::PerBroker),
         summary,
     })
 }
 
 /// Runs `resolve`; returns the exit code.
 pub(crate) fn run(args: &ResolveArgs) -> u8 {
-    let store = match load_quotas(&args.quotas, args.format) {
+    let (store, skipped) = match load_for_resolve(&args.quotas, args.format, args.strict) {
         Ok(s) => s,
         Err(m) => {
             errln!("{m}");
             return EXIT_BAD_INPUT;
         }
+    };
+    let answered = if skipped.is_empty() {
+        EXIT_OK
+    } else {
+        errln!(
+            "kafka-quota: {} of {} skipped; the answer is for the other commands (exit code 4; --strict refuses such a file).",
+            if skipped.len() == 1 { "1 command".to_owned() } else { format!("{} commands", skipped.len()) },
+            skipped[0].file
+        );
+        EXIT_ANSWERED_WITH_SKIPS
     };
     let cluster = Cluster::from_store(store, BrokerSettings::default(), args.principal_config());
     let ip = match args.ip.as_deref().map(|ip| ip_answer(&cluster, ip)).transpose() {
@@ -464,12 +857,17 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             return EXIT_BAD_INPUT;
         };
         if args.json {
-            let v = serde_json::json!({ "ip": ip });
+            let v = serde_json::json!({
+                "format": JSON_FORMAT,
+                "version": JSON_VERSION,
+                "ip": ip,
+                "skipped_lines": skipped,
+            });
             outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_else(|_| v.to_string()));
         } else {
             print_ip(&ip);
         }
-        return EXIT_OK;
+        return answered;
     };
     let conn = match args.connection(listener) {
         Ok(c) => c,
@@ -492,28 +890,54 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             return EXIT_BAD_INPUT;
         }
     };
-    let resolutions = cluster.resolve_all(&outcome.principal.name, &conn.client_id);
+    for w in &outcome.warnings {
+        errln!("warning: {w}");
+    }
+    let mut resolutions = cluster
+        .resolve_all(&outcome.principal.name, &conn.client_id)
+        .to_vec();
+    if let Some(only) = args.quota_type {
+        resolutions.retain(|r| r.quota_type == only.quota_type());
+    }
     if args.json {
         let mut v = json_output(&outcome, &conn, &resolutions);
-        if let (Some(ip), Some(o)) = (&ip, v.as_object_mut()) {
-            o.insert("ip".to_owned(), serde_json::to_value(ip).unwrap_or_default());
+        if let Some(o) = v.as_object_mut() {
+            if let Some(ip) = &ip {
+                o.insert("ip".to_owned(), serde_json::to_value(ip).unwrap_or_default());
+            }
+            o.insert(
+                "skipped_lines".to_owned(),
+                serde_json::to_value(&skipped).unwrap_or_default(),
+            );
         }
         outln!(
             "{}",
             serde_json::to_string_pretty(&v).unwrap_or_else(|_| v.to_string())
         );
     } else {
-        print_text(&outcome, &conn, &resolutions);
+        print_answer(&outcome, &conn, &resolutions);
         if let Some(ip) = &ip {
-            outln!();
-            print_ip(ip);
+            outln!("{}", ip.summary);
+        }
+        if args.explain {
+            print_explain(&outcome, &resolutions);
+            if let Some(ip) = &ip {
+                outln!();
+                print_ip_detail(ip);
+            }
         }
     }
-    EXIT_OK
+    answered
 }
 
+/// The `--ip` answer alone: its sentence, then the detail.
 fn print_ip(ip: &IpAnswer) {
     outln!("{}", ip.summary);
+    print_ip_detail(ip);
+}
+
+/// The `--ip` detail: the address as Java prints it, the limit and entity.
+fn print_ip_detail(ip: &IpAnswer) {
     outln!("connection_creation_rate (ip {}):", ip.address);
     match (&ip.entity, ip.limit) {
         (Some(entity), Some(v)) => outln!(

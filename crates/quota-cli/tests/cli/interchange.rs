@@ -72,9 +72,13 @@ fn plaintext_as_tenant_a_is_anonymous_and_unthrottled() {
             "PLAINTEXT",
             "--client-id",
             "tenant-a",
+            "--explain",
         ])
         .assert()
         .code(0)
+        .stdout(contains(
+            "User:ANONYMOUS, client-id \"tenant-a\", PLAINTEXT listener:\n  producer_byte_rate        unlimited: no rung holds a producer_byte_rate for this connection; metered together with all connections of user ANONYMOUS, whatever their client-id\n",
+        ))
         .stdout(contains(
             "Principal: User:ANONYMOUS (ANONYMOUS: a PLAINTEXT listener does not authenticate)",
         ))
@@ -103,14 +107,18 @@ fn sasl_as_tenant_a_gets_the_user_quota() {
             "tenant-a",
             "--client-id",
             "app-1",
+            "--explain",
         ])
         .assert()
         .code(0)
         .stdout(contains(
+            "  producer_byte_rate        2000000.0 bytes/s per broker (2 MB/s) from users/tenant-a (rung 3); shared by all connections of user tenant-a, whatever their client-id\n",
+        ))
+        .stdout(contains(
             "Principal: User:tenant-a (the SASL/PLAIN user name, used as it is)",
         ))
         .stdout(contains(
-            "limit: 2000000.0 bytes/s per broker from users/tenant-a, rung 3",
+            "limit: 2000000.0 bytes/s per broker (2 MB/s) from users/tenant-a, rung 3",
         ))
         .stdout(contains(
             "every connection with tags user=tenant-a, client-id=\"\" shares one budget",
@@ -153,6 +161,7 @@ fn sasl_as_tenant_b_on_the_same_client_id_is_untouched() {
             "tenant-b",
             "--client-id",
             "app-1",
+            "--explain",
         ])
         .assert()
         .code(0)
@@ -197,12 +206,15 @@ fn resolve_reads_every_format_and_maps_certificates() {
             "--dn",
             "CN=app,OU=eng,O=org",
         ])
-        .args(["--ssl-mapping-rules", "RULE:^(CN=[^,]*),.*$/$1/,DEFAULT"])
+        .args(["--ssl-mapping-rules", "RULE:^(CN=[^,]*),.*$/$1/,DEFAULT", "--explain"])
         .assert()
         .code(0)
         .stdout(contains("Principal: User:CN=app"))
         .stdout(contains(
-            "Fetch (consumer_byte_rate):\n  limit: 4096.0 bytes/s per broker from users/CN=app",
+            "  consumer_byte_rate        4096.0 bytes/s per broker (4.1 kB/s = 4 KiB/s) from users/CN=app (rung 3); shared by all connections of user CN%3Dapp, whatever their client-id\n",
+        ))
+        .stdout(contains(
+            "Fetch (consumer_byte_rate):\n  limit: 4096.0 bytes/s per broker (4.1 kB/s = 4 KiB/s) from users/CN=app",
         ));
 }
 
@@ -355,11 +367,24 @@ fn convert_writes_every_format_and_says_what_it_cannot_express() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8(back.stdout).unwrap().lines().count(), 2);
+    // rpk is read only: `--to rpk` is a usage error that lists the targets.
     kafka_quota()
         .args(["convert", "--to", "rpk", q])
         .assert()
-        .code(1)
-        .stderr(contains("writing rpk commands is not supported because"));
+        .code(2)
+        .stdout("")
+        .stderr(contains("invalid value 'rpk' for '--to <TO>'"))
+        .stderr(contains(
+            "[possible values: configs-sh, describe, java, strimzi, terraform, json]",
+        ));
+    // ... and still a source.
+    let rpk = "rpk cluster quotas alter --add producer_byte_rate=1024 --name user=alice\n";
+    kafka_quota()
+        .args(["convert", "--from", "rpk", "--to", "describe", "-"])
+        .write_stdin(rpk)
+        .assert()
+        .success()
+        .stdout("Quota configs for user-principal 'alice' are producer_byte_rate=1024.0\n");
 }
 
 #[test]

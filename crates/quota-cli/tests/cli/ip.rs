@@ -72,6 +72,9 @@ fn ip_beside_a_connection_adds_its_answer_to_the_json() {
     let v: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
     assert_eq!(v["ip"]["entity"], "ips/0:0:0:0:0:0:0:1");
     assert_eq!(v["ip"]["limit"], 10.0);
+    assert_eq!(v["ip"]["unit"], "connections/s");
+    assert_eq!(v["format"], "kafka-quota/resolve");
+    assert_eq!(v["version"], 1);
     assert_eq!(v["principal"]["principal"], "User:alice");
 }
 

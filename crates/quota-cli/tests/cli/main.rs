@@ -8,5 +8,6 @@ mod interchange;
 mod ip;
 mod kerberos;
 mod pipe;
+mod resolve;
 mod simulate;
 mod state;

@@ -43,6 +43,7 @@ mod budget;
 mod ladder;
 mod callback;
 mod callbacks;
+pub mod human;
 mod resolution;
 
 pub use budget::{BudgetGroup, BudgetGroups, ClientIdentity};

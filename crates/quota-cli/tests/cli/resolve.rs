@@ -1,0 +1,342 @@
+//! `kafka-quota resolve` as operators read it, pinned by snapshots (insta,
+//! files in `snapshots/`): the answer first, one line per quota type; the
+//! trace only with `--explain`, each single-level skip once; one quota
+//! type with `--quota-type`; `--json` with its format, version and rung
+//! numbers; a runbook with a failing command, which still resolves with
+//! the other commands (exit code 4) unless `--strict` (exit code 1).
+//!
+//! Each snapshot is the command line, the exit code, stdout and stderr.
+
+use std::path::PathBuf;
+
+use super::common::kafka_quota;
+
+/// The workspace root, where `examples/` lives; commands run there so the
+/// file names in the output are the relative ones an operator types.
+fn root() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+/// Runs `kafka-quota ARGS` (with `stdin` on standard input) and returns
+/// the report a snapshot pins, and the exit code.
+fn run(args: &[&str], stdin: Option<&str>) -> (String, i32) {
+    let mut cmd = kafka_quota();
+    cmd.current_dir(root()).args(args);
+    if let Some(text) = stdin {
+        cmd.write_stdin(text);
+    }
+    let out = cmd.output().expect("kafka-quota runs");
+    let code = out.status.code().expect("an exit code");
+    let report = format!(
+        "$ kafka-quota {}\nexit code: {code}\n--- stdout\n{}--- stderr\n{}",
+        args.join(" "),
+        String::from_utf8(out.stdout).expect("UTF-8 stdout"),
+        String::from_utf8(out.stderr).expect("UTF-8 stderr"),
+    );
+    (report, code)
+}
+
+const SASL_USER: [&str; 9] = [
+    "resolve",
+    "--quotas",
+    "examples/runbook.sh",
+    "--listener",
+    "SASL_SSL",
+    "--user",
+    "tenantUserA",
+    "--client-id",
+    "batch-loader",
+];
+
+#[test]
+fn answer_first_for_a_sasl_user() {
+    let (report, code) = run(&SASL_USER, None);
+    assert_eq!(code, 0);
+    // The answer is the first thing printed: no "Connection:" preamble.
+    assert!(
+        report.contains("--- stdout\nUser:tenantUserA, client-id \"batch-loader\""),
+        "{report}"
+    );
+    insta::assert_snapshot!(report);
+}
+
+#[test]
+fn explain_adds_the_trace_with_each_skip_reason_once() {
+    let mut args = SASL_USER.to_vec();
+    args.push("--explain");
+    let (report, code) = run(&args, None);
+    assert_eq!(code, 0);
+    // consumer_byte_rate: only user quotas exist; the six skipped rungs are one line.
+    assert_eq!(
+        report
+            .matches("not looked at: only user quotas exist for consumer_byte_rate")
+            .count(),
+        1
+    );
+    assert!(
+        report.contains("     1-2, 4-5, 7-8: not looked at"),
+        "{report}"
+    );
+    insta::assert_snapshot!(report);
+}
+
+#[test]
+fn quota_type_resolves_one_type_by_key_or_short_name() {
+    let mut args = SASL_USER.to_vec();
+    args.extend(["--quota-type", "consumer_byte_rate"]);
+    let (report, code) = run(&args, None);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!(report);
+    // `fetch` is the same type, by Kafka's QuotaType name.
+    let mut short = SASL_USER.to_vec();
+    short.extend(["--quota-type", "fetch"]);
+    let (short_report, _) = run(&short, None);
+    assert_eq!(
+        short_report.split_once("exit code").map(|(_, r)| r),
+        report.split_once("exit code").map(|(_, r)| r)
+    );
+    // Anything else is a usage error naming the valid types.
+    let mut bad = SASL_USER.to_vec();
+    bad.extend(["--quota-type", "connection_creation_rate"]);
+    let (bad_report, code) = run(&bad, None);
+    assert_eq!(code, 2);
+    assert!(
+        bad_report.contains("[possible values: producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate]"),
+        "{bad_report}"
+    );
+}
+
+#[test]
+fn json_has_format_version_rung_numbers_and_units() {
+    let mut args = SASL_USER.to_vec();
+    args.extend(["--json", "--quota-type", "produce"]);
+    let mut cmd = kafka_quota();
+    let out = cmd.current_dir(root()).args(&args).output().expect("runs");
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["format"], "kafka-quota/resolve");
+    assert_eq!(v["version"], 1);
+    let produce = &v["resolutions"][0];
+    assert_eq!(v["resolutions"].as_array().map(Vec::len), Some(1));
+    assert_eq!(produce["key"], "producer_byte_rate");
+    assert_eq!(produce["unit"], "bytes/s per broker");
+    assert_eq!(produce["limit"], 500000.0);
+    assert_eq!(produce["limit_kafka"], "500000.0");
+    assert_eq!(produce["limit_human"], "500 kB/s");
+    assert_eq!(produce["matched"]["rung"], 1);
+    assert_eq!(produce["matched"]["rung_name"], "user-client-id");
+    assert_eq!(produce["tag_decision"]["rung"], 1);
+    // users/tenantUserA (rung 3) is shadowed by rung 1.
+    assert_eq!(produce["trace"][2]["rung"], 3);
+    assert_eq!(produce["trace"][2]["outcome"]["by"], 1);
+    assert_eq!(
+        produce["quota_types_enabled"],
+        serde_json::json!({"bits": 6, "entity_kinds": ["user", "user-client-id"]})
+    );
+    assert_eq!(v["skipped_lines"], serde_json::json!([]));
+    // The whole document, pinned.
+    insta::assert_snapshot!(String::from_utf8(out.stdout).expect("UTF-8"));
+}
+
+/// A runbook whose second and third commands fail (a value that is not a
+/// number; an unexpanded variable).
+const BAD_RUNBOOK: &str = "\
+# tenant quotas
+kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=10000000 --entity-type users --entity-name alice
+kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=10MB --entity-type users --entity-default
+kafka-configs.sh --bootstrap-server b:9092 --alter --add-config consumer_byte_rate=$RATE --entity-type users --entity-name alice
+kafka-configs.sh --bootstrap-server b:9092 --alter --add-config request_percentage=200 --entity-type clients --entity-default
+";
+
+#[test]
+fn a_runbook_with_bad_lines_resolves_with_the_good_ones() {
+    let args = [
+        "resolve",
+        "--quotas",
+        "-",
+        "--listener",
+        "SASL_PLAINTEXT",
+        "--user",
+        "alice",
+        "--client-id",
+        "app",
+    ];
+    let (report, code) = run(&args, Some(BAD_RUNBOOK));
+    assert_eq!(code, 4, "{report}");
+    assert!(
+        report.contains("warning: <stdin>:3: this command is skipped"),
+        "{report}"
+    );
+    assert!(
+        report.contains("warning: <stdin>:4: this command is skipped"),
+        "{report}"
+    );
+    // The good lines: alice's 10 MB/s and clients/<default> 200 %.
+    assert!(
+        report.contains("1.0E7 bytes/s per broker (10 MB/s) from users/alice (rung 3)"),
+        "{report}"
+    );
+    assert!(
+        report.contains(
+            "200.0 % of one broker thread (2 threads' time) from clients/<default> (rung 8)"
+        ),
+        "{report}"
+    );
+    insta::assert_snapshot!(report);
+    // The JSON names the skipped lines too, with the same exit code.
+    let mut json = args.to_vec();
+    json.push("--json");
+    let mut cmd = kafka_quota();
+    let out = cmd
+        .args(&json)
+        .write_stdin(BAD_RUNBOOK)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(4));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["skipped_lines"][0]["line"], 3);
+    assert_eq!(v["skipped_lines"][1]["line"], 4);
+    assert_eq!(v["resolutions"][0]["limit"], 1.0e7);
+}
+
+#[test]
+fn strict_refuses_a_runbook_with_bad_lines() {
+    let args = [
+        "resolve",
+        "--strict",
+        "--quotas",
+        "-",
+        "--listener",
+        "SASL_PLAINTEXT",
+        "--user",
+        "alice",
+    ];
+    let (report, code) = run(&args, Some(BAD_RUNBOOK));
+    assert_eq!(code, 1, "{report}");
+    assert!(report.contains("--- stdout\n--- stderr\n"), "{report}");
+    insta::assert_snapshot!(report);
+}
+
+#[test]
+fn a_runbook_where_nothing_applies_is_refused() {
+    let only_bad: String = BAD_RUNBOOK
+        .lines()
+        .skip(2)
+        .take(2)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let args = ["resolve", "--quotas", "-", "--listener", "PLAINTEXT"];
+    let (report, code) = run(&args, Some(&only_bad));
+    assert_eq!(code, 1, "{report}");
+    assert!(
+        report.contains("kafka-quota: no command of <stdin> could be applied"),
+        "{report}"
+    );
+}
+
+#[test]
+fn principal_warnings_go_to_stderr_only() {
+    // A PLAINTEXT connection gets the ANONYMOUS warning.
+    let args = [
+        "resolve",
+        "--quotas",
+        "examples/runbook.sh",
+        "--listener",
+        "PLAINTEXT",
+        "--client-id",
+        "reporting-job",
+    ];
+    let (report, code) = run(&args, None);
+    assert_eq!(code, 0);
+    let (stdout, stderr) = report.split_once("--- stderr\n").expect("two parts");
+    assert!(!stdout.contains("warning"), "{stdout}");
+    assert!(stderr.starts_with("warning: "), "{stderr}");
+    insta::assert_snapshot!(report);
+}
+
+#[test]
+fn help_documents_the_exit_codes_and_the_flags() {
+    let out = kafka_quota()
+        .args(["resolve", "--help"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).expect("UTF-8");
+    for needle in [
+        "--quota-type <TYPE>",
+        "--explain",
+        "--strict",
+        "  0  answered\n",
+        "  4  answered, but some kafka-configs.sh commands of --quotas failed and were left out; each is named on stderr as FILE:LINE: reason",
+    ] {
+        assert!(help.contains(needle), "{needle:?} missing from:\n{help}");
+    }
+}
+
+#[test]
+fn a_nan_limit_is_the_string_nan_in_json_not_null() {
+    // Kafka accepts producer_byte_rate=NaN; null would read as "unlimited".
+    let runbook = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=NaN --entity-type users --entity-name a\n";
+    let out = kafka_quota()
+        .args([
+            "resolve",
+            "--quotas",
+            "-",
+            "--listener",
+            "SASL_SSL",
+            "--user",
+            "a",
+        ])
+        .args(["--quota-type", "producer_byte_rate", "--json"])
+        .write_stdin(runbook)
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let produce = &v["resolutions"][0];
+    assert_eq!(produce["limit"], "NaN");
+    assert_eq!(produce["limit_kafka"], "NaN");
+    assert_eq!(produce["matched"]["value"], "NaN");
+    assert_eq!(produce["matched"]["rung"], 3);
+    assert_eq!(produce["trace"][2]["configured"], "NaN");
+}
+
+#[test]
+fn ip_beside_a_connection_is_part_of_the_answer() {
+    let runbook = "\
+kafka-configs.sh --bootstrap-server b:9092 --alter --add-config connection_creation_rate=5 --entity-type ips --entity-default
+kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1048576 --entity-type users --entity-name alice
+";
+    let args = [
+        "resolve",
+        "--quotas",
+        "-",
+        "--listener",
+        "SASL_SSL",
+        "--user",
+        "alice",
+        "--ip",
+        "10.1.1.1",
+        "--quota-type",
+        "produce",
+    ];
+    let (report, code) = run(&args, Some(runbook));
+    assert_eq!(code, 0, "{report}");
+    assert!(report.contains(
+        "--- stdout\n\
+         User:alice, client-id \"\", SASL_SSL listener:\n  \
+         producer_byte_rate        1048576.0 bytes/s per broker (1.05 MB/s = 1 MiB/s) from users/alice (rung 3); shared by all connections of user alice, whatever their client-id\n\
+         New connections from 10.1.1.1 are limited to 5.0 connections/s per broker by ips/<default>, the default for every address without an ips/ quota of its own.\n\
+         --- stderr\n"
+    ), "{report}");
+    // --explain adds the detail once, after the rungs; the sentence is not repeated.
+    let mut explain = args.to_vec();
+    explain.push("--explain");
+    let (report, _) = run(&explain, Some(runbook));
+    assert_eq!(
+        report.matches("New connections from 10.1.1.1").count(),
+        1,
+        "{report}"
+    );
+    assert!(report.contains("\nconnection_creation_rate (ip 10.1.1.1):\n  limit: 5.0 connections/s from ips/<default>\n"), "{report}");
+}

@@ -1,0 +1,243 @@
+//! Resolution in words a person reads at a glance: a limit in a human unit
+//! beside Kafka's own form, who shares a budget, and the quota-type flags
+//! as the kinds of entity they stand for.
+//!
+//! Kafka prints a quota value with Java's `Double.toString`
+//! ([`crate::java_double_to_string`]: `1.0E7`, `500000.0`); these helpers
+//! add the reading an operator thinks in (`10 MB/s`) and never replace
+//! Kafka's form.
+
+use crate::entity::QuotaKey;
+
+use super::resolution::MetricTags;
+
+/// A quota value in a human unit, for reading beside Kafka's form.
+///
+/// - `producer_byte_rate`, `consumer_byte_rate`: decimal units as Kafka's
+///   documentation writes them (1 MB = 1,000,000 bytes), e.g. `1.0E7` ->
+///   `10 MB/s`; a value that is a whole number of KiB/MiB/GiB but not a
+///   round decimal amount also gets the binary reading (`1048576.0` ->
+///   `1.05 MB/s = 1 MiB/s`). Kafka enforces it per broker
+///   (`QuotaConfig.PRODUCER_BYTE_RATE_DOC`).
+/// - `request_percentage`: the share of one broker thread's time as threads
+///   (`200.0` -> `2 threads' time`): Kafka's unit is "percentage of time
+///   spent on request handler and network threads" of one thread per quota
+///   window (`QuotaConfig.REQUEST_PERCENTAGE_DOC`).
+/// - `controller_mutation_rate`: partition mutations per second
+///   (`QuotaConfig.CONTROLLER_MUTATION_RATE_DOC`).
+/// - `connection_creation_rate`: new connections per second per IP.
+///
+/// `NaN` and infinities (which Kafka's config parsing accepts) are written
+/// `NaN`, `Infinity`, as Java prints them.
+///
+/// Kafka: `server-common/src/main/java/org/apache/kafka/server/config/QuotaConfig.java`.
+pub fn human_value(key: QuotaKey, value: f64) -> String {
+    if !value.is_finite() {
+        return crate::java_double_to_string(value);
+    }
+    match key {
+        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => {
+            let decimal = decimal_bytes(value);
+            match binary_bytes(value) {
+                Some(binary) if !is_round_decimal(value) => format!("{decimal}/s = {binary}/s"),
+                _ => format!("{decimal}/s"),
+            }
+        }
+        QuotaKey::RequestPercentage => {
+            let threads = value / 100.0;
+            let n = trim_number(threads, 2);
+            let noun = if n == "1" { "thread's" } else { "threads'" };
+            format!("{n} {noun} time")
+        }
+        QuotaKey::ControllerMutationRate => {
+            format!("{} partition mutations/s", trim_number(value, 2))
+        }
+        QuotaKey::ConnectionCreationRate => format!("{} connections/s", trim_number(value, 2)),
+    }
+}
+
+/// `value` with at most `decimals` decimals and no trailing zeros (`2`, `1.5`).
+fn trim_number(value: f64, decimals: usize) -> String {
+    let s = format!("{value:.decimals$}");
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        s
+    };
+    if s == "-0" {
+        "0".to_owned()
+    } else {
+        s
+    }
+}
+
+/// Bytes in decimal units: `512 B`, `1.5 kB`, `10 MB`, `2 GB`.
+fn decimal_bytes(b: f64) -> String {
+    let a = b.abs();
+    let (v, unit) = if a >= 1e12 {
+        (b / 1e12, "TB")
+    } else if a >= 1e9 {
+        (b / 1e9, "GB")
+    } else if a >= 1e6 {
+        (b / 1e6, "MB")
+    } else if a >= 1e3 {
+        (b / 1e3, "kB")
+    } else {
+        (b, "B")
+    };
+    format!("{} {unit}", trim_number(v, 2))
+}
+
+/// True when `b` prints exactly in decimal units with at most two decimals.
+fn is_round_decimal(b: f64) -> bool {
+    [1e12, 1e9, 1e6, 1e3, 1.0]
+        .into_iter()
+        .find(|u| b.abs() >= *u)
+        .is_none_or(|u| ((b / u) * 100.0).fract() == 0.0)
+}
+
+/// Bytes in binary units when `b` is a whole number of KiB, MiB or GiB
+/// (`1 MiB`, `512 KiB`); `None` otherwise.
+fn binary_bytes(b: f64) -> Option<String> {
+    for (size, unit) in [(1u64 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")] {
+        let size = size as f64;
+        if b >= size && (b / size).fract() == 0.0 {
+            return Some(format!("{} {unit}", trim_number(b / size, 0)));
+        }
+    }
+    None
+}
+
+/// Who draws on one budget, in words, from the connection's metric tags:
+/// every connection with equal tags shares the quota sensor.
+///
+/// - `user=U, client-id=C`: `connections of user U with client-id C`
+/// - `user=U, client-id=""`: `all connections of user U, whatever their client-id`
+/// - `user="", client-id=C`: `all connections with client-id C, whatever their user`
+/// - `user="", client-id=""`: `all connections whose tags are both empty`
+///
+/// The user tag is the sanitized principal name (`Sanitizer.sanitize`).
+///
+/// Kafka: `DefaultQuotaCallback.quotaMetricTags` and the sensor named by
+/// `ClientQuotaManager.getQuotaSensorName`
+/// (`server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java`).
+pub fn sharers(tags: &MetricTags) -> String {
+    match (tags.user.is_empty(), tags.client_id.is_empty()) {
+        (false, false) => format!(
+            "connections of user {} with client-id {}",
+            tags.user, tags.client_id
+        ),
+        (false, true) => format!(
+            "all connections of user {}, whatever their client-id",
+            tags.user
+        ),
+        (true, false) => format!(
+            "all connections with client-id {}, whatever their user",
+            tags.client_id
+        ),
+        (true, true) => "all connections whose user and client-id tags are both empty".to_owned(),
+    }
+}
+
+/// Rung numbers as a compact list: `[1, 2, 4, 5, 7, 8]` -> `1-2, 4-5, 7-8`,
+/// `[3]` -> `3`.
+pub fn number_ranges(numbers: &[u8]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < numbers.len() {
+        let start = numbers[i];
+        let mut end = start;
+        while i + 1 < numbers.len() && numbers[i + 1] == end + 1 {
+            i += 1;
+            end = numbers[i];
+        }
+        parts.push(if start == end {
+            start.to_string()
+        } else {
+            format!("{start}-{end}")
+        });
+        i += 1;
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_rates_read_in_decimal_units_with_binary_when_exact() {
+        assert_eq!(human_value(QuotaKey::ProducerByteRate, 1.0e7), "10 MB/s");
+        assert_eq!(
+            human_value(QuotaKey::ConsumerByteRate, 500_000.0),
+            "500 kB/s"
+        );
+        assert_eq!(
+            human_value(QuotaKey::ProducerByteRate, 2_500_000.0),
+            "2.5 MB/s"
+        );
+        assert_eq!(human_value(QuotaKey::ProducerByteRate, 512.0), "512 B/s");
+        assert_eq!(
+            human_value(QuotaKey::ProducerByteRate, 1_048_576.0),
+            "1.05 MB/s = 1 MiB/s"
+        );
+        assert_eq!(
+            human_value(QuotaKey::ProducerByteRate, 4096.0),
+            "4.1 kB/s = 4 KiB/s"
+        );
+        // 1.024 MB is not two-decimal round, and it is exactly 1000 KiB.
+        assert_eq!(
+            human_value(QuotaKey::ProducerByteRate, 1_024_000.0),
+            "1.02 MB/s = 1000 KiB/s"
+        );
+        assert_eq!(human_value(QuotaKey::ProducerByteRate, f64::NAN), "NaN");
+    }
+
+    #[test]
+    fn other_keys_read_in_their_own_units() {
+        assert_eq!(
+            human_value(QuotaKey::RequestPercentage, 200.0),
+            "2 threads' time"
+        );
+        assert_eq!(
+            human_value(QuotaKey::RequestPercentage, 100.0),
+            "1 thread's time"
+        );
+        assert_eq!(
+            human_value(QuotaKey::RequestPercentage, 50.0),
+            "0.5 threads' time"
+        );
+        assert_eq!(
+            human_value(QuotaKey::ControllerMutationRate, 10.0),
+            "10 partition mutations/s"
+        );
+        assert_eq!(
+            human_value(QuotaKey::ConnectionCreationRate, 5.0),
+            "5 connections/s"
+        );
+    }
+
+    #[test]
+    fn sharers_follow_the_tags() {
+        assert_eq!(
+            sharers(&MetricTags::new("alice", "")),
+            "all connections of user alice, whatever their client-id"
+        );
+        assert_eq!(
+            sharers(&MetricTags::new("", "app")),
+            "all connections with client-id app, whatever their user"
+        );
+        assert_eq!(
+            sharers(&MetricTags::new("a", "b")),
+            "connections of user a with client-id b"
+        );
+    }
+
+    #[test]
+    fn number_ranges_collapse_runs() {
+        assert_eq!(number_ranges(&[1, 2, 4, 5, 7, 8]), "1-2, 4-5, 7-8");
+        assert_eq!(number_ranges(&[3]), "3");
+        assert_eq!(number_ranges(&[1, 2, 3, 4, 5, 6]), "1-6");
+        assert_eq!(number_ranges(&[]), "");
+    }
+}
