@@ -776,7 +776,10 @@ struct IpAnswer {
 /// Which `connection_creation_rate` applies to connections from `ip`;
 /// `Err` is the message for stderr.
 fn ip_answer(cluster: &Cluster, ip: &str) -> Result<IpAnswer, String> {
-    let Some(address) = IpAddress::parse(ip.trim()) else {
+    // InetAddress.getByName("") is the loopback address, right for an
+    // entity name but never a socket's source address.
+    let parsed = Some(ip.trim()).filter(|t| !t.is_empty()).and_then(IpAddress::parse);
+    let Some(address) = parsed else {
         return Err(format!(
             "kafka-quota: --ip {ip:?} is not an IP address: a connection's source address is an IPv4 or IPv6 literal (Kafka takes it from the socket), e.g. 10.0.0.1 or 2001:db8::1."
         ));

@@ -92,4 +92,10 @@ fn a_host_name_or_garbage_is_refused_with_the_reason() {
         .clone();
     let err = String::from_utf8(err).expect("UTF-8");
     assert!(err.contains("--ip \"broker.example.com\" is not an IP address"), "{err}");
+    kafka_quota()
+        .args(["resolve", "--ip", " ", "--quotas"])
+        .arg(f.path())
+        .assert()
+        .failure()
+        .code(1);
 }
