@@ -89,6 +89,14 @@ pub(crate) fn run(args: &ConvertArgs) -> u8 {
                     u.reason
                 );
             }
+            let written = store.entries().filter(|(_, v)| !v.is_empty()).count();
+            if written > 0 && out.unexpressed.len() >= written {
+                errln!(
+                    "kafka-quota: {name}: none of its {written} quota entities can be written as {}: every one is left out (see the warnings above); nothing is printed.",
+                    to.title()
+                );
+                return EXIT_BAD_INPUT;
+            }
             out!("{}", out.text);
             EXIT_OK
         }

@@ -333,10 +333,13 @@ fn convert_writes_every_format_and_says_what_it_cannot_express() {
         .arg(&defaults)
         .output()
         .unwrap();
-    assert!(out.status.success());
+    // Nothing is left to write, so the conversion fails after its warnings.
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
     let stderr = String::from_utf8(out.stderr).unwrap();
     let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 2, "{stderr}");
+    assert_eq!(lines.len(), 3, "{stderr}");
+    assert!(lines[2].ends_with("none of its 2 quota entities can be written as Terraform HCL: every one is left out (see the warnings above); nothing is printed."), "{stderr}");
     assert!(lines.contains(&"warning: Terraform HCL cannot express users/<default> (producer_byte_rate=1024.0, consumer_byte_rate=2048.0): a kafka_quota resource requires entity_name and sends it as an exact name, so it cannot set a default-entity quota; set it with kafka-configs.sh --entity-default or the Admin API; it is left out."), "{stderr}");
     assert!(
         lines.iter().any(|l| l.starts_with(
@@ -532,4 +535,18 @@ fn simulate_prints_the_events_and_the_cluster_totals() {
         .assert()
         .code(0)
         .stdout(contains("cluster totals").not().and(contains("\nevents\n").not()));
+}
+
+#[test]
+fn a_conversion_that_can_write_nothing_fails_instead_of_printing_only_comments() {
+    let describe = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/describe-output.txt");
+    kafka_quota()
+        .args(["convert", "--to", "strimzi", describe])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(
+            contains("warning: Strimzi KafkaUser YAML cannot express users/<default>")
+                .and(contains("none of its 4 quota entities can be written as Strimzi KafkaUser YAML")),
+        );
 }
