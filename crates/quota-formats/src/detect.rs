@@ -233,6 +233,15 @@ pub fn detect(text: &str) -> Result<Detection, Error> {
             }
         }
     }
+    // A pasted terminal session: the --describe command, then its output.
+    let alters = content_lines(text).any(|(_, l)| l.contains("kafka-configs") && l.contains("--alter"));
+    if !alters {
+        if let Some((n, _)) = content_lines(text)
+            .find(|(_, l)| l.starts_with("Quota configs for ") || l.starts_with("Configs for "))
+        {
+            return found(Format::Describe, n, "is a line of kafka-configs.sh --describe output");
+        }
+    }
     let has_options = content_lines(text).any(|(_, l)| l.contains(" --") || l.starts_with("--"));
     for (n, line) in content_lines(text) {
         if line.contains("kafka-configs") && has_options {
@@ -426,6 +435,7 @@ mod tests {
             ("rpk cluster quotas alter --add a=1 --name user=x", Format::Rpk),
             ("$ kafka-configs --bootstrap-server b:9092 --describe --entity-type users", Format::ConfigsSh),
             ("Quota configs for user-principal 'a' are producer_byte_rate=1.0", Format::Describe),
+            ("$ kafka-configs.sh --bootstrap-server b:9092 --describe --entity-type users\nQuota configs for user-principal 'a' are producer_byte_rate=1.0", Format::Describe),
             ("user=alice\n\tproducer_byte_rate=2000000\n", Format::Rpk),
             ("{\"quotas\": [{\"entity\": [{\"name\": \"a\", \"type\": \"user\"}], \"values\": []}]}", Format::Rpk),
         ];

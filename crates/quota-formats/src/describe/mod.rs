@@ -313,6 +313,20 @@ pub fn parse_describe_output(text: &str) -> Result<DescribeImport, Error> {
             continue;
         }
         let line_pos = c.position();
+        // What a pasted terminal session or a saved file adds around the
+        // output: a comment, or the --describe command that printed it.
+        if c.rest.starts_with('#') {
+            out.notes.push((line_pos, "Skipped a comment line.".to_owned()));
+            continue;
+        }
+        let command = c.rest.trim_start_matches(['$', '>', ' ']);
+        if command.contains("kafka-configs") && command.contains("--describe") {
+            out.notes.push((
+                line_pos,
+                "Skipped the kafka-configs.sh --describe command: its output follows.".to_owned(),
+            ));
+            continue;
+        }
         if CONFIRMATIONS.iter().any(|p| c.rest.starts_with(p)) {
             out.notes.push((
                 line_pos,
@@ -435,6 +449,23 @@ mod tests {
 
     fn map(pairs: &[(QuotaKey, f64)]) -> BTreeMap<QuotaKey, f64> {
         pairs.iter().copied().collect()
+    }
+
+    #[test]
+    fn a_pasted_session_skips_its_comment_and_command_lines_with_notes() {
+        let text = "# saved from the bastion\n$ kafka-configs.sh --bootstrap-server b:9092 --describe --entity-type users\n\
+                    Quota configs for user-principal 'alice' are producer_byte_rate=1024.0\n";
+        let import = parse_describe_output(text).unwrap();
+        assert_eq!(import.quotas.len(), 1);
+        assert_eq!(import.quotas[0].entity.path(), "users/alice");
+        let notes: Vec<(u32, &str)> = import.notes.iter().map(|(p, n)| (p.line, n.as_str())).collect();
+        assert_eq!(
+            notes,
+            [
+                (1, "Skipped a comment line."),
+                (2, "Skipped the kafka-configs.sh --describe command: its output follows.")
+            ]
+        );
     }
 
     #[test]
