@@ -81,8 +81,10 @@ fn value_ticks(max: f64, fmt: impl Fn(f64) -> String) -> Vec<(f64, String)> {
 /// The samples of the quota window at the cursor, as bars.
 pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
     let bars = track.samples_at(cursor);
-    let per_sample_quota = track.bound * track.sample_window_ms as f64 / 1000.0;
-    let unlimited = track.bound >= quota_engine::resolve::UNLIMITED_BOUND;
+    // The bound in force at the cursor (a set_quota event may have changed it).
+    let bound = track.bound_at(cursor as i64);
+    let per_sample_quota = bound * track.sample_window_ms as f64 / 1000.0;
+    let unlimited = bound >= quota_engine::resolve::UNLIMITED_BOUND;
     let max_sum = bars.iter().map(|b| b.sum).fold(0.0, f64::max);
     let top = model::nice_max(if unlimited { max_sum } else { max_sum.max(per_sample_quota * 1.2) });
     let (w, h) = inner();
@@ -96,7 +98,7 @@ pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
         model::count_of(bars.len() as u64, "sample", "samples"),
         fmt_amount(track.quota_type, bars.iter().map(|b| b.sum).sum()),
         rate.map_or("0".to_owned(), |r| fmt_rate_of(track.quota_type, r.rate)),
-        if unlimited { "unlimited".to_owned() } else { fmt_rate_of(track.quota_type, track.bound) },
+        if unlimited { "unlimited".to_owned() } else { fmt_rate_of(track.quota_type, bound) },
     );
     let offset = slots - bars.len() as f64;
     let body = html! {
@@ -137,11 +139,15 @@ pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
 /// The measured rate of a budget over the whole run against its quota,
 /// with the member clients' mute spans and the throttle decisions.
 pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html {
-    let unlimited = track.bound >= quota_engine::resolve::UNLIMITED_BOUND;
-    let peak = track.rate.points.iter().map(|p| p.rate).fold(0.0, f64::max);
-    let top = model::nice_max(if unlimited { peak } else { peak.max(track.bound) * 1.1 });
-    let (w, h) = inner();
     let end = t.end_ms.max(1.0);
+    let segments = bound_segments(track, end);
+    let finite = |b: f64| b < quota_engine::resolve::UNLIMITED_BOUND;
+    let unlimited = !segments.iter().any(|(_, _, b)| finite(*b));
+    let bound_max = segments.iter().map(|(_, _, b)| *b).filter(|b| finite(*b)).fold(0.0, f64::max);
+    let bound_now = track.bound_at(cursor as i64);
+    let peak = track.rate.points.iter().map(|p| p.rate).fold(0.0, f64::max);
+    let top = model::nice_max(if unlimited { peak } else { peak.max(bound_max) * 1.1 });
+    let (w, h) = inner();
     let sc = Scale { x: (0.0, end), y: (0.0, top), w, h };
     let pts = |past: bool| {
         track
@@ -163,7 +169,7 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
         track.sensor_name,
         model::fmt_ms(end),
         fmt_rate_of(track.quota_type, peak),
-        if unlimited { "unlimited".to_owned() } else { fmt_rate_of(track.quota_type, track.bound) },
+        if finite(bound_now) { fmt_rate_of(track.quota_type, bound_now) } else { "unlimited".to_owned() },
         track.throttles.len(),
         mutes.len(),
         model::fmt_ms(cursor),
@@ -175,9 +181,11 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
                 <rect class="mute" x={format!("{:.1}", sc.px(s.from_ms))} y="0"
                     width={format!("{:.1}", (sc.px(s.to_ms) - sc.px(s.from_ms)).max(0.5))} height={h.to_string()} />
             }) }
-            if !unlimited {
-                <line class="quota" x1="0" x2={w.to_string()} y1={format!("{:.1}", sc.py(track.bound))} y2={format!("{:.1}", sc.py(track.bound))} />
-            }
+            { for segments.iter().filter(|(_, _, b)| finite(*b)).map(|(from, to, b)| html! {
+                <line class="quota" x1={format!("{:.1}", sc.px(*from))} x2={format!("{:.1}", sc.px(*to))}
+                    y1={format!("{:.1}", sc.py(*b))} y2={format!("{:.1}", sc.py(*b))} />
+            }) }
+            { event_markers(t, &sc, h) }
             <path class="line future" d={sc.path(pts(false))} />
             <path class="line" d={sc.path(pts(true))} />
             { for track.throttles.iter().filter(|e| e.applied).take(600).map(|e| html! {
@@ -193,7 +201,13 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
             { frame(label, "chart-rate", body, &value_ticks(top, |v| fmt_rate_of(track.quota_type, v)), &time_ticks(end)) }
             <p class="legend"><span class="sw line"></span>{ "measured rate" }
                 if !unlimited { <span class="sw quota"></span>{ "quota" } }
-                <span class="sw mute"></span>{ "channel muted" }<span class="sw throttle"></span>{ "throttle decided" }</p>
+                <span class="sw mute"></span>{ "channel muted" }<span class="sw throttle"></span>{ "throttle decided" }
+                if !t.markers.is_empty() { <span class="sw marker"></span>{ "event" } }</p>
+            if !t.markers.is_empty() {
+                <ul class="events">{ for t.markers.iter().map(|m| html! {
+                    <li>{ format!("{}: {}", model::fmt_ms(m.at_ms), m.text) }</li>
+                }) }</ul>
+            }
             <details class="data"><summary>{ "Data" }</summary>
                 <table>
                     <thead><tr><th scope="col">{ "Time" }</th><th scope="col">{ "Measured rate" }</th><th scope="col">{ "Window" }</th></tr></thead>
@@ -203,6 +217,34 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
                 </table>
             </details>
         </figure>
+    }
+}
+
+/// The bound over the run as `(from_ms, to_ms, bound per second)` pieces:
+/// the sensor's first bound, then each `set_quota` event's.
+fn bound_segments(track: &SensorTrack, end: f64) -> Vec<(f64, f64, f64)> {
+    let mut out = Vec::new();
+    let (mut from, mut bound) = (0.0, track.bound);
+    for c in &track.bound_changes {
+        out.push((from, c.at_ms as f64, bound));
+        (from, bound) = (c.at_ms as f64, c.bound);
+    }
+    out.push((from, end, bound));
+    out
+}
+
+/// The scenario's events (leadership moves, quota changes, client stops)
+/// as vertical lines, each with its sentence as a tooltip.
+fn event_markers(t: &Timeline, sc: &Scale, h: f64) -> Html {
+    html! {
+        { for t.markers.iter().map(|m| {
+            let x = format!("{:.1}", sc.px(m.at_ms));
+            html! {
+                <line class="marker" x1={x.clone()} x2={x} y1="0" y2={h.to_string()}>
+                    <title>{ format!("{}: {}", model::fmt_ms(m.at_ms), m.text) }</title>
+                </line>
+            }
+        }) }
     }
 }
 

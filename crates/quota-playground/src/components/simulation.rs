@@ -153,7 +153,7 @@ fn run_view(ctx: &Ctx, t: &Timeline) -> Html {
             }}>
                 { for t.sensors.iter().enumerate().map(|(i, s)| html! {
                     <option value={i.to_string()} selected={i == si}>
-                        { format!("{} on broker {} ({})", s.mbean, s.broker, if s.bound >= quota_engine::resolve::UNLIMITED_BOUND { "unlimited".to_owned() } else { fmt_rate_of(s.quota_type, s.bound) }) }
+                        { format!("{} on broker {} ({})", s.mbean, s.broker, bounds_text(s)) }
                     </option>
                 }) }
             </select>
@@ -478,4 +478,21 @@ fn workload_editor(ctx: &Ctx, s: &Scenario, i: usize, w: &Workload) -> Html {
             <button type="button" class="ghost danger" aria-label={format!("Remove {legend}")} onclick={remove}>{ "Remove client" }</button>
         </fieldset>
     }
+}
+
+/// A budget's bound as the run went: `2 MB/s`, or `2 MB/s, then 1 MB/s at
+/// 10.00 s` after a set_quota event.
+fn bounds_text(s: &quota_engine::sim::SensorTrack) -> String {
+    let one = |b: f64| {
+        if b >= quota_engine::resolve::UNLIMITED_BOUND {
+            "unlimited".to_owned()
+        } else {
+            fmt_rate_of(s.quota_type, b)
+        }
+    };
+    let mut out = one(s.bound);
+    for c in &s.bound_changes {
+        out.push_str(&format!(", then {} at {}", one(c.bound), crate::model::fmt_ms(c.at_ms as f64)));
+    }
+    out
 }
