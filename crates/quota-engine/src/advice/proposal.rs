@@ -16,7 +16,8 @@
 
 use serde::Serialize;
 
-use super::exact::ExactPath;
+use super::capacity::human_bytes;
+use super::exact::{display_exact, ExactPath};
 use crate::entity::{EntityName, QuotaEntity, QuotaKey, QuotaType};
 use crate::jdk::double::java_double_to_string;
 use crate::principal::sanitize;
@@ -77,6 +78,13 @@ pub struct Proposal {
     pub covers: Vec<ClientIdentity>,
     /// Who the entity reaches in general, in words.
     pub reach: String,
+    /// True when a user with no quota of their own, with the same client id,
+    /// also gets this entity's limit (resolved on the ladder with a
+    /// placeholder user).
+    pub reaches_any_user: bool,
+    /// True when the same user with a client id that has no quota of its
+    /// own also gets this entity's limit (resolved with a placeholder client id).
+    pub reaches_any_client_id: bool,
     /// Existing quotas that stop applying to someone once this is set.
     pub shadows: Vec<Shadowing>,
     /// Existing, more specific quotas that keep applying to someone this
@@ -128,6 +136,37 @@ impl Advice {
     /// The best proposal, if any rung works.
     pub fn best(&self) -> Option<&Proposal> {
         self.best.and_then(|i| self.proposals.get(i))
+    }
+}
+
+/// Whom the best proposal must reach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scope {
+    /// The connection and the other connections given.
+    Connections,
+    /// Also every user without a quota of their own, with the connection's
+    /// client id ([`Proposal::reaches_any_user`]).
+    EveryUser,
+    /// Also every client id of the connection's user that has no quota of
+    /// its own ([`Proposal::reaches_any_client_id`]).
+    EveryClientId,
+}
+
+impl Advice {
+    /// The most specific proposal that covers every given connection and,
+    /// for [`Scope::EveryUser`] / [`Scope::EveryClientId`], also reaches
+    /// every other user / client id as checked on the ladder; `None` when
+    /// no proposal does.
+    pub fn best_for(&self, scope: Scope) -> Option<&Proposal> {
+        self.proposals.iter().find(|p| {
+            p.covers_all
+                && match scope {
+                    Scope::Connections => true,
+                    Scope::EveryUser => p.reaches_any_user,
+                    Scope::EveryClientId => p.reaches_any_client_id,
+                }
+        })
     }
 }
 
@@ -237,22 +276,30 @@ fn representative(a: &QuotaEntity, b: &QuotaEntity) -> Option<(ClientIdentity, S
     };
     Some((
         ClientIdentity::new(user.unwrap_or(OTHER_USER), client.unwrap_or(OTHER_CLIENT)),
-        format!("{user_words} {client_words}"),
+        if user.is_some() {
+            format!("{user_words} {client_words}")
+        } else {
+            format!("{user_words}, {client_words}")
+        },
     ))
 }
 
 /// Whom the entity of `rung` reaches, in words, for user `u` and client id `c`.
-fn reach_words(rung: Rung, u: &str, c: &str) -> String {
+fn reach_words(rung: Rung, user: &str, c: &str) -> String {
+    // The user as a path segment, a literal `<default>` quoted.
+    let u = display_exact(&EntityName::Named(user.to_owned()));
+    let u = u.as_str();
+    let cp = display_exact(&EntityName::Named(c.to_owned()));
     match rung {
-        Rung::UserClientId => format!("only principal {u:?} with client.id {c:?}"),
+        Rung::UserClientId => format!("only principal {user:?} with client.id {c:?}"),
         Rung::UserDefaultClientId => format!(
-            "principal {u:?} with every client.id that has no users/{u}/clients/<that id> quota, each client.id its own budget"
+            "principal {user:?} with every client.id that has no users/{u}/clients/<that id> quota, each client.id its own budget"
         ),
         Rung::User => format!(
-            "principal {u:?} with all its client.ids together in one budget, except client.ids with a users/{u}/clients/... quota"
+            "principal {user:?} with all its client.ids together in one budget, except client.ids with a users/{u}/clients/... quota"
         ),
         Rung::DefaultUserClientId => format!(
-            "every user without a quota of their own (users/X/clients/{c}, users/X/clients/<default> or users/X), with client.id {c:?}, each user its own budget"
+            "every user without a quota of their own (users/X/clients/{cp}, users/X/clients/<default> or users/X), with client.id {c:?}, each user its own budget"
         ),
         Rung::DefaultUserDefaultClientId => "every user without a quota of their own, with every client.id that has no users/<default>/clients/<that id> quota, each (user, client.id) its own budget".to_owned(),
         Rung::DefaultUser => "every user without a quota of their own (users/X or users/X/clients/...) and not covered by a users/<default>/clients/... quota, each user one budget for all their client.ids".to_owned(),
@@ -450,14 +497,28 @@ fn build_proposal(
         }
     }
 
+    let gets = |user: &str, client: &str| {
+        after
+            .resolve(user, client)
+            .matched
+            .is_some_and(|m| same(&m.entity, &entity))
+    };
+    let reaches_any_user = gets(OTHER_USER, &target.client_id);
+    let reaches_any_client_id = gets(&target.principal_name, OTHER_CLIENT);
     let already_in_place = current.rung() == Some(rung) && current.limit() == Some(want);
     let replaces = before.override_value(&entity);
     let reach = reach_words(rung, &target.principal_name, &target.client_id);
-    let v = java_double_to_string(want);
+    let v = match key {
+        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => {
+            format!("{} ({} per broker)", java_double_to_string(want), human_bytes(want))
+        }
+        _ => java_double_to_string(want),
+    };
+    let n = rung.number();
     let summary = if already_in_place {
-        format!("{} ({rung}) already gives {} {key}={v}; it reaches {reach}.", entity.exact_path(), who(target))
+        format!("{} (rung {n}) already gives {} {key}={v}; it reaches {reach}.", entity.exact_path(), who(target))
     } else {
-        format!("Set {key}={v} on {} ({rung}): it reaches {reach}.", entity.exact_path())
+        format!("Set {key}={v} on {} (rung {n}): it reaches {reach}.", entity.exact_path())
     };
     Proposal {
         rung,
@@ -469,6 +530,8 @@ fn build_proposal(
         covers_all,
         covers,
         reach,
+        reaches_any_user,
+        reaches_any_client_id,
         shadows,
         shadowed_by,
         effects,
@@ -525,7 +588,7 @@ mod tests {
         let sh = &p4.shadows;
         assert_eq!(sh.len(), 1, "{sh:?}");
         assert_eq!(sh[0].entity, QuotaEntity::User(EntityName::Default));
-        assert!(sh[0].population.contains("client.id \"reporting\""), "{}", sh[0].population);
+        assert_eq!(sh[0].population, "every user without a quota of their own, with client.id \"reporting\"");
         // users/carol keeps applying to carol: shadowed-by, computed for the set and in words.
         let by = &p4.shadowed_by;
         assert_eq!(by.len(), 1, "{by:?}");
@@ -552,6 +615,18 @@ mod tests {
         // Set for one connection alone, the best is the most specific entity.
         let one = propose(&store, &alice, &[], QuotaType::Produce, MB10);
         assert_eq!(one.best().unwrap().rung, Rung::UserClientId);
+    }
+
+    #[test]
+    fn for_every_user_the_answer_is_rung_4_even_for_one_connection() {
+        let store = issue_store();
+        let a = propose(&store, &ClientIdentity::new("alice", "reporting"), &[], QuotaType::Produce, MB10);
+        let p = a.best_for(Scope::EveryUser).expect("a proposal for every user");
+        assert_eq!(p.rung, Rung::DefaultUserClientId);
+        assert!(p.reaches_any_user && !p.reaches_any_client_id);
+        // Every client-id of alice: users/alice/clients/<default> (rung 2).
+        assert_eq!(a.best_for(Scope::EveryClientId).unwrap().rung, Rung::UserDefaultClientId);
+        assert_eq!(a.best_for(Scope::Connections).unwrap().rung, Rung::UserClientId);
     }
 
     #[test]
