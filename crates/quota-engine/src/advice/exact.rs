@@ -3,11 +3,12 @@
 //!
 //! Kafka's Admin API takes any string as an entity name, `<default>`
 //! included (`ClientQuotaControlManager.validateEntity` only refuses empty
-//! names), while the default entity is a `null` name. Kafka's own paths and
-//! [`QuotaEntity::path`] write both as `<default>`. The engine's `Display`
-//! is left as it is (the conformance vectors and every export print it);
-//! advice output uses [`display_exact`] / [`ExactPath::exact_path`], which
-//! quote a literal name whenever the plain form could mislead.
+//! names), while the default entity is a `null` name. Kafka's old ZooKeeper
+//! paths write both as `<default>`; [`QuotaEntity::path`] (and so the
+//! engine's `Display`) quotes the literal, `users/"<default>"`, and nothing
+//! else. Advice output goes further with [`display_exact`] /
+//! [`ExactPath::exact_path`], which also quote empty names, names with
+//! leading or trailing spaces, and names holding `/` or `"`.
 
 use crate::entity::{EntityName, QuotaEntity};
 
@@ -96,8 +97,9 @@ mod tests {
     fn literal_default_prints_apart_from_the_default_entity() {
         let literal = QuotaEntity::User(EntityName::Named("<default>".into()));
         let default = QuotaEntity::User(EntityName::Default);
-        // The engine's Display is unchanged: both read users/<default>.
-        assert_eq!(literal.to_string(), default.to_string());
+        // QuotaEntity::path/Display quote the literal too.
+        assert_eq!(literal.to_string(), "users/\"<default>\"");
+        assert_eq!(default.to_string(), "users/<default>");
         assert_eq!(default.exact_path(), "users/<default>");
         assert_eq!(literal.exact_path(), "users/\"<default>\"");
         assert_ne!(literal.exact_path(), default.exact_path());
