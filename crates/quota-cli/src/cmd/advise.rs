@@ -34,7 +34,9 @@ use quota_engine::principal::{
     SslClientAuth,
 };
 use quota_engine::resolve::ClientIdentity;
-use quota_engine::{java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, QuotaType, UnitLabel};
+use quota_engine::{
+    java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, QuotaType, UnitLabel,
+};
 
 use super::resolve::{load_quotas, ClientAuthArg, FormatArg, ListenerArg};
 use super::{EXIT_BAD_INPUT, EXIT_OK};
@@ -193,12 +195,18 @@ impl IdentityArgs {
     fn principal_config(&self) -> PrincipalConfig {
         let realm = match (&self.kerberos_realm, &self.kerberos) {
             (Some(realm), _) => realm.clone(),
-            (None, Some(p)) => p.rsplit_once('@').map(|(_, r)| r.to_owned()).unwrap_or_default(),
+            (None, Some(p)) => p
+                .rsplit_once('@')
+                .map(|(_, r)| r.to_owned())
+                .unwrap_or_default(),
             (None, None) => String::new(),
         };
         PrincipalConfig {
             ssl_principal_mapping_rules: self.ssl_mapping_rules.clone(),
-            sasl_kerberos_principal_to_local_rules: self.kerberos_rules.as_deref().map(parse_config_list),
+            sasl_kerberos_principal_to_local_rules: self
+                .kerberos_rules
+                .as_deref()
+                .map(parse_config_list),
             kerberos_default_realm: realm,
             ..PrincipalConfig::default()
         }
@@ -234,7 +242,12 @@ pub(crate) struct AdviseArgs {
     /// (it and --also), `every-user` (every user without a quota of their
     /// own, with this client.id) or `every-client-id` (every client.id of
     /// this user without a quota of its own).
-    #[arg(long = "for", value_enum, value_name = "SCOPE", default_value = "connections")]
+    #[arg(
+        long = "for",
+        value_enum,
+        value_name = "SCOPE",
+        default_value = "connections"
+    )]
     scope: ScopeArg,
     /// `num.io.threads` of the brokers (request capacity).
     #[arg(long, value_name = "N", default_value_t = 8)]
@@ -275,13 +288,13 @@ pub(crate) fn parse_want(text: &str, key: QuotaKey) -> Result<f64, String> {
         _ if bytes => {
             return Err(bad(&format!(
                 "{unit:?} is not a byte unit; use B, kB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024), or a plain number of bytes/s"
-            )))
+            )));
         }
         _ => {
             return Err(bad(&format!(
                 "{unit:?} is not a unit of {key}; give a plain number in {}",
                 key.unit(UnitLabel::PerBroker)
-            )))
+            )));
         }
     };
     let n: f64 = number
@@ -331,8 +344,14 @@ fn human_value(key: QuotaKey, v: f64) -> String {
 fn command(entity: &QuotaEntity, key: QuotaKey, value: f64) -> String {
     let mut one = QuotaStore::new();
     match one.set(entity, key, value) {
-        Ok(()) => quota_formats::configs_sh::alter_commands(&one).trim_end().to_owned(),
-        Err(e) => format!("(no command: Kafka refuses {}: {})", entity.exact_path(), e.message),
+        Ok(()) => quota_formats::configs_sh::alter_commands(&one)
+            .trim_end()
+            .to_owned(),
+        Err(e) => format!(
+            "(no command: Kafka refuses {}: {})",
+            entity.exact_path(),
+            e.message
+        ),
     }
 }
 
@@ -341,7 +360,10 @@ fn proposal_json(p: &Proposal) -> serde_json::Value {
     if let Some(o) = v.as_object_mut() {
         o.insert("rung_number".to_owned(), p.rung.number().into());
         o.insert("entity_path".to_owned(), p.entity.exact_path().into());
-        o.insert("command".to_owned(), command(&p.entity, p.key, p.value).into());
+        o.insert(
+            "command".to_owned(),
+            command(&p.entity, p.key, p.value).into(),
+        );
         o.insert("unit".to_owned(), p.key.unit(UnitLabel::PerBroker).into());
     }
     v
@@ -410,7 +432,8 @@ fn print_proposal_detail(p: &Proposal, indent: &str) {
     for c in &p.covers {
         outln!(
             "{indent}also covers: principal {:?} with client.id {:?}.",
-            c.principal_name, c.client_id
+            c.principal_name,
+            c.client_id
         );
     }
     for s in &p.shadows {
@@ -419,7 +442,12 @@ fn print_proposal_detail(p: &Proposal, indent: &str) {
     for s in &p.shadowed_by {
         outln!("{indent}shadowed by: {}", s.summary);
     }
-    for e in p.effects.iter().skip(1).filter(|e| !e.covered && e.before != e.after) {
+    for e in p
+        .effects
+        .iter()
+        .skip(1)
+        .filter(|e| !e.covered && e.before != e.after)
+    {
         outln!("{indent}side effect: {}", e.summary);
     }
 }
@@ -507,12 +535,12 @@ fn advise(args: &AdviseArgs) -> Result<(), String> {
     let store = load_quotas(&args.quotas, args.format)?;
     let cluster = Cluster::from_store(store, settings.clone(), args.identity.principal_config());
     let conn = args.identity.connection()?;
-    let builder = cluster
-        .rules()
-        .map_err(|e| format!("kafka-quota: the broker would not start with these principal rules: {e}"))?;
-    let outcome = builder
-        .build(&conn)
-        .map_err(|e| format!("kafka-quota: Kafka closes this connection before any quota applies: {e}"))?;
+    let builder = cluster.rules().map_err(|e| {
+        format!("kafka-quota: the broker would not start with these principal rules: {e}")
+    })?;
+    let outcome = builder.build(&conn).map_err(|e| {
+        format!("kafka-quota: Kafka closes this connection before any quota applies: {e}")
+    })?;
     let me = ClientIdentity::new(&outcome.principal.name, &conn.client_id);
     let advice = propose(cluster.store(), &me, &others, quota_type, want);
     let misses = near_misses(cluster.store(), &me, Some(quota_type));
@@ -578,9 +606,18 @@ fn advise(args: &AdviseArgs) -> Result<(), String> {
             "capacity": capacity_json,
             "warnings": warnings,
         });
-        outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_else(|_| v.to_string()));
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&v).unwrap_or_else(|_| v.to_string())
+        );
     } else {
-        print_text(&advice, args.scope, &misses, &capacity, &format!("{} ({})", outcome.principal, outcome.derivation));
+        print_text(
+            &advice,
+            args.scope,
+            &misses,
+            &capacity,
+            &format!("{} ({})", outcome.principal, outcome.derivation),
+        );
     }
     Ok(())
 }

@@ -69,7 +69,12 @@ fn for_every_user_the_answer_is_default_user_with_the_client_id_and_its_command(
     // clients/reporting already holds 10 MB/s but is outranked: not proposed, and why.
     assert!(out.contains("- rung 7 (clients/C) clients/reporting: With producer_byte_rate=1.0E7 on clients/reporting, principal \"alice\" with client.id \"reporting\" would still get producer_byte_rate=2000000.0 from users/<default>."), "{out}");
     // The typo'd client-id is named as a near miss.
-    assert!(out.contains("Near misses:\n- clients/reportng (producer_byte_rate=7000000.0) never applies"), "{out}");
+    assert!(
+        out.contains(
+            "Near misses:\n- clients/reportng (producer_byte_rate=7000000.0) never applies"
+        ),
+        "{out}"
+    );
 }
 
 #[test]
@@ -78,7 +83,10 @@ fn with_other_connections_the_answer_covers_them_all() {
     args.extend(["10000000", "--also", "bob::reporting"]);
     let (out, _) = advise(QUOTAS, &args);
     assert!(out.starts_with("Answer: Set producer_byte_rate=1.0E7 (10 MB/s per broker) on users/<default>/clients/reporting (rung 4)"), "{out}");
-    assert!(out.contains("  also covers: principal \"bob\" with client.id \"reporting\"."), "{out}");
+    assert!(
+        out.contains("  also covers: principal \"bob\" with client.id \"reporting\"."),
+        "{out}"
+    );
     // Alone, the most specific entity answers.
     let mut alone = ALICE.to_vec();
     alone.push("10000000");
@@ -97,8 +105,14 @@ fn json_has_a_format_version_rung_numbers_and_commands() {
     assert_eq!(v["scope"], "every-user");
     assert_eq!(v["want"], 10_000_000.0);
     assert_eq!(v["best"]["rung_number"], 4);
-    assert_eq!(v["best"]["entity"], serde_json::json!({"user": null, "client-id": "reporting"}));
-    assert!(v["best"]["command"].as_str().unwrap().contains("--entity-default --entity-type clients --entity-name reporting"));
+    assert_eq!(
+        v["best"]["entity"],
+        serde_json::json!({"user": null, "client-id": "reporting"})
+    );
+    assert!(v["best"]["command"]
+        .as_str()
+        .unwrap()
+        .contains("--entity-default --entity-type clients --entity-name reporting"));
     assert_eq!(v["proposals"].as_array().unwrap().len(), 6);
     assert_eq!(v["rejected"][0]["rung_number"], 7);
     assert_eq!(v["near_misses"][0]["kind"], "typo");
@@ -108,8 +122,16 @@ fn json_has_a_format_version_rung_numbers_and_commands() {
 fn request_percentage_above_capacity_warns_on_stderr() {
     let q = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'request_percentage=50' --entity-type users --entity-default\n";
     let args = [
-        "--listener", "SASL_PLAINTEXT", "--user", "alice", "--client-id", "app",
-        "--quota-type", "request_percentage", "--want", "1200%",
+        "--listener",
+        "SASL_PLAINTEXT",
+        "--user",
+        "alice",
+        "--client-id",
+        "app",
+        "--quota-type",
+        "request_percentage",
+        "--want",
+        "1200%",
     ];
     let (out, err) = advise(q, &args);
     assert!(out.contains("Capacity:\n- request_percentage=1200.0 is 12 thread(s) worth of time per quota window, 109.1 % of one broker's capacity of 1100.0 % ((num.io.threads 8 + num.network.threads 3) x 100 %)"), "{out}");
@@ -120,7 +142,10 @@ fn request_percentage_above_capacity_warns_on_stderr() {
     let mut more = args.to_vec();
     more.extend(["--num-io-threads", "16", "--num-network-threads", "4"]);
     let (out, err) = advise(q, &more);
-    assert!(out.contains("60.0 % of one broker's capacity of 2000.0 %"), "{out}");
+    assert!(
+        out.contains("60.0 % of one broker's capacity of 2000.0 %"),
+        "{out}"
+    );
     assert!(err.is_empty(), "{err}");
 }
 
@@ -128,12 +153,25 @@ fn request_percentage_above_capacity_warns_on_stderr() {
 fn tls_near_miss_on_part_of_the_dn() {
     let q = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'consumer_byte_rate=1000' --entity-type users --entity-name CN=my-app\n";
     let args = [
-        "--listener", "SSL", "--dn", "CN=my-app,OU=x", "--client-id", "c",
-        "--quota-type", "consumer_byte_rate", "--want", "1kB/s", "--leaders", "3",
+        "--listener",
+        "SSL",
+        "--dn",
+        "CN=my-app,OU=x",
+        "--client-id",
+        "c",
+        "--quota-type",
+        "consumer_byte_rate",
+        "--want",
+        "1kB/s",
+        "--leaders",
+        "3",
     ];
     let (out, _) = advise(q, &args);
     assert!(out.contains("Near misses:\n- users/CN=my-app (consumer_byte_rate=1000.0) never applies to principal \"CN=my-app,OU=x\" with client.id \"c\": it names part of the certificate DN"), "{out}");
-    assert!(out.contains("written as users/CN=my-app,OU=x it would apply."), "{out}");
+    assert!(
+        out.contains("written as users/CN=my-app,OU=x it would apply."),
+        "{out}"
+    );
     assert!(out.contains("with its partitions led by 3 brokers, each broker allows it that much, so up to 3000.0 bytes/s (3 kB/s) across the cluster."), "{out}");
 }
 
@@ -141,16 +179,37 @@ fn tls_near_miss_on_part_of_the_dn() {
 fn a_literal_default_user_prints_apart_from_the_default() {
     let q = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'producer_byte_rate=1000' --entity-type users --entity-name '<default>'\n";
     let args = [
-        "--listener", "SASL_PLAINTEXT", "--user", "<default>", "--client-id", "c",
-        "--quota-type", "producer_byte_rate", "--want", "2000",
+        "--listener",
+        "SASL_PLAINTEXT",
+        "--user",
+        "<default>",
+        "--client-id",
+        "c",
+        "--quota-type",
+        "producer_byte_rate",
+        "--want",
+        "2000",
     ];
     let (out, _) = advise(q, &args);
     assert!(out.contains("from users/\"<default>\" (rung 3)."), "{out}");
-    assert!(out.contains("note: users/\"<default>\"/clients/c names a user literally called \"<default>\""), "{out}");
-    assert!(out.contains("--entity-type users --entity-name '<default>' --entity-type clients --entity-name c"), "{out}");
+    assert!(
+        out.contains(
+            "note: users/\"<default>\"/clients/c names a user literally called \"<default>\""
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "--entity-type users --entity-name '<default>' --entity-type clients --entity-name c"
+        ),
+        "{out}"
+    );
     // users/<default> (the default) would not win over users/"<default>" (the literal).
     assert!(out.contains("- rung 6 (users/<default>) users/<default>: With producer_byte_rate=2000.0 on users/<default>, principal \"<default>\" with client.id \"c\" would still get producer_byte_rate=1000.0 from users/\"<default>\"."), "{out}");
-    assert!(out.contains("except client.ids with a users/\"<default>\"/clients/... quota"), "{out}");
+    assert!(
+        out.contains("except client.ids with a users/\"<default>\"/clients/... quota"),
+        "{out}"
+    );
 }
 
 #[test]

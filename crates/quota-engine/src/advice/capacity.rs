@@ -54,7 +54,11 @@ pub struct RequestCapacity {
 pub fn request_capacity(percent: f64, settings: &BrokerSettings) -> RequestCapacity {
     let capacity = settings.request_capacity_percent();
     let threads = settings.num_io_threads + settings.num_network_threads;
-    let share = if capacity > 0.0 { percent / capacity } else { f64::INFINITY };
+    let share = if capacity > 0.0 {
+        percent / capacity
+    } else {
+        f64::INFINITY
+    };
     let exceeds = percent > capacity;
     let threads_worth = percent / 100.0;
     let summary = format!(
@@ -170,7 +174,10 @@ mod tests {
         assert_eq!(c.capacity_percent, 1100.0);
         assert!(c.exceeds_capacity);
         let w = c.warning.expect("a warning above capacity");
-        assert!(w.contains("exceeds the broker's capacity of 1100.0 %"), "{w}");
+        assert!(
+            w.contains("exceeds the broker's capacity of 1100.0 %"),
+            "{w}"
+        );
         assert!(w.contains("11 threads"), "{w}");
     }
 

@@ -61,7 +61,11 @@ impl ExactPath for QuotaEntity {
             QuotaEntity::User(u) => format!("users/{}", display_exact(u)),
             QuotaEntity::ClientId(c) => format!("clients/{}", display_exact(c)),
             QuotaEntity::UserClientId { user, client_id } => {
-                format!("users/{}/clients/{}", display_exact(user), display_exact(client_id))
+                format!(
+                    "users/{}/clients/{}",
+                    display_exact(user),
+                    display_exact(client_id)
+                )
             }
             QuotaEntity::Ip(i) => format!("ips/{}", display_exact(i)),
         }
@@ -111,7 +115,10 @@ mod tests {
             client_id: EntityName::Named("<default>".into()),
         };
         assert_eq!(mixed.exact_path(), "users/<default>/clients/\"<default>\"");
-        assert!(mixed.literal_default_note().unwrap().contains("a client-id"));
+        assert!(mixed
+            .literal_default_note()
+            .unwrap()
+            .contains("a client-id"));
     }
 
     #[test]

@@ -127,7 +127,10 @@ fn spelling(written: &str, actual: &str) -> Option<MissKind> {
     if written.to_lowercase() == actual.to_lowercase() {
         return Some(MissKind::Case);
     }
-    if actual.chars().count() >= 4 && written.chars().count() >= 4 && levenshtein(written, actual) == 1 {
+    if actual.chars().count() >= 4
+        && written.chars().count() >= 4
+        && levenshtein(written, actual) == 1
+    {
         return Some(MissKind::Typo);
     }
     None
@@ -140,7 +143,11 @@ fn user_miss(written: &str, principal: &str) -> Option<MissKind> {
     if written == sanitize(principal) {
         return Some(MissKind::SanitizedName);
     }
-    if let Some(rest) = written.get(..5).filter(|p| p.eq_ignore_ascii_case("User:")).map(|_| &written[5..]) {
+    if let Some(rest) = written
+        .get(..5)
+        .filter(|p| p.eq_ignore_ascii_case("User:"))
+        .map(|_| &written[5..])
+    {
         if rest.trim() == principal {
             return Some(MissKind::UserPrefix);
         }
@@ -154,10 +161,16 @@ fn user_miss(written: &str, principal: &str) -> Option<MissKind> {
             return Some(MissKind::PartOfDn);
         }
     }
-    if looks_like_dn(principal) && !looks_like_dn(written) && cn_value(principal).as_deref() == Some(written) {
+    if looks_like_dn(principal)
+        && !looks_like_dn(written)
+        && cn_value(principal).as_deref() == Some(written)
+    {
         return Some(MissKind::CnOnly);
     }
-    if looks_like_dn(written) && !looks_like_dn(principal) && cn_value(written).as_deref() == Some(principal) {
+    if looks_like_dn(written)
+        && !looks_like_dn(principal)
+        && cn_value(written).as_deref() == Some(principal)
+    {
         return Some(MissKind::FullDn);
     }
     spelling(written, principal)
@@ -251,8 +264,12 @@ pub fn near_misses(
             continue;
         }
         let parts = entity.parts();
-        let states: Vec<(EntityType, PartMatch)> = parts.iter().map(|(t, n)| (*t, check(*t, n))).collect();
-        if states.iter().any(|(_, s)| matches!(s, PartMatch::Unrelated)) {
+        let states: Vec<(EntityType, PartMatch)> =
+            parts.iter().map(|(t, n)| (*t, check(*t, n))).collect();
+        if states
+            .iter()
+            .any(|(_, s)| matches!(s, PartMatch::Unrelated))
+        {
             continue;
         }
         let misses: Vec<(EntityType, MissKind, String)> = states
@@ -265,7 +282,11 @@ pub fn near_misses(
         let [(part, kind, written)] = misses.as_slice() else {
             continue;
         };
-        let actual = if *part == EntityType::User { principal } else { client };
+        let actual = if *part == EntityType::User {
+            principal
+        } else {
+            client
+        };
         let corrected_parts: Vec<(EntityType, EntityName)> = parts
             .iter()
             .map(|(t, n)| {
@@ -286,13 +307,18 @@ pub fn near_misses(
             }
             let mut copy = store.clone();
             let would_apply = copy.set(&corrected, *key, *value).is_ok() && {
-                let r = QuotaCallbacks::from_store(&copy).get(qt).resolve(principal, client);
+                let r = QuotaCallbacks::from_store(&copy)
+                    .get(qt)
+                    .resolve(principal, client);
                 r.matched.as_ref().is_some_and(|m| m.entity == corrected)
             };
             let then = if would_apply {
                 format!("written as {} it would apply", corrected.exact_path())
             } else {
-                format!("even written as {} a more specific quota would still win", corrected.exact_path())
+                format!(
+                    "even written as {} a more specific quota would still win",
+                    corrected.exact_path()
+                )
             };
             let reason = format!(
                 "{} ({key}={}) never applies to principal {principal:?} with client.id {client:?}: {}; {then}.",
@@ -330,7 +356,11 @@ mod tests {
     }
 
     fn one(s: &QuotaStore, principal: &str, client: &str) -> NearMiss {
-        let m = near_misses(s, &ClientIdentity::new(principal, client), Some(QuotaType::Produce));
+        let m = near_misses(
+            s,
+            &ClientIdentity::new(principal, client),
+            Some(QuotaType::Produce),
+        );
         assert_eq!(m.len(), 1, "{m:?}");
         m.into_iter().next().unwrap()
     }
@@ -342,8 +372,17 @@ mod tests {
         assert_eq!(m.kind, MissKind::PartOfDn);
         assert_eq!(m.corrected, QuotaEntity::user("CN=my-app,OU=x"));
         assert!(m.would_apply);
-        assert!(m.reason.starts_with("users/CN=my-app (producer_byte_rate=1000000.0) never applies"), "{}", m.reason);
-        assert!(m.reason.contains("part of the certificate DN"), "{}", m.reason);
+        assert!(
+            m.reason
+                .starts_with("users/CN=my-app (producer_byte_rate=1000000.0) never applies"),
+            "{}",
+            m.reason
+        );
+        assert!(
+            m.reason.contains("part of the certificate DN"),
+            "{}",
+            m.reason
+        );
     }
 
     #[test]
@@ -351,7 +390,11 @@ mod tests {
         let s = store(&[QuotaEntity::user("CN%3Dmy-app%2COU%3Dx")]);
         let m = one(&s, "CN=my-app,OU=x", "c");
         assert_eq!(m.kind, MissKind::SanitizedName);
-        assert!(m.reason.contains("sanitizes the entity name itself"), "{}", m.reason);
+        assert!(
+            m.reason.contains("sanitizes the entity name itself"),
+            "{}",
+            m.reason
+        );
     }
 
     #[test]
@@ -393,9 +436,17 @@ mod tests {
         let m = one(&s, "alice", "reporting");
         assert_eq!((m.part, m.kind), (EntityType::ClientId, MissKind::Typo));
         assert!(m.would_apply);
-        assert!(m.reason.contains("one character away from the client.id \"reporting\""), "{}", m.reason);
+        assert!(
+            m.reason
+                .contains("one character away from the client.id \"reporting\""),
+            "{}",
+            m.reason
+        );
         // Short names are not typos, and exact matches are no miss.
-        let s = store(&[QuotaEntity::client_id("ab"), QuotaEntity::client_id("reporting")]);
+        let s = store(&[
+            QuotaEntity::client_id("ab"),
+            QuotaEntity::client_id("reporting"),
+        ]);
         assert!(near_misses(&s, &ClientIdentity::new("u", "ac"), None).is_empty());
         assert!(near_misses(&s, &ClientIdentity::new("u", "reporting"), None).is_empty());
     }
@@ -404,12 +455,21 @@ mod tests {
     fn a_corrected_entity_that_still_loses_is_said_so() {
         let s = {
             let mut s = store(&[QuotaEntity::client_id("reportng")]);
-            s.set(&QuotaEntity::User(EntityName::Default), QuotaKey::ProducerByteRate, 5.0).unwrap();
+            s.set(
+                &QuotaEntity::User(EntityName::Default),
+                QuotaKey::ProducerByteRate,
+                5.0,
+            )
+            .unwrap();
             s
         };
         let m = one(&s, "alice", "reporting");
         assert!(!m.would_apply);
-        assert!(m.reason.contains("a more specific quota would still win"), "{}", m.reason);
+        assert!(
+            m.reason.contains("a more specific quota would still win"),
+            "{}",
+            m.reason
+        );
     }
 
     #[test]

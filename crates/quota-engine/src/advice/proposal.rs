@@ -215,13 +215,20 @@ fn matched(r: &Resolution) -> Option<(QuotaEntity, f64)> {
 
 fn show(m: &Option<(QuotaEntity, f64)>, key: QuotaKey) -> String {
     match m {
-        Some((e, v)) => format!("{key}={} from {}", java_double_to_string(*v), e.exact_path()),
+        Some((e, v)) => format!(
+            "{key}={} from {}",
+            java_double_to_string(*v),
+            e.exact_path()
+        ),
         None => "no limit".to_owned(),
     }
 }
 
 fn who(c: &ClientIdentity) -> String {
-    format!("principal {:?} with client.id {:?}", c.principal_name, c.client_id)
+    format!(
+        "principal {:?} with client.id {:?}",
+        c.principal_name, c.client_id
+    )
 }
 
 /// True when `entity`'s names admit connection `c`: each named part equals
@@ -349,7 +356,11 @@ pub fn propose(
             rejected.push(Rejected {
                 rung,
                 entity: entity.clone(),
-                reason: format!("Kafka refuses {}: {}.", entity.exact_path(), e.message.trim_end_matches('.')),
+                reason: format!(
+                    "Kafka refuses {}: {}.",
+                    entity.exact_path(),
+                    e.message.trim_end_matches('.')
+                ),
             });
             continue;
         }
@@ -413,7 +424,12 @@ fn build_proposal(
             let summary = if b == a {
                 format!("{} keeps {}.", who(c), show(&b, key))
             } else {
-                format!("{} gets {} instead of {}.", who(c), show(&a, key), show(&b, key))
+                format!(
+                    "{} gets {} instead of {}.",
+                    who(c),
+                    show(&a, key),
+                    show(&b, key)
+                )
             };
             ConnectionEffect {
                 connection: c.clone(),
@@ -461,14 +477,22 @@ fn build_proposal(
                 let was = b.as_ref().is_some_and(|(e, _)| same(e, existing));
                 let now_new = a.as_ref().is_some_and(|(e, _)| same(e, &entity));
                 let still = a.as_ref().is_some_and(|(e, _)| same(e, existing));
-                (was && now_new, still && pattern_admits(&entity, c), words.clone())
+                (
+                    was && now_new,
+                    still && pattern_admits(&entity, c),
+                    words.clone(),
+                )
             }
             None => (false, false, String::new()),
         };
         let v = java_double_to_string(value);
         let list = |cs: &[ClientIdentity]| cs.iter().map(who).collect::<Vec<_>>().join(", ");
         if rep_lost || !lost.is_empty() {
-            let population = if rep_lost { population.clone() } else { list(&lost) };
+            let population = if rep_lost {
+                population.clone()
+            } else {
+                list(&lost)
+            };
             shadows.push(Shadowing {
                 entity: existing.clone(),
                 value,
@@ -510,15 +534,26 @@ fn build_proposal(
     let reach = reach_words(rung, &target.principal_name, &target.client_id);
     let v = match key {
         QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => {
-            format!("{} ({} per broker)", java_double_to_string(want), human_bytes(want))
+            format!(
+                "{} ({} per broker)",
+                java_double_to_string(want),
+                human_bytes(want)
+            )
         }
         _ => java_double_to_string(want),
     };
     let n = rung.number();
     let summary = if already_in_place {
-        format!("{} (rung {n}) already gives {} {key}={v}; it reaches {reach}.", entity.exact_path(), who(target))
+        format!(
+            "{} (rung {n}) already gives {} {key}={v}; it reaches {reach}.",
+            entity.exact_path(),
+            who(target)
+        )
     } else {
-        format!("Set {key}={v} on {} (rung {n}): it reaches {reach}.", entity.exact_path())
+        format!(
+            "Set {key}={v} on {} (rung {n}): it reaches {reach}.",
+            entity.exact_path()
+        )
     };
     Proposal {
         rung,
@@ -548,23 +583,49 @@ mod tests {
 
     fn issue_store() -> QuotaStore {
         let mut s = QuotaStore::new();
-        s.set(&QuotaEntity::User(EntityName::Default), QuotaKey::ProducerByteRate, MB2).unwrap();
-        s.set(&QuotaEntity::client_id("reporting"), QuotaKey::ProducerByteRate, MB10).unwrap();
+        s.set(
+            &QuotaEntity::User(EntityName::Default),
+            QuotaKey::ProducerByteRate,
+            MB2,
+        )
+        .unwrap();
+        s.set(
+            &QuotaEntity::client_id("reporting"),
+            QuotaKey::ProducerByteRate,
+            MB10,
+        )
+        .unwrap();
         s
     }
 
     #[test]
     fn the_issue_example_proposes_default_user_with_client_reporting() {
         let mut store = issue_store();
-        store.set(&QuotaEntity::user("carol"), QuotaKey::ProducerByteRate, 5_000_000.0).unwrap();
+        store
+            .set(
+                &QuotaEntity::user("carol"),
+                QuotaKey::ProducerByteRate,
+                5_000_000.0,
+            )
+            .unwrap();
         let alice = ClientIdentity::new("alice", "reporting");
         let bob = ClientIdentity::new("bob", "reporting");
         let carol = ClientIdentity::new("carol", "reporting");
-        let a = propose(&store, &alice, &[bob.clone(), carol.clone()], QuotaType::Produce, MB10);
+        let a = propose(
+            &store,
+            &alice,
+            &[bob.clone(), carol.clone()],
+            QuotaType::Produce,
+            MB10,
+        );
         // Today: users/<default> (rung 6) shadows clients/reporting.
         assert_eq!(a.current.rung(), Some(Rung::DefaultUser));
         // Rung 7 (clients/reporting, already 10 MB/s) does not apply: verified, not assumed.
-        let r7 = a.rejected.iter().find(|r| r.rung == Rung::ClientId).expect("rung 7 rejected");
+        let r7 = a
+            .rejected
+            .iter()
+            .find(|r| r.rung == Rung::ClientId)
+            .expect("rung 7 rejected");
         assert!(r7.reason.contains("users/<default>"), "{}", r7.reason);
         let rungs: Vec<Rung> = a.proposals.iter().map(|p| p.rung).collect();
         assert_eq!(
@@ -580,7 +641,11 @@ mod tests {
         );
         // Carol keeps users/carol, so no proposal covers the whole set; the best
         // is the most specific one covering the most... here the most specific.
-        let p4 = a.proposals.iter().find(|p| p.rung == Rung::DefaultUserClientId).unwrap();
+        let p4 = a
+            .proposals
+            .iter()
+            .find(|p| p.rung == Rung::DefaultUserClientId)
+            .unwrap();
         assert_eq!(p4.entity.path(), "users/<default>/clients/reporting");
         assert_eq!(p4.covers, vec![bob.clone()]);
         assert!(!p4.covers_all);
@@ -588,13 +653,20 @@ mod tests {
         let sh = &p4.shadows;
         assert_eq!(sh.len(), 1, "{sh:?}");
         assert_eq!(sh[0].entity, QuotaEntity::User(EntityName::Default));
-        assert_eq!(sh[0].population, "every user without a quota of their own, with client.id \"reporting\"");
+        assert_eq!(
+            sh[0].population,
+            "every user without a quota of their own, with client.id \"reporting\""
+        );
         // users/carol keeps applying to carol: shadowed-by, computed for the set and in words.
         let by = &p4.shadowed_by;
         assert_eq!(by.len(), 1, "{by:?}");
         assert_eq!(by[0].entity, QuotaEntity::user("carol"));
         assert_eq!(by[0].connections, vec![carol.clone()]);
-        assert!(by[0].summary.contains("keeps applying"), "{}", by[0].summary);
+        assert!(
+            by[0].summary.contains("keeps applying"),
+            "{}",
+            by[0].summary
+        );
         assert_eq!(a.best().unwrap().rung, Rung::UserClientId);
         // rung 1 covers alice only.
         assert!(a.proposals[0].covers.is_empty());
@@ -604,12 +676,20 @@ mod tests {
     fn without_own_quotas_the_best_for_every_user_is_rung_4() {
         let store = issue_store();
         let alice = ClientIdentity::new("alice", "reporting");
-        let others = [ClientIdentity::new("bob", "reporting"), ClientIdentity::new("dave", "reporting")];
+        let others = [
+            ClientIdentity::new("bob", "reporting"),
+            ClientIdentity::new("dave", "reporting"),
+        ];
         let a = propose(&store, &alice, &others, QuotaType::Produce, MB10);
         let best = a.best().expect("a proposal");
         assert_eq!(best.rung, Rung::DefaultUserClientId);
         assert!(best.covers_all);
-        assert!(best.reach.contains("every user without a quota of their own"), "{}", best.reach);
+        assert!(
+            best.reach
+                .contains("every user without a quota of their own"),
+            "{}",
+            best.reach
+        );
         // The other client-ids of alice keep users/<default>: effects say who changes.
         assert!(best.effects.iter().all(|e| e.covered));
         // Set for one connection alone, the best is the most specific entity.
@@ -620,31 +700,74 @@ mod tests {
     #[test]
     fn for_every_user_the_answer_is_rung_4_even_for_one_connection() {
         let store = issue_store();
-        let a = propose(&store, &ClientIdentity::new("alice", "reporting"), &[], QuotaType::Produce, MB10);
-        let p = a.best_for(Scope::EveryUser).expect("a proposal for every user");
+        let a = propose(
+            &store,
+            &ClientIdentity::new("alice", "reporting"),
+            &[],
+            QuotaType::Produce,
+            MB10,
+        );
+        let p = a
+            .best_for(Scope::EveryUser)
+            .expect("a proposal for every user");
         assert_eq!(p.rung, Rung::DefaultUserClientId);
         assert!(p.reaches_any_user && !p.reaches_any_client_id);
         // Every client-id of alice: users/alice/clients/<default> (rung 2).
-        assert_eq!(a.best_for(Scope::EveryClientId).unwrap().rung, Rung::UserDefaultClientId);
-        assert_eq!(a.best_for(Scope::Connections).unwrap().rung, Rung::UserClientId);
+        assert_eq!(
+            a.best_for(Scope::EveryClientId).unwrap().rung,
+            Rung::UserDefaultClientId
+        );
+        assert_eq!(
+            a.best_for(Scope::Connections).unwrap().rung,
+            Rung::UserClientId
+        );
     }
 
     #[test]
     fn a_proposal_shadowed_for_a_named_user_says_so_in_words() {
         let mut store = issue_store();
-        store.set(&QuotaEntity::user("bob"), QuotaKey::ProducerByteRate, 1_000_000.0).unwrap();
-        let a = propose(&store, &ClientIdentity::new("alice", "reporting"), &[], QuotaType::Produce, MB10);
-        let p4 = a.proposals.iter().find(|p| p.rung == Rung::DefaultUserClientId).unwrap();
+        store
+            .set(
+                &QuotaEntity::user("bob"),
+                QuotaKey::ProducerByteRate,
+                1_000_000.0,
+            )
+            .unwrap();
+        let a = propose(
+            &store,
+            &ClientIdentity::new("alice", "reporting"),
+            &[],
+            QuotaType::Produce,
+            MB10,
+        );
+        let p4 = a
+            .proposals
+            .iter()
+            .find(|p| p.rung == Rung::DefaultUserClientId)
+            .unwrap();
         let by: Vec<String> = p4.shadowed_by.iter().map(|s| s.entity.path()).collect();
         assert_eq!(by, vec!["users/bob"]);
-        assert_eq!(p4.shadowed_by[0].population, "principal \"bob\" with client.id \"reporting\"");
+        assert_eq!(
+            p4.shadowed_by[0].population,
+            "principal \"bob\" with client.id \"reporting\""
+        );
     }
 
     #[test]
     fn an_entity_already_applying_is_marked_in_place() {
         let store = issue_store();
-        let a = propose(&store, &ClientIdentity::new("alice", "x"), &[], QuotaType::Produce, MB2);
-        let p6 = a.proposals.iter().find(|p| p.rung == Rung::DefaultUser).unwrap();
+        let a = propose(
+            &store,
+            &ClientIdentity::new("alice", "x"),
+            &[],
+            QuotaType::Produce,
+            MB2,
+        );
+        let p6 = a
+            .proposals
+            .iter()
+            .find(|p| p.rung == Rung::DefaultUser)
+            .unwrap();
         assert!(p6.already_in_place);
         assert_eq!(p6.replaces, Some(MB2));
     }
@@ -652,12 +775,29 @@ mod tests {
     #[test]
     fn empty_client_id_rungs_are_refused_with_kafkas_message() {
         let store = issue_store();
-        let a = propose(&store, &ClientIdentity::new("alice", ""), &[], QuotaType::Produce, MB10);
-        let r1 = a.rejected.iter().find(|r| r.rung == Rung::UserClientId).unwrap();
-        assert!(r1.reason.contains("Empty client-id not supported"), "{}", r1.reason);
+        let a = propose(
+            &store,
+            &ClientIdentity::new("alice", ""),
+            &[],
+            QuotaType::Produce,
+            MB10,
+        );
+        let r1 = a
+            .rejected
+            .iter()
+            .find(|r| r.rung == Rung::UserClientId)
+            .unwrap();
+        assert!(
+            r1.reason.contains("Empty client-id not supported"),
+            "{}",
+            r1.reason
+        );
         // users/alice/clients/<default> would not apply either: with an empty
         // client-id tag Kafka looks up users/alice, then users/<default>.
-        assert!(a.rejected.iter().any(|r| r.rung == Rung::UserDefaultClientId));
+        assert!(a
+            .rejected
+            .iter()
+            .any(|r| r.rung == Rung::UserDefaultClientId));
         assert_eq!(a.best().unwrap().rung, Rung::User);
     }
 
@@ -665,7 +805,13 @@ mod tests {
     fn a_raw_dn_principal_is_proposed_raw_and_matched_sanitized() {
         let store = QuotaStore::new();
         let dn = "CN=my-app,OU=x";
-        let a = propose(&store, &ClientIdentity::new(dn, "c"), &[], QuotaType::Fetch, 1000.0);
+        let a = propose(
+            &store,
+            &ClientIdentity::new(dn, "c"),
+            &[],
+            QuotaType::Fetch,
+            1000.0,
+        );
         let p3 = a.proposals.iter().find(|p| p.rung == Rung::User).unwrap();
         assert_eq!(p3.entity, QuotaEntity::user(dn));
         assert_eq!(a.proposals.len(), 8);
@@ -674,11 +820,24 @@ mod tests {
     #[test]
     fn a_literal_default_user_is_proposed_distinctly() {
         let store = QuotaStore::new();
-        let a = propose(&store, &ClientIdentity::new("<default>", "c"), &[], QuotaType::Produce, 1000.0);
+        let a = propose(
+            &store,
+            &ClientIdentity::new("<default>", "c"),
+            &[],
+            QuotaType::Produce,
+            1000.0,
+        );
         let p3 = a.proposals.iter().find(|p| p.rung == Rung::User).unwrap();
-        assert_eq!(p3.entity, QuotaEntity::User(EntityName::Named("<default>".into())));
+        assert_eq!(
+            p3.entity,
+            QuotaEntity::User(EntityName::Named("<default>".into()))
+        );
         assert!(p3.summary.contains("users/\"<default>\""), "{}", p3.summary);
-        let p6 = a.proposals.iter().find(|p| p.rung == Rung::DefaultUser).unwrap();
+        let p6 = a
+            .proposals
+            .iter()
+            .find(|p| p.rung == Rung::DefaultUser)
+            .unwrap();
         assert!(p6.summary.contains("on users/<default> "), "{}", p6.summary);
     }
 }
