@@ -5,7 +5,7 @@
 //! one broker.
 //!
 //! Kafka: `ClientRequestQuotaManager`
-//! (`server/src/main/java/org/apache/kafka/server/quota/ClientRequestQuotaManager.java`,
+//! (`core/src/main/scala/kafka/server/ClientRequestQuotaManager.scala`,
 //! request time recorded as a percentage of one thread per quota window) and
 //! the design documentation (`docs/design.html`, "Request Rate Quotas": "a
 //! quota of n% represents n% of one thread, so the quota is out of a total
@@ -39,6 +39,10 @@ pub struct RequestCapacity {
     pub warning: Option<String>,
 }
 
+/// The capacity follows Kafka's documented formula with the configured
+/// values; `num.network.threads` is per listener in Kafka, so a broker with
+/// several listeners has more network threads than the formula counts.
+///
 /// Relates a `request_percentage` of `percent` (percent of one thread) to
 /// the thread capacity of a broker with `settings`' `num.io.threads` and
 /// `num.network.threads`.
@@ -117,7 +121,8 @@ pub struct ByteRateScope {
 ///
 /// Kafka: `ClientQuotaManager` runs per broker
 /// (`server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java`);
-/// `docs/design.html` "Quotas": "quotas are defined on a per-broker basis".
+/// `docs/design.html` "Network Bandwidth Quotas": "This quota is defined on a
+/// per-broker basis."
 ///
 /// # Example
 /// ```

@@ -24,7 +24,7 @@
 //! Kafka: `ClientQuotaManager` and `DefaultQuotaCallback`
 //! (`server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java`),
 //! `ClientRequestQuotaManager`
-//! (`server/src/main/java/org/apache/kafka/server/quota/ClientRequestQuotaManager.java`),
+//! (`core/src/main/scala/kafka/server/ClientRequestQuotaManager.scala`),
 //! `Sanitizer` (`clients/src/main/java/org/apache/kafka/common/utils/Sanitizer.java`).
 
 pub mod capacity;
