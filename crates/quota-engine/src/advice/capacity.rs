@@ -39,13 +39,13 @@ pub struct RequestCapacity {
     pub warning: Option<String>,
 }
 
-/// The capacity follows Kafka's documented formula with the configured
-/// values; `num.network.threads` is per listener in Kafka, so a broker with
-/// several listeners has more network threads than the formula counts.
-///
 /// Relates a `request_percentage` of `percent` (percent of one thread) to
 /// the thread capacity of a broker with `settings`' `num.io.threads` and
 /// `num.network.threads`.
+///
+/// The capacity follows Kafka's documented formula with the configured
+/// values; `num.network.threads` is per listener in Kafka, so a broker with
+/// several listeners has more network threads than the formula counts.
 ///
 /// # Example
 /// ```
