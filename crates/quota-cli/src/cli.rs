@@ -15,6 +15,8 @@ pub(crate) struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
+    /// What to set so that a connection gets a limit, verified on the ladder.
+    Advise(Box<crate::cmd::advise::AdviseArgs>),
     /// Run kafka-configs.sh command lines against a state file and print
     /// what the tool would print.
     Apply(crate::cmd::apply::ApplyArgs),

@@ -210,14 +210,23 @@ impl QuotaEntity {
 
     /// The ZooKeeper-style path Kafka's docs use for this entity, e.g.
     /// `users/alice/clients/<default>`.
+    ///
+    /// A name literally spelled `<default>` (possible through the Admin API,
+    /// `ClientQuotaControlManager.validateEntity` only refuses empty names)
+    /// is written quoted, `users/"<default>"`, so that it never reads as the
+    /// default entity `users/<default>`; every other name is written as is.
     pub fn path(&self) -> String {
+        let seg = |n: &EntityName| match n {
+            EntityName::Named(s) if s == "<default>" => "\"<default>\"".to_owned(),
+            other => other.path_segment().to_owned(),
+        };
         match self {
-            QuotaEntity::User(u) => format!("users/{}", u.path_segment()),
-            QuotaEntity::ClientId(c) => format!("clients/{}", c.path_segment()),
+            QuotaEntity::User(u) => format!("users/{}", seg(u)),
+            QuotaEntity::ClientId(c) => format!("clients/{}", seg(c)),
             QuotaEntity::UserClientId { user, client_id } => {
-                format!("users/{}/clients/{}", user.path_segment(), client_id.path_segment())
+                format!("users/{}/clients/{}", seg(user), seg(client_id))
             }
-            QuotaEntity::Ip(i) => format!("ips/{}", i.path_segment()),
+            QuotaEntity::Ip(i) => format!("ips/{}", seg(i)),
         }
     }
 }
@@ -496,6 +505,20 @@ mod tests {
         let reversed: QuotaEntity = serde_json::from_str(r#"{"client-id":null,"user":"alice"}"#).unwrap();
         assert_eq!(reversed, e);
         assert_eq!(serde_json::from_str::<QuotaEntity>(r#"{"ip":null}"#).unwrap(), QuotaEntity::Ip(EntityName::Default));
+    }
+
+    #[test]
+    fn a_literal_default_name_prints_apart_from_the_default_entity() {
+        let literal = QuotaEntity::User(EntityName::Named("<default>".into()));
+        assert_eq!(literal.path(), "users/\"<default>\"");
+        assert_eq!(QuotaEntity::User(EntityName::Default).path(), "users/<default>");
+        let both = QuotaEntity::UserClientId {
+            user: EntityName::Default,
+            client_id: EntityName::Named("<default>".into()),
+        };
+        assert_eq!(both.to_string(), "users/<default>/clients/\"<default>\"");
+        // The name itself is unchanged where Kafka uses it (metric tags, keys).
+        assert_eq!(EntityName::Named("<default>".into()).path_segment(), "<default>");
     }
 
     #[test]

@@ -68,6 +68,7 @@
 //! callback) too.
 #![warn(missing_docs, unreachable_pub)]
 
+pub mod advice;
 pub mod broker;
 pub mod cluster;
 pub mod entity;

@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use crate::cli::{Cli, Command};
 
+pub(crate) mod advise;
 pub(crate) mod apply;
 pub(crate) mod convert;
 pub(crate) mod link;
@@ -28,6 +29,7 @@ pub(crate) const EXIT_ANSWERED_WITH_SKIPS: u8 = 4;
 /// Runs the parsed command line.
 pub(crate) fn run(cli: Cli) -> ExitCode {
     let code = match cli.command {
+        Command::Advise(args) => advise::run(&args),
         Command::Apply(args) => apply::run(&args),
         Command::Resolve(args) => resolve::run(&args),
         Command::Simulate(args) => simulate::run(&args),

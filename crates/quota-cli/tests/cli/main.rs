@@ -2,6 +2,7 @@
 //! runs the built CLI the way an operator would and checks its output and
 //! exit codes.
 
+mod advise;
 mod apply;
 mod common;
 mod interchange;

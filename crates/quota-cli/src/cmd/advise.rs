@@ -1,0 +1,642 @@
+//! `kafka-quota advise --quotas FILE --listener L [identity] --client-id C
+//! --quota-type KEY --want VALUE`: what to set so that a connection gets a
+//! limit, answer first.
+//!
+//! The connection's principal is derived as `resolve` derives it (Kafka's
+//! `DefaultKafkaPrincipalBuilder`). The engine's [`quota_engine::advice`]
+//! then tries every rung's entity on a copy of the quotas and keeps those
+//! the ladder confirms (`DefaultQuotaCallback`, Kafka's
+//! `server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java`).
+//! The output gives the best proposal as one sentence with its
+//! kafka-configs.sh command (rendered by `quota-formats`), then the other
+//! proposals, what each shadows or is shadowed by, the rungs that would not
+//! do, near misses, and, for `request_percentage`, the share of a broker's
+//! thread capacity (`--num-io-threads`, `--num-network-threads`; Kafka's
+//! `ClientRequestQuotaManager`). `--json` prints one JSON object with
+//! `format_version` 1.
+//!
+//! The identity flags are those of `resolve`; `ResolveArgs::connection` and
+//! `principal_config` are private to `resolve.rs`, so their glue is copied
+//! here ([`IdentityArgs`]).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use clap::{ArgGroup, Args, ValueEnum};
+use quota_engine::advice::{
+    byte_rate_scope, human_bytes, near_misses, propose, request_capacity, Advice, ExactPath,
+    NearMiss, Proposal, Scope,
+};
+use quota_engine::broker::BrokerSettings;
+use quota_engine::cluster::{ssl_client_auth, Cluster};
+use quota_engine::principal::{
+    parse_config_list, Connection, Identity, Listener, PrincipalConfig, SaslMechanism,
+    SslClientAuth,
+};
+use quota_engine::resolve::ClientIdentity;
+use quota_engine::{
+    java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, QuotaType, UnitLabel,
+};
+
+use super::resolve::{load_quotas, ClientAuthArg, FormatArg, ListenerArg};
+use super::{EXIT_BAD_INPUT, EXIT_OK};
+
+/// The version of `advise --json`'s layout.
+const FORMAT_VERSION: u32 = 1;
+
+/// A client quota key for `--quota-type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum QuotaKeyArg {
+    /// Produce bytes/s per broker.
+    #[value(name = "producer_byte_rate", alias = "produce")]
+    ProducerByteRate,
+    /// Fetch bytes/s per broker.
+    #[value(name = "consumer_byte_rate", alias = "fetch")]
+    ConsumerByteRate,
+    /// Percent of one broker thread.
+    #[value(name = "request_percentage", alias = "request")]
+    RequestPercentage,
+    /// Partition mutations/s.
+    #[value(name = "controller_mutation_rate", alias = "controller_mutation")]
+    ControllerMutationRate,
+}
+
+impl QuotaKeyArg {
+    fn quota_type(self) -> QuotaType {
+        match self {
+            QuotaKeyArg::ProducerByteRate => QuotaType::Produce,
+            QuotaKeyArg::ConsumerByteRate => QuotaType::Fetch,
+            QuotaKeyArg::RequestPercentage => QuotaType::Request,
+            QuotaKeyArg::ControllerMutationRate => QuotaType::ControllerMutation,
+        }
+    }
+}
+
+/// Whom the answer must reach, for `--for`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ScopeArg {
+    /// This connection (and the --also connections).
+    Connections,
+    /// Also every user without a quota of their own, with this client.id.
+    EveryUser,
+    /// Also every client.id of this user without a quota of its own.
+    EveryClientId,
+}
+
+impl ScopeArg {
+    fn scope(self) -> Scope {
+        match self {
+            ScopeArg::Connections => Scope::Connections,
+            ScopeArg::EveryUser => Scope::EveryUser,
+            ScopeArg::EveryClientId => Scope::EveryClientId,
+        }
+    }
+
+    fn words(self) -> &'static str {
+        match self {
+            ScopeArg::Connections => "every connection given",
+            ScopeArg::EveryUser => "every user without a quota of their own",
+            ScopeArg::EveryClientId => "every client.id of this user without a quota of its own",
+        }
+    }
+}
+
+/// The identity flags of `resolve`, copied (see the module documentation).
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("identity").args(["user", "dn", "kerberos", "oauth_sub"])))]
+pub(crate) struct IdentityArgs {
+    /// The listener's security protocol.
+    #[arg(long, value_enum, ignore_case = true)]
+    listener: ListenerArg,
+    /// SASL mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI, OAUTHBEARER);
+    /// default PLAIN, or GSSAPI with --kerberos, OAUTHBEARER with --oauth-sub.
+    #[arg(long)]
+    mechanism: Option<String>,
+    /// The SASL PLAIN/SCRAM user name.
+    #[arg(long, value_name = "U")]
+    user: Option<String>,
+    /// The client certificate's subject DN (SSL listener), e.g. `CN=app,OU=eng,O=org`.
+    #[arg(long, value_name = "DN")]
+    dn: Option<String>,
+    /// The Kerberos principal (GSSAPI), e.g. `kafka-client/host@EXAMPLE.COM`.
+    #[arg(long, value_name = "P")]
+    kerberos: Option<String>,
+    /// The OAuth token's subject claim (OAUTHBEARER).
+    #[arg(long, value_name = "SUB")]
+    oauth_sub: Option<String>,
+    /// The client's client.id.
+    #[arg(long, value_name = "C", default_value = "")]
+    client_id: String,
+    /// `ssl.client.auth` of an SSL listener (default: required with --dn, else none).
+    #[arg(long, value_enum)]
+    ssl_client_auth: Option<ClientAuthArg>,
+    /// The broker's `ssl.principal.mapping.rules`.
+    #[arg(long, value_name = "R")]
+    ssl_mapping_rules: Option<String>,
+    /// The broker's `sasl.kerberos.principal.to.local.rules` (comma-separated).
+    #[arg(long, value_name = "R")]
+    kerberos_rules: Option<String>,
+    /// The broker's default Kerberos realm (default: the realm of --kerberos).
+    #[arg(long, value_name = "REALM")]
+    kerberos_realm: Option<String>,
+}
+
+impl IdentityArgs {
+    /// The connection the principal builder takes (copy of `ResolveArgs::connection`).
+    fn connection(&self) -> Result<Connection, String> {
+        let default_mechanism = if self.kerberos.is_some() {
+            "GSSAPI"
+        } else if self.oauth_sub.is_some() {
+            "OAUTHBEARER"
+        } else {
+            "PLAIN"
+        };
+        let mech_name = self.mechanism.as_deref().unwrap_or(default_mechanism);
+        let mechanism = SaslMechanism::from_name(mech_name).ok_or_else(|| {
+            format!("kafka-quota: --mechanism {mech_name} is not a SASL mechanism Kafka has; expected PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI or OAUTHBEARER.")
+        })?;
+        let listener = match self.listener {
+            ListenerArg::Plaintext => Listener::Plaintext,
+            ListenerArg::Ssl => Listener::Ssl {
+                client_auth: ssl_client_auth(
+                    self.ssl_client_auth.map(|a| match a {
+                        ClientAuthArg::None => SslClientAuth::None,
+                        ClientAuthArg::Requested => SslClientAuth::Requested,
+                        ClientAuthArg::Required => SslClientAuth::Required,
+                    }),
+                    self.dn.is_some(),
+                ),
+            },
+            ListenerArg::SaslPlaintext => Listener::SaslPlaintext { mechanism },
+            ListenerArg::SaslSsl => Listener::SaslSsl { mechanism },
+        };
+        let identity = if let Some(dn) = &self.dn {
+            Identity::CertificateDn(dn.clone())
+        } else if let Some(u) = &self.user {
+            Identity::UserName(u.clone())
+        } else if let Some(k) = &self.kerberos {
+            Identity::KerberosPrincipal(k.clone())
+        } else if let Some(s) = &self.oauth_sub {
+            Identity::OAuthToken {
+                claims: BTreeMap::from([("sub".to_owned(), s.clone())]),
+            }
+        } else {
+            Identity::None
+        };
+        Ok(Connection {
+            listener,
+            identity,
+            client_id: self.client_id.clone(),
+            source_ip: None,
+        })
+    }
+
+    /// The principal rules (copy of `ResolveArgs::principal_config`).
+    fn principal_config(&self) -> PrincipalConfig {
+        let realm = match (&self.kerberos_realm, &self.kerberos) {
+            (Some(realm), _) => realm.clone(),
+            (None, Some(p)) => p
+                .rsplit_once('@')
+                .map(|(_, r)| r.to_owned())
+                .unwrap_or_default(),
+            (None, None) => String::new(),
+        };
+        PrincipalConfig {
+            ssl_principal_mapping_rules: self.ssl_mapping_rules.clone(),
+            sasl_kerberos_principal_to_local_rules: self
+                .kerberos_rules
+                .as_deref()
+                .map(parse_config_list),
+            kerberos_default_realm: realm,
+            ..PrincipalConfig::default()
+        }
+    }
+}
+
+/// Arguments of `kafka-quota advise`.
+#[derive(Debug, Args)]
+pub(crate) struct AdviseArgs {
+    /// The quotas: any format kafka-quota reads (`-` = standard input).
+    #[arg(long, value_name = "FILE")]
+    quotas: PathBuf,
+    /// The format of --quotas (default: detected from the content).
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+    /// The connection.
+    #[command(flatten)]
+    identity: IdentityArgs,
+    /// The quota key to set.
+    #[arg(long, value_enum, value_name = "KEY")]
+    quota_type: QuotaKeyArg,
+    /// The wanted limit: a number in the key's unit (`10000000`), a byte
+    /// rate with a unit (`10MB/s`, `512KiB/s`; k, M, G are powers of 1000,
+    /// Ki, Mi, Gi of 1024) or a percentage (`200%`).
+    #[arg(long, value_name = "VALUE")]
+    want: String,
+    /// Another connection whose coverage to check, as `PRINCIPAL::CLIENT_ID`
+    /// (the principal name as the broker derives it); repeatable. The best
+    /// proposal is the most specific one covering all of them.
+    #[arg(long, value_name = "PRINCIPAL::CLIENT_ID")]
+    also: Vec<String>,
+    /// Whom the answer must reach besides the connection: `connections`
+    /// (it and --also), `every-user` (every user without a quota of their
+    /// own, with this client.id) or `every-client-id` (every client.id of
+    /// this user without a quota of its own).
+    #[arg(
+        long = "for",
+        value_enum,
+        value_name = "SCOPE",
+        default_value = "connections"
+    )]
+    scope: ScopeArg,
+    /// `num.io.threads` of the brokers (request capacity).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    num_io_threads: u32,
+    /// `num.network.threads` of the brokers (request capacity).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    num_network_threads: u32,
+    /// How many brokers lead the client's partitions (byte rates for the cluster).
+    #[arg(long, value_name = "N")]
+    leaders: Option<u32>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Parses `--want` for `key`: a plain number, a byte rate with a decimal
+/// or binary unit and an optional `/s`, or a percentage for
+/// `request_percentage`. `Err` is the message for stderr.
+pub(crate) fn parse_want(text: &str, key: QuotaKey) -> Result<f64, String> {
+    let bad = |why: &str| format!("kafka-quota: --want {text:?} is not a {key} value: {why}.");
+    let mut s = text.trim();
+    s = s.strip_suffix("/s").unwrap_or(s).trim_end();
+    let bytes = matches!(key, QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate);
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let (number, unit) = (s[..split].trim(), s[split..].trim());
+    let factor = match (unit, bytes) {
+        ("", _) => 1.0,
+        ("%", false) if key == QuotaKey::RequestPercentage => 1.0,
+        ("B", true) => 1.0,
+        ("k" | "K" | "kB" | "KB", true) => 1e3,
+        ("M" | "MB", true) => 1e6,
+        ("G" | "GB", true) => 1e9,
+        ("Ki" | "KiB", true) => 1024.0,
+        ("Mi" | "MiB", true) => 1024.0 * 1024.0,
+        ("Gi" | "GiB", true) => 1024.0 * 1024.0 * 1024.0,
+        _ if bytes => {
+            return Err(bad(&format!(
+                "{unit:?} is not a byte unit; use B, kB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024), or a plain number of bytes/s"
+            )));
+        }
+        _ => {
+            return Err(bad(&format!(
+                "{unit:?} is not a unit of {key}; give a plain number in {}",
+                key.unit(UnitLabel::PerBroker)
+            )));
+        }
+    };
+    let n: f64 = number
+        .parse()
+        .map_err(|_| bad("it does not start with a number"))?;
+    let v = n * factor;
+    if !(v.is_finite() && v > 0.0) {
+        return Err(bad("a quota limit must be a positive number"));
+    }
+    if bytes && v.fract() != 0.0 {
+        return Err(bad(&format!(
+            "{key} is a whole number of bytes/s (Kafka's LONG), and this is {}",
+            java_double_to_string(v)
+        )));
+    }
+    Ok(v)
+}
+
+/// Parses one `--also PRINCIPAL::CLIENT_ID`.
+fn parse_also(text: &str) -> Result<ClientIdentity, String> {
+    text.split_once("::")
+        .map(|(p, c)| ClientIdentity::new(p, c))
+        .ok_or_else(|| {
+            format!("kafka-quota: --also {text:?} names no client-id: write PRINCIPAL::CLIENT_ID, e.g. bob::reporting (an empty client-id is bob::).")
+        })
+}
+
+/// A value with its unit and a human form: `10000000 bytes/s per broker (10 MB/s)`.
+fn human_value(key: QuotaKey, v: f64) -> String {
+    let plain = if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        java_double_to_string(v)
+    };
+    let unit = key.unit(UnitLabel::PerBroker);
+    match key {
+        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => {
+            format!("{plain} {unit} ({})", human_bytes(v))
+        }
+        QuotaKey::RequestPercentage => format!("{plain} {unit}"),
+        _ => format!("{plain} {unit}"),
+    }
+}
+
+/// The kafka-configs.sh command that sets `key=value` on `entity`, as
+/// `quota-formats` exports it.
+fn command(entity: &QuotaEntity, key: QuotaKey, value: f64) -> String {
+    let mut one = QuotaStore::new();
+    match one.set(entity, key, value) {
+        Ok(()) => quota_formats::configs_sh::alter_commands(&one)
+            .trim_end()
+            .to_owned(),
+        Err(e) => format!(
+            "(no command: Kafka refuses {}: {})",
+            entity.exact_path(),
+            e.message
+        ),
+    }
+}
+
+fn proposal_json(p: &Proposal) -> serde_json::Value {
+    let mut v = serde_json::to_value(p).unwrap_or_default();
+    if let Some(o) = v.as_object_mut() {
+        o.insert("rung_number".to_owned(), p.rung.number().into());
+        o.insert("entity_path".to_owned(), p.entity.exact_path().into());
+        o.insert(
+            "command".to_owned(),
+            command(&p.entity, p.key, p.value).into(),
+        );
+        o.insert("unit".to_owned(), p.key.unit(UnitLabel::PerBroker).into());
+    }
+    v
+}
+
+/// The proposal answering `scope`: the most specific one reaching it, else
+/// (for the given connections only) the most specific one.
+fn answer(advice: &Advice, scope: ScopeArg) -> Option<&Proposal> {
+    advice.best_for(scope.scope()).or(match scope {
+        ScopeArg::Connections => advice.best(),
+        _ => None,
+    })
+}
+
+fn answer_sentence(advice: &Advice, scope: ScopeArg) -> String {
+    match answer(advice, scope) {
+        Some(p) => p.summary.clone(),
+        None if advice.proposals.is_empty() => format!(
+            "No entity gives principal {:?} with client.id {:?} {}={}: every rung is refused or outranked (see below).",
+            advice.connection.principal_name,
+            advice.connection.client_id,
+            advice.key,
+            java_double_to_string(advice.want)
+        ),
+        None => format!(
+            "No single entity gives {}={} to principal {:?} with client.id {:?} and to {}: the proposals below each reach fewer.",
+            advice.key,
+            java_double_to_string(advice.want),
+            advice.connection.principal_name,
+            advice.connection.client_id,
+            scope.words()
+        ),
+    }
+}
+
+fn today(advice: &Advice) -> String {
+    let c = &advice.connection;
+    match &advice.current.matched {
+        Some(m) => format!(
+            "Today principal {:?} with client.id {:?} gets {} from {} (rung {}).",
+            c.principal_name,
+            c.client_id,
+            human_value(advice.key, m.value),
+            m.entity.exact_path(),
+            m.rung.number()
+        ),
+        None => format!(
+            "Today principal {:?} with client.id {:?} has no {} limit (unlimited).",
+            c.principal_name, c.client_id, advice.key
+        ),
+    }
+}
+
+fn print_proposal_detail(p: &Proposal, indent: &str) {
+    if let Some(note) = p.entity.literal_default_note() {
+        outln!("{indent}note: {note}");
+    }
+    if let Some(old) = p.replaces.filter(|_| !p.already_in_place) {
+        outln!(
+            "{indent}replaces: {} holds {}={} today; every connection it reaches gets the new value.",
+            p.entity.exact_path(),
+            p.key,
+            java_double_to_string(old)
+        );
+    }
+    for c in &p.covers {
+        outln!(
+            "{indent}also covers: principal {:?} with client.id {:?}.",
+            c.principal_name,
+            c.client_id
+        );
+    }
+    for s in &p.shadows {
+        outln!("{indent}shadows: {}", s.summary);
+    }
+    for s in &p.shadowed_by {
+        outln!("{indent}shadowed by: {}", s.summary);
+    }
+    for e in p
+        .effects
+        .iter()
+        .skip(1)
+        .filter(|e| !e.covered && e.before != e.after)
+    {
+        outln!("{indent}side effect: {}", e.summary);
+    }
+}
+
+fn print_text(
+    advice: &Advice,
+    scope: ScopeArg,
+    misses: &[NearMiss],
+    capacity: &[String],
+    principal: &str,
+) {
+    outln!("Answer: {}", answer_sentence(advice, scope));
+    let best = answer(advice, scope);
+    if let Some(best) = best {
+        outln!("  {}", command(&best.entity, best.key, best.value));
+        print_proposal_detail(best, "  ");
+    }
+    outln!("{}", today(advice));
+    outln!("Principal: {principal}");
+    let others: Vec<&Proposal> = advice
+        .proposals
+        .iter()
+        .filter(|p| best.is_none_or(|b| b.rung != p.rung))
+        .collect();
+    if !others.is_empty() {
+        outln!();
+        outln!("Other proposals, most specific first:");
+        for p in others {
+            outln!("- {}", p.summary);
+            outln!("    {}", command(&p.entity, p.key, p.value));
+            print_proposal_detail(p, "    ");
+        }
+    }
+    if !advice.rejected.is_empty() {
+        outln!();
+        outln!("Not proposed:");
+        for r in &advice.rejected {
+            outln!("- {} {}: {}", r.rung, r.entity.exact_path(), r.reason);
+        }
+    }
+    if !misses.is_empty() {
+        outln!();
+        outln!("Near misses:");
+        for m in misses {
+            outln!("- {}", m.reason);
+        }
+    }
+    if !capacity.is_empty() {
+        outln!();
+        outln!("Capacity:");
+        for line in capacity {
+            outln!("- {line}");
+        }
+    }
+}
+
+/// Runs `advise`; returns the exit code.
+pub(crate) fn run(args: &AdviseArgs) -> u8 {
+    match advise(args) {
+        Ok(()) => EXIT_OK,
+        Err(m) => {
+            errln!("{m}");
+            EXIT_BAD_INPUT
+        }
+    }
+}
+
+fn advise(args: &AdviseArgs) -> Result<(), String> {
+    let quota_type = args.quota_type.quota_type();
+    let key = quota_type.key();
+    let want = parse_want(&args.want, key)?;
+    let others = args
+        .also
+        .iter()
+        .map(|a| parse_also(a))
+        .collect::<Result<Vec<_>, _>>()?;
+    let settings = BrokerSettings {
+        num_io_threads: args.num_io_threads,
+        num_network_threads: args.num_network_threads,
+        ..BrokerSettings::default()
+    };
+    settings
+        .validate()
+        .map_err(|e| format!("kafka-quota: {e}"))?;
+    let store = load_quotas(&args.quotas, args.format)?;
+    let cluster = Cluster::from_store(store, settings.clone(), args.identity.principal_config());
+    let conn = args.identity.connection()?;
+    let builder = cluster.rules().map_err(|e| {
+        format!("kafka-quota: the broker would not start with these principal rules: {e}")
+    })?;
+    let outcome = builder.build(&conn).map_err(|e| {
+        format!("kafka-quota: Kafka closes this connection before any quota applies: {e}")
+    })?;
+    let me = ClientIdentity::new(&outcome.principal.name, &conn.client_id);
+    let advice = propose(cluster.store(), &me, &others, quota_type, want);
+    let misses = near_misses(cluster.store(), &me, Some(quota_type));
+
+    let mut capacity = Vec::new();
+    let mut warnings = Vec::new();
+    let mut capacity_json = serde_json::Value::Null;
+    match key {
+        QuotaKey::RequestPercentage => {
+            let c = request_capacity(want, &settings);
+            capacity.push(c.summary.clone());
+            if let Some(w) = &c.warning {
+                warnings.push(w.clone());
+            }
+            capacity_json = serde_json::to_value(&c).unwrap_or_default();
+        }
+        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => match args.leaders {
+            Some(n) => {
+                let s = byte_rate_scope(want, n);
+                capacity.push(s.summary.clone());
+                capacity_json = serde_json::to_value(&s).unwrap_or_default();
+            }
+            None => capacity.push(format!(
+                "{} is enforced by each broker on its own; with partitions led by N brokers the client can move up to N times that through the cluster (--leaders N to compute it).",
+                human_value(key, want)
+            )),
+        },
+        _ => {}
+    }
+    for w in &warnings {
+        errln!("warning: {w}");
+    }
+
+    if args.json {
+        let v = serde_json::json!({
+            "format_version": FORMAT_VERSION,
+            "connection": {
+                "listener": conn.listener.protocol(),
+                "client_id": conn.client_id,
+            },
+            "principal": {
+                "principal": outcome.principal.to_string(),
+                "name": outcome.principal.name,
+                "sanitized": outcome.sanitized_name,
+            },
+            "quota_type": quota_type,
+            "key": key,
+            "unit": key.unit(UnitLabel::PerBroker),
+            "want": want,
+            "scope": args.scope.scope(),
+            "answer": answer_sentence(&advice, args.scope),
+            "today": today(&advice),
+            "best": answer(&advice, args.scope).map(proposal_json),
+            "proposals": advice.proposals.iter().map(proposal_json).collect::<Vec<_>>(),
+            "rejected": advice.rejected.iter().map(|r| serde_json::json!({
+                "rung": r.rung,
+                "rung_number": r.rung.number(),
+                "entity": r.entity,
+                "entity_path": r.entity.exact_path(),
+                "reason": r.reason,
+            })).collect::<Vec<_>>(),
+            "near_misses": misses,
+            "capacity": capacity_json,
+            "warnings": warnings,
+        });
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&v).unwrap_or_else(|_| v.to_string())
+        );
+    } else {
+        print_text(
+            &advice,
+            args.scope,
+            &misses,
+            &capacity,
+            &format!("{} ({})", outcome.principal, outcome.derivation),
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn want_accepts_kafka_numbers_and_units() {
+        let p = |s: &str| parse_want(s, QuotaKey::ProducerByteRate);
+        assert_eq!(p("10000000"), Ok(1e7));
+        assert_eq!(p("10MB/s"), Ok(1e7));
+        assert_eq!(p("10 MB/s"), Ok(1e7));
+        assert_eq!(p("1MiB"), Ok(1_048_576.0));
+        assert!(p("10 furlongs").unwrap_err().contains("is not a byte unit"));
+        assert!(p("0").unwrap_err().contains("positive"));
+        assert!(p("1.5").unwrap_err().contains("whole number"));
+        assert_eq!(parse_want("200%", QuotaKey::RequestPercentage), Ok(200.0));
+        assert!(parse_want("2MB", QuotaKey::RequestPercentage).is_err());
+    }
+}
