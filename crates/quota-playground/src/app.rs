@@ -287,13 +287,14 @@ mod tests {
         assert_eq!(Panel::from_query(None), None);
         assert_eq!(Panel::from_query(Some("")), Some(Panel::Simulation));
         assert_eq!(Panel::from_query(Some("resolution")), Some(Panel::Resolution));
+        assert_eq!(Panel::from_query(Some("answer")), Some(Panel::Answer));
         assert_eq!(Panel::from_query(Some("<script>")), Some(Panel::Simulation));
         for p in Panel::ALL {
             assert_eq!(Panel::from_query(Some(p.slug())), Some(p));
         }
         assert_eq!(
             embed_warning(Some("bogus")).as_deref(),
-            Some("'bogus' is not a panel name; ?embed= takes one of lessons, quotas, import, connection, resolution, simulation. Showing the simulation panel.")
+            Some("'bogus' is not a panel name; ?embed= takes one of answer, lessons, quotas, import, connection, resolution, simulation. Showing the simulation panel.")
         );
         assert_eq!(embed_warning(Some("")), None);
         assert_eq!(embed_warning(None), None);

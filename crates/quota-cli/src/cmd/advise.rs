@@ -38,7 +38,7 @@ use quota_engine::{
     java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, QuotaType, UnitLabel,
 };
 
-use super::resolve::{load_quotas, ClientAuthArg, FormatArg, ListenerArg};
+use super::resolve::{quotas_from_text, read_text, ClientAuthArg, FormatArg, ListenerArg};
 use super::{EXIT_BAD_INPUT, EXIT_OK};
 
 /// The version of `advise --json`'s layout.
@@ -532,7 +532,8 @@ fn advise(args: &AdviseArgs) -> Result<(), String> {
     settings
         .validate()
         .map_err(|e| format!("kafka-quota: {e}"))?;
-    let store = load_quotas(&args.quotas, args.format)?;
+    let (name, text) = read_text(&args.quotas)?;
+    let store = quotas_from_text(&name, &text, args.format)?;
     let cluster = Cluster::from_store(store, settings.clone(), args.identity.principal_config());
     let conn = args.identity.connection()?;
     let builder = cluster.rules().map_err(|e| {
