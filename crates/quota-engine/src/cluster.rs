@@ -36,7 +36,7 @@
 use std::collections::BTreeMap;
 
 use crate::broker::{Broker, BrokerSettings};
-use crate::entity::{QuotaEntity, QuotaKey, QuotaType};
+use crate::entity::{EntityName, QuotaEntity, QuotaKey, QuotaType};
 use crate::principal::{
     Connection, Identity, Listener, PrincipalBuilder, PrincipalConfig, PrincipalError, PrincipalOutcome,
     SaslMechanism, SslClientAuth,
@@ -343,6 +343,27 @@ impl Cluster {
         Some(self.managers.get(quota_type).resolve(&p.principal.name, &p.client_id))
     }
 
+    /// The principal builder's warnings for `outcome` that can matter with
+    /// these quotas: the User:ANONYMOUS one ([`crate::principal::ANONYMOUS_WARNING`])
+    /// only when a quota on a named user other than ANONYMOUS exists, since
+    /// only such a quota can fail to apply to an unauthenticated connection.
+    pub fn principal_warnings(&self, outcome: &PrincipalOutcome) -> Vec<String> {
+        let named_user_quota = self.store.entries().any(|(e, v)| {
+            !v.is_empty()
+                && matches!(
+                    e,
+                    QuotaEntity::User(EntityName::Named(u)) | QuotaEntity::UserClientId { user: EntityName::Named(u), .. }
+                        if u != "ANONYMOUS"
+                )
+        });
+        outcome
+            .warnings
+            .iter()
+            .filter(|w| named_user_quota || w.as_str() != crate::principal::ANONYMOUS_WARNING)
+            .cloned()
+            .collect()
+    }
+
     /// The quotas of the store that apply to none of `scenario`'s
     /// connections: no connection's resolution of that quota type matches
     /// the entity (client quotas), or no connection's source address
@@ -430,6 +451,26 @@ mod tests {
 
     fn scenario(json: &str) -> Scenario {
         serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn the_anonymous_warning_shows_only_where_a_named_user_quota_exists() {
+        let with = |quotas: &str| {
+            let s = scenario(&format!(
+                r#"{{"topics": [{{"name": "t"}}], "quotas": [{quotas}],
+                    "connections": [{{"name": "c", "listener": "PLAINTEXT", "client.id": "app"}}], "workloads": []}}"#
+            ));
+            let cluster = Cluster::new(&s);
+            let outcome = cluster.connection(0).and_then(|c| c.principal()).cloned().unwrap();
+            assert!(outcome.warnings.iter().any(|w| w == crate::principal::ANONYMOUS_WARNING));
+            cluster.principal_warnings(&outcome).iter().any(|w| w == crate::principal::ANONYMOUS_WARNING)
+        };
+        assert!(!with(""));
+        assert!(!with(r#"{"entity": {"user": null}, "key": "producer_byte_rate", "value": 1000}"#));
+        assert!(!with(r#"{"entity": {"user": "ANONYMOUS"}, "key": "producer_byte_rate", "value": 1000}"#));
+        assert!(!with(r#"{"entity": {"client-id": "app"}, "key": "producer_byte_rate", "value": 1000}"#));
+        assert!(with(r#"{"entity": {"user": "alice"}, "key": "producer_byte_rate", "value": 1000}"#));
+        assert!(with(r#"{"entity": {"user": "alice", "client-id": "app"}, "key": "producer_byte_rate", "value": 1000}"#));
     }
 
     #[test]

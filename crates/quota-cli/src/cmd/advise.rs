@@ -15,11 +15,9 @@
 //! `ClientRequestQuotaManager`). `--json` prints one JSON object with
 //! `format_version` 1.
 //!
-//! The identity flags are those of `resolve`; `ResolveArgs::connection` and
-//! `principal_config` are private to `resolve.rs`, so their glue is copied
-//! here ([`IdentityArgs`]).
+//! The identity flags are those of `resolve` ([`IdentityArgs`]), read by the
+//! same [`IdentityFlags`].
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use clap::{ArgGroup, Args, ValueEnum};
@@ -28,16 +26,13 @@ use quota_engine::advice::{
     NearMiss, Proposal, Scope,
 };
 use quota_engine::broker::BrokerSettings;
-use quota_engine::cluster::{ssl_client_auth, Cluster};
-use quota_engine::principal::{
-    parse_config_list, Connection, Identity, Listener, PrincipalConfig, SaslMechanism,
-    SslClientAuth,
-};
+use quota_engine::cluster::Cluster;
 use quota_engine::resolve::ClientIdentity;
 use quota_engine::{
     java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, QuotaType, UnitLabel,
 };
 
+use super::identity::IdentityFlags;
 use super::resolve::{quotas_from_text, read_text, ClientAuthArg, FormatArg, ListenerArg};
 use super::{EXIT_BAD_INPUT, EXIT_OK};
 
@@ -101,9 +96,9 @@ impl ScopeArg {
     }
 }
 
-/// The identity flags of `resolve`, copied (see the module documentation).
+/// The identity flags of `resolve` (read by the shared [`IdentityFlags`]).
 #[derive(Debug, Args)]
-#[command(group(ArgGroup::new("identity").args(["user", "dn", "kerberos", "oauth_sub"])))]
+#[command(group(ArgGroup::new("identity").args(["user", "kerberos", "oauth_sub"])))]
 pub(crate) struct IdentityArgs {
     /// The listener's security protocol.
     #[arg(long, value_enum, ignore_case = true)]
@@ -142,73 +137,20 @@ pub(crate) struct IdentityArgs {
 }
 
 impl IdentityArgs {
-    /// The connection the principal builder takes (copy of `ResolveArgs::connection`).
-    fn connection(&self) -> Result<Connection, String> {
-        let default_mechanism = if self.kerberos.is_some() {
-            "GSSAPI"
-        } else if self.oauth_sub.is_some() {
-            "OAUTHBEARER"
-        } else {
-            "PLAIN"
-        };
-        let mech_name = self.mechanism.as_deref().unwrap_or(default_mechanism);
-        let mechanism = SaslMechanism::from_name(mech_name).ok_or_else(|| {
-            format!("kafka-quota: --mechanism {mech_name} is not a SASL mechanism Kafka has; expected PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI or OAUTHBEARER.")
-        })?;
-        let listener = match self.listener {
-            ListenerArg::Plaintext => Listener::Plaintext,
-            ListenerArg::Ssl => Listener::Ssl {
-                client_auth: ssl_client_auth(
-                    self.ssl_client_auth.map(|a| match a {
-                        ClientAuthArg::None => SslClientAuth::None,
-                        ClientAuthArg::Requested => SslClientAuth::Requested,
-                        ClientAuthArg::Required => SslClientAuth::Required,
-                    }),
-                    self.dn.is_some(),
-                ),
-            },
-            ListenerArg::SaslPlaintext => Listener::SaslPlaintext { mechanism },
-            ListenerArg::SaslSsl => Listener::SaslSsl { mechanism },
-        };
-        let identity = if let Some(dn) = &self.dn {
-            Identity::CertificateDn(dn.clone())
-        } else if let Some(u) = &self.user {
-            Identity::UserName(u.clone())
-        } else if let Some(k) = &self.kerberos {
-            Identity::KerberosPrincipal(k.clone())
-        } else if let Some(s) = &self.oauth_sub {
-            Identity::OAuthToken {
-                claims: BTreeMap::from([("sub".to_owned(), s.clone())]),
-            }
-        } else {
-            Identity::None
-        };
-        Ok(Connection {
-            listener,
-            identity,
-            client_id: self.client_id.clone(),
-            source_ip: None,
-        })
-    }
-
-    /// The principal rules (copy of `ResolveArgs::principal_config`).
-    fn principal_config(&self) -> PrincipalConfig {
-        let realm = match (&self.kerberos_realm, &self.kerberos) {
-            (Some(realm), _) => realm.clone(),
-            (None, Some(p)) => p
-                .rsplit_once('@')
-                .map(|(_, r)| r.to_owned())
-                .unwrap_or_default(),
-            (None, None) => String::new(),
-        };
-        PrincipalConfig {
-            ssl_principal_mapping_rules: self.ssl_mapping_rules.clone(),
-            sasl_kerberos_principal_to_local_rules: self
-                .kerberos_rules
-                .as_deref()
-                .map(parse_config_list),
-            kerberos_default_realm: realm,
-            ..PrincipalConfig::default()
+    /// The flags as `resolve` reads them ([`IdentityFlags`]).
+    fn flags(&self) -> IdentityFlags<'_> {
+        IdentityFlags {
+            listener: self.listener,
+            mechanism: self.mechanism.as_deref(),
+            user: self.user.as_deref(),
+            dn: self.dn.as_deref(),
+            kerberos: self.kerberos.as_deref(),
+            oauth_sub: self.oauth_sub.as_deref(),
+            client_id: &self.client_id,
+            ssl_client_auth: self.ssl_client_auth,
+            ssl_mapping_rules: self.ssl_mapping_rules.as_deref(),
+            kerberos_rules: self.kerberos_rules.as_deref(),
+            kerberos_realm: self.kerberos_realm.as_deref(),
         }
     }
 }
@@ -534,8 +476,12 @@ fn advise(args: &AdviseArgs) -> Result<(), String> {
         .map_err(|e| format!("kafka-quota: {e}"))?;
     let (name, text) = read_text(&args.quotas)?;
     let store = quotas_from_text(&name, &text, args.format)?;
-    let cluster = Cluster::from_store(store, settings.clone(), args.identity.principal_config());
-    let conn = args.identity.connection()?;
+    let flags = args.identity.flags();
+    let cluster = Cluster::from_store(store, settings.clone(), flags.principal_config());
+    let (conn, note) = flags.connection()?;
+    if let Some(note) = note {
+        errln!("{note}");
+    }
     let builder = cluster.rules().map_err(|e| {
         format!("kafka-quota: the broker would not start with these principal rules: {e}")
     })?;

@@ -7,6 +7,7 @@ use crate::cli::{Cli, Command};
 pub(crate) mod advise;
 pub(crate) mod apply;
 pub(crate) mod convert;
+pub(crate) mod identity;
 pub(crate) mod link;
 pub(crate) mod resolve;
 pub(crate) mod simulate;

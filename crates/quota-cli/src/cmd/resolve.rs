@@ -32,16 +32,12 @@
 //! (`--json`, `"format": "kafka-quota/resolve"`, `"version": 1`) is
 //! documented in docs/cli-resolve-json.md.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clap::{ArgGroup, Args, ValueEnum};
 use quota_engine::broker::BrokerSettings;
-use quota_engine::cluster::{ssl_client_auth, Cluster};
-use quota_engine::principal::{
-    parse_config_list, Connection, Identity, Listener, PrincipalConfig, PrincipalOutcome,
-    SaslMechanism, SslClientAuth,
-};
+use quota_engine::cluster::Cluster;
+use quota_engine::principal::{Connection, PrincipalOutcome};
 use quota_engine::resolve::{Resolution, Rung, RungOutcome, TagDecision};
 use quota_engine::store::validate::IpAddress;
 use quota_engine::resolve::human::{human_value, number_ranges, sharers};
@@ -49,6 +45,7 @@ use quota_engine::{java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, Quo
 use quota_formats::configs_sh::{parse_script, run_script, Mode};
 use quota_formats::detect::{detect, import, Format};
 
+use super::identity::IdentityFlags;
 use super::{EXIT_ANSWERED_WITH_SKIPS, EXIT_BAD_INPUT, EXIT_OK};
 
 /// A format name for `--format` / `--to`.
@@ -312,7 +309,7 @@ Exit codes:
   4  answered, but some kafka-configs.sh commands of --quotas failed and were left out; each is named on stderr as FILE:LINE: reason (--strict makes this exit code 1 with no answer)";
 
 #[derive(Debug, Args)]
-#[command(group(ArgGroup::new("identity").args(["user", "dn", "kerberos", "oauth_sub"])))]
+#[command(group(ArgGroup::new("identity").args(["user", "kerberos", "oauth_sub"])))]
 #[command(after_help = RESOLVE_AFTER_HELP)]
 pub(crate) struct ResolveArgs {
     /// The quotas: any format kafka-quota reads (`-` = standard input).
@@ -383,75 +380,21 @@ pub(crate) struct ResolveArgs {
 }
 
 impl ResolveArgs {
-    fn connection(&self, listener: ListenerArg) -> Result<Connection, String> {
-        let default_mechanism = if self.kerberos.is_some() {
-            "GSSAPI"
-        } else if self.oauth_sub.is_some() {
-            "OAUTHBEARER"
-        } else {
-            "PLAIN"
-        };
-        let mech_name = self.mechanism.as_deref().unwrap_or(default_mechanism);
-        let mechanism = SaslMechanism::from_name(mech_name).ok_or_else(|| {
-            format!("kafka-quota: --mechanism {mech_name} is not a SASL mechanism Kafka has; expected PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI or OAUTHBEARER.")
-        })?;
-        let listener = match listener {
-            ListenerArg::Plaintext => Listener::Plaintext,
-            ListenerArg::Ssl => Listener::Ssl {
-                client_auth: ssl_client_auth(
-                    self.ssl_client_auth.map(|a| match a {
-                        ClientAuthArg::None => SslClientAuth::None,
-                        ClientAuthArg::Requested => SslClientAuth::Requested,
-                        ClientAuthArg::Required => SslClientAuth::Required,
-                    }),
-                    self.dn.is_some(),
-                ),
-            },
-            ListenerArg::SaslPlaintext => Listener::SaslPlaintext { mechanism },
-            ListenerArg::SaslSsl => Listener::SaslSsl { mechanism },
-        };
-        let identity = if let Some(dn) = &self.dn {
-            Identity::CertificateDn(dn.clone())
-        } else if let Some(u) = &self.user {
-            Identity::UserName(u.clone())
-        } else if let Some(k) = &self.kerberos {
-            Identity::KerberosPrincipal(k.clone())
-        } else if let Some(s) = &self.oauth_sub {
-            Identity::OAuthToken {
-                claims: BTreeMap::from([("sub".to_owned(), s.clone())]),
-            }
-        } else {
-            Identity::None
-        };
-        Ok(Connection {
+    /// The identity flags, for [`IdentityFlags::connection`] and
+    /// [`IdentityFlags::principal_config`].
+    fn flags(&self, listener: ListenerArg) -> IdentityFlags<'_> {
+        IdentityFlags {
             listener,
-            identity,
-            client_id: self.client_id.clone(),
-            source_ip: None,
-        })
-    }
-
-    /// `--kerberos-realm`, or the realm of `--kerberos` (`name[/host]@REALM`).
-    fn default_realm(&self) -> String {
-        match (&self.kerberos_realm, &self.kerberos) {
-            (Some(realm), _) => realm.clone(),
-            (None, Some(principal)) => principal
-                .rsplit_once('@')
-                .map(|(_, r)| r.to_owned())
-                .unwrap_or_default(),
-            (None, None) => String::new(),
-        }
-    }
-
-    fn principal_config(&self) -> PrincipalConfig {
-        PrincipalConfig {
-            ssl_principal_mapping_rules: self.ssl_mapping_rules.clone(),
-            sasl_kerberos_principal_to_local_rules: self
-                .kerberos_rules
-                .as_deref()
-                .map(parse_config_list),
-            kerberos_default_realm: self.default_realm(),
-            ..PrincipalConfig::default()
+            mechanism: self.mechanism.as_deref(),
+            user: self.user.as_deref(),
+            dn: self.dn.as_deref(),
+            kerberos: self.kerberos.as_deref(),
+            oauth_sub: self.oauth_sub.as_deref(),
+            client_id: &self.client_id,
+            ssl_client_auth: self.ssl_client_auth,
+            ssl_mapping_rules: self.ssl_mapping_rules.as_deref(),
+            kerberos_rules: self.kerberos_rules.as_deref(),
+            kerberos_realm: self.kerberos_realm.as_deref(),
         }
     }
 }
@@ -556,6 +499,14 @@ fn print_explain(outcome: &PrincipalOutcome, resolutions: &[Resolution]) {
         "user tag (sanitized principal): {:?}",
         outcome.sanitized_name
     );
+    outln!(
+        "Scope: Kafka's DefaultKafkaPrincipalBuilder and default quota callback; a custom principal.builder.class or client.quota.callback.class on the broker replaces this answer."
+    );
+    if outcome.client_id.is_empty() {
+        outln!(
+            "client-id \"\": what a client sends when it has none. The Java clients never send an empty one: with client.id unset or empty, KafkaProducer sends producer-N and KafkaConsumer consumer-<group.id>-N (N counts clients in the JVM), so resolve with that id for them."
+        );
+    }
     for r in resolutions {
         let key = r.key();
         outln!();
@@ -845,7 +796,9 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
         );
         EXIT_ANSWERED_WITH_SKIPS
     };
-    let cluster = Cluster::from_store(store, BrokerSettings::default(), args.principal_config());
+    // The principal rules do not depend on the listener.
+    let rules = args.flags(args.listener.unwrap_or(ListenerArg::Plaintext)).principal_config();
+    let cluster = Cluster::from_store(store, BrokerSettings::default(), rules);
     let ip = match args.ip.as_deref().map(|ip| ip_answer(&cluster, ip)).transpose() {
         Ok(a) => a,
         Err(m) => {
@@ -872,8 +825,13 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
         }
         return answered;
     };
-    let conn = match args.connection(listener) {
-        Ok(c) => c,
+    let conn = match args.flags(listener).connection() {
+        Ok((c, note)) => {
+            if let Some(note) = note {
+                errln!("{note}");
+            }
+            c
+        }
         Err(m) => {
             errln!("{m}");
             return EXIT_BAD_INPUT;
@@ -886,13 +844,19 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             return EXIT_BAD_INPUT;
         }
     };
-    let outcome = match builder.build(&conn) {
+    let mut outcome = match builder.build(&conn) {
         Ok(o) => o,
+        Err(e) if e.class() == quota_engine::principal::ErrorClass::InvalidConnection => {
+            errln!("kafka-quota: the identity flags do not fit --listener: {e} Give --user (PLAIN, SCRAM), --kerberos (GSSAPI) or --oauth-sub (OAUTHBEARER) on a SASL listener, --dn on SSL.");
+            return EXIT_BAD_INPUT;
+        }
         Err(e) => {
             errln!("kafka-quota: Kafka closes this connection before any quota applies: {e}");
             return EXIT_BAD_INPUT;
         }
     };
+    // Only the warnings that can matter with these quotas.
+    outcome.warnings = cluster.principal_warnings(&outcome);
     for w in &outcome.warnings {
         errln!("warning: {w}");
     }

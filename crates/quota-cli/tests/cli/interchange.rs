@@ -277,8 +277,8 @@ fn usage_errors_are_exit_2() {
             "PLAINTEXT",
             "--user",
             "a",
-            "--dn",
-            "CN=a",
+            "--kerberos",
+            "a@EXAMPLE.COM",
         ])
         .assert()
         .code(2)

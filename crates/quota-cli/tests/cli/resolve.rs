@@ -340,3 +340,46 @@ kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_ra
     );
     assert!(report.contains("\nconnection_creation_rate (ip 10.1.1.1):\n  limit: 5.0 connections/s from ips/<default>\n"), "{report}");
 }
+
+#[test]
+fn a_client_certificate_on_sasl_ssl_is_valid_and_the_principal_comes_from_sasl() {
+    let with_user = kafka_quota()
+        .args(["resolve", "--quotas", "examples/runbook.sh", "--listener", "SASL_SSL", "--user", "tenantUserA", "--dn", "CN=app,OU=eng"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("runs");
+    assert_eq!(with_user.status.code(), Some(0));
+    let stdout = String::from_utf8(with_user.stdout).unwrap();
+    let stderr = String::from_utf8(with_user.stderr).unwrap();
+    assert!(stdout.starts_with("User:tenantUserA, client-id \"\", SASL_SSL listener:"), "{stdout}");
+    assert!(stderr.contains("on a SASL_SSL listener the principal comes from SASL"), "{stderr}");
+    // A certificate alone on SASL_SSL: the SASL identity is missing, said
+    // without naming an internal type.
+    let alone = kafka_quota()
+        .args(["resolve", "--quotas", "examples/runbook.sh", "--listener", "SASL_SSL", "--dn", "CN=app"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("runs");
+    assert_eq!(alone.status.code(), Some(1));
+    let stderr = String::from_utf8(alone.stderr).unwrap();
+    assert!(stderr.contains("a SASL_SSL connection is authenticated by SASL: give its identity with --user"), "{stderr}");
+    assert!(!stderr.contains("quota_engine::"), "{stderr}");
+}
+
+#[test]
+fn the_anonymous_warning_appears_only_where_a_named_user_quota_could_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    let only_clients = dir.path().join("clients.sh");
+    std::fs::write(
+        &only_clients,
+        "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1024 --entity-type clients --entity-name app\n",
+    )
+    .unwrap();
+    let out = kafka_quota()
+        .args(["resolve", "--listener", "PLAINTEXT", "--client-id", "app", "--quotas"])
+        .arg(&only_clients)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!String::from_utf8(out.stderr).unwrap().contains("User:ANONYMOUS"));
+}

@@ -368,9 +368,12 @@ pub struct PrincipalBuilder {
     sub_claim_name: String,
 }
 
-const ANONYMOUS_WARNING: &str = "A quota for a named user cannot apply: this connection is User:ANONYMOUS, so only \
-     quotas for the user ANONYMOUS or the default user (and client-id quotas) can match, and every anonymous \
-     connection with the same client.id shares them.";
+/// The warning on an unauthenticated connection. It matters only where a
+/// quota on a named user exists ([`crate::cluster::Cluster::principal_warnings`]
+/// leaves it out otherwise).
+pub const ANONYMOUS_WARNING: &str = "This connection is User:ANONYMOUS, so a quota on a named user (users/<name>) \
+     cannot apply to it: only quotas on users/ANONYMOUS, users/<default> and client-ids can, and every \
+     unauthenticated connection is that one user ANONYMOUS for them.";
 
 impl PrincipalBuilder {
     /// The parsed `ssl.principal.mapping.rules`.

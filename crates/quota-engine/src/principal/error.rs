@@ -123,7 +123,15 @@ impl PrincipalError {
 
 impl fmt::Display for PrincipalError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.message, self.class.java_name())?;
+        // Kafka's and the JDK's exceptions are named as Java names them; the
+        // engine's own classes (a connection Kafka would refuse or a
+        // description that does not fit) are its message alone.
+        let class = self.class.java_name();
+        if class.starts_with("quota_engine::") {
+            f.write_str(&self.message)?;
+        } else {
+            write!(f, "{} ({class})", self.message)?;
+        }
         if let Some(c) = &self.cause {
             write!(f, "; caused by: {c}")?;
         }

@@ -37,7 +37,7 @@ mod sanitizer;
 mod ssl_mapper;
 
 pub use builder::{
-    AnonymousReason, Connection, Derivation, Identity, KafkaPrincipal, Listener, PrincipalBuilder,
+    AnonymousReason, Connection, ANONYMOUS_WARNING, Derivation, Identity, KafkaPrincipal, Listener, PrincipalBuilder,
     PrincipalConfig, PrincipalOutcome, SaslMechanism, SslClientAuth,
 };
 pub use error::{ErrorClass, PrincipalError};

@@ -233,7 +233,7 @@ fn principal_view(p: &PrincipalProps) -> Html {
                         <dt>{ "How" }</dt>
                         <dd>{ o.derivation.to_string() }</dd>
                     </dl>
-                    { for o.warnings.iter().map(|w| html! { <p class="msg warn" role="note" data-testid="principal-warning">{ "⚠ " }{ w.clone() }</p> }) }
+                    { for ctx.analysis.cluster.principal_warnings(o).into_iter().map(|w| html! { <p class="msg warn" role="note" data-testid="principal-warning">{ "⚠ " }{ w }</p> }) }
                 </div>
             }
         }
