@@ -94,7 +94,8 @@ impl AppState {
             compare: Vec::new(),
             cursor_ms: 0.0,
             playing: false,
-            speed: 5,
+            // Real time (1×): the lab's 12 s run plays in 12 s; faster is a choice.
+            speed: 2,
             redact_links: false,
             help_open: false,
             notice: None,
@@ -451,6 +452,11 @@ mod tests {
         assert_eq!(s.cursor_ms, 0.0);
         s.apply(Action::Speed(-100));
         assert_eq!(s.speed, 0);
+    }
+
+    #[test]
+    fn playback_starts_in_real_time() {
+        assert_eq!(state().speed_factor(), 1.0);
     }
 
     #[test]

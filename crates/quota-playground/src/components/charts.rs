@@ -78,29 +78,40 @@ fn value_ticks(max: f64, fmt: impl Fn(f64) -> String) -> Vec<(f64, String)> {
     [0.0, 0.5, 1.0].iter().map(|f| (PAD_T + h - f * h, fmt(f * max))).collect()
 }
 
-/// The samples of the quota window at the cursor, as bars.
+/// The samples of the quota window at the cursor, as bars, and what Kafka
+/// compares: their sum (the last bar, Σ) against the bound × the window
+/// length the rate is divided by at that moment (`Rate.windowSize`: the
+/// elapsed samples, up to `quota.window.num` × `quota.window.size.seconds`;
+/// Kafka: `Rate.measure`, clients/src/main/java/org/apache/kafka/common/metrics/stats/Rate.java).
 pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
     let bars = track.samples_at(cursor);
     // The bound in force at the cursor (a set_quota event may have changed it).
     let bound = track.bound_at(cursor as i64);
-    let per_sample_quota = bound * track.sample_window_ms as f64 / 1000.0;
     let unlimited = bound >= quota_engine::resolve::UNLIMITED_BOUND;
-    let max_sum = bars.iter().map(|b| b.sum).fold(0.0, f64::max);
-    let top = model::nice_max(if unlimited { max_sum } else { max_sum.max(per_sample_quota * 1.2) });
+    let rate = track.rate_at(cursor);
+    let window_ms = rate.map_or(track.sample_window_ms * i64::from(track.samples_kept.max(1)), |r| r.window_ms);
+    let allowed = bound * window_ms as f64 / 1000.0;
+    let total: f64 = bars.iter().map(|b| b.sum).sum();
+    let max_bar = bars.iter().map(|b| b.sum).fold(total, f64::max);
+    let top = model::nice_max(if unlimited { max_bar } else { max_bar.max(allowed * 1.1) });
     let (w, h) = inner();
-    let slots = track.samples_kept.max(1) as f64;
+    // One slot per sample kept, then the Σ bar.
+    let slots = track.samples_kept.max(1) as f64 + 1.0;
     let sc = Scale { x: (0.0, slots), y: (0.0, top), w, h };
     let bw = w / slots;
-    let rate = track.rate_at(cursor);
     let label = format!(
-        "Quota window at {}: {} holding {}; measured rate {} against a quota of {}.",
+        "Quota window at {}: {} holding {}; Kafka divides by a window of {} and compares {} with {}; measured rate {}.",
         model::fmt_ms(cursor),
         model::count_of(bars.len() as u64, "sample", "samples"),
-        fmt_amount(track.quota_type, bars.iter().map(|b| b.sum).sum()),
+        fmt_amount(track.quota_type, total),
+        model::fmt_ms(window_ms as f64),
+        fmt_amount(track.quota_type, total),
+        if unlimited { "no bound (unlimited)".to_owned() } else { format!("quota × window = {}", fmt_amount(track.quota_type, allowed)) },
         rate.map_or("0".to_owned(), |r| fmt_rate_of(track.quota_type, r.rate)),
-        if unlimited { "unlimited".to_owned() } else { fmt_rate_of(track.quota_type, bound) },
     );
-    let offset = slots - bars.len() as f64;
+    let offset = slots - 1.0 - bars.len() as f64;
+    let sum_x = (slots - 1.0) * bw;
+    let sum_y = sc.py(total);
     let body = html! {
         <>
             { for bars.iter().enumerate().map(|(i, b)| {
@@ -111,18 +122,22 @@ pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
                         width={format!("{:.1}", (bw - 4.0).max(1.0))} height={format!("{:.1}", h - y)} />
                 }
             }) }
+            <rect class="bar total" x={format!("{:.1}", sum_x + 2.0)} y={format!("{sum_y:.1}")}
+                width={format!("{:.1}", (bw - 4.0).max(1.0))} height={format!("{:.1}", h - sum_y)} />
+            <text class="bar-label" x={format!("{:.1}", sum_x + bw / 2.0)} y={format!("{:.1}", h - 4.0)} text-anchor="middle">{ "Σ" }</text>
             if !unlimited {
-                <line class="quota" x1="0" x2={w.to_string()} y1={format!("{:.1}", sc.py(per_sample_quota))} y2={format!("{:.1}", sc.py(per_sample_quota))} />
+                <line class="quota" x1="0" x2={w.to_string()} y1={format!("{:.1}", sc.py(allowed))} y2={format!("{:.1}", sc.py(allowed))} />
             }
         </>
     };
     html! {
         <figure class="fig">
-            <figcaption>{ "Quota window: the samples the rate is computed over" }</figcaption>
+            <figcaption>{ "Quota window: the samples Kafka sums, against quota × the window it divides by" }</figcaption>
             { frame(label, "chart-window", body, &value_ticks(top, |v| fmt_amount(track.quota_type, v)), &[]) }
             if bars.is_empty() { <p class="msg hint">{ "No sample in the window at this time: nothing was recorded in the last window, so the rate reads 0." }</p> }
             <p class="legend"><span class="sw bar"></span>{ "sum per sample" }<span class="sw current"></span>{ "sample being filled" }
-                if !unlimited { <span class="sw quota"></span>{ "quota × sample length" } }</p>
+                <span class="sw total"></span>{ "Σ all samples" }
+                if !unlimited { <span class="sw quota"></span>{ format!("quota × {} (the window Kafka divides by now)", model::fmt_ms(window_ms as f64)) } }</p>
             <details class="data"><summary>{ "Data" }</summary>
                 <table>
                     <thead><tr><th scope="col">{ "Sample start" }</th><th scope="col">{ "Sum" }</th><th scope="col">{ "State" }</th></tr></thead>

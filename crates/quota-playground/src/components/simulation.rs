@@ -192,17 +192,27 @@ fn run_view(ctx: &Ctx, t: &Timeline) -> Html {
 fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) -> Html {
     let seen: Vec<_> = track.throttles.iter().filter(|e| (e.at_ms as f64) <= cursor).collect();
     let n = seen.len();
+    // Oldest first: the first throttle explains the burst before it, so it
+    // always shows; then the latest, with a gap row between (None).
+    let shown: Vec<Option<&&quota_engine::sim::ThrottleEvent>> = if n <= 8 {
+        seen.iter().map(Some).collect()
+    } else {
+        std::iter::once(Some(&seen[0])).chain(std::iter::once(None)).chain(seen[n - 7..].iter().map(Some)).collect()
+    };
     html! {
         <div class="table-wrap">
             <table class="throttles" data-testid="throttles">
-                <caption>{ format!("Throttles of {} by {}: {} (latest first)", track.sensor_name, model::fmt_ms(cursor), n) }</caption>
+                <caption>{ format!("Throttles of {} by {}: {}{}", track.sensor_name, model::fmt_ms(cursor), n,
+                    if n > 8 { " (the first, then the latest)" } else { "" }) }</caption>
                 <thead><tr>
                     <th scope="col">{ "At" }</th><th scope="col">{ "Client" }</th><th scope="col">{ "Delay" }</th>
                     <th scope="col">{ "Observed rate" }</th><th scope="col">{ "Formula X = (O − T) / T × W" }</th><th scope="col">{ "Mute" }</th>
                 </tr></thead>
                 <tbody>
                     if n == 0 { <tr><td colspan="6">{ "No throttle yet." }</td></tr> }
-                    { for seen.iter().rev().take(8).map(|e| html! {
+                    { for shown.iter().map(|e| match e {
+                        None => html! { <tr class="gap"><td colspan="6">{ format!("… {} more (all of them below) …", n.saturating_sub(8)) }</td></tr> },
+                        Some(e) => html! {
                         <tr class={classes!((!e.applied).then_some("dim"))}>
                             <td>{ model::fmt_ms(e.at_ms as f64) }</td>
                             <td>{ t.clients.get(e.client as usize).map(|c| c.name.clone()).unwrap_or_default() }</td>
@@ -211,7 +221,7 @@ fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) 
                             <td><code>{ e.formula() }</code>{ if e.applied { "" } else { " (the other quota's delay was larger)" } }</td>
                             <td>{ format!("{} – {}", model::fmt_ms(e.mute_from_ms), model::fmt_ms(e.mute_to_ms)) }</td>
                         </tr>
-                    }) }
+                    }}) }
                 </tbody>
             </table>
             if n > 8 {
