@@ -74,8 +74,8 @@ impl Scenario {
     /// topic `leaders` not one per partition or naming a broker that does
     /// not exist, workloads naming unknown or shared connections or unknown
     /// topics, a `stop_ms` not after `start_ms`, connections without a
-    /// principal, producers with zero sizes or a batch larger than
-    /// `buffer.memory`, socket buffers (`send.buffer.bytes`,
+    /// principal, producers with zero sizes, a `throughput` of 0 or below
+    /// other than -1, or a batch larger than `buffer.memory`, socket buffers (`send.buffer.bytes`,
     /// `socket.receive.buffer.bytes`) below 1 byte, then `events` beyond the horizon, naming an unknown
     /// topic, partition or broker, or a quota alteration the store refuses
     /// (path `events[i]`, Kafka's message).
@@ -256,6 +256,19 @@ impl Scenario {
             }
             let Workload::Producer(p) = wl else { continue };
             let cfg = &p.config;
+            // kafka-producer-perf-test's ThroughputThrottler: a negative
+            // target never throttles, a target of 0 waits forever after the
+            // first record (`throttle()` waits for a wakeup that never comes),
+            // server-common/src/main/java/org/apache/kafka/server/util/ThroughputThrottler.java.
+            if !(p.throughput > 0.0 || p.throughput == -1.0) {
+                out.invalid(
+                    at("throughput"),
+                    format!(
+                        "The producer on '{conn_name}' sets throughput {}: it must be above zero records/s (use -1 for unlimited); kafka-producer-perf-test waits forever at a throughput of 0.",
+                        p.throughput
+                    ),
+                );
+            }
             if p.record_size == 0 {
                 out.invalid(
                     at("record.size"),
@@ -487,6 +500,36 @@ mod tests {
         let expected: Vec<(String, String)> =
             expected.iter().map(|(p, m)| ((*p).to_owned(), (*m).to_owned())).collect();
         assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn a_producer_throughput_of_zero_or_below_other_than_minus_one_is_refused() {
+        let with = |throughput: &str| -> Scenario {
+            serde_json::from_str(&format!(
+                r#"{{
+                  "topics": [{{"name": "t"}}],
+                  "connections": [{{"name": "p", "listener": "PLAINTEXT"}}],
+                  "workloads": [{{"producer": {{"connection": "p", "topic": "t", "records": 10, "record.size": 10,
+                                 "throughput": {throughput}}}}}]
+                }}"#
+            ))
+            .unwrap()
+        };
+        for bad in ["0", "-2", "-0.5"] {
+            let problems = with(bad).validate().unwrap_err();
+            assert_eq!(problems.len(), 1, "{bad}");
+            assert_eq!(problems[0].path, "workloads[0].producer.throughput");
+            let msg = problems[0].error.to_string();
+            assert!(msg.contains("use -1 for unlimited"), "{msg}");
+        }
+        assert_eq!(
+            with("0").validate().unwrap_err()[0].error.to_string(),
+            "The producer on 'p' sets throughput 0: it must be above zero records/s (use -1 for unlimited); kafka-producer-perf-test waits forever at a throughput of 0."
+        );
+        assert!(super::super::simulate(&with("0")).unwrap_err().is_invalid_scenario());
+        for good in ["-1", "0.5", "1000"] {
+            assert_eq!(with(good).validate(), Ok(()), "{good}");
+        }
     }
 
     #[test]
