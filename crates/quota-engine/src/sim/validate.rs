@@ -76,8 +76,9 @@ impl Scenario {
     /// topics, a `stop_ms` not after `start_ms`, connections without a
     /// principal, producers with zero sizes, a `throughput` of 0 or below
     /// other than -1, or a batch larger than `buffer.memory`, socket buffers (`send.buffer.bytes`,
-    /// `socket.receive.buffer.bytes`) below 1 byte, then `events` beyond the horizon, naming an unknown
-    /// topic, partition or broker, or a quota alteration the store refuses
+    /// `socket.receive.buffer.bytes`) below 1 byte, then `events` at or
+    /// beyond the horizon, naming an unknown topic, partition or broker, a
+    /// `move_leader` to the broker already leading the partition then, or a quota alteration the store refuses
     /// (path `events[i]`, Kafka's message).
     ///
     /// # Example
@@ -300,8 +301,9 @@ impl Scenario {
 }
 
 impl Scenario {
-    /// Checks `events`: each within the horizon; a `move_leader` naming an
-    /// existing topic, partition and broker; a `set_quota` the store accepts
+    /// Checks `events`: each before the horizon; a `move_leader` naming an
+    /// existing topic, partition and broker other than the partition's
+    /// leader at that time (after the earlier moves); a `set_quota` the store accepts
     /// (Kafka's validation and message), applied after the scenario's quotas
     /// and the earlier events, in time order.
     fn validate_events(&self, out: &mut Problems) {
@@ -313,6 +315,17 @@ impl Scenario {
                     format!("events[{i}].at_ms"),
                     format!(
                         "The {} event at {at} ms is beyond the horizon of {horizon} ms: it would never happen.",
+                        e.kind()
+                    ),
+                );
+            } else if at == horizon {
+                // The run handles events at the horizon itself and stops:
+                // the event would be listed as having happened with nothing
+                // simulated after it.
+                out.invalid(
+                    format!("events[{i}].at_ms"),
+                    format!(
+                        "The {} event at {at} ms is at the horizon of {horizon} ms: nothing after it would be simulated; move it before the horizon.",
                         e.kind()
                     ),
                 );
@@ -350,6 +363,39 @@ impl Scenario {
                     ),
                 );
             }
+        }
+        // Leadership moves, in the order the run applies them: a move to
+        // the broker that already leads the partition changes nothing.
+        let mut leaders: std::collections::BTreeMap<(&str, u32), u32> =
+            std::collections::BTreeMap::new();
+        for i in event_order(&self.events) {
+            let ScenarioEvent::MoveLeader {
+                at_ms,
+                topic,
+                partition,
+                to_broker,
+            } = &self.events[i]
+            else {
+                continue;
+            };
+            let Some(t) = self.topics.iter().find(|t| t.name == *topic) else {
+                continue;
+            };
+            if *partition >= t.partitions || *to_broker >= self.brokers.count {
+                continue;
+            }
+            let leader = leaders
+                .entry((topic.as_str(), *partition))
+                .or_insert_with(|| t.leader(*partition, self.brokers.count));
+            if *leader == *to_broker {
+                out.invalid(
+                    format!("events[{i}].to_broker"),
+                    format!(
+                        "The move_leader event moves partition {partition} of topic '{topic}' to broker {to_broker}, but partition {partition} of topic '{topic}' is already led by broker {to_broker} at {at_ms} ms: move it to another broker or remove the event."
+                    ),
+                );
+            }
+            *leader = *to_broker;
         }
         // Quota alterations, in the order the run applies them.
         let mut store = QuotaStore::new();
@@ -530,6 +576,43 @@ mod tests {
         for good in ["-1", "0.5", "1000"] {
             assert_eq!(with(good).validate(), Ok(()), "{good}");
         }
+    }
+
+    #[test]
+    fn a_move_to_the_current_leader_or_at_the_horizon_is_refused() {
+        let s: Scenario = serde_json::from_str(
+            r#"{
+              "brokers": {"count": 3},
+              "horizon_ms": 10000,
+              "topics": [{"name": "t", "partitions": 2, "leaders": [0, 1]}, {"name": "u", "partitions": 3}],
+              "connections": [{"name": "p", "listener": "PLAINTEXT"}],
+              "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 1, "record.size": 10}}],
+              "events": [
+                {"at_ms": 3000, "kind": "move_leader", "topic": "t", "partition": 0, "to_broker": 0},
+                {"at_ms": 2000, "kind": "move_leader", "topic": "t", "partition": 1, "to_broker": 2},
+                {"at_ms": 4000, "kind": "move_leader", "topic": "t", "partition": 1, "to_broker": 2},
+                {"at_ms": 5000, "kind": "move_leader", "topic": "t", "partition": 1, "to_broker": 1},
+                {"at_ms": 1000, "kind": "move_leader", "topic": "u", "partition": 2, "to_broker": 2},
+                {"at_ms": 10000, "kind": "move_leader", "topic": "u", "partition": 0, "to_broker": 1}
+              ]
+            }"#,
+        )
+        .unwrap();
+        let got: Vec<(String, String)> = s
+            .validate()
+            .unwrap_err()
+            .into_iter()
+            .map(|p| (p.path, p.error.to_string()))
+            .collect();
+        let expected = [
+            ("events[5].at_ms", "The move_leader event at 10000 ms is at the horizon of 10000 ms: nothing after it would be simulated; move it before the horizon."),
+            ("events[4].to_broker", "The move_leader event moves partition 2 of topic 'u' to broker 2, but partition 2 of topic 'u' is already led by broker 2 at 1000 ms: move it to another broker or remove the event."),
+            ("events[0].to_broker", "The move_leader event moves partition 0 of topic 't' to broker 0, but partition 0 of topic 't' is already led by broker 0 at 3000 ms: move it to another broker or remove the event."),
+            ("events[2].to_broker", "The move_leader event moves partition 1 of topic 't' to broker 2, but partition 1 of topic 't' is already led by broker 2 at 4000 ms: move it to another broker or remove the event."),
+        ];
+        let expected: Vec<(String, String)> =
+            expected.iter().map(|(p, m)| ((*p).to_owned(), (*m).to_owned())).collect();
+        assert_eq!(got, expected);
     }
 
     #[test]
