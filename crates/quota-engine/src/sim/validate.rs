@@ -443,12 +443,21 @@ fn textbook_only_field(workload: &Workload) -> Option<&'static str> {
     }
 }
 
-/// The error [`super::simulate`] reports for `problems`: the first one.
+/// The error [`super::simulate`] reports for `problems`: the first one; a
+/// problem in `events[...]` has its path written first ("events[1]: ..."),
+/// so the message names the event (the other messages name their input
+/// themselves).
 pub(crate) fn first_error(problems: Vec<ScenarioProblem>) -> Error {
-    problems
-        .into_iter()
-        .next()
-        .map_or_else(|| Error::invalid_scenario(String::new()), |p| p.error)
+    problems.into_iter().next().map_or_else(
+        || Error::invalid_scenario(String::new()),
+        |p| {
+            if p.path.starts_with("events[") {
+                p.error.at_path(&p.path)
+            } else {
+                p.error
+            }
+        },
+    )
 }
 
 #[cfg(test)]
@@ -613,6 +622,40 @@ mod tests {
         let expected: Vec<(String, String)> =
             expected.iter().map(|(p, m)| ((*p).to_owned(), (*m).to_owned())).collect();
         assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn simulate_names_the_refused_event() {
+        let s: Scenario = serde_json::from_str(
+            r#"{
+              "topics": [{"name": "t"}],
+              "connections": [{"name": "p", "listener": "PLAINTEXT"}],
+              "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 1, "record.size": 10}}],
+              "events": [
+                {"at_ms": 100, "kind": "set_quota", "entity": {"client-id": "a"}, "key": "producer_byte_rate", "value": 1000},
+                {"at_ms": 200, "kind": "set_quota", "entity": {"ip": "127.0.0.1"}, "key": "producer_byte_rate", "value": 1000}
+              ]
+            }"#,
+        )
+        .unwrap();
+        let problems = s.validate().unwrap_err();
+        assert_eq!(problems[0].path, "events[1]");
+        let e = super::super::simulate(&s).unwrap_err();
+        assert!(e.is_quota_refused());
+        assert_eq!(e.api_error(), problems[0].error.api_error());
+        assert_eq!(e.to_string(), format!("events[1]: {}", problems[0].error));
+        assert!(
+            e.to_string().starts_with("events[1]: The quota producer_byte_rate on ips/127.0.0.1 was refused: "),
+            "{e}"
+        );
+        // An invalid-scenario problem in an event is named too.
+        let mut s = s;
+        s.events.truncate(1);
+        s.horizon_ms = 50;
+        assert_eq!(
+            super::super::simulate(&s).unwrap_err().to_string(),
+            "events[0].at_ms: The set_quota event at 100 ms is beyond the horizon of 50 ms: it would never happen."
+        );
     }
 
     #[test]
