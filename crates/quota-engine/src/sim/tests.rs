@@ -614,3 +614,26 @@ fn a_producer_connects_to_a_new_leader_when_a_partition_moves_there() {
     assert!(t.sensors[1].rate.points.iter().all(|p| p.at_ms >= 20));
     assert_eq!(t.totals.budgets[0].bytes_by_broker, *by_broker);
 }
+
+#[test]
+fn a_quota_change_after_a_client_stopped_opens_no_track_for_it() {
+    // alice stops at 1 s; at 2 s a users/alice quota would give her
+    // connection a new budget (tags user=alice); bob runs on.
+    let s = scenario(
+        r#"{"topics": [{"name": "t"}],
+            "quotas": [{"entity": {"client-id": null}, "key": "producer_byte_rate", "value": 1000000}],
+            "connections": [
+              {"name": "a", "listener": "SASL_PLAINTEXT", "identity": "alice", "client.id": "ca"},
+              {"name": "b", "listener": "SASL_PLAINTEXT", "identity": "bob", "client.id": "cb"}],
+            "workloads": [
+              {"producer": {"connection": "a", "topic": "t", "records": 100000, "record.size": 1000, "stop_ms": 1000}},
+              {"producer": {"connection": "b", "topic": "t", "records": 30000, "record.size": 1000}}],
+            "events": [{"at_ms": 2000, "kind": "set_quota", "entity": {"user": "alice"}, "key": "producer_byte_rate", "value": 500000}]}"#,
+    );
+    let t = simulate(&s).unwrap();
+    assert!(t.clients[0].stop.is_some());
+    assert!(t.end_ms > 2000.0, "bob still runs at the change");
+    let mbeans: Vec<&str> = t.sensors.iter().map(|s| s.mbean.as_str()).collect();
+    assert!(mbeans.iter().all(|m| !m.contains("user=alice")), "{mbeans:?}");
+    assert!(t.sensors.iter().all(|s| !s.members.is_empty()));
+}

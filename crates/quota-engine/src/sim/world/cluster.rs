@@ -137,8 +137,8 @@ impl World {
 
     /// A quota alteration reaches every broker at once: sensors keep their
     /// samples and take the new bound (recorded as a bound change on their
-    /// track), and every connection looks its budgets up again, as Kafka
-    /// does on each request.
+    /// track), and every open connection looks its budgets up again, as
+    /// Kafka does on each request (a stopped client's are closed and skipped).
     fn set_quota(&mut self, entity: &QuotaEntity, key: QuotaKey, value: Option<f64>) {
         let before = self.track_bounds();
         for b in self.brokers.iter_mut() {
@@ -149,7 +149,13 @@ impl World {
         self.note_bound_changes(&before, at_ms);
         let n = self.conns.iter().count();
         for i in 0..n {
-            self.reopen_session(ConnectionId(super::ids::len_u32(i)));
+            let c = ConnectionId(super::ids::len_u32(i));
+            // A stopped client's connections are closed for good: no session
+            // to look up, and no (empty) sensor track for a budget it never
+            // draws on.
+            if !self.client_stopped(self.conns[c].client) {
+                self.reopen_session(c);
+            }
         }
         let text = match value {
             Some(v) => format!(
