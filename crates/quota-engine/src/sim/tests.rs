@@ -500,20 +500,38 @@ fn explicit_leaders_put_every_partition_on_one_broker() {
 
 #[test]
 fn a_consumer_follows_a_moved_partition_to_its_new_leader() {
-    // 2 partitions on brokers 0 and 1; partition 1 moves to broker 0 at 1 ms,
-    // before the first fetch completes: the consumer reads it there.
+    // 2 partitions of 10 MB on brokers 0 and 1; a consumer_byte_rate of
+    // 1 MB/s per broker (quota.window.num=2: a 1 s burst) makes reading them
+    // take about 10 s. At 3 s, after fetches from broker 1, partition 1
+    // moves to broker 0: the consumer reads the rest of it there.
     let s = scenario(
-        r#"{"brokers": {"count": 2},
+        r#"{"brokers": {"count": 2, "settings": {"quota.window.num": 2}},
             "topics": [{"name": "t", "partitions": 2, "preload": {"records": 20000, "record.size": 1000}}],
+            "quotas": [{"entity": {"client-id": "c"}, "key": "consumer_byte_rate", "value": 1000000}],
             "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": "c"}],
-            "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 20000, "start_ms": 100}}],
-            "events": [{"at_ms": 1, "kind": "move_leader", "topic": "t", "partition": 1, "to_broker": 0}]}"#,
+            "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 20000}}],
+            "events": [{"at_ms": 3000, "kind": "move_leader", "topic": "t", "partition": 1, "to_broker": 0}]}"#,
     );
     let t = simulate(&s).unwrap();
     let c = &t.clients[0];
     assert_eq!(c.metrics.records_done, 20_000);
-    assert!(c.throttles.points.iter().all(|r| r.broker == 0), "every fetch went to broker 0");
-    assert_eq!(t.totals.clients[0].bytes_by_broker[1], 0);
+    assert!(c.finish_ms.unwrap() > 6000.0, "still reading well after the move");
+    let move_ms = 3000.0;
+    // Broker 1 answered fetches before the move, and none was sent to it
+    // after (one already there may complete within a round trip).
+    let from = |b: u32| c.throttles.points.iter().filter(move |r| r.broker == b);
+    assert!(from(1).any(|r| r.at_ms < move_ms));
+    assert!(from(1).all(|r| r.at_ms < move_ms + 50.0), "broker 1 answered after the move");
+    assert!(from(0).any(|r| r.at_ms > move_ms + 1000.0));
+    // Broker 1 served part of partition 1 (bytes before the move, no more
+    // after), broker 0 the rest of it besides partition 0.
+    let by_broker = &t.totals.clients[0].bytes_by_broker;
+    let partition_bytes = 10_000 * 1000;
+    assert!(by_broker[1] > 1_000_000, "{by_broker:?}");
+    assert!(by_broker[1] < partition_bytes, "{by_broker:?}");
+    assert!(by_broker[0] > partition_bytes + 1_000_000, "{by_broker:?}");
+    let b1 = t.sensors.iter().find(|s| s.broker == 1).unwrap();
+    assert!(b1.rate.points.iter().any(|p| p.at_ms < 3000 && p.rate > 0.0));
     assert_eq!(t.markers.len(), 1);
 }
 
