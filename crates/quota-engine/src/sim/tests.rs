@@ -655,3 +655,46 @@ fn a_quota_change_after_a_client_stopped_opens_no_track_for_it() {
     assert!(mbeans.iter().all(|m| !m.contains("user=alice")), "{mbeans:?}");
     assert!(t.sensors.iter().all(|s| !s.members.is_empty()));
 }
+
+#[test]
+fn a_request_waiting_through_several_mutes_counts_them_all_as_muted() {
+    // A client that ignores throttle_time_ms keeps 5 requests in flight:
+    // they queue at the muted channel, the later ones through the mutes of
+    // several earlier requests. Every instant of a mute is counted as
+    // muted, so what is left as broker queue is the handling of the
+    // earlier requests, a small share.
+    let s = scenario(&format!(
+        r#"{{"brokers": {{"settings": {{"quota.window.num": 2, "socket.receive.buffer.bytes": 1048576}}}},
+            "topics": [{{"name": "t"}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 1000000}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c", "client_throttling": "ignores-throttle"}}],
+            "workloads": [{}]}}"#,
+        producer(10_000, "").replace("65536", "16384")
+    ));
+    let t = simulate(&s).unwrap();
+    let w = t.clients[0].waits.unwrap();
+    assert!(w.muted_ms > 20.0 * w.broker_queue_ms, "{w:?}");
+    assert_eq!(w.requests, t.clients[0].metrics.requests);
+}
+
+#[test]
+fn requests_dropped_on_a_disconnect_count_their_waits() {
+    // A broker before 2.0 holds the response for the throttle time; with
+    // request.timeout.ms=300 the producer disconnects, dropping the
+    // requests queued unread behind the muted channel. Their waits count
+    // too: every request sent is in the waits.
+    let s = scenario(&format!(
+        r#"{{"brokers": {{"settings": {{"quota.window.num": 2, "socket.receive.buffer.bytes": 1048576}}}},
+            "topics": [{{"name": "t"}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 1000000}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c", "client_throttling": "legacy"}}],
+            "horizon_ms": 30000,
+            "workloads": [{}]}}"#,
+        producer(5_000, r#", "request.timeout.ms": 300"#).replace("65536", "16384")
+    ));
+    let t = simulate(&s).unwrap();
+    let c = &t.clients[0];
+    assert!(c.metrics.record_retry_total > 0, "the producer retried after disconnects");
+    let w = c.waits.unwrap();
+    assert_eq!(w.requests, c.metrics.requests);
+}

@@ -604,7 +604,9 @@ pub struct ClientTrack {
 }
 
 /// Where one client's requests waited on their way to the broker, summed
-/// over the requests the broker read (ms), and the most bytes the client had
+/// over the requests the broker read and those that failed with their
+/// connection before it read them (a disconnect on `request.timeout.ms`,
+/// or the client's close), counted until the connection dropped them (ms), and the most bytes the client had
 /// written that the broker had not yet read.
 ///
 /// A request is handed to the network client, written into the socket send
@@ -615,7 +617,8 @@ pub struct ClientTrack {
 /// `KafkaChannel`, `SocketServer.Processor` (mute / unmute).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
 pub struct RequestWaits {
-    /// Requests the broker read.
+    /// Requests the broker read, plus those dropped unread with their
+    /// connection.
     pub requests: u64,
     /// Handed to the network client until written into the socket (waiting
     /// for send buffer space), ms.
@@ -626,7 +629,8 @@ pub struct RequestWaits {
     /// Arrived until read while an earlier request of the connection was in
     /// progress, ms.
     pub broker_queue_ms: f64,
-    /// Arrived until read while the channel was muted for a throttle, ms.
+    /// Arrived until read while the channel was muted for a throttle (the
+    /// overlap with every mute of the channel, not only the last), ms.
     pub muted_ms: f64,
     /// The client's own back-off on `throttle_time_ms` (KIP-219 clients
     /// only; Kafka: `NetworkClient.maybeThrottle`): the time it sent

@@ -241,8 +241,10 @@ impl World {
         );
     }
 
-    /// Closes `c` for good: nothing in flight completes, no reconnect.
+    /// Closes `c` for good: nothing in flight completes, no reconnect (the
+    /// waits of requests the broker had not read are counted).
     fn close(&mut self, c: ConnectionId) {
+        self.drop_unread(c);
         let conn = &mut self.conns[c];
         conn.epoch += 1;
         conn.ready = false;
