@@ -456,9 +456,13 @@ pub struct ProducerWorkload {
     #[serde(default)]
     pub start_ms: u64,
     /// When the application stops (ms): it sends nothing more and closes
-    /// the producer at once; records not yet acknowledged are reported as
-    /// left ([`crate::sim::ClientStop`]), not as errors. Absent = runs to
-    /// the end (not written out).
+    /// the producer at once, `KafkaProducer.close(Duration.ZERO)`: records
+    /// buffered or in flight fail with `KafkaException: Producer is closed
+    /// forcefully.` (`RecordAccumulator.abortIncompleteBatches`; counted in
+    /// `record-error-total`, the run's outcome is failed); records not yet
+    /// passed to `send()` are reported as left
+    /// ([`crate::sim::ClientStop`]), not as errors. Absent = runs to the end
+    /// (not written out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_ms: Option<u64>,
     /// Producer configuration, Kafka names and defaults.

@@ -698,3 +698,42 @@ fn requests_dropped_on_a_disconnect_count_their_waits() {
     let w = c.waits.unwrap();
     assert_eq!(w.requests, c.metrics.requests);
 }
+
+#[test]
+fn a_producer_stopped_with_records_in_flight_fails_them_as_closed_forcefully() {
+    // 1 MB/s for 40 MB: at 3 s batches are buffered and in flight. The
+    // close at stop_ms is close(Duration.ZERO): they fail with
+    // KafkaException "Producer is closed forcefully."; what the application
+    // had not passed to send() is left, not failed.
+    let mut s = scenario(&format!(
+        r#"{{"brokers": {{"settings": {{"quota.window.num": 2}}}},
+            "topics": [{{"name": "t"}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 1000000}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}}],
+            "workloads": [{}]}}"#,
+        producer(40_000, "")
+    ));
+    if let Workload::Producer(p) = &mut s.workloads[0] {
+        p.stop_ms = Some(3000);
+    }
+    let t = simulate(&s).unwrap();
+    let c = &t.clients[0];
+    let stop = c.stop.expect("stopped");
+    assert!(c.outcome.is_failed(), "{:?}", c.outcome);
+    let [e] = c.outcome.exceptions() else {
+        panic!("one exception: {:?}", c.outcome)
+    };
+    assert_eq!(e.class, "org.apache.kafka.common.KafkaException");
+    assert_eq!(e.message, "Producer is closed forcefully.");
+    assert_eq!((e.setting.as_str(), e.setting_ms), ("stop_ms", 3000));
+    assert_eq!(e.first_at_ms, 3000.0);
+    let m = &c.metrics;
+    assert!(e.count > 0);
+    assert_eq!(m.record_error_total, e.count);
+    assert_eq!(c.outcome.failed_records(), e.count);
+    assert!(stop.records_left > 0, "the application had more to send");
+    assert_eq!(m.records_done + e.count + stop.records_left, 40_000);
+    // The aborted batches' memory is back in the pool.
+    assert_eq!(c.buffer.points.last().map(|p| (p.at_ms, p.used_bytes)), Some((3000.0, 0)));
+    assert!(t.markers[0].text.contains("Producer is closed forcefully."), "{}", t.markers[0].text);
+}

@@ -130,9 +130,11 @@ pub struct ClientStop {
     /// When it stopped (ms).
     pub at_ms: f64,
     /// Records not done: for a producer, records the application had not
-    /// sent, or that were buffered or in flight, when it closed (not counted
-    /// in `record-error-total`: they were never given up on); for a
-    /// consumer, records of its target not consumed.
+    /// yet passed to `send()` when it closed (not counted in
+    /// `record-error-total`: they were never sent; the records buffered or
+    /// in flight then failed with `close(Duration.ZERO)`'s `KafkaException`
+    /// and are in [`Outcome::Failed`]); for a consumer, records of its
+    /// target not consumed.
     pub records_left: u64,
 }
 
@@ -653,8 +655,10 @@ pub enum Outcome {
     /// Every record was acknowledged (producer) or consumed (consumer).
     Completed,
     /// Records were lost: their callbacks (or `send()`) got an exception.
-    /// The client may have finished (every record acknowledged or failed) or
-    /// been stopped by the horizon ([`ClientTrack::finish_ms`] tells).
+    /// The client may have finished (every record acknowledged or failed),
+    /// been stopped by the horizon ([`ClientTrack::finish_ms`] tells), or
+    /// been closed at its `stop_ms` with records buffered or in flight
+    /// ([`ClientTrack::stop`] is then set).
     Failed {
         /// Records the application meant to send (the workload's `records`).
         records: u64,
@@ -667,7 +671,8 @@ pub enum Outcome {
     },
     /// The client did not finish: the horizon ended the run, or its
     /// workload's `stop_ms` came first ([`ClientTrack::stop`] is then set);
-    /// no record failed by then.
+    /// no record failed by then (a consumer, or a producer with nothing
+    /// buffered or in flight when it was closed).
     Stopped,
 }
 
@@ -716,7 +721,14 @@ impl Outcome {
 ///   memory: A bytes. Poolable size: P bytes"
 ///   (clients/src/main/java/org/apache/kafka/clients/producer/internals/BufferPool.java),
 ///   which `KafkaProducer.doSend` hands to the callback and counts in
-///   `record-error-total`.
+///   `record-error-total`;
+/// - `stop_ms`: the application closes the producer with
+///   `close(Duration.ZERO)`; `Sender.forceClose` has
+///   `RecordAccumulator.abortIncompleteBatches` abort every batch buffered
+///   or in flight with `org.apache.kafka.common.KafkaException("Producer is
+///   closed forcefully.")` (`abortBatches`, about line 1133 of
+///   clients/src/main/java/org/apache/kafka/clients/producer/internals/RecordAccumulator.java);
+///   `setting_ms` is the stop time.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NamedException {
     /// The Java class, e.g. `org.apache.kafka.common.errors.TimeoutException`.
@@ -725,9 +737,11 @@ pub struct NamedException {
     pub count: u64,
     /// When the first of them failed (ms).
     pub first_at_ms: f64,
-    /// The producer setting that ran out, e.g. `delivery.timeout.ms`.
+    /// The producer setting that ran out, e.g. `delivery.timeout.ms`, or
+    /// the workload's `stop_ms`.
     pub setting: String,
-    /// That setting's value (ms).
+    /// That setting's value (ms; bytes for a size setting such as
+    /// `max.request.size`).
     pub setting_ms: u64,
     /// The message of the first failure, as Kafka words it.
     pub message: String,

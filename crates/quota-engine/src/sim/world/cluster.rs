@@ -16,7 +16,7 @@ use super::{Role, World};
 use crate::entity::{QuotaEntity, QuotaKey};
 use crate::sim::scenario::ScenarioEvent;
 use crate::sim::timeline::{
-    BudgetTotals, ClientStop, ClientTotals, ClusterTotals, EventMarker, MarkerKind,
+    BufferPoint, BudgetTotals, ClientStop, ClientTotals, ClusterTotals, EventMarker, MarkerKind,
 };
 
 /// The brokers `events` make leader of a partition of `topic`.
@@ -200,20 +200,32 @@ impl World {
 
     /// `client` reaches its `stop_ms`: the application stops sending or
     /// fetching and closes its connections (in-flight requests are
-    /// abandoned, nothing is retried). What it had not done is reported as
-    /// [`ClientStop::records_left`], not as errors. A client that already
-    /// finished is left as it is.
+    /// abandoned, nothing is retried). A producer is closed with
+    /// `close(Duration.ZERO)`: its buffered and in-flight records fail with
+    /// `KafkaException: Producer is closed forcefully.` (see
+    /// `Producer::stop`), and the records it had not yet passed to `send()`
+    /// are [`ClientStop::records_left`], not errors. A consumer loses
+    /// nothing: the records of its target it had not consumed are
+    /// [`ClientStop::records_left`]. A client that already finished is left
+    /// as it is.
     pub(super) fn client_stop(&mut self, client: ClientId) {
         let now = self.now;
+        let mut aborted = None;
         let left = match self.clients[client].role {
             Role::Producer(p) => {
                 if self.producers[p].finish.is_some() {
                     return;
                 }
-                let (left, blocked) = self.producers[p].stop(now);
+                let (left, lost, blocked) = self.producers[p].stop(now);
                 if let Some(span) = blocked {
                     self.clients[client].blocked.push(span);
                 }
+                // The aborted batches' memory returns to the pool.
+                self.clients[client].buffer.push(BufferPoint {
+                    at_ms: now.as_ms_f64(),
+                    used_bytes: 0,
+                });
+                aborted = Some(lost);
                 left
             }
             Role::Consumer(ci) => {
@@ -235,10 +247,13 @@ impl World {
         }
         self.unfinished -= 1;
         let name = self.clients[client].name.clone();
-        self.marker(
-            MarkerKind::ClientStop,
-            format!("Client '{name}' stops and closes with {left} records not done."),
-        );
+        let text = match aborted {
+            Some(lost) => format!(
+                "Client '{name}' stops: close(Duration.ZERO) aborts {lost} records buffered or in flight (KafkaException: Producer is closed forcefully.); {left} records were not sent."
+            ),
+            None => format!("Client '{name}' stops and closes with {left} records not done."),
+        };
+        self.marker(MarkerKind::ClientStop, text);
     }
 
     /// Closes `c` for good: nothing in flight completes, no reconnect (the

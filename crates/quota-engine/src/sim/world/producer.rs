@@ -38,6 +38,15 @@ const TIMEOUT_EXCEPTION: &str = "org.apache.kafka.common.errors.TimeoutException
 /// Kafka: `BufferPool.allocate` (clients/src/main/java/org/apache/kafka/clients/producer/internals/BufferPool.java).
 const BUFFER_EXHAUSTED_EXCEPTION: &str =
     "org.apache.kafka.clients.producer.BufferExhaustedException";
+/// What the callbacks of batches still buffered or in flight get when the
+/// producer is closed with `close(Duration.ZERO)`, and its message.
+///
+/// Kafka: `KafkaProducer.close` → `Sender.forceClose` →
+/// `RecordAccumulator.abortIncompleteBatches` / `abortBatches` (about line
+/// 1133 of clients/src/main/java/org/apache/kafka/clients/producer/internals/RecordAccumulator.java
+/// at apache/kafka 1eb7644349cb07139d6a3c1ad1986979647cac99).
+const FORCED_CLOSE_EXCEPTION: &str = "org.apache.kafka.common.KafkaException";
+const FORCED_CLOSE_MESSAGE: &str = "Producer is closed forcefully.";
 
 /// A batch in the accumulator (or in flight).
 pub(super) struct Batch {
@@ -162,10 +171,27 @@ impl Producer {
         }
     }
 
-    /// The application stops at `now` and closes the producer: returns the
-    /// records not acknowledged (never sent, buffered or in flight) and the
-    /// `send()` block it ends, if one was going on.
-    pub(super) fn stop(&mut self, now: SimTime) -> (u64, Option<Span>) {
+    /// The application stops at `now` and closes the producer at once,
+    /// `KafkaProducer.close(Duration.ZERO)`: every batch still in the
+    /// accumulator or in flight is aborted, its records fail with
+    /// `org.apache.kafka.common.KafkaException: Producer is closed
+    /// forcefully.` (counted in `record-error-total` and named under the
+    /// setting `stop_ms`, first at the stop time), and their memory returns
+    /// to the pool. Records the application had not yet passed to `send()`
+    /// (a `send()` blocked on `buffer.memory` included: its record was not
+    /// appended) are not sent, not failed.
+    ///
+    /// Returns the records not sent, the records aborted, and the `send()`
+    /// block it ends, if one was going on.
+    ///
+    /// Kafka: `KafkaProducer.close`, `Sender.forceClose`,
+    /// `RecordAccumulator.abortIncompleteBatches` / `abortBatches`
+    /// (clients/src/main/java/org/apache/kafka/clients/producer/internals/RecordAccumulator.java).
+    /// Kafka's own `record-error-total` sensor is not recorded on this path
+    /// (`ProducerBatch.abort` does not go through `Sender.failBatch`) and is
+    /// closed with the producer; the simulator counts the aborted records
+    /// there so that it stays the sum of the failures' counts.
+    pub(super) fn stop(&mut self, now: SimTime) -> (u64, u64, Option<Span>) {
         self.stopped = Some(now);
         let blocked = self.blocked_since.take().map(|since| {
             self.blocked_total += now - since;
@@ -174,8 +200,24 @@ impl Producer {
                 to_ms: now.as_ms_f64(),
             }
         });
-        let left = self.total.saturating_sub(self.acked + self.errors);
-        (left, blocked)
+        let not_sent = self.total.saturating_sub(self.next_record);
+        let aborted = self.next_record.saturating_sub(self.acked + self.errors);
+        if aborted > 0 {
+            self.errors += aborted;
+            self.failures.record(
+                FORCED_CLOSE_EXCEPTION,
+                "stop_ms",
+                now.as_ms().max(0).unsigned_abs(),
+                aborted,
+                now,
+                || FORCED_CLOSE_MESSAGE.to_owned(),
+            );
+        }
+        for dq in &mut self.deques {
+            dq.clear();
+        }
+        self.buffer_used = 0;
+        (not_sent, aborted, blocked)
     }
 
     /// Whether the sender may drain batch `b` now.
