@@ -737,3 +737,45 @@ fn a_producer_stopped_with_records_in_flight_fails_them_as_closed_forcefully() {
     assert_eq!(c.buffer.points.last().map(|p| (p.at_ms, p.used_bytes)), Some((3000.0, 0)));
     assert!(t.markers[0].text.contains("Producer is closed forcefully."), "{}", t.markers[0].text);
 }
+
+#[test]
+fn a_record_larger_than_max_request_size_fails_at_send() {
+    // 2 MB records over the default max.request.size of 1 MB: send() throws
+    // RecordTooLargeException for each at once; nothing reaches a broker.
+    let s = scenario(
+        r#"{"topics": [{"name": "t"}],
+            "connections": [{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}],
+            "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 5, "record.size": 2097152}}]}"#,
+    );
+    assert_eq!(s.validate(), Ok(()));
+    let t = simulate(&s).unwrap();
+    let c = &t.clients[0];
+    let [e] = c.outcome.exceptions() else {
+        panic!("one exception: {:?}", c.outcome)
+    };
+    assert_eq!(e.class, "org.apache.kafka.common.errors.RecordTooLargeException");
+    assert_eq!(
+        e.message,
+        "The message is 2097240 bytes when serialized which is larger than 1048576, which is the value of the max.request.size configuration."
+    );
+    assert_eq!((e.setting.as_str(), e.setting_ms, e.count), ("max.request.size", 1_048_576, 5));
+    assert_eq!(c.metrics.record_error_total, 5);
+    assert_eq!(c.outcome.failed_records(), 5);
+    assert_eq!(c.metrics.records_done, 0);
+    assert_eq!(c.metrics.requests, 0);
+    assert!(c.finish_ms.is_some(), "every send() failed: the producer is done");
+    // Under max.request.size but over buffer.memory: the buffer.memory variant.
+    let mut s = s;
+    if let Workload::Producer(p) = &mut s.workloads[0] {
+        p.config.max_request_size = 4_194_304;
+        p.config.buffer_memory = 2_097_152;
+    }
+    assert_eq!(s.validate(), Ok(()));
+    let t = simulate(&s).unwrap();
+    let e = &t.clients[0].outcome.exceptions()[0];
+    assert_eq!(
+        e.message,
+        "The message is 2097240 bytes when serialized which is larger than the total memory buffer you have configured with the buffer.memory configuration."
+    );
+    assert_eq!((e.setting.as_str(), e.setting_ms), ("buffer.memory", 2_097_152));
+}

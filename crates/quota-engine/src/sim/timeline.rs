@@ -728,7 +728,16 @@ impl Outcome {
 ///   or in flight with `org.apache.kafka.common.KafkaException("Producer is
 ///   closed forcefully.")` (`abortBatches`, about line 1133 of
 ///   clients/src/main/java/org/apache/kafka/clients/producer/internals/RecordAccumulator.java);
-///   `setting_ms` is the stop time.
+///   `setting_ms` is the stop time;
+/// - `max.request.size` / `buffer.memory`: `KafkaProducer.ensureValidRecordSize`
+///   throws `org.apache.kafka.common.errors.RecordTooLargeException` "The
+///   message is N bytes when serialized which is larger than M, which is the
+///   value of the max.request.size configuration." (or "... larger than the
+///   total memory buffer you have configured with the buffer.memory
+///   configuration.") from every `send()` of a record whose size estimate
+///   (`AbstractRecords.estimateSizeInBytesUpperBound`) is above it
+///   (clients/src/main/java/org/apache/kafka/clients/producer/KafkaProducer.java);
+///   `setting_ms` is then the limit in bytes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NamedException {
     /// The Java class, e.g. `org.apache.kafka.common.errors.TimeoutException`.

@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use super::scenario::{Scenario, ScenarioEvent, Workload};
-use super::world::{batch_allocation, record_size_in_batch};
+use super::world::{batch_allocation, record_size_in_batch, record_too_large};
 use crate::store::QuotaStore;
 use crate::Error;
 
@@ -75,7 +75,9 @@ impl Scenario {
     /// not exist, workloads naming unknown or shared connections or unknown
     /// topics, a `stop_ms` not after `start_ms`, connections without a
     /// principal, producers with zero sizes, a `throughput` of 0 or below
-    /// other than -1, or a batch larger than `buffer.memory`, socket buffers (`send.buffer.bytes`,
+    /// other than -1, or a batch larger than `buffer.memory` (unless the
+    /// record itself is too large: every `send()` then fails at run time
+    /// with `RecordTooLargeException`), socket buffers (`send.buffer.bytes`,
     /// `socket.receive.buffer.bytes`) below 1 byte, then `events` at or
     /// beyond the horizon, naming an unknown topic, partition or broker, a
     /// `move_leader` to the broker already leading the partition then, or a quota alteration the store refuses
@@ -286,8 +288,15 @@ impl Scenario {
             if p.record_size == 0 {
                 continue;
             }
+            // A record send() refuses as too large fails at run time
+            // (RecordTooLargeException, before any allocation); otherwise
+            // a batch that cannot fit in buffer.memory is refused here
+            // (Kafka: BufferPool.allocate's IllegalArgumentException on
+            // every send()).
+            let too_large =
+                record_too_large(p.record_size, cfg.max_request_size, cfg.buffer_memory).is_some();
             let alloc = batch_allocation(cfg.batch_size, record_size_in_batch(p.record_size));
-            if alloc > cfg.buffer_memory {
+            if alloc > cfg.buffer_memory && !too_large {
                 out.invalid(
                     at("config.buffer.memory"),
                     format!(
@@ -666,7 +675,7 @@ mod tests {
               "topics": [{"name": "t"}],
               "connections": [{"name": "p", "listener": "PLAINTEXT"}],
               "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 1, "record.size": 10,
-                             "config": {"buffer.memory": 10}}}]
+                             "config": {"buffer.memory": 1000}}}]
             }"#,
         )
         .unwrap();
