@@ -362,7 +362,7 @@ impl World {
             let from = m0.max(covered);
             let to = m1.min(now);
             if to > from {
-                muted = muted + to.saturating_since(from);
+                muted += to.saturating_since(from);
                 covered = to;
             }
         }
