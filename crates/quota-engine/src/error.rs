@@ -178,7 +178,10 @@ impl Error {
         match *self.0 {
             Repr::InvalidScenario(m) => Self::invalid_scenario(format!("{path}: {m}")),
             Repr::QuotaRefused {
-                entity, key, source, ..
+                entity,
+                key,
+                source,
+                ..
             } => Self::new(Repr::QuotaRefused {
                 at: Some(path.to_owned()),
                 entity,

@@ -515,13 +515,19 @@ fn a_consumer_follows_a_moved_partition_to_its_new_leader() {
     let t = simulate(&s).unwrap();
     let c = &t.clients[0];
     assert_eq!(c.metrics.records_done, 20_000);
-    assert!(c.finish_ms.unwrap() > 6000.0, "still reading well after the move");
+    assert!(
+        c.finish_ms.unwrap() > 6000.0,
+        "still reading well after the move"
+    );
     let move_ms = 3000.0;
     // Broker 1 answered fetches before the move, and none was sent to it
     // after (one already there may complete within a round trip).
     let from = |b: u32| c.throttles.points.iter().filter(move |r| r.broker == b);
     assert!(from(1).any(|r| r.at_ms < move_ms));
-    assert!(from(1).all(|r| r.at_ms < move_ms + 50.0), "broker 1 answered after the move");
+    assert!(
+        from(1).all(|r| r.at_ms < move_ms + 50.0),
+        "broker 1 answered after the move"
+    );
     assert!(from(0).any(|r| r.at_ms > move_ms + 1000.0));
     // Broker 1 served part of partition 1 (bytes before the move, no more
     // after), broker 0 the rest of it besides partition 0.
@@ -531,7 +537,11 @@ fn a_consumer_follows_a_moved_partition_to_its_new_leader() {
     assert!(by_broker[1] < partition_bytes, "{by_broker:?}");
     assert!(by_broker[0] > partition_bytes + 1_000_000, "{by_broker:?}");
     let b1 = t.sensors.iter().find(|s| s.broker == 1).unwrap();
-    assert!(b1.rate.points.iter().any(|p| p.at_ms < 3000 && p.rate > 0.0));
+    assert!(b1
+        .rate
+        .points
+        .iter()
+        .any(|p| p.at_ms < 3000 && p.rate > 0.0));
     assert_eq!(t.markers.len(), 1);
 }
 
@@ -575,14 +585,26 @@ fn removing_a_quota_falls_back_to_the_next_matching_one() {
     assert_eq!(track.bound, 1_000_000.0);
     assert_eq!(
         track.bound_changes,
-        vec![BoundChange { at_ms: 2000, bound: 4_000_000.0 }]
+        vec![BoundChange {
+            at_ms: 2000,
+            bound: 4_000_000.0
+        }]
     );
-    assert!(track.throttles.iter().any(|e| e.at_ms < 2000 && e.bound == 1_000_000.0));
-    assert!(track.throttles.iter().all(|e| e.at_ms < 2000 || e.bound == 4_000_000.0));
+    assert!(track
+        .throttles
+        .iter()
+        .any(|e| e.at_ms < 2000 && e.bound == 1_000_000.0));
+    assert!(track
+        .throttles
+        .iter()
+        .all(|e| e.at_ms < 2000 || e.bound == 4_000_000.0));
     // 40 MB at 1 MB/s would take about 30 s; at 4 MB/s after 2 s, about 10.
     let d = t.clients[0].duration_ms.unwrap();
     assert!(d < 15_000.0, "{d} ms");
-    assert_eq!(t.markers[0].text, "users/alice producer_byte_rate is removed on every broker.");
+    assert_eq!(
+        t.markers[0].text,
+        "users/alice producer_byte_rate is removed on every broker."
+    );
 }
 
 #[test]
@@ -623,7 +645,12 @@ fn a_producer_connects_to_a_new_leader_when_a_partition_moves_there() {
     let by_broker = &t.totals.clients[0].bytes_by_broker;
     assert!(by_broker[0] > 0 && by_broker[1] > 0, "{by_broker:?}");
     // Broker 1 answered only after the move.
-    let first_b1 = t.clients[0].throttles.points.iter().find(|r| r.broker == 1).unwrap();
+    let first_b1 = t.clients[0]
+        .throttles
+        .points
+        .iter()
+        .find(|r| r.broker == 1)
+        .unwrap();
     assert!(first_b1.at_ms > 20.0);
     assert!(t.event_times().contains(&20.0));
     // Broker 1's budget track appears with the move, after broker 0's.
@@ -652,7 +679,10 @@ fn a_quota_change_after_a_client_stopped_opens_no_track_for_it() {
     assert!(t.clients[0].stop.is_some());
     assert!(t.end_ms > 2000.0, "bob still runs at the change");
     let mbeans: Vec<&str> = t.sensors.iter().map(|s| s.mbean.as_str()).collect();
-    assert!(mbeans.iter().all(|m| !m.contains("user=alice")), "{mbeans:?}");
+    assert!(
+        mbeans.iter().all(|m| !m.contains("user=alice")),
+        "{mbeans:?}"
+    );
     assert!(t.sensors.iter().all(|s| !s.members.is_empty()));
 }
 
@@ -694,7 +724,10 @@ fn requests_dropped_on_a_disconnect_count_their_waits() {
     ));
     let t = simulate(&s).unwrap();
     let c = &t.clients[0];
-    assert!(c.metrics.record_retry_total > 0, "the producer retried after disconnects");
+    assert!(
+        c.metrics.record_retry_total > 0,
+        "the producer retried after disconnects"
+    );
     let w = c.waits.unwrap();
     assert_eq!(w.requests, c.metrics.requests);
 }
@@ -734,8 +767,15 @@ fn a_producer_stopped_with_records_in_flight_fails_them_as_closed_forcefully() {
     assert!(stop.records_left > 0, "the application had more to send");
     assert_eq!(m.records_done + e.count + stop.records_left, 40_000);
     // The aborted batches' memory is back in the pool.
-    assert_eq!(c.buffer.points.last().map(|p| (p.at_ms, p.used_bytes)), Some((3000.0, 0)));
-    assert!(t.markers[0].text.contains("Producer is closed forcefully."), "{}", t.markers[0].text);
+    assert_eq!(
+        c.buffer.points.last().map(|p| (p.at_ms, p.used_bytes)),
+        Some((3000.0, 0))
+    );
+    assert!(
+        t.markers[0].text.contains("Producer is closed forcefully."),
+        "{}",
+        t.markers[0].text
+    );
 }
 
 #[test]
@@ -753,17 +793,26 @@ fn a_record_larger_than_max_request_size_fails_at_send() {
     let [e] = c.outcome.exceptions() else {
         panic!("one exception: {:?}", c.outcome)
     };
-    assert_eq!(e.class, "org.apache.kafka.common.errors.RecordTooLargeException");
+    assert_eq!(
+        e.class,
+        "org.apache.kafka.common.errors.RecordTooLargeException"
+    );
     assert_eq!(
         e.message,
         "The message is 2097240 bytes when serialized which is larger than 1048576, which is the value of the max.request.size configuration."
     );
-    assert_eq!((e.setting.as_str(), e.setting_ms, e.count), ("max.request.size", 1_048_576, 5));
+    assert_eq!(
+        (e.setting.as_str(), e.setting_ms, e.count),
+        ("max.request.size", 1_048_576, 5)
+    );
     assert_eq!(c.metrics.record_error_total, 5);
     assert_eq!(c.outcome.failed_records(), 5);
     assert_eq!(c.metrics.records_done, 0);
     assert_eq!(c.metrics.requests, 0);
-    assert!(c.finish_ms.is_some(), "every send() failed: the producer is done");
+    assert!(
+        c.finish_ms.is_some(),
+        "every send() failed: the producer is done"
+    );
     // Under max.request.size but over buffer.memory: the buffer.memory variant.
     let mut s = s;
     if let Workload::Producer(p) = &mut s.workloads[0] {
@@ -777,5 +826,8 @@ fn a_record_larger_than_max_request_size_fails_at_send() {
         e.message,
         "The message is 2097240 bytes when serialized which is larger than the total memory buffer you have configured with the buffer.memory configuration."
     );
-    assert_eq!((e.setting.as_str(), e.setting_ms), ("buffer.memory", 2_097_152));
+    assert_eq!(
+        (e.setting.as_str(), e.setting_ms),
+        ("buffer.memory", 2_097_152)
+    );
 }

@@ -590,7 +590,9 @@ mod tests {
             with("0").validate().unwrap_err()[0].error.to_string(),
             "The producer on 'p' sets throughput 0: it must be above zero records/s (use -1 for unlimited); kafka-producer-perf-test waits forever at a throughput of 0."
         );
-        assert!(super::super::simulate(&with("0")).unwrap_err().is_invalid_scenario());
+        assert!(super::super::simulate(&with("0"))
+            .unwrap_err()
+            .is_invalid_scenario());
         for good in ["-1", "0.5", "1000"] {
             assert_eq!(with(good).validate(), Ok(()), "{good}");
         }
@@ -654,7 +656,9 @@ mod tests {
         assert_eq!(e.api_error(), problems[0].error.api_error());
         assert_eq!(e.to_string(), format!("events[1]: {}", problems[0].error));
         assert!(
-            e.to_string().starts_with("events[1]: The quota producer_byte_rate on ips/127.0.0.1 was refused: "),
+            e.to_string().starts_with(
+                "events[1]: The quota producer_byte_rate on ips/127.0.0.1 was refused: "
+            ),
             "{e}"
         );
         // An invalid-scenario problem in an event is named too.

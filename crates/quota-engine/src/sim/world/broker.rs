@@ -397,7 +397,9 @@ impl World {
         let plan = ResponsePlan::new(at_ms, throttle, at_once);
         let throttle_span = SimSpan::from_throttle_ms(throttle);
         if throttle > 0 && self.conns[c].epoch == self.reqs[r].epoch {
-            self.conns[c].mutes.push((self.now, self.now + throttle_span));
+            self.conns[c]
+                .mutes
+                .push((self.now, self.now + throttle_span));
         }
         let mute = (self.now.as_ms_f64(), (self.now + throttle_span).as_ms_f64());
         let applied_bw = decision

@@ -16,7 +16,7 @@ use super::{Role, World};
 use crate::entity::{QuotaEntity, QuotaKey};
 use crate::sim::scenario::ScenarioEvent;
 use crate::sim::timeline::{
-    BufferPoint, BudgetTotals, ClientStop, ClientTotals, ClusterTotals, EventMarker, MarkerKind,
+    BudgetTotals, BufferPoint, ClientStop, ClientTotals, ClusterTotals, EventMarker, MarkerKind,
 };
 
 /// The brokers `events` make leader of a partition of `topic`.

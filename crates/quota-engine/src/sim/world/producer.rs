@@ -179,7 +179,11 @@ impl Producer {
             requests: 0,
             finish: None,
             stopped: None,
-            too_large: super::record_too_large(p.record_size, cfg_max_request_size, cfg_buffer_memory),
+            too_large: super::record_too_large(
+                p.record_size,
+                cfg_max_request_size,
+                cfg_buffer_memory,
+            ),
         }
     }
 
@@ -516,7 +520,9 @@ impl World {
         let first = pr.next_append;
         pr.errors += k;
         pr.failures
-            .record(RECORD_TOO_LARGE_EXCEPTION, setting, limit, k, first, || message);
+            .record(RECORD_TOO_LARGE_EXCEPTION, setting, limit, k, first, || {
+                message
+            });
         pr.next_record += k;
         pr.next_append += pr.interval * k;
         self.check_producer_done(p);
