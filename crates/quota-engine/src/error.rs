@@ -106,6 +106,9 @@ enum Repr {
     InvalidScenario(String),
     /// A scenario quota the store refused.
     QuotaRefused {
+        /// Where in the scenario, e.g. `events[1]`, written before the
+        /// message when set.
+        at: Option<String>,
         entity: String,
         key: String,
         source: ApiError,
@@ -160,10 +163,33 @@ impl Error {
     /// e.g. `clients/app`).
     pub(crate) fn quota_refused(entity: String, key: String, source: ApiError) -> Self {
         Self::new(Repr::QuotaRefused {
+            at: None,
             entity,
             key,
             source,
         })
+    }
+
+    /// The same error with its message starting with `path`, the place in
+    /// the scenario at fault (e.g. `events[1]`): "{path}: {message}". Its
+    /// kind and source stay as they are; errors other than an invalid
+    /// scenario and a refused quota are returned unchanged.
+    pub(crate) fn at_path(self, path: &str) -> Self {
+        match *self.0 {
+            Repr::InvalidScenario(m) => Self::invalid_scenario(format!("{path}: {m}")),
+            Repr::QuotaRefused {
+                entity,
+                key,
+                source,
+                ..
+            } => Self::new(Repr::QuotaRefused {
+                at: Some(path.to_owned()),
+                entity,
+                key,
+                source,
+            }),
+            other => Self::new(other),
+        }
     }
 
     /// Scenario connection `connection` has no principal.
@@ -284,14 +310,20 @@ impl fmt::Display for Error {
         match &*self.0 {
             Repr::InvalidScenario(m) => f.write_str(m),
             Repr::QuotaRefused {
+                at,
                 entity,
                 key,
                 source,
-            } => write!(
-                f,
-                "The quota {key} on {entity} was refused: {}",
-                source.message
-            ),
+            } => {
+                if let Some(at) = at {
+                    write!(f, "{at}: ")?;
+                }
+                write!(
+                    f,
+                    "The quota {key} on {entity} was refused: {}",
+                    source.message
+                )
+            }
             Repr::Api(e) => write!(f, "{e}"),
             Repr::NoPrincipal { connection, source } => write!(
                 f,

@@ -79,7 +79,12 @@ fn print_client(c: &ClientTrack) {
             "  FAILED: ended after {} ms with {failed_records} of {records} records lost",
             java_double_to_string(d)
         ),
-        (Outcome::Failed { failed_records, records, .. }, None, _) => outln!(
+        (Outcome::Failed { failed_records, records, .. }, None, Some(stop)) => outln!(
+            "  FAILED: stopped at {} ms (stop_ms, close(Duration.ZERO)) with {failed_records} of {records} records lost and {} not sent",
+            java_double_to_string(stop.at_ms),
+            stop.records_left
+        ),
+        (Outcome::Failed { failed_records, records, .. }, None, None) => outln!(
             "  FAILED: {failed_records} of {records} records lost; did not finish"
         ),
         (_, Some(d), _) => outln!("  finished after {} ms", java_double_to_string(d)),

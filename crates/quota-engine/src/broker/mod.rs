@@ -11,8 +11,8 @@
 //!   per-IP connection-creation quota of `SocketServer.ConnectionQuotas` and
 //!   the controller-mutation quota of `ControllerMutationQuotaManager`.
 //! - [`ResponsePlan`]: KIP-219 — the response goes out at once with
-//!   `throttle_time_ms` and the channel is muted, or, for a legacy client,
-//!   the response itself is delayed.
+//!   `throttle_time_ms` and the channel is muted, or, on a broker before
+//!   Kafka 2.0 (legacy), the response itself is delayed.
 //!
 //! Every limit is per broker: each [`Broker`] holds its own sensors.
 
@@ -118,13 +118,13 @@ pub struct FetchDecision {
 pub enum ResponsePlan {
     /// Not throttled: send now; the channel reopens once the response is out.
     Immediate,
-    /// KIP-219 client: send now with `throttle_time_ms`; the channel stays
+    /// A broker >= 2.0 (KIP-219): send now with `throttle_time_ms`; the channel stays
     /// muted until `mute_until_ms` even if the response is out earlier.
     SendThenMute {
         /// When the throttle ends (ms).
         mute_until_ms: i64,
     },
-    /// Legacy client (no client-side throttling): the response itself waits
+    /// A broker before Kafka 2.0 (any client): the response itself waits
     /// until `send_at_ms`; the channel is muted meanwhile.
     Delay {
         /// When the response is sent (ms).
@@ -134,7 +134,8 @@ pub enum ResponsePlan {
 
 impl ResponsePlan {
     /// The plan for a response decided at `at_ms` with `throttle_ms`, for a
-    /// client that does (`client_throttles`) or does not honour `throttle_time_ms`.
+    /// broker that answers at once and mutes (`client_throttles`, a broker >= 2.0,
+    /// KIP-219) or delays the response (a broker before 2.0).
     pub fn new(at_ms: i64, throttle_ms: i64, client_throttles: bool) -> Self {
         if throttle_ms <= 0 {
             ResponsePlan::Immediate

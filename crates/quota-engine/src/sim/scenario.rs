@@ -342,9 +342,11 @@ pub struct ConnectionSpec {
     /// The client's source address (for `ip` connection-rate quotas).
     #[serde(default = "default_ip")]
     pub ip: String,
-    /// How the client reacts to `throttle_time_ms`: it honours it (KIP-219,
-    /// Java clients >= 2.0), the broker delays the response for it (legacy),
-    /// or it ignores it ([`ClientThrottling::IgnoresThrottle`], librdkafka).
+    /// How throttling plays out on this connection: the client honours
+    /// `throttle_time_ms` (KIP-219, Java clients >= 2.0), the broker is older
+    /// than 2.0 and delays the response for it (legacy, any client), or the
+    /// client ignores it ([`ClientThrottling::IgnoresThrottle`], librdkafka,
+    /// and Java clients < 2.0 against a broker >= 2.0).
     #[serde(default)]
     pub client_throttling: ClientThrottling,
 }
@@ -353,14 +355,21 @@ fn default_ip() -> String {
     "127.0.0.1".to_owned()
 }
 
-/// How a client reacts to throttling: which kind of client it is.
+/// How throttling plays out on a connection: which kind of client, against
+/// which kind of broker.
 ///
-/// The broker decides between sending at once and delaying the response
-/// from the request's version (Kafka: `AbstractResponse.shouldClientThrottle`,
-/// `KafkaApis` / `RequestChannel`); in every case it mutes the channel for
-/// the throttle time, and a muted channel is not read (Kafka:
-/// `SocketServer.Processor`, `Selector.mute`), so requests pile up in the
-/// socket buffers and then at the client.
+/// A broker since Kafka 2.0 (KIP-219) answers at once with
+/// `throttle_time_ms` and mutes the channel for the throttle time, whatever
+/// the request's version (Kafka: `RequestHandlerHelper.sendResponseMaybeThrottle`
+/// and `throttle`, core/src/main/scala/kafka/server/RequestHandlerHelper.scala;
+/// `ClientQuotaManager.throttle`, core/src/main/scala/kafka/server/ClientQuotaManager.scala);
+/// a muted channel is not read (Kafka: `SocketServer.Processor`,
+/// `Selector.mute`), so requests pile up in the socket buffers and then at
+/// the client. Whether the client also holds back is the client's choice:
+/// `AbstractResponse.shouldClientThrottle` is called only on the client, in
+/// `NetworkClient.maybeThrottle` (clients/src/main/java/org/apache/kafka/clients/NetworkClient.java,
+/// clients/src/main/java/org/apache/kafka/common/requests/AbstractResponse.java).
+/// A broker before 2.0 delayed the response by the throttle time instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ClientThrottling {
@@ -372,8 +381,11 @@ pub enum ClientThrottling {
     /// clients/src/main/java/org/apache/kafka/clients/NetworkClient.java.
     #[default]
     Kip219,
-    /// A client older than KIP-219 (Java < 2.0, old request versions): the
-    /// broker delays the response by the throttle time instead.
+    /// A broker before Kafka 2.0 (any client): the broker delays the
+    /// response by the throttle time instead of answering at once and
+    /// muting. (A Java client before 2.0 against a broker >= 2.0 gets its
+    /// response at once and the mute, and does not back off itself: model
+    /// it as [`ClientThrottling::IgnoresThrottle`].)
     Legacy,
     /// A client that sends new request versions, so the broker answers at
     /// once and mutes the channel as for KIP-219, but that does not back off
@@ -395,8 +407,9 @@ impl ClientThrottling {
         self == ClientThrottling::Kip219
     }
 
-    /// The broker sends the response at once and mutes the channel
-    /// (KIP-219 request versions) rather than delaying the response.
+    /// The broker sends the response at once and mutes the channel (a
+    /// broker >= 2.0, KIP-219) rather than delaying the response (a broker
+    /// before 2.0).
     pub fn broker_sends_at_once(self) -> bool {
         self != ClientThrottling::Legacy
     }
@@ -443,9 +456,13 @@ pub struct ProducerWorkload {
     #[serde(default)]
     pub start_ms: u64,
     /// When the application stops (ms): it sends nothing more and closes
-    /// the producer at once; records not yet acknowledged are reported as
-    /// left ([`crate::sim::ClientStop`]), not as errors. Absent = runs to
-    /// the end (not written out).
+    /// the producer at once, `KafkaProducer.close(Duration.ZERO)`: records
+    /// buffered or in flight fail with `KafkaException: Producer is closed
+    /// forcefully.` (`RecordAccumulator.abortIncompleteBatches`; counted in
+    /// `record-error-total`, the run's outcome is failed); records not yet
+    /// passed to `send()` are reported as left
+    /// ([`crate::sim::ClientStop`]), not as errors. Absent = runs to the end
+    /// (not written out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_ms: Option<u64>,
     /// Producer configuration, Kafka names and defaults.

@@ -500,20 +500,48 @@ fn explicit_leaders_put_every_partition_on_one_broker() {
 
 #[test]
 fn a_consumer_follows_a_moved_partition_to_its_new_leader() {
-    // 2 partitions on brokers 0 and 1; partition 1 moves to broker 0 at 1 ms,
-    // before the first fetch completes: the consumer reads it there.
+    // 2 partitions of 10 MB on brokers 0 and 1; a consumer_byte_rate of
+    // 1 MB/s per broker (quota.window.num=2: a 1 s burst) makes reading them
+    // take about 10 s. At 3 s, after fetches from broker 1, partition 1
+    // moves to broker 0: the consumer reads the rest of it there.
     let s = scenario(
-        r#"{"brokers": {"count": 2},
+        r#"{"brokers": {"count": 2, "settings": {"quota.window.num": 2}},
             "topics": [{"name": "t", "partitions": 2, "preload": {"records": 20000, "record.size": 1000}}],
+            "quotas": [{"entity": {"client-id": "c"}, "key": "consumer_byte_rate", "value": 1000000}],
             "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": "c"}],
-            "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 20000, "start_ms": 100}}],
-            "events": [{"at_ms": 1, "kind": "move_leader", "topic": "t", "partition": 1, "to_broker": 0}]}"#,
+            "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 20000}}],
+            "events": [{"at_ms": 3000, "kind": "move_leader", "topic": "t", "partition": 1, "to_broker": 0}]}"#,
     );
     let t = simulate(&s).unwrap();
     let c = &t.clients[0];
     assert_eq!(c.metrics.records_done, 20_000);
-    assert!(c.throttles.points.iter().all(|r| r.broker == 0), "every fetch went to broker 0");
-    assert_eq!(t.totals.clients[0].bytes_by_broker[1], 0);
+    assert!(
+        c.finish_ms.unwrap() > 6000.0,
+        "still reading well after the move"
+    );
+    let move_ms = 3000.0;
+    // Broker 1 answered fetches before the move, and none was sent to it
+    // after (one already there may complete within a round trip).
+    let from = |b: u32| c.throttles.points.iter().filter(move |r| r.broker == b);
+    assert!(from(1).any(|r| r.at_ms < move_ms));
+    assert!(
+        from(1).all(|r| r.at_ms < move_ms + 50.0),
+        "broker 1 answered after the move"
+    );
+    assert!(from(0).any(|r| r.at_ms > move_ms + 1000.0));
+    // Broker 1 served part of partition 1 (bytes before the move, no more
+    // after), broker 0 the rest of it besides partition 0.
+    let by_broker = &t.totals.clients[0].bytes_by_broker;
+    let partition_bytes = 10_000 * 1000;
+    assert!(by_broker[1] > 1_000_000, "{by_broker:?}");
+    assert!(by_broker[1] < partition_bytes, "{by_broker:?}");
+    assert!(by_broker[0] > partition_bytes + 1_000_000, "{by_broker:?}");
+    let b1 = t.sensors.iter().find(|s| s.broker == 1).unwrap();
+    assert!(b1
+        .rate
+        .points
+        .iter()
+        .any(|p| p.at_ms < 3000 && p.rate > 0.0));
     assert_eq!(t.markers.len(), 1);
 }
 
@@ -557,14 +585,26 @@ fn removing_a_quota_falls_back_to_the_next_matching_one() {
     assert_eq!(track.bound, 1_000_000.0);
     assert_eq!(
         track.bound_changes,
-        vec![BoundChange { at_ms: 2000, bound: 4_000_000.0 }]
+        vec![BoundChange {
+            at_ms: 2000,
+            bound: 4_000_000.0
+        }]
     );
-    assert!(track.throttles.iter().any(|e| e.at_ms < 2000 && e.bound == 1_000_000.0));
-    assert!(track.throttles.iter().all(|e| e.at_ms < 2000 || e.bound == 4_000_000.0));
+    assert!(track
+        .throttles
+        .iter()
+        .any(|e| e.at_ms < 2000 && e.bound == 1_000_000.0));
+    assert!(track
+        .throttles
+        .iter()
+        .all(|e| e.at_ms < 2000 || e.bound == 4_000_000.0));
     // 40 MB at 1 MB/s would take about 30 s; at 4 MB/s after 2 s, about 10.
     let d = t.clients[0].duration_ms.unwrap();
     assert!(d < 15_000.0, "{d} ms");
-    assert_eq!(t.markers[0].text, "users/alice producer_byte_rate is removed on every broker.");
+    assert_eq!(
+        t.markers[0].text,
+        "users/alice producer_byte_rate is removed on every broker."
+    );
 }
 
 #[test]
@@ -605,7 +645,12 @@ fn a_producer_connects_to_a_new_leader_when_a_partition_moves_there() {
     let by_broker = &t.totals.clients[0].bytes_by_broker;
     assert!(by_broker[0] > 0 && by_broker[1] > 0, "{by_broker:?}");
     // Broker 1 answered only after the move.
-    let first_b1 = t.clients[0].throttles.points.iter().find(|r| r.broker == 1).unwrap();
+    let first_b1 = t.clients[0]
+        .throttles
+        .points
+        .iter()
+        .find(|r| r.broker == 1)
+        .unwrap();
     assert!(first_b1.at_ms > 20.0);
     assert!(t.event_times().contains(&20.0));
     // Broker 1's budget track appears with the move, after broker 0's.
@@ -613,4 +658,176 @@ fn a_producer_connects_to_a_new_leader_when_a_partition_moves_there() {
     assert_eq!(brokers, [0, 1]);
     assert!(t.sensors[1].rate.points.iter().all(|p| p.at_ms >= 20));
     assert_eq!(t.totals.budgets[0].bytes_by_broker, *by_broker);
+}
+
+#[test]
+fn a_quota_change_after_a_client_stopped_opens_no_track_for_it() {
+    // alice stops at 1 s; at 2 s a users/alice quota would give her
+    // connection a new budget (tags user=alice); bob runs on.
+    let s = scenario(
+        r#"{"topics": [{"name": "t"}],
+            "quotas": [{"entity": {"client-id": null}, "key": "producer_byte_rate", "value": 1000000}],
+            "connections": [
+              {"name": "a", "listener": "SASL_PLAINTEXT", "identity": "alice", "client.id": "ca"},
+              {"name": "b", "listener": "SASL_PLAINTEXT", "identity": "bob", "client.id": "cb"}],
+            "workloads": [
+              {"producer": {"connection": "a", "topic": "t", "records": 100000, "record.size": 1000, "stop_ms": 1000}},
+              {"producer": {"connection": "b", "topic": "t", "records": 30000, "record.size": 1000}}],
+            "events": [{"at_ms": 2000, "kind": "set_quota", "entity": {"user": "alice"}, "key": "producer_byte_rate", "value": 500000}]}"#,
+    );
+    let t = simulate(&s).unwrap();
+    assert!(t.clients[0].stop.is_some());
+    assert!(t.end_ms > 2000.0, "bob still runs at the change");
+    let mbeans: Vec<&str> = t.sensors.iter().map(|s| s.mbean.as_str()).collect();
+    assert!(
+        mbeans.iter().all(|m| !m.contains("user=alice")),
+        "{mbeans:?}"
+    );
+    assert!(t.sensors.iter().all(|s| !s.members.is_empty()));
+}
+
+#[test]
+fn a_request_waiting_through_several_mutes_counts_them_all_as_muted() {
+    // A client that ignores throttle_time_ms keeps 5 requests in flight:
+    // they queue at the muted channel, the later ones through the mutes of
+    // several earlier requests. Every instant of a mute is counted as
+    // muted, so what is left as broker queue is the handling of the
+    // earlier requests, a small share.
+    let s = scenario(&format!(
+        r#"{{"brokers": {{"settings": {{"quota.window.num": 2, "socket.receive.buffer.bytes": 1048576}}}},
+            "topics": [{{"name": "t"}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 1000000}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c", "client_throttling": "ignores-throttle"}}],
+            "workloads": [{}]}}"#,
+        producer(10_000, "").replace("65536", "16384")
+    ));
+    let t = simulate(&s).unwrap();
+    let w = t.clients[0].waits.unwrap();
+    assert!(w.muted_ms > 20.0 * w.broker_queue_ms, "{w:?}");
+    assert_eq!(w.requests, t.clients[0].metrics.requests);
+}
+
+#[test]
+fn requests_dropped_on_a_disconnect_count_their_waits() {
+    // A broker before 2.0 holds the response for the throttle time; with
+    // request.timeout.ms=300 the producer disconnects, dropping the
+    // requests queued unread behind the muted channel. Their waits count
+    // too: every request sent is in the waits.
+    let s = scenario(&format!(
+        r#"{{"brokers": {{"settings": {{"quota.window.num": 2, "socket.receive.buffer.bytes": 1048576}}}},
+            "topics": [{{"name": "t"}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 1000000}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c", "client_throttling": "legacy"}}],
+            "horizon_ms": 30000,
+            "workloads": [{}]}}"#,
+        producer(5_000, r#", "request.timeout.ms": 300"#).replace("65536", "16384")
+    ));
+    let t = simulate(&s).unwrap();
+    let c = &t.clients[0];
+    assert!(
+        c.metrics.record_retry_total > 0,
+        "the producer retried after disconnects"
+    );
+    let w = c.waits.unwrap();
+    assert_eq!(w.requests, c.metrics.requests);
+}
+
+#[test]
+fn a_producer_stopped_with_records_in_flight_fails_them_as_closed_forcefully() {
+    // 1 MB/s for 40 MB: at 3 s batches are buffered and in flight. The
+    // close at stop_ms is close(Duration.ZERO): they fail with
+    // KafkaException "Producer is closed forcefully."; what the application
+    // had not passed to send() is left, not failed.
+    let mut s = scenario(&format!(
+        r#"{{"brokers": {{"settings": {{"quota.window.num": 2}}}},
+            "topics": [{{"name": "t"}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 1000000}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}}],
+            "workloads": [{}]}}"#,
+        producer(40_000, "")
+    ));
+    if let Workload::Producer(p) = &mut s.workloads[0] {
+        p.stop_ms = Some(3000);
+    }
+    let t = simulate(&s).unwrap();
+    let c = &t.clients[0];
+    let stop = c.stop.expect("stopped");
+    assert!(c.outcome.is_failed(), "{:?}", c.outcome);
+    let [e] = c.outcome.exceptions() else {
+        panic!("one exception: {:?}", c.outcome)
+    };
+    assert_eq!(e.class, "org.apache.kafka.common.KafkaException");
+    assert_eq!(e.message, "Producer is closed forcefully.");
+    assert_eq!((e.setting.as_str(), e.setting_ms), ("stop_ms", 3000));
+    assert_eq!(e.first_at_ms, 3000.0);
+    let m = &c.metrics;
+    assert!(e.count > 0);
+    assert_eq!(m.record_error_total, e.count);
+    assert_eq!(c.outcome.failed_records(), e.count);
+    assert!(stop.records_left > 0, "the application had more to send");
+    assert_eq!(m.records_done + e.count + stop.records_left, 40_000);
+    // The aborted batches' memory is back in the pool.
+    assert_eq!(
+        c.buffer.points.last().map(|p| (p.at_ms, p.used_bytes)),
+        Some((3000.0, 0))
+    );
+    assert!(
+        t.markers[0].text.contains("Producer is closed forcefully."),
+        "{}",
+        t.markers[0].text
+    );
+}
+
+#[test]
+fn a_record_larger_than_max_request_size_fails_at_send() {
+    // 2 MB records over the default max.request.size of 1 MB: send() throws
+    // RecordTooLargeException for each at once; nothing reaches a broker.
+    let s = scenario(
+        r#"{"topics": [{"name": "t"}],
+            "connections": [{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}],
+            "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 5, "record.size": 2097152}}]}"#,
+    );
+    assert_eq!(s.validate(), Ok(()));
+    let t = simulate(&s).unwrap();
+    let c = &t.clients[0];
+    let [e] = c.outcome.exceptions() else {
+        panic!("one exception: {:?}", c.outcome)
+    };
+    assert_eq!(
+        e.class,
+        "org.apache.kafka.common.errors.RecordTooLargeException"
+    );
+    assert_eq!(
+        e.message,
+        "The message is 2097240 bytes when serialized which is larger than 1048576, which is the value of the max.request.size configuration."
+    );
+    assert_eq!(
+        (e.setting.as_str(), e.setting_ms, e.count),
+        ("max.request.size", 1_048_576, 5)
+    );
+    assert_eq!(c.metrics.record_error_total, 5);
+    assert_eq!(c.outcome.failed_records(), 5);
+    assert_eq!(c.metrics.records_done, 0);
+    assert_eq!(c.metrics.requests, 0);
+    assert!(
+        c.finish_ms.is_some(),
+        "every send() failed: the producer is done"
+    );
+    // Under max.request.size but over buffer.memory: the buffer.memory variant.
+    let mut s = s;
+    if let Workload::Producer(p) = &mut s.workloads[0] {
+        p.config.max_request_size = 4_194_304;
+        p.config.buffer_memory = 2_097_152;
+    }
+    assert_eq!(s.validate(), Ok(()));
+    let t = simulate(&s).unwrap();
+    let e = &t.clients[0].outcome.exceptions()[0];
+    assert_eq!(
+        e.message,
+        "The message is 2097240 bytes when serialized which is larger than the total memory buffer you have configured with the buffer.memory configuration."
+    );
+    assert_eq!(
+        (e.setting.as_str(), e.setting_ms),
+        ("buffer.memory", 2_097_152)
+    );
 }

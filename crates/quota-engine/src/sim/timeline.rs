@@ -130,9 +130,11 @@ pub struct ClientStop {
     /// When it stopped (ms).
     pub at_ms: f64,
     /// Records not done: for a producer, records the application had not
-    /// sent, or that were buffered or in flight, when it closed (not counted
-    /// in `record-error-total`: they were never given up on); for a
-    /// consumer, records of its target not consumed.
+    /// yet passed to `send()` when it closed (not counted in
+    /// `record-error-total`: they were never sent; the records buffered or
+    /// in flight then failed with `close(Duration.ZERO)`'s `KafkaException`
+    /// and are in [`Outcome::Failed`]); for a consumer, records of its
+    /// target not consumed.
     pub records_left: u64,
 }
 
@@ -604,7 +606,9 @@ pub struct ClientTrack {
 }
 
 /// Where one client's requests waited on their way to the broker, summed
-/// over the requests the broker read (ms), and the most bytes the client had
+/// over the requests the broker read and those that failed with their
+/// connection before it read them (a disconnect on `request.timeout.ms`,
+/// or the client's close), counted until the connection dropped them (ms), and the most bytes the client had
 /// written that the broker had not yet read.
 ///
 /// A request is handed to the network client, written into the socket send
@@ -615,7 +619,8 @@ pub struct ClientTrack {
 /// `KafkaChannel`, `SocketServer.Processor` (mute / unmute).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
 pub struct RequestWaits {
-    /// Requests the broker read.
+    /// Requests the broker read, plus those dropped unread with their
+    /// connection.
     pub requests: u64,
     /// Handed to the network client until written into the socket (waiting
     /// for send buffer space), ms.
@@ -626,7 +631,8 @@ pub struct RequestWaits {
     /// Arrived until read while an earlier request of the connection was in
     /// progress, ms.
     pub broker_queue_ms: f64,
-    /// Arrived until read while the channel was muted for a throttle, ms.
+    /// Arrived until read while the channel was muted for a throttle (the
+    /// overlap with every mute of the channel, not only the last), ms.
     pub muted_ms: f64,
     /// The client's own back-off on `throttle_time_ms` (KIP-219 clients
     /// only; Kafka: `NetworkClient.maybeThrottle`): the time it sent
@@ -649,8 +655,10 @@ pub enum Outcome {
     /// Every record was acknowledged (producer) or consumed (consumer).
     Completed,
     /// Records were lost: their callbacks (or `send()`) got an exception.
-    /// The client may have finished (every record acknowledged or failed) or
-    /// been stopped by the horizon ([`ClientTrack::finish_ms`] tells).
+    /// The client may have finished (every record acknowledged or failed),
+    /// been stopped by the horizon ([`ClientTrack::finish_ms`] tells), or
+    /// been closed at its `stop_ms` with records buffered or in flight
+    /// ([`ClientTrack::stop`] is then set).
     Failed {
         /// Records the application meant to send (the workload's `records`).
         records: u64,
@@ -663,7 +671,8 @@ pub enum Outcome {
     },
     /// The client did not finish: the horizon ended the run, or its
     /// workload's `stop_ms` came first ([`ClientTrack::stop`] is then set);
-    /// no record failed by then.
+    /// no record failed by then (a consumer, or a producer with nothing
+    /// buffered or in flight when it was closed).
     Stopped,
 }
 
@@ -712,7 +721,23 @@ impl Outcome {
 ///   memory: A bytes. Poolable size: P bytes"
 ///   (clients/src/main/java/org/apache/kafka/clients/producer/internals/BufferPool.java),
 ///   which `KafkaProducer.doSend` hands to the callback and counts in
-///   `record-error-total`.
+///   `record-error-total`;
+/// - `stop_ms`: the application closes the producer with
+///   `close(Duration.ZERO)`; `Sender.forceClose` has
+///   `RecordAccumulator.abortIncompleteBatches` abort every batch buffered
+///   or in flight with `org.apache.kafka.common.KafkaException("Producer is
+///   closed forcefully.")` (`abortBatches`, about line 1133 of
+///   clients/src/main/java/org/apache/kafka/clients/producer/internals/RecordAccumulator.java);
+///   `setting_ms` is the stop time;
+/// - `max.request.size` / `buffer.memory`: `KafkaProducer.ensureValidRecordSize`
+///   throws `org.apache.kafka.common.errors.RecordTooLargeException` "The
+///   message is N bytes when serialized which is larger than M, which is the
+///   value of the max.request.size configuration." (or "... larger than the
+///   total memory buffer you have configured with the buffer.memory
+///   configuration.") from every `send()` of a record whose size estimate
+///   (`AbstractRecords.estimateSizeInBytesUpperBound`) is above it
+///   (clients/src/main/java/org/apache/kafka/clients/producer/KafkaProducer.java);
+///   `setting_ms` is then the limit in bytes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NamedException {
     /// The Java class, e.g. `org.apache.kafka.common.errors.TimeoutException`.
@@ -721,9 +746,11 @@ pub struct NamedException {
     pub count: u64,
     /// When the first of them failed (ms).
     pub first_at_ms: f64,
-    /// The producer setting that ran out, e.g. `delivery.timeout.ms`.
+    /// The producer setting that ran out, e.g. `delivery.timeout.ms`, or
+    /// the workload's `stop_ms`.
     pub setting: String,
-    /// That setting's value (ms).
+    /// That setting's value (ms; bytes for a size setting such as
+    /// `max.request.size`).
     pub setting_ms: u64,
     /// The message of the first failure, as Kafka words it.
     pub message: String,

@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use super::scenario::{Scenario, ScenarioEvent, Workload};
-use super::world::{batch_allocation, record_size_in_batch};
+use super::world::{batch_allocation, record_size_in_batch, record_too_large};
 use crate::store::QuotaStore;
 use crate::Error;
 
@@ -74,10 +74,13 @@ impl Scenario {
     /// topic `leaders` not one per partition or naming a broker that does
     /// not exist, workloads naming unknown or shared connections or unknown
     /// topics, a `stop_ms` not after `start_ms`, connections without a
-    /// principal, producers with zero sizes or a batch larger than
-    /// `buffer.memory`, socket buffers (`send.buffer.bytes`,
-    /// `socket.receive.buffer.bytes`) below 1 byte, then `events` beyond the horizon, naming an unknown
-    /// topic, partition or broker, or a quota alteration the store refuses
+    /// principal, producers with zero sizes, a `throughput` of 0 or below
+    /// other than -1, or a batch larger than `buffer.memory` (unless the
+    /// record itself is too large: every `send()` then fails at run time
+    /// with `RecordTooLargeException`), socket buffers (`send.buffer.bytes`,
+    /// `socket.receive.buffer.bytes`) below 1 byte, then `events` at or
+    /// beyond the horizon, naming an unknown topic, partition or broker, a
+    /// `move_leader` to the broker already leading the partition then, or a quota alteration the store refuses
     /// (path `events[i]`, Kafka's message).
     ///
     /// # Example
@@ -256,6 +259,19 @@ impl Scenario {
             }
             let Workload::Producer(p) = wl else { continue };
             let cfg = &p.config;
+            // kafka-producer-perf-test's ThroughputThrottler: a negative
+            // target never throttles, a target of 0 waits forever after the
+            // first record (`throttle()` waits for a wakeup that never comes),
+            // server-common/src/main/java/org/apache/kafka/server/util/ThroughputThrottler.java.
+            if !(p.throughput > 0.0 || p.throughput == -1.0) {
+                out.invalid(
+                    at("throughput"),
+                    format!(
+                        "The producer on '{conn_name}' sets throughput {}: it must be above zero records/s (use -1 for unlimited); kafka-producer-perf-test waits forever at a throughput of 0.",
+                        p.throughput
+                    ),
+                );
+            }
             if p.record_size == 0 {
                 out.invalid(
                     at("record.size"),
@@ -272,8 +288,15 @@ impl Scenario {
             if p.record_size == 0 {
                 continue;
             }
+            // A record send() refuses as too large fails at run time
+            // (RecordTooLargeException, before any allocation); otherwise
+            // a batch that cannot fit in buffer.memory is refused here
+            // (Kafka: BufferPool.allocate's IllegalArgumentException on
+            // every send()).
+            let too_large =
+                record_too_large(p.record_size, cfg.max_request_size, cfg.buffer_memory).is_some();
             let alloc = batch_allocation(cfg.batch_size, record_size_in_batch(p.record_size));
-            if alloc > cfg.buffer_memory {
+            if alloc > cfg.buffer_memory && !too_large {
                 out.invalid(
                     at("config.buffer.memory"),
                     format!(
@@ -287,8 +310,9 @@ impl Scenario {
 }
 
 impl Scenario {
-    /// Checks `events`: each within the horizon; a `move_leader` naming an
-    /// existing topic, partition and broker; a `set_quota` the store accepts
+    /// Checks `events`: each before the horizon; a `move_leader` naming an
+    /// existing topic, partition and broker other than the partition's
+    /// leader at that time (after the earlier moves); a `set_quota` the store accepts
     /// (Kafka's validation and message), applied after the scenario's quotas
     /// and the earlier events, in time order.
     fn validate_events(&self, out: &mut Problems) {
@@ -300,6 +324,17 @@ impl Scenario {
                     format!("events[{i}].at_ms"),
                     format!(
                         "The {} event at {at} ms is beyond the horizon of {horizon} ms: it would never happen.",
+                        e.kind()
+                    ),
+                );
+            } else if at == horizon {
+                // The run handles events at the horizon itself and stops:
+                // the event would be listed as having happened with nothing
+                // simulated after it.
+                out.invalid(
+                    format!("events[{i}].at_ms"),
+                    format!(
+                        "The {} event at {at} ms is at the horizon of {horizon} ms: nothing after it would be simulated; move it before the horizon.",
                         e.kind()
                     ),
                 );
@@ -337,6 +372,39 @@ impl Scenario {
                     ),
                 );
             }
+        }
+        // Leadership moves, in the order the run applies them: a move to
+        // the broker that already leads the partition changes nothing.
+        let mut leaders: std::collections::BTreeMap<(&str, u32), u32> =
+            std::collections::BTreeMap::new();
+        for i in event_order(&self.events) {
+            let ScenarioEvent::MoveLeader {
+                at_ms,
+                topic,
+                partition,
+                to_broker,
+            } = &self.events[i]
+            else {
+                continue;
+            };
+            let Some(t) = self.topics.iter().find(|t| t.name == *topic) else {
+                continue;
+            };
+            if *partition >= t.partitions || *to_broker >= self.brokers.count {
+                continue;
+            }
+            let leader = leaders
+                .entry((topic.as_str(), *partition))
+                .or_insert_with(|| t.leader(*partition, self.brokers.count));
+            if *leader == *to_broker {
+                out.invalid(
+                    format!("events[{i}].to_broker"),
+                    format!(
+                        "The move_leader event moves partition {partition} of topic '{topic}' to broker {to_broker}, but partition {partition} of topic '{topic}' is already led by broker {to_broker} at {at_ms} ms: move it to another broker or remove the event."
+                    ),
+                );
+            }
+            *leader = *to_broker;
         }
         // Quota alterations, in the order the run applies them.
         let mut store = QuotaStore::new();
@@ -384,12 +452,21 @@ fn textbook_only_field(workload: &Workload) -> Option<&'static str> {
     }
 }
 
-/// The error [`super::simulate`] reports for `problems`: the first one.
+/// The error [`super::simulate`] reports for `problems`: the first one; a
+/// problem in `events[...]` has its path written first ("events[1]: ..."),
+/// so the message names the event (the other messages name their input
+/// themselves).
 pub(crate) fn first_error(problems: Vec<ScenarioProblem>) -> Error {
-    problems
-        .into_iter()
-        .next()
-        .map_or_else(|| Error::invalid_scenario(String::new()), |p| p.error)
+    problems.into_iter().next().map_or_else(
+        || Error::invalid_scenario(String::new()),
+        |p| {
+            if p.path.starts_with("events[") {
+                p.error.at_path(&p.path)
+            } else {
+                p.error
+            }
+        },
+    )
 }
 
 #[cfg(test)]
@@ -490,6 +567,111 @@ mod tests {
     }
 
     #[test]
+    fn a_producer_throughput_of_zero_or_below_other_than_minus_one_is_refused() {
+        let with = |throughput: &str| -> Scenario {
+            serde_json::from_str(&format!(
+                r#"{{
+                  "topics": [{{"name": "t"}}],
+                  "connections": [{{"name": "p", "listener": "PLAINTEXT"}}],
+                  "workloads": [{{"producer": {{"connection": "p", "topic": "t", "records": 10, "record.size": 10,
+                                 "throughput": {throughput}}}}}]
+                }}"#
+            ))
+            .unwrap()
+        };
+        for bad in ["0", "-2", "-0.5"] {
+            let problems = with(bad).validate().unwrap_err();
+            assert_eq!(problems.len(), 1, "{bad}");
+            assert_eq!(problems[0].path, "workloads[0].producer.throughput");
+            let msg = problems[0].error.to_string();
+            assert!(msg.contains("use -1 for unlimited"), "{msg}");
+        }
+        assert_eq!(
+            with("0").validate().unwrap_err()[0].error.to_string(),
+            "The producer on 'p' sets throughput 0: it must be above zero records/s (use -1 for unlimited); kafka-producer-perf-test waits forever at a throughput of 0."
+        );
+        assert!(super::super::simulate(&with("0"))
+            .unwrap_err()
+            .is_invalid_scenario());
+        for good in ["-1", "0.5", "1000"] {
+            assert_eq!(with(good).validate(), Ok(()), "{good}");
+        }
+    }
+
+    #[test]
+    fn a_move_to_the_current_leader_or_at_the_horizon_is_refused() {
+        let s: Scenario = serde_json::from_str(
+            r#"{
+              "brokers": {"count": 3},
+              "horizon_ms": 10000,
+              "topics": [{"name": "t", "partitions": 2, "leaders": [0, 1]}, {"name": "u", "partitions": 3}],
+              "connections": [{"name": "p", "listener": "PLAINTEXT"}],
+              "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 1, "record.size": 10}}],
+              "events": [
+                {"at_ms": 3000, "kind": "move_leader", "topic": "t", "partition": 0, "to_broker": 0},
+                {"at_ms": 2000, "kind": "move_leader", "topic": "t", "partition": 1, "to_broker": 2},
+                {"at_ms": 4000, "kind": "move_leader", "topic": "t", "partition": 1, "to_broker": 2},
+                {"at_ms": 5000, "kind": "move_leader", "topic": "t", "partition": 1, "to_broker": 1},
+                {"at_ms": 1000, "kind": "move_leader", "topic": "u", "partition": 2, "to_broker": 2},
+                {"at_ms": 10000, "kind": "move_leader", "topic": "u", "partition": 0, "to_broker": 1}
+              ]
+            }"#,
+        )
+        .unwrap();
+        let got: Vec<(String, String)> = s
+            .validate()
+            .unwrap_err()
+            .into_iter()
+            .map(|p| (p.path, p.error.to_string()))
+            .collect();
+        let expected = [
+            ("events[5].at_ms", "The move_leader event at 10000 ms is at the horizon of 10000 ms: nothing after it would be simulated; move it before the horizon."),
+            ("events[4].to_broker", "The move_leader event moves partition 2 of topic 'u' to broker 2, but partition 2 of topic 'u' is already led by broker 2 at 1000 ms: move it to another broker or remove the event."),
+            ("events[0].to_broker", "The move_leader event moves partition 0 of topic 't' to broker 0, but partition 0 of topic 't' is already led by broker 0 at 3000 ms: move it to another broker or remove the event."),
+            ("events[2].to_broker", "The move_leader event moves partition 1 of topic 't' to broker 2, but partition 1 of topic 't' is already led by broker 2 at 4000 ms: move it to another broker or remove the event."),
+        ];
+        let expected: Vec<(String, String)> =
+            expected.iter().map(|(p, m)| ((*p).to_owned(), (*m).to_owned())).collect();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn simulate_names_the_refused_event() {
+        let s: Scenario = serde_json::from_str(
+            r#"{
+              "topics": [{"name": "t"}],
+              "connections": [{"name": "p", "listener": "PLAINTEXT"}],
+              "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 1, "record.size": 10}}],
+              "events": [
+                {"at_ms": 100, "kind": "set_quota", "entity": {"client-id": "a"}, "key": "producer_byte_rate", "value": 1000},
+                {"at_ms": 200, "kind": "set_quota", "entity": {"ip": "127.0.0.1"}, "key": "producer_byte_rate", "value": 1000}
+              ]
+            }"#,
+        )
+        .unwrap();
+        let problems = s.validate().unwrap_err();
+        assert_eq!(problems[0].path, "events[1]");
+        let e = super::super::simulate(&s).unwrap_err();
+        assert!(e.is_quota_refused());
+        assert_eq!(e.api_error(), problems[0].error.api_error());
+        assert_eq!(e.to_string(), format!("events[1]: {}", problems[0].error));
+        assert!(
+            e.to_string().starts_with(
+                "events[1]: The quota producer_byte_rate on ips/127.0.0.1 was refused: "
+            ),
+            "{e}"
+        );
+        // An invalid-scenario problem in an event is named too.
+        let mut s = s;
+        s.events.truncate(1);
+        s.horizon_ms = 50;
+        assert_eq!(
+            super::super::simulate(&s).unwrap_err().to_string(),
+            "events[0].at_ms: The set_quota event at 100 ms is beyond the horizon of 50 ms: it would never happen."
+        );
+    }
+
+    #[test]
     fn producer_problems_name_their_setting() {
         let mut s: Scenario = serde_json::from_str(
             r#"{
@@ -497,7 +679,7 @@ mod tests {
               "topics": [{"name": "t"}],
               "connections": [{"name": "p", "listener": "PLAINTEXT"}],
               "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 1, "record.size": 10,
-                             "config": {"buffer.memory": 10}}}]
+                             "config": {"buffer.memory": 1000}}}]
             }"#,
         )
         .unwrap();

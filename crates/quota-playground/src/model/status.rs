@@ -205,13 +205,22 @@ mod tests {
         let t = simulate(&s).unwrap();
         let c = &t.clients[0];
         let stop = c.stop.expect("the producer stopped at its stop_ms");
+        // stop_ms closes the producer with close(Duration.ZERO): what was
+        // buffered or in flight fails, so the client reads failed.
         let st = client_status(c, t.end_ms, t.end_ms);
-        assert_eq!(st.class, "stopped");
+        assert_eq!(st.class, "failed");
+        let lost = c.outcome.failed_records();
+        assert!(lost > 0);
         assert_eq!(
             st.text,
-            format!("stopped at {} (stop_ms), {} records not done", fmt_ms(3_000.0), stop.records_left)
+            format!(
+                "failed: {lost} of 30000 records lost: KafkaException on {lost} records, first at {} (stop_ms=3000)",
+                fmt_ms(3_000.0)
+            )
         );
-        assert!(stop.records_left > 0);
+        assert!(st.detail.contains("Producer is closed forcefully."), "{}", st.detail);
+        assert_eq!(stop.records_left, 30_000 - c.metrics.records_done - lost);
+        assert_eq!(stop.at_ms, 3_000.0);
         assert_ne!(client_status(c, 2_000.0, t.end_ms).class, "stopped");
     }
 }

@@ -182,10 +182,11 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, Error> {
             "The textbook link bandwidth is 0 bytes/s: it must be at least 1.".to_owned(),
         ));
     }
-    if !scenario.events.is_empty() {
-        return Err(Error::invalid_scenario(
-            "The textbook network runs without events (move_leader, set_quota): remove them or use the modelled network.".to_owned(),
-        ));
+    if let Some(e) = scenario.events.first() {
+        return Err(Error::invalid_scenario(format!(
+            "events[0]: The textbook network runs without events (move_leader, set_quota): remove this {} event and any others, or use the modelled network.",
+            e.kind()
+        )));
     }
     if scenario.workloads.iter().any(|w| match w {
         Workload::Producer(p) => p.stop_ms.is_some(),
@@ -195,10 +196,14 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, Error> {
             "The textbook network runs every client to its end: remove stop_ms or use the modelled network.".to_owned(),
         ));
     }
-    if scenario.topics.iter().any(|t| t.leaders.as_ref().is_some_and(|l| l.iter().any(|b| *b != 0))) {
-        return Err(Error::invalid_scenario(
-            "The textbook network has one broker, 0: every topic's leaders must be 0.".to_owned(),
-        ));
+    for (i, t) in scenario.topics.iter().enumerate() {
+        let leaders = t.leaders.as_deref().unwrap_or(&[]);
+        if let Some((p, b)) = leaders.iter().enumerate().find(|(_, b)| **b != 0) {
+            return Err(Error::invalid_scenario(format!(
+                "topics[{i}].leaders[{p}]: The textbook network has one broker, 0: every topic's leaders must be 0, and partition {p} of topic '{}' is led by broker {b}.",
+                t.name
+            )));
+        }
     }
     if scenario.brokers.count != 1 {
         return Err(Error::invalid_scenario(format!(

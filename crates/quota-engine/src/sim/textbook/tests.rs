@@ -322,7 +322,7 @@ fn textbook_refuses_events_stop_times_and_other_leaders() {
     let mut s = base.clone();
     s.events.push(serde_json::from_str(r#"{"at_ms": 1, "kind": "set_quota", "entity": {"client-id": "app"}, "key": "producer_byte_rate", "value": 5}"#).unwrap());
     let e = run(&s).unwrap_err().to_string();
-    assert_eq!(e, "The textbook network runs without events (move_leader, set_quota): remove them or use the modelled network.");
+    assert_eq!(e, "events[0]: The textbook network runs without events (move_leader, set_quota): remove this set_quota event and any others, or use the modelled network.");
     let mut s = base.clone();
     if let Workload::Producer(p) = &mut s.workloads[0] {
         p.stop_ms = Some(5);
@@ -332,7 +332,7 @@ fn textbook_refuses_events_stop_times_and_other_leaders() {
     let mut s = base;
     s.topics[0].leaders = Some(vec![1]);
     let e = run(&s).unwrap_err().to_string();
-    assert_eq!(e, "The textbook network has one broker, 0: every topic's leaders must be 0.");
+    assert_eq!(e, format!("topics[0].leaders[0]: The textbook network has one broker, 0: every topic's leaders must be 0, and partition 0 of topic '{}' is led by broker 1.", s.topics[0].name));
 }
 
 #[test]

@@ -117,8 +117,8 @@ pub(super) struct Req {
     pub(super) sent_at: SimTime,
     /// When its send completed (its last byte was in the send buffer).
     pub(super) written_at: Option<SimTime>,
-    /// When its last byte reached the broker.
-    pub(super) arrived_at: SimTime,
+    /// When its last byte reached the broker (none before it did).
+    pub(super) arrived_at: Option<SimTime>,
 }
 
 impl Req {
@@ -136,7 +136,7 @@ impl Req {
             fetched: Vec::new(),
             sent_at: SimTime::ZERO,
             written_at: None,
-            arrived_at: SimTime::ZERO,
+            arrived_at: None,
         }
     }
 
@@ -170,7 +170,7 @@ impl World {
         if self.conns[c].epoch != epoch {
             return;
         }
-        self.reqs[r].arrived_at = self.now;
+        self.reqs[r].arrived_at = Some(self.now);
         self.conns[c].queue.push_back(r);
         self.try_start(c);
     }
@@ -396,8 +396,10 @@ impl World {
         let at_once = self.conns[c].throttling.broker_sends_at_once();
         let plan = ResponsePlan::new(at_ms, throttle, at_once);
         let throttle_span = SimSpan::from_throttle_ms(throttle);
-        if throttle > 0 {
-            self.conns[c].throttle_mute = (self.now, self.now + throttle_span);
+        if throttle > 0 && self.conns[c].epoch == self.reqs[r].epoch {
+            self.conns[c]
+                .mutes
+                .push((self.now, self.now + throttle_span));
         }
         let mute = (self.now.as_ms_f64(), (self.now + throttle_span).as_ms_f64());
         let applied_bw = decision

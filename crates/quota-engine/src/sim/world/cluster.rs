@@ -16,7 +16,7 @@ use super::{Role, World};
 use crate::entity::{QuotaEntity, QuotaKey};
 use crate::sim::scenario::ScenarioEvent;
 use crate::sim::timeline::{
-    BudgetTotals, ClientStop, ClientTotals, ClusterTotals, EventMarker, MarkerKind,
+    BudgetTotals, BufferPoint, ClientStop, ClientTotals, ClusterTotals, EventMarker, MarkerKind,
 };
 
 /// The brokers `events` make leader of a partition of `topic`.
@@ -137,8 +137,8 @@ impl World {
 
     /// A quota alteration reaches every broker at once: sensors keep their
     /// samples and take the new bound (recorded as a bound change on their
-    /// track), and every connection looks its budgets up again, as Kafka
-    /// does on each request.
+    /// track), and every open connection looks its budgets up again, as
+    /// Kafka does on each request (a stopped client's are closed and skipped).
     fn set_quota(&mut self, entity: &QuotaEntity, key: QuotaKey, value: Option<f64>) {
         let before = self.track_bounds();
         for b in self.brokers.iter_mut() {
@@ -149,7 +149,13 @@ impl World {
         self.note_bound_changes(&before, at_ms);
         let n = self.conns.iter().count();
         for i in 0..n {
-            self.reopen_session(ConnectionId(super::ids::len_u32(i)));
+            let c = ConnectionId(super::ids::len_u32(i));
+            // A stopped client's connections are closed for good: no session
+            // to look up, and no (empty) sensor track for a budget it never
+            // draws on.
+            if !self.client_stopped(self.conns[c].client) {
+                self.reopen_session(c);
+            }
         }
         let text = match value {
             Some(v) => format!(
@@ -194,20 +200,32 @@ impl World {
 
     /// `client` reaches its `stop_ms`: the application stops sending or
     /// fetching and closes its connections (in-flight requests are
-    /// abandoned, nothing is retried). What it had not done is reported as
-    /// [`ClientStop::records_left`], not as errors. A client that already
-    /// finished is left as it is.
+    /// abandoned, nothing is retried). A producer is closed with
+    /// `close(Duration.ZERO)`: its buffered and in-flight records fail with
+    /// `KafkaException: Producer is closed forcefully.` (see
+    /// `Producer::stop`), and the records it had not yet passed to `send()`
+    /// are [`ClientStop::records_left`], not errors. A consumer loses
+    /// nothing: the records of its target it had not consumed are
+    /// [`ClientStop::records_left`]. A client that already finished is left
+    /// as it is.
     pub(super) fn client_stop(&mut self, client: ClientId) {
         let now = self.now;
+        let mut aborted = None;
         let left = match self.clients[client].role {
             Role::Producer(p) => {
                 if self.producers[p].finish.is_some() {
                     return;
                 }
-                let (left, blocked) = self.producers[p].stop(now);
+                let (left, lost, blocked) = self.producers[p].stop(now);
                 if let Some(span) = blocked {
                     self.clients[client].blocked.push(span);
                 }
+                // The aborted batches' memory returns to the pool.
+                self.clients[client].buffer.push(BufferPoint {
+                    at_ms: now.as_ms_f64(),
+                    used_bytes: 0,
+                });
+                aborted = Some(lost);
                 left
             }
             Role::Consumer(ci) => {
@@ -229,14 +247,19 @@ impl World {
         }
         self.unfinished -= 1;
         let name = self.clients[client].name.clone();
-        self.marker(
-            MarkerKind::ClientStop,
-            format!("Client '{name}' stops and closes with {left} records not done."),
-        );
+        let text = match aborted {
+            Some(lost) => format!(
+                "Client '{name}' stops: close(Duration.ZERO) aborts {lost} records buffered or in flight (KafkaException: Producer is closed forcefully.); {left} records were not sent."
+            ),
+            None => format!("Client '{name}' stops and closes with {left} records not done."),
+        };
+        self.marker(MarkerKind::ClientStop, text);
     }
 
-    /// Closes `c` for good: nothing in flight completes, no reconnect.
+    /// Closes `c` for good: nothing in flight completes, no reconnect (the
+    /// waits of requests the broker had not read are counted).
     fn close(&mut self, c: ConnectionId) {
+        self.drop_unread(c);
         let conn = &mut self.conns[c];
         conn.epoch += 1;
         conn.ready = false;

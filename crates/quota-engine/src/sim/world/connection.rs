@@ -108,8 +108,14 @@ pub(super) struct Conn {
     pub(super) queue: VecDeque<RequestId>,
     /// A request is in progress (the channel is muted).
     pub(super) busy: bool,
-    /// The last throttle mute on the broker side, from and to.
-    pub(super) throttle_mute: (SimTime, SimTime),
+    /// The broker's throttle mutes of this channel, from and to, oldest
+    /// first, that may still overlap an unread request's wait (older ones
+    /// are dropped as requests are read; all on a disconnect).
+    pub(super) mutes: Vec<(SimTime, SimTime)>,
+    /// Requests sent on this channel (this epoch) that the broker has not
+    /// read yet, oldest first: their waits are counted when read, or when
+    /// the connection drops them.
+    pub(super) unread: VecDeque<RequestId>,
     /// Client to broker: socket buffers and the receive window.
     pub(super) up: UpPath,
     /// The sensor tracks of this connection's produce, fetch and request quotas.
@@ -142,7 +148,8 @@ impl Conn {
             throttled_until: SimTime::ZERO,
             queue: VecDeque::new(),
             busy: false,
-            throttle_mute: (SimTime::ZERO, SimTime::ZERO),
+            mutes: Vec::new(),
+            unread: VecDeque::new(),
             up,
             tracks,
         }
@@ -246,6 +253,7 @@ impl World {
         let r = self.reqs.push(req);
         let conn = &mut self.conns[c];
         conn.in_flight.push(r);
+        conn.unread.push_back(r);
         conn.up.queued.push_back(r);
         conn.up.queued_bytes += bytes;
         conn.up.writing = Some(r);
@@ -317,21 +325,48 @@ impl World {
     /// The broker reads request `r` from `c`'s socket: its bytes leave the
     /// receive window, and where it waited is added to the client's totals.
     pub(super) fn read_request(&mut self, c: ConnectionId, r: RequestId) {
-        let now = self.now;
         let bytes = self.reqs[r].bytes();
         let conn = &mut self.conns[c];
         conn.up.window_bytes = conn.up.window_bytes.saturating_sub(bytes);
-        let (m0, m1) = conn.throttle_mute;
+        if let Some(i) = conn.unread.iter().position(|x| *x == r) {
+            conn.unread.remove(i);
+        }
+        self.count_waits(c, r);
+        // Later requests arrive no earlier than this one: mutes that ended
+        // before it arrived overlap none of their waits.
+        let arrived = self.reqs[r].arrived_at.unwrap_or(self.now);
+        self.conns[c].mutes.retain(|(_, to)| *to > arrived);
+        self.pump(c, true);
+    }
+
+    /// Adds where request `r` on `c` waited until now to its client's
+    /// [`crate::sim::RequestWaits`]: at the client until written, in the
+    /// buffers and on the wire until its last byte arrived (or until now if
+    /// it never did), and from arrival until now muted (its overlap with
+    /// every throttle mute of the channel) or queued behind an earlier
+    /// request (the rest).
+    fn count_waits(&mut self, c: ConnectionId, r: RequestId) {
+        let now = self.now;
+        let conn = &self.conns[c];
         let client = conn.client;
         let req = &self.reqs[r];
-        let written = req.written_at.unwrap_or(now);
-        let arrived = req.arrived_at.min(now);
+        let written = req.written_at.unwrap_or(now).min(now);
+        let arrived = req.arrived_at.unwrap_or(now).min(now);
         let queued = now.saturating_since(arrived);
-        let muted = if m1 > arrived && m0 < now {
-            m1.min(now).saturating_since(m0.max(arrived))
-        } else {
-            SimSpan::ZERO
-        };
+        // The mutes do not overlap one another (a channel is muted again
+        // only after it was unmuted); clamp each to the previous one's end
+        // all the same, so no instant counts twice.
+        let mut muted = SimSpan::ZERO;
+        let mut covered = arrived;
+        for &(m0, m1) in &conn.mutes {
+            let from = m0.max(covered);
+            let to = m1.min(now);
+            if to > from {
+                muted += to.saturating_since(from);
+                covered = to;
+            }
+        }
+        let muted = SimSpan::from_ns(muted.as_ns().min(queued.as_ns()));
         let waits = &mut self.clients[client].waits;
         waits.requests += 1;
         waits.at_client_ms += written.saturating_since(req.sent_at).as_ms_f64();
@@ -339,12 +374,24 @@ impl World {
         waits.muted_ms += muted.as_ms_f64();
         waits.broker_queue_ms +=
             SimSpan::from_ns(queued.as_ns().saturating_sub(muted.as_ns())).as_ms_f64();
-        self.pump(c, true);
+    }
+
+    /// The connection drops its unread requests (a disconnect or a close):
+    /// their waits until now are counted (they failed with the connection,
+    /// see [`crate::sim::RequestWaits::requests`]), and the channel's mutes
+    /// are forgotten (a new connection is a new channel).
+    pub(super) fn drop_unread(&mut self, c: ConnectionId) {
+        let unread = std::mem::take(&mut self.conns[c].unread);
+        for r in unread {
+            self.count_waits(c, r);
+        }
+        self.conns[c].mutes.clear();
     }
 
     /// Closes `c`: in-flight requests fail (a producer retries or expires
     /// their batches), and the client reconnects after the backoff.
     pub(super) fn disconnect(&mut self, c: ConnectionId) {
+        self.drop_unread(c);
         let conn = &mut self.conns[c];
         conn.epoch += 1;
         conn.ready = false;

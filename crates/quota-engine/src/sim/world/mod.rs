@@ -73,6 +73,54 @@ pub(crate) fn record_size_in_batch(value_bytes: u32) -> u64 {
     varint_len(body * 2) + body
 }
 
+/// `send()`'s estimate of a record's serialized size, an upper bound: the
+/// batch header plus the largest record overhead plus the null key, the
+/// value and no headers (bytes).
+///
+/// Kafka: `KafkaProducer.doSend` → `AbstractRecords.estimateSizeInBytesUpperBound`
+/// → `DefaultRecordBatch.estimateBatchSizeUpperBound` (`RECORD_BATCH_OVERHEAD`
+/// 61 + `DefaultRecord.recordSizeUpperBound`: `MAX_RECORD_OVERHEAD` 21 +
+/// `sizeOf(-1, valueSize, [])`), clients/src/main/java/org/apache/kafka/common/record/.
+pub(crate) fn record_size_upper_bound(value_bytes: u32) -> u64 {
+    const MAX_RECORD_OVERHEAD: u64 = 21;
+    let v = u64::from(value_bytes);
+    // null key (varint -1) + value length + value + header count (varint 0)
+    BATCH_OVERHEAD + MAX_RECORD_OVERHEAD + 1 + varint_len(v * 2) + v + 1
+}
+
+/// Why `send()` refuses every record of `value_bytes` at once, if it does:
+/// the setting (`max.request.size` or `buffer.memory`), its value (bytes)
+/// and Kafka's `RecordTooLargeException` message.
+///
+/// Kafka: `KafkaProducer.ensureValidRecordSize`,
+/// clients/src/main/java/org/apache/kafka/clients/producer/KafkaProducer.java.
+pub(crate) fn record_too_large(
+    value_bytes: u32,
+    max_request_size: u32,
+    buffer_memory: u64,
+) -> Option<(&'static str, u64, String)> {
+    let size = record_size_upper_bound(value_bytes);
+    if size > u64::from(max_request_size) {
+        return Some((
+            "max.request.size",
+            u64::from(max_request_size),
+            format!(
+                "The message is {size} bytes when serialized which is larger than {max_request_size}, which is the value of the max.request.size configuration."
+            ),
+        ));
+    }
+    if size > buffer_memory {
+        return Some((
+            "buffer.memory",
+            buffer_memory,
+            format!(
+                "The message is {size} bytes when serialized which is larger than the total memory buffer you have configured with the buffer.memory configuration."
+            ),
+        ));
+    }
+    None
+}
+
 /// Records of `rec_bytes` each that fit in a batch of `batch_size` bytes (at
 /// least one: Kafka always sends a record larger than `batch.size` alone).
 pub(crate) fn records_per_batch(batch_size: u32, rec_bytes: u64) -> u64 {
@@ -403,6 +451,9 @@ mod tests {
         // 1000-byte value, no key: 1007-byte body + 2-byte length varint.
         assert_eq!(record_size_in_batch(1000), 1009);
         assert_eq!(record_size_in_batch(10), 17);
+        // 61 + 21 + 1 + 4 (varint of 2 x 2097152) + 2097152 + 1.
+        assert_eq!(record_size_upper_bound(2_097_152), 2_097_240);
+        assert_eq!(record_size_upper_bound(1000), 1086);
         assert_eq!(varint_len(0), 1);
         assert_eq!(varint_len(127), 1);
         assert_eq!(varint_len(128), 2);

@@ -38,6 +38,22 @@ const TIMEOUT_EXCEPTION: &str = "org.apache.kafka.common.errors.TimeoutException
 /// Kafka: `BufferPool.allocate` (clients/src/main/java/org/apache/kafka/clients/producer/internals/BufferPool.java).
 const BUFFER_EXHAUSTED_EXCEPTION: &str =
     "org.apache.kafka.clients.producer.BufferExhaustedException";
+/// What the callbacks of batches still buffered or in flight get when the
+/// producer is closed with `close(Duration.ZERO)`, and its message.
+///
+/// Kafka: `KafkaProducer.close` → `Sender.forceClose` →
+/// `RecordAccumulator.abortIncompleteBatches` / `abortBatches` (about line
+/// 1133 of clients/src/main/java/org/apache/kafka/clients/producer/internals/RecordAccumulator.java
+/// at apache/kafka 1eb7644349cb07139d6a3c1ad1986979647cac99).
+const FORCED_CLOSE_EXCEPTION: &str = "org.apache.kafka.common.KafkaException";
+const FORCED_CLOSE_MESSAGE: &str = "Producer is closed forcefully.";
+/// What `send()` throws for a record larger than `max.request.size` or
+/// `buffer.memory` (an `ApiException`: `KafkaProducer.doSend` hands it to
+/// the callback and records it in `record-error-total`).
+///
+/// Kafka: `KafkaProducer.ensureValidRecordSize`,
+/// clients/src/main/java/org/apache/kafka/clients/producer/KafkaProducer.java.
+const RECORD_TOO_LARGE_EXCEPTION: &str = "org.apache.kafka.common.errors.RecordTooLargeException";
 
 /// A batch in the accumulator (or in flight).
 pub(super) struct Batch {
@@ -99,6 +115,9 @@ pub(super) struct Producer {
     pub(super) finish: Option<SimTime>,
     /// When the application stopped at its `stop_ms`.
     pub(super) stopped: Option<SimTime>,
+    /// Every `send()` fails at once with `RecordTooLargeException`: the
+    /// setting, its value (bytes) and Kafka's message.
+    too_large: Option<(&'static str, u64, String)>,
 }
 
 impl Producer {
@@ -112,6 +131,7 @@ impl Producer {
         env: &Environment,
     ) -> Self {
         let cfg = p.config.clone();
+        let (cfg_max_request_size, cfg_buffer_memory) = (cfg.max_request_size, cfg.buffer_memory);
         let rec_bytes = record_size_in_batch(p.record_size);
         let cap = records_per_batch(cfg.batch_size, rec_bytes);
         let alloc = batch_allocation(cfg.batch_size, rec_bytes);
@@ -159,13 +179,35 @@ impl Producer {
             requests: 0,
             finish: None,
             stopped: None,
+            too_large: super::record_too_large(
+                p.record_size,
+                cfg_max_request_size,
+                cfg_buffer_memory,
+            ),
         }
     }
 
-    /// The application stops at `now` and closes the producer: returns the
-    /// records not acknowledged (never sent, buffered or in flight) and the
-    /// `send()` block it ends, if one was going on.
-    pub(super) fn stop(&mut self, now: SimTime) -> (u64, Option<Span>) {
+    /// The application stops at `now` and closes the producer at once,
+    /// `KafkaProducer.close(Duration.ZERO)`: every batch still in the
+    /// accumulator or in flight is aborted, its records fail with
+    /// `org.apache.kafka.common.KafkaException: Producer is closed
+    /// forcefully.` (counted in `record-error-total` and named under the
+    /// setting `stop_ms`, first at the stop time), and their memory returns
+    /// to the pool. Records the application had not yet passed to `send()`
+    /// (a `send()` blocked on `buffer.memory` included: its record was not
+    /// appended) are not sent, not failed.
+    ///
+    /// Returns the records not sent, the records aborted, and the `send()`
+    /// block it ends, if one was going on.
+    ///
+    /// Kafka: `KafkaProducer.close`, `Sender.forceClose`,
+    /// `RecordAccumulator.abortIncompleteBatches` / `abortBatches`
+    /// (clients/src/main/java/org/apache/kafka/clients/producer/internals/RecordAccumulator.java).
+    /// Kafka's own `record-error-total` sensor is not recorded on this path
+    /// (`ProducerBatch.abort` does not go through `Sender.failBatch`) and is
+    /// closed with the producer; the simulator counts the aborted records
+    /// there so that it stays the sum of the failures' counts.
+    pub(super) fn stop(&mut self, now: SimTime) -> (u64, u64, Option<Span>) {
         self.stopped = Some(now);
         let blocked = self.blocked_since.take().map(|since| {
             self.blocked_total += now - since;
@@ -174,8 +216,24 @@ impl Producer {
                 to_ms: now.as_ms_f64(),
             }
         });
-        let left = self.total.saturating_sub(self.acked + self.errors);
-        (left, blocked)
+        let not_sent = self.total.saturating_sub(self.next_record);
+        let aborted = self.next_record.saturating_sub(self.acked + self.errors);
+        if aborted > 0 {
+            self.errors += aborted;
+            self.failures.record(
+                FORCED_CLOSE_EXCEPTION,
+                "stop_ms",
+                now.as_ms().max(0).unsigned_abs(),
+                aborted,
+                now,
+                || FORCED_CLOSE_MESSAGE.to_owned(),
+            );
+        }
+        for dq in &mut self.deques {
+            dq.clear();
+        }
+        self.buffer_used = 0;
+        (not_sent, aborted, blocked)
     }
 
     /// Whether the sender may drain batch `b` now.
@@ -375,9 +433,14 @@ impl World {
         self.producer_poll(p);
     }
 
-    /// Appends every record the application has issued by `now`.
+    /// Appends every record the application has issued by `now` (or, when
+    /// the record is too large, fails each `send()` at once).
     fn catch_up(&mut self, p: ProducerId) {
         let now = self.now;
+        if self.producers[p].too_large.is_some() {
+            self.fail_too_large(p);
+            return;
+        }
         loop {
             let pr = &mut self.producers[p];
             if !pr.started
@@ -435,6 +498,34 @@ impl World {
                 pr.sticky = (pr.sticky + 1) % len_u32(pr.slots.len());
             }
         }
+    }
+
+    /// Every `send()` issued by `now` throws `RecordTooLargeException`
+    /// before the record reaches the accumulator: the records count in
+    /// `record-error-total` and the application goes on to the next.
+    ///
+    /// Kafka: `KafkaProducer.doSend` → `ensureValidRecordSize`, the
+    /// `ApiException` branch (callback, `errors.record()`).
+    fn fail_too_large(&mut self, p: ProducerId) {
+        let now = self.now;
+        let pr = &mut self.producers[p];
+        let Some((setting, limit, message)) = pr.too_large.clone() else {
+            return;
+        };
+        if !pr.started || pr.next_record >= pr.total || pr.next_append > now {
+            return;
+        }
+        let by_time = (now - pr.next_append).as_ns() / pr.interval.as_ns() + 1;
+        let k = by_time.min(pr.total - pr.next_record);
+        let first = pr.next_append;
+        pr.errors += k;
+        pr.failures
+            .record(RECORD_TOO_LARGE_EXCEPTION, setting, limit, k, first, || {
+                message
+            });
+        pr.next_record += k;
+        pr.next_append += pr.interval * k;
+        self.check_producer_done(p);
     }
 
     pub(super) fn producer_poll(&mut self, p: ProducerId) {
