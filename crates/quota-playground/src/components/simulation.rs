@@ -119,7 +119,7 @@ fn clients_table(ctx: &Ctx, t: &Timeline) -> Html {
                     html! {
                         <tr class={classes!((focused == i).then_some("focus"))}>
                             <th scope="row">{ format!("{} ({})", c.name, if c.kind == ClientKind::Producer { "producer" } else { "consumer" }) }</th>
-                            <td><code>{ format!("{} · {}", c.principal, c.client_id) }</code></td>
+                            <td><code class="clamp" title={format!("{} · client.id {:?}", c.principal, c.client_id)}>{ format!("{} · {}", c.principal, c.client_id) }</code></td>
                             <td>{ format!("{} / {}", at.records, total(&c.name)) }</td>
                             <td class={format!("state {}", status.class)} data-testid={format!("state-{}", c.name)}
                                 title={(!status.detail.is_empty()).then(|| status.detail.clone())}>{ status.text.clone() }</td>
