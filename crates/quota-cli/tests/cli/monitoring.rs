@@ -120,3 +120,14 @@ fn an_unreadable_file_is_named_and_exits_1() {
         .code(1)
         .stderr(predicates::str::contains("cannot read /nonexistent/quotas.sh"));
 }
+
+#[test]
+fn the_documented_example_is_what_the_cli_prints() {
+    let doc = std::fs::read_to_string(super::common::fixture("../../docs/monitoring.md")).expect("docs/monitoring.md");
+    let start = doc.find("cat > quotas.sh <<'Q'\n").expect("the example's quotas") + "cat > quotas.sh <<'Q'\n".len();
+    let quotas = &doc[start..start + doc[start..].find("Q\n").expect("heredoc end")];
+    let (rules, _) = monitoring(quotas, &[]);
+    let (alerts, _) = monitoring(quotas, &["--alerts"]);
+    assert!(doc.contains(&format!("```yaml\n{rules}```")), "docs/monitoring.md's rules differ from:\n{rules}");
+    assert!(doc.contains(&format!("```yaml\n{alerts}```")), "docs/monitoring.md's alerts differ from:\n{alerts}");
+}
