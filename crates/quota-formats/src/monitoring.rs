@@ -36,7 +36,8 @@ use quota_engine::resolve::QuotaCallbacks;
 use quota_engine::{EntityName, QuotaEntity, QuotaStore, QuotaType};
 
 /// The quota types whose MBeans the rules map: produce, fetch, request.
-pub const MONITORED_TYPES: [QuotaType; 3] = [QuotaType::Produce, QuotaType::Fetch, QuotaType::Request];
+pub const MONITORED_TYPES: [QuotaType; 3] =
+    [QuotaType::Produce, QuotaType::Fetch, QuotaType::Request];
 
 /// Which metric tags one kind of budget MBean carries.
 ///
@@ -197,14 +198,23 @@ const fn metric_name(attribute: &str) -> &'static str {
 /// `kafka.server:type=Produce` attribute `queue-size`.
 pub fn exporter_rules(store: &QuotaStore) -> Vec<ExporterRule> {
     let mut shapes: Vec<MbeanShape> = mbean_shapes(store).into_iter().collect();
-    shapes.sort_by_key(|s| (std::cmp::Reverse(u8::from(s.user) + u8::from(s.client_id)), s.quota_type.slot(), !s.user));
+    shapes.sort_by_key(|s| {
+        (
+            std::cmp::Reverse(u8::from(s.user) + u8::from(s.client_id)),
+            s.quota_type.slot(),
+            !s.user,
+        )
+    });
     let mut rules = Vec::new();
     for shape in shapes {
         for attribute in ["throttle-time", shape.rate_attribute()] {
             let mut pattern = format!("^kafka\\.server<type={}", shape.quota_type.metric_type());
             let mut labels = vec![("quota_type", shape.quota_type.metric_type().to_owned())];
             let mut group = 0;
-            for (present, prop, label) in [(shape.user, "user", "user"), (shape.client_id, "client-id", "client_id")] {
+            for (present, prop, label) in [
+                (shape.user, "user", "user"),
+                (shape.client_id, "client-id", "client_id"),
+            ] {
                 if present {
                     group += 1;
                     let _ = write!(pattern, ", {prop}={VALUE}");
@@ -219,7 +229,9 @@ pub fn exporter_rules(store: &QuotaStore) -> Vec<ExporterRule> {
                 (false, false) => "with no user or client-id tag",
             };
             let what = match attribute {
-                "throttle-time" => "average throttle time in ms (NaN: no throttled request in the quota window)",
+                "throttle-time" => {
+                    "average throttle time in ms (NaN: no throttled request in the quota window)"
+                }
                 "request-time" => "request time in % of one broker thread",
                 _ => "bytes per second",
             };
@@ -229,7 +241,10 @@ pub fn exporter_rules(store: &QuotaStore) -> Vec<ExporterRule> {
                 pattern,
                 name: metric_name(attribute),
                 labels,
-                help: format!("Kafka {} quota {what}, {who}.", shape.quota_type.metric_type()),
+                help: format!(
+                    "Kafka {} quota {what}, {who}.",
+                    shape.quota_type.metric_type()
+                ),
             });
         }
     }
@@ -281,8 +296,10 @@ pub fn jmx_exporter_yaml(store: &QuotaStore) -> String {
 /// for 15 minutes saw a throttled request in the quota window, i.e. the
 /// budget was exceeded all along, not once.
 pub fn alert_rules(store: &QuotaStore) -> String {
-    let types: BTreeSet<(usize, &'static str)> =
-        mbean_shapes(store).into_iter().map(|s| (s.quota_type.slot(), s.quota_type.metric_type())).collect();
+    let types: BTreeSet<(usize, &'static str)> = mbean_shapes(store)
+        .into_iter()
+        .map(|s| (s.quota_type.slot(), s.quota_type.metric_type()))
+        .collect();
     let mut out = String::from("groups:\n  - name: kafka-client-quotas\n");
     if types.is_empty() {
         out.push_str("    rules: []\n");

@@ -34,7 +34,9 @@ pub(crate) struct MonitoringArgs {
 
 /// Runs `monitoring`; returns the exit code.
 pub(crate) fn run(args: &MonitoringArgs) -> u8 {
-    let store = match read_text(&args.quotas).and_then(|(name, text)| quotas_from_text(&name, &text, args.format)) {
+    let store = match read_text(&args.quotas)
+        .and_then(|(name, text)| quotas_from_text(&name, &text, args.format))
+    {
         Ok(s) => s,
         Err(m) => {
             errln!("{m}");

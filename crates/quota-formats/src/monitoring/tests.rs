@@ -14,17 +14,36 @@ fn store(quotas: &[(QuotaEntity, QuotaKey, f64)]) -> QuotaStore {
 }
 
 fn uc(user: Option<&str>, client: Option<&str>) -> QuotaEntity {
-    QuotaEntity::UserClientId { user: EntityName::from_option(user), client_id: EntityName::from_option(client) }
+    QuotaEntity::UserClientId {
+        user: EntityName::from_option(user),
+        client_id: EntityName::from_option(client),
+    }
 }
 
 /// Every kind of quota, on every monitored type.
 fn mixed() -> QuotaStore {
     store(&[
         (QuotaEntity::user("alice"), QuotaKey::ProducerByteRate, 1e6),
-        (QuotaEntity::ClientId(EntityName::Default), QuotaKey::ProducerByteRate, 5e5),
-        (uc(Some("bob"), Some("batch")), QuotaKey::ConsumerByteRate, 2e6),
-        (QuotaEntity::user("CN=carol,O=x"), QuotaKey::ConsumerByteRate, 3e6),
-        (QuotaEntity::client_id("a:b"), QuotaKey::RequestPercentage, 50.0),
+        (
+            QuotaEntity::ClientId(EntityName::Default),
+            QuotaKey::ProducerByteRate,
+            5e5,
+        ),
+        (
+            uc(Some("bob"), Some("batch")),
+            QuotaKey::ConsumerByteRate,
+            2e6,
+        ),
+        (
+            QuotaEntity::user("CN=carol,O=x"),
+            QuotaKey::ConsumerByteRate,
+            3e6,
+        ),
+        (
+            QuotaEntity::client_id("a:b"),
+            QuotaKey::RequestPercentage,
+            50.0,
+        ),
     ])
 }
 
@@ -61,26 +80,50 @@ fn every_mbean_the_engine_computes_is_mapped_by_the_right_rule() {
     for s in [
         mixed(),
         store(&[(QuotaEntity::user("alice"), QuotaKey::ProducerByteRate, 1e6)]),
-        store(&[(QuotaEntity::client_id("app"), QuotaKey::RequestPercentage, 10.0)]),
+        store(&[(
+            QuotaEntity::client_id("app"),
+            QuotaKey::RequestPercentage,
+            10.0,
+        )]),
         store(&[(uc(None, None), QuotaKey::ConsumerByteRate, 1e6)]),
     ] {
         let rules = exporter_rules(&s);
         let callbacks = QuotaCallbacks::from_store(&s);
         let mut connections = probe_connections(&s);
         connections.extend(
-            [("alice", "batch"), ("bob", "batch"), ("bob", ""), ("zed", "app"), ("CN=carol,O=x", "x*y"), ("a b", "a:b")]
-                .map(|(u, c)| (u.to_owned(), c.to_owned())),
+            [
+                ("alice", "batch"),
+                ("bob", "batch"),
+                ("bob", ""),
+                ("zed", "app"),
+                ("CN=carol,O=x", "x*y"),
+                ("a b", "a:b"),
+            ]
+            .map(|(u, c)| (u.to_owned(), c.to_owned())),
         );
         let mut checked = 0;
         for qt in MONITORED_TYPES {
             for (user, client) in &connections {
                 let r = callbacks.get(qt).resolve(user, client);
-                let (Some(tags), Some(mbean)) = (r.metric_tags.clone(), r.mbean_name()) else { continue };
-                let shape = MbeanShape { quota_type: qt, user: !tags.user.is_empty(), client_id: !tags.client_id.is_empty() };
-                for (attribute, value) in [("throttle-time", "NaN"), (shape.rate_attribute(), "1234.5")] {
+                let (Some(tags), Some(mbean)) = (r.metric_tags.clone(), r.mbean_name()) else {
+                    continue;
+                };
+                let shape = MbeanShape {
+                    quota_type: qt,
+                    user: !tags.user.is_empty(),
+                    client_id: !tags.client_id.is_empty(),
+                };
+                for (attribute, value) in
+                    [("throttle-time", "NaN"), (shape.rate_attribute(), "1234.5")]
+                {
                     let input = exporter_input(&mbean, attribute, value);
-                    let (i, labels) = first_match(&rules, &input).unwrap_or_else(|| panic!("no rule for {input}"));
-                    assert_eq!((rules[i].shape, rules[i].attribute), (shape, attribute), "{input}");
+                    let (i, labels) = first_match(&rules, &input)
+                        .unwrap_or_else(|| panic!("no rule for {input}"));
+                    assert_eq!(
+                        (rules[i].shape, rules[i].attribute),
+                        (shape, attribute),
+                        "{input}"
+                    );
                     let mut want = vec![("quota_type".to_owned(), qt.metric_type().to_owned())];
                     if shape.user {
                         want.push(("user".to_owned(), jmx_sanitize(&tags.user)));
@@ -115,19 +158,42 @@ fn other_broker_attributes_are_not_taken() {
 #[test]
 fn shapes_follow_the_kinds_of_quota() {
     let shapes = |s: &QuotaStore| -> Vec<(QuotaType, bool, bool)> {
-        mbean_shapes(s).into_iter().map(|m| (m.quota_type, m.user, m.client_id)).collect()
+        mbean_shapes(s)
+            .into_iter()
+            .map(|m| (m.quota_type, m.user, m.client_id))
+            .collect()
     };
     // Only user quotas: every budget is per user (the single-level shortcut).
-    let users = store(&[(QuotaEntity::User(EntityName::Default), QuotaKey::ProducerByteRate, 1e6)]);
+    let users = store(&[(
+        QuotaEntity::User(EntityName::Default),
+        QuotaKey::ProducerByteRate,
+        1e6,
+    )]);
     assert_eq!(shapes(&users), vec![(QuotaType::Produce, true, false)]);
     // Only client-id quotas: per client-id; a client that sends no client.id
     // gets tags ("", ""), so the MBean is kafka.server:type=Fetch alone.
-    let clients = store(&[(QuotaEntity::client_id("app"), QuotaKey::ConsumerByteRate, 1e6)]);
-    assert_eq!(shapes(&clients), vec![(QuotaType::Fetch, false, false), (QuotaType::Fetch, false, true)]);
+    let clients = store(&[(
+        QuotaEntity::client_id("app"),
+        QuotaKey::ConsumerByteRate,
+        1e6,
+    )]);
+    assert_eq!(
+        shapes(&clients),
+        vec![
+            (QuotaType::Fetch, false, false),
+            (QuotaType::Fetch, false, true)
+        ]
+    );
     // Only (user, client-id) quotas: both tags; with an empty client.id the
     // client-id tag is empty and left out of the MBean name.
     let both = store(&[(uc(Some("u"), None), QuotaKey::RequestPercentage, 10.0)]);
-    assert_eq!(shapes(&both), vec![(QuotaType::Request, true, false), (QuotaType::Request, true, true)]);
+    assert_eq!(
+        shapes(&both),
+        vec![
+            (QuotaType::Request, true, false),
+            (QuotaType::Request, true, true)
+        ]
+    );
     // User and client-id quotas together: the walk gives either, and a
     // connection that matches neither falls through to client-id.
     let mut s = shapes(&mixed());
@@ -135,7 +201,11 @@ fn shapes_follow_the_kinds_of_quota() {
     // (The empty client.id falls through to ("", "") too.)
     assert_eq!(
         s,
-        vec![(QuotaType::Produce, false, false), (QuotaType::Produce, false, true), (QuotaType::Produce, true, false)]
+        vec![
+            (QuotaType::Produce, false, false),
+            (QuotaType::Produce, false, true),
+            (QuotaType::Produce, true, false)
+        ]
     );
     // No quota: no budget MBean, no rule, no alert.
     let empty = QuotaStore::new();
@@ -147,11 +217,19 @@ fn shapes_follow_the_kinds_of_quota() {
 #[test]
 fn exporter_input_is_the_exporters_bean_string() {
     assert_eq!(
-        exporter_input("kafka.server:type=Produce,user=alice,client-id=app", "byte-rate", "1.0"),
+        exporter_input(
+            "kafka.server:type=Produce,user=alice,client-id=app",
+            "byte-rate",
+            "1.0"
+        ),
         "kafka.server<type=Produce, user=alice, client-id=app><>byte-rate: 1.0"
     );
     assert_eq!(
-        exporter_input("kafka.server:type=Fetch,user=\"CN=a,O=b\",client-id=\"x\\\"y\"", "throttle-time", "NaN"),
+        exporter_input(
+            "kafka.server:type=Fetch,user=\"CN=a,O=b\",client-id=\"x\\\"y\"",
+            "throttle-time",
+            "NaN"
+        ),
         "kafka.server<type=Fetch, user=\"CN=a,O=b\", client-id=\"x\\\"y\"><>throttle-time: NaN"
     );
 }
@@ -182,12 +260,19 @@ fn yaml_lists_each_rule_with_its_pattern_and_gauge_type() {
 fn alerts_are_per_quota_type_with_quotas() {
     let a = alert_rules(&mixed());
     for t in ["Produce", "Fetch", "Request"] {
-        assert!(a.contains(&format!("- alert: KafkaQuotaSustainedThrottling{t}\n")), "{a}");
+        assert!(
+            a.contains(&format!("- alert: KafkaQuotaSustainedThrottling{t}\n")),
+            "{a}"
+        );
         assert!(
             a.contains(&format!("expr: avg_over_time(kafka_server_quota_throttle_time_ms{{quota_type=\"{t}\"}}[5m]) > 0\n        for: 10m\n")),
             "{a}"
         );
     }
-    let only_produce = alert_rules(&store(&[(QuotaEntity::user("a"), QuotaKey::ProducerByteRate, 1.0)]));
+    let only_produce = alert_rules(&store(&[(
+        QuotaEntity::user("a"),
+        QuotaKey::ProducerByteRate,
+        1.0,
+    )]));
     assert_eq!(only_produce.matches("- alert:").count(), 1);
 }

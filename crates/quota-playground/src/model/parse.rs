@@ -132,8 +132,14 @@ pub fn parse_whole(text: &str, name: &str, min: u64, max: u64) -> Result<u64, St
             "{name} = '{t}' is not a whole number: Kafka reads this setting with Integer.parseInt, which refuses {reason}."
         ));
     }
-    let in_range = t.parse::<i64>().ok().filter(|v| *v >= 0).map(|v| v as u64).filter(|v| (min..=max).contains(v));
-    in_range.ok_or_else(|| format!("{name} must be a whole number from {min} to {max}; '{t}' is not."))
+    let in_range = t
+        .parse::<i64>()
+        .ok()
+        .filter(|v| *v >= 0)
+        .map(|v| v as u64)
+        .filter(|v| (min..=max).contains(v));
+    in_range
+        .ok_or_else(|| format!("{name} must be a whole number from {min} to {max}; '{t}' is not."))
 }
 
 /// The quota keys Kafka accepts for an entity made of `entity_types`
@@ -144,8 +150,15 @@ pub fn parse_whole(text: &str, name: &str, min: u64, max: u64) -> Result<u64, St
 ///
 /// Kafka: `ClientQuotaControlManager.configKeysForEntityType`.
 pub fn quota_keys_for(entity_types: &[&str]) -> Vec<QuotaKey> {
-    let raw = RawEntity(entity_types.iter().map(|t| ((*t).to_owned(), None)).collect());
-    config_keys_for_entity_type(&EntityMap::from_wire(&raw)).map(<[QuotaKey]>::to_vec).unwrap_or_default()
+    let raw = RawEntity(
+        entity_types
+            .iter()
+            .map(|t| ((*t).to_owned(), None))
+            .collect(),
+    );
+    config_keys_for_entity_type(&EntityMap::from_wire(&raw))
+        .map(<[QuotaKey]>::to_vec)
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -158,10 +171,17 @@ mod tests {
         assert_eq!(parse_number("0x1p4"), Ok(16.0));
         assert!(parse_number("two").unwrap_err().contains("'two'"));
         assert!(parse_number("").is_err());
-        assert_eq!(parse_number("Infinity"), Err("'Infinity' is not a finite number.".to_owned()));
+        assert_eq!(
+            parse_number("Infinity"),
+            Err("'Infinity' is not a finite number.".to_owned())
+        );
         assert!(parse_number("inf").is_err());
-        assert!(parse_number("2,000,000").unwrap_err().contains("splits its list on commas"));
-        assert!(parse_number("2 000 000").unwrap_err().contains("refuses spaces inside a number"));
+        assert!(parse_number("2,000,000")
+            .unwrap_err()
+            .contains("splits its list on commas"));
+        assert!(parse_number("2 000 000")
+            .unwrap_err()
+            .contains("refuses spaces inside a number"));
     }
 
     #[test]
@@ -174,9 +194,14 @@ mod tests {
             parse_quota_value(QuotaKey::ConsumerByteRate, " 10MB "),
             Err("Cannot parse quota configuration value for consumer_byte_rate: 10MB".to_owned())
         );
-        assert_eq!(parse_quota_value(QuotaKey::RequestPercentage, "2e1"), Ok(20.0));
+        assert_eq!(
+            parse_quota_value(QuotaKey::RequestPercentage, "2e1"),
+            Ok(20.0)
+        );
         // Java reads NaN; the broker's own check then answers for it.
-        assert!(parse_quota_value(QuotaKey::ProducerByteRate, "NaN").unwrap().is_nan());
+        assert!(parse_quota_value(QuotaKey::ProducerByteRate, "NaN")
+            .unwrap()
+            .is_nan());
     }
 
     #[test]
@@ -191,8 +216,12 @@ mod tests {
         // Infinity is a number to Java; the broker's validation then refuses
         // it for a LONG key and accepts it for request_percentage (DOUBLE).
         let check = |key: &str| {
-            quota_engine::store::validate::validate_quota_key_value(&QuotaKey::CLIENT_KEYS, key, f64::INFINITY)
-                .map_err(|e| e.message)
+            quota_engine::store::validate::validate_quota_key_value(
+                &QuotaKey::CLIENT_KEYS,
+                key,
+                f64::INFINITY,
+            )
+            .map_err(|e| e.message)
         };
         assert_eq!(
             check("producer_byte_rate"),
@@ -214,9 +243,11 @@ mod tests {
         );
         assert_eq!(
             p("1_000"),
-            Err("'1_000' is not a number Kafka reads: Double.parseDouble refuses underscores \
+            Err(
+                "'1_000' is not a number Kafka reads: Double.parseDouble refuses underscores \
                  (digit separators exist only in Java source code). Type 1000."
-                .to_owned())
+                    .to_owned()
+            )
         );
         let comma = p("1,000").unwrap_err();
         assert!(comma.starts_with("'1,000' is not a value Kafka reads: kafka-configs.sh --add-config splits its list on commas"), "{comma}");
@@ -238,26 +269,53 @@ mod tests {
                 .to_owned())
         );
         let x = parse_whole("x", "quota.window.num", 1, 1000).unwrap_err();
-        assert!(x.starts_with("quota.window.num = 'x' is not a whole number"), "{x}");
-        assert!(parse_whole("2e1", "num.io.threads", 1, 256).unwrap_err().contains("a decimal point, an exponent"));
-        assert!(parse_whole("1.5", "quota.window.num", 1, 100).unwrap_err().contains("quota.window.num"));
-        assert!(parse_whole("1 000", "quota.window.num", 1, 1000).unwrap_err().contains("spaces inside a number"));
-        assert!(parse_whole("1_0", "quota.window.num", 1, 1000).unwrap_err().contains("digit separators"));
-        assert_eq!(parse_whole("", "Brokers", 1, 9), Err("Enter a whole number for Brokers.".to_owned()));
+        assert!(
+            x.starts_with("quota.window.num = 'x' is not a whole number"),
+            "{x}"
+        );
+        assert!(parse_whole("2e1", "num.io.threads", 1, 256)
+            .unwrap_err()
+            .contains("a decimal point, an exponent"));
+        assert!(parse_whole("1.5", "quota.window.num", 1, 100)
+            .unwrap_err()
+            .contains("quota.window.num"));
+        assert!(parse_whole("1 000", "quota.window.num", 1, 1000)
+            .unwrap_err()
+            .contains("spaces inside a number"));
+        assert!(parse_whole("1_0", "quota.window.num", 1, 1000)
+            .unwrap_err()
+            .contains("digit separators"));
+        assert_eq!(
+            parse_whole("", "Brokers", 1, 9),
+            Err("Enter a whole number for Brokers.".to_owned())
+        );
         assert_eq!(
             parse_whole("0", "Brokers", 1, 9),
             Err("Brokers must be a whole number from 1 to 9; '0' is not.".to_owned())
         );
-        assert!(parse_whole("-2", "Brokers", 1, 9).unwrap_err().contains("from 1 to 9"));
-        assert!(parse_whole("99999999999999999999", "Brokers", 1, 9).unwrap_err().contains("from 1 to 9"));
+        assert!(parse_whole("-2", "Brokers", 1, 9)
+            .unwrap_err()
+            .contains("from 1 to 9"));
+        assert!(parse_whole("99999999999999999999", "Brokers", 1, 9)
+            .unwrap_err()
+            .contains("from 1 to 9"));
     }
 
     #[test]
     fn key_menu_follows_the_entity_type() {
-        assert_eq!(quota_keys_for(&["ip"]), vec![QuotaKey::ConnectionCreationRate]);
+        assert_eq!(
+            quota_keys_for(&["ip"]),
+            vec![QuotaKey::ConnectionCreationRate]
+        );
         assert_eq!(quota_keys_for(&["user"]), QuotaKey::CLIENT_KEYS.to_vec());
-        assert_eq!(quota_keys_for(&["client-id"]), QuotaKey::CLIENT_KEYS.to_vec());
-        assert_eq!(quota_keys_for(&["user", "client-id"]), QuotaKey::CLIENT_KEYS.to_vec());
+        assert_eq!(
+            quota_keys_for(&["client-id"]),
+            QuotaKey::CLIENT_KEYS.to_vec()
+        );
+        assert_eq!(
+            quota_keys_for(&["user", "client-id"]),
+            QuotaKey::CLIENT_KEYS.to_vec()
+        );
         assert!(!quota_keys_for(&["user"]).contains(&QuotaKey::ConnectionCreationRate));
         assert_eq!(quota_keys_for(&["ip", "user"]), Vec::<QuotaKey>::new());
     }
