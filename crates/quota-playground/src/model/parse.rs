@@ -101,14 +101,15 @@ pub fn parse_quota_value(key: QuotaKey, text: &str) -> Result<f64, String> {
     quota_formats::configs_sh::parse_quota_value(key.as_str(), t)
 }
 
-/// Parses a broker setting of Kafka type INT named `name` as the broker
-/// reads it (`String.trim`, then `Integer.parseInt`: an optional sign and
-/// digits only, so `2e1`, `1.0` and `1 000` are refused), within
-/// `[min, max]`.
+/// Parses a whole-number setting named `name` (a broker or client config of
+/// Kafka type INT or LONG, a perf-test count, the broker count) as Kafka
+/// reads such settings (`String.trim`, then `Integer.parseInt` /
+/// `Long.parseLong`: an optional sign and digits only, so `2e1`, `1.0` and
+/// `1 000` are refused), within `[min, max]`.
 ///
 /// Kafka: clients/src/main/java/org/apache/kafka/common/config/ConfigDef.java
-/// (`parseType`, `case INT`). Java also reads non-ASCII decimal digits
-/// (`Character.digit`); this reads ASCII digits only.
+/// (`parseType`, `case INT` / `case LONG`). Java also reads non-ASCII
+/// decimal digits (`Character.digit`); this reads ASCII digits only.
 ///
 /// # Errors
 /// A sentence naming the setting, the text and the reason.
@@ -129,7 +130,7 @@ pub fn parse_whole(text: &str, name: &str, min: u64, max: u64) -> Result<u64, St
             "anything but digits with an optional sign".to_owned()
         };
         return Err(format!(
-            "{name} = '{t}' is not a whole number: Kafka reads this setting with Integer.parseInt, which refuses {reason}."
+            "{name} = '{t}' is not a whole number: Kafka reads whole-number settings with Integer.parseInt or Long.parseLong, which refuse {reason}."
         ));
     }
     let in_range = t
@@ -264,8 +265,8 @@ mod tests {
         assert_eq!(parse_whole("+3", "Brokers", 1, 9), Ok(3));
         assert_eq!(
             parse_whole("abc", "Brokers", 1, 9),
-            Err("Brokers = 'abc' is not a whole number: Kafka reads this setting with Integer.parseInt, \
-                 which refuses anything but digits with an optional sign."
+            Err("Brokers = 'abc' is not a whole number: Kafka reads whole-number settings with \
+                 Integer.parseInt or Long.parseLong, which refuse anything but digits with an optional sign."
                 .to_owned())
         );
         let x = parse_whole("x", "quota.window.num", 1, 1000).unwrap_err();
