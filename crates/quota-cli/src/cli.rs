@@ -29,4 +29,6 @@ pub(crate) enum Command {
     Convert(crate::cmd::convert::ConvertArgs),
     /// Print the playground URL of a scenario.
     Link(crate::cmd::link::LinkArgs),
+    /// Prometheus JMX exporter rules for the quota MBeans these quotas produce (--alerts: alerting rules).
+    Monitoring(crate::cmd::monitoring::MonitoringArgs),
 }

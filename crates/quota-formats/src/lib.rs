@@ -24,6 +24,7 @@ pub mod detect;
 pub mod error;
 pub mod interchange;
 pub mod java;
+pub mod monitoring;
 pub mod permalink;
 pub mod rpk;
 pub mod scenario;

@@ -9,6 +9,7 @@ pub(crate) mod apply;
 pub(crate) mod convert;
 pub(crate) mod identity;
 pub(crate) mod link;
+pub(crate) mod monitoring;
 pub(crate) mod resolve;
 pub(crate) mod simulate;
 pub(crate) mod simulate_report;
@@ -36,6 +37,7 @@ pub(crate) fn run(cli: Cli) -> ExitCode {
         Command::Simulate(args) => simulate::run(&args),
         Command::Convert(args) => convert::run(&args),
         Command::Link(args) => link::run(&args),
+        Command::Monitoring(args) => monitoring::run(&args),
     };
     // A closed pipe (`| head`) is not a failure; another stdout error is.
     if !crate::out::finish() && code == EXIT_OK {

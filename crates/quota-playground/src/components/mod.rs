@@ -196,7 +196,7 @@ pub(crate) fn number_field(p: &NumberFieldProps) -> Html {
         let (text, error, typed) = (text.clone(), error.clone(), typed.clone());
         use_effect_with(p.value.to_bits(), move |bits| {
             let v = f64::from_bits(*bits);
-            // Keep the user's spelling (2e6, 2,000,000) when it means the same value.
+            // Keep the user's spelling (2e6, 2000000.0) when it means the same value.
             let same = model::parse_number(&typed.borrow()).is_ok_and(|t| t == v || (t.is_nan() && v.is_nan()));
             if !same {
                 *typed.borrow_mut() = show_number(v);

@@ -92,6 +92,16 @@ impl Kind {
         (Kind::UserClient, "user-client", "User and client id"),
         (Kind::Ip, "ip", "IP address (--entity-type ips)"),
     ];
+
+    /// The keys Kafka accepts for this kind (`model::quota_keys_for`).
+    fn keys(self) -> Vec<QuotaKey> {
+        model::quota_keys_for(match self {
+            Kind::User => &["user"],
+            Kind::Client => &["client-id"],
+            Kind::UserClient => &["user", "client-id"],
+            Kind::Ip => &["ip"],
+        })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -238,6 +248,10 @@ fn add_quota() -> Html {
                     <select id="add-kind" onchange={choose(|d, e| {
                         let v = event_value(&e);
                         d.kind = Kind::ALL.iter().find(|k| k.1 == v).map_or(Kind::User, |k| k.0);
+                        let keys = d.kind.keys();
+                        if !keys.contains(&d.key) {
+                            d.key = keys.first().copied().unwrap_or(QuotaKey::ProducerByteRate);
+                        }
                     })}>
                         { for Kind::ALL.iter().map(|(k, v, l)| html! { <option value={*v} selected={*k == d.kind}>{ *l }</option> }) }
                     </select>
@@ -259,7 +273,7 @@ fn add_quota() -> Html {
                     <select id="add-key" onchange={choose(|d, e| {
                         d.key = QuotaKey::from_name(&event_value(&e)).unwrap_or(QuotaKey::ProducerByteRate);
                     })}>
-                        { for QuotaKey::ALL.iter().map(|k| html! { <option value={k.as_str()} selected={*k == d.key}>{ k.as_str() }</option> }) }
+                        { for d.kind.keys().into_iter().map(|k| html! { <option value={k.as_str()} selected={k == d.key}>{ k.as_str() }</option> }) }
                     </select>
                 </div>
                 <div class="field num">
@@ -289,5 +303,13 @@ mod tests {
         assert!(user_name_warning(&d("<default>")).unwrap().contains("not the default user"));
         assert_eq!(user_name_warning(&d("bob")), None);
         assert_eq!(user_name_warning(&Draft { kind: Kind::Client, ..d("User:bob") }), None);
+    }
+
+    #[test]
+    fn key_menu_offers_the_keys_kafka_accepts_for_the_kind() {
+        assert_eq!(Kind::Ip.keys(), vec![QuotaKey::ConnectionCreationRate]);
+        for kind in [Kind::User, Kind::Client, Kind::UserClient] {
+            assert_eq!(kind.keys(), QuotaKey::CLIENT_KEYS.to_vec());
+        }
     }
 }
