@@ -37,7 +37,7 @@ pub fn parse_quota_value(key: QuotaKey, text: &str) -> Result<f64, String> {
 /// # Errors
 /// A sentence naming the setting when the text is not such a number.
 pub fn parse_whole(text: &str, name: &str, min: u64, max: u64) -> Result<u64, String> {
-    let v = parse_number(text)?;
+    let v = parse_number(text).map_err(|e| format!("{name}: {e} It must be a whole number from {min} to {max}."))?;
     if v.fract() != 0.0 || v < min as f64 || v > max as f64 {
         return Err(format!("{name} must be a whole number from {min} to {max}."));
     }
@@ -73,5 +73,10 @@ mod tests {
         assert!(parse_quota_value(QuotaKey::ProducerByteRate, "NaN").unwrap().is_nan());
         assert_eq!(parse_whole("11", "quota.window.num", 1, 100), Ok(11));
         assert!(parse_whole("1.5", "quota.window.num", 1, 100).unwrap_err().contains("quota.window.num"));
+        // A setting that is not a number gets a message naming it, never ignored.
+        assert_eq!(
+            parse_whole("abc", "num.io.threads", 1, 256),
+            Err("num.io.threads: 'abc' is not a number. It must be a whole number from 1 to 256.".to_owned())
+        );
     }
 }
