@@ -286,7 +286,7 @@ fn make_apply(p: &MakeApplyProps) -> Html {
             <div class={classes!("proposal", best.then_some("best"))} data-testid={if best { format!("proposal-best-{}-{metric}", p.conn) } else { format!("proposal-{}-{metric}-{}", p.conn, pv.rung) }} data-rung={pv.rung.to_string()}>
                 if !best { <p class="proposal-sentence">{ pv.sentence.clone() }</p> }
                 <div class="copy-row">
-                    <textarea id={cmd_id} class="command" readonly={true} rows="2" spellcheck="false"
+                    <textarea id={cmd_id} class="command" readonly={true} rows={(pv.command.len() / 48 + 1).clamp(3, 6).to_string()} spellcheck="false"
                         aria-label={format!("kafka-configs.sh command setting {} on {}", key, pv.entity)} value={pv.command.clone()} />
                     <button type="button" class="ghost" onclick={copy} aria-label={format!("Copy the command for {}", pv.entity)}>{ "Copy" }</button>
                 </div>
