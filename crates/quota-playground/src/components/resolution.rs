@@ -172,6 +172,7 @@ fn ladder(r: &Resolution, sharers: &[String], conn: usize, near: &[String], capa
     let metric = r.quota_type.metric_type();
     html! {
         <div class="ladder-box" data-testid={format!("ladder-{}-{}", conn, metric)}>
+         <div class="ladder-grid">
           <div class="ladder-main">
             { limit }
             if let Some((summary, warning)) = &capacity {
@@ -205,6 +206,7 @@ fn ladder(r: &Resolution, sharers: &[String], conn: usize, near: &[String], capa
             }
           </div>
             <MakeApply key={format!("{conn}-{metric}")} {conn} quota_type={r.quota_type} />
+         </div>
         </div>
     }
 }
