@@ -72,6 +72,7 @@ fn quota_row(p: &RowProps) -> Html {
                 parser={Callback::from(move |t: String| model::parse_quota_value(key, &t).map_err(|e| e + &kept))} />
             <button type="button" class="ghost danger" aria-label={format!("Remove {} of {}", r.key, r.entity)} onclick={remove}>{ "Remove" }</button>
             if let Some(e) = &r.error { <p class="msg error">{ format!("Kafka refuses this entry: {e}") }</p> }
+            if let Some(n) = model::literal_default_note(&r.entity) { <p class="msg hint literal-default">{ n }</p> }
         </li>
     }
 }
@@ -236,7 +237,7 @@ fn add_quota() -> Html {
     let d = &*draft;
     let (msg_class, msg) = match (&verdict, d.touched) {
         (_, false) => ("msg hint", "Pick an entity and a key, type a value: Kafka's answer appears here.".to_owned()),
-        (Ok((e, v)), true) => ("msg ok", format!("Kafka accepts {} = {} for {}.", d.key, quota_engine::java_double_to_string(*v), e)),
+        (Ok((e, v)), true) => ("msg ok", format!("Kafka accepts {} = {} for {}.", d.key, quota_engine::java_double_to_string(*v), model::entity_path(e))),
         (Err(m), true) => ("msg error", m.clone()),
     };
     html! {

@@ -375,9 +375,11 @@ fn setup() -> Html {
                     <NumberField id="quota-window-size" label="quota.window.size.seconds" value={f64::from(settings.quota_window_size_seconds)} whole={Some((1, 3600))}
                         on_commit={bs(|s, v| s.quota_window_size_seconds = v)} unit="s" hint="default 1" />
                     <NumberField id="num-io-threads" label="num.io.threads" value={f64::from(settings.num_io_threads)} whole={Some((1, 256))}
-                        on_commit={bs(|s, v| s.num_io_threads = v)} hint="default 8" />
+                        on_commit={bs(|s, v| s.num_io_threads = v)} check={check_settings(|s, v| s.num_io_threads = v)}
+                        hint="default 8; with num.network.threads, the request capacity: (io + network) × 100 %" />
                     <NumberField id="num-network-threads" label="num.network.threads" value={f64::from(settings.num_network_threads)} whole={Some((1, 256))}
-                        on_commit={bs(|s, v| s.num_network_threads = v)} hint="default 3" />
+                        on_commit={bs(|s, v| s.num_network_threads = v)} check={check_settings(|s, v| s.num_network_threads = v)}
+                        hint="default 3 (per listener in Kafka)" />
                 </div>
             </fieldset>
         </details>

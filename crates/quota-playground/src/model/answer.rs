@@ -101,7 +101,7 @@ fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>) -> String 
     let mut out = format!(
         "{label}: {} per broker from {} (rung {}), {shared}",
         limit_text(key, m.value),
-        m.entity,
+        super::entity_path(&m.entity),
         m.rung.number()
     );
     let byte_rate = matches!(key, QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate);
@@ -125,7 +125,7 @@ pub fn answers(scenario: &Scenario, analysis: &Analysis) -> Vec<Answer> {
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let client_id = if c.client_id.is_empty() { "\"\" (empty)".to_owned() } else { c.client_id.clone() };
+            let client_id = super::client_id_text(&c.client_id);
             let leading = leading_brokers(scenario, i);
             match (analysis.principals.get(i), analysis.resolve(i)) {
                 (Some(Ok(p)), Some(rs)) => Answer {
@@ -195,7 +195,7 @@ mod tests {
         let a = answers(&s, &Analysis::new(&s));
         assert_eq!(a[0].leading_brokers, Some(1));
         let text = a[0].sentence();
-        assert!(text.starts_with("c (User:ANONYMOUS, client.id \"\" (empty)): Produce: unlimited. Fetch: "), "{text}");
+        assert!(text.starts_with("c (User:ANONYMOUS, client.id \"\"): Produce: unlimited. Fetch: "), "{text}");
         assert!(!text.contains("for the cluster"), "{text}");
     }
 

@@ -1,27 +1,41 @@
 //! How the page writes values: units, entity paths, byte and time amounts,
 //! metric values, counts.
 
-use quota_engine::{EntityName, QuotaEntity, QuotaKey, QuotaType, UnitLabel};
+use quota_engine::advice::ExactPath;
+use quota_engine::{QuotaEntity, QuotaKey, QuotaType, UnitLabel};
 
 /// The unit of a key's value, for labels.
 pub fn unit_of(key: QuotaKey) -> &'static str {
     key.unit(UnitLabel::Short)
 }
 
-/// An entity's path as the page shows it: [`QuotaEntity::path`] with an
-/// empty name written `""` (`users/tenant-a/clients/""` for an empty
-/// client-id), so it is not mistaken for a missing part.
+/// An entity's path as the page shows it: the engine's exact path
+/// ([`quota_engine::advice::ExactPath::exact_path`]): the default entity as
+/// `<default>`, a name literally spelled `<default>` quoted
+/// (`users/"<default>"`), an empty name `""` (`users/tenant-a/clients/""`)
+/// so it is not mistaken for a missing part, and names with surrounding
+/// spaces, `/` or `"` quoted.
 pub fn entity_path(e: &QuotaEntity) -> String {
-    let seg = |n: &EntityName| match n {
-        EntityName::Named(s) if s.is_empty() => "\"\"".to_owned(),
-        other => other.path_segment().to_owned(),
-    };
-    match e {
-        QuotaEntity::User(u) => format!("users/{}", seg(u)),
-        QuotaEntity::ClientId(c) => format!("clients/{}", seg(c)),
-        QuotaEntity::UserClientId { user, client_id } => format!("users/{}/clients/{}", seg(user), seg(client_id)),
-        QuotaEntity::Ip(i) => format!("ips/{}", seg(i)),
+    e.exact_path()
+}
+
+/// The engine's reason for one rung with the entity written as the page
+/// writes it ([`entity_path`]): the engine's sentence starts with the
+/// entity's `Display` (`users/tenant-a/clients/` for an empty client-id),
+/// which is replaced by the exact path.
+pub fn rung_reason(entity: &QuotaEntity, reason: &str) -> String {
+    let shown = entity.to_string();
+    match reason.strip_prefix(&shown) {
+        Some(rest) => format!("{}{rest}", entity_path(entity)),
+        None => reason.to_owned(),
     }
+}
+
+/// A sentence when the entity names a user or client-id literally called
+/// `<default>` (not the default entity), as the quota list and the ladder
+/// show beside it.
+pub fn literal_default_note(e: &QuotaEntity) -> Option<String> {
+    e.literal_default_note()
 }
 
 /// `name` cut after every `:`, `,` and `=` (the pieces join back to
@@ -100,6 +114,22 @@ pub fn quota_type_label(qt: QuotaType) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use quota_engine::EntityName;
+
+    #[test]
+    fn a_literal_default_name_is_quoted_and_reasons_follow() {
+        let literal = QuotaEntity::User(EntityName::Named("<default>".into()));
+        assert_eq!(entity_path(&literal), "users/\"<default>\"");
+        assert_eq!(entity_path(&QuotaEntity::User(EntityName::Default)), "users/<default>");
+        assert!(literal_default_note(&literal).unwrap().contains("not the default entity"));
+        assert_eq!(literal_default_note(&QuotaEntity::User(EntityName::Default)), None);
+        let empty = QuotaEntity::UserClientId { user: EntityName::Named("tenant-a".into()), client_id: EntityName::Named(String::new()) };
+        assert_eq!(
+            rung_reason(&empty, "users/tenant-a/clients/ cannot apply: the connection's client-id is empty."),
+            "users/tenant-a/clients/\"\" cannot apply: the connection's client-id is empty."
+        );
+        assert_eq!(rung_reason(&empty, "Skipped: only user quotas exist."), "Skipped: only user quotas exist.");
+    }
 
     #[test]
     fn empty_names_show_as_quotes_and_counts_are_pluralised() {

@@ -12,8 +12,11 @@
 //! as typed), `format` (units and amounts as the page writes them),
 //! `analysis` (the engine's verdicts and the simulation), `scale` (SVG scales),
 //! `status` (a client's state at the cursor, its failures named), `answer`
-//! (the one-sentence answer per connection the page opens with).
+//! (the one-sentence answer per connection the page opens with), `advice`
+//! ("make this apply" proposals, near misses, capacity and scope notes
+//! beside the ladder).
 
+mod advice;
 mod analysis;
 mod answer;
 mod edit;
@@ -22,6 +25,7 @@ mod parse;
 mod scale;
 mod status;
 
+pub use advice::*;
 pub use analysis::*;
 pub use answer::*;
 pub use edit::*;
