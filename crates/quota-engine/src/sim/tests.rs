@@ -975,3 +975,18 @@ fn traced_fetches_record_only_what_they_returned() {
     assert_eq!(recorded as f64, metered);
     assert_eq!(recorded, t.totals.clients[0].bytes);
 }
+
+#[test]
+fn a_trace_over_its_cap_keeps_the_first_rows_and_says_so() {
+    let s = example_2mb();
+    let full = simulate_traced(&s).unwrap();
+    let cluster = Cluster::new(&s);
+    let world = world::World::new(&s, &cluster).unwrap();
+    let capped = world.run_traced_capped(&s, 10);
+    assert!(capped.capped);
+    assert_eq!(capped.requests.as_slice(), &full.requests[..10]);
+    assert_eq!(
+        capped.timeline, full.timeline,
+        "the cap leaves the Timeline alone"
+    );
+}

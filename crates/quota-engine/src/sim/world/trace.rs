@@ -11,9 +11,14 @@ use crate::sim::timeline::{ModelledRequest, RequestApi, TracedRun, TRACE_CAP};
 impl World {
     /// Runs like [`World::run`] and returns the Timeline with one row per
     /// request (the first [`TRACE_CAP`]).
-    pub(crate) fn run_traced(mut self, scenario: &Scenario) -> TracedRun {
+    pub(crate) fn run_traced(self, scenario: &Scenario) -> TracedRun {
+        self.run_traced_capped(scenario, TRACE_CAP)
+    }
+
+    /// [`World::run_traced`] keeping at most `cap` rows.
+    pub(crate) fn run_traced_capped(mut self, scenario: &Scenario, cap: usize) -> TracedRun {
         self.step();
-        let (requests, capped) = self.request_rows();
+        let (requests, capped) = self.request_rows(cap);
         let timeline = self.finish(scenario);
         TracedRun {
             timeline,
@@ -23,14 +28,14 @@ impl World {
     }
 
     /// The rows of the requests sent so far, in send order, and whether
-    /// there were more than [`TRACE_CAP`].
-    fn request_rows(&self) -> (Vec<ModelledRequest>, bool) {
+    /// there were more than `cap`.
+    fn request_rows(&self, cap: usize) -> (Vec<ModelledRequest>, bool) {
         let ms = |t: Option<SimTime>| t.map(SimTime::as_ms_f64);
         let mut seq = vec![0u32; self.clients.iter().count()];
         let mut rows = Vec::new();
         let mut capped = false;
         for req in self.reqs.iter() {
-            if rows.len() >= TRACE_CAP {
+            if rows.len() >= cap {
                 capped = true;
                 break;
             }
