@@ -8,14 +8,19 @@
 //! trace of a textbook run, and a failure summary for every client that lost
 //! records (Kafka's exception, how many, the first when, the setting that
 //! ran out); such a run exits with [`EXIT_RECORDS_LOST`]. `--json` prints
-//! the same as one JSON document ([`super::simulate_report::json`]).
+//! the same as one JSON document ([`super::simulate_report::json`]), with
+//! the per-request trace of a modelled run too
+//! ([`quota_engine::sim::simulate_traced`]).
 
 use std::path::PathBuf;
 
 use clap::Args;
 use quota_engine::cluster::Cluster;
 use quota_engine::java_double_to_string;
-use quota_engine::sim::{simulate, textbook, ClientKind, ClientTrack, MarkerKind, Outcome, Timeline};
+use quota_engine::sim::{
+    simulate, simulate_traced, textbook, ClientKind, ClientTrack, MarkerKind, Outcome, Timeline,
+    TRACE_CAP,
+};
 use quota_formats::scenario;
 
 use super::resolve::read_text;
@@ -33,7 +38,9 @@ Expiring 64 record(s) for lab-0:1000 ms has passed since batch creation \
 (first at 1.199 s; delivery.timeout.ms=1000)
 
 --json prints one document: {scenario, seed, outcome {status, exit_code, failed_records, \
-failed_clients}, clients (with outcome), budgets, requests (textbook only), timeline}.
+failed_clients}, clients (with outcome), budgets, requests (one row per request: the textbook \
+trace, or the modelled network's rows with fractional ms and per-request waits, at most \
+1000000, requests_capped saying when there were more), timeline}.
 
 Exit codes: 0 the run completed (or the horizon stopped it with no record lost); \
 1 bad input (the scenario cannot be read or cannot run); 2 usage; \
@@ -47,8 +54,8 @@ pub(crate) struct SimulateArgs {
     #[arg(value_name = "SCENARIO.json")]
     pub(crate) file: PathBuf,
     /// Print the run as one JSON document: its outcome, per-client and
-    /// per-budget summaries, a textbook run's per-request trace, and the
-    /// whole Timeline.
+    /// per-budget summaries, the per-request trace (textbook or modelled
+    /// network), and the whole Timeline.
     #[arg(long)]
     pub(crate) json: bool,
 }
@@ -236,6 +243,9 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
     }
     let ran = if textbook::is_textbook(&file.scenario) {
         textbook::run(&file.scenario).map(Ran::Textbook)
+    } else if args.json {
+        // Only the JSON document lists the modelled network's requests.
+        simulate_traced(&file.scenario).map(Ran::Traced)
     } else {
         simulate(&file.scenario).map(Ran::Modelled)
     };
@@ -255,6 +265,13 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
         );
     }
     if args.json {
+        if let Ran::Traced(r) = &ran {
+            if r.capped {
+                errln!(
+                    "note: {name}: the run sent more than {TRACE_CAP} requests; the JSON's \"requests\" lists the first {TRACE_CAP} (\"requests_capped\": true)."
+                );
+            }
+        }
         match json(&ran, code) {
             Ok(s) => outln!("{s}"),
             Err(e) => {

@@ -1,18 +1,25 @@
 //! What `kafka-quota simulate` reports besides the per-client lines: the
 //! failure summary of every client that lost records, and the `--json`
 //! document (the run's outcome, per-client and per-budget summaries, the
-//! per-request trace of a textbook run, and the whole Timeline).
+//! per-request trace of a textbook run or of a modelled run, and the whole
+//! Timeline).
 
 use quota_engine::entity::QuotaType;
 use quota_engine::sim::textbook::{BudgetSummary, ClientSummary, RequestTrace, TextbookRun};
-use quota_engine::sim::{ClientKind, ClientThrottle, ClientTrack, Outcome, SensorTrack, Timeline};
+use quota_engine::sim::{
+    ClientKind, ClientThrottle, ClientTrack, ModelledRequest, Outcome, SensorTrack, Timeline,
+    TracedRun,
+};
 use serde::Serialize;
 
-/// A finished simulation: the modelled network's Timeline, or a textbook
-/// run (its Timeline plus the per-request trace and summaries).
+/// A finished simulation: the modelled network's Timeline (with its
+/// per-request trace for `--json`), or a textbook run (its Timeline plus the
+/// per-request trace and summaries).
 pub(crate) enum Ran {
     /// The modelled network.
     Modelled(Timeline),
+    /// The modelled network with its per-request trace (`--json`).
+    Traced(TracedRun),
     /// `"network": "textbook"`.
     Textbook(TextbookRun),
 }
@@ -22,6 +29,7 @@ impl Ran {
     pub(crate) fn timeline(&self) -> &Timeline {
         match self {
             Ran::Modelled(t) => t,
+            Ran::Traced(r) => &r.timeline,
             Ran::Textbook(r) => &r.timeline,
         }
     }
@@ -29,7 +37,7 @@ impl Ran {
     /// The textbook run, if it was one.
     pub(crate) fn textbook(&self) -> Option<&TextbookRun> {
         match self {
-            Ran::Modelled(_) => None,
+            Ran::Modelled(_) | Ran::Traced(_) => None,
             Ran::Textbook(r) => Some(r),
         }
     }
@@ -178,11 +186,26 @@ struct Report<'a> {
     outcome: RunOutcome,
     clients: Vec<ClientJson<'a>>,
     budgets: Vec<BudgetJson<'a>>,
-    /// A textbook run's per-request trace (absent for the modelled network).
+    /// The per-request trace: a textbook run's rows, or a modelled run's
+    /// (absent when the run was not traced).
     #[serde(skip_serializing_if = "Option::is_none")]
-    requests: Option<&'a [RequestTrace]>,
+    requests: Option<Requests<'a>>,
+    /// A modelled run that sent more than [`quota_engine::sim::TRACE_CAP`] requests lists the
+    /// first ones (`true`); absent for a textbook run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    requests_capped: Option<bool>,
     /// The whole Timeline.
     timeline: &'a Timeline,
+}
+
+/// The rows under `requests`: the textbook's whole-ms [`RequestTrace`], or
+/// the modelled network's fractional-ms [`ModelledRequest`]
+/// (docs/simulate-json.md lists the differences).
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum Requests<'a> {
+    Textbook(&'a [RequestTrace]),
+    Modelled(&'a [ModelledRequest]),
 }
 
 fn client_json<'a>(c: &'a ClientTrack, textbook: Option<&'a ClientSummary>) -> ClientJson<'a> {
@@ -287,7 +310,15 @@ pub(crate) fn json(ran: &Ran, exit_code: u8) -> Result<String, serde_json::Error
             .enumerate()
             .map(|(i, s)| budget_json(t, s, tb.and_then(|r| r.budgets.get(i))))
             .collect(),
-        requests: tb.map(|r| r.requests.as_slice()),
+        requests: match ran {
+            Ran::Textbook(r) => Some(Requests::Textbook(&r.requests)),
+            Ran::Traced(r) => Some(Requests::Modelled(&r.requests)),
+            Ran::Modelled(_) => None,
+        },
+        requests_capped: match ran {
+            Ran::Traced(r) => Some(r.capped),
+            Ran::Textbook(_) | Ran::Modelled(_) => None,
+        },
         timeline: t,
     };
     serde_json::to_string(&report)

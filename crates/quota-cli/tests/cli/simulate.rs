@@ -1,6 +1,6 @@
 //! `kafka-quota simulate`: named outcomes (a run that lost records prints
 //! Kafka's exception per failed client and exits 3), the `--json` document,
-//! and a textbook run's per-request trace.
+//! and the per-request trace of a textbook or a modelled run.
 
 use predicates::prelude::*;
 use predicates::str::contains;
@@ -113,8 +113,10 @@ fn json_carries_the_outcome_and_the_summaries() {
     assert_eq!(b["bound"], 2_000_000.0);
     assert_eq!(b["members"][0], "producer");
     assert!(b["throttles"].as_u64().unwrap() > 0);
-    // No trace for the modelled network.
-    assert!(v.get("requests").is_none());
+    // The modelled network's trace: one row per request, all of them.
+    let requests = v["requests"].as_array().unwrap();
+    assert_eq!(requests.len() as u64, c["requests"].as_u64().unwrap());
+    assert_eq!(v["requests_capped"], false);
 }
 
 #[test]
@@ -242,4 +244,81 @@ fn a_quota_no_connection_uses_is_named_and_an_empty_scenario_is_refused() {
         .assert()
         .code(1)
         .stderr(contains("the scenario has no workloads, so there is nothing to simulate"));
+}
+
+#[test]
+fn json_lists_every_request_of_a_modelled_run() {
+    let out = kafka_quota()
+        .args(["simulate", "--json", fixture(PLAIN).to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let requests = v["requests"].as_array().unwrap();
+    let client = &v["clients"][0];
+    assert_eq!(requests.len() as u64, client["requests"].as_u64().unwrap());
+    assert_eq!(v["requests_capped"], false);
+    for r in requests {
+        for key in [
+            "connection",
+            "connection_index",
+            "broker",
+            "api",
+            "seq",
+            "send_ms",
+            "request_bytes",
+            "written_ms",
+            "arrival_ms",
+            "start_ms",
+            "record_ms",
+            "bytes_recorded",
+            "throttle_ms",
+            "response_bytes",
+            "response_received_ms",
+            "mute_end_ms",
+            "waits",
+        ] {
+            assert!(r.get(key).is_some(), "no {key} in {r}");
+        }
+        assert_eq!(r["connection"], "producer");
+        assert_eq!(r["api"], "produce");
+        let at = |k: &str| r[k].as_f64().unwrap();
+        assert!(at("send_ms") <= at("arrival_ms"), "{r}");
+        assert!(at("arrival_ms") <= at("start_ms"), "{r}");
+        assert!(at("start_ms") <= at("record_ms"), "{r}");
+        assert!(at("record_ms") <= at("response_received_ms"), "{r}");
+        for w in [
+            "at_client_ms",
+            "in_buffers_ms",
+            "broker_queue_ms",
+            "muted_ms",
+        ] {
+            assert!(r["waits"][w].as_f64().unwrap() >= 0.0, "{r}");
+        }
+    }
+    // The throttled responses are the client's throttled responses.
+    let throttled = requests
+        .iter()
+        .filter(|r| r["throttle_ms"].as_i64().unwrap() > 0)
+        .count() as u64;
+    assert!(throttled > 0);
+    assert_eq!(client["throttled_responses"].as_u64().unwrap(), throttled);
+    assert_eq!(
+        requests[0]["throttle_ms"].as_i64().unwrap(),
+        0,
+        "the burst allowance lets the first request through"
+    );
+}
+
+#[test]
+fn text_output_of_a_modelled_run_has_no_request_table() {
+    let out = kafka_quota()
+        .args(["simulate", fixture(PLAIN).to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    // The summed waits as before, and no per-request table (only --json has it).
+    assert!(text.contains("request waits over 469 requests"), "{text}");
+    assert!(!text.contains("\nrequests ("), "{text}");
 }

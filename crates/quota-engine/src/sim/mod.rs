@@ -91,8 +91,9 @@ pub use timeline::{
     fnv1a64, BoundChange, BrokerTrack, BudgetTotals, BufferPoint, ClientKind, ClientMetrics,
     ClientStop, ClientThrottle, ClientTotals, ClientTrack, ClusterTotals, EventMarker,
     LatencySummary, MBeanValue, MarkerKind, NamedException, Outcome, PerfSummary, PerfWindow,
-    ProgressPoint, RatePoint, RequestWaits, SampleWindow, SensorTrack, Series, Span,
-    ThrottleEvent, Timeline, SERIES_CAP,
+    ModelledRequest, ProgressPoint, RatePoint, RequestApi, RequestWait, RequestWaits,
+    SampleWindow, SensorTrack, Series, Span, ThrottleEvent, Timeline, TracedRun, SERIES_CAP,
+    TRACE_CAP,
 };
 
 use crate::cluster::Cluster;
@@ -114,12 +115,39 @@ pub fn simulate(scenario: &Scenario) -> Result<Timeline, Error> {
     if textbook::is_textbook(scenario) {
         return textbook::run(scenario).map(|run| run.timeline);
     }
+    Ok(modelled_world(scenario)?.run(scenario))
+}
+
+/// The modelled network's world for `scenario`, after Kafka's checks.
+fn modelled_world(scenario: &Scenario) -> Result<world::World, Error> {
     scenario.validate().map_err(validate::first_error)?;
     scenario.brokers.settings.validate()?;
     let cluster = Cluster::new(scenario);
     cluster.check_quotas(scenario)?;
-    let world = world::World::new(scenario, &cluster)?;
-    Ok(world.run(scenario))
+    world::World::new(scenario, &cluster)
+}
+
+/// Simulates `scenario` on the modelled network like [`simulate`] (the
+/// same Timeline) and also returns one [`ModelledRequest`] row per produce
+/// and fetch request: when it was sent, written, arrived, read, recorded
+/// and answered, its throttle, and where it waited (the first
+/// [`TRACE_CAP`] requests; [`TracedRun::capped`] says when there were
+/// more). A textbook scenario has its own trace: use [`textbook::run`].
+///
+/// Kafka: the request path of `NetworkClient`, `SocketServer`,
+/// `KafkaRequestHandler` and `ClientQuotaManager` (see [`simulate`]).
+///
+/// # Errors
+///
+/// As [`simulate`]; and [`Error::is_invalid_scenario`] for a textbook
+/// scenario, whose per-request trace [`textbook::run`] returns.
+pub fn simulate_traced(scenario: &Scenario) -> Result<TracedRun, Error> {
+    if textbook::is_textbook(scenario) {
+        return Err(Error::invalid_scenario(
+            "The scenario has \"network\": \"textbook\": its per-request trace comes from textbook::run, and simulate_traced traces the modelled network only.".to_owned(),
+        ));
+    }
+    Ok(modelled_world(scenario)?.run_traced(scenario))
 }
 
 #[cfg(test)]

@@ -831,3 +831,162 @@ fn a_record_larger_than_max_request_size_fails_at_send() {
         ("buffer.memory", 2_097_152)
     );
 }
+
+/// `examples/producer-2mb-quota.json`'s scenario (the envelope's `scenario`).
+fn example_2mb() -> Scenario {
+    let doc: serde_json::Value =
+        serde_json::from_str(include_str!("../../../../examples/producer-2mb-quota.json"))
+            .expect("the example parses");
+    serde_json::from_value(doc["scenario"].clone()).expect("the example's scenario parses")
+}
+
+#[test]
+fn traced_run_has_one_row_per_request_matching_the_timeline() {
+    let s = example_2mb();
+    let run = simulate_traced(&s).unwrap();
+    // The trace costs the Timeline nothing: the same as simulate()'s.
+    let plain = simulate(&s).unwrap();
+    assert_eq!(run.timeline.fingerprint(), plain.fingerprint());
+    assert_eq!(run.timeline, plain);
+    assert!(!run.capped);
+    let t = &run.timeline;
+    let client = &t.clients[0];
+    let rows = &run.requests;
+    assert_eq!(rows.len() as u64, client.metrics.requests);
+    assert!(
+        rows.len() > 400,
+        "30 MB in ~64 KB batches: {} requests",
+        rows.len()
+    );
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!(r.seq as usize, i + 1);
+        assert_eq!(
+            (r.connection.as_str(), r.api),
+            ("producer", RequestApi::Produce)
+        );
+        let steps = [
+            Some(r.send_ms),
+            r.written_ms,
+            r.arrival_ms,
+            r.start_ms,
+            r.record_ms,
+            r.response_received_ms,
+        ];
+        let steps: Vec<f64> = steps
+            .iter()
+            .map(|s| s.expect("every step happened"))
+            .collect();
+        assert!(steps.windows(2).all(|w| w[0] <= w[1]), "row {i}: {steps:?}");
+        assert_eq!(r.bytes_recorded, r.request_bytes);
+        assert!(r.response_bytes > 0);
+        assert_eq!(
+            r.mute_end_ms.is_some(),
+            r.throttle_ms > 0,
+            "row {i}: muted exactly when throttled"
+        );
+        assert!(r.waits.is_some());
+    }
+    // Every response's throttle, in order, as the Timeline's client points.
+    assert_eq!(client.throttles.stride, 1, "the series kept every response");
+    let traced: Vec<(f64, i64)> = rows
+        .iter()
+        .map(|r| (r.response_received_ms.unwrap(), r.throttle_ms))
+        .collect();
+    let timeline: Vec<(f64, i64)> = client
+        .throttles
+        .points
+        .iter()
+        .map(|p| (p.at_ms, p.throttle_ms))
+        .collect();
+    assert_eq!(traced, timeline);
+    let throttled = traced.iter().filter(|(_, ms)| *ms > 0).count();
+    // The first ~20 MB pass on the burst allowance; the rest is throttled.
+    assert!(
+        throttled > 20,
+        "the 2 MB/s quota throttles the run's tail: {throttled}"
+    );
+    // Each throttled row is one of the broker's throttle decisions, in order.
+    let decided: Vec<(i64, i64)> = t.sensors[0]
+        .throttles
+        .iter()
+        .map(|e| (e.at_ms, e.delay_ms))
+        .collect();
+    // (The decision's time is the whole ms Kafka's clock reads.)
+    let rows_throttled: Vec<(i64, i64)> = rows
+        .iter()
+        .filter(|r| r.throttle_ms > 0)
+        .map(|r| (r.record_ms.unwrap().floor() as i64, r.throttle_ms))
+        .collect();
+    assert_eq!(rows_throttled, decided);
+    // The recorded bytes are what the produce sensor metered.
+    let recorded: u64 = rows.iter().map(|r| r.bytes_recorded).sum();
+    assert_eq!(recorded as f64, metered_bytes(t));
+    // The per-request waits add up to the client's totals.
+    let w = client.waits.unwrap();
+    let sum = |f: fn(&RequestWait) -> f64| rows.iter().map(|r| f(&r.waits.unwrap())).sum::<f64>();
+    assert_eq!(w.requests, rows.len() as u64);
+    for (total, rows_sum) in [
+        (w.at_client_ms, sum(|x| x.at_client_ms)),
+        (w.in_buffers_ms, sum(|x| x.in_buffers_ms)),
+        (w.broker_queue_ms, sum(|x| x.broker_queue_ms)),
+        (w.muted_ms, sum(|x| x.muted_ms)),
+    ] {
+        assert!((total - rows_sum).abs() < 1e-6, "{total} vs {rows_sum}");
+    }
+}
+
+#[test]
+fn traced_run_refuses_a_textbook_scenario_with_a_sentence() {
+    let mut s = example_2mb();
+    s.network = NetworkModel::Textbook;
+    let e = simulate_traced(&s).unwrap_err();
+    assert!(e.is_invalid_scenario());
+    assert!(e.to_string().contains("textbook::run"), "{e}");
+}
+
+#[test]
+fn traced_fetches_record_only_what_they_returned() {
+    // A throttled consumer (1 MB/s, a 1 s burst) reading 10 MB: every fetch
+    // is a row, a throttled fetch returns and records nothing (Kafka
+    // un-records it), and the rows' recorded bytes are the fetch sensor's.
+    let s = scenario(
+        r#"{"brokers": {"settings": {"quota.window.num": 2}},
+            "topics": [{"name": "t", "partitions": 1, "preload": {"records": 10000, "record.size": 1000}}],
+            "quotas": [{"entity": {"client-id": "c"}, "key": "consumer_byte_rate", "value": 1000000}],
+            "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": "c"}],
+            "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 10000}}]}"#,
+    );
+    let run = simulate_traced(&s).unwrap();
+    let t = &run.timeline;
+    assert_eq!(t, &simulate(&s).unwrap());
+    let rows = &run.requests;
+    assert_eq!(rows.len() as u64, t.clients[0].metrics.requests);
+    assert!(rows.iter().all(|r| r.api == RequestApi::Fetch));
+    let throttled: Vec<_> = rows.iter().filter(|r| r.throttle_ms > 0).collect();
+    assert!(!throttled.is_empty());
+    assert!(throttled.iter().all(|r| r.bytes_recorded == 0));
+    let recorded: u64 = rows.iter().map(|r| r.bytes_recorded).sum();
+    let metered: f64 = t
+        .sensors
+        .iter()
+        .filter(|s| s.quota_type == crate::entity::QuotaType::Fetch)
+        .flat_map(|s| s.samples.iter().map(|w| w.sum))
+        .sum();
+    assert_eq!(recorded as f64, metered);
+    assert_eq!(recorded, t.totals.clients[0].bytes);
+}
+
+#[test]
+fn a_trace_over_its_cap_keeps_the_first_rows_and_says_so() {
+    let s = example_2mb();
+    let full = simulate_traced(&s).unwrap();
+    let cluster = Cluster::new(&s);
+    let world = world::World::new(&s, &cluster).unwrap();
+    let capped = world.run_traced_capped(&s, 10);
+    assert!(capped.capped);
+    assert_eq!(capped.requests.as_slice(), &full.requests[..10]);
+    assert_eq!(
+        capped.timeline, full.timeline,
+        "the cap leaves the Timeline alone"
+    );
+}

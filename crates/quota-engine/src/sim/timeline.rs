@@ -944,3 +944,115 @@ mod tests {
         }
     }
 }
+
+/// The most rows [`crate::sim::simulate_traced`] keeps (one million): a
+/// longer run keeps its first requests and says it was capped
+/// ([`TracedRun::capped`]), so a huge run cannot exhaust memory.
+pub const TRACE_CAP: usize = 1_000_000;
+
+/// Where one request waited before the broker read it (the per-request
+/// terms of [`RequestWaits`]; the client's back-off is per connection, not
+/// per request, and is not split here), ms.
+///
+/// Kafka: `Selector` / `KafkaChannel` (send buffer, one send at a time),
+/// `SocketServer.Processor` (mute / unmute),
+/// clients/src/main/java/org/apache/kafka/common/network/ and
+/// core/src/main/scala/kafka/network/SocketServer.scala.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct RequestWait {
+    /// Handed to the network client until written into the socket send
+    /// buffer, ms.
+    pub at_client_ms: f64,
+    /// Written until its last byte reached the broker (send buffer, wire,
+    /// receive window), ms.
+    pub in_buffers_ms: f64,
+    /// Arrived until read while an earlier request of the connection was
+    /// in progress, ms.
+    pub broker_queue_ms: f64,
+    /// Arrived until read while the channel was muted for a throttle, ms.
+    pub muted_ms: f64,
+}
+
+/// Which API a traced request is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RequestApi {
+    /// A `ProduceRequest` (Kafka: `KafkaApis.handleProduceRequest`).
+    Produce,
+    /// A `FetchRequest` (Kafka: `KafkaApis.handleFetchRequest`).
+    Fetch,
+}
+
+/// One produce or fetch request of a modelled-network run, from the
+/// client's send to the response's arrival: the modelled network's sibling
+/// of the textbook's [`crate::sim::textbook::RequestTrace`]. Times are ms
+/// from the start of the run as `f64` (the modelled clock is in ns, the
+/// textbook's in whole ms); `None` where the request never got to that step
+/// (the horizon ended the run, the connection dropped it, or an `acks=0`
+/// produce, which gets no response). Bytes are on-the-wire sizes with
+/// Kafka's framing, as the modelled network counts them.
+///
+/// Kafka: `NetworkClient` (send, `handleCompletedReceives`),
+/// clients/src/main/java/org/apache/kafka/clients/NetworkClient.java;
+/// `SocketServer.Processor`, `KafkaRequestHandler`, `ClientQuotaManager`
+/// (core/src/main/scala/kafka/...).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelledRequest {
+    /// The client's connection (scenario name).
+    pub connection: String,
+    /// Index of the client ([`Timeline::clients`], workload order).
+    pub connection_index: u32,
+    /// The broker the request went to.
+    pub broker: u32,
+    /// Produce or fetch.
+    pub api: RequestApi,
+    /// The request's number among its client's requests, from 1 (a retry
+    /// is a new request).
+    pub seq: u32,
+    /// When the client handed it to the network client (ms).
+    pub send_ms: f64,
+    /// The request's size on the wire (bytes).
+    pub request_bytes: u64,
+    /// When its last byte was written into the socket send buffer (ms).
+    pub written_ms: Option<f64>,
+    /// When its last byte reached the broker (ms).
+    pub arrival_ms: Option<f64>,
+    /// When the broker read it off the channel and started it (ms); a
+    /// fetch may then wait in the purgatory for `fetch.min.bytes`.
+    pub start_ms: Option<f64>,
+    /// When the handler thread completed it and it was recorded on the
+    /// quotas (ms).
+    pub record_ms: Option<f64>,
+    /// Bytes recorded on the produce or fetch quota sensor: a produce's
+    /// request size; a fetch's returned bytes, 0 when throttled (Kafka
+    /// un-records them: `ClientQuotaManager.unrecordQuotaSensor`).
+    pub bytes_recorded: u64,
+    /// `throttle_time_ms` in the response (0 = not throttled; an `acks=0`
+    /// produce has no response but its channel is muted all the same).
+    pub throttle_ms: i64,
+    /// The response's size on the wire (bytes; 0 for `acks=0`).
+    pub response_bytes: u64,
+    /// When the response reached the client (ms).
+    pub response_received_ms: Option<f64>,
+    /// Until when the broker muted the channel for the throttle: record +
+    /// throttle (ms); `None` when not throttled. (The channel is also busy
+    /// until the response is sent, which may be later.)
+    pub mute_end_ms: Option<f64>,
+    /// Where it waited before the broker read it; `None` when the broker
+    /// had not read it (nor the connection dropped it) by the end.
+    pub waits: Option<RequestWait>,
+}
+
+/// A modelled-network run with its per-request trace
+/// ([`crate::sim::simulate_traced`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TracedRun {
+    /// The run's Timeline, identical to [`crate::sim::simulate`]'s.
+    pub timeline: Timeline,
+    /// One row per produce or fetch request, in send order (at most
+    /// [`TRACE_CAP`]).
+    pub requests: Vec<ModelledRequest>,
+    /// True when the run sent more than [`TRACE_CAP`] requests and only the
+    /// first were kept.
+    pub capped: bool,
+}

@@ -119,6 +119,19 @@ pub(super) struct Req {
     pub(super) written_at: Option<SimTime>,
     /// When its last byte reached the broker (none before it did).
     pub(super) arrived_at: Option<SimTime>,
+    /// When the broker read it off the channel (none before it did).
+    pub(super) read_at: Option<SimTime>,
+    /// When the handler completed it and recorded it on the quotas.
+    pub(super) recorded_at: Option<SimTime>,
+    /// Bytes recorded on the produce or fetch quota sensor (a throttled
+    /// fetch's bytes are un-recorded again: 0).
+    pub(super) bytes_recorded: u64,
+    /// When its response reached the client (none for `acks=0`, a stale
+    /// epoch or one still on its way).
+    pub(super) response_at: Option<SimTime>,
+    /// Where it waited before the broker read it (set when read or dropped
+    /// unread), for the per-request trace.
+    pub(super) waits: Option<crate::sim::timeline::RequestWait>,
 }
 
 impl Req {
@@ -137,6 +150,11 @@ impl Req {
             sent_at: SimTime::ZERO,
             written_at: None,
             arrived_at: None,
+            read_at: None,
+            recorded_at: None,
+            bytes_recorded: 0,
+            response_at: None,
+            waits: None,
         }
     }
 
@@ -148,6 +166,21 @@ impl Req {
     /// An `acks=0` produce: no response is expected.
     pub(super) fn is_acks0(&self) -> bool {
         matches!(self.kind, ReqKind::Produce { acks0: true, .. })
+    }
+
+    /// A fetch request (else a produce).
+    pub(super) fn is_fetch(&self) -> bool {
+        matches!(self.kind, ReqKind::Fetch { .. })
+    }
+
+    /// The response's size on the wire once decided, bytes (0 for `acks=0`
+    /// and before the handler completed it).
+    pub(super) fn response_bytes(&self) -> u64 {
+        if self.is_acks0() {
+            0
+        } else {
+            self.resp_bytes
+        }
     }
 
     /// The batches of a produce request (none for a fetch).
@@ -187,6 +220,7 @@ impl World {
             return;
         };
         conn.busy = true;
+        self.reqs[r].read_at = Some(self.now);
         self.begin(r);
         self.read_request(c, r);
     }
@@ -389,6 +423,8 @@ impl World {
             _ => returned,
         };
         self.count_bytes(c, bandwidth_slot, recorded);
+        self.reqs[r].recorded_at = Some(self.now);
+        self.reqs[r].bytes_recorded = recorded;
         if bandwidth_slot == QuotaSlot::Produce {
             self.wake_parked(broker);
         }

@@ -30,7 +30,7 @@ use super::{Ev, Role, World};
 use crate::broker::Session;
 use crate::sim::scenario::{ClientThrottling, ConnectionSpec};
 use crate::sim::time::{count_f64, SimSpan, SimTime};
-use crate::sim::timeline::{ClientThrottle, Span};
+use crate::sim::timeline::{ClientThrottle, RequestWait, Span};
 
 /// The client-to-broker byte path of one connection (flow control), in
 /// whole requests.
@@ -367,13 +367,20 @@ impl World {
             }
         }
         let muted = SimSpan::from_ns(muted.as_ns().min(queued.as_ns()));
+        let one = RequestWait {
+            at_client_ms: written.saturating_since(req.sent_at).as_ms_f64(),
+            in_buffers_ms: arrived.saturating_since(written).as_ms_f64(),
+            broker_queue_ms: SimSpan::from_ns(queued.as_ns().saturating_sub(muted.as_ns()))
+                .as_ms_f64(),
+            muted_ms: muted.as_ms_f64(),
+        };
+        self.reqs[r].waits = Some(one);
         let waits = &mut self.clients[client].waits;
         waits.requests += 1;
-        waits.at_client_ms += written.saturating_since(req.sent_at).as_ms_f64();
-        waits.in_buffers_ms += arrived.saturating_since(written).as_ms_f64();
-        waits.muted_ms += muted.as_ms_f64();
-        waits.broker_queue_ms +=
-            SimSpan::from_ns(queued.as_ns().saturating_sub(muted.as_ns())).as_ms_f64();
+        waits.at_client_ms += one.at_client_ms;
+        waits.in_buffers_ms += one.in_buffers_ms;
+        waits.muted_ms += one.muted_ms;
+        waits.broker_queue_ms += one.broker_queue_ms;
     }
 
     /// The connection drops its unread requests (a disconnect or a close):
@@ -428,6 +435,7 @@ impl World {
             return;
         }
         self.reqs[r].done = true;
+        self.reqs[r].response_at = Some(self.now);
         let throttle = self.reqs[r].throttle_ms;
         let now = self.now;
         let conn = &mut self.conns[c];

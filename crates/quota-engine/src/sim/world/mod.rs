@@ -22,6 +22,7 @@ mod consumer;
 mod ids;
 mod producer;
 mod recording;
+mod trace;
 
 use std::collections::BTreeMap;
 
@@ -357,9 +358,15 @@ impl World {
 
     /// Runs until every client finished or the horizon.
     pub(crate) fn run(mut self, scenario: &Scenario) -> Timeline {
+        self.step();
+        self.finish(scenario)
+    }
+
+    /// Steps through the events until every client finished or the horizon.
+    fn step(&mut self) {
         if self.unfinished == 0 {
             // No clients: nothing runs, the scenario's events included.
-            return self.finish(scenario);
+            return;
         }
         while let Some((at, ev)) = self.q.pop() {
             let at = SimTime::from_ns(at);
@@ -374,7 +381,6 @@ impl World {
                 break;
             }
         }
-        self.finish(scenario)
     }
 
     fn dispatch(&mut self, ev: Ev) {
