@@ -161,7 +161,7 @@ struct BudgetJson<'a> {
     /// The largest of them (ms), 0 when none.
     throttle_max_ms: i64,
     /// When the first was decided (ms).
-    first_throttle_at_ms: Option<i64>,
+    first_throttle_at_ms: Option<f64>,
     /// Its throttle time (ms).
     first_throttle_ms: Option<i64>,
     /// Mean throttle time over the throttles decided (ms).
@@ -172,7 +172,7 @@ struct BudgetJson<'a> {
     /// none (Kafka's `SampledStat`); for a byte rate the sum is the bytes
     /// the broker accepted (a throttled fetch un-recorded, as Kafka does).
     /// At most `SERIES_CAP` samples.
-    recorded_by_sample: Vec<(i64, f64)>,
+    recorded_by_sample: Vec<(f64, f64)>,
     /// A textbook run's per-budget figures.
     #[serde(skip_serializing_if = "Option::is_none")]
     textbook: Option<&'a BudgetSummary>,

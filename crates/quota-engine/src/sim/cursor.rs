@@ -16,7 +16,7 @@ impl Timeline {
         let mut v: Vec<f64> = vec![0.0, self.end_ms];
         v.extend(self.markers.iter().map(|m| m.at_ms));
         for s in &self.sensors {
-            v.extend(s.throttles.iter().map(|e| e.at_ms as f64));
+            v.extend(s.throttles.iter().map(|e| e.at_ms));
         }
         for c in &self.clients {
             v.push(c.start_ms);
@@ -26,7 +26,7 @@ impl Timeline {
                 v.push(sp.to_ms);
             }
             if let Some(p) = &c.perf {
-                v.extend(p.windows.iter().map(|w| w.at_ms as f64));
+                v.extend(p.windows.iter().map(|w| w.at_ms));
             }
         }
         v.retain(|x| x.is_finite() && *x >= 0.0 && *x <= self.end_ms);
@@ -74,7 +74,7 @@ pub struct SampleBar {
 impl SensorTrack {
     /// The measured rate of this budget at `at_ms` (the last record at or before it).
     pub fn rate_at(&self, at_ms: f64) -> Option<RatePoint> {
-        self.rate.last_before(at_ms, |p| p.at_ms as f64)
+        self.rate.last_before(at_ms, |p| p.at_ms)
     }
 
     /// The samples this budget's rate is computed over at `at_ms`: the last
@@ -90,11 +90,11 @@ impl SensorTrack {
         let mut bars: Vec<SampleBar> = self
             .samples
             .iter()
-            .filter(|s| (s.start_ms as f64) <= at && (s.start_ms as f64) > at - span)
+            .filter(|s| s.start_ms <= at && s.start_ms > at - span)
             .map(|s| SampleBar {
-                start_ms: s.start_ms as f64,
+                start_ms: s.start_ms,
                 sum: s.sum,
-                current: (s.start_ms as f64) + size > at,
+                current: s.start_ms + size > at,
             })
             .collect();
         let completed: f64 = bars.iter().filter(|b| !b.current).map(|b| b.sum).sum();

@@ -541,7 +541,7 @@ fn a_consumer_follows_a_moved_partition_to_its_new_leader() {
         .rate
         .points
         .iter()
-        .any(|p| p.at_ms < 3000 && p.rate > 0.0));
+        .any(|p| p.at_ms < 3000.0 && p.rate > 0.0));
     assert_eq!(t.markers.len(), 1);
 }
 
@@ -586,18 +586,18 @@ fn removing_a_quota_falls_back_to_the_next_matching_one() {
     assert_eq!(
         track.bound_changes,
         vec![BoundChange {
-            at_ms: 2000,
+            at_ms: 2000.0,
             bound: 4_000_000.0
         }]
     );
     assert!(track
         .throttles
         .iter()
-        .any(|e| e.at_ms < 2000 && e.bound == 1_000_000.0));
+        .any(|e| e.at_ms < 2000.0 && e.bound == 1_000_000.0));
     assert!(track
         .throttles
         .iter()
-        .all(|e| e.at_ms < 2000 || e.bound == 4_000_000.0));
+        .all(|e| e.at_ms < 2000.0 || e.bound == 4_000_000.0));
     // 40 MB at 1 MB/s would take about 30 s; at 4 MB/s after 2 s, about 10.
     let d = t.clients[0].duration_ms.unwrap();
     assert!(d < 15_000.0, "{d} ms");
@@ -656,7 +656,7 @@ fn a_producer_connects_to_a_new_leader_when_a_partition_moves_there() {
     // Broker 1's budget track appears with the move, after broker 0's.
     let brokers: Vec<u32> = t.sensors.iter().map(|s| s.broker).collect();
     assert_eq!(brokers, [0, 1]);
-    assert!(t.sensors[1].rate.points.iter().all(|p| p.at_ms >= 20));
+    assert!(t.sensors[1].rate.points.iter().all(|p| p.at_ms >= 20.0));
     assert_eq!(t.totals.budgets[0].bytes_by_broker, *by_broker);
 }
 
@@ -906,16 +906,16 @@ fn traced_run_has_one_row_per_request_matching_the_timeline() {
         "the 2 MB/s quota throttles the run's tail: {throttled}"
     );
     // Each throttled row is one of the broker's throttle decisions, in order.
-    let decided: Vec<(i64, i64)> = t.sensors[0]
+    let decided: Vec<(f64, i64)> = t.sensors[0]
         .throttles
         .iter()
         .map(|e| (e.at_ms, e.delay_ms))
         .collect();
     // (The decision's time is the whole ms Kafka's clock reads.)
-    let rows_throttled: Vec<(i64, i64)> = rows
+    let rows_throttled: Vec<(f64, i64)> = rows
         .iter()
         .filter(|r| r.throttle_ms > 0)
-        .map(|r| (r.record_ms.unwrap().floor() as i64, r.throttle_ms))
+        .map(|r| (r.record_ms.unwrap().floor(), r.throttle_ms))
         .collect();
     assert_eq!(rows_throttled, decided);
     // The recorded bytes are what the produce sensor metered.

@@ -61,6 +61,13 @@ impl<T> Series<T> {
 }
 
 /// Everything one simulation run produced.
+///
+/// Every instant in it (`at_ms`, `start_ms`, `from_ms`, ...) is one type:
+/// `f64` ms since the run started. What the broker's quota classes see
+/// (samples, rate points, throttle decisions, bound changes) falls on the
+/// whole ms Kafka's `Time.milliseconds()` gives them; what happens on the
+/// wire and in the clients has sub-ms precision. Durations Kafka keeps as
+/// integers (a throttle time, a window length) stay `i64` ms.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Timeline {
     /// The scenario's name.
@@ -118,7 +125,7 @@ pub struct EventMarker {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct BoundChange {
     /// When (ms).
-    pub at_ms: i64,
+    pub at_ms: f64,
     /// The new bound per second (`Long.MAX_VALUE` as f64 when no quota
     /// applies any more).
     pub bound: f64,
@@ -201,9 +208,9 @@ pub struct BudgetTotals {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct SampleWindow {
     /// Sample start (ms).
-    pub start_ms: i64,
+    pub start_ms: f64,
     /// Time of its last record (ms).
-    pub last_event_ms: i64,
+    pub last_event_ms: f64,
     /// Sum recorded in it (bytes, or percent for the request quota).
     pub sum: f64,
     /// Records in it (negative "unrecords" count too, as in Kafka).
@@ -214,7 +221,7 @@ pub struct SampleWindow {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct RatePoint {
     /// When (ms).
-    pub at_ms: i64,
+    pub at_ms: f64,
     /// The measured rate per second (the value compared with the bound).
     pub rate: f64,
     /// The window it was divided by (ms).
@@ -225,7 +232,7 @@ pub struct RatePoint {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ThrottleEvent {
     /// When it was decided (ms).
-    pub at_ms: i64,
+    pub at_ms: f64,
     /// Index of the client in [`Timeline::clients`].
     pub client: u32,
     /// The throttle time (ms), after any cap.
@@ -355,8 +362,8 @@ impl SensorTrack {
             return;
         };
         let sw = SampleWindow {
-            start_ms: cur.start_ms,
-            last_event_ms: cur.last_event_ms,
+            start_ms: super::time::ms_f64(cur.start_ms),
+            last_event_ms: super::time::ms_f64(cur.last_event_ms),
             sum: cur.value,
             events: cur.event_count,
         };
@@ -372,7 +379,7 @@ impl SensorTrack {
 
     /// The bound per second in force at `at_ms`: the last change at or
     /// before it, else the bound the sensor was created with.
-    pub fn bound_at(&self, at_ms: i64) -> f64 {
+    pub fn bound_at(&self, at_ms: f64) -> f64 {
         self.bound_changes
             .iter()
             .rev()
@@ -469,7 +476,7 @@ pub struct LatencySummary {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct PerfWindow {
     /// When the line was printed (ms).
-    pub at_ms: i64,
+    pub at_ms: f64,
     /// Records in the window.
     pub records: u64,
     /// Window length (ms).
@@ -852,7 +859,7 @@ mod tests {
     #[test]
     fn perf_lines_match_the_tools_format() {
         let w = PerfWindow {
-            at_ms: 5017,
+            at_ms: 5017.0,
             records: 22017,
             elapsed_ms: 5263,
             bytes: 22_017_000,
@@ -882,7 +889,7 @@ mod tests {
 
     fn event(observed: f64, bound: f64, window_ms: i64, delay_ms: i64) -> ThrottleEvent {
         ThrottleEvent {
-            at_ms: 0,
+            at_ms: 0.0,
             client: 0,
             delay_ms,
             observed,

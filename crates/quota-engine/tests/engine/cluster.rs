@@ -26,7 +26,7 @@ fn sensor(t: &Timeline, broker: u32) -> &SensorTrack {
 
 /// Bytes a sensor recorded in the samples that started in `[from_ms, to_ms)`
 /// (the samples are 1 s long and the run keeps every one).
-fn bytes_between(s: &SensorTrack, from_ms: i64, to_ms: i64) -> f64 {
+fn bytes_between(s: &SensorTrack, from_ms: f64, to_ms: f64) -> f64 {
     s.samples
         .iter()
         .filter(|w| w.start_ms >= from_ms && w.start_ms < to_ms)
@@ -38,7 +38,7 @@ fn bytes_between(s: &SensorTrack, from_ms: i64, to_ms: i64) -> f64 {
 /// `[from_ms, to_ms)`, over the time they cover: from the first one's start
 /// to the start of the next sample after them (or `to_ms`). A sample holds
 /// every record from its start until the next sample starts.
-fn rate_between(s: &SensorTrack, from_ms: i64, to_ms: i64) -> f64 {
+fn rate_between(s: &SensorTrack, from_ms: f64, to_ms: f64) -> f64 {
     let first = s
         .samples
         .iter()
@@ -49,7 +49,7 @@ fn rate_between(s: &SensorTrack, from_ms: i64, to_ms: i64) -> f64 {
         .iter()
         .find(|w| w.start_ms >= to_ms)
         .map_or(to_ms, |w| w.start_ms);
-    bytes_between(s, from_ms, to_ms) * 1000.0 / (end - first) as f64
+    bytes_between(s, from_ms, to_ms) * 1000.0 / (end - first)
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn each_broker_enforces_the_quota_so_the_cluster_gets_three_times_it() {
     // producer sends a window's worth, is throttled about a window, and so
     // on (one cycle from 2 s to 4 s).
     let per_broker: Vec<f64> = (0..3)
-        .map(|b| rate_between(sensor(&t, b), 2000, 4000))
+        .map(|b| rate_between(sensor(&t, b), 2000.0, 4000.0))
         .collect();
     for (b, r) in per_broker.iter().enumerate() {
         assert!((r / QUOTA - 1.0).abs() < 0.05, "broker {b}: {r} bytes/s");
@@ -127,7 +127,7 @@ fn each_broker_enforces_the_quota_so_the_cluster_gets_three_times_it() {
     let recorded: f64 = t
         .sensors
         .iter()
-        .map(|s| bytes_between(s, 0, i64::MAX))
+        .map(|s| bytes_between(s, 0.0, f64::MAX))
         .sum();
     assert_eq!(budget.bytes as f64, recorded);
 }
@@ -135,14 +135,14 @@ fn each_broker_enforces_the_quota_so_the_cluster_gets_three_times_it() {
 #[test]
 fn the_broker_that_took_two_partitions_holds_them_to_one_quota() {
     let t = run();
-    let b0 = rate_between(sensor(&t, 0), 6000, 10_000);
+    let b0 = rate_between(sensor(&t, 0), 6000.0, 10_000.0);
     assert!(b0 <= QUOTA * 1.1, "broker 0 after the move: {b0} bytes/s");
     assert!(b0 >= QUOTA * 0.9, "broker 0 after the move: {b0} bytes/s");
     // Broker 2 leads nothing after the move: nothing more reaches it.
-    assert_eq!(bytes_between(sensor(&t, 2), 6000, i64::MAX), 0.0);
+    assert_eq!(bytes_between(sensor(&t, 2), 6000.0, f64::MAX), 0.0);
     // So the cluster gets two quotas' worth, not three.
     let cluster: f64 = (0..3)
-        .map(|b| rate_between(sensor(&t, b), 6000, 10_000))
+        .map(|b| rate_between(sensor(&t, b), 6000.0, 10_000.0))
         .sum();
     assert!(
         cluster < 2.2 * QUOTA,
@@ -157,10 +157,10 @@ fn the_new_bound_applies_at_once_and_the_samples_are_kept() {
         let s = sensor(&t, b);
         assert_eq!(s.bound, QUOTA);
         assert_eq!(s.bound_changes.len(), 1, "broker {b}");
-        assert_eq!(s.bound_changes[0].at_ms, 10_000);
+        assert_eq!(s.bound_changes[0].at_ms, 10_000.0);
         assert_eq!(s.bound_changes[0].bound, NEW_QUOTA);
-        assert_eq!(s.bound_at(9_999), QUOTA);
-        assert_eq!(s.bound_at(10_000), NEW_QUOTA);
+        assert_eq!(s.bound_at(9_999.0), QUOTA);
+        assert_eq!(s.bound_at(10_000.0), NEW_QUOTA);
     }
     let s = sensor(&t, 0);
     // The first decision after the change is taken against the new bound
@@ -169,14 +169,14 @@ fn the_new_bound_applies_at_once_and_the_samples_are_kept() {
     let first = s
         .throttles
         .iter()
-        .find(|e| e.at_ms >= 10_000)
+        .find(|e| e.at_ms >= 10_000.0)
         .expect("broker 0 throttles after the change");
     assert_eq!(first.bound, NEW_QUOTA);
     let first_decision = s
         .rate
         .points
         .iter()
-        .find(|p| p.at_ms >= 10_000)
+        .find(|p| p.at_ms >= 10_000.0)
         .expect("a decision after 10 s");
     assert_eq!(
         first_decision.at_ms, first.at_ms,
@@ -188,7 +188,7 @@ fn the_new_bound_applies_at_once_and_the_samples_are_kept() {
         "{in_window} bytes in the window"
     );
     // Then the broker holds the producer to the new bound.
-    let after = rate_between(s, 12_000, 16_000);
+    let after = rate_between(s, 12_000.0, 16_000.0);
     assert!(
         (after / NEW_QUOTA - 1.0).abs() < 0.15,
         "broker 0 after 10 s: {after} bytes/s"

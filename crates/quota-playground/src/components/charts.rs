@@ -86,7 +86,7 @@ fn value_ticks(max: f64, fmt: impl Fn(f64) -> String) -> Vec<(f64, String)> {
 pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
     let bars = track.samples_at(cursor);
     // The bound in force at the cursor (a set_quota event may have changed it).
-    let bound = track.bound_at(cursor as i64);
+    let bound = track.bound_at(cursor);
     let unlimited = bound >= quota_engine::resolve::UNLIMITED_BOUND;
     let rate = track.rate_at(cursor);
     let window_ms = rate.map_or(track.sample_window_ms * i64::from(track.samples_kept.max(1)), |r| r.window_ms);
@@ -159,7 +159,7 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
     let finite = |b: f64| b < quota_engine::resolve::UNLIMITED_BOUND;
     let unlimited = !segments.iter().any(|(_, _, b)| finite(*b));
     let bound_max = segments.iter().map(|(_, _, b)| *b).filter(|b| finite(*b)).fold(0.0, f64::max);
-    let bound_now = track.bound_at(cursor as i64);
+    let bound_now = track.bound_at(cursor);
     let peak = track.rate.points.iter().map(|p| p.rate).fold(0.0, f64::max);
     let top = model::nice_max(if unlimited { peak } else { peak.max(bound_max) * 1.1 });
     let (w, h) = inner();
@@ -169,8 +169,8 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
             .rate
             .points
             .iter()
-            .filter(move |p| ((p.at_ms as f64) <= cursor) == past)
-            .map(|p| (p.at_ms as f64, p.rate))
+            .filter(move |p| (p.at_ms <= cursor) == past)
+            .map(|p| (p.at_ms, p.rate))
     };
     let mutes: Vec<&quota_engine::sim::Span> = track
         .members
@@ -204,7 +204,7 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
             <path class="line future" d={sc.path(pts(false))} />
             <path class="line" d={sc.path(pts(true))} />
             { for track.throttles.iter().filter(|e| e.applied).take(600).map(|e| html! {
-                <line class="throttle" x1={format!("{:.1}", sc.px(e.at_ms as f64))} x2={format!("{:.1}", sc.px(e.at_ms as f64))} y1="0" y2="6" />
+                <line class="throttle" x1={format!("{:.1}", sc.px(e.at_ms))} x2={format!("{:.1}", sc.px(e.at_ms))} y1="0" y2="6" />
             }) }
             <line class="cursor" x1={format!("{:.1}", sc.px(cursor))} x2={format!("{:.1}", sc.px(cursor))} y1="0" y2={h.to_string()} />
         </>
@@ -227,7 +227,7 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
                 <table>
                     <thead><tr><th scope="col">{ "Time" }</th><th scope="col">{ "Measured rate" }</th><th scope="col">{ "Window" }</th></tr></thead>
                     <tbody>{ for track.rate.points.iter().step_by(step).map(|p| html! {
-                        <tr><td>{ model::fmt_ms(p.at_ms as f64) }</td><td>{ fmt_rate_of(track.quota_type, p.rate) }</td><td>{ model::fmt_ms(p.window_ms as f64) }</td></tr>
+                        <tr><td>{ model::fmt_ms(p.at_ms) }</td><td>{ fmt_rate_of(track.quota_type, p.rate) }</td><td>{ model::fmt_ms(p.window_ms as f64) }</td></tr>
                     }) }</tbody>
                 </table>
             </details>
@@ -241,8 +241,8 @@ fn bound_segments(track: &SensorTrack, end: f64) -> Vec<(f64, f64, f64)> {
     let mut out = Vec::new();
     let (mut from, mut bound) = (0.0, track.bound);
     for c in &track.bound_changes {
-        out.push((from, c.at_ms as f64, bound));
-        (from, bound) = (c.at_ms as f64, c.bound);
+        out.push((from, c.at_ms, bound));
+        (from, bound) = (c.at_ms, c.bound);
     }
     out.push((from, end, bound));
     out

@@ -190,7 +190,7 @@ fn run_view(ctx: &Ctx, t: &Timeline) -> Html {
 }
 
 fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) -> Html {
-    let seen: Vec<_> = track.throttles.iter().filter(|e| (e.at_ms as f64) <= cursor).collect();
+    let seen: Vec<_> = track.throttles.iter().filter(|e| e.at_ms <= cursor).collect();
     let n = seen.len();
     // Oldest first: the first throttle explains the burst before it, so it
     // always shows; then the latest, with a gap row between (None).
@@ -214,7 +214,7 @@ fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) 
                         None => html! { <tr class="gap"><td colspan="6">{ format!("… {} more (all of them below) …", n.saturating_sub(8)) }</td></tr> },
                         Some(e) => html! {
                         <tr class={classes!((!e.applied).then_some("dim"))}>
-                            <td>{ model::fmt_ms(e.at_ms as f64) }</td>
+                            <td>{ model::fmt_ms(e.at_ms) }</td>
                             <td>{ t.clients.get(e.client as usize).map(|c| c.name.clone()).unwrap_or_default() }</td>
                             <td>{ format!("{} ms", e.delay_ms) }</td>
                             <td>{ fmt_rate_of(track.quota_type, e.observed) }</td>
@@ -229,7 +229,7 @@ fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) 
                     <summary>{ format!("All {n} throttles so far") }</summary>
                     <ol class="all-throttles">
                         { for seen.iter().take(2000).map(|e| html! {
-                            <li>{ format!("{} · {} · {} ms · ", model::fmt_ms(e.at_ms as f64),
+                            <li>{ format!("{} · {} · {} ms · ", model::fmt_ms(e.at_ms),
                                 t.clients.get(e.client as usize).map(|c| c.name.as_str()).unwrap_or(""), e.delay_ms) }
                                 <code>{ e.formula() }</code></li>
                         }) }
@@ -242,7 +242,7 @@ fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) 
 
 fn latency(c: &quota_engine::sim::ClientTrack, cursor: f64) -> Html {
     let Some(perf) = &c.perf else { return html! {} };
-    let mut lines: Vec<String> = perf.windows.iter().filter(|w| (w.at_ms as f64) <= cursor).map(|w| w.line()).collect();
+    let mut lines: Vec<String> = perf.windows.iter().filter(|w| w.at_ms <= cursor).map(|w| w.line()).collect();
     let done = c.finish_ms.is_some_and(|f| f <= cursor);
     if done {
         lines.push(perf.total_line());
@@ -504,7 +504,7 @@ fn bounds_text(s: &quota_engine::sim::SensorTrack) -> String {
     };
     let mut out = one(s.bound);
     for c in &s.bound_changes {
-        out.push_str(&format!(", then {} at {}", one(c.bound), crate::model::fmt_ms(c.at_ms as f64)));
+        out.push_str(&format!(", then {} at {}", one(c.bound), crate::model::fmt_ms(c.at_ms)));
     }
     out
 }

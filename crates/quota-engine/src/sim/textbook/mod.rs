@@ -569,7 +569,7 @@ impl Run {
         self.sync_sample(t, qt, sid);
         let track = &mut self.tracks[t];
         track.rate.push(RatePoint {
-            at_ms: now,
+            at_ms: crate::sim::time::ms_f64(now),
             rate: a.observed(),
             window_ms: a.window_ms(),
         });
@@ -582,7 +582,7 @@ impl Run {
         {
             if (track.throttles.len() as u32) < SERIES_CAP {
                 track.throttles.push(ThrottleEvent {
-                    at_ms: now,
+                    at_ms: crate::sim::time::ms_f64(now),
                     client: c as u32,
                     delay_ms: i64::from(narrowed),
                     observed,

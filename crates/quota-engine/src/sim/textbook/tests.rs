@@ -86,9 +86,9 @@ fn a_producer_under_the_default_window_is_throttled_once_past_ten_windows_of_quo
     let track = &t.sensors[0];
     assert_eq!(track.mbean, "kafka.server:type=Produce,client-id=app");
     assert_eq!(track.throttles.iter().map(|e| (e.at_ms, e.delay_ms, e.window_ms)).collect::<Vec<_>>(),
-        vec![(15, 4990, 10_010), (5010, 9995, 10_005)]);
+        vec![(15.0, 4990, 10_010), (5010.0, 9995, 10_005)]);
     assert_eq!(track.samples.iter().map(|s| (s.start_ms, s.sum)).collect::<Vec<_>>(),
-        vec![(5, 15000.0), (5010, 5000.0)]);
+        vec![(5.0, 15000.0), (5010.0, 5000.0)]);
     let p = &t.clients[0];
     assert_eq!(p.metrics.bytes_done, 20_000);
     assert_eq!(p.metrics.throttle_time_max, 9995.0);

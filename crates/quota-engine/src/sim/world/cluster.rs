@@ -146,7 +146,7 @@ impl World {
             let _ = b.core.update_quota(entity, key, value);
         }
         let at_ms = self.now.as_ms();
-        self.note_bound_changes(&before, at_ms);
+        self.note_bound_changes(&before, crate::sim::time::ms_f64(at_ms));
         let n = self.conns.iter().count();
         for i in 0..n {
             let c = ConnectionId(super::ids::len_u32(i));

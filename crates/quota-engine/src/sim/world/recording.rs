@@ -142,7 +142,7 @@ pub(super) struct LatencyRecorder {
 }
 
 const EMPTY_WINDOW: PerfWindow = PerfWindow {
-    at_ms: 0,
+    at_ms: 0.0,
     records: 0,
     elapsed_ms: 0,
     bytes: 0,
@@ -213,7 +213,7 @@ impl LatencyRecorder {
             w.latency_max_ms = w.latency_max_ms.max(first_lat);
             if now_ms - self.window_start_ms >= PERF_REPORT_INTERVAL_MS {
                 let mut done = self.w;
-                done.at_ms = now_ms;
+                done.at_ms = ms_f64(now_ms);
                 done.elapsed_ms = now_ms - self.window_start_ms;
                 self.windows.push(done);
                 self.w = EMPTY_WINDOW;
@@ -371,7 +371,7 @@ impl World {
     }
 
     /// Records on each track whose bound differs from `before` the change at `at_ms`.
-    pub(super) fn note_bound_changes(&mut self, before: &BTreeMap<TrackId, f64>, at_ms: i64) {
+    pub(super) fn note_bound_changes(&mut self, before: &BTreeMap<TrackId, f64>, at_ms: f64) {
         for (t, bound) in self.track_bounds() {
             if before.get(&t).is_some_and(|b| b.to_bits() != bound.to_bits()) {
                 self.tracks[t].bound_changes.push(BoundChange { at_ms, bound });
@@ -412,7 +412,8 @@ impl World {
             return;
         };
         let client = self.conns[conn].client;
-        let at_ms = self.now.as_ms();
+        // The broker's clock in whole ms, as Kafka's sensors read it.
+        let at_ms = ms_f64(self.now.as_ms());
         let key = self.sensor_key(conn, slot);
         self.sync_sample_key(track, key);
         let t = &mut self.tracks[track];
