@@ -209,50 +209,8 @@ pub(crate) struct AdviseArgs {
 /// or binary unit and an optional `/s`, or a percentage for
 /// `request_percentage`. `Err` is the message for stderr.
 pub(crate) fn parse_want(text: &str, key: QuotaKey) -> Result<f64, String> {
-    let bad = |why: &str| format!("kafka-quota: --want {text:?} is not a {key} value: {why}.");
-    let mut s = text.trim();
-    s = s.strip_suffix("/s").unwrap_or(s).trim_end();
-    let bytes = matches!(key, QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate);
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(s.len());
-    let (number, unit) = (s[..split].trim(), s[split..].trim());
-    let factor = match (unit, bytes) {
-        ("", _) => 1.0,
-        ("%", false) if key == QuotaKey::RequestPercentage => 1.0,
-        ("B", true) => 1.0,
-        ("k" | "K" | "kB" | "KB", true) => 1e3,
-        ("M" | "MB", true) => 1e6,
-        ("G" | "GB", true) => 1e9,
-        ("Ki" | "KiB", true) => 1024.0,
-        ("Mi" | "MiB", true) => 1024.0 * 1024.0,
-        ("Gi" | "GiB", true) => 1024.0 * 1024.0 * 1024.0,
-        _ if bytes => {
-            return Err(bad(&format!(
-                "{unit:?} is not a byte unit; use B, kB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024), or a plain number of bytes/s"
-            )));
-        }
-        _ => {
-            return Err(bad(&format!(
-                "{unit:?} is not a unit of {key}; give a plain number in {}",
-                key.unit(UnitLabel::PerBroker)
-            )));
-        }
-    };
-    let n: f64 = number
-        .parse()
-        .map_err(|_| bad("it does not start with a number"))?;
-    let v = n * factor;
-    if !(v.is_finite() && v > 0.0) {
-        return Err(bad("a quota limit must be a positive number"));
-    }
-    if bytes && v.fract() != 0.0 {
-        return Err(bad(&format!(
-            "{key} is a whole number of bytes/s (Kafka's LONG), and this is {}",
-            java_double_to_string(v)
-        )));
-    }
-    Ok(v)
+    quota_engine::advice::parse_wanted(key, text)
+        .map_err(|why| format!("kafka-quota: --want {text:?} is not a {key} value: {why}."))
 }
 
 /// Parses one `--also PRINCIPAL::CLIENT_ID`.
@@ -581,8 +539,9 @@ mod tests {
         assert_eq!(p("10 MB/s"), Ok(1e7));
         assert_eq!(p("1MiB"), Ok(1_048_576.0));
         assert!(p("10 furlongs").unwrap_err().contains("is not a byte unit"));
-        assert!(p("0").unwrap_err().contains("positive"));
-        assert!(p("1.5").unwrap_err().contains("whole number"));
+        // Kafka's own check, with its message.
+        assert!(p("0").unwrap_err().contains("Kafka refuses it: Quota producer_byte_rate must be greater than 0"));
+        assert!(p("1.5").unwrap_err().contains("Kafka refuses it: "));
         assert_eq!(parse_want("200%", QuotaKey::RequestPercentage), Ok(200.0));
         assert!(parse_want("2MB", QuotaKey::RequestPercentage).is_err());
     }

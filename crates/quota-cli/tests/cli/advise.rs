@@ -227,7 +227,7 @@ fn bad_input_is_named() {
     };
     assert_eq!(
         run(&["--want", "10 furlongs"]).trim_end(),
-        "kafka-quota: --want \"10 furlongs\" is not a producer_byte_rate value: \"furlongs\" is not a byte unit; use B, kB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024), or a plain number of bytes/s."
+        "kafka-quota: --want \"10 furlongs\" is not a producer_byte_rate value: 'furlongs' is not a byte unit; use B, kB, MB, GB (powers of 1000), KiB, MiB, GiB (powers of 1024) or a plain number of bytes/s."
     );
     assert!(run(&["--want", "1", "--also", "bob"]).contains("--also \"bob\" names no client-id"));
     assert!(run(&["--want", "1", "--num-io-threads", "0"]).contains("num.io.threads"));

@@ -31,10 +31,12 @@ pub mod capacity;
 pub mod exact;
 pub mod near_miss;
 pub mod proposal;
+pub mod wanted;
 
 pub use capacity::{
     byte_rate_scope, human_bytes, request_capacity, ByteRateScope, RequestCapacity,
 };
 pub use exact::{display_exact, ExactPath};
 pub use near_miss::{near_misses, MissKind, NearMiss};
+pub use wanted::{parse_wanted, WantedError};
 pub use proposal::{propose, Advice, ConnectionEffect, Proposal, Rejected, Scope, Shadowing};

@@ -59,43 +59,7 @@ pub fn parse_want(key: QuotaKey, text: &str) -> Result<f64, String> {
     if t.is_empty() {
         return Err(format!("Enter the {key} you want, in {}.", super::unit_of(key)));
     }
-    let bad = |why: String| format!("The wanted {key} '{t}' is not a value: {why}.");
-    let bytes = matches!(key, QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate);
-    let s = t.strip_suffix("/s").unwrap_or(t).trim_end();
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-')))
-        .unwrap_or(s.len());
-    let (number, unit) = (s[..split].trim(), s[split..].trim());
-    if number.is_empty() {
-        return Err(bad("it does not start with a number".to_owned()));
-    }
-    let factor = match (unit, bytes) {
-        ("", _) => 1.0,
-        ("%", false) if key == QuotaKey::RequestPercentage => 1.0,
-        ("B", true) => 1.0,
-        ("k" | "K" | "kB" | "KB", true) => 1e3,
-        ("M" | "MB", true) => 1e6,
-        ("G" | "GB", true) => 1e9,
-        ("Ki" | "KiB", true) => 1024.0,
-        ("Mi" | "MiB", true) => 1024.0 * 1024.0,
-        ("Gi" | "GiB", true) => 1024.0 * 1024.0 * 1024.0,
-        _ if bytes => {
-            return Err(bad(format!(
-                "'{unit}' is not a byte unit; use B, kB, MB, GB (powers of 1000), KiB, MiB, GiB (powers of 1024) or a plain number of bytes/s"
-            )))
-        }
-        _ => return Err(bad(format!("'{unit}' is not a unit of {key}; give a plain number in {}", super::unit_of(key)))),
-    };
-    let n: f64 = number.parse().map_err(|_| bad("it does not start with a number".to_owned()))?;
-    let v = n * factor;
-    if !v.is_finite() {
-        return Err(bad("it is not a finite number".to_owned()));
-    }
-    // Kafka's own check of the value (positive; whole for a LONG key).
-    QuotaStore::new()
-        .set(&QuotaEntity::User(EntityName::Default), key, v)
-        .map_err(|e| bad(format!("Kafka refuses it: {}", e.message.trim_end_matches('.'))))?;
-    Ok(v)
+    quota_engine::advice::parse_wanted(key, t).map_err(|why| format!("The wanted {key} '{t}' is not a value: {why}."))
 }
 
 /// One proposal as the page lists it.
