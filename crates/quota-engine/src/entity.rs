@@ -218,6 +218,8 @@ impl QuotaEntity {
     pub fn path(&self) -> String {
         let seg = |n: &EntityName| match n {
             EntityName::Named(s) if s == "<default>" => "\"<default>\"".to_owned(),
+            // The empty name (a client that sends no client.id) has one spelling: `""`.
+            EntityName::Named(s) if s.is_empty() => "\"\"".to_owned(),
             other => other.path_segment().to_owned(),
         };
         match self {

@@ -125,7 +125,8 @@ mod tests {
         assert_eq!(literal_default_note(&QuotaEntity::User(EntityName::Default)), None);
         let empty = QuotaEntity::UserClientId { user: EntityName::Named("tenant-a".into()), client_id: EntityName::Named(String::new()) };
         assert_eq!(
-            rung_reason(&empty, "users/tenant-a/clients/ cannot apply: the connection's client-id is empty."),
+            // The engine writes the empty name as `""` itself.
+            rung_reason(&empty, &format!("{empty} cannot apply: the connection's client-id is empty.")),
             "users/tenant-a/clients/\"\" cannot apply: the connection's client-id is empty."
         );
         assert_eq!(rung_reason(&empty, "Skipped: only user quotas exist."), "Skipped: only user quotas exist.");
