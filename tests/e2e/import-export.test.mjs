@@ -201,9 +201,14 @@ test('export: configs-sh commands, and Strimzi lists what it cannot express', as
   await panelShot(page, 'export-strimzi-narrow-light');
   // Keyboard: the format menu is reachable and changes with the arrow keys.
   await format.focus();
+  // The worker writes each format; the box says "Writing..." until it answers.
+  const exported = (part) => page.waitForFunction(
+    (p) => document.querySelector('[data-testid="export-text"]').value.includes(p), part);
   await format.selectOption('terraform');
+  await exported('resource "kafka_quota"');
   assert.match(await text.inputValue(), /resource "kafka_quota"/);
   await format.selectOption('json');
+  await exported('"scenario"');
   JSON.parse(await text.inputValue());
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.setViewportSize({ width: 1440, height: 1000 });

@@ -30,6 +30,11 @@ fn outcome_badge(o: &RungOutcome) -> (&'static str, String) {
     }
 }
 
+/// Connections with a checkbox each; more get a search box.
+const COMPARE_ALL: usize = 8;
+/// Matches listed at once under the search box.
+const COMPARE_SHOWN: usize = 20;
+
 #[function_component(ResolutionPanel)]
 pub(crate) fn resolution_panel() -> Html {
     let ctx = use_scene();
@@ -41,10 +46,34 @@ pub(crate) fn resolution_panel() -> Html {
     };
     let shown: Vec<usize> = shown.into_iter().filter(|i| *i < s.connections.len()).collect();
     let d = ctx.state.dispatcher();
+    // Up to COMPARE_ALL connections get a checkbox each; beyond, a search
+    // box lists the matches (at most COMPARE_SHOWN) so hundreds stay usable.
+    let filter = use_state(String::new);
+    let many = s.connections.len() > COMPARE_ALL;
+    let needle = filter.to_lowercase();
+    let matches: Vec<usize> = s
+        .connections
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| {
+            !many
+                || ctx.state.compare.contains(&(*i as u32))
+                || (!needle.is_empty() && (c.name.to_lowercase().contains(&needle) || c.client_id.to_lowercase().contains(&needle)))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let hidden = matches.len().saturating_sub(COMPARE_SHOWN);
     let chooser = html! {
         <fieldset class="compare">
             <legend>{ "Compare connections side by side" }</legend>
-            { for s.connections.iter().enumerate().map(|(i, c)| {
+            if many {
+                <label class="compare-search">{ format!("Find among {} connections (name or client.id) ", s.connections.len()) }
+                    <input type="search" value={(*filter).clone()} placeholder="e.g. app-1"
+                        oninput={let filter = filter.clone(); move |e: InputEvent| filter.set(super::event_value(&e))} />
+                </label>
+            }
+            { for matches.iter().take(COMPARE_SHOWN).map(|i| {
+                let (i, c) = (*i, &s.connections[*i]);
                 let d = d.clone();
                 html! {
                     <label class="check">
@@ -54,6 +83,7 @@ pub(crate) fn resolution_panel() -> Html {
                     </label>
                 }
             }) }
+            if hidden > 0 { <p class="msg hint">{ format!("{hidden} more match: type more of the name to narrow the list.") }</p> }
         </fieldset>
     };
     let resolutions: Vec<(usize, Option<[Resolution; 4]>)> = shown.iter().map(|i| (*i, ctx.analysis.resolve(*i))).collect();
