@@ -279,6 +279,9 @@ fn answer(advice: &Advice, scope: ScopeArg) -> Option<&Proposal> {
 }
 
 fn answer_sentence(advice: &Advice, scope: ScopeArg) -> String {
+    if let Some(already) = advice.already_applies() {
+        return already;
+    }
     match answer(advice, scope) {
         Some(p) => p.summary.clone(),
         None if advice.proposals.is_empty() => format!(
@@ -360,7 +363,7 @@ fn print_text(
     principal: &str,
 ) {
     outln!("Answer: {}", answer_sentence(advice, scope));
-    let best = answer(advice, scope);
+    let best = answer(advice, scope).filter(|_| advice.already_applies().is_none());
     if let Some(best) = best {
         outln!("  {}", command(&best.entity, best.key, best.value));
         print_proposal_detail(best, "  ");

@@ -133,6 +133,24 @@ pub struct Advice {
 }
 
 impl Advice {
+    /// When the connection already gets the wanted value today: the
+    /// sentence saying so, from which entity and rung (nothing to set; the
+    /// proposals are other places that would also give it).
+    pub fn already_applies(&self) -> Option<String> {
+        let m = self.current.matched.as_ref()?;
+        crate::jdk::double::java_double_equals(m.value, self.want).then(|| {
+            format!(
+                "Nothing to set: principal {:?} with client.id {:?} already gets {}={} from {} (rung {}).",
+                self.connection.principal_name,
+                self.connection.client_id,
+                self.key,
+                crate::java_double_to_string(m.value),
+                m.entity,
+                m.rung.number()
+            )
+        })
+    }
+
     /// The best proposal, if any rung works.
     pub fn best(&self) -> Option<&Proposal> {
         self.best.and_then(|i| self.proposals.get(i))
@@ -577,6 +595,20 @@ fn build_proposal(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_limit_that_already_applies_needs_nothing_set() {
+        let mut store = QuotaStore::new();
+        let reporting = QuotaEntity::ClientId(crate::entity::EntityName::Named("reporting".into()));
+        store.set(&reporting, QuotaKey::RequestPercentage, 200.0).unwrap();
+        let conn = ClientIdentity::new("ANONYMOUS", "reporting");
+        let a = propose(&store, &conn, &[], QuotaType::Request, 200.0);
+        assert_eq!(
+            a.already_applies().as_deref(),
+            Some("Nothing to set: principal \"ANONYMOUS\" with client.id \"reporting\" already gets request_percentage=200.0 from clients/reporting (rung 7).")
+        );
+        assert_eq!(propose(&store, &conn, &[], QuotaType::Request, 300.0).already_applies(), None);
+    }
 
     const MB2: f64 = 2_000_000.0;
     const MB10: f64 = 10_000_000.0;

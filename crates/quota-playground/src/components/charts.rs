@@ -172,11 +172,13 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
             .filter(move |p| (p.at_ms <= cursor) == past)
             .map(|p| (p.at_ms, p.rate))
     };
-    let mutes: Vec<&quota_engine::sim::Span> = track
-        .members
+    // The mutes this broker decided on this budget (a client's own mute
+    // list spans every broker it talks to).
+    let mutes: Vec<(f64, f64)> = track
+        .throttles
         .iter()
-        .filter_map(|i| t.clients.get(*i as usize))
-        .flat_map(|c| c.mutes.iter())
+        .filter(|e| e.applied && e.mute_to_ms > e.mute_from_ms)
+        .map(|e| (e.mute_from_ms, e.mute_to_ms))
         .collect();
     let now = track.rate_at(cursor);
     let label = format!(
@@ -192,9 +194,9 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
     );
     let body = html! {
         <>
-            { for mutes.iter().take(400).map(|s| html! {
-                <rect class="mute" x={format!("{:.1}", sc.px(s.from_ms))} y="0"
-                    width={format!("{:.1}", (sc.px(s.to_ms) - sc.px(s.from_ms)).max(0.5))} height={h.to_string()} />
+            { for mutes.iter().map(|(from, to)| html! {
+                <rect class="mute" x={format!("{:.1}", sc.px(*from))} y="0"
+                    width={format!("{:.1}", (sc.px(*to) - sc.px(*from)).max(0.5))} height={h.to_string()} />
             }) }
             { for segments.iter().filter(|(_, _, b)| finite(*b)).map(|(from, to, b)| html! {
                 <line class="quota" x1={format!("{:.1}", sc.px(*from))} x2={format!("{:.1}", sc.px(*to))}

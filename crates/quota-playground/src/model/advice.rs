@@ -187,6 +187,7 @@ pub fn advise(q: &AdviceQuery) -> AdviceView {
     // Quoted as the engine's sentences quote them (an empty client.id is `""`).
     let who = format!("principal {:?} with client.id {:?}", q.connection.principal_name, q.connection.client_id);
     let answer = match best {
+        _ if a.already_applies().is_some() => a.already_applies().unwrap_or_default(),
         Some(i) => a.proposals[i].summary.clone(),
         None if a.proposals.is_empty() => format!(
             "No entity gives {who} {key}={}: every rung is refused or outranked (see the rungs not proposed).",

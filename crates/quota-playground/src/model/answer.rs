@@ -93,10 +93,17 @@ fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>) -> String 
         return format!("{label}: unlimited.");
     };
     let key = r.key();
+    // Who Kafka puts in this budget (its metric tags), then which of the
+    // scenario's other connections are among them.
+    let kafka = r
+        .metric_tags
+        .as_ref()
+        .map(|tags| format!("shared by {}", quota_engine::resolve::human::sharers(tags)))
+        .unwrap_or_else(|| "not metered".to_owned());
     let shared = match sharers {
-        [] => "a budget shared with nobody".to_owned(),
-        [one] => format!("a budget shared with {one}"),
-        many => format!("a budget shared with {} other connections ({})", many.len(), many.join(", ")),
+        [] => format!("{kafka} (no other connection of this scenario)"),
+        [one] => format!("{kafka} (here: {one})"),
+        many => format!("{kafka} (here: {} other connections, {})", many.len(), many.join(", ")),
     };
     let mut out = format!(
         "{label}: {} per broker from {} (rung {}), {shared}",
@@ -116,6 +123,18 @@ fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>) -> String 
     }
     out.push('.');
     out
+}
+
+/// A sentence when the scenario's events change quotas or leaders during
+/// the run: the answers describe the start.
+pub fn events_note(scenario: &Scenario) -> Option<String> {
+    let n = scenario.events.len();
+    (n > 0).then(|| {
+        format!(
+            "At the start of the run: {} during it change quotas or partition leaders (the Simulation panel marks them).",
+            if n == 1 { "one event".to_owned() } else { format!("{n} events") }
+        )
+    })
 }
 
 /// The answer for every connection of `scenario`, in order.
@@ -176,7 +195,7 @@ mod tests {
         assert_eq!(
             a[0].sentence(),
             "app (User:tenant-a, client.id app-1): Produce: 2 MB/s (2000000.0 bytes/s) per broker from users/tenant-a (rung 3), \
-             a budget shared with other; on the 3 brokers leading its partitions that is at most 6 MB/s for the cluster. \
+             shared by all connections of user tenant-a, whatever their client-id (here: other); on the 3 brokers leading its partitions that is at most 6 MB/s for the cluster. \
              Fetch: unlimited. Requests: unlimited. Controller mutations: unlimited."
         );
         // Without a workload, no cluster figure.
