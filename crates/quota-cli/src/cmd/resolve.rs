@@ -860,6 +860,12 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
     for w in &outcome.warnings {
         errln!("warning: {w}");
     }
+    // Quotas one edit away from this principal or client-id (a raw DN
+    // for a mapped name, a `User:` prefix, case, spaces, a typo).
+    let me = quota_engine::ClientIdentity::new(&outcome.principal.name, &conn.client_id);
+    for miss in quota_engine::advice::near_misses(cluster.store(), &me, None) {
+        errln!("note: did you mean: {}", miss.reason);
+    }
     let mut resolutions = cluster
         .resolve_all(&outcome.principal.name, &conn.client_id)
         .to_vec();

@@ -383,3 +383,19 @@ fn the_anonymous_warning_appears_only_where_a_named_user_quota_could_fail() {
     assert_eq!(out.status.code(), Some(0));
     assert!(!String::from_utf8(out.stderr).unwrap().contains("User:ANONYMOUS"));
 }
+
+#[test]
+fn a_quota_one_edit_away_is_named_on_stderr() {
+    let out = kafka_quota()
+        .args(["resolve", "--quotas", "examples/kafkauser-tls.yaml", "--listener", "SSL", "--dn", "CN=my-app,OU=eng"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("note: did you mean: users/CN=my-app (producer_byte_rate=1048576.0) never applies to principal \"CN=my-app,OU=eng\""),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8(out.stdout).unwrap().contains("did you mean"));
+}
