@@ -29,43 +29,15 @@ use quota_engine::broker::BrokerSettings;
 use quota_engine::cluster::Cluster;
 use quota_engine::resolve::ClientIdentity;
 use quota_engine::{
-    java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, QuotaType, UnitLabel,
+    java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, UnitLabel,
 };
 
 use super::identity::IdentityFlags;
-use super::resolve::{quotas_from_text, read_text, ClientAuthArg, FormatArg, ListenerArg};
+use super::resolve::{quotas_from_text, read_text, QuotaTypeArg, ClientAuthArg, FormatArg, ListenerArg};
 use super::{EXIT_BAD_INPUT, EXIT_OK};
 
 /// The version of `advise --json`'s layout.
 const FORMAT_VERSION: u32 = 1;
-
-/// A client quota key for `--quota-type`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum QuotaKeyArg {
-    /// Produce bytes/s per broker.
-    #[value(name = "producer_byte_rate", alias = "produce")]
-    ProducerByteRate,
-    /// Fetch bytes/s per broker.
-    #[value(name = "consumer_byte_rate", alias = "fetch")]
-    ConsumerByteRate,
-    /// Percent of one broker thread.
-    #[value(name = "request_percentage", alias = "request")]
-    RequestPercentage,
-    /// Partition mutations/s.
-    #[value(name = "controller_mutation_rate", alias = "controller_mutation")]
-    ControllerMutationRate,
-}
-
-impl QuotaKeyArg {
-    fn quota_type(self) -> QuotaType {
-        match self {
-            QuotaKeyArg::ProducerByteRate => QuotaType::Produce,
-            QuotaKeyArg::ConsumerByteRate => QuotaType::Fetch,
-            QuotaKeyArg::RequestPercentage => QuotaType::Request,
-            QuotaKeyArg::ControllerMutationRate => QuotaType::ControllerMutation,
-        }
-    }
-}
 
 /// Whom the answer must reach, for `--for`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -169,7 +141,7 @@ pub(crate) struct AdviseArgs {
     identity: IdentityArgs,
     /// The quota key to set.
     #[arg(long, value_enum, value_name = "KEY")]
-    quota_type: QuotaKeyArg,
+    quota_type: QuotaTypeArg,
     /// The wanted limit: a number in the key's unit (`10000000`), a byte
     /// rate with a unit (`10MB/s`, `512KiB/s`; k, M, G are powers of 1000,
     /// Ki, Mi, Gi of 1024) or a percentage (`200%`).

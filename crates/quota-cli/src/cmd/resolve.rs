@@ -140,7 +140,7 @@ pub(crate) enum QuotaTypeArg {
 
 impl QuotaTypeArg {
     /// The engine's quota type.
-    fn quota_type(self) -> QuotaType {
+    pub(crate) fn quota_type(self) -> QuotaType {
         match self {
             QuotaTypeArg::ProducerByteRate => QuotaType::Produce,
             QuotaTypeArg::ConsumerByteRate => QuotaType::Fetch,
