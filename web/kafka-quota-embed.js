@@ -1,0 +1,185 @@
+/*! Kafka Quota Playground embed: <kafka-quota-playground> and ```kafka-quota fences.
+ * One classic script, no framework, no request except the playground's own
+ * iframe. Documented in docs/embedding.md.
+ *
+ *   <script src="https://HOST/PATH/kafka-quota-embed.js" defer></script>
+ *   <kafka-quota-playground panel="answer"><pre>
+ *   kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'producer_byte_rate=1048576' --entity-type users --entity-name alice
+ *   connection: listener=SASL_SSL user=alice client.id=app-1
+ *   </pre></kafka-quota-playground>
+ *
+ * Attributes: panel (answer, lessons, quotas, import, connection, resolution,
+ * simulation), link (a "v1." permalink or a full playground URL), text (else
+ * the element's text), height ("auto" or pixels), theme (light, dark, auto:
+ * follow this page), src (the playground's address; default: index.html next
+ * to this script), readonly ("false" allows editing), title.
+ */
+(function () {
+  'use strict';
+  var TAG = 'kafka-quota-playground';
+  if (!window.customElements || customElements.get(TAG)) return;
+  var NS = 'kafka-quota-playground:';
+  var me = document.currentScript || document.querySelector('script[src*="kafka-quota-embed"]');
+  var HOME = new URL('index.html', (me && me.src) || location.href).href;
+  var FENCE = 'pre.language-kafka-quota,pre.kafka-quota,pre>code.language-kafka-quota,div.language-kafka-quota pre';
+  var live = [];
+
+  // The page's own light/dark setting: Docusaurus (html[data-theme]),
+  // MkDocs Material (body[data-md-color-scheme=slate|default]), a "dark" or
+  // "light" class on <html> (Tailwind, VitePress), else the system's.
+  function pageTheme() {
+    var h = document.documentElement, b = document.body;
+    var s = [h.getAttribute('data-theme'), h.getAttribute('data-color-scheme'), h.className,
+      b && b.getAttribute('data-md-color-scheme')].join(' ');
+    if (/\b(dark|slate)\b/.test(s)) return 'dark';
+    if (/\b(light|default)\b/.test(s)) return 'light';
+    return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  }
+
+  // Removes the indentation common to every non-blank line (a docs author
+  // indents the text inside the element) and the blank lines around it.
+  function dedent(t) {
+    var lines = t.replace(/\r\n?/g, '\n').split('\n'), min = 1e9;
+    while (lines.length && !lines[0].trim()) lines.shift();
+    while (lines.length && !lines[lines.length - 1].trim()) lines.pop();
+    lines.forEach(function (l) { if (l.trim()) min = Math.min(min, l.match(/^[ \t]*/)[0].length); });
+    return lines.map(function (l) { return l.slice(min); }).join('\n');
+  }
+
+  // The text of a code block: Prism (Docusaurus) puts each line in a
+  // .token-line span ended by <br>, which textContent would run together.
+  function codeText(el) {
+    var lines = el.querySelectorAll('.token-line');
+    return lines.length ? [].map.call(lines, function (l) { return l.textContent; }).join('\n') : el.textContent;
+  }
+
+  class Widget extends HTMLElement {
+    connectedCallback() {
+      if (this._frame) { live.push(this); return; }
+      var self = this, a = function (n, d) { var v = self.getAttribute(n); return v == null || v === '' ? d : v; };
+      var panel = a('panel', 'simulation').toLowerCase();
+      var link = a('link', '').trim(), base = a('src', ''), hash = '';
+      if (/^[a-z]+:|^\/\//i.test(link)) {
+        var u = new URL(link, location.href);
+        hash = u.hash.slice(1);
+        if (!base) { u.hash = ''; u.search = ''; base = u.href; }
+      } else if (link) {
+        hash = link.replace(/^#/, '');
+      } else {
+        var from = this._fallback ? this._fallback.querySelector('code') || this._fallback : this;
+        var text = dedent(a('text', '') || codeText(from));
+        if (text) hash = 'text=' + encodeURIComponent(text);
+      }
+      var theme = a('theme', '');
+      this._auto = theme === 'auto';
+      if (this._auto) theme = pageTheme();
+      var q = '?embed=' + encodeURIComponent(panel);
+      if (!/^(false|off|no|0)$/i.test(a('readonly', ''))) q += '&readonly';
+      if (theme === 'light' || theme === 'dark') q += '&theme=' + theme;
+      var fixed = parseInt(a('height', ''), 10);
+      this._fixed = fixed > 0 ? fixed : 0;
+
+      var root = this.attachShadow({ mode: 'open' });
+      var style = document.createElement('style');
+      style.textContent = ':host{display:block;position:relative;margin:1em 0}' +
+        'iframe{display:block;width:100%;border:0}' +
+        '.w{position:absolute;top:0;left:0;visibility:hidden;pointer-events:none}' +
+        ':host([data-state=ready]) slot{display:none}';
+      var f = this._frame = document.createElement('iframe');
+      f.title = a('title', 'Kafka Quota Playground: ' + panel);
+      f.loading = 'lazy';
+      f.className = 'w';
+      f.style.height = (this._fixed || 320) + 'px';
+      f.src = new URL(base || HOME, location.href).href.replace(/[?#].*$/, '') + q + (hash ? '#' + hash : '');
+      this._origin = new URL(f.src).origin;
+      this.setAttribute('data-state', 'loading');
+      // Without a height message 15 s after the frame loaded (its module did
+      // not start), show the frame (it says why) under the text.
+      f.addEventListener('load', function () {
+        self._timer = setTimeout(function () { f.className = ''; }, 15000);
+      });
+      root.appendChild(style);
+      root.appendChild(document.createElement('slot'));
+      root.appendChild(f);
+      live.push(this);
+    }
+
+    disconnectedCallback() {
+      live = live.filter(function (w) { return w !== this; }, this);
+    }
+
+    // A message from this widget's own frame (the caller checked
+    // event.source): the first height shows the frame in place of the text.
+    _message(d) {
+      var f = this._frame;
+      if (d.type !== NS + 'height' || !(d.height > 0)) return;
+      if (!this._fixed) f.style.height = Math.ceil(d.height) + 'px';
+      if (this.getAttribute('data-state') !== 'ready') {
+        clearTimeout(this._timer);
+        f.className = '';
+        this.setAttribute('data-state', 'ready');
+        if (this._block) this._block.style.display = 'none';
+      }
+    }
+
+    _theme(t) {
+      var w = this._frame && this._frame.contentWindow;
+      if (this._auto && w) w.postMessage({ type: NS + 'theme', theme: t }, this._origin === 'null' ? '*' : this._origin);
+    }
+  }
+
+  customElements.define(TAG, Widget);
+
+  addEventListener('message', function (e) {
+    var d = e.data;
+    if (!d || typeof d.type !== 'string') return;
+    for (var i = 0; i < live.length; i++) {
+      if (live[i]._frame.contentWindow === e.source) return live[i]._message(d);
+    }
+  });
+
+  function retheme() {
+    var t = pageTheme();
+    live.forEach(function (w) { w._theme(t); });
+  }
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', retheme);
+
+  // A ```kafka-quota fence becomes a widget placed before it; the block
+  // stays in the page (hidden once the widget has rendered) as the fallback.
+  // Options ride on the fence's data attributes where the generator allows
+  // them (data-panel, data-height, data-theme, data-link, data-readonly).
+  function upgrade() {
+    [].forEach.call(document.querySelectorAll(FENCE), function (el) {
+      var pre = el.closest('pre');
+      if (!pre || pre.hasAttribute('data-kqp')) return;
+      pre.setAttribute('data-kqp', '');
+      var block = pre.parentElement.closest('div.language-kafka-quota') || pre;
+      var w = document.createElement(TAG);
+      ['panel', 'height', 'theme', 'link', 'readonly', 'src'].forEach(function (n) {
+        var v = block.getAttribute('data-' + n) || pre.getAttribute('data-' + n);
+        if (v != null) w.setAttribute(n, v);
+      });
+      w._fallback = pre;
+      w._block = block;
+      block.parentNode.insertBefore(w, block);
+    });
+    // A framework that re-rendered the block shows it again: hide it again.
+    live.forEach(function (w) {
+      if (w._block && w.getAttribute('data-state') === 'ready') w._block.style.display = 'none';
+    });
+  }
+
+  var queued = 0;
+  function later() {
+    if (!queued) queued = setTimeout(function () { queued = 0; upgrade(); retheme(); }, 50);
+  }
+  function start() {
+    upgrade();
+    // Single-page docs (Docusaurus, MkDocs Material's instant navigation)
+    // add blocks without a page load; theme switches change attributes.
+    new MutationObserver(later).observe(document.documentElement,
+      { childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'data-theme', 'data-md-color-scheme'] });
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();
