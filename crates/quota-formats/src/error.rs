@@ -96,6 +96,14 @@ pub enum ErrorKind {
         /// `source()`), when the store gave one.
         kafka: Option<quota_engine::ApiError>,
     },
+    /// The text reads, but the scenario it describes is not one the
+    /// engine can run (a field of the wrong type, an unknown key, a
+    /// workload naming a connection that does not exist): the engine's or
+    /// the scenario reader's own sentence.
+    Invalid {
+        /// A full sentence.
+        message: String,
+    },
     /// `kafka-configs.sh` itself would fail on this command.
     ///
     /// `stderr` is the tool's message exactly as it prints it (first line
@@ -404,6 +412,7 @@ impl fmt::Display for Error {
             ErrorKind::Unsupported { what, why } => {
                 write!(f, "{what} is not supported because {why}.")
             }
+            ErrorKind::Invalid { message } => f.write_str(message),
             ErrorKind::Rejected { message, .. } => {
                 write!(f, "Kafka would reject this quota ({message}); expected a value and entity Kafka accepts.")
             }

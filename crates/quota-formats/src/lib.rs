@@ -8,7 +8,9 @@
 //!   prints it and parsed back (every wording since Kafka 0.9).
 //! - [`java`], [`strimzi`], [`terraform`], [`rpk`]: the other formats, read
 //!   into and written from [`interchange`]'s types; [`scenario`]: the
-//!   playground's scenario JSON.
+//!   playground's scenario JSON; [`scenario_text`]: a scenario as the
+//!   lines a documentation page shows (kafka-configs.sh commands and a
+//!   connection line).
 //! - [`detect`]: which format a text is in, and one entry point to import
 //!   or export any of them.
 //! - [`permalink`]: a scenario in the fragment of a playground URL.
@@ -28,6 +30,7 @@ pub mod monitoring;
 pub mod permalink;
 pub mod rpk;
 pub mod scenario;
+pub mod scenario_text;
 // Writing Strimzi and Terraform is plain text and always built; reading them
 // needs the `yaml` / `hcl` features (saphyr, hcl-rs).
 pub mod strimzi;

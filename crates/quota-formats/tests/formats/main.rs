@@ -9,4 +9,5 @@ mod lab;
 mod no_panic;
 mod real_inputs;
 mod roundtrip;
+mod scenario_text;
 mod snapshots;

@@ -91,4 +91,35 @@ proptest! {
         let prefix = if modern { "Quota configs for" } else { "Configs for" };
         let _ = parse_describe_output(&format!("{prefix} {entity} are {values}"));
     }
+
+    /// The text form of a scenario: directive lines built from its own
+    /// vocabulary with arbitrary values, and arbitrary text, never panic,
+    /// and a problem always has a line inside the text.
+    #[test]
+    fn scenario_text_never_panics(
+        lines in proptest::collection::vec((
+            prop_oneof![Just("connection:"), Just("brokers:"), Just("topic:"), Just("producer:"), Just("consumer:"), Just("run:"), Just("kafka-configs.sh --alter --add-config"), Just("x:")],
+            proptest::collection::vec((
+                prop_oneof![Just("listener"), Just("user"), Just("dn"), Just("client.id"), Just("connection"), Just("records"), Just("record.size"), Just("partitions"), Just("leaders"), Just("acks"), Just("horizon_ms"), Just("preload.records"), Just("client"), Just("quota.window.num")],
+                "[A-Za-z0-9_.,\"'= -]{0,12}",
+            ), 0..5),
+        ), 0..6),
+        noise in "\\PC{0,120}",
+    ) {
+        let text: String = lines
+            .iter()
+            .map(|(d, words)| {
+                let words: Vec<String> = words.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                format!("{d} {}\n", words.join(" "))
+            })
+            .collect();
+        let line_count = u32::try_from(text.lines().count().max(1)).unwrap_or(u32::MAX);
+        if let Err(problems) = quota_formats::scenario_text::parse(&text) {
+            prop_assert!(!problems.is_empty());
+            for p in problems {
+                prop_assert!(p.position.line >= 1 && p.position.line <= line_count, "{p} in {text:?}");
+            }
+        }
+        let _ = quota_formats::scenario_text::parse(&noise);
+    }
 }

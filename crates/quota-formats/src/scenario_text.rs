@@ -1,0 +1,504 @@
+//! A scenario written as text: what a documentation page puts inside a
+//! `kafka-quota` code block or a `<kafka-quota-playground>` element, so that
+//! the page stays readable without JavaScript.
+//!
+//! # Grammar
+//!
+//! One item per line; blank lines and lines starting with `#` are skipped.
+//! The grammar is documented for writers in `docs/scenario-text.md`.
+//!
+//! - **Quotas**: `kafka-configs.sh` command lines (also `kafka-configs`,
+//!   `bin/kafka-configs.sh`, a `$ ` prompt, `\`-newline continuations), read
+//!   as [`crate::configs_sh`] reads runbooks ([`Mode::Import`]: the words
+//!   are split by the `shell-words` crate, `--bootstrap-server` may be left
+//!   out) and applied in order with Kafka's validation. Only `--alter` lines
+//!   change the scenario; a `--describe` line is allowed and does nothing.
+//! - **`connection:`** who connects, as `key=value` words: `listener=`
+//!   (`PLAINTEXT`, `SSL`, `SASL_PLAINTEXT`, `SASL_SSL`), `user=` (the SASL
+//!   name) or `dn=` (the certificate's distinguished name; quote it:
+//!   `dn="CN=app,O=acme"`), `client.id=`, and optionally `name=`, `ip=`,
+//!   `mechanism=`, `ssl.client.auth=`, `client=` (`java`, `legacy`,
+//!   `ignores-throttle`). Without `listener=`, a `dn=` means `SSL`, a `user=`
+//!   `SASL_SSL`, neither `PLAINTEXT`. Several lines give several
+//!   connections; the first one is the one a single answer is about.
+//! - **`brokers:`** the broker count, then broker settings with Kafka's
+//!   names: `brokers: 3 quota.window.num=2`.
+//! - **`topic:`** a name, then `partitions=`, `leaders=0,1,2`,
+//!   `preload.records=`, `preload.record.size=`.
+//! - **`producer:`** / **`consumer:`** a workload: `connection=` (a
+//!   connection's name or its 1-based number; default the first), `topic=`
+//!   (default: the first topic, or a one-partition topic `quotas-demo`),
+//!   the workload's keys (`records=`, `record.size=`, `throughput=`,
+//!   `start_ms=`, `stop_ms=`, `bytes=`, `request.size=`, `fetch.size=`) and
+//!   the client's settings with Kafka's names (`acks=1`, `batch.size=65536`,
+//!   `delivery.timeout.ms=30000`, `fetch.max.bytes=...`).
+//! - **`run:`** `horizon_ms=` (simulated time, default 600000), `seed=`,
+//!   `name=`.
+//!
+//! The keys are the scenario JSON's own (`crate::scenario`); the values are
+//! read by the same serde definitions, and the whole scenario is checked by
+//! [`Scenario::validate`], so text and JSON accept exactly the same
+//! scenarios. Every problem names its line and column.
+//!
+//! # Example
+//!
+//! ```
+//! let text = "\
+//! kafka-configs.sh --alter --add-config producer_byte_rate=2097152 --entity-type users --entity-name alice
+//! connection: listener=SASL_SSL user=alice client.id=app-1
+//! producer: records=30000 record.size=1000 acks=1
+//! ";
+//! let scenario = quota_formats::scenario_text::parse(text).map_err(|e| e[0].to_string())?;
+//! assert_eq!(scenario.quotas.len(), 1);
+//! assert_eq!(scenario.connections[0].client_id, "app-1");
+//! assert_eq!(scenario.workloads.len(), 1);
+//!
+//! let problems = quota_formats::scenario_text::parse("connection: listener=TLS").unwrap_err();
+//! assert_eq!(problems[0].position.line, 1);
+//! assert_eq!(problems[0].position.column, 13);
+//! # Ok::<(), String>(())
+//! ```
+
+use quota_engine::sim::{
+    BrokersSpec, ConnectionSpec, ConsumerWorkload, ProducerWorkload, Scenario, TopicSpec,
+    Workload,
+};
+use quota_engine::QuotaStore;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::configs_sh::{self, Mode};
+use crate::error::{Error, ErrorKind, Position};
+
+/// The directives a line may start with, in the order the docs list them.
+pub const DIRECTIVES: [&str; 6] = ["connection", "brokers", "topic", "producer", "consumer", "run"];
+
+/// The topic a workload writes to when the text declares none.
+pub const DEFAULT_TOPIC: &str = "quotas-demo";
+
+/// Reads a scenario from its text form (see the module docs).
+///
+/// # Errors
+///
+/// Every problem found, in line order, each an [`Error`] with its line and
+/// column: a line that is neither a command nor a directive
+/// ([`ErrorKind::Syntax`]), a `kafka-configs.sh` command the tool or Kafka
+/// refuses (the tool's and Kafka's own messages), a `key=value` the scenario
+/// does not take or a value of the wrong type, and what
+/// [`Scenario::validate`] finds ([`ErrorKind::Invalid`], pointing at the
+/// line that made the part named by the engine's path).
+pub fn parse(text: &str) -> Result<Scenario, Vec<Error>> {
+    let mut reader = Reader::default();
+    let mut configs = String::new();
+    let mut continuing = false;
+    for (i, raw) in text.lines().enumerate() {
+        let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        let trimmed = raw.trim();
+        if continuing || is_configs_command(trimmed) {
+            continuing = trimmed.ends_with('\\');
+            configs.push_str(raw);
+        } else if !(trimmed.is_empty() || trimmed.starts_with('#')) {
+            reader.directive(line, raw);
+        }
+        configs.push('\n');
+    }
+    let mut store = QuotaStore::new();
+    for outcome in configs_sh::run_script(&configs, Mode::Import, &mut store) {
+        if let Err(e) = outcome.result {
+            reader.problems.push(e);
+        }
+    }
+    reader.finish(store)
+}
+
+/// True for a line that starts a `kafka-configs` command (after an optional
+/// `$ ` prompt or path).
+fn is_configs_command(line: &str) -> bool {
+    let line = line.strip_prefix('$').map_or(line, str::trim_start);
+    let first = line.split_whitespace().next().unwrap_or("");
+    let base = first.rsplit('/').next().unwrap_or(first);
+    base == "kafka-configs" || base == "kafka-configs.sh"
+}
+
+/// One `key=value` word of a directive line.
+struct Word {
+    key: String,
+    value: String,
+    /// 1-based column of the word's first character.
+    column: u32,
+}
+
+/// A part of the scenario made by one line.
+struct Item {
+    line: u32,
+    /// Column of the text after the directive's colon.
+    column: u32,
+    words: Vec<Word>,
+    /// The positional words (the broker count, the topic name).
+    bare: Vec<(String, u32)>,
+}
+
+#[derive(Default)]
+struct Reader {
+    problems: Vec<Error>,
+    connections: Vec<Item>,
+    brokers: Option<Item>,
+    topics: Vec<Item>,
+    /// `(is_producer, item)`.
+    workloads: Vec<(bool, Item)>,
+    run: Option<Item>,
+    /// Which line made which part: (path prefix such as `workloads[1]`, line, column).
+    places: Vec<(String, u32, u32)>,
+}
+
+impl Reader {
+    fn directive(&mut self, line: u32, raw: &str) {
+        let indent = raw.len() - raw.trim_start().len();
+        let body = raw.trim();
+        let Some((name, rest)) = body.split_once(':').filter(|(n, _)| DIRECTIVES.contains(&n.trim())) else {
+            let shown: String = body.chars().take(40).collect();
+            let more = if body.chars().count() > 40 { "…" } else { "" };
+            self.problems.push(Error::syntax(
+                Position::new(line, col(raw, indent)),
+                "a kafka-configs.sh command or one of connection:, brokers:, topic:, producer:, consumer:, run:",
+                format!("'{shown}{more}'"),
+            ));
+            return;
+        };
+        let rest_at = indent + name.len() + 1;
+        let item = match words(raw, rest_at, rest) {
+            Ok((words, bare)) => Item { line, column: col(raw, rest_at + (rest.len() - rest.trim_start().len())), words, bare },
+            Err(e) => {
+                self.problems.push(Error::syntax(Position::new(line, col(raw, rest_at)), "key=value words (quote a value with spaces)", e));
+                return;
+            }
+        };
+        match name.trim() {
+            "connection" => self.connections.push(item),
+            "topic" => self.topics.push(item),
+            "producer" => self.workloads.push((true, item)),
+            "consumer" => self.workloads.push((false, item)),
+            once => {
+                let slot = if once == "brokers" { &mut self.brokers } else { &mut self.run };
+                if let Some(first) = slot {
+                    let first_line = first.line;
+                    self.problems.push(Error::syntax(
+                        Position::new(line, col(raw, indent)),
+                        format!("one {once}: line (the first is on line {first_line})"),
+                        format!("a second {once}: line"),
+                    ));
+                } else {
+                    *slot = Some(item);
+                }
+            }
+        }
+    }
+
+    fn finish(mut self, store: QuotaStore) -> Result<Scenario, Vec<Error>> {
+        let mut scenario = crate::scenario::with_quotas(&store);
+        if let Some(b) = self.brokers.take() {
+            let mut obj = Map::new();
+            let mut bare = b.bare.iter();
+            if let Some((count, c)) = bare.next() {
+                match count.parse::<u32>() {
+                    Ok(n) => {
+                        obj.insert("count".into(), n.into());
+                    }
+                    Err(_) => self.problems.push(Error::syntax(Position::new(b.line, *c), "the number of brokers", format!("'{count}'"))),
+                }
+            }
+            self.extra_bare(&b, bare.as_slice());
+            obj.insert("settings".into(), Value::Object(values(&b.words, &[])));
+            if let Some(spec) = self.read::<BrokersSpec>(&b, Value::Object(obj)) {
+                self.places.push(("brokers".into(), b.line, b.column));
+                scenario.brokers = spec;
+            }
+        }
+        for t in std::mem::take(&mut self.topics) {
+            let mut obj = Map::new();
+            let mut bare = t.bare.iter();
+            match bare.next() {
+                Some((name, _)) => {
+                    obj.insert("name".into(), name.clone().into());
+                }
+                None => {
+                    self.problems.push(Error::syntax(Position::new(t.line, t.column), "the topic's name, e.g. topic: orders partitions=3", "no name"));
+                    continue;
+                }
+            }
+            self.extra_bare(&t, bare.as_slice());
+            let mut preload = Map::new();
+            for w in &t.words {
+                if let Some(k) = w.key.strip_prefix("preload.") {
+                    preload.insert(k.to_owned(), typed(k, &w.value, &[]));
+                } else if w.key == "leaders" {
+                    let list: Vec<Value> = w.value.split(',').map(|s| typed("leaders", s.trim(), &[])).collect();
+                    obj.insert("leaders".into(), Value::Array(list));
+                } else {
+                    obj.insert(w.key.clone(), typed(&w.key, &w.value, &[]));
+                }
+            }
+            if !preload.is_empty() {
+                obj.insert("preload".into(), Value::Object(preload));
+            }
+            if let Some(spec) = self.read::<TopicSpec>(&t, Value::Object(obj)) {
+                self.places.push((format!("topics[{}]", scenario.topics.len()), t.line, t.column));
+                scenario.topics.push(spec);
+            }
+        }
+        let mut names: Vec<String> = Vec::new();
+        for (n, c) in std::mem::take(&mut self.connections).into_iter().enumerate() {
+            self.extra_bare(&c, &c.bare);
+            let mut obj = values(&c.words, &["user", "dn", "client"]);
+            let user = c.words.iter().find(|w| w.key == "user");
+            let dn = c.words.iter().find(|w| w.key == "dn");
+            if let (Some(_), Some(d)) = (user, dn) {
+                self.problems.push(Error::syntax(Position::new(c.line, d.column), "user= (a SASL name) or dn= (a certificate), not both", "both"));
+            }
+            if let Some(w) = user.or(dn) {
+                obj.insert("identity".into(), w.value.clone().into());
+            }
+            if !obj.contains_key("listener") {
+                let listener = if dn.is_some() { "SSL" } else if user.is_some() { "SASL_SSL" } else { "PLAINTEXT" };
+                obj.insert("listener".into(), listener.into());
+            }
+            if let Some(w) = c.words.iter().find(|w| w.key == "client") {
+                let kind = match w.value.as_str() {
+                    "java" | "kip-219" => "kip-219",
+                    other => other,
+                };
+                obj.insert("client_throttling".into(), kind.into());
+            }
+            if !obj.contains_key("name") {
+                let id = obj.get("client.id").and_then(Value::as_str).unwrap_or("");
+                let name = if !id.is_empty() && !names.iter().any(|n| n == id) { id.to_owned() } else { format!("connection {}", n + 1) };
+                obj.insert("name".into(), name.into());
+            }
+            names.push(obj.get("name").and_then(Value::as_str).unwrap_or("").to_owned());
+            if let Some(spec) = self.read::<ConnectionSpec>(&c, Value::Object(obj)) {
+                self.places.push((format!("connections[{}]", scenario.connections.len()), c.line, c.column));
+                scenario.connections.push(spec);
+            }
+        }
+        let mut default_topic_needed = false;
+        for (producer, w) in std::mem::take(&mut self.workloads) {
+            self.extra_bare(&w, &w.bare);
+            let top: &[&str] = if producer {
+                &["connection", "topic", "records", "record.size", "bytes", "request.size", "throughput", "start_ms", "stop_ms"]
+            } else {
+                &["connection", "topic", "records", "bytes", "fetch.size", "start_ms", "stop_ms"]
+            };
+            let mut obj = Map::new();
+            let mut config = Map::new();
+            for word in &w.words {
+                let v = typed(&word.key, &word.value, &["connection", "topic", "acks"]);
+                if top.contains(&word.key.as_str()) {
+                    obj.insert(word.key.clone(), v);
+                } else {
+                    config.insert(word.key.clone(), v);
+                }
+            }
+            let connection = match w.words.iter().find(|x| x.key == "connection") {
+                Some(x) => match x.value.parse::<usize>() {
+                    Ok(n) if n >= 1 && n <= names.len() => names[n - 1].clone(),
+                    Ok(n) => {
+                        self.problems.push(Error::new(
+                            Position::new(w.line, x.column),
+                            ErrorKind::Invalid { message: format!("connection={n} names no connection: the text has {} connection: line(s), numbered from 1.", names.len()) },
+                        ));
+                        continue;
+                    }
+                    Err(_) => x.value.clone(),
+                },
+                None => match names.first() {
+                    Some(n) => n.clone(),
+                    None => {
+                        let kind = if producer { "producer" } else { "consumer" };
+                        self.problems.push(Error::new(
+                            Position::new(w.line, 1),
+                            ErrorKind::Invalid { message: format!("A {kind}: line needs a connection: line (who connects: listener, user or dn, client.id), and the text has none.") },
+                        ));
+                        continue;
+                    }
+                },
+            };
+            obj.insert("connection".into(), connection.into());
+            if !obj.contains_key("topic") {
+                let topic = scenario.topics.first().map_or_else(
+                    || {
+                        default_topic_needed = true;
+                        DEFAULT_TOPIC.to_owned()
+                    },
+                    |t| t.name.clone(),
+                );
+                obj.insert("topic".into(), topic.into());
+            }
+            obj.insert("config".into(), Value::Object(config));
+            let workload = if producer {
+                self.read::<ProducerWorkload>(&w, Value::Object(obj)).map(Workload::Producer)
+            } else {
+                self.read::<ConsumerWorkload>(&w, Value::Object(obj)).map(Workload::Consumer)
+            };
+            if let Some(workload) = workload {
+                self.places.push((format!("workloads[{}]", scenario.workloads.len()), w.line, w.column));
+                scenario.workloads.push(workload);
+            }
+        }
+        if default_topic_needed {
+            scenario.topics.push(TopicSpec { name: DEFAULT_TOPIC.to_owned(), partitions: 1, preload: None, leaders: None });
+        }
+        if let Some(r) = self.run.take() {
+            self.places.push(("horizon_ms".into(), r.line, r.column));
+            self.extra_bare(&r, &r.bare);
+            for w in &r.words {
+                let pos = Position::new(r.line, w.column);
+                match w.key.as_str() {
+                    "horizon_ms" => match w.value.parse::<u64>() {
+                        Ok(v) => scenario.horizon_ms = v,
+                        Err(_) => self.problems.push(Error::syntax(pos, "horizon_ms= a whole number of simulated milliseconds", format!("'{}'", w.value))),
+                    },
+                    "seed" => match w.value.parse::<u64>() {
+                        Ok(v) => scenario.seed = v,
+                        Err(_) => self.problems.push(Error::syntax(pos, "seed= a whole number", format!("'{}'", w.value))),
+                    },
+                    "name" => scenario.name.clone_from(&w.value),
+                    other => self.problems.push(Error::syntax(pos, "one of horizon_ms=, seed=, name= on the run: line", format!("'{other}='"))),
+                }
+            }
+        }
+        if self.problems.is_empty() {
+            if let Err(found) = scenario.validate() {
+                for p in found {
+                    let pos = self.place_of(&p.path);
+                    self.problems.push(Error::new(pos, ErrorKind::Invalid { message: format!("{}: {}", p.path, p.error) }));
+                }
+            }
+        }
+        if self.problems.is_empty() {
+            Ok(scenario)
+        } else {
+            self.problems.sort_by_key(|e| e.position);
+            Err(self.problems)
+        }
+    }
+
+    /// Reads one part of the scenario with its serde definition; a problem
+    /// points at the word it names.
+    fn read<T: DeserializeOwned>(&mut self, item: &Item, value: Value) -> Option<T> {
+        match serde_json::from_value(value) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                let message = e.to_string();
+                // serde names a field as `name`: point at its word.
+                let column = item
+                    .words
+                    .iter()
+                    .find(|w| message.contains(&format!("`{}`", w.key)))
+                    .map_or(item.column, |w| w.column);
+                self.problems.push(Error::new(Position::new(item.line, column), ErrorKind::Invalid { message: sentence(&message) }));
+                None
+            }
+        }
+    }
+
+    fn extra_bare(&mut self, item: &Item, extra: &[(String, u32)]) {
+        if let Some((word, c)) = extra.first() {
+            self.problems.push(Error::syntax(Position::new(item.line, *c), "key=value", format!("'{word}'")));
+        }
+    }
+
+    /// The line (and column 1) that made the part at a validation `path`
+    /// such as `workloads[1].producer.connection` (the lines were kept in
+    /// the order the scenario's lists were built).
+    fn place_of(&self, path: &str) -> Position {
+        self.places
+            .iter()
+            .filter(|(prefix, _, _)| {
+                path.strip_prefix(prefix.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+            })
+            .max_by_key(|(prefix, _, _)| prefix.len())
+            .map_or(Position::new(1, 1), |(_, line, column)| Position::new(*line, *column))
+    }
+}
+
+/// Splits the text after a directive's colon into `key=value` words and
+/// bare words with their columns (`shell-words` does the quoting; columns
+/// are found by looking each word's key up in the raw line, left to right).
+fn words(raw: &str, rest_at: usize, rest: &str) -> Result<(Vec<Word>, Vec<(String, u32)>), String> {
+    let split = shell_words::split(rest).map_err(|_| "an unclosed quote".to_owned())?;
+    let mut words = Vec::new();
+    let mut bare = Vec::new();
+    let mut from = rest_at;
+    for w in split {
+        let (needle, kv) = match w.split_once('=') {
+            Some((k, v)) => (format!("{k}="), Some((k.to_owned(), v.to_owned()))),
+            None => (w.chars().take(8).collect(), None),
+        };
+        let at = raw[from..].find(&needle).map_or(from, |i| from + i);
+        let column = col(raw, at);
+        from = at + needle.len().min(raw.len() - at);
+        match kv {
+            Some((key, value)) => words.push(Word { key, value, column }),
+            None => bare.push((w, column)),
+        }
+    }
+    Ok((words, bare))
+}
+
+/// The 1-based character column of byte offset `at` of `line`.
+fn col(line: &str, at: usize) -> u32 {
+    let at = at.min(line.len());
+    u32::try_from(line[..at].chars().count() + 1).unwrap_or(u32::MAX)
+}
+
+/// `key=value` words as a JSON object, skipping `skip`.
+fn values(words: &[Word], skip: &[&str]) -> Map<String, Value> {
+    words
+        .iter()
+        .filter(|w| !skip.contains(&w.key.as_str()))
+        .map(|w| (w.key.clone(), typed(&w.key, &w.value, &[])))
+        .collect()
+}
+
+/// The keys whose values are always text, whatever they look like.
+const TEXT_KEYS: [&str; 8] = ["name", "listener", "mechanism", "ssl.client.auth", "identity", "client.id", "ip", "client_throttling"];
+
+/// A word's value as JSON: a number or `true`/`false` when it reads as one,
+/// text for the [`TEXT_KEYS`] and `text` (a client.id `123` stays text).
+fn typed(key: &str, value: &str, text: &[&str]) -> Value {
+    if TEXT_KEYS.contains(&key) || text.contains(&key) {
+        return value.into();
+    }
+    if let Ok(n) = value.parse::<u64>() {
+        return n.into();
+    }
+    if let Ok(n) = value.parse::<i64>() {
+        return n.into();
+    }
+    match value {
+        "true" => return true.into(),
+        "false" => return false.into(),
+        _ => {}
+    }
+    value
+        .parse::<f64>()
+        .ok()
+        .filter(|f| f.is_finite())
+        .and_then(serde_json::Number::from_f64)
+        .map_or_else(|| value.into(), Value::Number)
+}
+
+/// serde's message as a sentence: capitalised, ending with a full stop.
+fn sentence(message: &str) -> String {
+    let mut s = String::with_capacity(message.len() + 1);
+    let mut cs = message.chars();
+    if let Some(f) = cs.next() {
+        s.extend(f.to_uppercase());
+    }
+    s.push_str(cs.as_str());
+    if !s.ends_with('.') {
+        s.push('.');
+    }
+    s
+}

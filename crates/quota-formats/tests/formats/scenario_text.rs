@@ -1,0 +1,118 @@
+//! The text form of a scenario (`quota_formats::scenario_text`): what a docs
+//! page writes reads as the same scenario as its JSON, and every problem
+//! names its line and column.
+
+use quota_engine::resolve::Rung;
+use quota_engine::sim::{ClientThrottling, ListenerKind, Workload};
+use quota_engine::cluster::Cluster;
+use quota_engine::QuotaType;
+use quota_formats::scenario_text::{parse, DEFAULT_TOPIC};
+
+fn problems(text: &str) -> Vec<String> {
+    parse(text).expect_err("the text has a problem").iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn a_docs_block_reads_as_the_scenario_its_json_gives() {
+    let text = r#"
+# tenant-a is limited to 2 MB/s per broker
+kafka-configs.sh --bootstrap-server localhost:9092 --alter \
+  --add-config 'producer_byte_rate=2097152' --entity-type users --entity-name tenant-a
+$ bin/kafka-configs.sh --alter --add-config consumer_byte_rate=1048576 --entity-type clients --entity-default
+
+connection: listener=SASL_SSL user=tenant-a client.id=app-1
+connection: dn="CN=billing, O=Acme" client.id=billing client=ignores-throttle
+brokers: 3 quota.window.num=2
+topic: orders partitions=3
+producer: records=30000 record.size=1000 acks=1 delivery.timeout.ms=30000
+consumer: connection=2
+run: horizon_ms=20000 seed=7
+"#;
+    let s = parse(text).unwrap_or_else(|e| panic!("{}", e[0]));
+    assert_eq!(s.quotas.len(), 2);
+    assert_eq!(s.connections.len(), 2);
+    assert_eq!(s.connections[0].listener, ListenerKind::SaslSsl);
+    assert_eq!(s.connections[0].identity.as_deref(), Some("tenant-a"));
+    assert_eq!(s.connections[0].name, "app-1");
+    assert_eq!(s.connections[1].listener, ListenerKind::Ssl, "a dn= without listener= is an SSL connection");
+    assert_eq!(s.connections[1].identity.as_deref(), Some("CN=billing, O=Acme"));
+    assert_eq!(s.connections[1].client_throttling, ClientThrottling::IgnoresThrottle);
+    assert_eq!(s.brokers.count, 3);
+    assert_eq!(s.brokers.settings.quota_window_num, 2);
+    assert_eq!(s.topics[0].name, "orders");
+    assert_eq!(s.topics[0].partitions, 3);
+    assert_eq!(s.horizon_ms, 20_000);
+    assert_eq!(s.seed, 7);
+    let Workload::Producer(p) = &s.workloads[0] else { panic!("a producer") };
+    assert_eq!((p.connection.as_str(), p.topic.as_str(), p.records, p.record_size), ("app-1", "orders", 30_000, 1000));
+    assert_eq!(p.config.delivery_timeout_ms, 30_000);
+    let Workload::Consumer(c) = &s.workloads[1] else { panic!("a consumer") };
+    assert_eq!(c.connection, "billing");
+
+    // The engine answers from it as from the JSON: users/tenant-a, rung 3 of
+    // Kafka's ladder, for produce.
+    let cluster = Cluster::new(&s);
+    let answer = cluster.resolve_type(0, QuotaType::Produce).expect("a principal");
+    assert_eq!(answer.limit(), Some(2_097_152.0));
+    assert_eq!(answer.rung().map(Rung::number), Some(3));
+
+    // The same scenario, through its JSON, is equal.
+    let json = quota_formats::scenario::to_json(&s);
+    assert_eq!(quota_formats::scenario::from_json(&json).expect("reads").scenario, s);
+}
+
+#[test]
+fn defaults_make_a_three_line_block_runnable() {
+    let s = parse(
+        "kafka-configs --alter --add-config producer_byte_rate=1024 --entity-type clients --entity-name app\n\
+         connection: client.id=app\n\
+         producer: records=10 record.size=100",
+    )
+    .unwrap_or_else(|e| panic!("{}", e[0]));
+    assert_eq!(s.connections[0].listener, ListenerKind::Plaintext);
+    assert_eq!(s.topics.len(), 1);
+    assert_eq!(s.topics[0].name, DEFAULT_TOPIC);
+    let Workload::Producer(p) = &s.workloads[0] else { panic!("a producer") };
+    assert_eq!((p.connection.as_str(), p.topic.as_str()), ("app", DEFAULT_TOPIC));
+    // Without a workload there is nothing to simulate, and that is allowed.
+    assert!(parse("connection: user=alice").expect("reads").workloads.is_empty());
+}
+
+#[test]
+fn every_problem_names_its_line_and_column() {
+    assert_eq!(
+        problems("connection: user=alice\nproducr: records=1"),
+        ["Line 2, column 1: expected a kafka-configs.sh command or one of connection:, brokers:, topic:, producer:, consumer:, run:, but found 'producr: records=1'."]
+    );
+    let p = problems("connection: listener=TLS user=a");
+    assert!(p[0].starts_with("Line 1, column 13: Unknown variant `TLS`"), "{p:?}");
+    let p = problems("connection: user=a colour=blue");
+    assert!(p[0].starts_with("Line 1, column 20: Unknown field `colour`"), "{p:?}");
+    let p = problems("connection: user=a\nproducer: records=many");
+    assert!(p[0].starts_with("Line 2, column 11: Invalid type: string \"many\""), "{p:?}");
+    assert_eq!(
+        problems("connection: user=a\nproducer: connection=3"),
+        ["Line 2, column 11: connection=3 names no connection: the text has 1 connection: line(s), numbered from 1."]
+    );
+    assert_eq!(
+        problems("producer: records=1"),
+        ["Line 1, column 1: A producer: line needs a connection: line (who connects: listener, user or dn, client.id), and the text has none."]
+    );
+    assert_eq!(problems("connection: dn=\"CN=a")[0], "Line 1, column 12: expected key=value words (quote a value with spaces), but found an unclosed quote.");
+    // Kafka's own refusal of a quota, at the command's line.
+    let p = problems("connection: user=a\nkafka-configs.sh --alter --add-config producer_byte_rate=0 --entity-type users --entity-name a");
+    assert!(p[0].starts_with("Line 2, column 1:") && p[0].contains("producer_byte_rate"), "{p:?}");
+    // The engine's validation, pointing at the line that made the part.
+    let p = problems("connection: user=a\nbrokers: 2\ntopic: t partitions=2 leaders=0,5\nproducer: records=1");
+    assert!(p[0].starts_with("Line 3, column 8: topics[0].leaders"), "{p:?}");
+    // Several problems, in line order.
+    assert_eq!(problems("oops\nconnection: user=a\nbrokers: x").len(), 2);
+    assert_eq!(problems("brokers: 1\nbrokers: 2")[0], "Line 2, column 1: expected one brokers: line (the first is on line 1), but found a second brokers: line.");
+}
+
+#[test]
+fn a_numeric_client_id_stays_text() {
+    let s = parse("connection: client.id=123 user=007").expect("reads");
+    assert_eq!(s.connections[0].client_id, "123");
+    assert_eq!(s.connections[0].identity.as_deref(), Some("007"));
+}
