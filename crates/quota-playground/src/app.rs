@@ -13,6 +13,7 @@ use crate::model::Analysis;
 use crate::platform;
 use crate::sim_view::SimView;
 use crate::state::AppState;
+use crate::text_problems::TextProblems;
 
 /// A panel that can be embedded on its own (`?embed=<name>`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,12 +72,27 @@ impl Panel {
         }
     }
 
+    /// Whether the panel is an editor of the scenario (every control of it
+    /// changes the scenario or loads another), so a read-only embed
+    /// disables all of its controls.
+    pub const fn edits(self) -> bool {
+        matches!(self, Panel::Quotas | Panel::Connection | Panel::Lessons | Panel::Import)
+    }
+
     /// The embedded panel for `?embed=<value>`: a bare `?embed` (or an
     /// unknown name) shows the simulation.
     pub fn from_query(value: Option<&str>) -> Option<Panel> {
         let v = value?.trim().to_ascii_lowercase();
         Some(Panel::ALL.into_iter().find(|p| p.slug() == v).unwrap_or(Panel::Simulation))
     }
+}
+
+/// Whether `?readonly[=<value>]` asks for a read-only embed: a bare
+/// `?readonly` or any value but `0`, `false`, `off` and `no`. The
+/// `<kafka-quota-playground>` element (web/kafka-quota-embed.js) adds it
+/// unless told `readonly="false"`.
+pub(crate) fn is_readonly(value: Option<&str>) -> bool {
+    value.is_some_and(|v| !matches!(v.trim().to_ascii_lowercase().as_str(), "0" | "false" | "off" | "no"))
 }
 
 /// What to say when `?embed=<value>` names no panel (the simulation is
@@ -164,6 +180,8 @@ pub fn app() -> Html {
     let embed_param = use_memo((), |_| platform::query_param("embed"));
     let embed = Panel::from_query(embed_param.as_deref());
     let embed_note = embed_warning(embed_param.as_deref());
+    let text_errors = use_memo((), |_| platform::text_hash_errors());
+    let readonly = embed.is_some() && is_readonly(platform::query_param("readonly").as_deref());
     let state = use_reducer(|| {
         let (scenario, origin, notice) = platform::initial_scenario(embed.is_some());
         let mut s = AppState::new(scenario, origin);
@@ -192,20 +210,36 @@ pub fn app() -> Html {
     hooks::use_recompute_mark(rev, timer);
     let narrow = hooks::use_narrow();
 
+    // A `#text=` scenario with problems: shown (with its text) until the
+    // notice that says so is dismissed or replaced.
+    let text_box = (*text_errors).clone().filter(|_| state.notice.as_ref().is_some_and(|n| n.level == crate::state::NoticeLevel::Error)).map(|errors| html! { <TextProblems {errors} /> });
     let ctx = Ctx { state: state.clone(), analysis, sim, embed, narrow };
     let body = match embed {
         Some(panel) => html! {
-            <main class="embed" data-testid="embed" data-panel={panel.slug()}>
+            <main class={classes!("embed", readonly.then_some("readonly"))} data-testid="embed" data-panel={panel.slug()}>
                 if let Some(w) = embed_note {
                     <p class="msg warn" role="note" data-testid="embed-warning">{ "⚠ " }{ w }</p>
                 }
                 // A damaged link says so in an embed too (the default
                 // scenario is shown, and the reader should know).
-                if state.notice.as_ref().is_some_and(|n| n.level == crate::state::NoticeLevel::Error) { <NoticeBar /> }
-                { panel_view(panel) }
+                // (A `#text=` with problems has its own box, below.)
+                if text_box.is_none() && state.notice.as_ref().is_some_and(|n| n.level == crate::state::NoticeLevel::Error) { <NoticeBar /> }
+                if let Some(b) = text_box.clone() {
+                    // The text and its problems instead of the default
+                    // scenario's panel, which would mislead a docs reader.
+                    { b }
+                } else if readonly && panel.edits() {
+                    // Every control of an editing panel disabled at once; the
+                    // panel stays readable (the simulation and resolution
+                    // panels keep their viewing controls, see web/style.css).
+                    <fieldset class="readonly-panel" disabled={true}>{ panel_view(panel) }</fieldset>
+                } else {
+                    { panel_view(panel) }
+                }
                 if state.help_open { <HelpSheet /> }
                 <p class="embed-foot">
-                    <a href={format!("{}#{}", platform::page_base(), quota_formats::permalink::encode(&state.scenario))}
+                    <a href={format!("{}#{}", platform::page_base(),
+                            if text_box.is_some() { platform::location_hash() } else { quota_formats::permalink::encode(&state.scenario) })}
                        target="_blank" rel="noopener">{ "Open in the Kafka Quota Playground" }</a>
                 </p>
             </main>
@@ -224,6 +258,7 @@ pub fn app() -> Html {
                         onclick={let d = state.dispatcher(); move |_| d.dispatch(crate::state::Action::SetHelp(true))}>{ "?" }</button>
                 </header>
                 <NoticeBar />
+                { text_box.clone().unwrap_or_default() }
                 <main class="page">
                     { panel_view(Panel::Answer) }
                     { panel_view(Panel::Lessons) }
@@ -300,5 +335,16 @@ mod tests {
         assert_eq!(embed_warning(None), None);
         assert_eq!(embed_warning(Some("quotas")), None);
         assert!(embed_warning(Some(&"x".repeat(100))).unwrap().starts_with(&format!("'{}…'", "x".repeat(40))));
+    }
+
+    #[test]
+    fn readonly_is_a_bare_flag_or_any_value_but_a_no() {
+        assert!(!is_readonly(None));
+        assert!(is_readonly(Some("")));
+        assert!(is_readonly(Some("1")));
+        assert!(is_readonly(Some("true")));
+        for no in ["0", "false", "OFF", " no "] {
+            assert!(!is_readonly(Some(no)), "{no}");
+        }
     }
 }

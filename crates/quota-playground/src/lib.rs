@@ -10,7 +10,8 @@
 //! - [`platform`]: URL hash, local storage, clipboard, the parent page of an
 //!   embed, the panic hook.
 //! - `hooks` and `components`: effects and the panels; `sim_view`: the
-//!   simulation they share.
+//!   simulation they share; `text_problems`: a `#text=` scenario that
+//!   could not be read.
 #![warn(missing_docs, unreachable_pub)]
 
 mod app;
@@ -22,6 +23,7 @@ pub mod platform;
 pub mod presets;
 mod sim_view;
 pub mod state;
+mod text_problems;
 pub mod worker;
 
 pub use app::{App, Panel};
