@@ -1,0 +1,33 @@
+// Makes the build's oEmbed description absolute for the address it is
+// published at (a static file cannot know it; docs/embedding.md, "oEmbed"):
+//   node scripts/oembed.mjs https://quotas.example.com/ [dist]
+// rewrites dist/oembed.json (provider_url, the iframe's src) and the
+// discovery <link> of dist/index.html to that address.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const [base, dist = 'dist'] = process.argv.slice(2);
+let url;
+try {
+  url = new URL(base);
+  if (!/^https?:$/.test(url.protocol)) throw new Error('not http(s)');
+} catch {
+  console.error(`usage: node scripts/oembed.mjs <https://host/path/> [dist]: '${base ?? ''}' is not an http(s) address.`);
+  process.exit(2);
+}
+if (!url.pathname.endsWith('/')) url.pathname += '/';
+const abs = (rel) => new URL(rel, url).href;
+
+const jsonPath = join(dist, 'oembed.json');
+const o = JSON.parse(await readFile(jsonPath, 'utf8'));
+o.provider_url = abs(o.provider_url);
+o.html = o.html.replace(/src="([^"]*)"/, (_, src) => `src="${abs(src.replaceAll('&amp;', '&')).replaceAll('&', '&amp;')}"`);
+await writeFile(jsonPath, JSON.stringify(o, null, 2) + '\n');
+
+const htmlPath = join(dist, 'index.html');
+const html = await readFile(htmlPath, 'utf8');
+const discovery = /(<link rel="alternate" type="application\/json\+oembed" href=")[^"]*"/;
+const linked = html.replace(discovery, `$1${abs('oembed.json')}"`);
+if (!discovery.test(html)) { console.error(`${htmlPath} has no oEmbed discovery <link>.`); process.exit(1); }
+await writeFile(htmlPath, linked);
+console.log(`oembed.json and index.html now point at ${url.href}`);
