@@ -299,22 +299,22 @@ test('embed mode shows one panel without chrome and reports its height to the pa
   const host = await browser.newContext();
   const parent = await host.newPage();
   await parent.goto(`${server.url}embed-example.html${hash}`);
-  // The example page's own listener sets the iframe's height from the message.
-  await parent.waitForFunction(() => parseInt(document.getElementById('ladder').style.height, 10) > 200, null, { timeout: 20000 });
+  // The example page's <kafka-quota-playground> sets its iframe's height from the message.
+  await parent.waitForFunction(() => parseInt(document.getElementById('ladder').shadowRoot.querySelector('iframe').style.height, 10) > 200, null, { timeout: 20000 });
   await shot(parent, 'embed-example', false);
   // The height follows the content both ways, also without a re-render of
   // the app (a <details> opening), and the content fits: no inner scrolling.
-  const ladder = () => parent.evaluate(() => parseInt(document.getElementById('ladder').style.height, 10));
+  const ladder = () => parent.evaluate(() => parseInt(document.getElementById('ladder').shadowRoot.querySelector('iframe').style.height, 10));
   const frame = parent.frames().find((f) => f.url().includes('embed=resolution'));
   const fits = () => frame.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight + 1);
   await parent.waitForFunction(() => true);
   const h0 = await ladder();
   assert.equal(await fits(), true, `the resolution embed scrolls inside ${h0} px`);
   await frame.locator('#resolution details > summary').first().click();
-  await parent.waitForFunction((h) => parseInt(document.getElementById('ladder').style.height, 10) > h, h0);
+  await parent.waitForFunction((h) => parseInt(document.getElementById('ladder').shadowRoot.querySelector('iframe').style.height, 10) > h, h0);
   assert.equal(await fits(), true, 'the content fits after a <details> opens');
   await frame.locator('#resolution details > summary').first().click();
-  await parent.waitForFunction((h) => parseInt(document.getElementById('ladder').style.height, 10) <= h + 1, h0);
+  await parent.waitForFunction((h) => parseInt(document.getElementById('ladder').shadowRoot.querySelector('iframe').style.height, 10) <= h + 1, h0);
   await host.close();
 
   // An embed shows every reader the same scenario: never the reader's autosave.

@@ -1,0 +1,203 @@
+// The embed script (web/kafka-quota-embed.js) on a documentation page of
+// another origin, against the release build: two <kafka-quota-playground>
+// elements and one ```kafka-quota fence become three widgets with their
+// panels and heights, in light and dark; a bad line is reported inside the
+// widget; without the script the text stays; no request leaves the two
+// origins (the docs site's and the playground's).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, writeFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve, launch, shot } from './harness.mjs';
+
+let playground, docs, browser, docsDir;
+const fixture = await readFile(new URL('./fixtures/embed-docs.html', import.meta.url), 'utf8');
+
+before(async () => {
+  playground = await serve();
+  docsDir = await mkdtemp(join(tmpdir(), 'kqp-docs-'));
+  docs = await serve(docsDir, '/guide/');
+  for (const theme of ['light', 'dark']) {
+    await writeFile(join(docsDir, `quotas-${theme}.html`),
+      fixture.replaceAll('__PLAYGROUND__', playground.url).replaceAll('__THEME__', theme));
+  }
+  // A Docusaurus-rendered fence (Prism: one .token-line span per line, ended
+  // by <br>) with a misspelled directive on its third line.
+  await writeFile(join(docsDir, 'bad.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+    <script src="${playground.url}kafka-quota-embed.js" defer></script></head><body><h1>Bad block</h1>
+    <div class="language-kafka-quota theme-code-block"><div><pre class="prism-code language-kafka-quota" tabindex="0"><code class="codeBlockLines"><span class="token-line"><span class="token plain">connection: listener=SASL_SSL user=alice</span><br></span><span class="token-line"><span class="token plain">kafka-configs.sh --alter --add-config 'producer_byte_rate=1048576' --entity-type users --entity-name alice</span><br></span><span class="token-line"><span class="token plain">producr: records=100</span><br></span></code></pre></div></div>
+    </body></html>`);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await docs?.close();
+  await playground?.close();
+  await rm(docsDir, { recursive: true, force: true });
+});
+
+/** Opens a docs page recording every request's origin. */
+async function open(path, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 900 }, ...options });
+  const requests = [];
+  const errors = [];
+  context.on('request', (r) => requests.push(r.url()));
+  const page = await context.newPage();
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  if (options.block) await context.route('**/kafka-quota-embed.js', (r) => r.abort());
+  await page.goto(docs.url + path);
+  return { context, page, requests, errors };
+}
+
+const origins = (urls) => [...new Set(urls.map((u) => new URL(u).origin))].sort();
+
+/** The iframes of the widgets (in the elements' shadow roots), in page order. */
+const widgets = (page) => page.locator('kafka-quota-playground');
+
+/** Waits until widget `i` has rendered and its frame's height follows its content. */
+async function ready(page, i) {
+  const w = widgets(page).nth(i);
+  await w.scrollIntoViewIfNeeded();
+  await page.waitForFunction((i) => document.querySelectorAll('kafka-quota-playground')[i].dataset.state === 'ready', i, { timeout: 30000 });
+  const handle = await w.evaluateHandle((el) => el.shadowRoot.querySelector('iframe'));
+  const frame = await (await handle.asElement()).contentFrame();
+  await frame.waitForSelector('body[data-first-render-ms]', { timeout: 30000 });
+  return { w, frame, iframe: handle.asElement() };
+}
+
+for (const theme of ['light', 'dark']) {
+  test(`a docs page (${theme}) turns two elements and one fence into three widgets of the right panels and heights`, async () => {
+    const { context, page, requests, errors } = await open(`quotas-${theme}.html`, { colorScheme: theme === 'dark' ? 'light' : 'dark' });
+    // The fence became a third element, placed before its block.
+    await page.waitForFunction(() => document.querySelectorAll('kafka-quota-playground').length === 3);
+    const panels = [];
+    for (let i = 0; i < 3; i++) {
+      const { frame, iframe } = await ready(page, i);
+      const embed = frame.getByTestId('embed');
+      panels.push(await embed.getAttribute('data-panel'));
+      // The page's data-theme wins over the system's (emulated as the opposite).
+      const scheme = await frame.evaluate(() => getComputedStyle(document.documentElement).colorScheme);
+      assert.equal(scheme, theme, `widget ${i} color-scheme`);
+      const bg = await frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      assert.equal(bg, theme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(246, 247, 249)', `widget ${i} background`);
+      // Read-only: no editing control of the scenario.
+      assert.equal(await frame.locator('main.embed.readonly').count(), 1);
+      assert.equal(await frame.locator('details.setup:visible, form.add-quota:visible').count(), 0);
+      // The frame is as tall as its content: no inner scrolling, no gap (the
+      // frame is of another origin: its side is measured from inside).
+      const fits = async () => {
+        const outer = (await iframe.boundingBox()).height;
+        const inner = await frame.evaluate(() => ({
+          app: document.getElementById('app').getBoundingClientRect().height,
+          scroll: document.documentElement.scrollHeight,
+          view: window.innerHeight,
+        }));
+        return Math.abs(outer - inner.app) < 40 && inner.scroll <= inner.view + 1 && Math.abs(inner.view - outer) < 1;
+      };
+      for (let t = 0; !(await fits()); t++) {
+        assert.ok(t < 50, `widget ${i} does not fit its content`);
+        await page.waitForTimeout(100);
+      }
+      const h = (await iframe.boundingBox()).height;
+      assert.ok(h > 150, `widget ${i} is ${h} px tall`);
+      assert.equal(await iframe.getAttribute('loading'), 'lazy');
+      assert.match(await iframe.getAttribute('title'), /^Kafka Quota Playground: /);
+    }
+    assert.deepEqual(panels, ['answer', 'resolution', 'simulation']);
+    // The scenario is the text's: alice's 1 MB/s user quota, the fence's producer.
+    const answer = await (await ready(page, 0)).frame.locator('body').innerText();
+    assert.match(answer, /alice/);
+    assert.match(answer, /1048576|1 MB\/s|1\.0 MiB\/s|1 MiB\/s/);
+    const sim = await (await ready(page, 2)).frame.locator('body').innerText();
+    assert.match(sim, /throttled-producer/);
+    // The text blocks are hidden once the widgets show; the fence's block stays in the page.
+    assert.equal(await page.locator('pre:has(code.language-kafka-quota)').isVisible(), false);
+    assert.equal(await page.locator('pre:has(code.language-kafka-quota)').count(), 1);
+    assert.equal(await widgets(page).nth(0).locator('pre').isVisible(), false);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, `embed-docs-${theme}`, true);
+    // Switching the page's theme re-themes the frames (theme="auto").
+    const other = theme === 'dark' ? 'light' : 'dark';
+    await page.evaluate((t) => { document.documentElement.dataset.theme = t; }, other);
+    const { frame } = await ready(page, 0);
+    await frame.waitForFunction((t) => getComputedStyle(document.documentElement).colorScheme === t, other, { timeout: 5000 });
+    // Two origins only: the docs site and the playground.
+    assert.deepEqual(origins(requests), origins([docs.url, playground.url]));
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test('the widget height follows its content both ways (a <details> opening and closing)', async () => {
+  const { context, page } = await open('quotas-light.html');
+  const { frame, iframe } = await ready(page, 1);
+  const height = async () => (await iframe.boundingBox()).height;
+  await page.waitForFunction(() => true);
+  const h0 = await height();
+  await frame.locator('#resolution details > summary').first().click();
+  await page.waitForFunction((h) => document.querySelectorAll('kafka-quota-playground')[1].shadowRoot.querySelector('iframe').getBoundingClientRect().height > h + 20, h0);
+  await frame.locator('#resolution details > summary').first().click();
+  await page.waitForFunction((h) => document.querySelectorAll('kafka-quota-playground')[1].shadowRoot.querySelector('iframe').getBoundingClientRect().height <= h + 1, h0);
+  await context.close();
+});
+
+test('a Docusaurus fence with a bad line shows the line, the column and the text inside the widget', async () => {
+  const { context, page, requests, errors } = await open('bad.html');
+  const { frame } = await ready(page, 0);
+  const problems = frame.getByTestId('text-problem');
+  await problems.first().waitFor();
+  const first = await problems.first().innerText();
+  assert.match(first, /^Line 3, column 1: .*producr/);
+  const listing = await frame.getByTestId('text-listing').innerText();
+  // The Prism lines came through as lines: the text is the block's, numbered.
+  assert.match(listing, /^ {2}1 connection: listener=SASL_SSL user=alice$/m);
+  assert.match(listing, /^ {2}3 producr: records=100$/m);
+  assert.match(listing, /^ {4}\^$/m);
+  // Its own box says it, not the notice bar over a default scenario the widget does not show.
+  assert.equal(await frame.getByTestId("notice").count(), 0);
+  assert.equal(await frame.locator("#answer").count(), 0);
+  // The widget is not a blank box: it has the height of the problems.
+  const h = (await (await page.locator('kafka-quota-playground').evaluateHandle((el) => el.shadowRoot.querySelector('iframe'))).asElement().boundingBox()).height;
+  assert.ok(h > 150, `${h} px`);
+  await shot(page, 'embed-bad-line', true);
+  assert.deepEqual(origins(requests), origins([docs.url, playground.url]));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('without the script the page shows the text as plain code blocks', async () => {
+  const { context, page } = await open('quotas-light.html', { block: true });
+  await page.waitForLoadState('load');
+  assert.equal(await page.locator('iframe').count(), 0);
+  const text = await page.locator('body').innerText();
+  assert.match(text, /kafka-configs\.sh --bootstrap-server localhost:9092 --alter --add-config 'producer_byte_rate=1048576'/);
+  assert.match(text, /connection: listener=SASL_SSL user=alice client\.id=app-1/);
+  assert.match(text, /producer: records=30000 record\.size=1000 acks=1/);
+  assert.ok(await page.locator('code.language-kafka-quota').isVisible());
+  await shot(page, 'embed-docs-no-script', true);
+  await context.close();
+});
+
+test('a fixed height, a v1. link and readonly="false" reach the frame', async () => {
+  const main = await browser.newContext();
+  const p = await main.newPage();
+  await p.goto(playground.url);
+  await p.waitForSelector('body[data-first-render-ms]');
+  const link = new URL(await p.getByTestId('share-link').inputValue()).hash.slice(1);
+  await main.close();
+  await writeFile(join(docsDir, 'fixed.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+    <script src="${playground.url}kafka-quota-embed.js"></script></head><body>
+    <kafka-quota-playground panel="quotas" height="420" readonly="false" theme="dark" link="${link}"></kafka-quota-playground></body></html>`);
+  const { context, page } = await open('fixed.html');
+  const { frame, iframe } = await ready(page, 0);
+  const src = await iframe.getAttribute('src');
+  assert.equal(src, `${playground.url}index.html?embed=quotas&theme=dark#${link}`);
+  assert.equal((await iframe.boundingBox()).height, 420);
+  // Editable: the quota form is there and enabled.
+  assert.equal(await frame.locator('form.add-quota button[type=submit]').count(), 1);
+  assert.equal(await frame.locator('fieldset.readonly-panel').count(), 0);
+  await context.close();
+});
