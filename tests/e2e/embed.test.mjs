@@ -201,3 +201,27 @@ test('a fixed height, a v1. link and readonly="false" reach the frame', async ()
   assert.equal(await frame.locator('fieldset.readonly-panel').count(), 0);
   await context.close();
 });
+
+test('?readonly leaves no enabled control in the editing panels, and the simulation its player only', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
+  const page = await context.newPage();
+  const enabled = () => page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')]
+    .filter((e) => !e.matches(':disabled') && e.offsetParent !== null).map((e) => e.getAttribute('aria-label') || e.id || e.textContent.trim()));
+  for (const panel of ['quotas', 'connection', 'lessons', 'import']) {
+    await page.goto(`${playground.url}?embed=${panel}`);
+    await page.waitForSelector('body[data-first-render-ms]');
+    assert.ok((await enabled()).length > 0, `${panel} is editable without ?readonly`);
+    await page.goto(`${playground.url}?embed=${panel}&readonly`);
+    await page.waitForSelector('body[data-first-render-ms]');
+    assert.deepEqual(await enabled(), [], `${panel} with ?readonly`);
+    // The content stays: the panel's heading and text are there.
+    assert.ok((await page.locator(`#${panel}`).innerText()).length > 40, panel);
+  }
+  await page.goto(`${playground.url}?embed=simulation&readonly`);
+  await page.waitForSelector('body[data-first-render-ms]');
+  const left = await enabled();
+  assert.ok(left.includes('Play') && left.includes('Playback speed'), left.join(', '));
+  assert.equal(left.some((n) => /Add producer|Add consumer|Remove/.test(n)), false, left.join(', '));
+  assert.equal(await page.locator('details.setup').isVisible(), false);
+  await context.close();
+});

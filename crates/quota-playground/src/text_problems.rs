@@ -39,7 +39,7 @@ pub(crate) fn text_problems(p: &Props) -> Html {
             if !lines.is_empty() {
                 <pre class="text-listing" data-testid="text-listing">{ for lines.iter().enumerate().map(|(i, l)| row(i, l)) }</pre>
             }
-            <p class="msg hint">{ "The grammar: docs/scenario-text.md (kafka-configs.sh lines, connection:, brokers:, producer: and consumer: lines)." }</p>
+            <p class="msg hint">{ "The lines a scenario text takes (docs/scenario-text.md): kafka-configs.sh --alter commands, and connection:, brokers:, topic:, producer:, consumer: and run: lines." }</p>
         </section>
     }
 }
