@@ -8,7 +8,7 @@
  *   connection: listener=SASL_SSL user=alice client.id=app-1
  *   </pre></kafka-quota-playground>
  *
- * Attributes: panel (answer, lessons, quotas, import, connection, resolution,
+ * Attributes: panel (default answer; lessons, quotas, import, connection, resolution,
  * simulation), link (a "v1." permalink or a full playground URL), text (else
  * the element's text), height ("auto" or pixels), theme (light, dark, auto:
  * follow this page), src (the playground's address; default: index.html next
@@ -57,7 +57,7 @@
     connectedCallback() {
       if (this._frame) { live.push(this); return; }
       var self = this, a = function (n, d) { var v = self.getAttribute(n); return v == null || v === '' ? d : v; };
-      var panel = a('panel', 'simulation').toLowerCase();
+      var panel = a('panel', 'answer').toLowerCase();
       var link = a('link', '').trim(), base = a('src', ''), hash = '';
       if (/^[a-z]+:|^\/\//i.test(link)) {
         var u = new URL(link, location.href);
@@ -146,8 +146,9 @@
 
   // A ```kafka-quota fence becomes a widget placed before it; the block
   // stays in the page (hidden once the widget has rendered) as the fallback.
-  // Options ride on the fence's data attributes where the generator allows
-  // them (data-panel, data-height, data-theme, data-link, data-readonly).
+  // Options: a comment line of the text, "# embed: panel=simulation
+  // height=600" (the scenario reader skips it), or data-* attributes where
+  // the generator writes them (data-panel, data-height, data-theme, ...).
   function upgrade() {
     [].forEach.call(document.querySelectorAll(FENCE), function (el) {
       var pre = el.closest('pre');
@@ -155,6 +156,11 @@
       pre.setAttribute('data-kqp', '');
       var block = pre.parentElement.closest('div.language-kafka-quota') || pre;
       var w = document.createElement(TAG);
+      var opts = /^[ \t]*#[ \t]*embed:(.*)$/m.exec(codeText(pre.querySelector('code') || pre));
+      (opts ? opts[1].trim().split(/\s+/) : []).forEach(function (kv) {
+        var i = kv.indexOf('=');
+        if (i > 0) w.setAttribute(kv.slice(0, i), kv.slice(i + 1));
+      });
       ['panel', 'height', 'theme', 'link', 'readonly', 'src'].forEach(function (n) {
         var v = block.getAttribute('data-' + n) || pre.getAttribute('data-' + n);
         if (v != null) w.setAttribute(n, v);
