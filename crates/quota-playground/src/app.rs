@@ -13,7 +13,7 @@ use crate::model::Analysis;
 use crate::platform;
 use crate::sim_view::SimView;
 use crate::state::AppState;
-use crate::text_problems::TextProblems;
+use crate::text_problems::{use_text_scenario, TextLoad, TextProblems};
 
 /// A panel that can be embedded on its own (`?embed=<name>`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -180,7 +180,6 @@ pub fn app() -> Html {
     let embed_param = use_memo((), |_| platform::query_param("embed"));
     let embed = Panel::from_query(embed_param.as_deref());
     let embed_note = embed_warning(embed_param.as_deref());
-    let text_errors = use_memo((), |_| platform::text_hash_errors());
     let readonly = embed.is_some() && is_readonly(platform::query_param("readonly").as_deref());
     let state = use_reducer(|| {
         let (scenario, origin, notice) = platform::initial_scenario(embed.is_some());
@@ -210,9 +209,14 @@ pub fn app() -> Html {
     hooks::use_recompute_mark(rev, timer);
     let narrow = hooks::use_narrow();
 
-    // A `#text=` scenario with problems: shown (with its text) until the
-    // notice that says so is dismissed or replaced.
-    let text_box = (*text_errors).clone().filter(|_| state.notice.as_ref().is_some_and(|n| n.level == crate::state::NoticeLevel::Error)).map(|errors| html! { <TextProblems {errors} /> });
+    // A `#text=` scenario: read by the worker; its problems, if any, shown
+    // with the text (in the full page until the first edit).
+    let text_load = use_text_scenario(&state);
+    let text_box = match &text_load {
+        Some(TextLoad::Failed(errors)) if embed.is_some() || state.revision == 1 => Some(html! { <TextProblems errors={errors.clone()} /> }),
+        Some(TextLoad::Pending) => Some(html! { <p class="msg hint" role="status" data-testid="text-pending">{ "Reading the scenario text of the link…" }</p> }),
+        _ => None,
+    };
     let ctx = Ctx { state: state.clone(), analysis, sim, embed, narrow };
     let body = match embed {
         Some(panel) => html! {
@@ -225,8 +229,9 @@ pub fn app() -> Html {
                 // (A `#text=` with problems has its own box, below.)
                 if text_box.is_none() && state.notice.as_ref().is_some_and(|n| n.level == crate::state::NoticeLevel::Error) { <NoticeBar /> }
                 if let Some(b) = text_box.clone() {
-                    // The text and its problems instead of the default
-                    // scenario's panel, which would mislead a docs reader.
+                    // The text and its problems (or a line while the worker
+                    // reads it) instead of the default scenario's panel,
+                    // which would mislead a docs reader.
                     { b }
                 } else if readonly && panel.edits() {
                     // Every control of an editing panel disabled at once; the
@@ -239,7 +244,7 @@ pub fn app() -> Html {
                 if state.help_open { <HelpSheet /> }
                 <p class="embed-foot">
                     <a href={format!("{}#{}", platform::page_base(),
-                            if text_box.is_some() { platform::location_hash() } else { quota_formats::permalink::encode(&state.scenario) })}
+                            if matches!(text_load, Some(TextLoad::Failed(_))) { platform::location_hash() } else { quota_formats::permalink::encode(&state.scenario) })}
                        target="_blank" rel="noopener">{ "Open in the Kafka Quota Playground" }</a>
                 </p>
             </main>

@@ -289,6 +289,35 @@ pub fn export(scenario: &Scenario, format: Format) -> Result<ExportView, String>
     })
 }
 
+/// One problem of a scenario text, as the page shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TextProblem {
+    /// 1-based line of the text.
+    pub line: u32,
+    /// 1-based column, counted in characters.
+    pub column: u32,
+    /// The full sentence, `Line L, column C: ...`.
+    pub sentence: String,
+}
+
+/// Reads a scenario written as text (`quota_formats::scenario_text`, the
+/// grammar of docs/scenario-text.md). Runs in the worker: the reader (the
+/// kafka-configs.sh parser and the scenario's serde definitions) stays out
+/// of the page's own module, which a page without a `#text=` link never
+/// needs.
+///
+/// # Errors
+///
+/// Every problem of the text, with its line and column.
+pub fn read_scenario_text(text: &str) -> Result<Scenario, Vec<TextProblem>> {
+    quota_formats::scenario_text::parse(text).map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| TextProblem { line: e.position.line, column: e.position.column, sentence: e.to_string() })
+            .collect()
+    })
+}
+
 /// A question for the import/export worker. JSON form:
 /// `{"id": 3, "op": {"Preview": {"text": "..."}}}` or
 /// `{"id": 4, "op": {"Export": {"format": "strimzi", "scenario": {...}}}}`.
@@ -307,6 +336,11 @@ pub enum Op {
     /// [`preview`] of a pasted text.
     Preview {
         /// The text as typed.
+        text: String,
+    },
+    /// [`read_scenario_text`] of a `#text=` link's text (docs/scenario-text.md).
+    ScenarioText {
+        /// The text, decoded from the link.
         text: String,
     },
     /// [`export`] of a scenario.
@@ -334,6 +368,8 @@ pub enum Answer {
     Preview(ImportPreview),
     /// What [`export`] wrote, or why it could not.
     Export(Result<ExportView, String>),
+    /// The scenario of a text, or every problem of it.
+    ScenarioText(Result<Box<Scenario>, Vec<TextProblem>>),
     /// The request itself could not be read (a page and a worker from two
     /// different builds, say): the reason.
     BadRequest(String),
@@ -350,6 +386,13 @@ pub fn handle(request: &str) -> String {
         }) => Reply {
             id,
             answer: Answer::Preview(preview(&text)),
+        },
+        Ok(Request {
+            id,
+            op: Op::ScenarioText { text },
+        }) => Reply {
+            id,
+            answer: Answer::ScenarioText(read_scenario_text(&text).map(Box::new)),
         },
         Ok(Request {
             id,
@@ -891,5 +934,22 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
             ),
             Err(m) => panic!("Terraform export must work in the browser build: {m}"),
         }
+    }
+
+    #[test]
+    fn the_worker_reads_a_scenario_text_or_lists_its_problems() {
+        let text = "kafka-configs.sh --alter --add-config producer_byte_rate=2097152 --entity-type users --entity-name alice\nconnection: listener=SASL_SSL user=alice client.id=app-1\n";
+        let request = serde_json::to_string(&Request { id: 7, op: Op::ScenarioText { text: text.into() } }).unwrap();
+        let reply: Reply = serde_json::from_str(&handle(&request)).unwrap();
+        assert_eq!(reply.id, 7);
+        let Answer::ScenarioText(Ok(s)) = reply.answer else { panic!("{:?}", reply.answer) };
+        assert_eq!(*s, quota_formats::scenario_text::parse(text).unwrap());
+        assert_eq!(s.connections[0].client_id, "app-1");
+
+        let request = serde_json::to_string(&Request { id: 8, op: Op::ScenarioText { text: "connection: listener=TLS\nproducr: records=1".into() } }).unwrap();
+        let reply: Reply = serde_json::from_str(&handle(&request)).unwrap();
+        let Answer::ScenarioText(Err(problems)) = reply.answer else { panic!("{:?}", reply.answer) };
+        assert_eq!(problems.iter().map(|p| (p.line, p.column)).collect::<Vec<_>>(), vec![(1, 13), (2, 1)]);
+        assert!(problems[1].sentence.starts_with("Line 2, column 1: "), "{}", problems[1].sentence);
     }
 }

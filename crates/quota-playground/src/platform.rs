@@ -218,16 +218,6 @@ pub fn initial_scenario(embedded: bool) -> (Scenario, Origin, Option<Notice>) {
 /// element and the ```` ```kafka-quota ```` fences send (web/kafka-quota-embed.js).
 pub const TEXT_HASH_PREFIX: &str = "text=";
 
-/// The scenario text of a `#text=` hash, and why it gives no scenario.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TextErrors {
-    /// The text as decoded from the hash (empty when it could not be decoded).
-    pub text: String,
-    /// Each problem with its 1-based line and column in `text` (its
-    /// `Display` is `Line L, column C: ...`).
-    pub problems: Vec<quota_formats::Error>,
-}
-
 /// Decodes what `encodeURIComponent` wrote: `%XX` escapes of UTF-8 bytes,
 /// every other character as is. The error names the first bad escape.
 pub fn decode_uri_component(s: &str) -> Result<String, String> {
@@ -251,49 +241,18 @@ pub fn decode_uri_component(s: &str) -> Result<String, String> {
     String::from_utf8(out).map_err(|e| format!("its escapes are not UTF-8 (byte {})", e.utf8_error().valid_up_to() + 1))
 }
 
-/// The scenario of a `#text=` hash (without the `#`): `Ok` with the
-/// scenario, or the text and its problems. `None` when the hash is no
-/// `text=` hash.
-pub fn scenario_from_text_hash(hash: &str) -> Option<Result<Scenario, TextErrors>> {
-    let encoded = hash.strip_prefix(TEXT_HASH_PREFIX)?;
-    Some(match decode_uri_component(encoded) {
-        Ok(text) => quota_formats::scenario_text::parse(&text).map_err(|problems| TextErrors { text, problems }),
-        Err(why) => Err(TextErrors {
-            text: String::new(),
-            problems: vec![quota_formats::Error::new(
-                quota_formats::Position { line: 1, column: 1 },
-                quota_formats::ErrorKind::Invalid { message: format!("The scenario text in the link could not be decoded: {why}.") },
-            )],
-        }),
-    })
-}
-
-/// The problems of the page's `#text=` hash, if it has one that gives no
-/// scenario (shown in the page with the text, [`crate::text_problems`]).
-pub fn text_hash_errors() -> Option<TextErrors> {
-    scenario_from_text_hash(&location_hash())?.err()
+/// The text of a `#text=` hash (without the `#`), decoded; the error says
+/// why it could not be. `None` when the hash is no `text=` hash.
+pub fn text_of_hash(hash: &str) -> Option<Result<String, String>> {
+    Some(decode_uri_component(hash.strip_prefix(TEXT_HASH_PREFIX)?))
 }
 
 /// [`initial_scenario`] without the browser: testable natively.
 pub fn resolve_initial(hash: &str, autosaved: Option<String>) -> (Scenario, Origin, Option<Notice>) {
-    if let Some(parsed) = scenario_from_text_hash(hash) {
-        return match parsed {
-            Ok(s) => (s, Origin::Link, None),
-            Err(e) => {
-                let n = e.problems.len();
-                (
-                    presets::default_scenario(),
-                    Origin::Default,
-                    Some(Notice {
-                        level: NoticeLevel::Error,
-                        text: format!(
-                            "The scenario text in the link has {}, listed below with the text. Showing the default scenario.",
-                            crate::model::count_of(n as u64, "problem", "problems")
-                        ),
-                    }),
-                )
-            }
-        };
+    // A scenario as text is read by the import/export worker, which holds
+    // the reader (`text_problems::use_text_scenario`): the default until then.
+    if hash.starts_with(TEXT_HASH_PREFIX) {
+        return (presets::default_scenario(), Origin::Default, None);
     }
     // `#/quotas` and the like are in-page navigation, not a scenario.
     if !hash.trim().is_empty() && !hash.starts_with('/') {
@@ -398,40 +357,19 @@ mod tests {
     const TEXT: &str = "# tenant-a, caf\u{e9}\nkafka-configs.sh --alter --add-config 'producer_byte_rate=2097152' --entity-type users --entity-name tenant-a\nconnection: listener=SASL_SSL user=tenant-a client.id=app-1\n";
 
     #[test]
-    fn a_text_hash_is_read_by_scenario_text() {
-        assert_eq!(decode_uri_component(&encode(TEXT)).unwrap(), TEXT);
-        let (s, origin, notice) = resolve_initial(&format!("text={}", encode(TEXT)), Some(permalink::encode(&presets::lesson(4).unwrap().scenario())));
-        assert_eq!((origin, notice), (Origin::Link, None));
-        assert_eq!(s, quota_formats::scenario_text::parse(TEXT).unwrap());
-        assert_eq!(s.connections[0].client_id, "app-1");
-    }
-
-    #[test]
-    fn a_text_hash_with_problems_gives_the_default_the_problems_and_the_text() {
-        let bad = "connection: listener=SASL_SSL user=alice\nproducr: records=1\n";
-        let hash = format!("text={}", encode(bad));
-        let (s, origin, notice) = resolve_initial(&hash, None);
-        assert_eq!((s, origin), (presets::default_scenario(), Origin::Default));
-        assert_eq!(
-            notice.unwrap().text,
-            "The scenario text in the link has 1 problem, listed below with the text. Showing the default scenario."
-        );
-        let e = scenario_from_text_hash(&hash).unwrap().unwrap_err();
-        assert_eq!(e.text, bad);
-        assert_eq!((e.problems[0].position.line, e.problems[0].position.column), (2, 1));
-        assert!(e.problems[0].to_string().starts_with("Line 2, column 1: "), "{}", e.problems[0]);
-        assert_eq!(scenario_from_text_hash("v1.abc"), None);
+    fn a_text_hash_is_decoded_and_left_to_the_worker() {
+        assert_eq!(text_of_hash(&format!("text={}", encode(TEXT))), Some(Ok(TEXT.to_owned())));
+        assert_eq!(text_of_hash("v1.abc"), None);
+        let lesson = permalink::encode(&presets::lesson(4).unwrap().scenario());
+        // Not the autosave, not an error: the default until the worker answers.
+        let (s, origin, notice) = resolve_initial(&format!("text={}", encode(TEXT)), Some(lesson));
+        assert_eq!((s, origin, notice), (presets::default_scenario(), Origin::Default, None));
     }
 
     #[test]
     fn a_damaged_text_escape_is_named() {
         assert_eq!(decode_uri_component("a%2"), Err("'%2' at character 2 is not a %XX escape".into()));
         assert_eq!(decode_uri_component("%FF"), Err("its escapes are not UTF-8 (byte 1)".into()));
-        let e = scenario_from_text_hash("text=ok%zz").unwrap().unwrap_err();
-        assert_eq!(e.text, "");
-        assert_eq!(
-            e.problems[0].to_string(),
-            "Line 1, column 1: The scenario text in the link could not be decoded: '%zz' at character 3 is not a %XX escape."
-        );
+        assert_eq!(text_of_hash("text=ok%zz"), Some(Err("'%zz' at character 3 is not a %XX escape".into())));
     }
 }
