@@ -225,3 +225,23 @@ test('?readonly leaves no enabled control in the editing panels, and the simulat
   assert.equal(await page.locator('details.setup').isVisible(), false);
   await context.close();
 });
+
+test("the Share panel's element snippet, pasted into a docs page, shows the page's scenario", async () => {
+  const main = await browser.newContext();
+  const p = await main.newPage();
+  await p.goto(playground.url);
+  await p.waitForSelector('body[data-first-render-ms]');
+  await p.locator('#embed-panel').selectOption('resolution');
+  const snippet = await p.getByTestId('element-snippet').inputValue();
+  const link = new URL(await p.getByTestId('share-link').inputValue()).hash.slice(1);
+  await main.close();
+  assert.equal(snippet, `<script src="${playground.url}kafka-quota-embed.js" defer></script>\n<kafka-quota-playground panel="resolution" link="${link}"></kafka-quota-playground>`);
+  await writeFile(join(docsDir, 'pasted.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body><h1>Pasted</h1>\n${snippet}\n</body></html>`);
+  const { context, page, requests, errors } = await open('pasted.html');
+  const { frame } = await ready(page, 0);
+  assert.equal(await frame.getByTestId('embed').getAttribute('data-panel'), 'resolution');
+  assert.match(await frame.locator('body').innerText(), /tenant-a/);
+  assert.deepEqual(origins(requests), origins([docs.url, playground.url]));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

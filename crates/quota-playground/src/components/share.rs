@@ -1,5 +1,6 @@
 //! Share and embed: the permalink (optionally with names redacted), an
-//! iframe snippet for one panel, and where to see it in use.
+//! iframe snippet for one panel, the same as a `<kafka-quota-playground>`
+//! element, and where to see it in use.
 
 use quota_formats::permalink;
 use yew::prelude::*;
@@ -30,6 +31,13 @@ pub(crate) fn share_panel() -> Html {
     let snippet = format!(
         "<iframe src=\"{embed_url}\" title=\"Kafka quota playground: {}\" width=\"100%\" height=\"520\" style=\"border:0\" loading=\"lazy\" allow=\"clipboard-write\"></iframe>",
         panel.title()
+    );
+    // The same panel as a <kafka-quota-playground> element: the script next
+    // to this page sizes the frame itself (docs/embedding.md).
+    let dir = base.rsplit_once('/').map_or(base.as_str(), |(d, _)| d);
+    let element = format!(
+        "<script src=\"{dir}/kafka-quota-embed.js\" defer></script>\n<kafka-quota-playground panel=\"{}\" link=\"{code}\"></kafka-quota-playground>",
+        panel.slug()
     );
     let copy = |what: &'static str, text: String| {
         let copied = copied.clone();
@@ -72,6 +80,13 @@ pub(crate) fn share_panel() -> Html {
                 <div class="copy-row">
                     <button type="button" onclick={copy("snippet", snippet)}>{ "Copy snippet" }</button>
                     <a href="embed-example.html">{ "Embed example" }</a>
+                </div>
+            </div>
+            <div class="field">
+                <label for="element-snippet">{ "For documentation: the element (read-only, sizes itself)" }</label>
+                <textarea id="element-snippet" readonly={true} rows="3" value={element.clone()} data-testid="element-snippet" />
+                <div class="copy-row">
+                    <button type="button" onclick={copy("element snippet", element)}>{ "Copy element" }</button>
                 </div>
             </div>
             <p class="msg ok" aria-live="polite">{ copied.map(|w| format!("The {w} is on the clipboard.")).unwrap_or_default() }</p>
