@@ -56,6 +56,12 @@
   class Widget extends HTMLElement {
     connectedCallback() {
       if (this._frame) { live.push(this); return; }
+      // A script run before the body (no defer) meets the element before
+      // its text is parsed: wait for the document.
+      if (document.readyState === 'loading') {
+        var me = this;
+        return document.addEventListener('DOMContentLoaded', function () { if (me.isConnected && !me._frame) me.connectedCallback(); });
+      }
       var self = this, a = function (n, d) { var v = self.getAttribute(n); return v == null || v === '' ? d : v; };
       var panel = a('panel', 'answer').toLowerCase();
       var link = a('link', '').trim(), base = a('src', ''), hash = '';
@@ -79,6 +85,10 @@
       var fixed = parseInt(a('height', ''), 10);
       this._fixed = fixed > 0 ? fixed : 0;
 
+      var url = new URL(base || HOME, location.href);
+      // Only a web (or file) address becomes a frame: a javascript: link
+      // in an attribute would run in this page's place.
+      if (!/^(https?|file):$/.test(url.protocol)) return;
       var root = this.attachShadow({ mode: 'open' });
       var style = document.createElement('style');
       style.textContent = ':host{display:block;position:relative;margin:1em 0}' +
@@ -90,7 +100,7 @@
       f.loading = 'lazy';
       f.className = 'w';
       f.style.height = (this._fixed || 320) + 'px';
-      f.src = new URL(base || HOME, location.href).href.replace(/[?#].*$/, '') + q + (hash ? '#' + hash : '');
+      f.src = url.href.replace(/[?#].*$/, '') + q + (hash ? '#' + hash : '');
       this._origin = new URL(f.src).origin;
       this.setAttribute('data-state', 'loading');
       // Without a height message 15 s after the frame loaded (its module did
@@ -113,7 +123,7 @@
     _message(d) {
       var f = this._frame;
       if (d.type !== NS + 'height' || !(d.height > 0)) return;
-      if (!this._fixed) f.style.height = Math.ceil(d.height) + 'px';
+      if (!this._fixed) f.style.height = Math.min(Math.ceil(d.height), 30000) + 'px';
       if (this.getAttribute('data-state') !== 'ready') {
         clearTimeout(this._timer);
         f.className = '';
@@ -152,7 +162,7 @@
   function upgrade() {
     [].forEach.call(document.querySelectorAll(FENCE), function (el) {
       var pre = el.closest('pre');
-      if (!pre || pre.hasAttribute('data-kqp')) return;
+      if (!pre || pre.hasAttribute('data-kqp') || pre.closest(TAG)) return;
       pre.setAttribute('data-kqp', '');
       var block = pre.parentElement.closest('div.language-kafka-quota') || pre;
       var w = document.createElement(TAG);

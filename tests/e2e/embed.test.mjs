@@ -65,6 +65,8 @@ async function ready(page, i) {
   const handle = await w.evaluateHandle((el) => el.shadowRoot.querySelector('iframe'));
   const frame = await (await handle.asElement()).contentFrame();
   await frame.waitForSelector('body[data-first-render-ms]', { timeout: 30000 });
+  // A text scenario is read by the worker: wait until it is (or failed).
+  await frame.waitForSelector('[data-testid="text-pending"]', { state: 'detached', timeout: 30000 });
   return { w, frame, iframe: handle.asElement() };
 }
 
@@ -242,6 +244,25 @@ test("the Share panel's element snippet, pasted into a docs page, shows the page
   assert.equal(await frame.getByTestId('embed').getAttribute('data-panel'), 'resolution');
   assert.match(await frame.locator('body').innerText(), /tenant-a/);
   assert.deepEqual(origins(requests), origins([docs.url, playground.url]));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a javascript: link makes no frame and keeps the text; a fence inside an element is not upgraded twice', async () => {
+  await writeFile(join(docsDir, 'edge.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+    <script src="${playground.url}kafka-quota-embed.js"></script></head><body>
+    <kafka-quota-playground id="evil" link="javascript:alert(1)//#v1.x"><pre>connection: user=alice</pre></kafka-quota-playground>
+    <kafka-quota-playground id="nested" panel="answer"><pre><code class="language-kafka-quota">connection: listener=SASL_SSL user=alice client.id=app-1</code></pre></kafka-quota-playground>
+    </body></html>`);
+  const { context, page, errors } = await open('edge.html');
+  let dialog = false;
+  page.on('dialog', (d) => { dialog = true; d.dismiss(); });
+  const { frame } = await ready(page, 1);
+  assert.match(await frame.locator('body').innerText(), /User:alice/);
+  assert.equal(await page.locator('kafka-quota-playground').count(), 2);
+  assert.equal(await page.locator('#evil iframe').count(), 0);
+  assert.ok(await page.locator('#evil pre').isVisible());
+  assert.equal(dialog, false);
   assert.deepEqual(errors, []);
   await context.close();
 });
