@@ -128,6 +128,9 @@ struct Word {
     column: u32,
 }
 
+/// A word without `=` (the broker count, a topic's name) and its 1-based column.
+type Bare = (String, u32);
+
 /// A part of the scenario made by one line.
 struct Item {
     line: u32,
@@ -135,7 +138,7 @@ struct Item {
     column: u32,
     words: Vec<Word>,
     /// The positional words (the broker count, the topic name).
-    bare: Vec<(String, u32)>,
+    bare: Vec<Bare>,
 }
 
 #[derive(Default)]
@@ -401,7 +404,7 @@ impl Reader {
         }
     }
 
-    fn extra_bare(&mut self, item: &Item, extra: &[(String, u32)]) {
+    fn extra_bare(&mut self, item: &Item, extra: &[Bare]) {
         if let Some((word, c)) = extra.first() {
             self.problems.push(Error::syntax(Position::new(item.line, *c), "key=value", format!("'{word}'")));
         }
@@ -425,7 +428,7 @@ impl Reader {
 /// Splits the text after a directive's colon into `key=value` words and
 /// bare words with their columns (`shell-words` does the quoting; columns
 /// are found by looking each word's key up in the raw line, left to right).
-fn words(raw: &str, rest_at: usize, rest: &str) -> Result<(Vec<Word>, Vec<(String, u32)>), String> {
+fn words(raw: &str, rest_at: usize, rest: &str) -> Result<(Vec<Word>, Vec<Bare>), String> {
     let split = shell_words::split(rest).map_err(|_| "an unclosed quote".to_owned())?;
     let mut words = Vec::new();
     let mut bare = Vec::new();

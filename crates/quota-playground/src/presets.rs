@@ -305,7 +305,7 @@ mod tests {
         let mut i = 0u32;
         while s.quotas.len() < 20 {
             i += 1;
-            let entity = if i % 2 == 0 { QuotaEntity::user(&format!("tenant-{i:02}")) } else { QuotaEntity::client_id(&format!("service-{i:02}")) };
+            let entity = if i.is_multiple_of(2) { QuotaEntity::user(&format!("tenant-{i:02}")) } else { QuotaEntity::client_id(&format!("service-{i:02}")) };
             s.quotas.push(QuotaSetting { entity, key: QuotaKey::ProducerByteRate, value: f64::from(i) * 524_288.0 });
         }
         let twenty = encode(&s);
