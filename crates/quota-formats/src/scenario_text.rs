@@ -69,12 +69,29 @@ use serde_json::{Map, Value};
 
 use crate::configs_sh::{self, Mode};
 use crate::error::{Error, ErrorKind, Position};
+use crate::scenario::ScenarioFile;
 
 /// The directives a line may start with, in the order the docs list them.
 pub const DIRECTIVES: [&str; 6] = ["connection", "brokers", "topic", "producer", "consumer", "run"];
 
 /// The topic a workload writes to when the text declares none.
 pub const DEFAULT_TOPIC: &str = "quotas-demo";
+
+/// Reads a scenario file in either form: the scenario JSON
+/// ([`crate::scenario::from_json`], when the first non-blank character is
+/// `{`) or the text form ([`parse`]). What the CLI's `simulate` and `link`
+/// take, so a docs writer can check a block with the CLI.
+///
+/// # Errors
+///
+/// The JSON reader's one error, or every problem of the text.
+pub fn read(text: &str) -> Result<ScenarioFile, Vec<Error>> {
+    if text.trim_start().starts_with('{') {
+        crate::scenario::from_json(text).map_err(|e| vec![e])
+    } else {
+        parse(text).map(|scenario| ScenarioFile { scenario, notes: Vec::new() })
+    }
+}
 
 /// Reads a scenario from its text form (see the module docs).
 ///
