@@ -116,7 +116,7 @@ fn topic_editor(ctx: &Ctx, s: &Scenario, i: usize) -> Html {
             <div class="grid">
                 <TextField id={format!("topic{i}-name")} label="Name" value={t.name.clone()} validate={rename}
                     on_commit={commit(ctx, move |name: String| Some(ClusterEdit::RenameTopic { index: idx, name }))} />
-                <NumberField id={format!("topic{i}-partitions")} label="Partitions" value={f64::from(t.partitions)} whole={Some((1, 100_000))}
+                <NumberField id={format!("topic{i}-partitions")} label="Partitions" value={f64::from(t.partitions)} whole={Some((0, 100_000))}
                     check={check(s, move |v| ClusterEdit::SetPartitions { index: idx, partitions: v as u32 })}
                     on_commit={commit(ctx, move |v: f64| Some(ClusterEdit::SetPartitions { index: idx, partitions: v as u32 }))}
                     hint={if t.leaders.is_some() { "leaders as chosen below" } else { "leaders round robin: partition p on broker p mod brokers" }} />
@@ -352,9 +352,9 @@ fn client_row(ctx: &Ctx, s: &Scenario, i: usize, w: &Workload) -> Html {
                     hint={if matches!(w, Workload::Producer(_)) { "then close(Duration.ZERO): buffered and in-flight records fail" } else { "then the consumer closes" }} />
                 <SelectField id={format!("tl{i}-kind")} label="Client kind" value={kind_value}
                     options={opts([
-                        ("kip-219".to_owned(), "Java ≥ 2.0 (KIP-219: backs off)".to_owned()),
-                        ("legacy".to_owned(), "Broker < 2.0 (legacy: delayed response)".to_owned()),
-                        ("ignores-throttle".to_owned(), "Ignores throttle time (librdkafka)".to_owned()),
+                        ("kip-219".to_owned(), "KIP-219 (Java ≥ 2.0)".to_owned()),
+                        ("legacy".to_owned(), "Legacy (broker < 2.0)".to_owned()),
+                        ("ignores-throttle".to_owned(), "Ignores throttle (librdkafka)".to_owned()),
                     ])}
                     on_change={commit(ctx, move |v: String| {
                         let kind = match v.as_str() {

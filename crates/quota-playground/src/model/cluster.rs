@@ -131,6 +131,13 @@ pub fn client_rows(t: &Timeline, cursor: f64) -> Vec<ClientRow> {
                 secs.max(0.0),
                 fmt_rate(avg_rate)
             );
+            let limit = per_broker.map(|l| l * brokers.max(1) as f64);
+            let moved = match limit {
+                Some(l) if avg_rate > l * 1.1 => format!(
+                    "{moved}: above the limit, because the quota windows allow a burst before the first throttle (quota.window.num × quota.window.size.seconds)"
+                ),
+                _ => moved,
+            };
             let sentence = match per_broker {
                 Some(limit) if brokers > 1 => format!(
                     "{}: {} per broker × {brokers} brokers leading this client's partitions ≈ {} for the cluster. {moved}.",
@@ -187,6 +194,8 @@ mod tests {
         assert_eq!(produce.bytes, produce.cells.iter().flatten().map(|c| c.bytes).sum::<u64>());
         let clients = client_rows(&t, t.end_ms);
         assert_eq!((clients[0].brokers, clients[0].per_broker), (3, Some(2_000_000.0)));
+        // 30 MB fit in the three brokers' bursts: the sentence says why the average is above.
+        assert!(clients[0].avg_rate > 6e6 * 1.1 && clients[0].sentence.contains("above the limit, because the quota windows allow a burst"), "{}", clients[0].sentence);
         assert!(
             clients[0].sentence.starts_with("app: 2 MB/s per broker × 3 brokers leading this client's partitions ≈ 6 MB/s for the cluster."),
             "{}",
