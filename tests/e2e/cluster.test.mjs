@@ -44,10 +44,13 @@ test('3 brokers and 3 partitions: the Answer and the cluster view say about 3 x 
   const spread = page.getByTestId('topic0-spread');
   await spread.filter({ hasText: "Topic 'lab' has one partition, and one partition has one leader (broker 0)" }).waitFor();
   await page.locator('#answer').filter({ hasText: 'one of the 3 brokers leads its partitions' }).waitFor();
+  // The Simulation panel's own Brokers field says it too.
+  await page.getByTestId('setup-spread').filter({ hasText: 'one partition has one leader' }).waitFor();
   await attrWhen(page, '[data-testid="cluster-sentence"]', 'data-brokers', (v) => v === '1');
   await page.getByTestId('topic0-spread-fix').click();
   assert.equal(await page.locator('#topic0-partitions').inputValue(), '3');
   assert.equal(await spread.count(), 0);
+  assert.equal(await page.getByTestId('setup-spread').count(), 0);
   // Leaders round robin: partitions 0, 1, 2 on brokers 0, 1, 2.
   for (const p of [0, 1, 2]) assert.equal(await page.locator(`#topic0-leader${p}`).inputValue(), String(p));
 
@@ -187,4 +190,13 @@ test('the cluster panel fits from 360 px, light and dark', async () => {
     assert.deepEqual(errors, []);
     await context.close();
   }
+});
+
+test('?embed=cluster shows the cluster panel alone', async () => {
+  const { page, errors, context } = await openApp(browser, `${server.url}?embed=cluster`);
+  assert.equal(await page.getByTestId('embed').getAttribute('data-panel'), 'cluster');
+  await page.getByTestId('cluster-view').waitFor();
+  assert.equal(await page.getByTestId('embed-warning').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
 });
