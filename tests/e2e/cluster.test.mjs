@@ -113,6 +113,7 @@ test('a quota change at 5 s is a marker on the rate chart and the rate follows t
   assert.equal(await marker.count(), 1);
   assert.equal(await marker.getAttribute('data-at-ms'), '5000');
   assert.equal(await marker.getAttribute('data-kind'), 'SetQuota');
+  assert.equal(await page.locator('[data-testid="chart-progress"] line.marker[data-at-ms="5000"]').count(), 1);
   await page.locator('#simulation ul.events').filter({ hasText: '5.00 s: users/tenant-a producer_byte_rate=1000000.0 is set on every broker.' }).waitFor();
   const fig = page.getByTestId('rate-figure');
   // Before 5 s: bound 2 MB/s, rate about 2 MB/s.
@@ -168,6 +169,10 @@ test('expired batches name TimeoutException with count, first time and setting, 
   assert.ok(Number(m[1]) > 0);
   assert.doesNotMatch(text, /done/);
   assert.match(await state.getAttribute('class'), /\bfailed\b/);
+  // The cluster view names it the same way.
+  const cs = page.getByTestId('cluster-state-app');
+  assert.equal(await cs.innerText(), text);
+  assert.match(await cs.getAttribute('class'), /\bfailed\b/);
   // The client metrics agree: record-error-total is the count.
   assert.match(await page.getByTestId('client-metrics').innerText(), new RegExp(`record-error-total:\\{client-id=app-1\\}\\s+${m[1]}\\b`));
   assert.deepEqual(errors, []);

@@ -289,6 +289,7 @@ pub(crate) fn progress_chart(t: &Timeline, cursor: f64) -> Html {
             { for t.clients.iter().enumerate().map(|(i, c)| html! {
                 <path class={format!("line series-{}", i % 6)} d={sc.path(c.progress.points.iter().map(|p| (p.at_ms, p.records as f64)))} />
             }) }
+            { event_markers(t, &sc, h) }
             <line class="cursor" x1={format!("{:.1}", sc.px(cursor))} x2={format!("{:.1}", sc.px(cursor))} y1="0" y2={h.to_string()} />
         </>
     };
@@ -298,7 +299,8 @@ pub(crate) fn progress_chart(t: &Timeline, cursor: f64) -> Html {
             { frame(label, "chart-progress", body, &value_ticks(top, |v| format!("{v:.0}")), &time_ticks(end)) }
             <p class="legend">{ for t.clients.iter().enumerate().map(|(i, c)| html! {
                 <><span class={format!("sw series-{}", i % 6)}></span>{ c.name.clone() }</>
-            }) }</p>
+            }) }
+                if !t.markers.is_empty() { <span class="sw marker"></span>{ "event" } }</p>
         </figure>
     }
 }

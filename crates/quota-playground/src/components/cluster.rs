@@ -37,6 +37,18 @@ fn rate_text(v: f64) -> String {
     }
 }
 
+/// Client `i`'s state at the cursor as the clients table words it: a
+/// client that lost records names the exception, never "done"
+/// ([`model::client_status`]).
+fn outcome(t: &Timeline, i: usize, cursor: f64) -> Html {
+    let Some(c) = t.clients.get(i) else { return html! { <td></td> } };
+    let st = model::client_status(c, cursor, t.end_ms);
+    html! {
+        <td class={format!("state {}", st.class)} data-testid={format!("cluster-state-{}", c.name)}
+            title={(!st.detail.is_empty()).then(|| st.detail.clone())}>{ st.text }</td>
+    }
+}
+
 #[function_component(ClusterView)]
 fn cluster_view() -> Html {
     let ctx = use_ctx();
@@ -107,14 +119,15 @@ fn view(t: &Timeline, cursor: f64) -> Html {
             <div class="table-wrap">
                 <table class="cluster-clients" data-testid="cluster-clients">
                     <caption>{ "Bytes each client moved, per broker and over the cluster (the whole run)" }</caption>
-                    <thead><tr><th scope="col">{ "Client" }</th>{ head }<th scope="col">{ "Cluster" }</th><th scope="col">{ "Average rate" }</th></tr></thead>
+                    <thead><tr><th scope="col">{ "Client" }</th>{ head }<th scope="col">{ "Cluster" }</th><th scope="col">{ "Average rate" }</th><th scope="col">{ "Outcome" }</th></tr></thead>
                     <tbody>
-                    { for clients.iter().map(|c| html! {
+                    { for clients.iter().enumerate().map(|(i, c)| html! {
                         <tr>
                             <th scope="row">{ format!("{} ({})", c.name, if c.kind == ClientKind::Producer { "producer" } else { "consumer" }) }</th>
                             { for c.bytes_by_broker.iter().map(|b| html! { <td class="n">{ model::fmt_bytes(*b as f64) }</td> }) }
                             <td class="n">{ model::fmt_bytes(c.bytes as f64) }</td>
                             <td class="n">{ model::fmt_rate(c.avg_rate) }</td>
+                            { outcome(t, i, cursor) }
                         </tr>
                     }) }
                     </tbody>
