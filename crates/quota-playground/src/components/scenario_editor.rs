@@ -102,8 +102,10 @@ fn topic_editor(ctx: &Ctx, s: &Scenario, i: usize) -> Html {
     let remove_refusal = ClusterEdit::RemoveTopic(idx).refusal(s);
     let d = ctx.state.dispatcher();
     let shown = t.partitions.min(LEADER_PICKERS);
-    let brokers = |current: u32| {
-        let mut o: Vec<(String, String)> = (0..count).map(|b| (b.to_string(), format!("broker {b}"))).collect();
+    let brokers = |p: u32, current: u32| {
+        let mut o: Vec<(String, String)> = (0..count)
+            .map(|b| (b.to_string(), if b == p % count.max(1) { format!("broker {b} (round robin)") } else { format!("broker {b}") }))
+            .collect();
         if current >= count {
             o.push((current.to_string(), format!("broker {current} (does not exist)")));
         }
@@ -137,7 +139,7 @@ fn topic_editor(ctx: &Ctx, s: &Scenario, i: usize) -> Html {
                     let leader = t.leader(p, count);
                     html! {
                         <SelectField id={format!("topic{i}-leader{p}")} label={format!("Partition {p} leader")} value={leader.to_string()}
-                            options={brokers(leader)}
+                            options={brokers(p, leader)}
                             on_change={commit(ctx, move |v: String| v.parse::<u32>().ok().map(|broker| ClusterEdit::SetLeader { topic: idx, partition: p, broker }))} />
                     }
                 }) }

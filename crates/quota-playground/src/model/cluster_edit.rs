@@ -415,6 +415,23 @@ mod tests {
     }
 
     #[test]
+    fn problems_the_scenario_already_has_are_listed_at_their_path_and_do_not_block_other_edits() {
+        let mut s = lab();
+        s.brokers.count = 3;
+        let mut s = ClusterEdit::SetLeader { topic: 0, partition: 0, broker: 2 }.check(&s).unwrap();
+        // The broker count goes down under the explicit leader.
+        s.brokers.count = 1;
+        let ps = problems_at(&s, "topics[0]");
+        assert_eq!(ps.len(), 1);
+        assert!(ps[0].starts_with("topics[0].leaders[0]: Partition 0 of topic 'lab' is led by broker 2, which does not exist"), "{}", ps[0]);
+        assert!(problems_at(&s, "events").is_empty());
+        // Another edit still goes through; going back to round robin repairs it.
+        assert!(ClusterEdit::SetStart { index: 0, start_ms: 100 }.check(&s).is_ok());
+        let fixed = ClusterEdit::RoundRobin(0).check(&s).unwrap();
+        assert!(fixed.validate().is_ok());
+    }
+
+    #[test]
     fn an_empty_event_value_removes_the_key() {
         assert_eq!(parse_event_value(QuotaKey::ProducerByteRate, " "), Ok(None));
         assert_eq!(parse_event_value(QuotaKey::ProducerByteRate, "1e6"), Ok(Some(1e6)));
