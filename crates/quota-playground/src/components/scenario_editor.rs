@@ -10,7 +10,7 @@
 //! reason (a leader left on a broker that no longer exists after the broker
 //! count went down) are listed under the topic or event they belong to.
 
-use quota_engine::sim::{Acks, ClientThrottling, Scenario, ScenarioEvent, Workload};
+use quota_engine::sim::{Acks, ClientThrottling, Scenario, ScenarioEvent, ScenarioProblem, Workload};
 use quota_engine::QuotaKey;
 use yew::prelude::*;
 
@@ -31,8 +31,8 @@ fn opts(pairs: impl IntoIterator<Item = (String, String)>) -> Vec<(AttrValue, At
 
 /// A `check` callback for a number field: the refusal of the edit `make`
 /// builds from the value, if any.
-fn check(s: &Scenario, make: impl Fn(f64) -> ClusterEdit + 'static) -> Callback<f64, Option<String>> {
-    let s = s.clone();
+fn check(ctx: &Ctx, make: impl Fn(f64) -> ClusterEdit + 'static) -> Callback<f64, Option<String>> {
+    let s = ctx.state.scenario.clone();
     Callback::from(move |v: f64| make(v).refusal(&s))
 }
 
@@ -46,9 +46,9 @@ fn commit<T: 'static>(ctx: &Ctx, make: impl Fn(T) -> Option<ClusterEdit> + 'stat
     })
 }
 
-/// The problems `Scenario::validate` reports at `path`, as a list.
-fn problems(s: &Scenario, path: &str, testid: String) -> Html {
-    let ps = model::problems_at(s, path);
+/// The problems `Scenario::validate` reported at `path`, as a list.
+fn problems(all: &[ScenarioProblem], path: &str, testid: String) -> Html {
+    let ps = model::problems_in(all, path);
     if ps.is_empty() {
         return html! {};
     }
@@ -66,6 +66,8 @@ pub(crate) fn scenario_editor() -> Html {
     let s = &ctx.state.scenario;
     let d = ctx.state.dispatcher();
     let count = s.brokers.count;
+    // One validation per render: every list of problems below reads it.
+    let all = s.validate().err().unwrap_or_default();
     html! {
         <div class="scenario-editor" data-testid="scenario-editor">
             <fieldset class="topics">
@@ -75,23 +77,23 @@ pub(crate) fn scenario_editor() -> Html {
                         on_commit={let d = d.clone(); Callback::from(move |v: f64| d.dispatch(Action::SetBrokerCount(v as u32)))}
                         hint="Broker ids 0 to count − 1. Each broker enforces every client quota on its own." />
                 </div>
-                { for s.topics.iter().enumerate().map(|(i, _)| topic_editor(&ctx, s, i)) }
+                { for s.topics.iter().enumerate().map(|(i, _)| topic_editor(&ctx, s, &all, i)) }
                 <div class="copy-row">
                     <button type="button" onclick={let d = d.clone(); move |_| d.dispatch(Action::Cluster(ClusterEdit::AddTopic))}>{ "Add topic" }</button>
                 </div>
             </fieldset>
-            { events_editor(&ctx, s) }
-            { clients_editor(&ctx, s) }
+            { events_editor(&ctx, s, &all) }
+            { clients_editor(&ctx, s, &all) }
         </div>
     }
 }
 
-fn topic_editor(ctx: &Ctx, s: &Scenario, i: usize) -> Html {
+fn topic_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize) -> Html {
     let t = &s.topics[i];
     let count = s.brokers.count;
     let idx = i as u32;
     let rename = {
-        let s = (*ctx.state.scenario).clone();
+        let s = ctx.state.scenario.clone();
         Callback::from(move |name: String| {
             if name.trim().is_empty() {
                 return Some("Enter a topic name.".to_owned());
@@ -119,7 +121,7 @@ fn topic_editor(ctx: &Ctx, s: &Scenario, i: usize) -> Html {
                 <TextField id={format!("topic{i}-name")} label="Name" value={t.name.clone()} validate={rename}
                     on_commit={commit(ctx, move |name: String| Some(ClusterEdit::RenameTopic { index: idx, name }))} />
                 <NumberField id={format!("topic{i}-partitions")} label="Partitions" value={f64::from(t.partitions)} whole={Some((0, 100_000))}
-                    check={check(s, move |v| ClusterEdit::SetPartitions { index: idx, partitions: v as u32 })}
+                    check={check(ctx, move |v| ClusterEdit::SetPartitions { index: idx, partitions: v as u32 })}
                     on_commit={commit(ctx, move |v: f64| Some(ClusterEdit::SetPartitions { index: idx, partitions: v as u32 }))}
                     hint={if t.leaders.is_some() { "leaders as chosen below" } else { "leaders round robin: partition p on broker p mod brokers" }} />
             </div>
@@ -147,7 +149,7 @@ fn topic_editor(ctx: &Ctx, s: &Scenario, i: usize) -> Html {
             if t.partitions > shown {
                 <p class="msg hint">{ format!("Partitions {shown} to {} keep their leaders (not listed here).", t.partitions - 1) }</p>
             }
-            { problems(s, &format!("topics[{i}]"), format!("topic{i}-problems")) }
+            { problems(all, &format!("topics[{i}]"), format!("topic{i}-problems")) }
             <div class="copy-row">
                 if t.leaders.is_some() {
                     <button type="button" onclick={let d = d.clone(); move |_| d.dispatch(Action::Cluster(ClusterEdit::RoundRobin(idx)))}>{ "Leaders round robin" }</button>
@@ -161,7 +163,7 @@ fn topic_editor(ctx: &Ctx, s: &Scenario, i: usize) -> Html {
     }
 }
 
-fn events_editor(ctx: &Ctx, s: &Scenario) -> Html {
+fn events_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem]) -> Html {
     let d = ctx.state.dispatcher();
     let no_move = model::default_event(s, true).is_none();
     let no_quota = model::default_event(s, false).is_none();
@@ -171,7 +173,7 @@ fn events_editor(ctx: &Ctx, s: &Scenario) -> Html {
             <p class="msg hint">{ "Each event happens at its time during the run; the charts mark it. A quota change applies on every broker at once and the sensors keep their samples (ClientQuotaManager.updateQuotaMetricConfigs)." }</p>
             if s.events.is_empty() { <p class="msg">{ "No events: the cluster stays as set up above for the whole run." }</p> }
             <ol class="event-list">
-                { for s.events.iter().enumerate().map(|(i, e)| html! { <li>{ event_editor(ctx, s, i, e) }</li> }) }
+                { for s.events.iter().enumerate().map(|(i, e)| html! { <li>{ event_editor(ctx, s, all, i, e) }</li> }) }
             </ol>
             <div class="copy-row">
                 <button type="button" disabled={no_move} data-testid="add-move-leader"
@@ -186,7 +188,7 @@ fn events_editor(ctx: &Ctx, s: &Scenario) -> Html {
     }
 }
 
-fn event_editor(ctx: &Ctx, s: &Scenario, i: usize, e: &ScenarioEvent) -> Html {
+fn event_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize, e: &ScenarioEvent) -> Html {
     let idx = i as u32;
     let d = ctx.state.dispatcher();
     // An edit of this event: a copy with one field changed.
@@ -215,7 +217,7 @@ fn event_editor(ctx: &Ctx, s: &Scenario, i: usize, e: &ScenarioEvent) -> Html {
         });
         html! {
             <NumberField id={format!("ev{i}-at")} label="At (ms)" value={e.at_ms() as f64} whole={Some((0, MAX_MS))}
-                check={check(s, w)} on_commit={commit(ctx, move |v: f64| Some(w2(v)))} unit="ms" />
+                check={check(ctx, w)} on_commit={commit(ctx, move |v: f64| Some(w2(v)))} unit="ms" />
         }
     };
     let fields = match e {
@@ -232,7 +234,7 @@ fn event_editor(ctx: &Ctx, s: &Scenario, i: usize, e: &ScenarioEvent) -> Html {
                     <SelectField id={format!("ev{i}-topic")} label="Topic" value={topic.clone()} options={topics}
                         on_change={commit(ctx, with_text(|e, v| if let ScenarioEvent::MoveLeader { topic, .. } = e { *topic = v.to_owned() }))} />
                     <NumberField id={format!("ev{i}-partition")} label="Partition" value={f64::from(*partition)} whole={Some((0, 100_000))}
-                        check={check(s, part_w)} on_commit={commit(ctx, move |v: f64| Some(part_w2(v)))} />
+                        check={check(ctx, part_w)} on_commit={commit(ctx, move |v: f64| Some(part_w2(v)))} />
                     <SelectField id={format!("ev{i}-to")} label="New leader" value={to_broker.to_string()} options={opts(brokers)}
                         on_change={commit(ctx, with_text(|e, v| if let (ScenarioEvent::MoveLeader { to_broker, .. }, Ok(b)) = (e, v.parse::<u32>()) { *to_broker = b }))} />
                 </>
@@ -257,7 +259,7 @@ fn event_editor(ctx: &Ctx, s: &Scenario, i: usize, e: &ScenarioEvent) -> Html {
             let k = *key;
             let value_text = value.map_or_else(String::new, |v| if v.fract() == 0.0 && v.abs() < 1e15 { format!("{v:.0}") } else { v.to_string() });
             let validate = {
-                let (s, e) = ((*ctx.state.scenario).clone(), e.clone());
+                let (s, e) = (ctx.state.scenario.clone(), e.clone());
                 Callback::from(move |text: String| {
                     let v = match model::parse_event_value(k, &text) {
                         Ok(v) => v,
@@ -301,24 +303,24 @@ fn event_editor(ctx: &Ctx, s: &Scenario, i: usize, e: &ScenarioEvent) -> Html {
         <fieldset class="event" data-testid={format!("event-{i}")} data-kind={e.kind()} data-at-ms={e.at_ms().to_string()}>
             <legend>{ format!("{title} at {}", model::fmt_ms(e.at_ms() as f64)) }</legend>
             <div class="grid">{ at }{ fields }</div>
-            { problems(s, &format!("events[{i}]"), format!("ev{i}-problems")) }
+            { problems(all, &format!("events[{i}]"), format!("ev{i}-problems")) }
             <button type="button" class="ghost danger" aria-label={format!("Remove the {} at {}", title.to_lowercase(), model::fmt_ms(e.at_ms() as f64))}
                 onclick={move |_| d.dispatch(Action::Cluster(ClusterEdit::RemoveEvent(idx)))}>{ "Remove event" }</button>
         </fieldset>
     }
 }
 
-fn clients_editor(ctx: &Ctx, s: &Scenario) -> Html {
+fn clients_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem]) -> Html {
     html! {
         <fieldset class="clients-time">
             <legend>{ "Clients on the time line" }</legend>
             if s.workloads.is_empty() { <p class="msg">{ "No clients: add a producer or a consumer in the Simulation panel." }</p> }
-            { for s.workloads.iter().enumerate().map(|(i, w)| client_row(ctx, s, i, w)) }
+            { for s.workloads.iter().enumerate().map(|(i, w)| client_row(ctx, s, all, i, w)) }
         </fieldset>
     }
 }
 
-fn client_row(ctx: &Ctx, s: &Scenario, i: usize, w: &Workload) -> Html {
+fn client_row(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize, w: &Workload) -> Html {
     let idx = i as u32;
     let (start, stop, kind) = match w {
         Workload::Producer(p) => (p.start_ms, p.stop_ms, "Producer"),
@@ -327,7 +329,7 @@ fn client_row(ctx: &Ctx, s: &Scenario, i: usize, w: &Workload) -> Html {
     let conn = model::workload_connection(w).to_owned();
     let throttling = s.connections.iter().find(|c| c.name == conn).map(|c| c.client_throttling).unwrap_or_default();
     let stop_validate = {
-        let s = (*ctx.state.scenario).clone();
+        let s = ctx.state.scenario.clone();
         Callback::from(move |text: String| {
             let stop_ms = match parse_stop(&text) {
                 Ok(v) => v,
@@ -346,7 +348,7 @@ fn client_row(ctx: &Ctx, s: &Scenario, i: usize, w: &Workload) -> Html {
             <legend>{ format!("{kind} on {conn}") }</legend>
             <div class="grid">
                 <NumberField id={format!("tl{i}-start")} label="Starts at (ms)" value={start as f64} whole={Some((0, MAX_MS))} unit="ms"
-                    check={check(s, move |v| ClusterEdit::SetStart { index: idx, start_ms: v as u64 })}
+                    check={check(ctx, move |v| ClusterEdit::SetStart { index: idx, start_ms: v as u64 })}
                     on_commit={commit(ctx, move |v: f64| Some(ClusterEdit::SetStart { index: idx, start_ms: v as u64 }))} />
                 <TextField id={format!("tl{i}-stop")} label="Stops at (ms)" value={stop.map_or_else(String::new, |v| v.to_string())}
                     validate={stop_validate} placeholder="empty = runs to the end"
@@ -376,7 +378,7 @@ fn client_row(ctx: &Ctx, s: &Scenario, i: usize, w: &Workload) -> Html {
                         hint={(p.config.acks == Acks::None).then_some("acks=0: no response, so the broker cannot send a throttle time; the request quota is not enforced")} />
                 }
             </div>
-            { problems(s, &format!("workloads[{i}]"), format!("tl{i}-problems")) }
+            { problems(all, &format!("workloads[{i}]"), format!("tl{i}-problems")) }
         </fieldset>
     }
 }

@@ -234,12 +234,17 @@ pub fn added_problems(before: &Scenario, after: &Scenario) -> Vec<ScenarioProble
 /// The problems of `s` at `path` or inside it (`topics[0]` matches
 /// `topics[0].leaders[2]`), as `path: message`.
 pub fn problems_at(s: &Scenario, path: &str) -> Vec<String> {
-    s.validate()
-        .err()
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|p| p.path == path || p.path.starts_with(&format!("{path}.")) || p.path.starts_with(&format!("{path}[")))
-        .map(|p| p.to_string())
+    problems_in(&s.validate().err().unwrap_or_default(), path)
+}
+
+/// The problems of `problems` (one `Scenario::validate` result) at `path`
+/// or inside it, as `path: message`.
+pub fn problems_in(problems: &[ScenarioProblem], path: &str) -> Vec<String> {
+    let (dot, bracket) = (format!("{path}."), format!("{path}["));
+    problems
+        .iter()
+        .filter(|p| p.path == path || p.path.starts_with(&dot) || p.path.starts_with(&bracket))
+        .map(ToString::to_string)
         .collect()
 }
 
