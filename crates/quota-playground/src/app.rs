@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::components::{
-    AnswerPanel, ConnectionPanel, HelpSheet, InterchangePanel, LessonsPanel, NoticeBar, QuotasPanel, ResolutionPanel, SharePanel, SimulationPanel,
+    AnswerPanel, ClusterPanel, ConnectionPanel, HelpSheet, InterchangePanel, LessonsPanel, NoticeBar, QuotasPanel, ResolutionPanel, SharePanel, SimulationPanel,
 };
 use crate::hooks;
 use crate::model::Analysis;
@@ -27,6 +27,8 @@ pub enum Panel {
     Resolution,
     /// The simulation with its transport.
     Simulation,
+    /// The cluster and time editor, and the per-broker view.
+    Cluster,
     /// The lessons.
     Lessons,
     /// The import box and the export menu.
@@ -35,7 +37,7 @@ pub enum Panel {
 
 impl Panel {
     /// Every panel, in page order.
-    pub const ALL: [Panel; 7] = [
+    pub const ALL: [Panel; 8] = [
         Panel::Answer,
         Panel::Lessons,
         Panel::Quotas,
@@ -43,6 +45,7 @@ impl Panel {
         Panel::Connection,
         Panel::Resolution,
         Panel::Simulation,
+        Panel::Cluster,
     ];
 
     /// The name used in `?embed=`.
@@ -53,6 +56,7 @@ impl Panel {
             Panel::Connection => "connection",
             Panel::Resolution => "resolution",
             Panel::Simulation => "simulation",
+            Panel::Cluster => "cluster",
             Panel::Lessons => "lessons",
             Panel::Import => "import",
         }
@@ -66,6 +70,7 @@ impl Panel {
             Panel::Connection => "Connection",
             Panel::Resolution => "Resolution",
             Panel::Simulation => "Simulation",
+            Panel::Cluster => "Cluster and time",
             Panel::Lessons => "Lessons",
             Panel::Import => "Import/export",
         }
@@ -236,6 +241,7 @@ pub fn app() -> Html {
                         <div class="col">{ panel_view(Panel::Resolution) }</div>
                     </div>
                     { panel_view(Panel::Simulation) }
+                    { panel_view(Panel::Cluster) }
                     <SharePanel />
                 </main>
                 <footer class="foot">
@@ -273,6 +279,7 @@ fn panel_view(p: Panel) -> Html {
         Panel::Connection => html! { <ConnectionPanel /> },
         Panel::Resolution => html! { <ResolutionPanel /> },
         Panel::Simulation => html! { <SimulationPanel /> },
+        Panel::Cluster => html! { <ClusterPanel /> },
         Panel::Lessons => html! { <LessonsPanel /> },
         Panel::Import => html! { <InterchangePanel /> },
     }
@@ -294,7 +301,7 @@ mod tests {
         }
         assert_eq!(
             embed_warning(Some("bogus")).as_deref(),
-            Some("'bogus' is not a panel name; ?embed= takes one of answer, lessons, quotas, import, connection, resolution, simulation. Showing the simulation panel.")
+            Some("'bogus' is not a panel name; ?embed= takes one of answer, lessons, quotas, import, connection, resolution, simulation, cluster. Showing the simulation panel.")
         );
         assert_eq!(embed_warning(Some("")), None);
         assert_eq!(embed_warning(None), None);
