@@ -9,7 +9,7 @@
  *   </pre></kafka-quota-playground>
  *
  * Attributes: panel (default answer; lessons, quotas, import, connection, resolution,
- * simulation), link (a "v1." permalink or a full playground URL), text (else
+ * simulation, cluster), link (a "v1." permalink or a full playground URL), text (else
  * the element's text), height ("auto" or pixels), theme (light, dark, auto:
  * follow this page), src (the playground's address; default: index.html next
  * to this script), readonly ("false" allows editing), title.

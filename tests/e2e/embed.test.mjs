@@ -225,6 +225,11 @@ test('?readonly leaves no enabled control in the editing panels, and the simulat
   assert.ok(left.includes('Play') && left.includes('Playback speed'), left.join(', '));
   assert.equal(left.some((n) => /Add producer|Add consumer|Remove/.test(n)), false, left.join(', '));
   assert.equal(await page.locator('details.setup').isVisible(), false);
+  // The cluster panel: its editor hidden, its per-broker view kept.
+  await page.goto(`${playground.url}?embed=cluster&readonly`);
+  await page.waitForSelector('body[data-first-render-ms]');
+  assert.deepEqual(await enabled(), []);
+  assert.ok(await page.getByTestId('cluster-view').isVisible());
   await context.close();
 });
 

@@ -69,7 +69,7 @@ test('?embed=bogus names the valid panels, then shows the simulation', async () 
   await page.getByTestId('embed').waitFor();
   assert.equal(await page.getByTestId('embed').getAttribute('data-panel'), 'simulation');
   assert.equal(await page.getByTestId('embed-warning').innerText(),
-    "⚠ 'bogus' is not a panel name; ?embed= takes one of answer, lessons, quotas, import, connection, resolution, simulation. Showing the simulation panel.");
+    "⚠ 'bogus' is not a panel name; ?embed= takes one of answer, lessons, quotas, import, connection, resolution, simulation, cluster. Showing the simulation panel.");
   await context.close();
   // A known name shows no warning.
   const ok = await openApp(browser, `${server.url}?embed=quotas`);

@@ -69,12 +69,29 @@ use serde_json::{Map, Value};
 
 use crate::configs_sh::{self, Mode};
 use crate::error::{Error, ErrorKind, Position};
+use crate::scenario::ScenarioFile;
 
 /// The directives a line may start with, in the order the docs list them.
 pub const DIRECTIVES: [&str; 6] = ["connection", "brokers", "topic", "producer", "consumer", "run"];
 
 /// The topic a workload writes to when the text declares none.
 pub const DEFAULT_TOPIC: &str = "quotas-demo";
+
+/// Reads a scenario file in either form: the scenario JSON
+/// ([`crate::scenario::from_json`], when the first non-blank character is
+/// `{`) or the text form ([`parse`]). What the CLI's `simulate` and `link`
+/// take, so a docs writer can check a block with the CLI.
+///
+/// # Errors
+///
+/// The JSON reader's one error, or every problem of the text.
+pub fn read(text: &str) -> Result<ScenarioFile, Vec<Error>> {
+    if text.trim_start().starts_with('{') {
+        crate::scenario::from_json(text).map_err(|e| vec![e])
+    } else {
+        parse(text).map(|scenario| ScenarioFile { scenario, notes: Vec::new() })
+    }
+}
 
 /// Reads a scenario from its text form (see the module docs).
 ///
@@ -128,6 +145,9 @@ struct Word {
     column: u32,
 }
 
+/// A word without `=` (the broker count, a topic's name) and its 1-based column.
+type Bare = (String, u32);
+
 /// A part of the scenario made by one line.
 struct Item {
     line: u32,
@@ -135,7 +155,7 @@ struct Item {
     column: u32,
     words: Vec<Word>,
     /// The positional words (the broker count, the topic name).
-    bare: Vec<(String, u32)>,
+    bare: Vec<Bare>,
 }
 
 #[derive(Default)]
@@ -401,7 +421,7 @@ impl Reader {
         }
     }
 
-    fn extra_bare(&mut self, item: &Item, extra: &[(String, u32)]) {
+    fn extra_bare(&mut self, item: &Item, extra: &[Bare]) {
         if let Some((word, c)) = extra.first() {
             self.problems.push(Error::syntax(Position::new(item.line, *c), "key=value", format!("'{word}'")));
         }
@@ -425,7 +445,7 @@ impl Reader {
 /// Splits the text after a directive's colon into `key=value` words and
 /// bare words with their columns (`shell-words` does the quoting; columns
 /// are found by looking each word's key up in the raw line, left to right).
-fn words(raw: &str, rest_at: usize, rest: &str) -> Result<(Vec<Word>, Vec<(String, u32)>), String> {
+fn words(raw: &str, rest_at: usize, rest: &str) -> Result<(Vec<Word>, Vec<Bare>), String> {
     let split = shell_words::split(rest).map_err(|_| "an unclosed quote".to_owned())?;
     let mut words = Vec::new();
     let mut bare = Vec::new();

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::components::{
-    AnswerPanel, ConnectionPanel, HelpSheet, InterchangePanel, LessonsPanel, NoticeBar, QuotasPanel, ResolutionPanel, SharePanel, SimulationPanel,
+    AnswerPanel, ClusterPanel, ConnectionPanel, HelpSheet, InterchangePanel, LessonsPanel, NoticeBar, QuotasPanel, ResolutionPanel, SharePanel, SimulationPanel,
 };
 use crate::hooks;
 use crate::model::Analysis;
@@ -28,6 +28,8 @@ pub enum Panel {
     Resolution,
     /// The simulation with its transport.
     Simulation,
+    /// The cluster and time editor, and the per-broker view.
+    Cluster,
     /// The lessons.
     Lessons,
     /// The import box and the export menu.
@@ -36,7 +38,7 @@ pub enum Panel {
 
 impl Panel {
     /// Every panel, in page order.
-    pub const ALL: [Panel; 7] = [
+    pub const ALL: [Panel; 8] = [
         Panel::Answer,
         Panel::Lessons,
         Panel::Quotas,
@@ -44,6 +46,7 @@ impl Panel {
         Panel::Connection,
         Panel::Resolution,
         Panel::Simulation,
+        Panel::Cluster,
     ];
 
     /// The name used in `?embed=`.
@@ -54,6 +57,7 @@ impl Panel {
             Panel::Connection => "connection",
             Panel::Resolution => "resolution",
             Panel::Simulation => "simulation",
+            Panel::Cluster => "cluster",
             Panel::Lessons => "lessons",
             Panel::Import => "import",
         }
@@ -67,6 +71,7 @@ impl Panel {
             Panel::Connection => "Connection",
             Panel::Resolution => "Resolution",
             Panel::Simulation => "Simulation",
+            Panel::Cluster => "Cluster and time",
             Panel::Lessons => "Lessons",
             Panel::Import => "Import/export",
         }
@@ -276,6 +281,7 @@ pub fn app() -> Html {
                         <div class="col">{ panel_view(Panel::Resolution) }</div>
                     </div>
                     { panel_view(Panel::Simulation) }
+                    { panel_view(Panel::Cluster) }
                     <SharePanel />
                 </main>
                 <footer class="foot">
@@ -313,6 +319,7 @@ fn panel_view(p: Panel) -> Html {
         Panel::Connection => html! { <ConnectionPanel /> },
         Panel::Resolution => html! { <ResolutionPanel /> },
         Panel::Simulation => html! { <SimulationPanel /> },
+        Panel::Cluster => html! { <ClusterPanel /> },
         Panel::Lessons => html! { <LessonsPanel /> },
         Panel::Import => html! { <InterchangePanel /> },
     }
@@ -334,7 +341,7 @@ mod tests {
         }
         assert_eq!(
             embed_warning(Some("bogus")).as_deref(),
-            Some("'bogus' is not a panel name; ?embed= takes one of answer, lessons, quotas, import, connection, resolution, simulation. Showing the simulation panel.")
+            Some("'bogus' is not a panel name; ?embed= takes one of answer, lessons, quotas, import, connection, resolution, simulation, cluster. Showing the simulation panel.")
         );
         assert_eq!(embed_warning(Some("")), None);
         assert_eq!(embed_warning(None), None);

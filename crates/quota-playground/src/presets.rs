@@ -291,6 +291,29 @@ mod tests {
     use super::*;
     use crate::model;
 
+    /// Links need no shortener (issue 12): the fragment after `#` stays
+    /// within 1,200 characters for the default scenario and 2,000 for one
+    /// with 20 quotas (BENCHMARKS.md reports the lengths: `cargo test -p
+    /// quota-playground --lib link_size -- --nocapture`).
+    #[test]
+    fn link_size_stays_within_its_budget() {
+        use quota_engine::sim::QuotaSetting;
+        use quota_engine::{QuotaEntity, QuotaKey};
+        use quota_formats::permalink::encode;
+        let default = encode(&default_scenario());
+        let mut s = default_scenario();
+        let mut i = 0u32;
+        while s.quotas.len() < 20 {
+            i += 1;
+            let entity = if i.is_multiple_of(2) { QuotaEntity::user(&format!("tenant-{i:02}")) } else { QuotaEntity::client_id(&format!("service-{i:02}")) };
+            s.quotas.push(QuotaSetting { entity, key: QuotaKey::ProducerByteRate, value: f64::from(i) * 524_288.0 });
+        }
+        let twenty = encode(&s);
+        println!("link fragment: default scenario {} characters, 20 quotas {} characters", default.len(), twenty.len());
+        assert!(default.len() <= 1_200, "{}", default.len());
+        assert!(twenty.len() <= 2_000, "{}", twenty.len());
+    }
+
     #[test]
     fn every_preset_parses_and_simulates() {
         let t = model::simulate(&default_scenario()).unwrap();

@@ -202,6 +202,10 @@ pub enum Action {
     },
     /// Remove a workload.
     RemoveWorkload(u32),
+    /// Edit the cluster or the run's time line (topics, leaders, events,
+    /// client start and stop, client kind, `acks`); refused (no change) when
+    /// it adds a problem `Scenario::validate` reports ([`model::ClusterEdit::check`]).
+    Cluster(model::ClusterEdit),
     /// Start playing (from 0 when at the end).
     Play {
         /// The Timeline's end (ms).
@@ -326,6 +330,11 @@ impl AppState {
                     s.workloads.remove(i as usize);
                 }
             }),
+            Action::Cluster(edit) => {
+                if let Ok(next) = edit.check(&self.scenario) {
+                    self.edit(|s| *s = next);
+                }
+            }
             Action::Play { end_ms } => {
                 if self.cursor_ms >= end_ms {
                     self.cursor_ms = 0.0;
@@ -495,6 +504,40 @@ mod tests {
         assert_eq!(s.scenario.brokers.settings.quota_window_num, 11);
         s.apply(Action::SetBrokerCount(0));
         assert_eq!(s.scenario.brokers.count, 1);
+    }
+
+    #[test]
+    fn cluster_edits_change_topics_and_events_and_bump_the_revision() {
+        use model::ClusterEdit;
+        let mut s = state();
+        s.apply(Action::SetBrokerCount(3));
+        s.apply(Action::Cluster(ClusterEdit::SetPartitions { index: 0, partitions: 3 }));
+        assert_eq!(s.scenario.topics[0].partitions, 3);
+        let rev = s.revision;
+        s.apply(Action::Cluster(ClusterEdit::AddEvent { move_leader: false }));
+        assert_eq!(s.scenario.events.len(), 1);
+        assert_eq!(s.scenario.events[0].at_ms(), 5000);
+        s.apply(Action::Cluster(ClusterEdit::SetLeader { topic: 0, partition: 1, broker: 2 }));
+        assert_eq!(s.scenario.topics[0].leaders, Some(vec![0, 2, 2]));
+        s.apply(Action::Cluster(ClusterEdit::SetStop { index: 0, stop_ms: Some(9000) }));
+        assert!(matches!(&s.scenario.workloads[0], Workload::Producer(p) if p.stop_ms == Some(9000)));
+        assert_eq!(s.revision, rev + 3);
+        s.apply(Action::Cluster(ClusterEdit::RemoveEvent(0)));
+        assert!(s.scenario.events.is_empty());
+    }
+
+    #[test]
+    fn a_cluster_edit_the_engine_refuses_changes_nothing() {
+        use model::ClusterEdit;
+        let mut s = state();
+        let before = s.clone();
+        // Broker 1 does not exist with one broker; the topic is written to;
+        // a stop at 0 ms is not after the start.
+        s.apply(Action::Cluster(ClusterEdit::SetLeader { topic: 0, partition: 0, broker: 1 }));
+        s.apply(Action::Cluster(ClusterEdit::RemoveTopic(0)));
+        s.apply(Action::Cluster(ClusterEdit::SetStop { index: 0, stop_ms: Some(0) }));
+        s.apply(Action::Cluster(ClusterEdit::AddEvent { move_leader: true }));
+        assert_eq!(s, before);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use quota_formats::scenario;
+use quota_formats::{scenario, scenario_text};
 
 use super::resolve::read_text;
 use super::{EXIT_BAD_INPUT, EXIT_OK};
@@ -18,7 +18,7 @@ pub(crate) const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
 /// Arguments of `kafka-quota link`.
 #[derive(Debug, Args)]
 pub(crate) struct LinkArgs {
-    /// The scenario file (envelope or bare scenario JSON; `-` = standard input).
+    /// The scenario file: envelope or bare scenario JSON, or the text form of docs/scenario-text.md (kafka-configs.sh lines, connection:, producer:); `-` = standard input.
     #[arg(value_name = "SCENARIO.json")]
     pub(crate) file: PathBuf,
     /// The playground's address.
@@ -46,7 +46,7 @@ pub(crate) fn run(args: &LinkArgs) -> u8 {
             return EXIT_BAD_INPUT;
         }
     };
-    match scenario::from_json(&text) {
+    match scenario_text::read(&text) {
         Ok(file) => {
             for n in &file.notes {
                 errln!("note: {name}: {n}");
@@ -62,8 +62,10 @@ pub(crate) fn run(args: &LinkArgs) -> u8 {
             outln!("{}", scenario::link(&s, base));
             EXIT_OK
         }
-        Err(e) => {
-            errln!("{}", e.with_source(name));
+        Err(problems) => {
+            for e in problems {
+                errln!("{}", e.with_source(name.clone()));
+            }
             EXIT_BAD_INPUT
         }
     }

@@ -21,7 +21,7 @@ use quota_engine::sim::{
     simulate, simulate_traced, textbook, ClientKind, ClientTrack, MarkerKind, Outcome, Timeline,
     TRACE_CAP,
 };
-use quota_formats::scenario;
+use quota_formats::scenario_text;
 
 use super::resolve::read_text;
 use super::simulate_report::{failed_clients, failure_summary, json, Ran};
@@ -50,7 +50,7 @@ Exit codes: 0 the run completed (or the horizon stopped it with no record lost);
 #[derive(Debug, Args)]
 #[command(after_help = AFTER_HELP)]
 pub(crate) struct SimulateArgs {
-    /// The scenario file (envelope or bare scenario JSON; `-` = standard input).
+    /// The scenario file: envelope or bare scenario JSON, or the text form of docs/scenario-text.md (kafka-configs.sh lines, connection:, producer:); `-` = standard input.
     #[arg(value_name = "SCENARIO.json")]
     pub(crate) file: PathBuf,
     /// Print the run as one JSON document: its outcome, per-client and
@@ -216,10 +216,12 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
             return EXIT_BAD_INPUT;
         }
     };
-    let file = match scenario::from_json(&text) {
+    let file = match scenario_text::read(&text) {
         Ok(f) => f,
-        Err(e) => {
-            errln!("{}", e.with_source(name));
+        Err(problems) => {
+            for e in problems {
+                errln!("{}", e.with_source(name.clone()));
+            }
             return EXIT_BAD_INPUT;
         }
     };

@@ -322,3 +322,35 @@ fn text_output_of_a_modelled_run_has_no_request_table() {
     assert!(text.contains("request waits over 469 requests"), "{text}");
     assert!(!text.contains("\nrequests ("), "{text}");
 }
+
+/// A docs page's `kafka-quota` block (docs/scenario-text.md) runs as its
+/// JSON does: the lab's 30 MB through a 2 MB/s users quota, every record
+/// acknowledged; and `link` makes the playground link the widget opens.
+#[test]
+fn a_docs_block_in_text_form_simulates_and_links() {
+    let block = "kafka-configs.sh --alter --add-config producer_byte_rate=2097152 --entity-type users --entity-name tenant-a\n\
+                 connection: user=tenant-a client.id=app-1\n\
+                 producer: records=30000 record.size=1000 acks=1 linger.ms=5 batch.size=65536\n";
+    let out = kafka_quota().args(["simulate", "-"]).write_stdin(block).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("producer app-1 (principal User:tenant-a, client-id \"app-1\")"), "{text}");
+    assert_eq!(metric(&text, "records"), 30_000, "{text}");
+    kafka_quota()
+        .args(["link", "-"])
+        .write_stdin(block)
+        .assert()
+        .success()
+        .stdout(contains("#v1."));
+}
+
+#[test]
+fn a_text_block_with_mistakes_names_every_line_and_exits_1() {
+    kafka_quota()
+        .args(["simulate", "-"])
+        .write_stdin("connection: listener=TLS\nproducr: records=1\n")
+        .assert()
+        .code(1)
+        .stderr(contains("Line 1, column 13 of <stdin>: Unknown variant `TLS`"))
+        .stderr(contains("Line 2, column 1 of <stdin>: expected a kafka-configs.sh command or one of connection:"));
+}

@@ -6,6 +6,7 @@
 mod common;
 mod interchange;
 mod lab;
+mod link_corpus;
 mod no_panic;
 mod real_inputs;
 mod roundtrip;

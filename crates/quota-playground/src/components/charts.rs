@@ -213,7 +213,9 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
     };
     let step = (track.rate.points.len() / 24).max(1);
     html! {
-        <figure class="fig">
+        <figure class="fig" data-testid="rate-figure" data-cursor-ms={format!("{cursor:.0}")}
+            data-rate-now={format!("{:.0}", now.map_or(0.0, |r| r.rate))}
+            data-bound-now={finite(bound_now).then(|| format!("{bound_now:.0}"))}>
             <figcaption>{ "Measured rate against the quota" }</figcaption>
             { frame(label, "chart-rate", body, &value_ticks(top, |v| fmt_rate_of(track.quota_type, v)), &time_ticks(end)) }
             <p class="legend"><span class="sw line"></span>{ "measured rate" }
@@ -257,7 +259,7 @@ fn event_markers(t: &Timeline, sc: &Scale, h: f64) -> Html {
         { for t.markers.iter().map(|m| {
             let x = format!("{:.1}", sc.px(m.at_ms));
             html! {
-                <line class="marker" x1={x.clone()} x2={x} y1="0" y2={h.to_string()}>
+                <line class="marker" x1={x.clone()} x2={x} y1="0" y2={h.to_string()} data-at-ms={format!("{:.0}", m.at_ms)} data-kind={format!("{:?}", m.kind)}>
                     <title>{ format!("{}: {}", model::fmt_ms(m.at_ms), m.text) }</title>
                 </line>
             }
@@ -287,6 +289,7 @@ pub(crate) fn progress_chart(t: &Timeline, cursor: f64) -> Html {
             { for t.clients.iter().enumerate().map(|(i, c)| html! {
                 <path class={format!("line series-{}", i % 6)} d={sc.path(c.progress.points.iter().map(|p| (p.at_ms, p.records as f64)))} />
             }) }
+            { event_markers(t, &sc, h) }
             <line class="cursor" x1={format!("{:.1}", sc.px(cursor))} x2={format!("{:.1}", sc.px(cursor))} y1="0" y2={h.to_string()} />
         </>
     };
@@ -296,7 +299,8 @@ pub(crate) fn progress_chart(t: &Timeline, cursor: f64) -> Html {
             { frame(label, "chart-progress", body, &value_ticks(top, |v| format!("{v:.0}")), &time_ticks(end)) }
             <p class="legend">{ for t.clients.iter().enumerate().map(|(i, c)| html! {
                 <><span class={format!("sw series-{}", i % 6)}></span>{ c.name.clone() }</>
-            }) }</p>
+            }) }
+                if !t.markers.is_empty() { <span class="sw marker"></span>{ "event" } }</p>
         </figure>
     }
 }

@@ -6,6 +6,7 @@
 
 mod answer;
 mod charts;
+mod cluster;
 mod connection;
 mod help;
 mod interchange;
@@ -13,10 +14,12 @@ mod lessons;
 mod notice;
 mod quotas;
 mod resolution;
+mod scenario_editor;
 mod share;
 mod simulation;
 
 pub(crate) use answer::AnswerPanel;
+pub(crate) use cluster::ClusterPanel;
 pub(crate) use connection::ConnectionPanel;
 pub(crate) use help::HelpSheet;
 pub(crate) use interchange::InterchangePanel;

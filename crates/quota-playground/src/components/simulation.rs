@@ -381,6 +381,9 @@ fn setup() -> Html {
                         on_commit={bs(|s, v| s.num_network_threads = v)} check={check_settings(|s, v| s.num_network_threads = v)}
                         hint="default 3 (per listener in Kafka)" />
                 </div>
+                { for s.topics.iter().filter_map(|t| model::spread_note(s, t)).map(|note| html! {
+                    <p class="msg warn" role="note" data-testid="setup-spread">{ note }{ " Partitions and leaders: the Cluster and time panel." }</p>
+                }) }
             </fieldset>
         </details>
     }

@@ -81,8 +81,9 @@ fn limit_text(key: QuotaKey, v: f64) -> String {
 
 /// The clause for one quota type, e.g. "Produce: 2 MB/s (2000000.0 bytes/s)
 /// per broker from users/tenant-a (rung 3), a budget shared with nobody;
-/// on the 3 brokers leading its partitions that is at most 6 MB/s."
-fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>) -> String {
+/// 2 MB/s per broker × 3 brokers leading its partitions ≈ at most 6 MB/s
+/// for the cluster."
+fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u32) -> String {
     let label = match r.quota_type {
         QuotaType::Produce => "Produce",
         QuotaType::Fetch => "Fetch",
@@ -115,8 +116,14 @@ fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>) -> String 
     match leading {
         Some(n) if byte_rate && n > 1 => {
             out.push_str(&format!(
-                "; on the {n} brokers leading its partitions that is at most {} for the cluster",
+                "; {} per broker × {n} brokers leading its partitions ≈ at most {} for the cluster",
+                fmt_rate(m.value),
                 fmt_rate(m.value * n as f64)
+            ));
+        }
+        Some(1) if byte_rate && brokers > 1 => {
+            out.push_str(&format!(
+                "; one of the {brokers} brokers leads its partitions, so that is also the most it gets from the cluster (more partitions, led by other brokers, would spread it)"
             ));
         }
         _ => {}
@@ -152,7 +159,7 @@ pub fn answers(scenario: &Scenario, analysis: &Analysis) -> Vec<Answer> {
                     who: format!("{}, client.id {client_id}", p.principal),
                     clauses: rs
                         .iter()
-                        .map(|r| clause(r, &analysis.sharers(scenario, i, r.quota_type), leading))
+                        .map(|r| clause(r, &analysis.sharers(scenario, i, r.quota_type), leading, scenario.brokers.count))
                         .collect(),
                     leading_brokers: leading,
                 },
@@ -195,7 +202,7 @@ mod tests {
         assert_eq!(
             a[0].sentence(),
             "app (User:tenant-a, client.id app-1): Produce: 2 MB/s (2000000.0 bytes/s) per broker from users/tenant-a (rung 3), \
-             shared by all connections of user tenant-a, whatever their client-id (here: other); on the 3 brokers leading its partitions that is at most 6 MB/s for the cluster. \
+             shared by all connections of user tenant-a, whatever their client-id (here: other); 2 MB/s per broker × 3 brokers leading its partitions ≈ at most 6 MB/s for the cluster. \
              Fetch: unlimited. Requests: unlimited. Controller mutations: unlimited."
         );
         // Without a workload, no cluster figure.
@@ -216,6 +223,21 @@ mod tests {
         let text = a[0].sentence();
         assert!(text.starts_with("c (User:ANONYMOUS, client.id \"\"): Produce: unlimited. Fetch: "), "{text}");
         assert!(!text.contains("for the cluster"), "{text}");
+    }
+
+    #[test]
+    fn one_partition_on_three_brokers_says_one_broker_leads_it() {
+        let mut s = crate::presets::default_scenario();
+        s.brokers.count = 3;
+        let a = answers(&s, &Analysis::new(&s));
+        let text = a[0].sentence();
+        assert!(
+            text.contains("Produce: 2 MB/s (2000000.0 bytes/s) per broker from users/tenant-a (rung 3), ")
+                && text.contains("; one of the 3 brokers leads its partitions, so that is also the most it gets from the cluster"),
+            "{text}"
+        );
+        s.brokers.count = 1;
+        assert!(!answers(&s, &Analysis::new(&s))[0].sentence().contains("brokers"));
     }
 
     #[test]

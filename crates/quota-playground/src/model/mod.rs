@@ -14,11 +14,15 @@
 //! `status` (a client's state at the cursor, its failures named), `answer`
 //! (the one-sentence answer per connection the page opens with), `advice`
 //! ("make this apply" proposals, near misses, capacity and scope notes
-//! beside the ladder).
+//! beside the ladder), `cluster_edit` (topics, leaders, events and client
+//! times, checked by the engine) and `cluster` (budgets and clients per
+//! broker and over the cluster).
 
 mod advice;
 mod analysis;
 mod answer;
+mod cluster;
+mod cluster_edit;
 mod edit;
 mod format;
 mod parse;
@@ -28,6 +32,8 @@ mod status;
 pub use advice::*;
 pub use analysis::*;
 pub use answer::*;
+pub use cluster::*;
+pub use cluster_edit::*;
 pub use edit::*;
 pub use format::*;
 pub use parse::*;

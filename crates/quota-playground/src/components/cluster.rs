@@ -1,0 +1,139 @@
+//! The Cluster panel: the scenario editor for the cluster and for time
+//! ([`super::scenario_editor`]), then the cluster view at the cursor: each
+//! client's per-broker limit times the brokers leading its partitions, the
+//! produce and fetch budgets side by side per broker (bound, measured rate,
+//! throttles), and the bytes each client and each budget moved per broker
+//! and over the cluster ([`model::budget_rows`], [`model::client_rows`]).
+
+use quota_engine::resolve::UNLIMITED_BOUND;
+use quota_engine::sim::{ClientKind, Timeline};
+use yew::prelude::*;
+
+use super::scenario_editor::ScenarioEditor;
+use super::PanelBox;
+use crate::app::use_ctx;
+use crate::model;
+
+#[function_component(ClusterPanel)]
+pub(crate) fn cluster_panel() -> Html {
+    html! {
+        <PanelBox id="cluster" title="Cluster and time"
+            subtitle="Brokers, topics and partition leaders, events during the run, and when each client starts and stops; then what each broker metered. Kafka enforces client quotas per broker: a client whose partitions are led by n brokers can get up to n times its quota from the cluster.">
+            <ScenarioEditor />
+            <ClusterView />
+        </PanelBox>
+    }
+}
+
+fn breakable(name: &str) -> Html {
+    html! { for model::break_points(name).into_iter().map(|part| html! { <>{ part.to_owned() }<wbr /></> }) }
+}
+
+fn rate_text(v: f64) -> String {
+    if v >= UNLIMITED_BOUND {
+        "unlimited".to_owned()
+    } else {
+        model::fmt_rate(v)
+    }
+}
+
+/// Client `i`'s state at the cursor as the clients table words it: a
+/// client that lost records names the exception, never "done"
+/// ([`model::client_status`]).
+fn outcome(t: &Timeline, i: usize, cursor: f64) -> Html {
+    let Some(c) = t.clients.get(i) else { return html! { <td></td> } };
+    let st = model::client_status(c, cursor, t.end_ms);
+    html! {
+        <td class={format!("state {}", st.class)} data-testid={format!("cluster-state-{}", c.name)}
+            title={(!st.detail.is_empty()).then(|| st.detail.clone())}>{ st.text }</td>
+    }
+}
+
+#[function_component(ClusterView)]
+fn cluster_view() -> Html {
+    let ctx = use_ctx();
+    match &ctx.sim.result {
+        Err(e) => html! {
+            <p class="msg" data-testid="cluster-view-empty">{ format!("The cluster view shows a run; there is none: {e}") }</p>
+        },
+        Ok(t) => view(t, ctx.state.cursor_ms.min(t.end_ms)),
+    }
+}
+
+fn view(t: &Timeline, cursor: f64) -> Html {
+    let brokers = t.brokers.len().max(t.totals.brokers as usize).max(1);
+    let budgets = model::budget_rows(t, cursor);
+    let clients = model::client_rows(t, cursor);
+    let head = html! {
+        { for (0..brokers).map(|b| html! { <th scope="col">{ format!("Broker {b}") }</th> }) }
+    };
+    html! {
+        <div class="cluster-view" data-testid="cluster-view">
+            <h3>{ format!("The cluster at {}", model::fmt_ms(cursor)) }</h3>
+            <ul class="cluster-sentences">
+                { for clients.iter().map(|c| html! {
+                    <li data-testid="cluster-sentence" data-client={c.name.clone()}
+                        data-per-broker={c.per_broker.map(|v| format!("{v:.0}"))}
+                        data-brokers={c.brokers.to_string()}
+                        data-cluster-limit={c.per_broker.map(|v| format!("{:.0}", v * c.brokers.max(1) as f64))}
+                        data-avg-rate={format!("{:.0}", c.avg_rate)}>{ c.sentence.clone() }</li>
+                }) }
+            </ul>
+            if budgets.is_empty() {
+                <p class="msg">{ "No produce or fetch budget was metered: no byte-rate quota applies to these clients." }</p>
+            } else {
+                <div class="table-wrap">
+                    <table class="cluster-budgets" data-testid="cluster-budgets">
+                        <caption>{ format!("Budgets per broker at {}: quota, measured rate, throttles so far", model::fmt_ms(cursor)) }</caption>
+                        <thead><tr><th scope="col">{ "Budget" }</th>{ head.clone() }<th scope="col">{ "Cluster" }</th></tr></thead>
+                        <tbody>
+                        { for budgets.iter().map(|r| html! {
+                            <tr data-mbean={r.mbean.clone()}>
+                                <th scope="row"><code>{ breakable(&r.mbean) }</code></th>
+                                { for r.cells.iter().enumerate().map(|(b, c)| match c {
+                                    None => html! { <td class="none" data-broker={b.to_string()}>{ "not metered" }</td> },
+                                    Some(c) => html! {
+                                        <td data-broker={b.to_string()} data-bound={format!("{:.0}", c.bound.min(UNLIMITED_BOUND))} data-rate={format!("{:.0}", c.rate)}>
+                                            <span class="cell-line">{ format!("quota {}", rate_text(c.bound)) }</span>
+                                            <span class="cell-line">{ format!("measured {}", model::fmt_rate(c.rate)) }</span>
+                                            if c.bound < UNLIMITED_BOUND {
+                                                <meter min="0" max={format!("{:.0}", c.bound * 1.5)} high={format!("{:.0}", c.bound)} value={format!("{:.0}", c.rate)}
+                                                    aria-label={format!("Broker {b}: measured {} of quota {}", model::fmt_rate(c.rate), rate_text(c.bound))} />
+                                            }
+                                            <span class="cell-line">{ format!("{} · {}", model::count_of(c.throttles as u64, "throttle", "throttles"), model::fmt_bytes(c.bytes as f64)) }</span>
+                                        </td>
+                                    },
+                                }) }
+                                <td class="total" data-testid="cluster-budget-total" data-rate-sum={format!("{:.0}", r.rate_sum)}
+                                    data-bound-sum={r.bound_sum.map(|v| format!("{v:.0}"))}>
+                                    <span class="cell-line">{ format!("quota {}", r.bound_sum.map_or("unlimited".to_owned(), |v| format!("{} ({} brokers)", model::fmt_rate(v), r.cells.iter().flatten().count()))) }</span>
+                                    <span class="cell-line">{ format!("measured {}", model::fmt_rate(r.rate_sum)) }</span>
+                                    <span class="cell-line">{ model::fmt_bytes(r.bytes as f64) }</span>
+                                </td>
+                            </tr>
+                        }) }
+                        </tbody>
+                    </table>
+                </div>
+            }
+            <div class="table-wrap">
+                <table class="cluster-clients" data-testid="cluster-clients">
+                    <caption>{ "Bytes each client moved, per broker and over the cluster (the whole run)" }</caption>
+                    <thead><tr><th scope="col">{ "Client" }</th>{ head }<th scope="col">{ "Cluster" }</th><th scope="col">{ "Average rate" }</th><th scope="col">{ "Outcome" }</th></tr></thead>
+                    <tbody>
+                    { for clients.iter().enumerate().map(|(i, c)| html! {
+                        <tr>
+                            <th scope="row">{ format!("{} ({})", c.name, if c.kind == ClientKind::Producer { "producer" } else { "consumer" }) }</th>
+                            { for c.bytes_by_broker.iter().map(|b| html! { <td class="n">{ model::fmt_bytes(*b as f64) }</td> }) }
+                            <td class="n">{ model::fmt_bytes(c.bytes as f64) }</td>
+                            <td class="n">{ model::fmt_rate(c.avg_rate) }</td>
+                            { outcome(t, i, cursor) }
+                        </tr>
+                    }) }
+                    </tbody>
+                </table>
+            </div>
+            <p class="msg hint">{ "Measured rates are each broker's windowed rate (quota.window.num samples of quota.window.size.seconds), as its sensor sees it; the first windows allow a burst above the quota before the first throttle." }</p>
+        </div>
+    }
+}

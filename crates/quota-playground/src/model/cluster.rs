@@ -1,0 +1,222 @@
+//! The cluster view: every produce and fetch budget with one column per
+//! broker (its bound, its measured rate at the cursor, its throttles so
+//! far), and what each client moved through each broker, summed over the
+//! cluster ([`Timeline::totals`]).
+//!
+//! Kafka enforces client quotas per broker: each broker's
+//! `ClientQuotaManager` keeps its own sensor per budget
+//! (core/src/main/scala/kafka/server/ClientQuotaManager.scala), so a
+//! budget's cluster-wide rate can reach its bound times the number of
+//! brokers that meter it.
+
+use quota_engine::resolve::UNLIMITED_BOUND;
+use quota_engine::sim::{ClientKind, Timeline};
+use quota_engine::QuotaType;
+
+use super::{count_of, fmt_bytes, fmt_rate};
+
+/// One broker's sensor of a budget at the cursor.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BudgetCell {
+    /// Index of the sensor in [`Timeline::sensors`].
+    pub sensor: u32,
+    /// The bound in force at the cursor (bytes/s; [`UNLIMITED_BOUND`] or
+    /// above when unlimited).
+    pub bound: f64,
+    /// The measured rate at the cursor (bytes/s; 0 before the first sample).
+    pub rate: f64,
+    /// Throttles this broker decided on this budget by the cursor.
+    pub throttles: usize,
+    /// Bytes it recorded over the run.
+    pub bytes: u64,
+}
+
+/// One produce or fetch budget across the brokers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BudgetRow {
+    /// Produce or fetch.
+    pub quota_type: QuotaType,
+    /// The MBean every broker shows it under.
+    pub mbean: String,
+    /// One cell per broker id; `None` where that broker never metered it.
+    pub cells: Vec<Option<BudgetCell>>,
+    /// The measured rates at the cursor, summed over the brokers (bytes/s).
+    pub rate_sum: f64,
+    /// The bounds at the cursor summed over the brokers that meter it
+    /// (bytes/s); `None` when one of them is unlimited.
+    pub bound_sum: Option<f64>,
+    /// Bytes recorded over the run on every broker.
+    pub bytes: u64,
+}
+
+/// One client across the brokers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientRow {
+    /// The connection name.
+    pub name: String,
+    /// Producer or consumer.
+    pub kind: ClientKind,
+    /// Bytes it moved through each broker (produced or fetched).
+    pub bytes_by_broker: Vec<u64>,
+    /// Bytes over the cluster.
+    pub bytes: u64,
+    /// Its average rate over the cluster while it ran (bytes/s): bytes over
+    /// the time from its start to its finish (or the run's end).
+    pub avg_rate: f64,
+    /// The per-broker bound of its produce or fetch budget at the cursor
+    /// (bytes/s), `None` when unlimited or not metered.
+    pub per_broker: Option<f64>,
+    /// Brokers that meter it (those it moved bytes through).
+    pub brokers: usize,
+    /// The sentence: per-broker limit × brokers ≈ the cluster's.
+    pub sentence: String,
+}
+
+/// The budgets of `t` at `cursor` (ms), one row each, produce and fetch
+/// only (the byte rates Kafka meters per broker).
+pub fn budget_rows(t: &Timeline, cursor: f64) -> Vec<BudgetRow> {
+    let brokers = t.brokers.len().max(t.totals.brokers as usize).max(1);
+    t.totals
+        .budgets
+        .iter()
+        .map(|b| {
+            let mut cells: Vec<Option<BudgetCell>> = vec![None; brokers];
+            for &si in &b.sensors {
+                let Some(s) = t.sensors.get(si as usize) else { continue };
+                let Some(slot) = cells.get_mut(s.broker as usize) else { continue };
+                *slot = Some(BudgetCell {
+                    sensor: si,
+                    bound: s.bound_at(cursor),
+                    rate: s.rate_at(cursor).map_or(0.0, |r| r.rate),
+                    throttles: s.throttles.iter().filter(|e| e.applied && e.at_ms <= cursor).count(),
+                    bytes: b.bytes_by_broker.get(s.broker as usize).copied().unwrap_or(0),
+                });
+            }
+            let present = cells.iter().flatten();
+            let rate_sum = present.clone().map(|c| c.rate).sum();
+            let bound_sum = present
+                .clone()
+                .try_fold(0.0, |acc, c| (c.bound < UNLIMITED_BOUND).then_some(acc + c.bound));
+            BudgetRow { quota_type: b.quota_type, mbean: b.mbean.clone(), cells, rate_sum, bound_sum, bytes: b.bytes }
+        })
+        .collect()
+}
+
+/// The clients of `t` at `cursor` (ms), one row each.
+pub fn client_rows(t: &Timeline, cursor: f64) -> Vec<ClientRow> {
+    t.totals
+        .clients
+        .iter()
+        .map(|c| {
+            let track = t.clients.get(c.client as usize);
+            let qt = if c.kind == ClientKind::Producer { QuotaType::Produce } else { QuotaType::Fetch };
+            let start = track.map_or(0.0, |k| k.start_ms);
+            let end = track.and_then(|k| k.finish_ms).unwrap_or(t.end_ms);
+            let secs = (end - start) / 1000.0;
+            let avg_rate = if secs > 0.0 { c.bytes as f64 / secs } else { 0.0 };
+            let brokers = c.bytes_by_broker.iter().filter(|b| **b > 0).count();
+            // The budget of this client's kind on a broker it used.
+            let per_broker = t
+                .sensors
+                .iter()
+                .filter(|s| s.quota_type == qt && s.members.contains(&c.client))
+                .map(|s| s.bound_at(cursor))
+                .filter(|b| *b < UNLIMITED_BOUND)
+                .reduce(f64::max);
+            let verb = if c.kind == ClientKind::Producer { "produced" } else { "fetched" };
+            let moved = format!(
+                "{} {verb} {} in {:.1} s, {} on average over the cluster",
+                c.name,
+                fmt_bytes(c.bytes as f64),
+                secs.max(0.0),
+                fmt_rate(avg_rate)
+            );
+            let limit = per_broker.map(|l| l * brokers.max(1) as f64);
+            let moved = match limit {
+                Some(l) if avg_rate > l * 1.1 => format!(
+                    "{moved}: above the limit, because the quota windows allow a burst before the first throttle (quota.window.num × quota.window.size.seconds)"
+                ),
+                _ => moved,
+            };
+            let sentence = match per_broker {
+                Some(limit) if brokers > 1 => format!(
+                    "{}: {} per broker × {brokers} brokers leading this client's partitions ≈ {} for the cluster. {moved}.",
+                    c.name,
+                    fmt_rate(limit),
+                    fmt_rate(limit * brokers as f64)
+                ),
+                Some(limit) => format!(
+                    "{}: {} per broker, and {} meters it, so that is also the cluster's limit. {moved}.",
+                    c.name,
+                    fmt_rate(limit),
+                    if brokers == 1 { "one broker".to_owned() } else { "no broker".to_owned() }
+                ),
+                None => format!(
+                    "{}: no {} quota applies; it went through {}. {moved}.",
+                    c.name,
+                    if qt == QuotaType::Produce { "produce" } else { "fetch" },
+                    count_of(brokers as u64, "broker", "brokers")
+                ),
+            };
+            ClientRow {
+                name: c.name.clone(),
+                kind: c.kind,
+                bytes_by_broker: c.bytes_by_broker.clone(),
+                bytes: c.bytes,
+                avg_rate,
+                per_broker,
+                brokers,
+                sentence,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{simulate, ClusterEdit};
+
+    fn three_by_three() -> quota_engine::sim::Scenario {
+        let mut s = crate::presets::default_scenario();
+        s.brokers.count = 3;
+        ClusterEdit::SetPartitions { index: 0, partitions: 3 }.check(&s).unwrap()
+    }
+
+    #[test]
+    fn three_brokers_leading_three_partitions_give_three_budgets_and_three_times_the_limit() {
+        let s = three_by_three();
+        let t = simulate(&s).unwrap();
+        let rows = budget_rows(&t, t.end_ms);
+        let produce = rows.iter().find(|r| r.quota_type == QuotaType::Produce).unwrap();
+        assert_eq!(produce.cells.iter().flatten().count(), 3);
+        assert_eq!(produce.bound_sum, Some(6_000_000.0));
+        assert_eq!(produce.bytes, produce.cells.iter().flatten().map(|c| c.bytes).sum::<u64>());
+        let clients = client_rows(&t, t.end_ms);
+        assert_eq!((clients[0].brokers, clients[0].per_broker), (3, Some(2_000_000.0)));
+        // 30 MB fit in the three brokers' bursts: the sentence says why the average is above.
+        assert!(clients[0].avg_rate > 6e6 * 1.1 && clients[0].sentence.contains("above the limit, because the quota windows allow a burst"), "{}", clients[0].sentence);
+        assert!(
+            clients[0].sentence.starts_with("app: 2 MB/s per broker × 3 brokers leading this client's partitions ≈ 6 MB/s for the cluster."),
+            "{}",
+            clients[0].sentence
+        );
+        // Each broker got a third of the bytes (round robin over partitions).
+        let per: Vec<u64> = clients[0].bytes_by_broker.clone();
+        let mean = clients[0].bytes as f64 / 3.0;
+        assert!(per.iter().all(|b| (*b as f64 - mean).abs() < mean * 0.1), "{per:?}");
+    }
+
+    #[test]
+    fn one_partition_on_three_brokers_is_metered_by_one() {
+        let mut s = crate::presets::default_scenario();
+        s.brokers.count = 3;
+        let t = simulate(&s).unwrap();
+        let clients = client_rows(&t, t.end_ms);
+        assert_eq!(clients[0].brokers, 1);
+        assert!(clients[0].sentence.contains("one broker meters it, so that is also the cluster's limit"), "{}", clients[0].sentence);
+        let rows = budget_rows(&t, t.end_ms);
+        assert_eq!(rows[0].cells.len(), 3);
+        assert_eq!(rows[0].cells.iter().flatten().count(), 1);
+    }
+}

@@ -1,0 +1,48 @@
+// Issue 11's answer first: the one-sentence answer at the top of the page
+// follows the listener, and a very long identity does not widen the page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, openApp, shot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const firstAnswer = (page) => page.locator('#answer li.answer').first().innerText();
+
+test('the one-sentence answer changes when the listener changes', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  // The default scenario: tenant-a over SASL, 2 MB/s produce from users/tenant-a (rung 3).
+  const sasl = await firstAnswer(page);
+  assert.match(sasl, /User:tenant-a/);
+  assert.match(sasl, /users\/tenant-a \(rung 3\)/);
+  // The answer is above the fold: its top is inside the first screen.
+  const top = await page.locator('#answer').evaluate((el) => el.getBoundingClientRect().top);
+  assert.ok(top < 700, `the answer starts at ${top} px`);
+  await page.getByLabel('Listener (security.protocol)').selectOption('PLAINTEXT');
+  await page.waitForFunction(() => /User:ANONYMOUS/.test(document.querySelector('#answer li.answer')?.innerText ?? ''));
+  const plaintext = await firstAnswer(page);
+  assert.notEqual(plaintext, sasl);
+  assert.doesNotMatch(plaintext, /users\/tenant-a/, 'the user quota no longer applies on PLAINTEXT');
+  // Back to SASL: the same sentence as before.
+  await page.getByLabel('Listener (security.protocol)').selectOption('SASL_PLAINTEXT');
+  await page.waitForFunction(() => /users\/tenant-a \(rung 3\)/.test(document.querySelector('#answer li.answer')?.innerText ?? ''));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('360 px: a 280-character DN and a 150-character client.id fit the viewport', async () => {
+  const { page, errors, context } = await openApp(browser, server.url, { viewport: { width: 360, height: 800 } });
+  await page.getByLabel('Listener (security.protocol)').selectOption('SSL');
+  const dn = 'CN=' + 'a'.repeat(120) + ',OU=' + 'platform-engineering-'.repeat(6) + ',O=Example Corporation Limited,L=Somewhere,C=GB';
+  assert.ok(dn.length >= 280, `${dn.length}`);
+  await page.getByLabel(/Client certificate subject DN/).fill(dn);
+  await page.getByLabel('client.id', { exact: true }).fill('reporting-'.repeat(15));
+  await page.waitForFunction(() => /CN=aaaa/.test(document.querySelector('#answer li.answer')?.innerText ?? ''));
+  const widths = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, body: document.body.scrollWidth, view: window.innerWidth }));
+  assert.ok(widths.doc <= widths.view && widths.body <= widths.view, JSON.stringify(widths));
+  await page.locator('#answer').scrollIntoViewIfNeeded();
+  await shot(page, 'answer-long-dn-360', false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,207 @@
+// The Cluster and time panel: brokers, partitions and leaders, events on
+// the time line, client times; the cluster view per broker; named outcomes.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serve, launch, openApp, shot, artifacts } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+/** Waits until `sel`'s attribute `attr` satisfies `ok` (a string test), returns it. */
+async function attrWhen(page, sel, attr, ok = (v) => v != null, timeout = 30000) {
+  const start = Date.now();
+  for (;;) {
+    const v = await page.locator(sel).first().getAttribute(attr).catch(() => null);
+    if (ok(v)) return v;
+    if (Date.now() - start > timeout) throw new Error(`${sel} [${attr}] = ${v} after ${timeout} ms`);
+    await page.waitForTimeout(50);
+  }
+}
+
+async function seek(page, ms) {
+  await page.getByTestId('scrubber').fill(String(ms));
+  await page.waitForFunction((m) => Math.abs(Number(document.querySelector('[data-testid="clock"]').dataset.ms) - m) <= 1
+    || Number(document.querySelector('[data-testid="scrubber"]').max) < m, ms);
+}
+
+async function openSetup(page) {
+  const setup = page.locator('details.setup');
+  if (!(await setup.evaluate((d) => d.open))) await setup.locator('summary').click();
+}
+
+const near = (v, want, tol) => Math.abs(v - want) <= want * tol;
+
+test('3 brokers and 3 partitions: the Answer and the cluster view say about 3 x the per-broker limit', async () => {
+  const { page, errors, context } = await openApp(browser, server.url, { viewport: { width: 1280, height: 900 } });
+  // A longer run, so that the brokers throttle for most of it.
+  await openSetup(page);
+  await page.locator('#w0-records').fill('200000');
+  await page.locator('#cluster-brokers').fill('3');
+  // One partition has one leader: the page says so and offers the fix.
+  const spread = page.getByTestId('topic0-spread');
+  await spread.filter({ hasText: "Topic 'lab' has one partition, and one partition has one leader (broker 0)" }).waitFor();
+  await page.locator('#answer').filter({ hasText: 'one of the 3 brokers leads its partitions' }).waitFor();
+  // The Simulation panel's own Brokers field says it too.
+  await page.getByTestId('setup-spread').filter({ hasText: 'one partition has one leader' }).waitFor();
+  await attrWhen(page, '[data-testid="cluster-sentence"]', 'data-brokers', (v) => v === '1');
+  await page.getByTestId('topic0-spread-fix').click();
+  assert.equal(await page.locator('#topic0-partitions').inputValue(), '3');
+  assert.equal(await spread.count(), 0);
+  assert.equal(await page.getByTestId('setup-spread').count(), 0);
+  // Leaders round robin: partitions 0, 1, 2 on brokers 0, 1, 2.
+  for (const p of [0, 1, 2]) assert.equal(await page.locator(`#topic0-leader${p}`).inputValue(), String(p));
+
+  // The Answer: per broker x brokers = cluster.
+  const answer = await page.locator('#answer').innerText();
+  const m = answer.match(/Produce: ([\d.]+) MB\/s \(2000000\.0 bytes\/s\) per broker .*?; ([\d.]+) MB\/s per broker × (\d+) brokers leading its partitions ≈ at most ([\d.]+) MB\/s for the cluster/);
+  assert.ok(m, answer);
+  assert.deepEqual([Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])], [2, 2, 3, 6]);
+
+  // The cluster view: the same figures from the run.
+  const sentence = page.getByTestId('cluster-sentence');
+  await attrWhen(page, '[data-testid="cluster-sentence"]', 'data-brokers', (v) => v === '3');
+  assert.equal(await sentence.getAttribute('data-per-broker'), '2000000');
+  assert.equal(await sentence.getAttribute('data-cluster-limit'), '6000000');
+  assert.match(await sentence.innerText(), /^app: 2 MB\/s per broker × 3 brokers leading this client's partitions ≈ 6 MB\/s for the cluster\./);
+  const avg = Number(await sentence.getAttribute('data-avg-rate'));
+  assert.ok(near(avg, 6e6, 0.15), `average over the cluster ${avg} B/s`);
+  // Late in the run every broker holds its share to about 2 MB/s: the
+  // budget's measured rates sum to about 6 MB/s.
+  const end = Number(await page.getByTestId('scrubber').getAttribute('max'));
+  assert.ok(end > 25000, `run of ${end} ms`);
+  await seek(page, end - 2000);
+  const total = page.getByTestId('cluster-budget-total');
+  assert.equal(await total.count(), 1);
+  assert.equal(await total.getAttribute('data-bound-sum'), '6000000');
+  const sum = Number(await total.getAttribute('data-rate-sum'));
+  assert.ok(near(sum, 6e6, 0.15), `cluster rate ${sum} B/s`);
+  const cells = page.locator('[data-testid="cluster-budgets"] td[data-bound]');
+  assert.equal(await cells.count(), 3);
+  for (let b = 0; b < 3; b++) {
+    const cell = cells.nth(b);
+    assert.equal(await cell.getAttribute('data-broker'), String(b));
+    assert.equal(await cell.getAttribute('data-bound'), '2000000');
+    const rate = Number(await cell.getAttribute('data-rate'));
+    assert.ok(near(rate, 2e6, 0.2), `broker ${b} rate ${rate}`);
+  }
+  // A leader on a broker that does not exist is refused with the engine's path and message.
+  await page.locator('#topic0-partitions').fill('0');
+  await page.locator('#topic0-partitions-err').filter({ hasText: "topics[0].partitions: Topic 'lab' has 0 partitions" }).waitFor();
+  assert.equal(await page.locator('#topic0-partitions').inputValue(), '0', 'the typed text stays');
+  assert.equal(await page.locator('#topic0-leader2').count(), 1, 'the scenario kept 3 partitions');
+  await page.locator('#topic0-partitions').fill('3');
+  await page.locator('#cluster').scrollIntoViewIfNeeded();
+  await shot(page, 'cluster-3x3-1280', false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a quota change at 5 s is a marker on the rate chart and the rate follows the new bound after it', async () => {
+  const { page, errors, context } = await openApp(browser, server.url, { viewport: { width: 1280, height: 900 } });
+  await page.getByTestId('add-set-quota').click();
+  const ev = page.getByTestId('event-0');
+  await ev.waitFor();
+  assert.equal(await ev.getAttribute('data-kind'), 'set_quota');
+  assert.equal(await page.locator('#ev0-at').inputValue(), '5000');
+  assert.equal(await page.locator('#ev0-value').inputValue(), '1000000');
+  // The marker, at 5 s, and its sentence.
+  const marker = page.locator('[data-testid="chart-rate"] line.marker');
+  await marker.first().waitFor({ state: 'attached' });
+  assert.equal(await marker.count(), 1);
+  assert.equal(await marker.getAttribute('data-at-ms'), '5000');
+  assert.equal(await marker.getAttribute('data-kind'), 'SetQuota');
+  assert.equal(await page.locator('[data-testid="chart-progress"] line.marker[data-at-ms="5000"]').count(), 1);
+  await page.locator('#simulation ul.events').filter({ hasText: '5.00 s: users/tenant-a producer_byte_rate=1000000.0 is set on every broker.' }).waitFor();
+  const fig = page.getByTestId('rate-figure');
+  // Before 5 s: bound 2 MB/s, rate about 2 MB/s.
+  await seek(page, 4000);
+  await attrWhen(page, '[data-testid="rate-figure"]', 'data-cursor-ms', (v) => v === '4000');
+  assert.equal(await fig.getAttribute('data-bound-now'), '2000000');
+  const before = Number(await fig.getAttribute('data-rate-now'));
+  assert.ok(before > 1.5e6 && before < 2.5e6, `rate before ${before}`);
+  // After: bound 1 MB/s; by the end the measured rate is back under it.
+  const end = Number(await page.getByTestId('scrubber').getAttribute('max'));
+  await seek(page, end);
+  assert.equal(await fig.getAttribute('data-bound-now'), '1000000');
+  const after = Number(await fig.getAttribute('data-rate-now'));
+  assert.ok(after > 0.5e6 && after <= 1.05e6, `rate after ${after}`);
+  // The budget picker names both bounds.
+  assert.match(await page.locator('#focus-sensor').innerText(), /2 MB\/s, then 1 MB\/s at 5\.00 s/);
+
+  // An event beyond the horizon is refused, the text stays, the marker stays at 5 s.
+  await page.locator('#ev0-at').fill('700000');
+  await page.locator('#ev0-at-err').filter({ hasText: 'events[0].at_ms: The set_quota event at 700000 ms is beyond the horizon of 600000 ms' }).waitFor();
+  assert.equal(await page.locator('#ev0-at').inputValue(), '700000');
+  assert.equal(await marker.getAttribute('data-at-ms'), '5000');
+  // Moving it to 8 s moves the marker.
+  await page.locator('#ev0-at').fill('8000');
+  await attrWhen(page, '[data-testid="chart-rate"] line.marker', 'data-at-ms', (v) => v === '8000');
+  // A stop time not after the start is refused with the engine's path.
+  await page.locator('#tl0-start').fill('2000');
+  await page.locator('#tl0-stop').fill('1000');
+  await page.locator('#tl0-stop-err').filter({ hasText: 'workloads[0].producer.stop_ms: The workload on \'app\' stops at 1000 ms, not after it starts at 2000 ms' }).waitFor();
+  assert.equal(await page.locator('#tl0-stop').inputValue(), '1000');
+  await page.locator('#ev0-at').scrollIntoViewIfNeeded();
+  await shot(page, 'cluster-events-1280', false);
+  // Removing the event removes the marker.
+  await page.getByRole('button', { name: /Remove the quota change/ }).click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="chart-rate"] line.marker').length === 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('expired batches name TimeoutException with count, first time and setting, never done', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  await openSetup(page);
+  await page.locator('#w0-reqtimeout').fill('500');
+  await page.locator('#w0-delivery').fill('1000');
+  const end = await attrWhen(page, '[data-testid="scrubber"]', 'max', (v) => v != null);
+  await seek(page, Number(end));
+  const state = page.getByTestId('state-app');
+  await state.filter({ hasText: 'TimeoutException' }).waitFor();
+  const text = await state.innerText();
+  const m = text.match(/^failed: (\d+) of 30000 records lost: TimeoutException on (\d+) records, first at ([\d.]+ m?s) \(delivery\.timeout\.ms=1000\)$/);
+  assert.ok(m, text);
+  assert.equal(m[1], m[2]);
+  assert.ok(Number(m[1]) > 0);
+  assert.doesNotMatch(text, /done/);
+  assert.match(await state.getAttribute('class'), /\bfailed\b/);
+  // The cluster view names it the same way.
+  const cs = page.getByTestId('cluster-state-app');
+  assert.equal(await cs.innerText(), text);
+  assert.match(await cs.getAttribute('class'), /\bfailed\b/);
+  // The client metrics agree: record-error-total is the count.
+  assert.match(await page.getByTestId('client-metrics').innerText(), new RegExp(`record-error-total:\\{client-id=app-1\\}\\s+${m[1]}\\b`));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the cluster panel fits from 360 px, light and dark', async () => {
+  for (const [width, scheme] of [[390, 'light'], [390, 'dark'], [1280, 'dark'], [360, 'light']]) {
+    const { page, errors, context } = await openApp(browser, server.url, { viewport: { width, height: 900 }, colorScheme: scheme });
+    await page.locator('#cluster-brokers').fill('3');
+    await page.getByTestId('topic0-spread-fix').click();
+    await page.getByTestId('add-move-leader').click();
+    await page.getByTestId('add-set-quota').click();
+    await page.getByTestId('event-1').waitFor();
+    await attrWhen(page, '[data-testid="cluster-sentence"]', 'data-brokers', (v) => v === '3');
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= width, `page ${wide} px wide at ${width} px`);
+    await mkdir(artifacts, { recursive: true });
+    await page.locator('#cluster').screenshot({ path: join(artifacts, `cluster-${width}-${scheme}.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('?embed=cluster shows the cluster panel alone', async () => {
+  const { page, errors, context } = await openApp(browser, `${server.url}?embed=cluster`);
+  assert.equal(await page.getByTestId('embed').getAttribute('data-panel'), 'cluster');
+  await page.getByTestId('cluster-view').waitFor();
+  assert.equal(await page.getByTestId('embed-warning').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
