@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { serve, launch, shot } from './harness.mjs';
 
 let playground, docs, browser, docsDir;
@@ -270,4 +271,35 @@ test('a javascript: link makes no frame and keeps the text; a fence inside an el
   assert.equal(dialog, false);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('oEmbed: the page names oembed.json, a rich iframe of the read-only answer; scripts/oembed.mjs makes both absolute', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(playground.url);
+  const href = await page.locator('link[rel="alternate"][type="application/json+oembed"]').getAttribute('href');
+  const response = await page.request.get(new URL(href, playground.url).href);
+  assert.equal(response.status(), 200);
+  const o = await response.json();
+  assert.equal(o.version, '1.0');
+  assert.equal(o.type, 'rich');
+  assert.ok(o.width > 0 && o.height > 0);
+  const src = /<iframe src="([^"]+)"/.exec(o.html)[1].replaceAll('&amp;', '&');
+  // The described iframe works: the read-only answer panel of the default scenario.
+  await page.goto(new URL(src, new URL(href, playground.url)).href);
+  await page.waitForSelector('body[data-first-render-ms]');
+  assert.equal(await page.getByTestId('embed').getAttribute('data-panel'), 'answer');
+  assert.equal(await page.locator('main.embed.readonly').count(), 1);
+  await context.close();
+
+  const { execFileSync } = await import('node:child_process');
+  const { dist } = await import('./harness.mjs');
+  const copy = await mkdtemp(join(tmpdir(), 'kqp-oembed-'));
+  for (const f of ['index.html', 'oembed.json']) await writeFile(join(copy, f), await readFile(join(dist, f)));
+  execFileSync('node', [fileURLToPath(new URL('../../scripts/oembed.mjs', import.meta.url)), 'https://quotas.example.com/tools', copy]);
+  const abs = JSON.parse(await readFile(join(copy, 'oembed.json'), 'utf8'));
+  assert.equal(abs.provider_url, 'https://quotas.example.com/tools/');
+  assert.match(abs.html, /<iframe src="https:\/\/quotas\.example\.com\/tools\/\?embed=answer&amp;readonly"/);
+  assert.match(await readFile(join(copy, 'index.html'), 'utf8'), /type="application\/json\+oembed" href="https:\/\/quotas\.example\.com\/tools\/oembed\.json"/);
+  await rm(copy, { recursive: true, force: true });
 });
