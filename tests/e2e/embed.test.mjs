@@ -303,3 +303,23 @@ test('oEmbed: the page names oembed.json, a rich iframe of the read-only answer;
   assert.match(await readFile(join(copy, 'index.html'), 'utf8'), /type="application\/json\+oembed" href="https:\/\/quotas\.example\.com\/tools\/oembed\.json"/);
   await rm(copy, { recursive: true, force: true });
 });
+
+test('the full page reads a #text= link too: its scenario, or its problems above the default', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const bad = "connection: listener=TLS user=bob\nkafka-configs.sh --alter --add-config 'producer_byte_rate=abc' --entity-type users --entity-name bob";
+  await page.goto(`${playground.url}#text=${encodeURIComponent(bad)}`);
+  await page.getByTestId('text-problems').waitFor({ timeout: 30000 });
+  const problems = await page.getByTestId('text-problem').allInnerTexts();
+  assert.equal(problems.length, 2, problems.join('\n'));
+  assert.match(problems[0], /^Line 1, column 13: .*TLS/);
+  assert.match(problems[1], /^Line 2, column \d+: .*producer_byte_rate/);
+  assert.match(await page.getByTestId('text-problems').innerText(), /default scenario/);
+  // The rest of the page works on the default scenario.
+  assert.equal(await page.getByTestId('principal-name').innerText(), 'User:tenant-a');
+  await page.goto(`${playground.url}index.html#text=${encodeURIComponent('connection: listener=SASL_SSL user=bob client.id=c9')}`);
+  await page.reload();
+  await page.getByTestId('principal-name').filter({ hasText: 'User:bob' }).waitFor({ timeout: 30000 });
+  assert.equal(await page.getByTestId('text-problems').count(), 0);
+  await context.close();
+});

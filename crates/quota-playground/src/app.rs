@@ -222,6 +222,13 @@ pub fn app() -> Html {
         Some(TextLoad::Pending) => Some(html! { <p class="msg hint" role="status" data-testid="text-pending">{ "Reading the scenario text of the link…" }</p> }),
         _ => None,
     };
+    // In the full page the panels below show the default scenario meanwhile.
+    let full_text_box = match &text_load {
+        Some(TextLoad::Failed(errors)) if state.revision == 1 => html! {
+            <TextProblems errors={errors.clone()} note={Some(AttrValue::from("The panels below show the default scenario; the first edit hides this box."))} />
+        },
+        _ => text_box.clone().unwrap_or_default(),
+    };
     let ctx = Ctx { state: state.clone(), analysis, sim, embed, narrow };
     let body = match embed {
         Some(panel) => html! {
@@ -268,8 +275,8 @@ pub fn app() -> Html {
                         onclick={let d = state.dispatcher(); move |_| d.dispatch(crate::state::Action::SetHelp(true))}>{ "?" }</button>
                 </header>
                 <NoticeBar />
-                { text_box.clone().unwrap_or_default() }
                 <main class="page">
+                    { full_text_box }
                     { panel_view(Panel::Answer) }
                     { panel_view(Panel::Lessons) }
                     <div class="columns">

@@ -109,6 +109,9 @@ pub(crate) fn use_text_scenario(state: &UseReducerHandle<AppState>) -> Option<Te
 pub(crate) struct Props {
     /// The text and its problems.
     pub(crate) errors: TextErrors,
+    /// A sentence after the listing (what the page shows instead).
+    #[prop_or_default]
+    pub(crate) note: Option<AttrValue>,
 }
 
 /// The box: a heading, the problems (`Line L, column C: ...`), the text
@@ -136,6 +139,7 @@ pub(crate) fn text_problems(p: &Props) -> Html {
             if !lines.is_empty() {
                 <pre class="text-listing" data-testid="text-listing">{ for lines.iter().enumerate().map(|(i, l)| row(i, l)) }</pre>
             }
+            if let Some(n) = &p.note { <p class="msg">{ n.clone() }</p> }
             <p class="msg hint">{ "The lines a scenario text takes (docs/scenario-text.md): kafka-configs.sh --alter commands, and connection:, brokers:, topic:, producer:, consumer: and run: lines." }</p>
         </section>
     }
