@@ -124,7 +124,8 @@
       var f = this._frame;
       if (d.type !== NS + 'height' || !(d.height > 0)) return;
       if (!this._fixed) f.style.height = Math.min(Math.ceil(d.height), 30000) + 'px';
-      if (this.getAttribute('data-state') !== 'ready') {
+      // pending: the frame is still reading the text; keep showing it.
+      if (!d.pending && this.getAttribute('data-state') !== 'ready') {
         clearTimeout(this._timer);
         f.className = '';
         this.setAttribute('data-state', 'ready');

@@ -150,14 +150,35 @@ pub fn copy_with_fallback(text: &str, select_id: &str, done: impl FnOnce(bool) +
         .map(|then| then.call2(&promise, &ok, &err));
 }
 
+thread_local! {
+    static EMBED_PENDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Marks the page as still reading its scenario (a `#text=` link the
+/// worker has not answered yet): its height messages say `pending: true`
+/// meanwhile, and the `<kafka-quota-playground>` element keeps showing its
+/// text instead of the frame.
+pub fn set_embed_pending(pending: bool) {
+    EMBED_PENDING.with(|p| p.set(pending));
+}
+
+/// Whether [`set_embed_pending`] last said `true`.
+pub fn embed_pending() -> bool {
+    EMBED_PENDING.with(|p| p.get())
+}
+
 /// Tells the parent page of an iframe how tall the content is:
-/// `{type: "kafka-quota-playground:height", height}`.
+/// `{type: "kafka-quota-playground:height", height}` (CSS pixels), with
+/// `pending: true` while the scenario is being read ([`set_embed_pending`]).
 pub fn post_height(height: f64) {
     let Some(w) = window() else { return };
     let Ok(Some(parent)) = w.parent() else { return };
     let msg = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&msg, &"type".into(), &"kafka-quota-playground:height".into());
     let _ = js_sys::Reflect::set(&msg, &"height".into(), &height.into());
+    if embed_pending() {
+        let _ = js_sys::Reflect::set(&msg, &"pending".into(), &true.into());
+    }
     let _ = parent.post_message(&msg, "*");
 }
 

@@ -45,7 +45,10 @@ fn one_problem(text: String, sentence: String) -> TextErrors {
 pub(crate) fn use_text_scenario(state: &UseReducerHandle<AppState>) -> Option<TextLoad> {
     let load = use_state(|| {
         platform::text_of_hash(&platform::location_hash()).map(|decoded| match decoded {
-            Ok(_) => TextLoad::Pending,
+            Ok(_) => {
+                platform::set_embed_pending(true);
+                TextLoad::Pending
+            }
             Err(why) => TextLoad::Failed(one_problem(
                 String::new(),
                 format!("Line 1, column 1: The scenario text in the link could not be decoded: {why}."),
@@ -101,6 +104,16 @@ pub(crate) fn use_text_scenario(state: &UseReducerHandle<AppState>) -> Option<Te
             }
         });
     }
+    // Once read (or failed), the parent's element may show the frame: say
+    // so now, even if the height happens to be the same.
+    let pending = matches!(*load, Some(TextLoad::Pending));
+    use_effect_with(pending, |pending| {
+        // (Not the hash: the URL sync has replaced it with a `v1.` link by now.)
+        if !*pending && platform::embed_pending() {
+            platform::set_embed_pending(false);
+            platform::post_height(platform::content_height());
+        }
+    });
     (*load).clone()
 }
 
