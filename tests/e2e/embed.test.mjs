@@ -324,3 +324,20 @@ test('the full page reads a #text= link too: its scenario, or its problems above
   assert.equal(await page.getByTestId('text-problems').count(), 0);
   await context.close();
 });
+
+test('theme="auto" follows MkDocs Material (body[data-md-color-scheme]) and a class on <html>', async () => {
+  await writeFile(join(docsDir, 'material.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+    <script src="${playground.url}kafka-quota-embed.js" defer></script></head><body data-md-color-scheme="slate">
+    <pre class="kafka-quota"><code># embed: theme=auto
+connection: listener=SASL_SSL user=alice client.id=app-1</code></pre></body></html>`);
+  const { context, page, errors } = await open('material.html', { colorScheme: 'light' });
+  const { frame, iframe } = await ready(page, 0);
+  assert.match(await iframe.getAttribute('src'), /\?embed=answer&readonly&theme=dark#text=/);
+  assert.equal(await frame.evaluate(() => getComputedStyle(document.documentElement).colorScheme), 'dark');
+  await page.evaluate(() => { document.body.dataset.mdColorScheme = 'default'; });
+  await frame.waitForFunction(() => getComputedStyle(document.documentElement).colorScheme === 'light', null, { timeout: 5000 });
+  await page.evaluate(() => { delete document.body.dataset.mdColorScheme; document.documentElement.className = 'dark'; });
+  await frame.waitForFunction(() => getComputedStyle(document.documentElement).colorScheme === 'dark', null, { timeout: 5000 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
