@@ -104,8 +104,11 @@ pub(crate) struct Ctx {
     pub(crate) state: UseReducerHandle<AppState>,
     /// Principals, managers and budgets of the scenario.
     pub(crate) analysis: Rc<Analysis>,
-    /// The Timeline of the scenario.
+    /// The Timeline of the scenario (of an earlier revision while
+    /// `updating`).
     pub(crate) sim: Rc<SimView>,
+    /// A newer revision is being simulated in the worker.
+    pub(crate) updating: bool,
     /// The embedded panel, if the page is an embed.
     pub(crate) embed: Option<Panel>,
     /// The viewport is under 600 px wide (the charts' narrow layout); kept
@@ -118,6 +121,7 @@ impl PartialEq for Ctx {
         self.state == other.state
             && Rc::ptr_eq(&self.analysis, &other.analysis)
             && Rc::ptr_eq(&self.sim, &other.sim)
+            && self.updating == other.updating
             && self.embed == other.embed
             && self.narrow == other.narrow
     }
@@ -175,14 +179,14 @@ pub fn app() -> Html {
     hooks::use_frame_mark(state.cursor_ms);
     let analysis = {
         let scenario = state.scenario.clone();
-        use_memo(rev, move |_| Analysis::new(&scenario))
-    };
-    let sim = {
-        let scenario = state.scenario.clone();
         use_memo(rev, move |_| {
-            SimView::of(&scenario)
+            let start = platform::now_ms();
+            let a = Analysis::new(&scenario);
+            platform::mark_body("data-analysis-ms", &format!("{:.2}", platform::now_ms() - start));
+            a
         })
     };
+    let (sim, updating) = crate::sim_view::use_simulation(rev, &state.scenario);
     hooks::use_url_sync(&state, embed.is_some());
     hooks::use_playback(&state, sim.end_ms());
     hooks::use_keyboard(&state, &sim);
@@ -192,7 +196,7 @@ pub fn app() -> Html {
     hooks::use_recompute_mark(rev, timer);
     let narrow = hooks::use_narrow();
 
-    let ctx = Ctx { state: state.clone(), analysis, sim, embed, narrow };
+    let ctx = Ctx { state: state.clone(), analysis, sim, updating, embed, narrow };
     let body = match embed {
         Some(panel) => html! {
             <main class="embed" data-testid="embed" data-panel={panel.slug()}>

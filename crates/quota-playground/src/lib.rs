@@ -10,7 +10,7 @@
 //! - [`platform`]: URL hash, local storage, clipboard, the parent page of an
 //!   embed, the panic hook.
 //! - `hooks` and `components`: effects and the panels; `sim_view`: the
-//!   simulation they share.
+//!   simulation they share, run in a worker by [`sim_worker`] when slow.
 #![warn(missing_docs, unreachable_pub)]
 
 mod app;
@@ -21,14 +21,20 @@ pub mod model;
 pub mod platform;
 pub mod presets;
 mod sim_view;
+pub mod sim_worker;
 pub mod state;
 pub mod worker;
 
 pub use app::{App, Panel};
 
 /// Starts the app in the page's `#app` element (or `<body>`), after
-/// installing the panic hook.
+/// installing the panic hook; in a worker, serves simulation requests
+/// instead ([`sim_worker`]).
 pub fn run() {
+    // The same module, started in the simulation worker: serve runs there.
+    if sim_worker::in_worker() {
+        return sim_worker::serve();
+    }
     platform::install_panic_hook();
     let root = web_sys::window()
         .and_then(|w| w.document())

@@ -30,7 +30,13 @@ pub(crate) fn simulation_panel() -> Html {
         <PanelBox id="simulation" title="Simulation"
             subtitle="Producers and consumers run against the quotas in a deterministic simulation of the broker. The whole run is computed at once; the controls move a cursor over it.">
             <Setup />
-            { body }
+            // The previous run stays on screen while the worker computes
+            // the newest edit (crate::sim_view::use_simulation).
+            <p class="msg hint updating" role="status" data-testid="sim-updating" hidden={!ctx.updating}>
+                { "Updating… the run below is the previous one until the new run arrives." }
+            </p>
+            if let Some(note) = &ctx.sim.note { <p class="msg warn" role="note" data-testid="sim-note">{ "⚠ " }{ note.clone() }</p> }
+            <div class={classes!("sim-body", ctx.updating.then_some("stale"))} aria-busy={ctx.updating.to_string()} data-testid="sim-body">{ body }</div>
         </PanelBox>
     }
 }
@@ -103,7 +109,7 @@ fn clients_table(ctx: &Ctx, t: &Timeline) -> Html {
             })
     };
     html! {
-        <div class="table-wrap">
+        <div class="table-wrap clients-wrap">
             <table class="clients" data-testid="clients">
                 <caption>{ format!("Clients at {}", model::fmt_ms(cursor)) }</caption>
                 <thead><tr>
