@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 
 use super::ladder::{EntityKind, QuotaTypeFlags, Rung};
 use crate::entity::{QuotaEntity, QuotaKey, QuotaType};
@@ -114,21 +114,6 @@ impl Serialize for MetricTags {
         m.serialize_entry("user", &self.user)?;
         m.serialize_entry("client-id", &self.client_id)?;
         m.end()
-    }
-}
-
-impl<'de> Deserialize<'de> for MetricTags {
-    /// Reads what [`Serialize`] writes: `{"user": .., "client-id": ..}`
-    /// (the playground's simulation worker sends Timelines as JSON).
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        struct Tags {
-            user: String,
-            #[serde(rename = "client-id")]
-            client_id: String,
-        }
-        let t = Tags::deserialize(d)?;
-        Ok(MetricTags { user: t.user, client_id: t.client_id })
     }
 }
 

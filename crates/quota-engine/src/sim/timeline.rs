@@ -1,17 +1,10 @@
 //! The Timeline: everything a simulation run produced, computed at once and
 //! bounded in size, for the UI to move a cursor over.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::entity::QuotaType;
 use crate::resolve::MetricTags;
-
-/// Reads an `f64` that JSON wrote as `null` (serde_json writes NaN and the
-/// infinities so) as NaN: a Timeline read back (the playground's simulation
-/// worker sends it to the page as JSON) keeps Kafka's NaN metrics.
-fn null_as_nan<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
-}
 
 /// Most points a [`Series`] keeps; beyond that it halves its resolution.
 pub const SERIES_CAP: u32 = 2048;
@@ -19,7 +12,7 @@ pub const SERIES_CAP: u32 = 2048;
 /// A time series that keeps at most [`SERIES_CAP`] points: when full it drops
 /// every other point and from then on keeps every `stride`-th new point.
 /// Deterministic: depends only on the pushed sequence.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Series<T> {
     /// The kept points, oldest first.
     pub points: Vec<T>,
@@ -40,6 +33,12 @@ impl<T> Default for Series<T> {
 }
 
 impl<T> Series<T> {
+    /// A series read back with its kept points and stride (what
+    /// [`crate::sim::wire`] carries; no more points will be pushed).
+    pub(crate) fn read_back(points: Vec<T>, stride: u32) -> Self {
+        Series { points, stride, skipped: 0 }
+    }
+
     /// Adds a point (kept or skipped according to the stride).
     pub fn push(&mut self, p: T) {
         self.skipped += 1;
@@ -75,14 +74,13 @@ impl<T> Series<T> {
 /// whole ms Kafka's `Time.milliseconds()` gives them; what happens on the
 /// wire and in the clients has sub-ms precision. Durations Kafka keeps as
 /// integers (a throttle time, a window length) stay `i64` ms.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Timeline {
     /// The scenario's name.
     pub scenario: String,
     /// The seed used.
     pub seed: u64,
     /// When the last client finished, or the horizon (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub end_ms: f64,
     /// True when the horizon stopped the run before every client finished.
     pub hit_horizon: bool,
@@ -96,18 +94,18 @@ pub struct Timeline {
     pub brokers: Vec<BrokerTrack>,
     /// The scenario's events as they happened, and clients stopping, for
     /// charts to draw (in time order; not written out when there are none).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub markers: Vec<EventMarker>,
     /// Cluster-wide totals per client and per budget beside the per-broker
     /// figures. Not written out for a one-broker run, where they equal that
     /// broker's own (so such a run's JSON and fingerprint are unchanged);
     /// the textbook network leaves it empty.
-    #[serde(default, skip_serializing_if = "ClusterTotals::is_single_broker")]
+    #[serde(skip_serializing_if = "ClusterTotals::is_single_broker")]
     pub totals: ClusterTotals,
 }
 
 /// What an [`EventMarker`] marks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MarkerKind {
     /// A `move_leader` event: a partition's leadership moved.
@@ -119,10 +117,9 @@ pub enum MarkerKind {
 }
 
 /// Something that happened at one time, for a chart to draw as a marker.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EventMarker {
     /// When (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub at_ms: f64,
     /// What kind of thing.
     pub kind: MarkerKind,
@@ -131,22 +128,19 @@ pub struct EventMarker {
 }
 
 /// A sensor's bound changed during the run (a `set_quota` event).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct BoundChange {
     /// When (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub at_ms: f64,
     /// The new bound per second (`Long.MAX_VALUE` as f64 when no quota
     /// applies any more).
-    #[serde(deserialize_with = "null_as_nan")]
     pub bound: f64,
 }
 
 /// How a client that stopped at its `stop_ms` ended.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ClientStop {
     /// When it stopped (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub at_ms: f64,
     /// Records not done: for a producer, records the application had not
     /// yet passed to `send()` when it closed (not counted in
@@ -165,7 +159,7 @@ pub struct ClientStop {
 /// a fetch response's record bytes (0 for a throttled fetch, whose bytes are
 /// taken back). Every limit stays per broker: a budget's cluster-wide total
 /// can reach its bound times the number of brokers it meets.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct ClusterTotals {
     /// Number of brokers.
     pub brokers: u32,
@@ -185,7 +179,7 @@ impl ClusterTotals {
 }
 
 /// One client's bytes per broker and over the cluster.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClientTotals {
     /// Index in [`Timeline::clients`].
     pub client: u32,
@@ -200,7 +194,7 @@ pub struct ClientTotals {
 }
 
 /// One budget's bytes per broker and over the cluster.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BudgetTotals {
     /// Produce or fetch.
     pub quota_type: QuotaType,
@@ -217,49 +211,41 @@ pub struct BudgetTotals {
 }
 
 /// One completed or current sample of a quota rate.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct SampleWindow {
     /// Sample start (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub start_ms: f64,
     /// Time of its last record (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub last_event_ms: f64,
     /// Sum recorded in it (bytes, or percent for the request quota).
-    #[serde(deserialize_with = "null_as_nan")]
     pub sum: f64,
     /// Records in it (negative "unrecords" count too, as in Kafka).
     pub events: i64,
 }
 
 /// The measured rate at one record.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct RatePoint {
     /// When (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub at_ms: f64,
     /// The measured rate per second (the value compared with the bound).
-    #[serde(deserialize_with = "null_as_nan")]
     pub rate: f64,
     /// The window it was divided by (ms).
     pub window_ms: i64,
 }
 
 /// One throttle the broker applied.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ThrottleEvent {
     /// When it was decided (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub at_ms: f64,
     /// Index of the client in [`Timeline::clients`].
     pub client: u32,
     /// The throttle time (ms), after any cap.
     pub delay_ms: i64,
     /// The observed rate O (per second).
-    #[serde(deserialize_with = "null_as_nan")]
     pub observed: f64,
     /// The bound T (per second).
-    #[serde(deserialize_with = "null_as_nan")]
     pub bound: f64,
     /// The window W (ms).
     pub window_ms: i64,
@@ -267,10 +253,8 @@ pub struct ThrottleEvent {
     /// bandwidth and request); false when the other quota's was larger.
     pub applied: bool,
     /// The channel was muted from here (ms)...
-    #[serde(deserialize_with = "null_as_nan")]
     pub mute_from_ms: f64,
     /// ...to here (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub mute_to_ms: f64,
 }
 
@@ -339,7 +323,7 @@ fn trim_zeros(s: String) -> String {
 }
 
 /// A quota sensor (one budget on one broker) over the run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SensorTrack {
     /// Broker id.
     pub broker: u32,
@@ -352,7 +336,6 @@ pub struct SensorTrack {
     /// The MBean, e.g. `kafka.server:type=Produce,client-id=app`.
     pub mbean: String,
     /// The quota bound per second (`Long.MAX_VALUE` as f64 when unlimited).
-    #[serde(deserialize_with = "null_as_nan")]
     pub bound: f64,
     /// `quota.window.num`.
     pub samples_kept: u32,
@@ -368,7 +351,7 @@ pub struct SensorTrack {
     pub members: Vec<u32>,
     /// Later bounds, from `set_quota` events (`bound` is the one the sensor
     /// was created with); not written out when there are none.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bound_changes: Vec<BoundChange>,
 }
 
@@ -412,41 +395,36 @@ impl SensorTrack {
 }
 
 /// A time span (ms).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Span {
     /// Start (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub from_ms: f64,
     /// End (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub to_ms: f64,
 }
 
 /// The producer's buffer use at one time.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct BufferPoint {
     /// When (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub at_ms: f64,
     /// Bytes of `buffer.memory` allocated to batches.
     pub used_bytes: u64,
 }
 
 /// Records done (acknowledged or consumed) by a time.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ProgressPoint {
     /// When (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub at_ms: f64,
     /// Records done so far.
     pub records: u64,
 }
 
 /// A response's throttle as the client saw it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ClientThrottle {
     /// When the response arrived (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub at_ms: f64,
     /// From which broker.
     pub broker: u32,
@@ -458,13 +436,11 @@ pub struct ClientThrottle {
 ///
 /// Kafka: `Sender.SenderMetrics` (producer-metrics), `FetchMetricsManager`
 /// (consumer-fetch-manager-metrics); NaN where Kafka reads NaN (no sample).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ClientMetrics {
     /// `produce-throttle-time-avg` (producers) or `fetch-throttle-time-avg` (consumers), ms.
-    #[serde(deserialize_with = "null_as_nan")]
     pub throttle_time_avg: f64,
     /// `produce-throttle-time-max` / `fetch-throttle-time-max`, ms.
-    #[serde(deserialize_with = "null_as_nan")]
     pub throttle_time_max: f64,
     /// `record-retry-total`.
     pub record_retry_total: u64,
@@ -475,10 +451,8 @@ pub struct ClientMetrics {
     /// Bytes of record values acknowledged or consumed.
     pub bytes_done: u64,
     /// Records per second over the client's run.
-    #[serde(deserialize_with = "null_as_nan")]
     pub records_per_s: f64,
     /// Total time `send()` was blocked waiting for `buffer.memory` (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub blocked_ms_total: f64,
     /// Largest `buffer.memory` use (bytes).
     pub buffer_used_max: u64,
@@ -488,10 +462,9 @@ pub struct ClientMetrics {
 
 /// Per-record latency summary (send() to acknowledgement), in whole ms as
 /// `kafka-producer-perf-test.sh` measures it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct LatencySummary {
     /// Mean (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub avg_ms: f64,
     /// Maximum (ms).
     pub max_ms: u32,
@@ -506,10 +479,9 @@ pub struct LatencySummary {
 }
 
 /// One periodic line of `kafka-producer-perf-test.sh`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct PerfWindow {
     /// When the line was printed (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub at_ms: f64,
     /// Records in the window.
     pub records: u64,
@@ -543,7 +515,7 @@ impl PerfWindow {
 }
 
 /// The `kafka-producer-perf-test.sh` view of a producer's run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PerfSummary {
     /// The periodic lines (every 5 s).
     pub windows: Vec<PerfWindow>,
@@ -590,7 +562,7 @@ impl PerfSummary {
 }
 
 /// What kind of client.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ClientKind {
     /// A producer.
@@ -600,7 +572,7 @@ pub enum ClientKind {
 }
 
 /// One client over the run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClientTrack {
     /// The connection name from the scenario.
     pub name: String,
@@ -611,7 +583,6 @@ pub struct ClientTrack {
     /// The principal the broker derived (e.g. `User:ANONYMOUS`).
     pub principal: String,
     /// When the application started (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub start_ms: f64,
     /// When the last record was acknowledged / consumed (ms), if it was.
     pub finish_ms: Option<f64>,
@@ -620,7 +591,7 @@ pub struct ClientTrack {
     /// How the client's run ended; omitted from the JSON when it is
     /// [`Outcome::Completed`], so a run without failures serialises (and
     /// fingerprints) as it did before outcomes were named.
-    #[serde(default, skip_serializing_if = "Outcome::is_completed")]
+    #[serde(skip_serializing_if = "Outcome::is_completed")]
     pub outcome: Outcome,
     /// Client metrics at the end.
     pub metrics: ClientMetrics,
@@ -659,32 +630,27 @@ pub struct ClientTrack {
 /// bounds what is on the wire), and is read when the channel is neither busy
 /// with an earlier request nor muted for a throttle. Kafka: `Selector`,
 /// `KafkaChannel`, `SocketServer.Processor` (mute / unmute).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
 pub struct RequestWaits {
     /// Requests the broker read, plus those dropped unread with their
     /// connection.
     pub requests: u64,
     /// Handed to the network client until written into the socket (waiting
     /// for send buffer space), ms.
-    #[serde(deserialize_with = "null_as_nan")]
     pub at_client_ms: f64,
     /// Written until its last byte reached the broker (send buffer, wire,
     /// receive window), ms.
-    #[serde(deserialize_with = "null_as_nan")]
     pub in_buffers_ms: f64,
     /// Arrived until read while an earlier request of the connection was in
     /// progress, ms.
-    #[serde(deserialize_with = "null_as_nan")]
     pub broker_queue_ms: f64,
     /// Arrived until read while the channel was muted for a throttle (the
     /// overlap with every mute of the channel, not only the last), ms.
-    #[serde(deserialize_with = "null_as_nan")]
     pub muted_ms: f64,
     /// The client's own back-off on `throttle_time_ms` (KIP-219 clients
     /// only; Kafka: `NetworkClient.maybeThrottle`): the time it sent
     /// nothing to a broker because a response told it to wait, ms (overlaps
     /// counted once per connection).
-    #[serde(deserialize_with = "null_as_nan")]
     pub backoff_ms: f64,
     /// The most bytes written by the client and not yet read by the broker
     /// on one connection (at most about `send.buffer.bytes` +
@@ -696,11 +662,10 @@ pub struct RequestWaits {
 ///
 /// Serialised with a `status` tag: `{"status": "failed", "records": 30000,
 /// "failed_records": 8352, "exceptions": [...]}`, `{"status": "stopped"}`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "status", rename_all = "kebab-case")]
 pub enum Outcome {
     /// Every record was acknowledged (producer) or consumed (consumer).
-    #[default]
     Completed,
     /// Records were lost: their callbacks (or `send()`) got an exception.
     /// The client may have finished (every record acknowledged or failed),
@@ -786,14 +751,13 @@ impl Outcome {
 ///   (`AbstractRecords.estimateSizeInBytesUpperBound`) is above it
 ///   (clients/src/main/java/org/apache/kafka/clients/producer/KafkaProducer.java);
 ///   `setting_ms` is then the limit in bytes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NamedException {
     /// The Java class, e.g. `org.apache.kafka.common.errors.TimeoutException`.
     pub class: String,
     /// Records that failed with it.
     pub count: u64,
     /// When the first of them failed (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub first_at_ms: f64,
     /// The producer setting that ran out, e.g. `delivery.timeout.ms`, or
     /// the workload's `stop_ms`.
@@ -830,7 +794,7 @@ impl NamedException {
 }
 
 /// One broker's MBean readings at the end of the run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BrokerTrack {
     /// Broker id.
     pub id: u32,
@@ -840,14 +804,13 @@ pub struct BrokerTrack {
 }
 
 /// One MBean attribute.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MBeanValue {
     /// e.g. `kafka.server:type=Produce,client-id=app`.
     pub mbean: String,
     /// e.g. `byte-rate`.
     pub attribute: String,
     /// The value; NaN serialises as `null`.
-    #[serde(deserialize_with = "null_as_nan")]
     pub value: f64,
 }
 
@@ -1008,27 +971,23 @@ pub const TRACE_CAP: usize = 1_000_000;
 /// `SocketServer.Processor` (mute / unmute),
 /// clients/src/main/java/org/apache/kafka/common/network/ and
 /// core/src/main/scala/kafka/network/SocketServer.scala.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
 pub struct RequestWait {
     /// Handed to the network client until written into the socket send
     /// buffer, ms.
-    #[serde(deserialize_with = "null_as_nan")]
     pub at_client_ms: f64,
     /// Written until its last byte reached the broker (send buffer, wire,
     /// receive window), ms.
-    #[serde(deserialize_with = "null_as_nan")]
     pub in_buffers_ms: f64,
     /// Arrived until read while an earlier request of the connection was
     /// in progress, ms.
-    #[serde(deserialize_with = "null_as_nan")]
     pub broker_queue_ms: f64,
     /// Arrived until read while the channel was muted for a throttle, ms.
-    #[serde(deserialize_with = "null_as_nan")]
     pub muted_ms: f64,
 }
 
 /// Which API a traced request is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RequestApi {
     /// A `ProduceRequest` (Kafka: `KafkaApis.handleProduceRequest`).
@@ -1050,7 +1009,7 @@ pub enum RequestApi {
 /// clients/src/main/java/org/apache/kafka/clients/NetworkClient.java;
 /// `SocketServer.Processor`, `KafkaRequestHandler`, `ClientQuotaManager`
 /// (core/src/main/scala/kafka/...).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ModelledRequest {
     /// The client's connection (scenario name).
     pub connection: String,
@@ -1064,7 +1023,6 @@ pub struct ModelledRequest {
     /// is a new request).
     pub seq: u32,
     /// When the client handed it to the network client (ms).
-    #[serde(deserialize_with = "null_as_nan")]
     pub send_ms: f64,
     /// The request's size on the wire (bytes).
     pub request_bytes: u64,
@@ -1100,7 +1058,7 @@ pub struct ModelledRequest {
 
 /// A modelled-network run with its per-request trace
 /// ([`crate::sim::simulate_traced`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TracedRun {
     /// The run's Timeline, identical to [`crate::sim::simulate`]'s.
     pub timeline: Timeline,
