@@ -39,15 +39,16 @@ struct SimBodyProps {
 }
 
 impl PartialEq for SimBodyProps {
-    /// Equal while only the scenario changed: the run on screen changes
-    /// with the simulation (a new `sim`), so typing while the worker
-    /// computes does not lay out the previous run again.
+    /// Equal while only the scenario changed (or whether a run is being
+    /// computed, shown outside): the run on screen changes with the
+    /// simulation (a new `sim`), so typing while the worker computes does
+    /// not lay out the previous run again.
     fn eq(&self, other: &Self) -> bool {
         let (a, b) = (&self.ctx, &other.ctx);
         let mut view = (*a.state).clone();
         view.scenario = b.state.scenario.clone();
         view.revision = b.state.revision;
-        std::rc::Rc::ptr_eq(&a.sim, &b.sim) && a.updating == b.updating && a.narrow == b.narrow && a.embed == b.embed && view == *b.state
+        std::rc::Rc::ptr_eq(&a.sim, &b.sim) && a.narrow == b.narrow && a.embed == b.embed && view == *b.state
     }
 }
 
