@@ -98,7 +98,7 @@ await ctx.close();
 // run of the last revision on screen, and every transfer the page made.
 const fixture = JSON.parse(await readFile(new URL('../fixtures/bench/100-clients-3-brokers.json', import.meta.url), 'utf8'));
 const link = await permalink(fixture.scenario);
-const typing = { longest: [], all: [], lastToRun: [], transfers: null };
+const typing = { longest: [], all: [], lastToRun: [], apply: [], transfers: null };
 for (let run = 0; run < 5; run++) {
   const tctx = await browser.newContext();
   const tpage = await tctx.newPage();
@@ -129,11 +129,14 @@ for (let run = 0; run < 5; run++) {
   const tasks = await tpage.evaluate(() => window.__long);
   typing.all.push(tasks.map(Math.round));
   typing.longest.push(tasks.length ? Math.max(...tasks) : 0);
+  const apply = await tpage.getAttribute('body', 'data-sim-apply-ms');
+  if (apply) typing.apply.push(Number(apply));
   if (run === 0) typing.transfers = transfers;
   await tctx.close();
 }
 console.log(`typing 5 characters into a quota value, 100 producers x 3 brokers: longest main-thread task median ${median(typing.longest).toFixed(0)} ms, max ${Math.max(...typing.longest).toFixed(0)} ms (0 = none of 50 ms or more; tasks per run: ${typing.all.map((t) => `[${t.join(', ')}]`).join(' ')})`);
 console.log(`last keystroke to the updated run on screen: median ${median(typing.lastToRun).toFixed(0)} ms (runs: ${typing.lastToRun.map((x) => x.toFixed(0)).join(', ')})`);
+if (typing.apply.length) console.log(`showing the worker's run (render and DOM update of the Simulation panel): median ${median(typing.apply).toFixed(1)} ms, max ${Math.max(...typing.apply).toFixed(1)} ms`);
 const moved = typing.transfers.reduce((a, [, n]) => a + n, 0);
 console.log(`transfers of the 100-producer page (load, worker start, typing): ${typing.transfers.length} requests, ${kib(moved)} as served (uncompressed): ${typing.transfers.map(([f, n]) => `${f} ${kib(n)}`).join(', ')}`);
 await browser.close();

@@ -49,7 +49,7 @@ const caughtUp = (page) => page.waitForFunction(
  * the run updates; resolves to the long tasks (ms) and the time to the run. */
 async function typeFive() {
   const { page, errors, context } = await open(await permalink(fixture.scenario));
-  // The worker starts after the first render of a slow scenario; let it load.
+  // Let the page settle after its first render (the worker starts with the first edit).
   await page.waitForTimeout(1500);
   const budget = page.locator('#focus-sensor option', { hasText: 'user=tenant-0 on broker 0' });
   assert.match(await budget.innerText(), /\(5 kB\/s\)/);

@@ -179,12 +179,7 @@ pub fn app() -> Html {
     hooks::use_frame_mark(state.cursor_ms);
     let analysis = {
         let scenario = state.scenario.clone();
-        use_memo(rev, move |_| {
-            let start = platform::now_ms();
-            let a = Analysis::new(&scenario);
-            platform::mark_body("data-analysis-ms", &format!("{:.2}", platform::now_ms() - start));
-            a
-        })
+        use_memo(rev, move |_| Analysis::new(&scenario))
     };
     let (sim, updating) = crate::sim_view::use_simulation(rev, &state.scenario);
     hooks::use_url_sync(&state, embed.is_some());

@@ -23,9 +23,7 @@ pub(crate) fn use_url_sync(state: &UseReducerHandle<AppState>, embedded: bool) {
     let scenario = state.scenario.clone();
     use_effect_with(state.revision, move |rev| {
         if *rev > 1 {
-            let start = platform::now_ms();
             let link = permalink::encode(&scenario);
-            platform::mark_body("data-link-ms", &format!("{:.2}", platform::now_ms() - start));
             platform::replace_hash(&link);
             if !embedded {
                 platform::autosave(&link);

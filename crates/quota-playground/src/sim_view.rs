@@ -134,10 +134,12 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario) -> (Rc<SimView>, boo
     {
         let shown = shown.clone();
         use_effect_with(rev, move |_| {
-            let (pending, slow) = {
+            let pending = {
                 let s = shown.borrow();
-                (s.rev != s.latest.0, s.last_ms > sim_worker::SYNC_BUDGET_MS && s.no_worker.is_none())
+                s.rev != s.latest.0
             };
+            // The worker starts with the first edit that needs it, never
+            // at load: the page fetches nothing more before an interaction.
             if pending {
                 let (rev, scenario) = shown.borrow().latest.clone();
                 if let Err(why) = sim_worker::request(rev, &scenario) {
@@ -147,10 +149,6 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario) -> (Rc<SimView>, boo
                     drop(s);
                     redraw.force_update();
                 }
-            } else if slow {
-                // A large scenario is on screen: start the worker before
-                // the first edit needs it.
-                sim_worker::prestart();
             }
         });
     }

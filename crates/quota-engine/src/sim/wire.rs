@@ -8,7 +8,9 @@
 //! Every field is carried, so a Timeline read back equals the one written
 //! except the private push counter of each [`Series`] (no point is pushed
 //! after a run). Reading a damaged or truncated buffer gives `None`, never a
-//! panic.
+//! panic: a [`Reader`] that runs out of bytes or meets a bad tag marks
+//! itself damaged and reads zeros from then on (no branch per field, which
+//! keeps the page's module small), and [`from_bytes`] then refuses the value.
 
 use crate::entity::QuotaType;
 use crate::resolve::MetricTags;
@@ -19,36 +21,52 @@ use super::timeline::*;
 pub trait Wire: Sized {
     /// Appends the value to `out`.
     fn put(&self, out: &mut Vec<u8>);
-    /// Reads a value, or `None` when the bytes are truncated or damaged.
-    fn get(r: &mut Reader<'_>) -> Option<Self>;
+    /// Reads a value; on truncated or damaged bytes, marks `r` damaged
+    /// and returns some value ([`from_bytes`] checks).
+    fn get(r: &mut Reader<'_>) -> Self;
 }
 
 /// A cursor over the bytes being read.
 #[derive(Debug)]
 pub struct Reader<'a> {
     bytes: &'a [u8],
+    damaged: bool,
 }
 
 impl<'a> Reader<'a> {
     /// Reads `bytes` from their start.
     pub fn new(bytes: &'a [u8]) -> Self {
-        Reader { bytes }
+        Reader { bytes, damaged: false }
     }
 
-    /// Whether every byte was read.
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
+    /// Whether every byte was read and none was damaged.
+    pub fn is_done(&self) -> bool {
+        self.bytes.is_empty() && !self.damaged
+    }
+
+    /// Marks the bytes as damaged (a bad tag, bad UTF-8).
+    pub fn damage(&mut self) {
+        self.damaged = true;
+        self.bytes = &[];
     }
 
     /// Reads one byte (a tag).
-    pub fn get_byte(&mut self) -> Option<u8> {
-        self.take::<1>().map(|[b]| b)
+    pub fn get_byte(&mut self) -> u8 {
+        let [b] = self.take::<1>();
+        b
     }
 
-    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
-        let (head, rest) = self.bytes.split_first_chunk::<N>()?;
-        self.bytes = rest;
-        Some(*head)
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        match self.bytes.split_first_chunk::<N>() {
+            Some((head, rest)) => {
+                self.bytes = rest;
+                *head
+            }
+            None => {
+                self.damage();
+                [0; N]
+            }
+        }
     }
 }
 
@@ -62,8 +80,8 @@ pub fn to_bytes<T: Wire>(value: &T) -> Vec<u8> {
 /// Reads a value that fills all of `bytes`.
 pub fn from_bytes<T: Wire>(bytes: &[u8]) -> Option<T> {
     let mut r = Reader::new(bytes);
-    let v = T::get(&mut r)?;
-    r.is_empty().then_some(v)
+    let v = T::get(&mut r);
+    r.is_done().then_some(v)
 }
 
 macro_rules! wire_number {
@@ -72,8 +90,8 @@ macro_rules! wire_number {
             fn put(&self, out: &mut Vec<u8>) {
                 out.extend_from_slice(&self.to_le_bytes());
             }
-            fn get(r: &mut Reader<'_>) -> Option<Self> {
-                r.take().map(<$t>::from_le_bytes)
+            fn get(r: &mut Reader<'_>) -> Self {
+                <$t>::from_le_bytes(r.take())
             }
         }
     )*};
@@ -84,11 +102,14 @@ impl Wire for bool {
     fn put(&self, out: &mut Vec<u8>) {
         out.push(u8::from(*self));
     }
-    fn get(r: &mut Reader<'_>) -> Option<Self> {
-        match r.take::<1>()? {
-            [0] => Some(false),
-            [1] => Some(true),
-            _ => None,
+    fn get(r: &mut Reader<'_>) -> Self {
+        match r.get_byte() {
+            0 => false,
+            1 => true,
+            _ => {
+                r.damage();
+                false
+            }
         }
     }
 }
@@ -103,11 +124,17 @@ impl Wire for String {
         put_len(self.len(), out);
         out.extend_from_slice(self.as_bytes());
     }
-    fn get(r: &mut Reader<'_>) -> Option<Self> {
-        let n = u32::get(r)? as usize;
-        let bytes = r.bytes.get(..n)?;
+    fn get(r: &mut Reader<'_>) -> Self {
+        let n = u32::get(r) as usize;
+        let Some(bytes) = r.bytes.get(..n) else {
+            r.damage();
+            return String::new();
+        };
         r.bytes = &r.bytes[n..];
-        String::from_utf8(bytes.to_vec()).ok()
+        String::from_utf8(bytes.to_vec()).unwrap_or_else(|_| {
+            r.damage();
+            String::new()
+        })
     }
 }
 
@@ -118,15 +145,20 @@ impl<T: Wire> Wire for Vec<T> {
             v.put(out);
         }
     }
-    fn get(r: &mut Reader<'_>) -> Option<Self> {
-        let n = u32::get(r)? as usize;
-        // Every item takes a byte at least: a damaged length cannot
-        // reserve more than the buffer holds.
-        let mut v = Vec::with_capacity(n.min(r.bytes.len()));
-        for _ in 0..n {
-            v.push(T::get(r)?);
+    fn get(r: &mut Reader<'_>) -> Self {
+        let n = u32::get(r) as usize;
+        // Every item takes a byte at least: a longer count is damage, and
+        // a damaged count cannot make the loop or the reservation longer
+        // than the buffer.
+        if n > r.bytes.len() {
+            r.damage();
+            return Vec::new();
         }
-        Some(v)
+        let mut v = Vec::with_capacity(n);
+        for _ in 0..n {
+            v.push(T::get(r));
+        }
+        v
     }
 }
 
@@ -140,11 +172,14 @@ impl<T: Wire> Wire for Option<T> {
             }
         }
     }
-    fn get(r: &mut Reader<'_>) -> Option<Self> {
-        match r.take::<1>()? {
-            [0] => Some(None),
-            [1] => T::get(r).map(Some),
-            _ => None,
+    fn get(r: &mut Reader<'_>) -> Self {
+        match r.get_byte() {
+            0 => None,
+            1 => Some(T::get(r)),
+            _ => {
+                r.damage();
+                None
+            }
         }
     }
 }
@@ -154,8 +189,9 @@ impl<T: Wire> Wire for Series<T> {
         self.points.put(out);
         self.stride.put(out);
     }
-    fn get(r: &mut Reader<'_>) -> Option<Self> {
-        Some(Series::read_back(Vec::get(r)?, u32::get(r)?))
+    fn get(r: &mut Reader<'_>) -> Self {
+        let points = Vec::get(r);
+        Series::read_back(points, u32::get(r))
     }
 }
 
@@ -166,9 +202,15 @@ macro_rules! wire_unit_enum {
             fn put(&self, out: &mut Vec<u8>) {
                 out.push(*self as u8);
             }
-            fn get(r: &mut Reader<'_>) -> Option<Self> {
-                let [b] = r.take::<1>()?;
-                [$($t::$v),*].get(usize::from(b)).copied()
+            fn get(r: &mut Reader<'_>) -> Self {
+                let all = [$($t::$v),*];
+                match all.get(usize::from(r.get_byte())) {
+                    Some(v) => *v,
+                    None => {
+                        r.damage();
+                        all[0]
+                    }
+                }
             }
         }
     )*};
@@ -186,8 +228,8 @@ macro_rules! wire_struct {
             fn put(&self, out: &mut Vec<u8>) {
                 $( self.$f.put(out); )*
             }
-            fn get(r: &mut Reader<'_>) -> Option<Self> {
-                Some($t { $( $f: Wire::get(r)?, )* })
+            fn get(r: &mut Reader<'_>) -> Self {
+                $t { $( $f: Wire::get(r), )* }
             }
         }
     )*};
@@ -233,12 +275,15 @@ impl Wire for Outcome {
             Outcome::Stopped => out.push(2),
         }
     }
-    fn get(r: &mut Reader<'_>) -> Option<Self> {
-        match r.take::<1>()? {
-            [0] => Some(Outcome::Completed),
-            [1] => Some(Outcome::Failed { records: u64::get(r)?, failed_records: u64::get(r)?, exceptions: Vec::get(r)? }),
-            [2] => Some(Outcome::Stopped),
-            _ => None,
+    fn get(r: &mut Reader<'_>) -> Self {
+        match r.get_byte() {
+            0 => Outcome::Completed,
+            1 => Outcome::Failed { records: u64::get(r), failed_records: u64::get(r), exceptions: Vec::get(r) },
+            2 => Outcome::Stopped,
+            _ => {
+                r.damage();
+                Outcome::Completed
+            }
         }
     }
 }
@@ -255,10 +300,10 @@ mod tests {
         v.1.put(&mut out);
         v.2.put(&mut out);
         let mut r = Reader::new(&out);
-        assert!(f64::get(&mut r).unwrap().is_nan());
-        assert_eq!(Option::<String>::get(&mut r), Some(v.1));
-        assert_eq!(Vec::<u64>::get(&mut r), Some(v.2));
-        assert!(r.is_empty());
+        assert!(f64::get(&mut r).is_nan());
+        assert_eq!(Option::<String>::get(&mut r), v.1);
+        assert_eq!(Vec::<u64>::get(&mut r), v.2);
+        assert!(r.is_done());
     }
 
     #[test]
