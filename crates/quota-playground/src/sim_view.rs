@@ -60,7 +60,11 @@ impl Shown {
     fn run_here(&mut self, rev: u64, scenario: &Scenario) {
         let start = platform::now_ms();
         let mut view = SimView::of(scenario);
-        self.last_ms = platform::now_ms() - start;
+        // A refusal (no clients, a limit, a validation error) is quick and
+        // says nothing of how long the next run takes.
+        if view.result.is_ok() {
+            self.last_ms = platform::now_ms() - start;
+        }
         view.note = self.no_worker.as_deref().map(sim_worker::fallback_note);
         self.view = Rc::new(view);
         self.rev = rev;
@@ -105,7 +109,9 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario) -> (Rc<SimView>, boo
                 let mut s = shown.borrow_mut();
                 match event {
                     sim_worker::SimEvent::Done(r, result, took_ms) => {
-                        s.last_ms = took_ms;
+                        if result.is_ok() {
+                            s.last_ms = took_ms;
+                        }
                         if r == s.latest.0 {
                             s.applied_at = platform::now_ms();
                             s.view = Rc::new(SimView::from_result(result));
