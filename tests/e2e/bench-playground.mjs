@@ -1,11 +1,15 @@
 // The playground figures of BENCHMARKS.md: bytes shipped (gzip -9), time from
-// navigation to the first complete render, and time to recompute after an
-// edit of the lab's 30 MB scenario, in headless Chromium against the release
-// build. Run: node tests/e2e/bench-playground.mjs (KQP_DIST for another build).
+// navigation to the first complete render, time to recompute after an edit of
+// the lab's 30 MB scenario, and typing into a quota value with 100 producers
+// over 3 brokers loaded (the longest main-thread task, the time from the last
+// keystroke to the updated run, and what the page fetched), in headless
+// Chromium against the release build. Run: node tests/e2e/bench-playground.mjs
+// (KQP_DIST for another build; it also measures builds from before the
+// simulation worker).
 import { readdir, readFile } from 'node:fs/promises';
 import { join, extname } from 'node:path';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
-import { serve, launch, dist } from './harness.mjs';
+import { serve, launch, dist, permalink } from './harness.mjs';
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
@@ -15,6 +19,9 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
 // Import and export panel comes into view or is used: they are counted apart.
 // kafka-quota-embed.js is fetched by documentation pages that embed the
 // playground, never by the page itself: it is reported on its own.
+// The simulation worker runs the page's own module and JS; its loader
+// (sim-worker-loader.js) is fetched only when a run is slow (not for the
+// default scenario), counted apart too.
 const files = {};
 for (const f of await readdir(dist)) {
   const ext = extname(f);
@@ -22,14 +29,14 @@ for (const f of await readdir(dist)) {
   const body = await readFile(join(dist, f));
   files[f] = {
     ext,
-    worker: /interchange-worker/.test(f),
+    worker: /interchange-worker|sim-worker/.test(f),
     raw: body.length,
     gzip: gzipSync(body, { level: 9 }).length,
     brotli: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
   };
 }
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
-for (const [label, worker] of [['page load (fetched before any interaction)', false], ['import/export worker (fetched when its panel comes into view)', true]]) {
+for (const [label, worker] of [['page load (fetched before any interaction)', false], ['workers (import/export: fetched when its panel comes into view; the simulation worker\'s loader: when a run is slow)', true]]) {
   const group = Object.entries(files).filter(([, f]) => f.worker === worker);
   const sum = (k) => group.reduce((a, [, f]) => a + f[k], 0);
   console.log(`${label}: ${kib(sum('gzip'))} gzip -9 (${sum('gzip')} bytes), ${kib(sum('brotli'))} brotli -q 11`);
@@ -91,5 +98,54 @@ for (let i = 1; i <= 20; i++) {
 }
 console.log(`render after a cursor move: median ${median(frames).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms (20 positions)`);
 console.log(`(the edited scenario: ${await page.getByTestId('clock').innerText()} of simulated time)`);
+await ctx.close();
+
+// Typing five characters into a quota value with 100 producers over 3 brokers
+// loaded (tests/fixtures/bench): every main-thread task of 50 ms or more
+// (PerformanceObserver 'longtask'), the time from the last keystroke to the
+// run of the last revision on screen, and every transfer the page made.
+const fixture = JSON.parse(await readFile(new URL('../fixtures/bench/100-clients-3-brokers.json', import.meta.url), 'utf8'));
+const link = await permalink(fixture.scenario);
+const typing = { longest: [], all: [], lastToRun: [], apply: [], transfers: null };
+for (let run = 0; run < 5; run++) {
+  const tctx = await browser.newContext();
+  const tpage = await tctx.newPage();
+  const transfers = [];
+  tpage.on('requestfinished', async (r) => {
+    const size = (await r.sizes().catch(() => null))?.responseBodySize ?? 0;
+    transfers.push([new URL(r.url()).pathname.slice(1) || '(page)', size]);
+  });
+  await tpage.addInitScript(() => {
+    window.__long = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(e.duration); }).observe({ type: 'longtask', buffered: true });
+  });
+  await tpage.goto(`${server.url}#${link}`);
+  await tpage.waitForSelector('body[data-first-render-ms]', { timeout: 60000 });
+  await tpage.waitForTimeout(1500);
+  const field = tpage.getByLabel('producer_byte_rate of users/tenant-0', { exact: true });
+  await field.click();
+  await field.press('End');
+  const rev = Number(await tpage.getAttribute('body', 'data-revision'));
+  await tpage.evaluate(() => { window.__long = []; });
+  await tpage.keyboard.type('12345', { delay: 100 });
+  const last = await tpage.evaluate(() => performance.now());
+  // A build with the worker marks the revision on screen (data-sim-rev);
+  // before it, the run was part of each keystroke's render.
+  await tpage.waitForFunction((want) => Number(document.body.dataset.simRev ?? document.body.dataset.revision) >= want
+    && Number(document.body.dataset.revision) >= want, rev + 5, { timeout: 30000 });
+  typing.lastToRun.push(await tpage.evaluate(() => performance.now()) - last);
+  const tasks = await tpage.evaluate(() => window.__long);
+  typing.all.push(tasks.map(Math.round));
+  typing.longest.push(tasks.length ? Math.max(...tasks) : 0);
+  const apply = await tpage.getAttribute('body', 'data-sim-apply-ms');
+  if (apply) typing.apply.push(Number(apply));
+  if (run === 0) typing.transfers = transfers;
+  await tctx.close();
+}
+console.log(`typing 5 characters into a quota value, 100 producers x 3 brokers: longest main-thread task median ${median(typing.longest).toFixed(0)} ms, max ${Math.max(...typing.longest).toFixed(0)} ms (0 = none of 50 ms or more; tasks per run: ${typing.all.map((t) => `[${t.join(', ')}]`).join(' ')})`);
+console.log(`last keystroke to the updated run on screen: median ${median(typing.lastToRun).toFixed(0)} ms (runs: ${typing.lastToRun.map((x) => x.toFixed(0)).join(', ')})`);
+if (typing.apply.length) console.log(`showing the worker's run (render and DOM update of the Simulation panel): median ${median(typing.apply).toFixed(1)} ms, max ${Math.max(...typing.apply).toFixed(1)} ms`);
+const moved = typing.transfers.reduce((a, [, n]) => a + n, 0);
+console.log(`transfers of the 100-producer page (load, worker start, typing): ${typing.transfers.length} requests, ${kib(moved)} as served (uncompressed): ${typing.transfers.map(([f, n]) => `${f} ${kib(n)}`).join(', ')}`);
 await browser.close();
 await server.close();

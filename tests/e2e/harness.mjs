@@ -81,3 +81,12 @@ export async function openApp(browser, url, options = {}) {
   await opened.page.waitForSelector('body[data-first-render-ms]', { timeout: 20000 });
   return opened;
 }
+
+/**
+ * The playground link of `scenario` (the bare scenario object): `#v1.` and
+ * base64url(raw deflate(JSON)), as quota-formats' permalink writes it.
+ */
+export async function permalink(scenario) {
+  const { deflateRawSync } = await import('node:zlib');
+  return 'v1.' + deflateRawSync(Buffer.from(JSON.stringify(scenario)), { level: 9 }).toString('base64url');
+}

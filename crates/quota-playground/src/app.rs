@@ -125,8 +125,11 @@ pub(crate) struct Ctx {
     pub(crate) state: UseReducerHandle<AppState>,
     /// Principals, managers and budgets of the scenario.
     pub(crate) analysis: Rc<Analysis>,
-    /// The Timeline of the scenario.
+    /// The Timeline of the scenario (of an earlier revision while
+    /// `updating`).
     pub(crate) sim: Rc<SimView>,
+    /// A newer revision is being simulated in the worker.
+    pub(crate) updating: bool,
     /// The embedded panel, if the page is an embed.
     pub(crate) embed: Option<Panel>,
     /// The viewport is under 600 px wide (the charts' narrow layout); kept
@@ -139,6 +142,7 @@ impl PartialEq for Ctx {
         self.state == other.state
             && Rc::ptr_eq(&self.analysis, &other.analysis)
             && Rc::ptr_eq(&self.sim, &other.sim)
+            && self.updating == other.updating
             && self.embed == other.embed
             && self.narrow == other.narrow
     }
@@ -199,12 +203,7 @@ pub fn app() -> Html {
         let scenario = state.scenario.clone();
         use_memo(rev, move |_| Analysis::new(&scenario))
     };
-    let sim = {
-        let scenario = state.scenario.clone();
-        use_memo(rev, move |_| {
-            SimView::of(&scenario)
-        })
-    };
+    let (sim, updating) = crate::sim_view::use_simulation(rev, &state.scenario);
     hooks::use_url_sync(&state, embed.is_some());
     hooks::use_playback(&state, sim.end_ms());
     hooks::use_keyboard(&state, &sim);
@@ -229,7 +228,7 @@ pub fn app() -> Html {
         },
         _ => text_box.clone().unwrap_or_default(),
     };
-    let ctx = Ctx { state: state.clone(), analysis, sim, embed, narrow };
+    let ctx = Ctx { state: state.clone(), analysis, sim, updating, embed, narrow };
     let body = match embed {
         Some(panel) => html! {
             <main class={classes!("embed", readonly.then_some("readonly"))} data-testid="embed" data-panel={panel.slug()}>

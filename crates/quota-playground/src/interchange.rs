@@ -216,27 +216,12 @@ pub fn apply_quotas(s: &mut Scenario, quotas: &[QuotaSetting], replace: bool) ->
     (applied, refused)
 }
 
-/// The most quota values a scenario in the page holds after an import. Not a
-/// Kafka limit (a cluster holds any number; Kafka's 10,000-record cap is per
-/// request): the page recomputes every panel on each edit, and past about
-/// 2,000 values an edit takes over 100 ms and importing blocks the page for
-/// seconds (measured: 15,000 values, 10 s to import). Larger sets belong to
-/// the `kafka-quota` CLI.
-pub const MAX_SCENARIO_QUOTAS: usize = 2_000;
+/// The most quota values a scenario in the page holds after an import:
+/// [`model::MAX_QUOTAS`], the limit links and runs share
+/// ([`model::scenario_limit`]).
+pub const MAX_SCENARIO_QUOTAS: usize = model::MAX_QUOTAS;
 
-/// Why an import of `incoming` values into a scenario holding `existing`
-/// cannot be done in the page, if it cannot: the sentence names the numbers
-/// and the CLI. A merge counts as if every value were new (the upper bound).
-pub fn import_limit(existing: usize, incoming: usize, replace: bool) -> Option<String> {
-    let after = if replace { incoming } else { existing + incoming };
-    (after > MAX_SCENARIO_QUOTAS).then(|| {
-        format!(
-            "This import would give the scenario up to {after} quota values; the playground takes at most {MAX_SCENARIO_QUOTAS}, \
-             to stay responsive. Import a part of the text, or use the kafka-quota CLI (`kafka-quota resolve --quotas FILE`, \
-             `kafka-quota convert`), which has no such limit."
-        )
-    })
-}
+pub use crate::model::import_limit;
 
 /// The sentence shown after an import.
 pub fn import_summary(format: Format, applied: u32, refused: u32, replace: bool) -> String {

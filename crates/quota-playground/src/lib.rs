@@ -10,8 +10,8 @@
 //! - [`platform`]: URL hash, local storage, clipboard, the parent page of an
 //!   embed, the panic hook.
 //! - `hooks` and `components`: effects and the panels; `sim_view`: the
-//!   simulation they share; `text_problems`: a `#text=` scenario that
-//!   could not be read.
+//!   simulation they share, run in a worker by [`sim_worker`] when slow;
+//!   `text_problems`: a `#text=` scenario that could not be read.
 #![warn(missing_docs, unreachable_pub)]
 
 mod app;
@@ -22,6 +22,7 @@ pub mod model;
 pub mod platform;
 pub mod presets;
 mod sim_view;
+pub mod sim_worker;
 pub mod state;
 mod text_problems;
 pub mod worker;
@@ -29,8 +30,13 @@ pub mod worker;
 pub use app::{App, Panel};
 
 /// Starts the app in the page's `#app` element (or `<body>`), after
-/// installing the panic hook.
+/// installing the panic hook; in a worker, serves simulation requests
+/// instead ([`sim_worker`]).
 pub fn run() {
+    // The same module, started in the simulation worker: serve runs there.
+    if sim_worker::in_worker() {
+        return sim_worker::serve();
+    }
     platform::install_panic_hook();
     let root = web_sys::window()
         .and_then(|w| w.document())

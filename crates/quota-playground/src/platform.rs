@@ -224,8 +224,9 @@ pub fn remove_boot_message() {
     }
 }
 
-/// The scenario to start with: the URL hash if there is one (a damaged one
-/// gives the default and a notice saying why), else the autosave, else the
+/// The scenario to start with: the URL hash if there is one (a damaged one,
+/// or one past the page's limits (`model::scenario_limit`), gives the
+/// default and a notice saying why), else the autosave, else the
 /// default. An embed never reads the autosave: a documentation page shows
 /// every reader the same scenario, and none of the reader's own.
 pub fn initial_scenario(embedded: bool) -> (Scenario, Origin, Option<Notice>) {
@@ -278,7 +279,14 @@ pub fn resolve_initial(hash: &str, autosaved: Option<String>) -> (Scenario, Orig
     // `#/quotas` and the like are in-page navigation, not a scenario.
     if !hash.trim().is_empty() && !hash.starts_with('/') {
         return match permalink::decode(hash) {
-            Ok(s) => (s, Origin::Link, None),
+            Ok(s) => match crate::model::scenario_limit(&s, "This link's scenario") {
+                None => (s, Origin::Link, None),
+                Some(why) => (
+                    presets::default_scenario(),
+                    Origin::Default,
+                    Some(Notice { level: NoticeLevel::Error, text: format!("{why} Showing the default scenario.") }),
+                ),
+            },
             Err(e) => (
                 presets::default_scenario(),
                 Origin::Default,
@@ -290,7 +298,11 @@ pub fn resolve_initial(hash: &str, autosaved: Option<String>) -> (Scenario, Orig
         };
     }
     match autosaved.filter(|a| !a.trim().is_empty()).map(|a| permalink::decode(&a)) {
-        Some(Ok(s)) => (s, Origin::Autosave, None),
+        // An autosave past the limits (an older build took more) is not
+        // restored, silently: the default is shown and the next edit
+        // overwrites it.
+        Some(Ok(s)) if crate::model::scenario_limit(&s, "").is_none() => (s, Origin::Autosave, None),
+        Some(Ok(_)) => (presets::default_scenario(), Origin::Default, None),
         // A damaged autosave (another build wrote it, or storage was edited)
         // is said, not silently replaced: the next edit overwrites it.
         Some(Err(e)) => (
@@ -329,6 +341,21 @@ pub fn install_panic_hook() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_past_the_page_limits_is_refused_with_the_numbers() {
+        let mut big = presets::default_scenario();
+        big.workloads = vec![big.workloads[0].clone(); crate::model::MAX_WORKLOADS + 1];
+        let link = permalink::encode(&big);
+        let (s, origin, notice) = resolve_initial(&link, None);
+        assert_eq!(s, presets::default_scenario());
+        assert_eq!(origin, Origin::Default);
+        let text = notice.unwrap().text;
+        assert!(text.starts_with("This link's scenario has 1001 producers and consumers; the playground takes at most 1000"), "{text}");
+        assert!(text.contains("kafka-quota simulate") && text.ends_with("Showing the default scenario."), "{text}");
+        // The same scenario as the autosave is not restored (and not said).
+        assert_eq!(resolve_initial("", Some(link)), (presets::default_scenario(), Origin::Default, None));
+    }
 
     #[test]
     fn a_damaged_hash_gives_the_default_and_says_why() {

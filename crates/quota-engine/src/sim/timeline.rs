@@ -33,6 +33,12 @@ impl<T> Default for Series<T> {
 }
 
 impl<T> Series<T> {
+    /// A series read back with its kept points and stride (what
+    /// [`crate::sim::wire`] carries; no more points will be pushed).
+    pub(crate) fn read_back(points: Vec<T>, stride: u32) -> Self {
+        Series { points, stride, skipped: 0 }
+    }
+
     /// Adds a point (kept or skipped according to the stride).
     pub fn push(&mut self, p: T) {
         self.skipped += 1;

@@ -16,22 +16,55 @@ use crate::state::{Action, SPEEDS};
 #[function_component(SimulationPanel)]
 pub(crate) fn simulation_panel() -> Html {
     let ctx = use_ctx();
-    let body = match &ctx.sim.result {
-        Err(e) => html! { <p class="msg error" role="alert" data-testid="sim-error">{ e.clone() }</p> },
-        Ok(t) => html! {
-            <>
-                <Transport />
-                { clients_table(&ctx, t) }
-                { run_view(&ctx, t) }
-            </>
-        },
-    };
     html! {
         <PanelBox id="simulation" title="Simulation"
             subtitle="Producers and consumers run against the quotas in a deterministic simulation of the broker. The whole run is computed at once; the controls move a cursor over it.">
             <Setup />
-            { body }
+            // The previous run stays on screen while the worker computes
+            // the newest edit (crate::sim_view::use_simulation).
+            <p class="msg hint updating" role="status" data-testid="sim-updating" hidden={!ctx.updating}>
+                { "Updating… the run below is the previous one until the new run arrives." }
+            </p>
+            if let Some(note) = &ctx.sim.note { <p class="msg warn" role="note" data-testid="sim-note">{ "⚠ " }{ note.clone() }</p> }
+            <div class={classes!("sim-body", ctx.updating.then_some("stale"))} aria-busy={ctx.updating.to_string()} data-testid="sim-body">
+                <SimBody ctx={ctx.clone()} />
+            </div>
         </PanelBox>
+    }
+}
+
+#[derive(Properties, Clone)]
+struct SimBodyProps {
+    ctx: Ctx,
+}
+
+impl PartialEq for SimBodyProps {
+    /// Equal while only the scenario changed (or whether a run is being
+    /// computed, shown outside): the run on screen changes with the
+    /// simulation (a new `sim`), so typing while the worker computes does
+    /// not lay out the previous run again.
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (&self.ctx, &other.ctx);
+        let mut view = (*a.state).clone();
+        view.scenario = b.state.scenario.clone();
+        view.revision = b.state.revision;
+        std::rc::Rc::ptr_eq(&a.sim, &b.sim) && a.narrow == b.narrow && a.embed == b.embed && view == *b.state
+    }
+}
+
+/// The run: transport, clients at the cursor, charts and tables.
+#[function_component(SimBody)]
+fn sim_body(p: &SimBodyProps) -> Html {
+    let ctx = &p.ctx;
+    match &ctx.sim.result {
+        Err(e) => html! { <p class="msg error" role="alert" data-testid="sim-error">{ e.clone() }</p> },
+        Ok(t) => html! {
+            <>
+                <Transport />
+                { clients_table(ctx, t) }
+                { run_view(ctx, t) }
+            </>
+        },
     }
 }
 
@@ -103,7 +136,7 @@ fn clients_table(ctx: &Ctx, t: &Timeline) -> Html {
             })
     };
     html! {
-        <div class="table-wrap">
+        <div class="table-wrap clients-wrap">
             <table class="clients" data-testid="clients">
                 <caption>{ format!("Clients at {}", model::fmt_ms(cursor)) }</caption>
                 <thead><tr>
@@ -353,9 +386,27 @@ fn setup() -> Html {
             next.validate().err().map(|e| e.to_string())
         })
     };
+    // The editors are laid out only while the section is open: with 100
+    // clients they are thousands of fields, and every edit elsewhere would
+    // lay them out again unseen.
+    let open = use_state(|| false);
+    let ontoggle = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            if let Some(el) = e.target_dyn_into::<web_sys::HtmlDetailsElement>() {
+                open.set(el.open());
+            }
+        })
+    };
+    let summary = html! {
+        <summary>{ format!("Clients and broker settings ({}, {})", model::count_of(s.workloads.len() as u64, "client", "clients"), model::count_of(u64::from(s.brokers.count), "broker", "brokers")) }</summary>
+    };
+    if !*open {
+        return html! { <details class="setup" {ontoggle}>{ summary }</details> };
+    }
     html! {
-        <details class="setup">
-            <summary>{ format!("Clients and broker settings ({}, {})", model::count_of(s.workloads.len() as u64, "client", "clients"), model::count_of(u64::from(s.brokers.count), "broker", "brokers")) }</summary>
+        <details class="setup" open=true {ontoggle}>
+            { summary }
             <div class="workloads">
                 { for s.workloads.iter().enumerate().map(|(i, w)| workload_editor(&ctx, s, i, w)) }
             </div>

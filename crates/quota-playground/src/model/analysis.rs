@@ -193,10 +193,14 @@ impl Analysis {
     }
 }
 
-/// The simulation of a scenario, or the engine's reason it cannot run.
+/// The simulation of a scenario, or the reason it cannot run: the engine's,
+/// or the page's size limit ([`super::scenario_limit`]).
 pub fn simulate(scenario: &Scenario) -> Result<Timeline, String> {
     if scenario.workloads.is_empty() {
         return Err("Add a producer or a consumer to simulate this scenario.".to_owned());
+    }
+    if let Some(why) = super::scenario_limit(scenario, "This scenario") {
+        return Err(why);
     }
     quota_engine::sim::simulate(scenario).map_err(|e| e.to_string())
 }

@@ -11,7 +11,8 @@
 //! By concern: `edit` (scenario edits the reducer makes), `parse` (numbers
 //! as typed), `format` (units and amounts as the page writes them),
 //! `analysis` (the engine's verdicts and the simulation), `scale` (SVG scales),
-//! `status` (a client's state at the cursor, its failures named), `answer`
+//! `limits` (how large a scenario the page takes: links, imports and
+//! runs alike), `status` (a client's state at the cursor, its failures named), `answer`
 //! (the one-sentence answer per connection the page opens with), `advice`
 //! ("make this apply" proposals, near misses, capacity and scope notes
 //! beside the ladder), `cluster_edit` (topics, leaders, events and client
@@ -25,6 +26,7 @@ mod cluster;
 mod cluster_edit;
 mod edit;
 mod format;
+mod limits;
 mod parse;
 mod scale;
 mod status;
@@ -36,6 +38,7 @@ pub use cluster::*;
 pub use cluster_edit::*;
 pub use edit::*;
 pub use format::*;
+pub use limits::*;
 pub use parse::*;
 pub use scale::*;
 pub use status::*;

@@ -1,0 +1,616 @@
+//! The simulation off the main thread: the page's own wasm module, run a
+//! second time in a module Web Worker (`web/sim-worker-loader.js`), simulates
+//! each new revision of the scenario while the page stays responsive.
+//!
+//! - **No new bytes.** The worker gets the page's compiled
+//!   `WebAssembly.Module` in a message (`wasm_bindgen::module()`) and imports
+//!   the page's own wasm-bindgen JS (the `modulepreload` link Trunk writes),
+//!   so no second binary exists; [`crate::run`] sees that it runs in a
+//!   worker and serves requests instead of rendering. The worker starts
+//!   with the first edit of a scenario whose last simulation took over
+//!   [`SYNC_BUDGET_MS`], never at load (the default lab scenario, about
+//!   12 ms, never starts it).
+//! - **Coalescing** ([`Coalescer`]): one run in flight; later edits replace
+//!   the pending revision, so only the newest one runs next, and the result
+//!   of a stale revision is dropped.
+//! - **What crosses the boundary** ([`Part`]): the Timeline in the engine's
+//!   compact binary form (`quota_engine::sim::wire`: no field names, numbers
+//!   as their bytes, read without parsing text), cut into parts of about
+//!   [`PART_BYTES`] (its head, then its sensor and client tracks in
+//!   batches), each an `ArrayBuffer` handed over (transferred, not copied)
+//!   and decoded in its own task on the page ([`Assembler`]), so no single
+//!   task decodes the whole run. serde's `Deserialize` for the Timeline
+//!   would have added 42 KB gzip to the page's module (measured); the wire
+//!   form adds a few.
+//! - **Failure.** Without the Worker API, or when the worker fails to load,
+//!   stops or answers something unreadable, the page simulates on the main
+//!   thread and says so in one line ([`fallback_note`]); never a blank page.
+
+use quota_engine::sim::wire::{Reader, Wire};
+use quota_engine::sim::{ClientTrack, Scenario, SensorTrack, Timeline};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// A scenario whose last simulation took at most this long (ms) is
+/// simulated on the main thread, without a worker round trip (the lab's
+/// default scenario: about 12 ms, so that with its render the task stays
+/// under 50 ms). Above it, in the worker.
+pub const SYNC_BUDGET_MS: f64 = 30.0;
+
+/// About how many bytes one [`Part`] carries: small enough that decoding it
+/// on the page stays a few milliseconds.
+pub const PART_BYTES: usize = 256 * 1024;
+
+/// The worker's loader script, next to `index.html` in the Trunk build.
+pub const LOADER: &str = "sim-worker-loader.js";
+
+/// What the page asks: simulate `scenario`, revision `rev` of the page's
+/// state: the revision, a space, and the scenario's JSON (as a link holds
+/// it: no other reader is compiled in).
+pub fn request_text(rev: u64, scenario: &Scenario) -> String {
+    let json = serde_json::to_vec(scenario).unwrap_or_default();
+    format!("{rev} {}", String::from_utf8_lossy(&json))
+}
+
+/// One message of the worker's answer for revision `rev` (written with
+/// [`Part::to_bytes`], read with [`Part::from_bytes`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Part {
+    /// First: the Timeline without its sensor and client tracks (or why the
+    /// run could not be done), the simulation's own duration (ms), and how
+    /// many parts follow.
+    Head {
+        /// The revision.
+        rev: u64,
+        /// The Timeline's head, or the reason (a sentence).
+        result: Result<Timeline, String>,
+        /// How long the simulation took in the worker, ms.
+        took_ms: f64,
+        /// How many [`Part::Sensors`] and [`Part::Clients`] follow.
+        rest: u32,
+    },
+    /// The next sensor tracks, in order.
+    Sensors {
+        /// The revision.
+        rev: u64,
+        /// The tracks.
+        tracks: Vec<SensorTrack>,
+    },
+    /// The next client tracks, in order.
+    Clients {
+        /// The revision.
+        rev: u64,
+        /// The tracks.
+        tracks: Vec<ClientTrack>,
+    },
+}
+
+impl Part {
+    /// The revision this part belongs to.
+    pub fn rev(&self) -> u64 {
+        match self {
+            Part::Head { rev, .. } | Part::Sensors { rev, .. } | Part::Clients { rev, .. } => *rev,
+        }
+    }
+
+    /// The part in the engine's wire form: a tag byte, the revision, then
+    /// the fields.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        match self {
+            Part::Head { rev, result, took_ms, rest } => {
+                out.push(0);
+                rev.put(&mut out);
+                took_ms.put(&mut out);
+                rest.put(&mut out);
+                match result {
+                    Ok(t) => {
+                        out.push(0);
+                        t.put(&mut out);
+                    }
+                    Err(why) => {
+                        out.push(1);
+                        why.put(&mut out);
+                    }
+                }
+            }
+            Part::Sensors { rev, tracks } => {
+                out.push(1);
+                rev.put(&mut out);
+                tracks.put(&mut out);
+            }
+            Part::Clients { rev, tracks } => {
+                out.push(2);
+                rev.put(&mut out);
+                tracks.put(&mut out);
+            }
+        }
+        out
+    }
+
+    /// Reads what [`Part::to_bytes`] wrote; `None` for anything else.
+    pub fn from_bytes(bytes: &[u8]) -> Option<Part> {
+        let (&tag, rest) = bytes.split_first()?;
+        let mut r = Reader::new(rest);
+        let rev = u64::get(&mut r);
+        let part = match tag {
+            0 => {
+                let took_ms = f64::get(&mut r);
+                let rest = u32::get(&mut r);
+                let result = match r.get_byte() {
+                    0 => Ok(Timeline::get(&mut r)),
+                    1 => Err(String::get(&mut r)),
+                    _ => return None,
+                };
+                Part::Head { rev, result, took_ms, rest }
+            }
+            1 => Part::Sensors { rev, tracks: Vec::get(&mut r) },
+            2 => Part::Clients { rev, tracks: Vec::get(&mut r) },
+            _ => return None,
+        };
+        r.is_done().then_some(part)
+    }
+}
+
+/// Cuts `tracks` into batches of about [`PART_BYTES`] each (one track at
+/// least), each written as a part by `wrap`.
+fn batches<T: Wire>(tracks: Vec<T>, wrap: impl Fn(Vec<T>) -> Part) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut batch = Vec::new();
+    let mut bytes = 0;
+    let mut scratch = Vec::new();
+    for t in tracks {
+        scratch.clear();
+        t.put(&mut scratch);
+        bytes += scratch.len();
+        batch.push(t);
+        if bytes >= PART_BYTES {
+            out.push(wrap(std::mem::take(&mut batch)).to_bytes());
+            bytes = 0;
+        }
+    }
+    if !batch.is_empty() {
+        out.push(wrap(batch).to_bytes());
+    }
+    out
+}
+
+/// The worker's answer to `request` ([`request_text`]): the messages to
+/// post, in order. `now` reads a clock in ms (the run's duration is
+/// reported). An unreadable request is answered with a head carrying the
+/// reason and revision 0.
+pub fn answer(request: &str, now: impl Fn() -> f64) -> Vec<Vec<u8>> {
+    let head = |rev, result, took_ms, rest| Part::Head { rev, result, took_ms, rest }.to_bytes();
+    let read = request.split_once(' ').and_then(|(rev, json)| Some((rev.parse::<u64>().ok()?, json)));
+    let Some((rev, json)) = read else {
+        return vec![head(0, Err("The simulation worker could not read a request: it does not start with a revision.".to_owned()), 0.0, 0)];
+    };
+    let scenario: Scenario = match serde_json::from_str(json) {
+        Ok(s) => s,
+        Err(e) => return vec![head(rev, Err(format!("The simulation worker could not read a request: {e}.")), 0.0, 0)],
+    };
+    let start = now();
+    let result = crate::model::simulate(&scenario);
+    let took_ms = now() - start;
+    let mut t = match result {
+        Ok(t) => t,
+        Err(why) => return vec![head(rev, Err(why), took_ms, 0)],
+    };
+    let sensors = std::mem::take(&mut t.sensors);
+    let clients = std::mem::take(&mut t.clients);
+    let mut rest = batches(sensors, |tracks| Part::Sensors { rev, tracks });
+    rest.extend(batches(clients, |tracks| Part::Clients { rev, tracks }));
+    let mut out = vec![head(rev, Ok(t), took_ms, rest.len() as u32)];
+    out.extend(rest);
+    out
+}
+
+/// Puts a Timeline back together from its [`Part`]s, for one revision at
+/// a time: parts of another revision than the head's are ignored.
+#[derive(Debug, Default)]
+pub struct Assembler {
+    building: Option<(u64, Timeline, u32)>,
+    took: f64,
+}
+
+/// What [`Assembler::feed`] makes of a part.
+#[derive(Debug, PartialEq)]
+pub enum Fed {
+    /// More parts are needed.
+    Pending,
+    /// The run of `rev` is complete (or failed, with its sentence), and how
+    /// long the worker took to simulate it (ms).
+    Done(u64, Box<Result<Timeline, String>>, f64),
+}
+
+impl Assembler {
+    /// Takes the next part. A head starts a new Timeline (dropping one that
+    /// was not complete).
+    pub fn feed(&mut self, part: Part) -> Fed {
+        match part {
+            Part::Head { rev, result, took_ms, rest } => match result {
+                Ok(t) if rest > 0 => {
+                    self.building = Some((rev, t, rest));
+                    self.took = took_ms;
+                    Fed::Pending
+                }
+                result => {
+                    self.building = None;
+                    Fed::Done(rev, Box::new(result), took_ms)
+                }
+            },
+            Part::Sensors { rev, tracks } => self.add(rev, |t| t.sensors.extend(tracks)),
+            Part::Clients { rev, tracks } => self.add(rev, |t| t.clients.extend(tracks)),
+        }
+    }
+
+    fn add(&mut self, rev: u64, put: impl FnOnce(&mut Timeline)) -> Fed {
+        match &mut self.building {
+            Some((r, t, left)) if *r == rev => {
+                put(t);
+                *left -= 1;
+                if *left == 0 {
+                    let (rev, t, _) = self.building.take().expect("checked above");
+                    return Fed::Done(rev, Box::new(Ok(t)), self.took);
+                }
+                Fed::Pending
+            }
+            _ => Fed::Pending,
+        }
+    }
+}
+
+/// Which revision to run next: one run in flight at a time, the newest
+/// edit waiting (an older waiting one is replaced), stale results dropped.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Coalescer {
+    in_flight: Option<u64>,
+    pending: Option<u64>,
+    latest: u64,
+}
+
+impl Coalescer {
+    /// Revision `rev` wants a run: returns it when it should be sent now
+    /// (nothing in flight); else it waits, replacing a waiting one.
+    pub fn submit(&mut self, rev: u64) -> Option<u64> {
+        self.latest = self.latest.max(rev);
+        if self.in_flight.is_some() {
+            self.pending = Some(rev);
+            None
+        } else {
+            self.in_flight = Some(rev);
+            self.pending = None;
+            Some(rev)
+        }
+    }
+
+    /// The run of `rev` finished: whether its result is the newest (to
+    /// show), and the waiting revision to send now, if any.
+    pub fn finished(&mut self, rev: u64) -> (bool, Option<u64>) {
+        if self.in_flight == Some(rev) {
+            self.in_flight = None;
+        }
+        let next = match (self.in_flight, self.pending.take()) {
+            (None, Some(p)) => {
+                self.in_flight = Some(p);
+                Some(p)
+            }
+            (_, p) => {
+                self.pending = p;
+                None
+            }
+        };
+        (rev == self.latest, next)
+    }
+
+    /// Whether a run is in flight or waiting.
+    pub fn busy(&self) -> bool {
+        self.in_flight.is_some() || self.pending.is_some()
+    }
+
+    /// Forgets the run in flight and the waiting one (the worker failed).
+    pub fn reset(&mut self) {
+        self.in_flight = None;
+        self.pending = None;
+    }
+}
+
+/// The one line the page shows when the worker cannot be used.
+pub fn fallback_note(why: &str) -> String {
+    format!("The simulation runs on the page's main thread, so typing may pause while it recomputes: its Web Worker is not available ({why}).")
+}
+
+// ---- The worker's side ------------------------------------------------
+
+/// True when this module runs in a worker (no `document`): [`crate::run`]
+/// then calls [`serve`] instead of rendering.
+pub fn in_worker() -> bool {
+    !js_sys::Reflect::has(&js_sys::global(), &JsValue::from_str("document")).unwrap_or(false)
+}
+
+/// Serves simulation requests in the worker: each message (a JSON
+/// [`request_text`]) is answered by the messages of [`answer`]; `ready` is posted
+/// first (the page queues until then). A panic is posted as
+/// `failed:<message>` before the module traps.
+pub fn serve() {
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let hook_scope = scope.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = hook_scope.post_message(&JsValue::from_str(&format!("failed:the simulation stopped on an internal error: {info}")));
+    }));
+    let reply = scope.clone();
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        let request = e.data().as_string().unwrap_or_default();
+        for m in answer(&request, js_sys::Date::now) {
+            let bytes = js_sys::Uint8Array::from(&m[..]);
+            let _ = reply.post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer()));
+        }
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    let _ = scope.post_message(&JsValue::from_str("ready"));
+}
+
+// ---- The page's side --------------------------------------------------
+
+/// What the page hears from [`request`].
+#[derive(Debug)]
+pub(crate) enum SimEvent {
+    /// The newest run: its revision, the Timeline or the reason, and how
+    /// long the worker took to simulate it (ms).
+    Done(u64, Result<Timeline, String>, f64),
+    /// The worker cannot be used (any more): why, as words for
+    /// [`fallback_note`].
+    Failed(String),
+}
+
+#[derive(Default)]
+struct Client {
+    worker: Option<web_sys::Worker>,
+    ready: bool,
+    failed: Option<String>,
+    /// The message sent before `ready` (only the newest is kept).
+    unsent: Option<String>,
+    /// The request waiting for the run in flight.
+    waiting: Option<(u64, String)>,
+    coalescer: Coalescer,
+    assembler: Assembler,
+    listener: Option<yew::Callback<SimEvent>>,
+}
+
+thread_local! {
+    static CLIENT: std::cell::RefCell<Client> = std::cell::RefCell::new(Client::default());
+}
+
+fn emit(event: SimEvent) {
+    let listener = CLIENT.with(|c| c.borrow().listener.clone());
+    if let Some(l) = listener {
+        l.emit(event);
+    }
+}
+
+fn fail(why: String) {
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if let Some(w) = c.worker.take() {
+            w.terminate();
+        }
+        c.failed = Some(why.clone());
+        c.coalescer.reset();
+        c.waiting = None;
+        c.unsent = None;
+    });
+    emit(SimEvent::Failed(why));
+}
+
+/// Sends `message` now, or keeps it until the worker is ready.
+fn post(message: String) {
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        match (&c.worker, c.ready) {
+            (Some(w), true) => {
+                let _ = w.post_message(&JsValue::from_str(&message));
+            }
+            _ => c.unsent = Some(message),
+        }
+    });
+}
+
+fn on_message(e: web_sys::MessageEvent) {
+    let data = e.data();
+    let Some(text) = data.as_string() else {
+        return on_part(&js_sys::Uint8Array::new(&data).to_vec());
+    };
+    if text == "ready" {
+        let unsent = CLIENT.with(|c| {
+            let mut c = c.borrow_mut();
+            c.ready = true;
+            c.unsent.take()
+        });
+        if let Some(m) = unsent {
+            post(m);
+        }
+        return;
+    }
+    if let Some(why) = text.strip_prefix("failed:") {
+        fail(why.to_owned());
+    }
+}
+
+fn on_part(bytes: &[u8]) {
+    let Some(part) = Part::from_bytes(bytes) else {
+        return fail(format!("it answered {} bytes that are not a part of a run", bytes.len()));
+    };
+    let fed = CLIENT.with(|c| c.borrow_mut().assembler.feed(part));
+    let Fed::Done(rev, result, took_ms) = fed else { return };
+    let (newest, next) = CLIENT.with(|c| c.borrow_mut().coalescer.finished(rev));
+    if next.is_some() {
+        if let Some((_, m)) = CLIENT.with(|c| c.borrow_mut().waiting.take()) {
+            post(m);
+        }
+    }
+    if newest {
+        // Shown in a task of its own: the render does not add to the
+        // decoding of the last part.
+        gloo::timers::callback::Timeout::new(0, move || emit(SimEvent::Done(rev, *result, took_ms))).forget();
+    }
+}
+
+/// Starts the worker (once): the loader gets the page's compiled module
+/// and its wasm-bindgen JS, Trunk's `modulepreload` link.
+fn start() -> Result<(), String> {
+    let glue = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("link[rel=modulepreload][href*='quota-playground']").ok().flatten())
+        .and_then(|l| l.get_attribute("href"))
+        .ok_or_else(|| "the page's module link was not found".to_owned())?;
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    let worker = web_sys::Worker::new_with_options(LOADER, &options).map_err(|e| {
+        e.as_string()
+            .or_else(|| js_sys::Error::from(e).message().as_string())
+            .unwrap_or_else(|| "this browser refused the Web Worker".to_owned())
+    })?;
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(on_message);
+    let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(|e: web_sys::ErrorEvent| {
+        let detail = e.message();
+        fail(if detail.is_empty() { "it could not load or stopped".to_owned() } else { detail });
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    on_message.forget();
+    on_error.forget();
+    let init = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&init, &JsValue::from_str("glue"), &JsValue::from_str(&glue));
+    let _ = js_sys::Reflect::set(&init, &JsValue::from_str("module"), &wasm_bindgen::module());
+    worker.post_message(&init).map_err(|_| "the page's module could not be passed to it".to_owned())?;
+    CLIENT.with(|c| c.borrow_mut().worker = Some(worker));
+    Ok(())
+}
+
+/// Starts the worker if it was not started (and has not failed).
+fn prestart() {
+    let idle = CLIENT.with(|c| {
+        let c = c.borrow();
+        c.worker.is_none() && c.failed.is_none()
+    });
+    if idle {
+        if let Err(why) = start() {
+            CLIENT.with(|c| c.borrow_mut().failed = Some(why));
+        }
+    }
+}
+
+/// The listener of [`SimEvent`]s (one: the root component's).
+pub(crate) fn listen(cb: Option<yew::Callback<SimEvent>>) {
+    CLIENT.with(|c| c.borrow_mut().listener = cb);
+}
+
+/// Asks the worker to simulate `scenario` (revision `rev`), starting it if
+/// needed; coalesced ([`Coalescer`]). `Err(why)` when the worker cannot be
+/// used: the caller simulates on the main thread.
+pub(crate) fn request(rev: u64, scenario: &Scenario) -> Result<(), String> {
+    prestart();
+    if let Some(why) = CLIENT.with(|c| c.borrow().failed.clone()) {
+        return Err(why);
+    }
+    let message = request_text(rev, scenario);
+    match CLIENT.with(|c| c.borrow_mut().coalescer.submit(rev)) {
+        Some(_) => post(message),
+        None => CLIENT.with(|c| c.borrow_mut().waiting = Some((rev, message))),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_newest_edit_runs_next_and_stale_results_are_dropped() {
+        let mut c = Coalescer::default();
+        assert_eq!(c.submit(1), Some(1));
+        assert!(c.busy());
+        // Typing while 1 runs: 2, 3 and 4 wait; only 4 is kept.
+        assert_eq!(c.submit(2), None);
+        assert_eq!(c.submit(3), None);
+        assert_eq!(c.submit(4), None);
+        // 1 is stale (4 is newer): dropped, 4 is sent.
+        assert_eq!(c.finished(1), (false, Some(4)));
+        assert_eq!(c.finished(4), (true, None));
+        assert!(!c.busy());
+        // A single edit runs at once and is shown.
+        assert_eq!(c.submit(5), Some(5));
+        assert_eq!(c.finished(5), (true, None));
+        // After a reset (the worker failed) nothing is in flight.
+        assert_eq!(c.submit(6), Some(6));
+        c.reset();
+        assert!(!c.busy());
+        assert_eq!(c.submit(7), Some(7));
+    }
+
+    fn round_trip(s: &Scenario) -> (Result<Timeline, String>, usize) {
+        let req = request_text(9, s);
+        let clock = std::cell::Cell::new(0.0);
+        let msgs = answer(&req, || {
+            clock.set(clock.get() + 1.0);
+            clock.get()
+        });
+        let mut a = Assembler::default();
+        let mut done = None;
+        for (i, m) in msgs.iter().enumerate() {
+            match a.feed(Part::from_bytes(m).unwrap()) {
+                Fed::Pending => assert!(i + 1 < msgs.len(), "the last part completes the run"),
+                Fed::Done(rev, r, took) => {
+                    assert_eq!((rev, took, i + 1), (9, 1.0, msgs.len()));
+                    done = Some(*r);
+                }
+            }
+        }
+        (done.unwrap(), msgs.len())
+    }
+
+    /// What the page gets equals the simulation run on the page.
+    #[test]
+    fn the_worker_s_parts_give_back_the_timeline() {
+        let mut scenarios: Vec<Scenario> = crate::presets::LESSONS.iter().map(|l| l.scenario()).collect();
+        scenarios.push(crate::presets::default_scenario());
+        let bench = include_str!("../../../tests/fixtures/bench/100-clients-3-brokers.json");
+        let envelope: serde_json::Value = serde_json::from_str(bench).unwrap();
+        scenarios.push(serde_json::from_value(envelope["scenario"].clone()).unwrap());
+        for s in &scenarios {
+            let want = crate::model::simulate(s).unwrap();
+            let (got, parts) = round_trip(s);
+            let got = got.unwrap();
+            // Compared as JSON: NaN metrics (Kafka's "no sample") are not
+            // equal to themselves.
+            assert!(
+                serde_json::to_string(&got).unwrap() == serde_json::to_string(&want).unwrap(),
+                "{}: the Timeline differs after the round trip",
+                s.name
+            );
+            assert!(parts > usize::from(!want.clients.is_empty()));
+        }
+        // The 100-producer run comes in many small parts.
+        let (_, parts) = round_trip(scenarios.last().unwrap());
+        assert!(parts > 5, "{parts}");
+    }
+
+    #[test]
+    fn failures_and_stale_parts() {
+        let mut s = crate::presets::default_scenario();
+        s.workloads.clear();
+        assert_eq!(round_trip(&s).0, Err("Add a producer or a consumer to simulate this scenario.".to_owned()));
+        let msgs = answer("{not json", || 0.0);
+        let Part::Head { rev: 0, result: Err(why), .. } = Part::from_bytes(&msgs[0]).unwrap() else { panic!("{msgs:?}") };
+        assert_eq!(Part::from_bytes(&msgs[0][..msgs[0].len() - 1]), None);
+        assert_eq!(Part::from_bytes(&[9, 0, 0]), None);
+        assert!(why.starts_with("The simulation worker could not read a request: "), "{why}");
+        // A part of another revision than the head's does not complete it.
+        let mut a = Assembler::default();
+        let t = crate::model::simulate(&crate::presets::default_scenario()).unwrap();
+        assert_eq!(a.feed(Part::Head { rev: 2, result: Ok(t), took_ms: 1.0, rest: 1 }), Fed::Pending);
+        assert_eq!(a.feed(Part::Clients { rev: 1, tracks: vec![] }), Fed::Pending);
+        assert!(matches!(a.feed(Part::Clients { rev: 2, tracks: vec![] }), Fed::Done(2, ref r, _) if r.is_ok()));
+    }
+}
