@@ -383,6 +383,8 @@ test('keyboard: ? opens the help sheet and Escape closes it; every control has a
   // showing only a symbol (×, ?, ▶) needs an aria-label. The simulation
   // settings (workloads, brokers, quota window) are opened and checked too.
   await page.locator('details.setup > summary').click();
+  // The client editors are drawn when the section opens (after its toggle event).
+  await page.locator('#w0-records').waitFor();
   for (const id of ['w0-records', 'w0-size', 'w0-acks', 'w0-conn', 'brokers-count', 'quota-window-num', 'quota-window-size', 'num-io-threads']) {
     assert.equal(await page.locator(`#${id}`).count(), 1, `#${id} is on the page`);
   }
