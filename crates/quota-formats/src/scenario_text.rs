@@ -409,13 +409,18 @@ impl Reader {
             Ok(v) => Some(v),
             Err(e) => {
                 let message = e.to_string();
-                // serde names a field as `name`: point at its word.
-                let column = item
-                    .words
-                    .iter()
-                    .find(|w| message.contains(&format!("`{}`", w.key)))
-                    .map_or(item.column, |w| w.column);
-                self.problems.push(Error::new(Position::new(item.line, column), ErrorKind::Invalid { message: sentence(&message) }));
+                // serde names a field as `name` and a value as "text" or
+                // `number`: point at the word it names, and name its key.
+                let by_key = item.words.iter().find(|w| message.contains(&format!("`{}`", w.key)));
+                let by_value = item.words.iter().find(|w| {
+                    message.contains(&format!("\"{}\"", w.value)) || message.contains(&format!("`{}`", w.value))
+                });
+                let (column, message) = match (by_key, by_value) {
+                    (Some(w), _) => (w.column, sentence(&plain_types(&message))),
+                    (None, Some(w)) => (w.column, format!("{}={}: {}", w.key, w.value, sentence(&plain_types(&message)))),
+                    (None, None) => (item.column, sentence(&plain_types(&message))),
+                };
+                self.problems.push(Error::new(Position::new(item.line, column), ErrorKind::Invalid { message }));
                 None
             }
         }
@@ -455,9 +460,17 @@ fn words(raw: &str, rest_at: usize, rest: &str) -> Result<(Vec<Word>, Vec<Bare>)
             Some((k, v)) => (format!("{k}="), Some((k.to_owned(), v.to_owned()))),
             None => (w.chars().take(8).collect(), None),
         };
-        let at = raw[from..].find(&needle).map_or(from, |i| from + i);
-        let column = col(raw, at);
-        from = at + needle.len().min(raw.len() - at);
+        // A word whose text is not in the line as written (quotes inside
+        // it) keeps the column reached so far; `from` stays on a character
+        // boundary either way.
+        let column = match raw[from..].find(&needle) {
+            Some(i) => {
+                let at = from + i;
+                from = at + needle.len();
+                col(raw, at)
+            }
+            None => col(raw, from),
+        };
         match kv {
             Some((key, value)) => words.push(Word { key, value, column }),
             None => bare.push((w, column)),
@@ -507,6 +520,21 @@ fn typed(key: &str, value: &str, text: &[&str]) -> Value {
         .filter(|f| f.is_finite())
         .and_then(serde_json::Number::from_f64)
         .map_or_else(|| value.into(), Value::Number)
+}
+
+/// serde's Rust type names in words a docs writer reads (`expected u32`
+/// becomes `expected a whole number from 0 to 4294967295`).
+fn plain_types(message: &str) -> String {
+    [
+        ("expected u64", "expected a whole number from 0 to 18446744073709551615"),
+        ("expected u32", "expected a whole number from 0 to 4294967295"),
+        ("expected i64", "expected a whole number"),
+        ("expected i32", "expected a whole number from -2147483648 to 2147483647"),
+        ("expected f64", "expected a number"),
+        ("expected a string", "expected text"),
+    ]
+    .iter()
+    .fold(message.to_owned(), |m, (rust, words)| m.replace(rust, words))
 }
 
 /// serde's message as a sentence: capitalised, ending with a full stop.

@@ -351,6 +351,6 @@ fn a_text_block_with_mistakes_names_every_line_and_exits_1() {
         .write_stdin("connection: listener=TLS\nproducr: records=1\n")
         .assert()
         .code(1)
-        .stderr(contains("Line 1, column 13 of <stdin>: Unknown variant `TLS`"))
+        .stderr(contains("Line 1, column 13 of <stdin>: listener=TLS: Unknown variant `TLS`"))
         .stderr(contains("Line 2, column 1 of <stdin>: expected a kafka-configs.sh command or one of connection:"));
 }

@@ -101,7 +101,7 @@ proptest! {
             prop_oneof![Just("connection:"), Just("brokers:"), Just("topic:"), Just("producer:"), Just("consumer:"), Just("run:"), Just("kafka-configs.sh --alter --add-config"), Just("x:")],
             proptest::collection::vec((
                 prop_oneof![Just("listener"), Just("user"), Just("dn"), Just("client.id"), Just("connection"), Just("records"), Just("record.size"), Just("partitions"), Just("leaders"), Just("acks"), Just("horizon_ms"), Just("preload.records"), Just("client"), Just("quota.window.num")],
-                "[A-Za-z0-9_.,\"'= -]{0,12}",
+                "[A-Za-z0-9_.,\"'= éü€-]{0,12}",
             ), 0..5),
         ), 0..6),
         noise in "\\PC{0,120}",
