@@ -23,16 +23,17 @@
   var HOME = new URL('index.html', (me && me.src) || location.href).href;
   var FENCE = 'pre.language-kafka-quota,pre.kafka-quota,pre>code.language-kafka-quota,div.language-kafka-quota pre';
   var live = [];
+  // What a fence's "# embed:" line may set.
+  var OPTIONS = ['panel', 'height', 'theme', 'readonly', 'title'];
 
   // The page's own light/dark setting: Docusaurus (html[data-theme]),
   // MkDocs Material (body[data-md-color-scheme=slate|default]), a "dark" or
   // "light" class on <html> (Tailwind, VitePress), else the system's.
   function pageTheme() {
     var h = document.documentElement, b = document.body;
-    var s = [h.getAttribute('data-theme'), h.getAttribute('data-color-scheme'), h.className,
-      b && b.getAttribute('data-md-color-scheme')].join(' ');
-    if (/\b(dark|slate)\b/.test(s)) return 'dark';
-    if (/\b(light|default)\b/.test(s)) return 'light';
+    var v = [h.getAttribute('data-theme'), h.getAttribute('data-color-scheme'), b && b.getAttribute('data-md-color-scheme')];
+    if (v.indexOf('dark') >= 0 || v.indexOf('slate') >= 0 || h.classList.contains('dark')) return 'dark';
+    if (v.indexOf('light') >= 0 || v.indexOf('default') >= 0 || h.classList.contains('light')) return 'light';
     return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
   }
 
@@ -66,7 +67,8 @@
       var panel = a('panel', 'answer').toLowerCase();
       var link = a('link', '').trim(), base = a('src', ''), hash = '';
       if (/^[a-z]+:|^\/\//i.test(link)) {
-        var u = new URL(link, location.href);
+        var u;
+        try { u = new URL(link, location.href); } catch (e) { return this._fail('its link attribute is not an address: ' + link.slice(0, 80)); }
         hash = u.hash.slice(1);
         if (!base) { u.hash = ''; u.search = ''; base = u.href; }
       } else if (link) {
@@ -74,7 +76,8 @@
       } else {
         var from = this._fallback ? this._fallback.querySelector('code') || this._fallback : this;
         var text = dedent(a('text', '') || codeText(from));
-        if (text) hash = 'text=' + encodeURIComponent(text);
+        // A lone surrogate (a broken character) cannot be percent-encoded.
+        if (text) hash = 'text=' + encodeURIComponent(text.toWellFormed ? text.toWellFormed() : text.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
       }
       var theme = a('theme', '');
       this._auto = theme === 'auto';
@@ -85,10 +88,11 @@
       var fixed = parseInt(a('height', ''), 10);
       this._fixed = fixed > 0 ? fixed : 0;
 
-      var url = new URL(base || HOME, location.href);
+      var url;
+      try { url = new URL(base || HOME, location.href); } catch (e) { return this._fail('its src attribute is not an address: ' + base.slice(0, 80)); }
       // Only a web (or file) address becomes a frame: a javascript: link
       // in an attribute would run in this page's place.
-      if (!/^(https?|file):$/.test(url.protocol)) return;
+      if (!/^(https?|file):$/.test(url.protocol)) return this._fail('only http, https and file addresses are framed, not ' + url.protocol);
       var root = this.attachShadow({ mode: 'open' });
       var style = document.createElement('style');
       style.textContent = ':host{display:block;position:relative;margin:1em 0}' +
@@ -106,12 +110,22 @@
       // Without a height message 15 s after the frame loaded (its module did
       // not start), show the frame (it says why) under the text.
       f.addEventListener('load', function () {
+        clearTimeout(self._timer);
         self._timer = setTimeout(function () { f.className = ''; }, 15000);
       });
       root.appendChild(style);
       root.appendChild(document.createElement('slot'));
       root.appendChild(f);
       live.push(this);
+    }
+
+    // Leaves the text in the page and says, under it, why no widget shows.
+    _fail(why) {
+      var p = document.createElement('p');
+      p.setAttribute('role', 'note');
+      p.textContent = 'Kafka Quota Playground: this widget is not shown because ' + why + '.';
+      this.setAttribute('data-state', 'error');
+      (this._block || this).insertAdjacentElement(this._block ? 'afterend' : 'beforeend', p);
     }
 
     disconnectedCallback() {
@@ -145,7 +159,8 @@
     var d = e.data;
     if (!d || typeof d.type !== 'string') return;
     for (var i = 0; i < live.length; i++) {
-      if (live[i]._frame.contentWindow === e.source) return live[i]._message(d);
+      var w = live[i];
+      if (w._frame.contentWindow === e.source && (w._origin === 'null' || e.origin === w._origin)) return w._message(d);
     }
   });
 
@@ -167,10 +182,13 @@
       pre.setAttribute('data-kqp', '');
       var block = pre.parentElement.closest('div.language-kafka-quota') || pre;
       var w = document.createElement(TAG);
+      // The fence's text is page content, not markup: its comment line
+      // sets only the widget's own options, and a link only as a v1. hash
+      // (never another address).
       var opts = /^[ \t]*#[ \t]*embed:(.*)$/m.exec(codeText(pre.querySelector('code') || pre));
       (opts ? opts[1].trim().split(/\s+/) : []).forEach(function (kv) {
-        var i = kv.indexOf('=');
-        if (i > 0) w.setAttribute(kv.slice(0, i), kv.slice(i + 1));
+        var i = kv.indexOf('='), k = kv.slice(0, i), v = kv.slice(i + 1);
+        if (OPTIONS.indexOf(k) >= 0 || (k === 'link' && /^#?v\d+\.[\w-]*$/.test(v))) w.setAttribute(k, v);
       });
       ['panel', 'height', 'theme', 'link', 'readonly', 'src'].forEach(function (n) {
         var v = block.getAttribute('data-' + n) || pre.getAttribute('data-' + n);
@@ -194,8 +212,14 @@
     upgrade();
     // Single-page docs (Docusaurus, MkDocs Material's instant navigation)
     // add blocks without a page load; theme switches change attributes.
-    new MutationObserver(later).observe(document.documentElement,
-      { childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'data-theme', 'data-md-color-scheme'] });
+    // New blocks anywhere; theme attributes only on <html> and <body> (a
+    // hover class deep in the page does not re-run anything).
+    // (Two observers: observing a node again replaces its options.)
+    var themed = { attributes: true, attributeFilter: ['class', 'data-theme', 'data-color-scheme', 'data-md-color-scheme'] };
+    new MutationObserver(later).observe(document.documentElement, { childList: true, subtree: true });
+    var t = new MutationObserver(later);
+    t.observe(document.documentElement, themed);
+    if (document.body) t.observe(document.body, themed);
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
   else start();

@@ -274,6 +274,26 @@ test('a javascript: link makes no frame and keeps the text; a fence inside an el
   await context.close();
 });
 
+test("a fence's '# embed:' line sets only the widget's options; a link that is no address is said, not thrown", async () => {
+  await writeFile(join(docsDir, 'hostile.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+    <script src="${playground.url}kafka-quota-embed.js" defer></script></head><body>
+    <pre><code class="language-kafka-quota"># embed: onmouseover=alert(1) style=position:fixed;inset:0 link=https://evil.example/#v1.x "x"=1 src=https://evil.example/ panel=resolution
+connection: listener=SASL_SSL user=alice client.id=app-1</code></pre>
+    <kafka-quota-playground id="badlink" link="http://[::1"><pre>connection: user=alice</pre></kafka-quota-playground>
+    </body></html>`);
+  const { context, page, errors, requests } = await open('hostile.html');
+  const { w, frame } = await ready(page, 0);
+  const attrs = await w.evaluate((el) => el.getAttributeNames().sort());
+  assert.deepEqual(attrs, ['data-state', 'panel']);
+  assert.equal(await frame.locator('main.embed').getAttribute('data-panel'), 'resolution');
+  await page.locator('#badlink p[role=note]').waitFor();
+  assert.match(await page.locator('#badlink p[role=note]').innerText(), /not shown because its link attribute is not an address/);
+  assert.ok(await page.locator('#badlink pre').isVisible());
+  assert.deepEqual(origins(requests), origins([docs.url, playground.url]));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('oEmbed: the page names oembed.json, a rich iframe of the read-only answer; scripts/oembed.mjs makes both absolute', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
