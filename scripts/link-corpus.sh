@@ -17,6 +17,8 @@ for commit in "$@"; do
   short=$(git rev-parse --short=7 "$commit")
   wt=$(mktemp -d)/wt
   git worktree add -q --detach "$wt" "$short"
+  # The temporary worktree goes away even when the build fails.
+  trap 'git worktree remove --force "$wt" 2>/dev/null || true' EXIT
   mkdir -p "$wt/crates/quota-playground/tests"
   cat >"$wt/crates/quota-playground/tests/link_corpus_gen.rs" <<'RS'
 #[test]
@@ -42,5 +44,6 @@ fn write_corpus() {
 RS
   (cd "$wt" && CORPUS_OUT="$root/tests/fixtures/links/$short.tsv" cargo test -q -p quota-playground --test link_corpus_gen >/dev/null)
   git worktree remove --force "$wt"
+  trap - EXIT
   echo "tests/fixtures/links/$short.tsv: $(wc -l <"$root/tests/fixtures/links/$short.tsv") links made by $short ($(git log -1 --format=%cs "$short"))"
 done

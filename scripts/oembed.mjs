@@ -18,16 +18,16 @@ try {
 if (!url.pathname.endsWith('/')) url.pathname += '/';
 const abs = (rel) => new URL(rel, url).href;
 
+// Both files are read and checked before either is written: a failure
+// leaves dist/ as it was.
 const jsonPath = join(dist, 'oembed.json');
+const htmlPath = join(dist, 'index.html');
 const o = JSON.parse(await readFile(jsonPath, 'utf8'));
+const html = await readFile(htmlPath, 'utf8');
+const discovery = /(<link rel="alternate" type="application\/json\+oembed" href=")[^"]*"/;
+if (!discovery.test(html)) { console.error(`${htmlPath} has no oEmbed discovery <link>.`); process.exit(1); }
 o.provider_url = abs(o.provider_url);
 o.html = o.html.replace(/src="([^"]*)"/, (_, src) => `src="${abs(src.replaceAll('&amp;', '&')).replaceAll('&', '&amp;')}"`);
 await writeFile(jsonPath, JSON.stringify(o, null, 2) + '\n');
-
-const htmlPath = join(dist, 'index.html');
-const html = await readFile(htmlPath, 'utf8');
-const discovery = /(<link rel="alternate" type="application\/json\+oembed" href=")[^"]*"/;
-const linked = html.replace(discovery, `$1${abs('oembed.json')}"`);
-if (!discovery.test(html)) { console.error(`${htmlPath} has no oEmbed discovery <link>.`); process.exit(1); }
-await writeFile(htmlPath, linked);
+await writeFile(htmlPath, html.replace(discovery, `$1${abs('oembed.json')}"`));
 console.log(`oembed.json and index.html now point at ${url.href}`);

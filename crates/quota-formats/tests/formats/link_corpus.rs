@@ -3,7 +3,7 @@
 //! runs that commit's own encoder over its default scenario, lessons and
 //! examples), and each must still open the same scenario: it decodes, and
 //! every value the old link carried is in the scenario read now, unchanged
-//! (a renamed or dropped field, a changed unit or a value read differently
+//! (a renamed or dropped field, or a value read differently
 //! fails here). Values the old link left out take today's defaults.
 
 use std::path::PathBuf;
