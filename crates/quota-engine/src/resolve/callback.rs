@@ -370,7 +370,8 @@ impl DefaultQuotaCallback {
                     client_id,
                 );
                 let entity = rung.entity(principal_name, client_id);
-                let reason = reason_text(self.quota_type, &entity, configured, outcome, &tags);
+                let winner = matched_rung.map(|m| m.entity(principal_name, client_id));
+                let reason = reason_text(self.quota_type, &entity, configured, outcome, &tags, winner.as_ref());
                 RungCheck {
                     rung,
                     entity,

@@ -330,13 +330,16 @@ impl fmt::Display for Resolution {
     }
 }
 
-/// Builds the plain-English reason for one rung.
+/// Builds the plain-English reason for one rung; `winner` is the entity of
+/// the rung that applies (for a shadowed rung, named rather than its pattern:
+/// `rung 3 (users/tenant-0)`, not `rung 3 (users/U)`).
 pub(crate) fn reason_text(
     quota_type: QuotaType,
     entity: &QuotaEntity,
     configured: Option<f64>,
     outcome: RungOutcome,
     tags: &MetricTags,
+    winner: Option<&QuotaEntity>,
 ) -> String {
     let key = quota_type.key();
     let set = |v: f64| format!("{entity} has {key} = {}", java_double_to_string(v));
@@ -346,10 +349,16 @@ pub(crate) fn reason_text(
             None => format!("{entity} applies."),
         },
         RungOutcome::NotConfigured => format!("No {key} is set for {entity}."),
-        RungOutcome::Shadowed { by } => match configured {
-            Some(v) => format!("{}, but the more specific {by} applies instead.", set(v)),
-            None => format!("{entity} is shadowed by the more specific {by}."),
-        },
+        RungOutcome::Shadowed { by } => {
+            let by = match winner {
+                Some(w) => format!("rung {} ({w})", by.number()),
+                None => by.to_string(),
+            };
+            match configured {
+                Some(v) => format!("{}, but the more specific {by} applies instead.", set(v)),
+                None => format!("{entity} is shadowed by the more specific {by}."),
+            }
+        }
         RungOutcome::NotApplicable { why } => {
             let prefix = match configured {
                 Some(v) => format!("{}, but it does not apply", set(v)),
