@@ -11,7 +11,7 @@
  * Attributes: panel (default answer; lessons, quotas, import, connection, resolution,
  * simulation, cluster), link (a "v1." permalink or a full playground URL), text (else
  * the element's text), height ("auto" or pixels), theme (light, dark, auto:
- * follow this page), src (the playground's address; default: index.html next
+ * follow this page; the default), src (the playground's address; default: index.html next
  * to this script), readonly ("false" allows editing), title.
  */
 (function () {
@@ -79,7 +79,8 @@
         // A lone surrogate (a broken character) cannot be percent-encoded.
         if (text) hash = 'text=' + encodeURIComponent(text.toWellFormed ? text.toWellFormed() : text.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
       }
-      var theme = a('theme', '');
+      // Default: follow this page (its own setting, else the reader's system).
+      var theme = a('theme', 'auto');
       this._auto = theme === 'auto';
       if (this._auto) theme = pageTheme();
       var q = '?embed=' + encodeURIComponent(panel);

@@ -275,14 +275,16 @@ test('a javascript: link makes no frame and keeps the text; a fence inside an el
 });
 
 test("a fence's '# embed:' line sets only the widget's options; a link that is no address is said, not thrown", async () => {
-  await writeFile(join(docsDir, 'hostile.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+  await writeFile(join(docsDir, 'hostile.html'), `<!doctype html><html lang="en" data-theme="dark"><head><meta charset="utf-8"><link rel="icon" href="data:,">
     <script src="${playground.url}kafka-quota-embed.js" defer></script></head><body>
     <pre><code class="language-kafka-quota"># embed: onmouseover=alert(1) style=position:fixed;inset:0 link=https://evil.example/#v1.x "x"=1 src=https://evil.example/ panel=resolution
 connection: listener=SASL_SSL user=alice client.id=app-1</code></pre>
     <kafka-quota-playground id="badlink" link="http://[::1"><pre>connection: user=alice</pre></kafka-quota-playground>
     </body></html>`);
-  const { context, page, errors, requests } = await open('hostile.html');
+  const { context, page, errors, requests } = await open('hostile.html', { colorScheme: 'light' });
   const { w, frame } = await ready(page, 0);
+  // No theme attribute: the widget follows the page (dark), not the system (light).
+  assert.equal(await frame.evaluate(() => getComputedStyle(document.documentElement).colorScheme), 'dark');
   const attrs = await w.evaluate((el) => el.getAttributeNames().sort());
   assert.deepEqual(attrs, ['data-state', 'panel']);
   assert.equal(await frame.locator('main.embed').getAttribute('data-panel'), 'resolution');

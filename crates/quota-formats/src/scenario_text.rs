@@ -33,7 +33,7 @@
 //!   the client's settings with Kafka's names (`acks=1`, `batch.size=65536`,
 //!   `delivery.timeout.ms=30000`, `fetch.max.bytes=...`).
 //! - **`run:`** `horizon_ms=` (simulated time, default 600000), `seed=`,
-//!   `name=`.
+//!   `name=` (default `A scenario written as text`).
 //!
 //! The keys are the scenario JSON's own (`crate::scenario`); the values are
 //! read by the same serde definitions, and the whole scenario is checked by
@@ -385,6 +385,9 @@ impl Reader {
                     other => self.problems.push(Error::syntax(pos, "one of horizon_ms=, seed=, name= on the run: line", format!("'{other}='"))),
                 }
             }
+        }
+        if scenario.name.is_empty() {
+            "A scenario written as text".clone_into(&mut scenario.name);
         }
         if self.problems.is_empty() {
             if let Err(found) = scenario.validate() {

@@ -1,4 +1,4 @@
-//! `kafka-quota link SCENARIO.json [--base URL]`: prints the playground URL
+//! `kafka-quota link SCENARIO [--base URL]`: prints the playground URL
 //! that opens the scenario (the permalink: `#v1.` + base64url(raw DEFLATE(JSON))).
 //!
 //! The base is `--base`, else `$KAFKA_QUOTA_PLAYGROUND_URL`, else the
@@ -19,7 +19,7 @@ pub(crate) const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
 #[derive(Debug, Args)]
 pub(crate) struct LinkArgs {
     /// The scenario file: envelope or bare scenario JSON, or the text form of docs/scenario-text.md (kafka-configs.sh lines, connection:, producer:); `-` = standard input.
-    #[arg(value_name = "SCENARIO.json")]
+    #[arg(value_name = "SCENARIO")]
     pub(crate) file: PathBuf,
     /// The playground's address.
     #[arg(long, value_name = "URL", env = "KAFKA_QUOTA_PLAYGROUND_URL", default_value = DEFAULT_BASE)]

@@ -1,4 +1,4 @@
-//! `kafka-quota simulate SCENARIO.json [--json]`: runs the deterministic
+//! `kafka-quota simulate SCENARIO [--json]`: runs the deterministic
 //! simulation and prints, per client, the `kafka-producer-perf-test.sh`
 //! lines (producers) and the client metrics a Java client reports
 //! (`produce-throttle-time-avg/max`, `record-retry-total`, ...).
@@ -51,7 +51,7 @@ Exit codes: 0 the run completed (or the horizon stopped it with no record lost);
 #[command(after_help = AFTER_HELP)]
 pub(crate) struct SimulateArgs {
     /// The scenario file: envelope or bare scenario JSON, or the text form of docs/scenario-text.md (kafka-configs.sh lines, connection:, producer:); `-` = standard input.
-    #[arg(value_name = "SCENARIO.json")]
+    #[arg(value_name = "SCENARIO")]
     pub(crate) file: PathBuf,
     /// Print the run as one JSON document: its outcome, per-client and
     /// per-budget summaries, the per-request trace (textbook or modelled
@@ -230,7 +230,7 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
     }
     if file.scenario.workloads.is_empty() {
         errln!(
-            "kafka-quota: {name}: the scenario has no workloads, so there is nothing to simulate: add a producer or a consumer under \"workloads\" (docs/scenario-format.md); `kafka-quota resolve` answers which quota applies without simulating."
+            "kafka-quota: {name}: the scenario has no workloads, so there is nothing to simulate: add a producer or a consumer under \"workloads\" (docs/scenario-format.md), or a producer: or consumer: line to a text scenario (docs/scenario-text.md); `kafka-quota resolve` answers which quota applies without simulating."
         );
         return EXIT_BAD_INPUT;
     }
