@@ -365,6 +365,42 @@ pub fn default_event(s: &Scenario, move_leader: bool) -> Option<ScenarioEvent> {
     }
 }
 
+/// Why [`default_event`] has no event to add, as the editor says it beside
+/// the disabled button: the missing topic or broker for a leadership move,
+/// the missing client quota for a quota change. `None` when there is one.
+pub fn no_default_event(s: &Scenario, move_leader: bool) -> Option<String> {
+    if default_event(s, move_leader).is_some() {
+        return None;
+    }
+    Some(if !move_leader {
+        "A quota change needs a client quota: add one in the Quotas panel.".to_owned()
+    } else if s.topics.is_empty() {
+        "A leadership move needs a topic: add one above.".to_owned()
+    } else {
+        format!(
+            "A leadership move needs at least 2 brokers, and there is {}: raise Brokers above.",
+            super::count_of(u64::from(s.brokers.count), "broker", "brokers")
+        )
+    })
+}
+
+/// How many workloads (clients) use each connection of `s`, by name: the
+/// client kind is a setting of the connection, which several clients may
+/// share.
+pub fn clients_per_connection(s: &Scenario) -> std::collections::BTreeMap<&str, usize> {
+    let mut out = std::collections::BTreeMap::new();
+    for w in &s.workloads {
+        *out.entry(super::workload_connection(w)).or_insert(0) += 1;
+    }
+    out
+}
+
+/// The note beside a client's kind when its connection `conn` has
+/// `clients` clients (more than one): the kind changes for all of them.
+pub fn client_kind_note(conn: &str, clients: usize) -> Option<String> {
+    (clients > 1).then(|| format!("Changes connection '{conn}', used by {clients} clients: the kind is the connection's, so it changes for all of them."))
+}
+
 /// The entities a `set_quota` event may name in the editor: those of the
 /// scenario's quotas and events, in first-seen order (an event on another
 /// entity comes from an imported scenario and is kept).
@@ -648,6 +684,30 @@ mod tests {
         s.quotas[0].key = QuotaKey::ProducerByteRate;
         s.quotas[0].value = 3.0;
         assert!(matches!(default_event(&s, false), Some(ScenarioEvent::SetQuota { value: Some(v), .. }) if v == 1.0));
+    }
+
+    #[test]
+    fn a_missing_default_event_names_what_is_missing() {
+        let mut s = lab();
+        assert_eq!(no_default_event(&s, true).unwrap(), "A leadership move needs at least 2 brokers, and there is 1 broker: raise Brokers above.");
+        s.brokers.count = 2;
+        assert_eq!(no_default_event(&s, true), None);
+        s.topics.clear();
+        assert_eq!(no_default_event(&s, true).unwrap(), "A leadership move needs a topic: add one above.");
+        assert_eq!(no_default_event(&s, false), None);
+        s.quotas.clear();
+        assert!(no_default_event(&s, false).unwrap().starts_with("A quota change needs a client quota"));
+    }
+
+    #[test]
+    fn a_shared_connection_s_kind_is_said_to_change_for_its_clients() {
+        let mut s = lab();
+        let on = clients_per_connection(&s);
+        assert_eq!(client_kind_note("app", on["app"]), None);
+        s.workloads.push(s.workloads[0].clone());
+        let on = clients_per_connection(&s);
+        assert_eq!(on["app"], 2);
+        assert!(client_kind_note("app", on["app"]).unwrap().starts_with("Changes connection 'app', used by 2 clients"));
     }
 
     #[test]
