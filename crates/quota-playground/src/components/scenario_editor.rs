@@ -92,7 +92,7 @@ impl Ed<'_> {
     fn refusal_note(&self, shown: impl Fn(&ClusterEdit) -> bool, testid: String) -> Html {
         match &**self.refused {
             Some(r) if r.revision == self.ctx.state.revision && shown(&r.edit) => html! {
-                <p class="msg error" role="alert" data-testid={testid}>{ format!("Not done: {}", r.message) }</p>
+                <p class="msg error" role="alert" data-testid={testid}>{ format!("Not done, as it would add this problem: {}", r.message) }</p>
             },
             _ => html! {},
         }
