@@ -227,6 +227,26 @@ test('a link with a client starting after 1 h and two clients on one connection:
   await context.close();
 });
 
+test('a link with 4000000000 partitions opens at once: the topic names the engine\'s limit', async () => {
+  const scenario = {
+    name: 'huge topic', seed: 1, brokers: { count: 3 },
+    topics: [{ name: 'lab', partitions: 4_000_000_000 }],
+    quotas: [{ entity: { user: 'tenant-a' }, key: 'producer_byte_rate', value: 2000000 }],
+    connections: [{ name: 'app', listener: 'SASL_PLAINTEXT', mechanism: 'PLAIN', identity: 'tenant-a', 'client.id': 'app-1' }],
+    workloads: [{ producer: { connection: 'app', topic: 'lab', records: 1000, 'record.size': 1000 } }],
+  };
+  const started = Date.now();
+  const { page, errors, context } = await openApp(browser, `${server.url}#${await permalink(scenario)}`, { viewport: { width: 1280, height: 900 } });
+  await page.getByTestId('topic0-problems').filter({ hasText: "Topic 'lab' has 4000000000 partitions: it must have between 1 and 100000." }).waitFor();
+  assert.ok(Date.now() - started < 15000, `opened in ${Date.now() - started} ms`);
+  // 24 leader pickers, not one per partition; choosing a leader says why it is not done.
+  assert.equal(await page.locator('[id^="topic0-leader"]').count(), 24);
+  await page.locator('#topic0-leader1').selectOption('0');
+  await page.getByTestId('topic0-refused').filter({ hasText: 'topics[0].partitions: Topic \'lab\' has 4000000000 partitions' }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('expired batches name TimeoutException with count, first time and setting, never done', async () => {
   const { page, errors, context } = await openApp(browser, server.url);
   await openSetup(page);
