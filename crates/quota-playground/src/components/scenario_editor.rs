@@ -6,7 +6,8 @@
 //! Every field is checked by the engine before it is committed
 //! ([`model::ClusterEdit::refusal`], which asks `Scenario::validate`): a
 //! refused value stays in the field as typed, with the engine's message and
-//! the path it names beside it. Problems the scenario has for another
+//! the path it names beside it; a button or list whose edit is refused
+//! says the engine's message beside it. Problems the scenario has for another
 //! reason (a leader left on a broker that no longer exists after the broker
 //! count went down) are listed under the topic or event they belong to.
 

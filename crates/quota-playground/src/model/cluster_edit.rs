@@ -7,8 +7,10 @@
 //! `stop_ms` not after `start_ms`, a quota Kafka refuses, ...): the editor
 //! shows that problem's message with its path beside the field and keeps
 //! what the user typed. Problems the scenario already had before the edit
-//! do not block it, so a scenario that is invalid for another reason can
-//! still be repaired one field at a time.
+//! do not block it, even when the edit renumbers them (removing `topics[1]`
+//! makes `topics[2]` `topics[1]`) or renames the topic they name, so a
+//! scenario that is invalid for another reason can still be repaired one
+//! field at a time.
 
 use quota_engine::sim::{Acks, ClientThrottling, Scenario, ScenarioEvent, ScenarioProblem, TopicSpec, Workload};
 use std::collections::BTreeSet;
