@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serve, launch, openApp, shot, artifacts } from './harness.mjs';
+import { serve, launch, openApp, shot, artifacts, permalink } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -149,6 +149,100 @@ test('a quota change at 5 s is a marker on the rate chart and the rate follows t
   // Removing the event removes the marker.
   await page.getByRole('button', { name: /Remove the quota change/ }).click();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="chart-rate"] line.marker').length === 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a removal is refused only for a problem it adds, and a refused button says why beside it', async () => {
+  const { page, errors, context } = await openApp(browser, server.url, { viewport: { width: 1280, height: 900 } });
+  await page.locator('#cluster-brokers').fill('3');
+  const addTopic = page.getByRole('button', { name: 'Add topic' });
+  await addTopic.click();
+  await page.getByTestId('topic-1').waitFor();
+  await addTopic.click();
+  await page.getByTestId('topic-2').waitFor();
+  await page.locator('#topic2-leader0').selectOption('2');
+  await page.getByTestId('add-set-quota').click();
+  await page.getByTestId('event-0').waitFor();
+  await page.getByTestId('add-move-leader').click();
+  await page.getByTestId('event-1').waitFor();
+  // A second identical move would move the leader to the broker already
+  // leading: refused, and said beside the button instead of dropped.
+  await page.getByTestId('add-move-leader').click();
+  await page.getByTestId('add-event-refused')
+    .filter({ hasText: "Not done, as it would add this problem: events[2].to_broker: The move_leader event moves partition 0 of topic 'lab' to broker 1, but" }).waitFor();
+  assert.equal(await page.locator('[data-testid^="event-"]').count(), 2);
+  await page.locator('#ev1-to').selectOption('2');
+  // One broker: topic-3 and the move name a broker that is gone.
+  await page.locator('#cluster-brokers').fill('1');
+  await page.getByTestId('topic2-problems').filter({ hasText: "Partition 0 of topic 'topic-3' is led by broker 2, which does not exist" }).waitFor();
+  await page.getByTestId('ev1-problems').filter({ hasText: 'events[1].to_broker' }).waitFor();
+  // The leadership-move hint says what is missing: brokers, not a topic.
+  assert.ok(await page.getByTestId('add-move-leader').isDisabled());
+  assert.equal(await page.getByTestId('add-move-leader-why').innerText(), 'A leadership move needs at least 2 brokers, and there is 1 broker: raise Brokers above.');
+  // The unused topic-2 goes: topic-3's problem is only renumbered.
+  await page.getByRole('button', { name: 'Remove topic topic-2' }).click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid="topic-2"]'));
+  assert.match(await page.getByTestId('topic-1').locator('legend').innerText(), /topic-3/);
+  await page.getByTestId('topic1-problems').filter({ hasText: "topics[1].leaders[0]: Partition 0 of topic 'topic-3'" }).waitFor();
+  // The written-to topic stays, and the page says the engine's reason.
+  await page.getByRole('button', { name: 'Remove topic lab' }).click();
+  await page.getByTestId('topic0-refused')
+    .filter({ hasText: "Not done, as it would add this problem: workloads[0].producer.topic: A workload uses the topic 'lab', which is not defined in topics." }).waitFor();
+  assert.equal(await page.getByTestId('topic-0').count(), 1);
+  await page.getByTestId('topic-0').scrollIntoViewIfNeeded();
+  await shot(page, 'cluster-refusals-1280', false);
+  // Removing events[0] while events[1] has a problem: done.
+  await page.getByRole('button', { name: /Remove the quota change/ }).click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid^="event-"]').length === 1);
+  assert.equal(await page.getByTestId('event-0').getAttribute('data-kind'), 'move_leader');
+  await page.getByTestId('ev0-problems').filter({ hasText: 'events[0].to_broker' }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a link with a client starting after 1 h and two clients on one connection: the fields say so', async () => {
+  const producer = (start_ms) => ({ producer: { connection: 'app', topic: 'lab', records: 1000, 'record.size': 1000, start_ms } });
+  const scenario = {
+    name: 'late and shared', seed: 1, horizon_ms: 7_300_000,
+    topics: [{ name: 'lab', partitions: 1 }],
+    quotas: [{ entity: { user: 'tenant-a' }, key: 'producer_byte_rate', value: 2000000 }],
+    connections: [{ name: 'app', listener: 'SASL_PLAINTEXT', mechanism: 'PLAIN', identity: 'tenant-a', 'client.id': 'app-1' }],
+    workloads: [producer(0), producer(7_200_000)],
+  };
+  const { page, errors, context } = await openApp(browser, `${server.url}#${await permalink(scenario)}`, { viewport: { width: 1280, height: 900 } });
+  await page.getByTestId('client-time-1').waitFor();
+  // 2 h is within the engine's one-day cap: the field shows it without a refusal.
+  assert.equal(await page.locator('#tl1-start').inputValue(), '7200000');
+  // Past a day the field refuses, naming the engine's cap; 7100000 is taken.
+  await page.locator('#tl1-start').fill('90000000');
+  await page.locator('#tl1-start-err').filter({ hasText: '86400000' }).waitFor();
+  await page.locator('#tl1-start').fill('7100000');
+  await page.waitForFunction(() => !document.querySelector('#tl1-start-err'));
+  // The kind belongs to the connection both clients use.
+  for (const i of [0, 1]) {
+    assert.match(await page.locator(`#tl${i}-kind-hint`).innerText(), /^Changes connection 'app', used by 2 clients/);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a link with 4000000000 partitions opens at once: the topic names the engine\'s limit', async () => {
+  const scenario = {
+    name: 'huge topic', seed: 1, brokers: { count: 3 },
+    topics: [{ name: 'lab', partitions: 4_000_000_000 }],
+    quotas: [{ entity: { user: 'tenant-a' }, key: 'producer_byte_rate', value: 2000000 }],
+    connections: [{ name: 'app', listener: 'SASL_PLAINTEXT', mechanism: 'PLAIN', identity: 'tenant-a', 'client.id': 'app-1' }],
+    workloads: [{ producer: { connection: 'app', topic: 'lab', records: 1000, 'record.size': 1000 } }],
+  };
+  const started = Date.now();
+  const { page, errors, context } = await openApp(browser, `${server.url}#${await permalink(scenario)}`, { viewport: { width: 1280, height: 900 } });
+  await page.getByTestId('topic0-problems').filter({ hasText: "Topic 'lab' has 4000000000 partitions: it must have between 1 and 100000." }).waitFor();
+  assert.ok(Date.now() - started < 15000, `opened in ${Date.now() - started} ms`);
+  // 24 leader pickers, not one per partition; choosing a leader says why it is not done.
+  assert.equal(await page.locator('[id^="topic0-leader"]').count(), 24);
+  await page.locator('#topic0-leader1').selectOption('0');
+  await page.getByTestId('topic0-refused').filter({ hasText: 'topics[0].partitions: Topic \'lab\' has 4000000000 partitions' }).waitFor();
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -5,6 +5,8 @@
 //! throttles), and the bytes each client and each budget moved per broker
 //! and over the cluster ([`model::budget_rows`], [`model::client_rows`]).
 
+use std::rc::Rc;
+
 use quota_engine::resolve::UNLIMITED_BOUND;
 use quota_engine::sim::{ClientKind, Timeline};
 use yew::prelude::*;
@@ -13,6 +15,7 @@ use super::scenario_editor::ScenarioEditor;
 use super::PanelBox;
 use crate::app::use_ctx;
 use crate::model;
+use crate::sim_view::SimView;
 
 #[function_component(ClusterPanel)]
 pub(crate) fn cluster_panel() -> Html {
@@ -37,11 +40,11 @@ fn rate_text(v: f64) -> String {
     }
 }
 
-/// Client `i`'s state at the cursor as the clients table words it: a
-/// client that lost records names the exception, never "done"
-/// ([`model::client_status`]).
-fn outcome(t: &Timeline, i: usize, cursor: f64) -> Html {
-    let Some(c) = t.clients.get(i) else { return html! { <td></td> } };
+/// The state at the cursor of client `client` (its index in
+/// [`Timeline::clients`]) as the clients table words it: a client that lost
+/// records names the exception, never "done" ([`model::client_status`]).
+fn outcome(t: &Timeline, client: u32, cursor: f64) -> Html {
+    let Some(c) = t.clients.get(client as usize) else { return html! { <td></td> } };
     let st = model::client_status(c, cursor, t.end_ms);
     html! {
         <td class={format!("state {}", st.class)} data-testid={format!("cluster-state-{}", c.name)}
@@ -49,21 +52,35 @@ fn outcome(t: &Timeline, i: usize, cursor: f64) -> Html {
     }
 }
 
-#[function_component(ClusterView)]
-fn cluster_view() -> Html {
-    let ctx = use_ctx();
-    match &ctx.sim.result {
-        Err(e) => html! {
-            <p class="msg" data-testid="cluster-view-empty">{ format!("The cluster view shows a run; there is none: {e}") }</p>
-        },
-        Ok(t) => view(t, ctx.state.cursor_ms.min(t.end_ms)),
+/// One run, compared by pointer: the key of what the view keeps per run.
+#[derive(Clone)]
+struct Run(Rc<SimView>);
+
+impl PartialEq for Run {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
     }
 }
 
-fn view(t: &Timeline, cursor: f64) -> Html {
+#[function_component(ClusterView)]
+fn cluster_view() -> Html {
+    let ctx = use_ctx();
+    // The clients table's cursor-free part (which sensors meter whom), kept
+    // for the run: a playback tick reads it at the new cursor.
+    let table = use_memo(Run(ctx.sim.clone()), |run| run.0.result.as_ref().ok().map(model::client_table));
+    match (&ctx.sim.result, table.as_ref()) {
+        (Err(e), _) => html! {
+            <p class="msg" data-testid="cluster-view-empty">{ format!("The cluster view shows a run; there is none: {e}") }</p>
+        },
+        (Ok(t), Some(table)) => view(t, table, ctx.state.cursor_ms.min(t.end_ms)),
+        (Ok(t), None) => view(t, &model::client_table(t), ctx.state.cursor_ms.min(t.end_ms)),
+    }
+}
+
+fn view(t: &Timeline, table: &model::ClientTable, cursor: f64) -> Html {
     let brokers = t.brokers.len().max(t.totals.brokers as usize).max(1);
     let budgets = model::budget_rows(t, cursor);
-    let clients = model::client_rows(t, cursor);
+    let clients = table.at(t, cursor);
     let head = html! {
         { for (0..brokers).map(|b| html! { <th scope="col">{ format!("Broker {b}") }</th> }) }
     };
@@ -121,13 +138,13 @@ fn view(t: &Timeline, cursor: f64) -> Html {
                     <caption>{ "Bytes each client moved, per broker and over the cluster (the whole run)" }</caption>
                     <thead><tr><th scope="col">{ "Client" }</th>{ head }<th scope="col">{ "Cluster" }</th><th scope="col">{ "Average rate" }</th><th scope="col">{ "Outcome" }</th></tr></thead>
                     <tbody>
-                    { for clients.iter().enumerate().map(|(i, c)| html! {
+                    { for clients.iter().map(|c| html! {
                         <tr>
                             <th scope="row">{ format!("{} ({})", c.name, if c.kind == ClientKind::Producer { "producer" } else { "consumer" }) }</th>
                             { for c.bytes_by_broker.iter().map(|b| html! { <td class="n">{ model::fmt_bytes(*b as f64) }</td> }) }
                             <td class="n">{ model::fmt_bytes(c.bytes as f64) }</td>
                             <td class="n">{ model::fmt_rate(c.avg_rate) }</td>
-                            { outcome(t, i, cursor) }
+                            { outcome(t, c.client, cursor) }
                         </tr>
                     }) }
                     </tbody>

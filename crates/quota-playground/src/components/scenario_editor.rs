@@ -6,12 +6,16 @@
 //! Every field is checked by the engine before it is committed
 //! ([`model::ClusterEdit::refusal`], which asks `Scenario::validate`): a
 //! refused value stays in the field as typed, with the engine's message and
-//! the path it names beside it. Problems the scenario has for another
+//! the path it names beside it; a button or list whose edit is refused
+//! says the engine's message beside it. Problems the scenario has for another
 //! reason (a leader left on a broker that no longer exists after the broker
 //! count went down) are listed under the topic or event they belong to.
 
-use quota_engine::sim::{Acks, ClientThrottling, Scenario, ScenarioEvent, ScenarioProblem, Workload};
-use quota_engine::QuotaKey;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use quota_engine::sim::{Acks, ClientThrottling, Scenario, ScenarioEvent, ScenarioProblem, Workload, HORIZON_CAP_MS};
+use quota_engine::{QuotaEntity, QuotaKey};
 use yew::prelude::*;
 
 use super::{NumberField, SelectField, TextField};
@@ -22,8 +26,79 @@ use crate::state::Action;
 /// Partitions shown with a leader picker each; more are summarised.
 const LEADER_PICKERS: u32 = 24;
 
-/// The largest start, stop or event time the editor takes (ms): one hour.
-const MAX_MS: u64 = 3_600_000;
+/// The largest start, stop or event time the editor takes (ms): the
+/// engine's cap on a run ([`HORIZON_CAP_MS`], one day), so a loaded
+/// scenario's times fit their own fields.
+const MAX_MS: u64 = HORIZON_CAP_MS;
+
+/// An edit the engine refused when a button or a list was used, with its
+/// message ([`ClusterEdit::refusal`]): said beside what was used, until the
+/// scenario changes.
+#[derive(Clone, PartialEq)]
+struct Refused {
+    edit: ClusterEdit,
+    revision: u64,
+    message: String,
+}
+
+/// What every part of the editor reads, computed once per render.
+struct Ed<'a> {
+    ctx: &'a Ctx,
+    s: &'a Scenario,
+    /// `Scenario::validate`'s problems.
+    all: &'a [ScenarioProblem],
+    refused: &'a UseStateHandle<Option<Refused>>,
+    /// The entities a `set_quota` event may name ([`model::event_entities`]).
+    entities: Rc<Vec<QuotaEntity>>,
+    /// How many workloads each connection has ([`model::clients_per_connection`]).
+    clients_on: BTreeMap<&'a str, usize>,
+}
+
+impl Ed<'_> {
+    /// A callback making the edit `make` builds: the edit is checked first
+    /// and, when the engine refuses it, its message is said beside the
+    /// button or list ([`Self::refusal_note`]) instead of the edit being
+    /// dropped in silence.
+    fn commit<T: 'static>(&self, make: impl Fn(T) -> Option<ClusterEdit> + 'static) -> Callback<T> {
+        let d = self.ctx.state.dispatcher();
+        let (s, revision, refused) = (self.ctx.state.scenario.clone(), self.ctx.state.revision, self.refused.clone());
+        Callback::from(move |v: T| {
+            let Some(edit) = make(v) else { return };
+            match edit.refusal(&s) {
+                None => {
+                    refused.set(None);
+                    d.dispatch(Action::Cluster(edit));
+                }
+                Some(message) => refused.set(Some(Refused { edit, revision, message })),
+            }
+        })
+    }
+
+    /// A button's click making `edit` ([`Self::commit`]).
+    fn click(&self, edit: ClusterEdit) -> Callback<MouseEvent> {
+        let c = self.commit(move |()| Some(edit.clone()));
+        Callback::from(move |_: MouseEvent| c.emit(()))
+    }
+
+    /// The number field callbacks for the edit `make` builds from the
+    /// value: its `check` (the refusal, if any) and its commit.
+    fn number(&self, make: impl Fn(f64) -> ClusterEdit + 'static) -> (Callback<f64, Option<String>>, Callback<f64>) {
+        let make = Rc::new(make);
+        let m = make.clone();
+        (check(self.ctx, move |v| m(v)), self.commit(move |v: f64| Some(make(v))))
+    }
+
+    /// The refusal of the last button or list used, when `shown` says it
+    /// belongs here and the scenario has not changed since.
+    fn refusal_note(&self, shown: impl Fn(&ClusterEdit) -> bool, testid: String) -> Html {
+        match &**self.refused {
+            Some(r) if r.revision == self.ctx.state.revision && shown(&r.edit) => html! {
+                <p class="msg error" role="alert" data-testid={testid}>{ format!("Not done, as it would add this problem: {}", r.message) }</p>
+            },
+            _ => html! {},
+        }
+    }
+}
 
 fn opts(pairs: impl IntoIterator<Item = (String, String)>) -> Vec<(AttrValue, AttrValue)> {
     pairs.into_iter().map(|(v, l)| (AttrValue::from(v), AttrValue::from(l))).collect()
@@ -34,16 +109,6 @@ fn opts(pairs: impl IntoIterator<Item = (String, String)>) -> Vec<(AttrValue, At
 fn check(ctx: &Ctx, make: impl Fn(f64) -> ClusterEdit + 'static) -> Callback<f64, Option<String>> {
     let s = ctx.state.scenario.clone();
     Callback::from(move |v: f64| make(v).refusal(&s))
-}
-
-/// A commit callback dispatching the edit `make` builds from the value.
-fn commit<T: 'static>(ctx: &Ctx, make: impl Fn(T) -> Option<ClusterEdit> + 'static) -> Callback<T> {
-    let d = ctx.state.dispatcher();
-    Callback::from(move |v: T| {
-        if let Some(e) = make(v) {
-            d.dispatch(Action::Cluster(e));
-        }
-    })
 }
 
 /// The problems `Scenario::validate` reported at `path`, as a list.
@@ -63,11 +128,20 @@ fn problems(all: &[ScenarioProblem], path: &str, testid: String) -> Html {
 #[function_component(ScenarioEditor)]
 pub(crate) fn scenario_editor() -> Html {
     let ctx = use_scene();
+    let refused = use_state(|| None::<Refused>);
     let s = &ctx.state.scenario;
     let d = ctx.state.dispatcher();
     let count = s.brokers.count;
     // One validation per render: every list of problems below reads it.
     let all = s.validate().err().unwrap_or_default();
+    let ed = Ed {
+        ctx: &ctx,
+        s,
+        all: &all,
+        refused: &refused,
+        entities: Rc::new(model::event_entities(s)),
+        clients_on: model::clients_per_connection(s),
+    };
     html! {
         <div class="scenario-editor" data-testid="scenario-editor">
             <fieldset class="topics">
@@ -77,18 +151,20 @@ pub(crate) fn scenario_editor() -> Html {
                         on_commit={let d = d.clone(); Callback::from(move |v: f64| d.dispatch(Action::SetBrokerCount(v as u32)))}
                         hint="Broker ids 0 to count − 1. Each broker enforces every client quota on its own." />
                 </div>
-                { for s.topics.iter().enumerate().map(|(i, _)| topic_editor(&ctx, s, &all, i)) }
+                { for s.topics.iter().enumerate().map(|(i, _)| topic_editor(&ed, i)) }
                 <div class="copy-row">
-                    <button type="button" onclick={let d = d.clone(); move |_| d.dispatch(Action::Cluster(ClusterEdit::AddTopic))}>{ "Add topic" }</button>
+                    <button type="button" onclick={ed.click(ClusterEdit::AddTopic)}>{ "Add topic" }</button>
+                    { ed.refusal_note(|e| *e == ClusterEdit::AddTopic, "add-topic-refused".to_owned()) }
                 </div>
             </fieldset>
-            { events_editor(&ctx, s, &all) }
-            { clients_editor(&ctx, s, &all) }
+            { events_editor(&ed) }
+            { clients_editor(&ed) }
         </div>
     }
 }
 
-fn topic_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize) -> Html {
+fn topic_editor(ed: &Ed, i: usize) -> Html {
+    let (ctx, s, all) = (ed.ctx, ed.s, ed.all);
     let t = &s.topics[i];
     let count = s.brokers.count;
     let idx = i as u32;
@@ -101,8 +177,6 @@ fn topic_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize) -> H
             ClusterEdit::RenameTopic { index: idx, name }.refusal(&s)
         })
     };
-    let remove_refusal = ClusterEdit::RemoveTopic(idx).refusal(s);
-    let d = ctx.state.dispatcher();
     let shown = t.partitions.min(LEADER_PICKERS);
     let brokers = |p: u32, current: u32| {
         let mut o: Vec<(String, String)> = (0..count)
@@ -114,15 +188,15 @@ fn topic_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize) -> H
         opts(o)
     };
     let spread = model::spread_note(s, t);
+    let (partitions_check, partitions_commit) = ed.number(move |v| ClusterEdit::SetPartitions { index: idx, partitions: v as u32 });
     html! {
         <fieldset class="topic" data-testid={format!("topic-{i}")}>
             <legend>{ format!("Topic {}", t.name) }</legend>
             <div class="grid">
                 <TextField id={format!("topic{i}-name")} label="Name" value={t.name.clone()} validate={rename}
-                    on_commit={commit(ctx, move |name: String| Some(ClusterEdit::RenameTopic { index: idx, name }))} />
+                    on_commit={ed.commit(move |name: String| Some(ClusterEdit::RenameTopic { index: idx, name }))} />
                 <NumberField id={format!("topic{i}-partitions")} label="Partitions" value={f64::from(t.partitions)} whole={Some((0, 100_000))}
-                    check={check(ctx, move |v| ClusterEdit::SetPartitions { index: idx, partitions: v as u32 })}
-                    on_commit={commit(ctx, move |v: f64| Some(ClusterEdit::SetPartitions { index: idx, partitions: v as u32 }))}
+                    check={partitions_check} on_commit={partitions_commit}
                     hint={if t.leaders.is_some() { "leaders as chosen below" } else { "leaders round robin: partition p on broker p mod brokers" }} />
             </div>
             if let Some(note) = spread {
@@ -130,7 +204,7 @@ fn topic_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize) -> H
                     <p>{ note }</p>
                     if t.partitions < count {
                         <button type="button" data-testid={format!("topic{i}-spread-fix")}
-                            onclick={let d = d.clone(); move |_| d.dispatch(Action::Cluster(ClusterEdit::SetPartitions { index: idx, partitions: count }))}>
+                            onclick={ed.click(ClusterEdit::SetPartitions { index: idx, partitions: count })}>
                             { format!("Use {count} partitions (one per broker)") }
                         </button>
                     }
@@ -142,7 +216,7 @@ fn topic_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize) -> H
                     html! {
                         <SelectField id={format!("topic{i}-leader{p}")} label={format!("Partition {p} leader")} value={leader.to_string()}
                             options={brokers(p, leader)}
-                            on_change={commit(ctx, move |v: String| v.parse::<u32>().ok().map(|broker| ClusterEdit::SetLeader { topic: idx, partition: p, broker }))} />
+                            on_change={ed.commit(move |v: String| v.parse::<u32>().ok().map(|broker| ClusterEdit::SetLeader { topic: idx, partition: p, broker }))} />
                     }
                 }) }
             </div>
@@ -152,45 +226,43 @@ fn topic_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize) -> H
             { problems(all, &format!("topics[{i}]"), format!("topic{i}-problems")) }
             <div class="copy-row">
                 if t.leaders.is_some() {
-                    <button type="button" onclick={let d = d.clone(); move |_| d.dispatch(Action::Cluster(ClusterEdit::RoundRobin(idx)))}>{ "Leaders round robin" }</button>
+                    <button type="button" onclick={ed.click(ClusterEdit::RoundRobin(idx))}>{ "Leaders round robin" }</button>
                 }
-                <button type="button" class="ghost danger" disabled={remove_refusal.is_some()} title={remove_refusal.clone()}
-                    aria-label={format!("Remove topic {}", t.name)}
-                    onclick={let d = d.clone(); move |_| d.dispatch(Action::Cluster(ClusterEdit::RemoveTopic(idx)))}>{ "Remove topic" }</button>
-                if remove_refusal.is_some() { <span class="msg hint">{ "A workload or event uses this topic." }</span> }
+                <button type="button" class="ghost danger" aria-label={format!("Remove topic {}", t.name)}
+                    onclick={ed.click(ClusterEdit::RemoveTopic(idx))}>{ "Remove topic" }</button>
             </div>
+            { ed.refusal_note(|e| e.target() == Some(("topics", idx)), format!("topic{i}-refused")) }
         </fieldset>
     }
 }
 
-fn events_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem]) -> Html {
-    let d = ctx.state.dispatcher();
-    let no_move = model::default_event(s, true).is_none();
-    let no_quota = model::default_event(s, false).is_none();
+fn events_editor(ed: &Ed) -> Html {
+    let s = ed.s;
+    let no_move = model::no_default_event(s, true);
+    let no_quota = model::no_default_event(s, false);
     html! {
         <fieldset class="events-editor">
             <legend>{ "Events on the time line" }</legend>
             <p class="msg hint">{ "Each event happens at its time during the run; the charts mark it. A quota change applies on every broker at once and the sensors keep their samples (ClientQuotaManager.updateQuotaMetricConfigs)." }</p>
             if s.events.is_empty() { <p class="msg">{ "No events: the cluster stays as set up above for the whole run." }</p> }
             <ol class="event-list">
-                { for s.events.iter().enumerate().map(|(i, e)| html! { <li>{ event_editor(ctx, s, all, i, e) }</li> }) }
+                { for s.events.iter().enumerate().map(|(i, e)| html! { <li>{ event_editor(ed, i, e) }</li> }) }
             </ol>
             <div class="copy-row">
-                <button type="button" disabled={no_move} data-testid="add-move-leader"
-                    title={no_move.then_some("A leadership move needs a topic and at least 2 brokers.")}
-                    onclick={let d = d.clone(); move |_| d.dispatch(Action::Cluster(ClusterEdit::AddEvent { move_leader: true }))}>{ "Add leadership move" }</button>
-                <button type="button" disabled={no_quota} data-testid="add-set-quota"
-                    title={no_quota.then_some("A quota change needs a client quota in the Quotas panel.")}
-                    onclick={let d = d.clone(); move |_| d.dispatch(Action::Cluster(ClusterEdit::AddEvent { move_leader: false }))}>{ "Add quota change" }</button>
-                if no_move { <span class="msg hint">{ "A leadership move needs at least 2 brokers." }</span> }
+                <button type="button" disabled={no_move.is_some()} data-testid="add-move-leader" title={no_move.clone()}
+                    onclick={ed.click(ClusterEdit::AddEvent { move_leader: true })}>{ "Add leadership move" }</button>
+                <button type="button" disabled={no_quota.is_some()} data-testid="add-set-quota" title={no_quota.clone()}
+                    onclick={ed.click(ClusterEdit::AddEvent { move_leader: false })}>{ "Add quota change" }</button>
+                if let Some(why) = no_move { <span class="msg hint" data-testid="add-move-leader-why">{ why }</span> }
             </div>
+            { ed.refusal_note(|e| matches!(e, ClusterEdit::AddEvent { .. }), "add-event-refused".to_owned()) }
         </fieldset>
     }
 }
 
-fn event_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize, e: &ScenarioEvent) -> Html {
+fn event_editor(ed: &Ed, i: usize, e: &ScenarioEvent) -> Html {
+    let (ctx, s, all) = (ed.ctx, ed.s, ed.all);
     let idx = i as u32;
-    let d = ctx.state.dispatcher();
     // An edit of this event: a copy with one field changed.
     let with = |f: fn(&mut ScenarioEvent, f64)| {
         let e = e.clone();
@@ -209,15 +281,12 @@ fn event_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize, e: &
         }
     };
     let at = {
-        let w = with(|e, v| match e {
+        let (at_check, at_commit) = ed.number(with(|e, v| match e {
             ScenarioEvent::MoveLeader { at_ms, .. } | ScenarioEvent::SetQuota { at_ms, .. } => *at_ms = v as u64,
-        });
-        let w2 = with(|e, v| match e {
-            ScenarioEvent::MoveLeader { at_ms, .. } | ScenarioEvent::SetQuota { at_ms, .. } => *at_ms = v as u64,
-        });
+        }));
         html! {
             <NumberField id={format!("ev{i}-at")} label="At (ms)" value={e.at_ms() as f64} whole={Some((0, MAX_MS))}
-                check={check(ctx, w)} on_commit={commit(ctx, move |v: f64| Some(w2(v)))} unit="ms" />
+                check={at_check} on_commit={at_commit} unit="ms" />
         }
     };
     let fields = match e {
@@ -227,25 +296,24 @@ fn event_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize, e: &
             if *to_broker >= s.brokers.count {
                 brokers.push((to_broker.to_string(), format!("broker {to_broker} (does not exist)")));
             }
-            let part_w = with(|e, v| if let ScenarioEvent::MoveLeader { partition, .. } = e { *partition = v as u32 });
-            let part_w2 = with(|e, v| if let ScenarioEvent::MoveLeader { partition, .. } = e { *partition = v as u32 });
+            let (part_check, part_commit) = ed.number(with(|e, v| if let ScenarioEvent::MoveLeader { partition, .. } = e { *partition = v as u32 }));
             html! {
                 <>
                     <SelectField id={format!("ev{i}-topic")} label="Topic" value={topic.clone()} options={topics}
-                        on_change={commit(ctx, with_text(|e, v| if let ScenarioEvent::MoveLeader { topic, .. } = e { *topic = v.to_owned() }))} />
+                        on_change={ed.commit(with_text(|e, v| if let ScenarioEvent::MoveLeader { topic, .. } = e { *topic = v.to_owned() }))} />
                     <NumberField id={format!("ev{i}-partition")} label="Partition" value={f64::from(*partition)} whole={Some((0, 100_000))}
-                        check={check(ctx, part_w)} on_commit={commit(ctx, move |v: f64| Some(part_w2(v)))} />
+                        check={part_check} on_commit={part_commit} />
                     <SelectField id={format!("ev{i}-to")} label="New leader" value={to_broker.to_string()} options={opts(brokers)}
-                        on_change={commit(ctx, with_text(|e, v| if let (ScenarioEvent::MoveLeader { to_broker, .. }, Ok(b)) = (e, v.parse::<u32>()) { *to_broker = b }))} />
+                        on_change={ed.commit(with_text(|e, v| if let (ScenarioEvent::MoveLeader { to_broker, .. }, Ok(b)) = (e, v.parse::<u32>()) { *to_broker = b }))} />
                 </>
             }
         }
         ScenarioEvent::SetQuota { entity, key, value, .. } => {
-            let entities = model::event_entities(s);
+            let entities = ed.entities.clone();
             let pos = entities.iter().position(|x| x == entity).unwrap_or(0);
             let ent_opts = opts(entities.iter().enumerate().map(|(j, x)| (j.to_string(), model::entity_path(x))));
             let set_entity = {
-                let (e, entities) = (e.clone(), entities.clone());
+                let (e, entities) = (e.clone(), ed.entities.clone());
                 move |v: String| {
                     let chosen = v.parse::<usize>().ok().and_then(|j| entities.get(j).cloned())?;
                     let mut next = e.clone();
@@ -285,11 +353,11 @@ fn event_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize, e: &
             };
             html! {
                 <>
-                    <SelectField id={format!("ev{i}-entity")} label="Entity" value={pos.to_string()} options={ent_opts} on_change={commit(ctx, set_entity)} />
+                    <SelectField id={format!("ev{i}-entity")} label="Entity" value={pos.to_string()} options={ent_opts} on_change={ed.commit(set_entity)} />
                     <SelectField id={format!("ev{i}-key")} label="Key" value={key.as_str()} options={key_opts}
-                        on_change={commit(ctx, with_text(|e, v| if let (ScenarioEvent::SetQuota { key, .. }, Some(k)) = (e, QuotaKey::from_name(v)) { *key = k }))} />
+                        on_change={ed.commit(with_text(|e, v| if let (ScenarioEvent::SetQuota { key, .. }, Some(k)) = (e, QuotaKey::from_name(v)) { *key = k }))} />
                     <TextField id={format!("ev{i}-value")} label={format!("New value ({})", model::unit_of(k))} value={value_text}
-                        validate={validate} on_commit={commit(ctx, set_value)} placeholder="empty = remove the quota"
+                        validate={validate} on_commit={ed.commit(set_value)} placeholder="empty = remove the quota"
                         hint={if value.is_none() { "removed (--delete-config): the sensors fall back to the next matching quota" } else { "empty removes the quota (--delete-config)" }} />
                 </>
             }
@@ -305,22 +373,25 @@ fn event_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize, e: &
             <div class="grid">{ at }{ fields }</div>
             { problems(all, &format!("events[{i}]"), format!("ev{i}-problems")) }
             <button type="button" class="ghost danger" aria-label={format!("Remove the {} at {}", title.to_lowercase(), model::fmt_ms(e.at_ms() as f64))}
-                onclick={move |_| d.dispatch(Action::Cluster(ClusterEdit::RemoveEvent(idx)))}>{ "Remove event" }</button>
+                onclick={ed.click(ClusterEdit::RemoveEvent(idx))}>{ "Remove event" }</button>
+            { ed.refusal_note(|e| e.target() == Some(("events", idx)), format!("ev{i}-refused")) }
         </fieldset>
     }
 }
 
-fn clients_editor(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem]) -> Html {
+fn clients_editor(ed: &Ed) -> Html {
+    let s = ed.s;
     html! {
         <fieldset class="clients-time">
             <legend>{ "Clients on the time line" }</legend>
             if s.workloads.is_empty() { <p class="msg">{ "No clients: add a producer or a consumer in the Simulation panel." }</p> }
-            { for s.workloads.iter().enumerate().map(|(i, w)| client_row(ctx, s, all, i, w)) }
+            { for s.workloads.iter().enumerate().map(|(i, w)| client_row(ed, i, w)) }
         </fieldset>
     }
 }
 
-fn client_row(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize, w: &Workload) -> Html {
+fn client_row(ed: &Ed, i: usize, w: &Workload) -> Html {
+    let (ctx, s, all) = (ed.ctx, ed.s, ed.all);
     let idx = i as u32;
     let (start, stop, kind) = match w {
         Workload::Producer(p) => (p.start_ms, p.stop_ms, "Producer"),
@@ -328,6 +399,8 @@ fn client_row(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize, w: &Wo
     };
     let conn = model::workload_connection(w).to_owned();
     let throttling = s.connections.iter().find(|c| c.name == conn).map(|c| c.client_throttling).unwrap_or_default();
+    let kind_note = model::client_kind_note(&conn, ed.clients_on.get(conn.as_str()).copied().unwrap_or(0));
+    let (start_check, start_commit) = ed.number(move |v| ClusterEdit::SetStart { index: idx, start_ms: v as u64 });
     let stop_validate = {
         let s = ctx.state.scenario.clone();
         Callback::from(move |text: String| {
@@ -348,11 +421,10 @@ fn client_row(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize, w: &Wo
             <legend>{ format!("{kind} on {conn}") }</legend>
             <div class="grid">
                 <NumberField id={format!("tl{i}-start")} label="Starts at (ms)" value={start as f64} whole={Some((0, MAX_MS))} unit="ms"
-                    check={check(ctx, move |v| ClusterEdit::SetStart { index: idx, start_ms: v as u64 })}
-                    on_commit={commit(ctx, move |v: f64| Some(ClusterEdit::SetStart { index: idx, start_ms: v as u64 }))} />
+                    check={start_check} on_commit={start_commit} />
                 <TextField id={format!("tl{i}-stop")} label="Stops at (ms)" value={stop.map_or_else(String::new, |v| v.to_string())}
                     validate={stop_validate} placeholder="empty = runs to the end"
-                    on_commit={commit(ctx, move |text: String| parse_stop(&text).ok().map(|stop_ms| ClusterEdit::SetStop { index: idx, stop_ms }))}
+                    on_commit={ed.commit(move |text: String| parse_stop(&text).ok().map(|stop_ms| ClusterEdit::SetStop { index: idx, stop_ms }))}
                     hint={if matches!(w, Workload::Producer(_)) { "then close(Duration.ZERO): buffered and in-flight records fail" } else { "then the consumer closes" }} />
                 <SelectField id={format!("tl{i}-kind")} label="Client kind" value={kind_value}
                     options={opts([
@@ -360,7 +432,8 @@ fn client_row(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize, w: &Wo
                         ("legacy".to_owned(), "Legacy (broker < 2.0)".to_owned()),
                         ("ignores-throttle".to_owned(), "Ignores throttle (librdkafka)".to_owned()),
                     ])}
-                    on_change={commit(ctx, move |v: String| {
+                    hint={kind_note}
+                    on_change={ed.commit(move |v: String| {
                         let kind = match v.as_str() {
                             "legacy" => ClientThrottling::Legacy,
                             "ignores-throttle" => ClientThrottling::IgnoresThrottle,
@@ -371,7 +444,7 @@ fn client_row(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize, w: &Wo
                 if let Workload::Producer(p) = w {
                     <SelectField id={format!("tl{i}-acks")} label="acks" value={match p.config.acks { Acks::None => "0", Acks::Leader => "1", Acks::All => "all" }}
                         options={opts([("0".to_owned(), "0 (no response)".to_owned()), ("1".to_owned(), "1 (leader)".to_owned()), ("all".to_owned(), "all (default)".to_owned())])}
-                        on_change={commit(ctx, move |v: String| {
+                        on_change={ed.commit(move |v: String| {
                             let acks = match v.as_str() { "0" => Acks::None, "1" => Acks::Leader, _ => Acks::All };
                             Some(ClusterEdit::SetAcks { index: idx, acks })
                         })}
@@ -379,6 +452,7 @@ fn client_row(ctx: &Ctx, s: &Scenario, all: &[ScenarioProblem], i: usize, w: &Wo
                 }
             </div>
             { problems(all, &format!("workloads[{i}]"), format!("tl{i}-problems")) }
+            { ed.refusal_note(|e| e.target() == Some(("workloads", idx)), format!("tl{i}-refused")) }
         </fieldset>
     }
 }
@@ -389,4 +463,19 @@ fn parse_stop(text: &str) -> Result<Option<u64>, String> {
         return Ok(None);
     }
     model::parse_whole(text, "Stops at (ms)", 0, MAX_MS).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_time_up_to_the_engine_s_cap_fits_its_field() {
+        // A loaded scenario may start a client after 1 h: the field takes
+        // what the engine runs (up to a day), and no more.
+        assert_eq!(parse_stop("7200000"), Ok(Some(7_200_000)));
+        assert_eq!(parse_stop("86400000"), Ok(Some(86_400_000)));
+        assert!(parse_stop("86400001").is_err());
+        assert_eq!(parse_stop(" "), Ok(None));
+    }
 }

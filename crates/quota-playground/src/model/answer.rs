@@ -63,7 +63,7 @@ pub fn leading_brokers(scenario: &Scenario, i: usize) -> Option<usize> {
         .topics
         .iter()
         .filter(|t| topics.contains(t.name.as_str()))
-        .flat_map(|t| (0..t.partitions).map(move |p| t.leader(p, count)))
+        .flat_map(|t| super::leader_set(t, count))
         .collect();
     Some(brokers.len())
 }

@@ -52,6 +52,9 @@ pub struct BudgetRow {
 /// One client across the brokers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClientRow {
+    /// Index of the client in [`Timeline::clients`] (its track, and its
+    /// outcome at the cursor).
+    pub client: u32,
     /// The connection name.
     pub name: String,
     /// Producer or consumer.
@@ -70,6 +73,110 @@ pub struct ClientRow {
     pub brokers: usize,
     /// The sentence: per-broker limit × brokers ≈ the cluster's.
     pub sentence: String,
+}
+
+/// What the clients table takes from a run whatever the cursor: each
+/// client's row without its bound at the cursor, and the sensors of its
+/// produce or fetch budget ([`client_table`]). The page keeps it for the
+/// run and reads it at each cursor ([`ClientTable::at`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientTable {
+    rows: Vec<(ClientRow, Vec<u32>, f64)>,
+}
+
+/// The cursor-free part of [`client_rows`]: one pass over the sensors'
+/// members (not one per client).
+pub fn client_table(t: &Timeline) -> ClientTable {
+    let mut sensors_of: std::collections::HashMap<(u32, QuotaType), Vec<u32>> = std::collections::HashMap::new();
+    for (i, s) in t.sensors.iter().enumerate() {
+        for m in &s.members {
+            sensors_of.entry((*m, s.quota_type)).or_default().push(i as u32);
+        }
+    }
+    let rows = t
+        .totals
+        .clients
+        .iter()
+        .map(|c| {
+            let track = t.clients.get(c.client as usize);
+            let qt = if c.kind == ClientKind::Producer { QuotaType::Produce } else { QuotaType::Fetch };
+            let start = track.map_or(0.0, |k| k.start_ms);
+            let end = track.and_then(|k| k.finish_ms).unwrap_or(t.end_ms);
+            let secs = (end - start) / 1000.0;
+            let avg_rate = if secs > 0.0 { c.bytes as f64 / secs } else { 0.0 };
+            let brokers = c.bytes_by_broker.iter().filter(|b| **b > 0).count();
+            let row = ClientRow {
+                client: c.client,
+                name: c.name.clone(),
+                kind: c.kind,
+                bytes_by_broker: c.bytes_by_broker.clone(),
+                bytes: c.bytes,
+                avg_rate,
+                per_broker: None,
+                brokers,
+                sentence: String::new(),
+            };
+            (row, sensors_of.remove(&(c.client, qt)).unwrap_or_default(), secs)
+        })
+        .collect();
+    ClientTable { rows }
+}
+
+impl ClientTable {
+    /// The rows at `cursor` (ms): each client's per-broker bound then and
+    /// its sentence.
+    pub fn at(&self, t: &Timeline, cursor: f64) -> Vec<ClientRow> {
+        self.rows.iter().map(|(row, sensors, secs)| client_at(t, row, sensors, *secs, cursor)).collect()
+    }
+}
+
+fn client_at(t: &Timeline, row: &ClientRow, sensors: &[u32], secs: f64, cursor: f64) -> ClientRow {
+    let c = row;
+    let qt = if c.kind == ClientKind::Producer { QuotaType::Produce } else { QuotaType::Fetch };
+    let (avg_rate, brokers) = (c.avg_rate, c.brokers);
+    // The budget of this client's kind on a broker it used.
+    let per_broker = sensors
+        .iter()
+        .filter_map(|i| t.sensors.get(*i as usize))
+        .map(|s| s.bound_at(cursor))
+        .filter(|b| *b < UNLIMITED_BOUND)
+        .reduce(f64::max);
+    let verb = if c.kind == ClientKind::Producer { "produced" } else { "fetched" };
+    let moved = format!(
+        "{} {verb} {} in {:.1} s, {} on average over the cluster",
+        c.name,
+        fmt_bytes(c.bytes as f64),
+        secs.max(0.0),
+        fmt_rate(avg_rate)
+    );
+    let limit = per_broker.map(|l| l * brokers.max(1) as f64);
+    let moved = match limit {
+        Some(l) if avg_rate > l * 1.1 => format!(
+            "{moved}: above the limit, because the quota windows allow a burst before the first throttle (quota.window.num × quota.window.size.seconds)"
+        ),
+        _ => moved,
+    };
+    let sentence = match per_broker {
+        Some(limit) if brokers > 1 => format!(
+            "{}: {} per broker × {brokers} brokers leading this client's partitions ≈ {} for the cluster. {moved}.",
+            c.name,
+            fmt_rate(limit),
+            fmt_rate(limit * brokers as f64)
+        ),
+        Some(limit) => format!(
+            "{}: {} per broker, and {} meters it, so that is also the cluster's limit. {moved}.",
+            c.name,
+            fmt_rate(limit),
+            if brokers == 1 { "one broker".to_owned() } else { "no broker".to_owned() }
+        ),
+        None => format!(
+            "{}: no {} quota applies; it went through {}. {moved}.",
+            c.name,
+            if qt == QuotaType::Produce { "produce" } else { "fetch" },
+            count_of(brokers as u64, "broker", "brokers")
+        ),
+    };
+    ClientRow { per_broker, sentence, ..row.clone() }
 }
 
 /// The budgets of `t` at `cursor` (ms), one row each, produce and fetch
@@ -102,74 +209,10 @@ pub fn budget_rows(t: &Timeline, cursor: f64) -> Vec<BudgetRow> {
         .collect()
 }
 
-/// The clients of `t` at `cursor` (ms), one row each.
+/// The clients of `t` at `cursor` (ms), one row each
+/// ([`client_table`] read at `cursor`).
 pub fn client_rows(t: &Timeline, cursor: f64) -> Vec<ClientRow> {
-    t.totals
-        .clients
-        .iter()
-        .map(|c| {
-            let track = t.clients.get(c.client as usize);
-            let qt = if c.kind == ClientKind::Producer { QuotaType::Produce } else { QuotaType::Fetch };
-            let start = track.map_or(0.0, |k| k.start_ms);
-            let end = track.and_then(|k| k.finish_ms).unwrap_or(t.end_ms);
-            let secs = (end - start) / 1000.0;
-            let avg_rate = if secs > 0.0 { c.bytes as f64 / secs } else { 0.0 };
-            let brokers = c.bytes_by_broker.iter().filter(|b| **b > 0).count();
-            // The budget of this client's kind on a broker it used.
-            let per_broker = t
-                .sensors
-                .iter()
-                .filter(|s| s.quota_type == qt && s.members.contains(&c.client))
-                .map(|s| s.bound_at(cursor))
-                .filter(|b| *b < UNLIMITED_BOUND)
-                .reduce(f64::max);
-            let verb = if c.kind == ClientKind::Producer { "produced" } else { "fetched" };
-            let moved = format!(
-                "{} {verb} {} in {:.1} s, {} on average over the cluster",
-                c.name,
-                fmt_bytes(c.bytes as f64),
-                secs.max(0.0),
-                fmt_rate(avg_rate)
-            );
-            let limit = per_broker.map(|l| l * brokers.max(1) as f64);
-            let moved = match limit {
-                Some(l) if avg_rate > l * 1.1 => format!(
-                    "{moved}: above the limit, because the quota windows allow a burst before the first throttle (quota.window.num × quota.window.size.seconds)"
-                ),
-                _ => moved,
-            };
-            let sentence = match per_broker {
-                Some(limit) if brokers > 1 => format!(
-                    "{}: {} per broker × {brokers} brokers leading this client's partitions ≈ {} for the cluster. {moved}.",
-                    c.name,
-                    fmt_rate(limit),
-                    fmt_rate(limit * brokers as f64)
-                ),
-                Some(limit) => format!(
-                    "{}: {} per broker, and {} meters it, so that is also the cluster's limit. {moved}.",
-                    c.name,
-                    fmt_rate(limit),
-                    if brokers == 1 { "one broker".to_owned() } else { "no broker".to_owned() }
-                ),
-                None => format!(
-                    "{}: no {} quota applies; it went through {}. {moved}.",
-                    c.name,
-                    if qt == QuotaType::Produce { "produce" } else { "fetch" },
-                    count_of(brokers as u64, "broker", "brokers")
-                ),
-            };
-            ClientRow {
-                name: c.name.clone(),
-                kind: c.kind,
-                bytes_by_broker: c.bytes_by_broker.clone(),
-                bytes: c.bytes,
-                avg_rate,
-                per_broker,
-                brokers,
-                sentence,
-            }
-        })
-        .collect()
+    client_table(t).at(t, cursor)
 }
 
 #[cfg(test)]
@@ -205,6 +248,29 @@ mod tests {
         let per: Vec<u64> = clients[0].bytes_by_broker.clone();
         let mean = clients[0].bytes as f64 / 3.0;
         assert!(per.iter().all(|b| (*b as f64 - mean).abs() < mean * 0.1), "{per:?}");
+    }
+
+    #[test]
+    fn each_row_names_its_own_client_whatever_the_order_of_the_totals() {
+        // Two producers, on connections "app" and "b".
+        let mut s = crate::presets::default_scenario();
+        let mut c = s.connections[0].clone();
+        c.name = "b".into();
+        s.connections.push(c);
+        let mut w = s.workloads[0].clone();
+        if let quota_engine::sim::Workload::Producer(p) = &mut w {
+            p.connection = "b".into();
+        }
+        s.workloads.push(w);
+        let mut t = simulate(&s).unwrap();
+        t.totals.clients.reverse();
+        let table = client_table(&t);
+        let rows = table.at(&t, t.end_ms);
+        assert_eq!(rows.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["b", "app"]);
+        for row in &rows {
+            assert_eq!(t.clients[row.client as usize].name, row.name);
+        }
+        assert_eq!(table.at(&t, t.end_ms), client_rows(&t, t.end_ms));
     }
 
     #[test]

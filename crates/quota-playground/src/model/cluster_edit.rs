@@ -7,11 +7,15 @@
 //! `stop_ms` not after `start_ms`, a quota Kafka refuses, ...): the editor
 //! shows that problem's message with its path beside the field and keeps
 //! what the user typed. Problems the scenario already had before the edit
-//! do not block it, so a scenario that is invalid for another reason can
-//! still be repaired one field at a time.
+//! do not block it, even when the edit renumbers them (removing `topics[1]`
+//! makes `topics[2]` `topics[1]`) or renames the topic they name, so a
+//! scenario that is invalid for another reason can still be repaired one
+//! field at a time.
 
 use quota_engine::sim::{Acks, ClientThrottling, Scenario, ScenarioEvent, ScenarioProblem, TopicSpec, Workload};
-use quota_engine::{QuotaEntity, QuotaKey};
+use std::collections::BTreeSet;
+
+use quota_engine::{ConfigType, QuotaEntity, QuotaKey};
 
 /// One edit of the cluster or of the run's time line.
 #[derive(Debug, Clone, PartialEq)]
@@ -148,9 +152,16 @@ impl ClusterEdit {
                 if *partition >= t.partitions {
                     return;
                 }
-                let mut l: Vec<u32> = (0..t.partitions).map(|p| t.leader(p, count)).collect();
-                l[*partition as usize] = *broker;
-                t.leaders = Some(l);
+                // One entry per partition: `check` refuses this edit while
+                // the engine refuses the partition count (1 to 100000).
+                match &mut t.leaders {
+                    Some(l) if l.len() == t.partitions as usize => l[*partition as usize] = *broker,
+                    _ => {
+                        let mut l: Vec<u32> = (0..t.partitions).map(|p| t.leader(p, count)).collect();
+                        l[*partition as usize] = *broker;
+                        t.leaders = Some(l);
+                    }
+                }
             }
             ClusterEdit::RoundRobin(i) => {
                 if let Some(t) = s.topics.get_mut(*i as usize) {
@@ -205,16 +216,66 @@ impl ClusterEdit {
     /// The scenario after the edit, or the problems the edit adds
     /// ([`Scenario::validate`]'s, each with its path).
     ///
+    /// A problem `s` already had is not added when the edit only moves or
+    /// rewords it: removing topic or event `i` renumbers the later ones
+    /// (`topics[2]` becomes `topics[1]`) and renaming a topic changes the
+    /// messages that name it ([`Self::carry`]).
+    ///
     /// # Errors
-    /// The problems of the edited scenario that `s` did not have.
+    /// The problems of the edited scenario that `s` did not have; for a
+    /// [`ClusterEdit::SetLeader`] on a topic whose partition count the
+    /// engine refuses, that problem (explicit leaders are one per
+    /// partition, so none are written for a count out of range).
     pub fn check(&self, s: &Scenario) -> Result<Scenario, Vec<ScenarioProblem>> {
+        let old = s.validate().err().unwrap_or_default();
+        if let ClusterEdit::SetLeader { topic, .. } = self {
+            let path = format!("topics[{topic}].partitions");
+            if let Some(p) = old.iter().find(|p| p.path == path) {
+                return Err(vec![p.clone()]);
+            }
+        }
         let mut next = s.clone();
         self.apply(&mut next);
-        let added = added_problems(s, &next);
+        let carried: Vec<(String, String)> = old.iter().filter_map(|p| self.carry(s, p)).collect();
+        let added: Vec<ScenarioProblem> = next
+            .validate()
+            .err()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|p| !carried.iter().any(|(path, msg)| *path == p.path && *msg == p.error.to_string()))
+            .collect();
         if added.is_empty() {
             Ok(next)
         } else {
             Err(added)
+        }
+    }
+
+    /// How problem `p` of `s` reads after this edit (path, message), or
+    /// `None` when the edit removes what it is about: a removal of topic or
+    /// event `i` drops its problems and renumbers the later ones; a rename
+    /// rewrites `'old'` as `'new'` in the problems of the topic and of the
+    /// events that name it; other edits keep it as it is.
+    fn carry(&self, s: &Scenario, p: &ScenarioProblem) -> Option<(String, String)> {
+        let msg = p.error.to_string();
+        match self {
+            ClusterEdit::RemoveTopic(i) => renumber(&p.path, "topics", *i).map(|path| (path, msg)),
+            ClusterEdit::RemoveEvent(i) => renumber(&p.path, "events", *i).map(|path| (path, msg)),
+            ClusterEdit::RenameTopic { index, name } => {
+                let Some(old) = s.topics.get(*index as usize).map(|t| t.name.as_str()) else {
+                    return Some((p.path.clone(), msg));
+                };
+                let about_it = match indexed(&p.path) {
+                    Some(("topics", j)) => j == *index,
+                    Some(("events", j)) => {
+                        matches!(s.events.get(j as usize), Some(ScenarioEvent::MoveLeader { topic, .. }) if topic == old)
+                    }
+                    _ => false,
+                };
+                let msg = if about_it { msg.replace(&format!("'{old}'"), &format!("'{name}'")) } else { msg };
+                Some((p.path.clone(), msg))
+            }
+            _ => Some((p.path.clone(), msg)),
         }
     }
 
@@ -223,12 +284,44 @@ impl ClusterEdit {
     pub fn refusal(&self, s: &Scenario) -> Option<String> {
         self.check(s).err().map(|ps| ps.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "))
     }
+
+    /// The list and index the edit is about (`("topics", 2)`), `None` for
+    /// an edit that adds an item: the editor says a refusal there.
+    pub fn target(&self) -> Option<(&'static str, u32)> {
+        match self {
+            ClusterEdit::AddTopic | ClusterEdit::AddEvent { .. } => None,
+            ClusterEdit::RenameTopic { index, .. } | ClusterEdit::SetPartitions { index, .. } => Some(("topics", *index)),
+            ClusterEdit::SetLeader { topic, .. } => Some(("topics", *topic)),
+            ClusterEdit::RoundRobin(i) | ClusterEdit::RemoveTopic(i) => Some(("topics", *i)),
+            ClusterEdit::SetEvent { index, .. } => Some(("events", *index)),
+            ClusterEdit::RemoveEvent(i) => Some(("events", *i)),
+            ClusterEdit::SetStart { index, .. }
+            | ClusterEdit::SetStop { index, .. }
+            | ClusterEdit::SetAcks { index, .. }
+            | ClusterEdit::SetClientKind { index, .. } => Some(("workloads", *index)),
+        }
+    }
 }
 
-/// The problems of `after` that `before` did not have (same path and message).
-pub fn added_problems(before: &Scenario, after: &Scenario) -> Vec<ScenarioProblem> {
-    let old = before.validate().err().unwrap_or_default();
-    after.validate().err().unwrap_or_default().into_iter().filter(|p| !old.contains(p)).collect()
+/// The list and index a problem path starts with: `topics[2].leaders[0]`
+/// gives `("topics", 2)`.
+fn indexed(path: &str) -> Option<(&str, u32)> {
+    let (list, rest) = path.split_once('[')?;
+    let (n, _) = rest.split_once(']')?;
+    Some((list, n.parse().ok()?))
+}
+
+/// `path` after item `removed` of `list` is removed: `None` for a path
+/// inside the removed item, the index one lower for a later item.
+fn renumber(path: &str, list: &str, removed: u32) -> Option<String> {
+    match indexed(path) {
+        Some((l, j)) if l == list && j == removed => None,
+        Some((l, j)) if l == list && j > removed => {
+            let rest = &path[path.find(']').map_or(path.len(), |k| k + 1)..];
+            Some(format!("{list}[{}]{rest}", j - 1))
+        }
+        _ => Some(path.to_owned()),
+    }
 }
 
 /// The problems of `s` at `path` or inside it (`topics[0]` matches
@@ -264,9 +357,50 @@ pub fn default_event(s: &Scenario, move_leader: bool) -> Option<ScenarioEvent> {
         Some(ScenarioEvent::MoveLeader { at_ms, topic: t.name.clone(), partition: 0, to_broker })
     } else {
         let q = s.quotas.iter().find(|q| !q.entity.is_ip())?;
-        let value = if q.key == QuotaKey::RequestPercentage { q.value / 2.0 } else { (q.value / 2.0).floor().max(1.0) };
+        // A DOUBLE key (request_percentage, controller_mutation_rate) takes
+        // half as is; a LONG or INT one a whole number of at least 1.
+        let value = match q.key.config_type() {
+            ConfigType::Double => q.value / 2.0,
+            ConfigType::Long | ConfigType::Int => (q.value / 2.0).floor().max(1.0),
+        };
         Some(ScenarioEvent::SetQuota { at_ms, entity: q.entity.clone(), key: q.key, value: Some(value) })
     }
+}
+
+/// Why [`default_event`] has no event to add, as the editor says it beside
+/// the disabled button: the missing topic or broker for a leadership move,
+/// the missing client quota for a quota change. `None` when there is one.
+pub fn no_default_event(s: &Scenario, move_leader: bool) -> Option<String> {
+    if default_event(s, move_leader).is_some() {
+        return None;
+    }
+    Some(if !move_leader {
+        "A quota change needs a client quota: add one in the Quotas panel.".to_owned()
+    } else if s.topics.is_empty() {
+        "A leadership move needs a topic: add one above.".to_owned()
+    } else {
+        format!(
+            "A leadership move needs at least 2 brokers, and there is {}: raise Brokers above.",
+            super::count_of(u64::from(s.brokers.count), "broker", "brokers")
+        )
+    })
+}
+
+/// How many workloads (clients) use each connection of `s`, by name: the
+/// client kind is a setting of the connection, which several clients may
+/// share.
+pub fn clients_per_connection(s: &Scenario) -> std::collections::BTreeMap<&str, usize> {
+    let mut out = std::collections::BTreeMap::new();
+    for w in &s.workloads {
+        *out.entry(super::workload_connection(w)).or_insert(0) += 1;
+    }
+    out
+}
+
+/// The note beside a client's kind when its connection `conn` has
+/// `clients` clients (more than one): the kind changes for all of them.
+pub fn client_kind_note(conn: &str, clients: usize) -> Option<String> {
+    (clients > 1).then(|| format!("Changes connection '{conn}', used by {clients} clients: the kind is the connection's, so it changes for all of them."))
 }
 
 /// The entities a `set_quota` event may name in the editor: those of the
@@ -292,7 +426,7 @@ pub fn event_entities(s: &Scenario) -> Vec<QuotaEntity> {
 /// more partitions.
 pub fn spread_note(s: &Scenario, t: &TopicSpec) -> Option<String> {
     let count = s.brokers.count;
-    let leaders: std::collections::BTreeSet<u32> = (0..t.partitions).map(|p| t.leader(p, count)).collect();
+    let leaders = leader_set(t, count);
     if count < 2 || leaders.len() as u32 >= count.min(t.partitions.max(1)).max(2) {
         return None;
     }
@@ -311,6 +445,28 @@ pub fn spread_note(s: &Scenario, t: &TopicSpec) -> Option<String> {
         super::count_of(leaders.len() as u64, "broker", "brokers"),
         leaders.len()
     ))
+}
+
+/// The brokers leading a partition of `t` with `broker_count` brokers,
+/// placed as [`TopicSpec::leader`] places them: the explicit `leaders` for
+/// the partitions they list, round robin (partition `p` on broker
+/// `p mod broker_count`) for the others.
+///
+/// O(`leaders.len()` + min(partitions, brokers)): round robin over `n`
+/// consecutive partitions uses `min(n, broker_count)` consecutive brokers
+/// (mod `broker_count`), so no loop runs once per partition, whatever the
+/// partition count a link gives.
+pub fn leader_set(t: &TopicSpec, broker_count: u32) -> BTreeSet<u32> {
+    let count = u64::from(broker_count.max(1));
+    let explicit = t.leaders.as_deref().unwrap_or(&[]);
+    let listed = explicit.len().min(t.partitions as usize);
+    let mut set: BTreeSet<u32> = explicit[..listed].iter().copied().collect();
+    let rest = u64::from(t.partitions) - listed as u64;
+    let first = listed as u64 % count;
+    for k in 0..rest.min(count) {
+        set.insert(((first + k) % count) as u32);
+    }
+    set
 }
 
 /// Reads a `set_quota` event's value as typed: empty text removes the key
@@ -434,6 +590,126 @@ mod tests {
         assert!(ClusterEdit::SetStart { index: 0, start_ms: 100 }.check(&s).is_ok());
         let fixed = ClusterEdit::RoundRobin(0).check(&s).unwrap();
         assert!(fixed.validate().is_ok());
+    }
+
+    /// Three brokers, topics lab, topic-2 and topic-3, partition 0 of
+    /// topic-3 on broker 2, then one broker: topic-3 has a problem.
+    fn topic_3_on_a_missing_broker() -> Scenario {
+        let mut s = lab();
+        s.brokers.count = 3;
+        let s = ClusterEdit::AddTopic.check(&s).unwrap();
+        let s = ClusterEdit::AddTopic.check(&s).unwrap();
+        assert_eq!(s.topics.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["lab", "topic-2", "topic-3"]);
+        let mut s = ClusterEdit::SetLeader { topic: 2, partition: 0, broker: 2 }.check(&s).unwrap();
+        s.brokers.count = 1;
+        assert_eq!(problems_at(&s, "topics[2]").len(), 1);
+        s
+    }
+
+    #[test]
+    fn removing_or_renaming_an_item_is_not_refused_for_the_problems_it_renumbers_or_renames() {
+        let s = topic_3_on_a_missing_broker();
+        // topics[2] becomes topics[1]: the same problem, not an added one.
+        let removed = ClusterEdit::RemoveTopic(1).check(&s).unwrap();
+        assert_eq!(problems_at(&removed, "topics[1]").len(), 1);
+        // Renaming the topic with the problem rewords it, and adds nothing.
+        let renamed = ClusterEdit::RenameTopic { index: 2, name: "orders".into() }.check(&s).unwrap();
+        assert!(problems_at(&renamed, "topics[2]")[0].contains("of topic 'orders' is led by broker 2"));
+        // The used topic still cannot go, and the refusal says why.
+        let msg = ClusterEdit::RemoveTopic(0).refusal(&s).unwrap();
+        assert!(msg.starts_with("workloads[0].producer.topic: A workload uses the topic 'lab', which is not defined in topics."), "{msg}");
+        // A rename onto another topic's name is still refused.
+        let msg = ClusterEdit::RenameTopic { index: 1, name: "lab".into() }.refusal(&s).unwrap();
+        assert!(msg.contains("Topic 'lab' is defined twice."), "{msg}");
+    }
+
+    #[test]
+    fn removing_an_event_is_refused_only_for_a_problem_it_adds() {
+        let mut s = lab();
+        s.brokers.count = 3;
+        s.topics[0].partitions = 3;
+        let mv = |at_ms, to_broker| ScenarioEvent::MoveLeader { at_ms, topic: "lab".into(), partition: 0, to_broker };
+        s.events = vec![mv(5000, 1), mv(6000, 0)];
+        assert!(s.validate().is_ok());
+        // A third move, to broker 2, gets a problem of its own: the broker
+        // count goes down to 2.
+        let mut bad = s.clone();
+        bad.events.push(mv(7000, 2));
+        bad.brokers.count = 2;
+        assert_eq!(problems_at(&bad, "events[2]").len(), 1);
+        // Removing events[0] renumbers the others; the move back to broker
+        // 0 then moves to the broker already leading: that one is added.
+        let msg = ClusterEdit::RemoveEvent(0).refusal(&bad).unwrap();
+        assert!(msg.starts_with("events[0].to_broker: The move_leader event moves partition 0 of topic 'lab' to broker 0, but"), "{msg}");
+        assert!(!msg.contains("events[1]"), "{msg}");
+        // Removing the move back (events[1]) adds nothing: the problem of
+        // the third move is the same one, now at events[1].
+        let one = ClusterEdit::RemoveEvent(1).check(&bad).unwrap();
+        assert_eq!(one.events.len(), 2);
+        assert_eq!(problems_at(&one, "events[1]").len(), 1);
+    }
+
+    #[test]
+    fn the_leader_set_is_the_set_of_every_partition_s_leader_without_a_loop_per_partition() {
+        let topic = |partitions, leaders: Option<Vec<u32>>| TopicSpec { name: "t".into(), partitions, preload: None, leaders };
+        let naive = |t: &TopicSpec, n: u32| (0..t.partitions).map(|p| t.leader(p, n)).collect::<BTreeSet<u32>>();
+        for partitions in [1, 2, 3, 5, 7, 12] {
+            for brokers in [1, 2, 3, 4, 10] {
+                for leaders in [None, Some(vec![2, 2]), Some(vec![3; partitions as usize]), Some(vec![1; partitions as usize + 2])] {
+                    let t = topic(partitions, leaders);
+                    assert_eq!(leader_set(&t, brokers), naive(&t, brokers), "{t:?} on {brokers}");
+                }
+            }
+        }
+        // Four billion partitions from a link: 3 brokers at once.
+        let huge = topic(4_000_000_000, None);
+        assert_eq!(leader_set(&huge, 3), BTreeSet::from([0, 1, 2]));
+        let mut s = lab();
+        s.brokers.count = 3;
+        s.topics[0] = TopicSpec { name: "lab".into(), ..huge };
+        assert_eq!(spread_note(&s, &s.topics[0]), None);
+        // A leader is not chosen for it: its count is the reason.
+        let msg = ClusterEdit::SetLeader { topic: 0, partition: 1, broker: 2 }.refusal(&s).unwrap();
+        assert!(msg.starts_with("topics[0].partitions: Topic 'lab' has 4000000000 partitions"), "{msg}");
+    }
+
+    #[test]
+    fn a_quota_change_halves_a_double_key_as_is() {
+        // Kafka declares controller_mutation_rate and request_percentage
+        // DOUBLE (QuotaConfig): half of 0.5 is 0.25, not 1.
+        let mut s = lab();
+        s.quotas = vec![quota_engine::sim::QuotaSetting { entity: QuotaEntity::user("u"), key: QuotaKey::ControllerMutationRate, value: 0.5 }];
+        assert!(matches!(default_event(&s, false), Some(ScenarioEvent::SetQuota { value: Some(v), .. }) if v == 0.25));
+        s.quotas[0].key = QuotaKey::RequestPercentage;
+        assert!(matches!(default_event(&s, false), Some(ScenarioEvent::SetQuota { value: Some(v), .. }) if v == 0.25));
+        // A LONG key stays whole, at least 1.
+        s.quotas[0].key = QuotaKey::ProducerByteRate;
+        s.quotas[0].value = 3.0;
+        assert!(matches!(default_event(&s, false), Some(ScenarioEvent::SetQuota { value: Some(v), .. }) if v == 1.0));
+    }
+
+    #[test]
+    fn a_missing_default_event_names_what_is_missing() {
+        let mut s = lab();
+        assert_eq!(no_default_event(&s, true).unwrap(), "A leadership move needs at least 2 brokers, and there is 1 broker: raise Brokers above.");
+        s.brokers.count = 2;
+        assert_eq!(no_default_event(&s, true), None);
+        s.topics.clear();
+        assert_eq!(no_default_event(&s, true).unwrap(), "A leadership move needs a topic: add one above.");
+        assert_eq!(no_default_event(&s, false), None);
+        s.quotas.clear();
+        assert!(no_default_event(&s, false).unwrap().starts_with("A quota change needs a client quota"));
+    }
+
+    #[test]
+    fn a_shared_connection_s_kind_is_said_to_change_for_its_clients() {
+        let mut s = lab();
+        let on = clients_per_connection(&s);
+        assert_eq!(client_kind_note("app", on["app"]), None);
+        s.workloads.push(s.workloads[0].clone());
+        let on = clients_per_connection(&s);
+        assert_eq!(on["app"], 2);
+        assert!(client_kind_note("app", on["app"]).unwrap().starts_with("Changes connection 'app', used by 2 clients"));
     }
 
     #[test]

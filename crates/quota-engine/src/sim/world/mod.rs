@@ -50,8 +50,10 @@ use recording::{ClientInfo, QuotaSlot, SensorKey};
 ///
 /// Kafka: `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`, clients/src/main/java/org/apache/kafka/common/record/DefaultRecordBatch.java.
 pub(crate) const BATCH_OVERHEAD: u64 = 61;
-/// The longest run simulated, ms (one day): horizons and start times are capped.
-pub(crate) const HORIZON_CAP_MS: u64 = 86_400_000;
+/// The longest run simulated, ms (one day): horizons, start and stop times
+/// and event times are capped at it (not a Kafka limit: a bound of the
+/// simulation).
+pub const HORIZON_CAP_MS: u64 = 86_400_000;
 
 fn varint_len(v: u64) -> u64 {
     let mut n = 1;
