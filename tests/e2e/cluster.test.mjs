@@ -299,3 +299,18 @@ test('?embed=cluster shows the cluster panel alone', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('an event after the end of the run is said not to happen', async () => {
+  const { page, errors, context } = await openApp(browser, server.url, { viewport: { width: 1280, height: 900 } });
+  await page.getByTestId('add-set-quota').click();
+  await page.getByTestId('event-0').waitFor();
+  // The lab's 30 MB run lasts about 12 s: the quota change at 5 s happens.
+  assert.equal(await page.getByTestId('ev0-after-end').count(), 0);
+  // 1,000 records end the run well before 5 s.
+  await openSetup(page);
+  await page.locator('#w0-records').fill('1000');
+  await page.getByTestId('ev0-after-end').waitFor();
+  assert.match(await page.getByTestId('ev0-after-end').innerText(), /^The run ends at .*, before this event at 5\.00 s: it does not happen\./);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

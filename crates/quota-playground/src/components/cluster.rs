@@ -123,7 +123,7 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64) -> Html {
                                 }) }
                                 <td class="total" data-testid="cluster-budget-total" data-rate-sum={format!("{:.0}", r.rate_sum)}
                                     data-bound-sum={r.bound_sum.map(|v| format!("{v:.0}"))}>
-                                    <span class="cell-line">{ format!("quota {}", r.bound_sum.map_or("unlimited".to_owned(), |v| format!("{} ({} brokers)", model::fmt_rate(v), r.cells.iter().flatten().count()))) }</span>
+                                    <span class="cell-line">{ format!("quota {}", r.bound_sum.map_or("unlimited".to_owned(), |v| format!("{} ({})", model::fmt_rate(v), model::count_of(r.cells.iter().flatten().count() as u64, "broker", "brokers")))) }</span>
                                     <span class="cell-line">{ format!("measured {}", model::fmt_rate(r.rate_sum)) }</span>
                                     <span class="cell-line">{ model::fmt_bytes(r.bytes as f64) }</span>
                                 </td>

@@ -372,10 +372,31 @@ fn event_editor(ed: &Ed, i: usize, e: &ScenarioEvent) -> Html {
             <legend>{ format!("{title} at {}", model::fmt_ms(e.at_ms() as f64)) }</legend>
             <div class="grid">{ at }{ fields }</div>
             { problems(all, &format!("events[{i}]"), format!("ev{i}-problems")) }
+            { after_end_note(ed, i, e) }
             <button type="button" class="ghost danger" aria-label={format!("Remove the {} at {}", title.to_lowercase(), model::fmt_ms(e.at_ms() as f64))}
                 onclick={ed.click(ClusterEdit::RemoveEvent(idx))}>{ "Remove event" }</button>
             { ed.refusal_note(|e| e.target() == Some(("events", idx)), format!("ev{i}-refused")) }
         </fieldset>
+    }
+}
+
+/// An event placed after the run's end never happens: the run (shown, not
+/// one still being computed) stops when its clients are done, which can be
+/// long before a time picked on the default time line.
+fn after_end_note(ed: &Ed, i: usize, e: &ScenarioEvent) -> Html {
+    let Ok(t) = &ed.ctx.sim.result else { return html! {} };
+    let at = e.at_ms() as f64;
+    if ed.ctx.updating || t.hit_horizon || at <= t.end_ms {
+        return html! {};
+    }
+    html! {
+        <p class="msg warn" role="note" data-testid={format!("ev{i}-after-end")}>
+            { format!(
+                "The run ends at {}, when its clients are done, before this event at {}: it does not happen. Give the clients more records (or start them later) so that the run lasts past it.",
+                model::fmt_ms(t.end_ms),
+                model::fmt_ms(at)
+            ) }
+        </p>
     }
 }
 
