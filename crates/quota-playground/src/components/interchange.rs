@@ -294,6 +294,12 @@ fn import_box() -> Html {
                     None => String::new(),
                 } }
             </p>
+            // Import takes quotas only: say so for a whole scenario file.
+            if detected.as_ref().is_some_and(|d| d.format == quota_formats::detect::Format::ScenarioJson) {
+                <p class="msg hint" data-testid="import-scenario-note">
+                    { "Import takes this scenario file's quotas only. To open the whole scenario (connections, workloads, brokers, events), make its link with kafka-quota link FILE and open that." }
+                </p>
+            }
             <div class="import-status" aria-live="polite" aria-busy={stale.to_string()} data-testid="import-status-box">{ status }</div>
             <fieldset class="import-mode">
                 <legend>{ "Import into the scenario" }</legend>
