@@ -88,6 +88,7 @@ pub use scenario::{
     Workload,
 };
 pub use validate::ScenarioProblem;
+pub use world::HORIZON_CAP_MS;
 pub use timeline::{
     fnv1a64, BoundChange, BrokerTrack, BudgetTotals, BufferPoint, ClientKind, ClientMetrics,
     ClientStop, ClientThrottle, ClientTotals, ClientTrack, ClusterTotals, EventMarker,

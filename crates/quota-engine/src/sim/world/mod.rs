@@ -50,8 +50,9 @@ use recording::{ClientInfo, QuotaSlot, SensorKey};
 ///
 /// Kafka: `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`, clients/src/main/java/org/apache/kafka/common/record/DefaultRecordBatch.java.
 pub(crate) const BATCH_OVERHEAD: u64 = 61;
-/// The longest run simulated, ms (one day): horizons and start times are capped.
-pub(crate) const HORIZON_CAP_MS: u64 = 86_400_000;
+/// The longest run simulated, ms (one day): horizons and start times are
+/// capped (a modelling bound of this engine, not a Kafka setting).
+pub const HORIZON_CAP_MS: u64 = 86_400_000;
 
 fn varint_len(v: u64) -> u64 {
     let mut n = 1;
