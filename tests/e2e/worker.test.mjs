@@ -196,3 +196,32 @@ test('a #text= link past the page limits is refused with the link sentence', asy
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('an edit made while the import worker reads a #text= link is kept; a button loads the link', async () => {
+  // The import/export worker's answers arrive 3 s late, so the edit below
+  // happens while the text is being read.
+  const { page, errors, context } = await open(`text=${encodeURIComponent('connection: listener=SASL_SSL user=bob client.id=c9')}`, () => {
+    const Real = window.Worker;
+    window.Worker = class extends Real {
+      set onmessage(f) {
+        const slow = !String(this.__url).includes('sim-worker');
+        super.onmessage = f && ((e) => (slow ? setTimeout(() => f(e), 3000) : f(e)));
+      }
+      get onmessage() { return super.onmessage; }
+      constructor(url, options) { super(url, options); this.__url = url; }
+    };
+  });
+  await page.getByTestId('text-pending').waitFor();
+  const field = page.getByLabel('producer_byte_rate of users/tenant-a', { exact: true });
+  await field.fill('3000000');
+  await field.press('Tab');
+  await page.getByTestId('text-not-loaded').waitFor({ timeout: 30000 });
+  assert.match(await page.getByTestId('text-not-loaded').innerText(), /was not loaded: the page was edited while it was being read/);
+  assert.equal(await field.inputValue(), '3000000', 'the edit stays');
+  assert.equal(await page.getByTestId('principal-name').innerText(), 'User:tenant-a');
+  await page.getByTestId('text-load-anyway').click();
+  await page.getByTestId('principal-name').filter({ hasText: 'User:bob' }).waitFor({ timeout: 10000 });
+  assert.equal(await page.getByTestId('text-not-loaded').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
