@@ -4,7 +4,7 @@
 //!
 //! - **No new bytes.** The worker gets the page's compiled
 //!   `WebAssembly.Module` in a message (`wasm_bindgen::module()`) and imports
-//!   the page's own wasm-bindgen JS (the `modulepreload` link Trunk writes),
+//!   the page's own wasm-bindgen JS (its `import.meta.url`),
 //!   so no second binary exists; [`crate::run`] sees that it runs in a
 //!   worker and serves requests instead of rendering. The worker starts
 //!   with the first run of a scenario past [`SYNC_CLIENT_SECONDS`] (the
