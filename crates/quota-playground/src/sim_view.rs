@@ -50,12 +50,13 @@ impl SimView {
 }
 
 /// Whether `scenario` is simulated on the main thread: its estimated cost,
-/// simulated client-seconds ([`model::client_seconds`]), is at most
-/// [`sim_worker::SYNC_CLIENT_SECONDS`]. Decided from this scenario, not from
+/// simulated client-seconds ([`model::client_seconds`]) and partitions
+/// ([`model::partitions`]), is at most [`sim_worker::SYNC_CLIENT_SECONDS`]
+/// and [`sim_worker::SYNC_PARTITIONS`]. Decided from this scenario, not from
 /// how long the last run took, so the first run after loading a large
 /// link, lesson or import already goes to the worker.
 pub(crate) fn runs_here(scenario: &Scenario) -> bool {
-    model::client_seconds(scenario) <= sim_worker::SYNC_CLIENT_SECONDS
+    model::client_seconds(scenario) <= sim_worker::SYNC_CLIENT_SECONDS && model::partitions(scenario) <= sim_worker::SYNC_PARTITIONS
 }
 
 /// What [`use_simulation`] keeps between renders.
@@ -210,5 +211,8 @@ mod tests {
         let mut long = crate::presets::default_scenario();
         long.horizon_ms *= 20;
         assert!(!runs_here(&long), "{}", model::client_seconds(&long));
+        let mut wide = crate::presets::default_scenario();
+        wide.topics[0].partitions = 10_000;
+        assert!(!runs_here(&wide));
     }
 }
