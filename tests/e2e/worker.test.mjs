@@ -219,6 +219,7 @@ test('an edit made while the import worker reads a #text= link is kept; a button
   assert.match(await page.getByTestId('text-not-loaded').innerText(), /was not loaded: the page was edited while it was being read/);
   assert.equal(await field.inputValue(), '3000000', 'the edit stays');
   assert.equal(await page.getByTestId('principal-name').innerText(), 'User:tenant-a');
+  await shot(page, 'worker-text-not-loaded');
   await page.getByTestId('text-load-anyway').click();
   await page.getByTestId('principal-name').filter({ hasText: 'User:bob' }).waitFor({ timeout: 10000 });
   assert.equal(await page.getByTestId('text-not-loaded').count(), 0);
