@@ -1,7 +1,8 @@
 // The release build loads in headless Chromium and renders without errors.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, shot } from './harness.mjs';
+import { readFile } from 'node:fs/promises';
+import { serve, launch, openPage, shot, permalink } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -26,6 +27,15 @@ test('the build works from a sub-path (a docs site or GitHub Pages), import work
     assert.ok(link.startsWith(`${sub.url}#v1.`), link);
     assert.deepEqual(errors, []);
     await context.close();
+    // The simulation worker finds the page's module from the sub-path too:
+    // 100 producers are simulated there (no main-thread note).
+    const fixture = JSON.parse(await readFile(new URL('../fixtures/bench/100-clients-3-brokers.json', import.meta.url), 'utf8'));
+    const big = await openPage(browser, `${sub.url}#${await permalink(fixture.scenario)}`);
+    await big.page.waitForFunction(() => document.body.dataset.simRev === document.body.dataset.revision, undefined, { timeout: 30000 });
+    assert.match(await big.page.locator('#focus-sensor option', { hasText: 'user=tenant-0 on broker 0' }).innerText(), /\(5 kB\/s\)/);
+    assert.equal(await big.page.getByTestId('sim-note').count(), 0, 'the worker was used');
+    assert.deepEqual(big.errors, []);
+    await big.context.close();
   } finally {
     await sub.close();
   }

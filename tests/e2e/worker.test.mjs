@@ -49,7 +49,7 @@ const caughtUp = (page) => page.waitForFunction(
  * the run updates; resolves to the long tasks (ms) and the time to the run. */
 async function typeFive() {
   const { page, errors, context } = await open(await permalink(fixture.scenario));
-  // Let the page settle after its first render (the worker starts with the first edit).
+  // Let the page settle after its first render (the link's first run is in the worker).
   await page.waitForTimeout(1500);
   const budget = page.locator('#focus-sensor option', { hasText: 'user=tenant-0 on broker 0' });
   assert.match(await budget.innerText(), /\(5 kB\/s\)/);
@@ -62,10 +62,16 @@ async function typeFive() {
   for (const ch of '12345') {
     await page.keyboard.type(ch);
     last = Date.now();
-    // The previous run stays, marked as updating, while the worker computes.
-    if (await page.getByTestId('sim-updating').isVisible()) {
+    // The previous run stays, marked as updating, while the worker computes
+    // (the live region's text and the body's aria-busy read at once: the
+    // run may arrive between two reads).
+    const [said, busy] = await page.evaluate(() => [
+      document.querySelector('[data-testid=sim-updating]').textContent,
+      document.querySelector('[data-testid=sim-body]').getAttribute('aria-busy'),
+    ]);
+    if (said.startsWith('Updating…')) {
       sawUpdating = true;
-      assert.equal(await page.getByTestId('sim-body').getAttribute('aria-busy'), 'true');
+      assert.equal(busy, 'true');
     }
     await page.waitForTimeout(60);
   }
@@ -77,6 +83,7 @@ async function typeFive() {
   assert.match(await page.locator('#answer').innerText(), /p000 \(User:tenant-0, client\.id app-0\): Produce: 500\.01 MB\/s/);
   assert.match(await budget.innerText(), /\(500\.01 MB\/s\)/);
   assert.equal(await page.getByTestId('sim-updating').isVisible(), false);
+  assert.equal((await page.getByTestId('sim-updating').textContent()).trim(), '', 'the live region stays, empty');
   assert.equal(await page.getByTestId('sim-body').getAttribute('aria-busy'), 'false');
   assert.equal(await page.getByTestId('sim-note').count(), 0, 'the worker was used');
   await shot(page, 'worker-100-producers');
@@ -118,6 +125,104 @@ test('without a Worker the page simulates on the main thread and says so', async
   await caughtUp(page);
   assert.match(await page.getByTestId('sim-note').innerText(), /The simulation runs on the page's main thread.*Web Worker is not available/);
   assert.match(await page.locator('#focus-sensor option', { hasText: 'user=tenant-0 on broker 0' }).innerText(), /\(50\.01 kB\/s\)/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** An init script counting the simulation workers the page starts. */
+const countWorkers = () => {
+  window.__simWorkers = 0;
+  const Real = window.Worker;
+  window.Worker = class extends Real {
+    constructor(url, options) {
+      super(url, options);
+      if (String(url).includes('sim-worker-loader')) window.__simWorkers += 1;
+    }
+  };
+};
+
+test("this scenario's size decides where its first run goes: the lab on the main thread, 100 producers in the worker", async () => {
+  const lab = await open('', countWorkers);
+  await caughtUp(lab.page);
+  assert.equal(await lab.page.evaluate(() => window.__simWorkers), 0, 'the lab scenario starts no worker');
+  assert.deepEqual(lab.errors, []);
+  await lab.context.close();
+
+  const { page, errors, context } = await open(await permalink(fixture.scenario), countWorkers);
+  await caughtUp(page);
+  // No edit: the link's own run went to the worker.
+  assert.equal(await page.evaluate(() => window.__simWorkers), 1);
+  assert.match(await page.locator('#focus-sensor option', { hasText: 'user=tenant-0 on broker 0' }).innerText(), /\(5 kB\/s\)/);
+  assert.equal(await page.getByTestId('sim-note').count(), 0, 'the worker was used');
+  // The live region stays (empty) once the run is current; the clients'
+  // scroll box is reachable by keyboard and named.
+  assert.equal(await page.getByTestId('sim-updating').count(), 1);
+  assert.equal((await page.getByTestId('sim-updating').innerText()).trim(), '');
+  const wrap = page.getByTestId('clients-wrap');
+  assert.equal(await wrap.getAttribute('tabindex'), '0');
+  assert.equal(await wrap.getAttribute('role'), 'region');
+  assert.match(await wrap.getAttribute('aria-label'), /Clients/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a simulation worker that never says ready is given up after 10 s: the run is computed on the main thread, with the note', async () => {
+  const { page, errors, context } = await open(await permalink(fixture.scenario), () => {
+    const Real = window.Worker;
+    window.Worker = class extends Real {
+      constructor(url, options) {
+        // The simulation worker gets a loader that never answers.
+        super(String(url).includes('sim-worker-loader') ? URL.createObjectURL(new Blob([''], { type: 'text/javascript' })) : url, options);
+      }
+    };
+  });
+  await page.getByTestId('sim-note').waitFor({ timeout: 20000 });
+  assert.match(await page.getByTestId('sim-note').innerText(), /main thread.*it did not start within 10 seconds/);
+  await caughtUp(page);
+  assert.match(await page.locator('#focus-sensor option', { hasText: 'user=tenant-0 on broker 0' }).innerText(), /\(5 kB\/s\)/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a #text= link past the page limits is refused with the link sentence', async () => {
+  const text = Array.from({ length: 1001 }, (_, i) => `connection: name=c${i} listener=PLAINTEXT client.id=c${i}`).join('\n');
+  const { page, errors, context } = await open(`text=${encodeURIComponent(text)}`);
+  await page.getByTestId('text-problems').waitFor({ timeout: 30000 });
+  const box = await page.getByTestId('text-problems').innerText();
+  assert.match(box, /This link's scenario has 1001 connections; the playground takes at most 1000/);
+  assert.match(box, /kafka-quota simulate/);
+  // The default scenario stays.
+  assert.match(await page.locator('#answer').innerText(), /tenant-a/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an edit made while the import worker reads a #text= link is kept; a button loads the link', async () => {
+  // The import/export worker's answers arrive 3 s late, so the edit below
+  // happens while the text is being read.
+  const { page, errors, context } = await open(`text=${encodeURIComponent('connection: listener=SASL_SSL user=bob client.id=c9')}`, () => {
+    const Real = window.Worker;
+    window.Worker = class extends Real {
+      set onmessage(f) {
+        const slow = !String(this.__url).includes('sim-worker');
+        super.onmessage = f && ((e) => (slow ? setTimeout(() => f(e), 3000) : f(e)));
+      }
+      get onmessage() { return super.onmessage; }
+      constructor(url, options) { super(url, options); this.__url = url; }
+    };
+  });
+  await page.getByTestId('text-pending').waitFor();
+  const field = page.getByLabel('producer_byte_rate of users/tenant-a', { exact: true });
+  await field.fill('3000000');
+  await field.press('Tab');
+  await page.getByTestId('text-not-loaded').waitFor({ timeout: 30000 });
+  assert.match(await page.getByTestId('text-not-loaded').innerText(), /was not loaded: the page was edited while it was being read/);
+  assert.equal(await field.inputValue(), '3000000', 'the edit stays');
+  assert.equal(await page.getByTestId('principal-name').innerText(), 'User:tenant-a');
+  await shot(page, 'worker-text-not-loaded');
+  await page.getByTestId('text-load-anyway').click();
+  await page.getByTestId('principal-name').filter({ hasText: 'User:bob' }).waitFor({ timeout: 10000 });
+  assert.equal(await page.getByTestId('text-not-loaded').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

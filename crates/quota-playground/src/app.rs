@@ -226,6 +226,7 @@ pub fn app() -> Html {
         Some(TextLoad::Failed(errors)) if state.revision == 1 => html! {
             <TextProblems errors={errors.clone()} note={Some(AttrValue::from("The panels below show the default scenario; the first edit hides this box."))} />
         },
+        Some(TextLoad::Edited { load }) => html! { <crate::text_problems::TextNotLoaded load={load.clone()} /> },
         _ => text_box.clone().unwrap_or_default(),
     };
     let ctx = Ctx { state: state.clone(), analysis, sim, updating, embed, narrow };

@@ -21,6 +21,9 @@ pub(crate) struct SimView {
     /// Said under the transport when the simulation worker could not be
     /// used ([`sim_worker::fallback_note`]).
     pub(crate) note: Option<String>,
+    /// No run yet ([`SimView::waiting`]): the panel says the first one is
+    /// being computed.
+    pub(crate) waiting: bool,
 }
 
 impl SimView {
@@ -32,7 +35,12 @@ impl SimView {
     /// The view of a run done elsewhere (the worker).
     pub(crate) fn from_result(result: Result<Timeline, String>) -> Self {
         let events = result.as_ref().map(Timeline::event_times).unwrap_or_default();
-        SimView { result, events, note: None }
+        SimView { result, events, note: None, waiting: false }
+    }
+
+    /// No run yet: the first run of the scenario is in the worker.
+    pub(crate) fn waiting() -> Self {
+        SimView { waiting: true, ..Self::from_result(Err(String::new())) }
     }
 
     /// The end of simulated time (ms), 0 without a Timeline.
@@ -41,13 +49,22 @@ impl SimView {
     }
 }
 
+/// Whether `scenario` is simulated on the main thread: its estimated cost,
+/// simulated client-seconds ([`model::client_seconds`]) and partitions
+/// ([`model::partitions`]), is at most [`sim_worker::SYNC_CLIENT_SECONDS`]
+/// and [`sim_worker::SYNC_PARTITIONS`]. Decided from this scenario, not from
+/// how long the last run took, so the first run after loading a large
+/// link, lesson or import already goes to the worker.
+pub(crate) fn runs_here(scenario: &Scenario) -> bool {
+    model::client_seconds(scenario) <= sim_worker::SYNC_CLIENT_SECONDS && model::partitions(scenario) <= sim_worker::SYNC_PARTITIONS
+}
+
 /// What [`use_simulation`] keeps between renders.
 struct Shown {
-    /// The revision `view` simulates.
+    /// The revision `view` simulates (0: none yet, the first run is in
+    /// the worker).
     rev: u64,
     view: Rc<SimView>,
-    /// How long the last run took (ms), on this thread or in the worker.
-    last_ms: f64,
     /// The newest revision rendered, and its scenario.
     latest: (u64, Scenario),
     /// Why the worker cannot be used, once it cannot.
@@ -58,13 +75,7 @@ struct Shown {
 
 impl Shown {
     fn run_here(&mut self, rev: u64, scenario: &Scenario) {
-        let start = platform::now_ms();
         let mut view = SimView::of(scenario);
-        // A refusal (no clients, a limit, a validation error) is quick and
-        // says nothing of how long the next run takes.
-        if view.result.is_ok() {
-            self.last_ms = platform::now_ms() - start;
-        }
         view.note = self.no_worker.as_deref().map(sim_worker::fallback_note);
         self.view = Rc::new(view);
         self.rev = rev;
@@ -72,23 +83,23 @@ impl Shown {
 }
 
 /// The simulation of revision `rev` of `scenario`, and whether a newer one
-/// is being computed (the view is then the previous revision's). The first
-/// run, and any run after one that took at most
-/// [`sim_worker::SYNC_BUDGET_MS`], happens on the main thread during the
-/// render; others in the worker, coalesced. Without a worker, on the main
-/// thread with a note.
+/// is being computed (the view is then the previous revision's, or
+/// [`SimView::waiting`] before the first). A scenario that [`runs_here`]
+/// is simulated on the main thread during the render; others in the
+/// worker, coalesced. Without a worker, on the main thread with a note.
 #[hook]
 pub(crate) fn use_simulation(rev: u64, scenario: &Scenario) -> (Rc<SimView>, bool) {
     let shown = use_mut_ref(|| {
         let mut s = Shown {
-            rev,
-            view: Rc::new(SimView::from_result(Err(String::new()))),
-            last_ms: 0.0,
+            rev: 0,
+            view: Rc::new(SimView::waiting()),
             latest: (rev, scenario.clone()),
             no_worker: None,
             applied_at: 0.0,
         };
-        s.run_here(rev, scenario);
+        if runs_here(scenario) {
+            s.run_here(rev, scenario);
+        }
         s
     });
     let redraw = use_force_update();
@@ -97,7 +108,7 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario) -> (Rc<SimView>, boo
         if s.latest.0 != rev {
             s.latest = (rev, scenario.clone());
         }
-        let quick = s.last_ms <= sim_worker::SYNC_BUDGET_MS || s.no_worker.is_some();
+        let quick = runs_here(scenario) || s.no_worker.is_some();
         if s.rev != rev && quick {
             s.run_here(rev, scenario);
         }
@@ -108,10 +119,9 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario) -> (Rc<SimView>, boo
             let listener = Callback::from(move |event: sim_worker::SimEvent| {
                 let mut s = shown.borrow_mut();
                 match event {
-                    sim_worker::SimEvent::Done(r, result, took_ms) => {
-                        if result.is_ok() {
-                            s.last_ms = took_ms;
-                        }
+                    // (How long the worker took does not steer where the
+                    // next run goes: [`runs_here`] does.)
+                    sim_worker::SimEvent::Done(r, result, _took_ms) => {
                         if r == s.latest.0 {
                             s.applied_at = platform::now_ms();
                             s.view = Rc::new(SimView::from_result(result));
@@ -126,6 +136,7 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario) -> (Rc<SimView>, boo
                         } else {
                             let mut view = SimView::from_result(s.view.result.clone());
                             view.note = s.no_worker.as_deref().map(sim_worker::fallback_note);
+                            view.waiting = s.view.waiting;
                             s.view = Rc::new(view);
                         }
                     }
@@ -144,8 +155,8 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario) -> (Rc<SimView>, boo
                 let s = shown.borrow();
                 s.rev != s.latest.0
             };
-            // The worker starts with the first edit that needs it, never
-            // at load: the page fetches nothing more before an interaction.
+            // The worker starts with the first run that needs it: at load
+            // only for a scenario past `runs_here` (never for the lab's).
             if pending {
                 let (rev, scenario) = shown.borrow().latest.clone();
                 if let Err(why) = sim_worker::request(rev, &scenario) {
@@ -174,4 +185,34 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario) -> (Rc<SimView>, boo
     }
     let s = shown.borrow();
     (s.view.clone(), s.rev != rev)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where a run goes follows the scenario's size: the lab's scenario and
+    /// the lessons on the main thread, the 100-producer benchmark, a
+    /// 1,000-client scenario or a tenfold horizon of it in the worker.
+    #[test]
+    fn the_scenario_s_size_decides_where_it_runs() {
+        assert!(runs_here(&crate::presets::default_scenario()));
+        for l in crate::presets::LESSONS {
+            assert!(runs_here(&l.scenario()), "{}", l.title);
+        }
+        let bench = include_str!("../../../tests/fixtures/bench/100-clients-3-brokers.json");
+        let envelope: serde_json::Value = serde_json::from_str(bench).unwrap();
+        let bench: Scenario = serde_json::from_value(envelope["scenario"].clone()).unwrap();
+        assert!(!runs_here(&bench));
+        let mut lab = crate::presets::default_scenario();
+        let w = lab.workloads[0].clone();
+        lab.workloads = vec![w; 1_000];
+        assert!(!runs_here(&lab));
+        let mut long = crate::presets::default_scenario();
+        long.horizon_ms *= 20;
+        assert!(!runs_here(&long), "{}", model::client_seconds(&long));
+        let mut wide = crate::presets::default_scenario();
+        wide.topics[0].partitions = 10_000;
+        assert!(!runs_here(&wide));
+    }
 }

@@ -4,12 +4,11 @@
 //!
 //! - **No new bytes.** The worker gets the page's compiled
 //!   `WebAssembly.Module` in a message (`wasm_bindgen::module()`) and imports
-//!   the page's own wasm-bindgen JS (the `modulepreload` link Trunk writes),
+//!   the page's own wasm-bindgen JS (its `import.meta.url`),
 //!   so no second binary exists; [`crate::run`] sees that it runs in a
 //!   worker and serves requests instead of rendering. The worker starts
-//!   with the first edit of a scenario whose last simulation took over
-//!   [`SYNC_BUDGET_MS`], never at load (the default lab scenario, about
-//!   12 ms, never starts it).
+//!   with the first run of a scenario past [`SYNC_CLIENT_SECONDS`] (the
+//!   default lab scenario and the lessons never start it).
 //! - **Coalescing** ([`Coalescer`]): one run in flight; later edits replace
 //!   the pending revision, so only the newest one runs next, and the result
 //!   of a stale revision is dropped.
@@ -31,11 +30,25 @@ use quota_engine::sim::{ClientTrack, Scenario, SensorTrack, Timeline};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// A scenario whose last simulation took at most this long (ms) is
-/// simulated on the main thread, without a worker round trip (the lab's
-/// default scenario: about 12 ms, so that with its render the task stays
-/// under 50 ms). Above it, in the worker.
+/// How long a simulation on the main thread may take (ms): with its render
+/// the task stays under 50 ms. [`SYNC_CLIENT_SECONDS`] follows from it.
 pub const SYNC_BUDGET_MS: f64 = 30.0;
+
+/// A scenario of at most this many simulated client-seconds
+/// ([`crate::model::client_seconds`]) is simulated on the main thread,
+/// without a worker round trip; a larger one in the worker. The estimate is
+/// the scenario's own, so the first run of a large link, lesson or import
+/// already goes to the worker. Measured (BENCHMARKS.md): the 100-producer
+/// benchmark, 66,000 client-seconds, takes about 124 ms in wasm (about 2 µs
+/// a client-second), so 10,000 take about 20 ms, under [`SYNC_BUDGET_MS`];
+/// the lab's scenario and every lesson are 600 to 1,800.
+pub const SYNC_CLIENT_SECONDS: u64 = 10_000;
+
+/// A scenario of more partitions than this (over its topics,
+/// [`crate::model::partitions`]) is simulated in the worker whatever its
+/// client-seconds: the engine's work per request grows with them (the lab's
+/// producer on 10,000 partitions: 82 ms natively, on 100,000: 815 ms).
+pub const SYNC_PARTITIONS: u64 = 1_000;
 
 /// About how many bytes one [`Part`] carries: small enough that decoding it
 /// on the page stays a few milliseconds.
@@ -303,6 +316,17 @@ impl Coalescer {
         (rev == self.latest, next)
     }
 
+    /// The revision an answer for `rev` finishes: `rev`, or for 0 (the
+    /// worker's answer to a request it could not read, [`answer`]) the run
+    /// in flight, so that its slot is released and the reason shown as its
+    /// result instead of every later edit waiting for it.
+    pub fn resolve(&self, rev: u64) -> u64 {
+        match (rev, self.in_flight) {
+            (0, Some(r)) => r,
+            _ => rev,
+        }
+    }
+
     /// Whether a run is in flight or waiting.
     pub fn busy(&self) -> bool {
         self.in_flight.is_some() || self.pending.is_some()
@@ -443,7 +467,12 @@ fn on_part(bytes: &[u8]) {
     };
     let fed = CLIENT.with(|c| c.borrow_mut().assembler.feed(part));
     let Fed::Done(rev, result, took_ms) = fed else { return };
-    let (newest, next) = CLIENT.with(|c| c.borrow_mut().coalescer.finished(rev));
+    let (rev, newest, next) = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        let rev = c.coalescer.resolve(rev);
+        let (newest, next) = c.coalescer.finished(rev);
+        (rev, newest, next)
+    });
     if next.is_some() {
         if let Some((_, m)) = CLIENT.with(|c| c.borrow_mut().waiting.take()) {
             post(m);
@@ -456,14 +485,36 @@ fn on_part(bytes: &[u8]) {
     }
 }
 
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// `import.meta.url` of the page's wasm-bindgen JS (the import is
+    /// written into that module by wasm-bindgen): its own URL, wherever
+    /// the page is deployed and whatever Trunk names the file.
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["import", "meta"], js_name = url)]
+    static GLUE_URL: String;
+}
+
+/// The URL of the page's wasm-bindgen JS module.
+#[cfg(target_arch = "wasm32")]
+fn glue_url() -> Result<String, String> {
+    GLUE_URL.with(|u| Some(u.clone()).filter(|u| !u.is_empty())).ok_or_else(|| "the page's module URL is not known".to_owned())
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn glue_url() -> Result<String, String> {
+    Err("not in a browser".to_owned())
+}
+
+/// How long the worker may take to load and post `ready` (ms) before the
+/// page gives up on it and simulates on the main thread.
+pub const READY_TIMEOUT_MS: u32 = 10_000;
+
 /// Starts the worker (once): the loader gets the page's compiled module
-/// and its wasm-bindgen JS, Trunk's `modulepreload` link.
+/// and the URL of its wasm-bindgen JS (`import.meta.url`). Without `ready`
+/// within [`READY_TIMEOUT_MS`], the worker is given up.
 fn start() -> Result<(), String> {
-    let glue = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector("link[rel=modulepreload][href*='quota-playground']").ok().flatten())
-        .and_then(|l| l.get_attribute("href"))
-        .ok_or_else(|| "the page's module link was not found".to_owned())?;
+    let glue = glue_url()?;
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
     let worker = web_sys::Worker::new_with_options(LOADER, &options).map_err(|e| {
@@ -485,6 +536,16 @@ fn start() -> Result<(), String> {
     let _ = js_sys::Reflect::set(&init, &JsValue::from_str("module"), &wasm_bindgen::module());
     worker.post_message(&init).map_err(|_| "the page's module could not be passed to it".to_owned())?;
     CLIENT.with(|c| c.borrow_mut().worker = Some(worker));
+    gloo::timers::callback::Timeout::new(READY_TIMEOUT_MS, || {
+        let stuck = CLIENT.with(|c| {
+            let c = c.borrow();
+            c.worker.is_some() && !c.ready && c.failed.is_none()
+        });
+        if stuck {
+            fail(format!("it did not start within {} seconds", READY_TIMEOUT_MS / 1_000));
+        }
+    })
+    .forget();
     Ok(())
 }
 
@@ -547,6 +608,47 @@ mod tests {
         c.reset();
         assert!(!c.busy());
         assert_eq!(c.submit(7), Some(7));
+    }
+
+    #[test]
+    fn an_unreadable_request_releases_the_run_in_flight_and_says_why() {
+        let mut c = Coalescer::default();
+        assert_eq!(c.submit(3), Some(3));
+        assert_eq!(c.submit(4), None);
+        // The worker could not read request 3: it answers revision 0.
+        let msgs = answer("not a request", || 0.0);
+        let mut a = Assembler::default();
+        let Fed::Done(rev, result, _) = a.feed(Part::from_bytes(&msgs[0]).unwrap()) else { panic!("{msgs:?}") };
+        assert_eq!(rev, 0);
+        let rev = c.resolve(rev);
+        assert_eq!(rev, 3);
+        // 3 is finished (stale: 4 is newer), so 4 is sent now.
+        assert_eq!(c.finished(rev), (false, Some(4)));
+        assert_eq!(c.finished(4), (true, None));
+        assert!(!c.busy());
+        assert!(result.unwrap_err().starts_with("The simulation worker could not read a request"));
+        // With nothing in flight, 0 stays 0 (and finishes nothing).
+        assert_eq!(c.resolve(0), 0);
+    }
+
+    /// Every prefix of a real part, and every flipped bit of its head, is
+    /// read as a part or refused, never a panic.
+    #[test]
+    fn damaged_parts_are_refused_without_a_panic() {
+        let msgs = answer(&request_text(5, &crate::presets::default_scenario()), || 0.0);
+        for m in &msgs {
+            for cut in 0..m.len() {
+                assert_eq!(Part::from_bytes(&m[..cut]), None, "a prefix of {cut} bytes");
+            }
+        }
+        let mut head = msgs[0].clone();
+        for i in 0..head.len() {
+            for bit in 0..8 {
+                head[i] ^= 1 << bit;
+                let _ = Part::from_bytes(&head);
+                head[i] = msgs[0][i];
+            }
+        }
     }
 
     fn round_trip(s: &Scenario) -> (Result<Timeline, String>, usize) {

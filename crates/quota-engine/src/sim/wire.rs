@@ -148,15 +148,22 @@ impl<T: Wire> Wire for Vec<T> {
     fn get(r: &mut Reader<'_>) -> Self {
         let n = u32::get(r) as usize;
         // Every item takes a byte at least: a longer count is damage, and
-        // a damaged count cannot make the loop or the reservation longer
-        // than the buffer.
+        // a damaged count cannot make the loop longer than the buffer.
         if n > r.bytes.len() {
             r.damage();
             return Vec::new();
         }
-        let mut v = Vec::with_capacity(n);
+        // The reservation is bounded by the bytes left, not by the count
+        // times the item's size in memory (a damaged count of 100,000
+        // tracks would reserve over 100 MB): a longer vector grows as its
+        // items are read.
+        let mut v = Vec::with_capacity(n.min(r.bytes.len() / std::mem::size_of::<T>().max(1)));
         for _ in 0..n {
             v.push(T::get(r));
+            // Past the damage, every item would be zeros: stop.
+            if r.damaged {
+                break;
+            }
         }
         v
     }
@@ -319,6 +326,106 @@ mod tests {
         }
         for o in [Outcome::Completed, Outcome::Stopped, Outcome::Failed { records: 3, failed_records: 2, exceptions: vec![] }] {
             assert_eq!(from_bytes::<Outcome>(&to_bytes(&o)), Some(o));
+        }
+    }
+
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    /// The system allocator, noting the largest block this thread asked
+    /// for (tests run on several threads: each notes its own).
+    struct Noting;
+
+    thread_local! {
+        static LARGEST: Cell<usize> = const { Cell::new(0) };
+    }
+
+    fn note(size: usize) {
+        let _ = LARGEST.try_with(|l| l.set(l.get().max(size)));
+    }
+
+    // SAFETY: every call is passed on to `System` unchanged. (The one
+    // `unsafe` of the crate, in its tests: no allocation-counting crate is
+    // in the offline registry.)
+    #[allow(unsafe_code)]
+    unsafe impl GlobalAlloc for Noting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            note(layout.size());
+            unsafe { System.alloc(layout) }
+        }
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            note(layout.size());
+            unsafe { System.alloc_zeroed(layout) }
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            note(new_size);
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            unsafe { System.dealloc(ptr, layout) }
+        }
+    }
+
+    #[global_allocator]
+    static ALLOCATOR: Noting = Noting;
+
+    /// Reads `bytes` as a `T`, returning the largest block allocated meanwhile.
+    fn largest_allocation_reading<T: Wire>(bytes: &[u8]) -> (Option<T>, usize) {
+        LARGEST.with(|l| l.set(0));
+        let v = from_bytes::<T>(bytes);
+        (v, LARGEST.with(Cell::get))
+    }
+
+    /// A real run's Timeline: the lab's producer (2 MB/s user quota), short.
+    fn timeline() -> Timeline {
+        let s: crate::sim::Scenario = serde_json::from_str(
+            r#"{"seed": 1, "topics": [{"name": "lab", "partitions": 1}],
+  "quotas": [{"entity": {"user": "tenant-a"}, "key": "producer_byte_rate", "value": 2000000}],
+  "connections": [{"name": "app", "listener": "SASL_PLAINTEXT", "mechanism": "PLAIN", "identity": "tenant-a", "client.id": "app-1"}],
+  "workloads": [{"producer": {"connection": "app", "topic": "lab", "records": 3000, "record.size": 1000, "config": {"acks": "1"}}}]}"#,
+        )
+        .unwrap();
+        crate::sim::simulate(&s).unwrap()
+    }
+
+    #[test]
+    fn a_count_past_the_items_reserves_no_more_than_the_bytes() {
+        // A damaged count of 100,000 client tracks over 100,000 zero bytes:
+        // reserving the count would take 100,000 × size_of::<ClientTrack>().
+        let n = 100_000u32;
+        let mut bytes = n.to_le_bytes().to_vec();
+        bytes.resize(4 + n as usize, 0);
+        let (v, largest) = largest_allocation_reading::<Vec<ClientTrack>>(&bytes);
+        assert_eq!(v, None);
+        assert!(std::mem::size_of::<ClientTrack>() * n as usize > 10_000_000);
+        // The items that zeros do spell (a track of empty fields) grow the
+        // vector as they are read: a few times the buffer, not the count.
+        assert!(largest <= 16 * bytes.len(), "{largest} bytes allocated for a {}-byte buffer", bytes.len());
+    }
+
+    #[test]
+    fn every_prefix_and_every_flipped_byte_of_a_timeline_reads_without_panic() {
+        let t = timeline();
+        let bytes = to_bytes(&t);
+        assert!(bytes.len() > 1_000, "{}", bytes.len());
+        let back = from_bytes::<Timeline>(&bytes).unwrap();
+        assert_eq!(back.fingerprint(), t.fingerprint());
+        // Every shorter prefix is refused.
+        for cut in 0..bytes.len() {
+            let (v, largest) = largest_allocation_reading::<Timeline>(&bytes[..cut]);
+            assert!(v.is_none(), "a prefix of {cut} bytes was read");
+            assert!(largest <= 64 * bytes.len(), "a prefix of {cut} bytes allocated {largest} bytes");
+        }
+        // Each byte with each bit flipped: a value or None, never a panic,
+        // and never a block much larger than the buffer.
+        let mut damaged = bytes.clone();
+        for i in 0..bytes.len() {
+            for bit in 0..8 {
+                damaged[i] ^= 1 << bit;
+                let (_, largest) = largest_allocation_reading::<Timeline>(&damaged);
+                assert!(largest <= 64 * bytes.len(), "byte {i} bit {bit}: {largest} bytes allocated");
+                damaged[i] = bytes[i];
+            }
         }
     }
 

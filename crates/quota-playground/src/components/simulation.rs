@@ -21,15 +21,27 @@ pub(crate) fn simulation_panel() -> Html {
             subtitle="Producers and consumers run against the quotas in a deterministic simulation of the broker. The whole run is computed at once; the controls move a cursor over it.">
             <Setup />
             // The previous run stays on screen while the worker computes
-            // the newest edit (crate::sim_view::use_simulation).
-            <p class="msg hint updating" role="status" data-testid="sim-updating" hidden={!ctx.updating}>
-                { "Updating… the run below is the previous one until the new run arrives." }
+            // the newest edit (crate::sim_view::use_simulation). The live
+            // region stays in the page and only its text changes, which
+            // screen readers announce (a region revealed by `hidden` often
+            // is not).
+            <p class="msg hint updating" role="status" data-testid="sim-updating">
+                { updating_text(ctx.updating, ctx.sim.waiting) }
             </p>
             if let Some(note) = &ctx.sim.note { <p class="msg warn" role="note" data-testid="sim-note">{ "⚠ " }{ note.clone() }</p> }
             <div class={classes!("sim-body", ctx.updating.then_some("stale"))} aria-busy={ctx.updating.to_string()} data-testid="sim-body">
                 <SimBody ctx={ctx.clone()} />
             </div>
         </PanelBox>
+    }
+}
+
+/// The live region's text: empty when the run on screen is current.
+fn updating_text(updating: bool, waiting: bool) -> &'static str {
+    match (updating, waiting) {
+        (false, _) => "",
+        (true, true) => "Simulating… this scenario's run is computed in the background and appears here when it arrives.",
+        (true, false) => "Updating… the run below is the previous one until the new run arrives.",
     }
 }
 
@@ -57,6 +69,8 @@ impl PartialEq for SimBodyProps {
 fn sim_body(p: &SimBodyProps) -> Html {
     let ctx = &p.ctx;
     match &ctx.sim.result {
+        // No run yet (the first is in the worker): the live region says so.
+        Err(_) if ctx.sim.waiting => html! {},
         Err(e) => html! { <p class="msg error" role="alert" data-testid="sim-error">{ e.clone() }</p> },
         Ok(t) => html! {
             <>
@@ -136,7 +150,9 @@ fn clients_table(ctx: &Ctx, t: &Timeline) -> Html {
             })
     };
     html! {
-        <div class="table-wrap clients-wrap">
+        // A scroll box: focusable, so that a keyboard scrolls it, and
+        // named as a region.
+        <div class="table-wrap clients-wrap" tabindex="0" role="region" aria-label="Clients at the cursor (scrolls)" data-testid="clients-wrap">
             <table class="clients" data-testid="clients">
                 <caption>{ format!("Clients at {}", model::fmt_ms(cursor)) }</caption>
                 <thead><tr>

@@ -26,14 +26,43 @@ pub const MAX_WORKLOADS: usize = 1_000;
 /// times the simulated horizon (`horizon_ms`, seconds), an upper bound on
 /// the run's work (1,000 clients for 10 simulated minutes).
 pub const MAX_CLIENT_SECONDS: u64 = 600_000;
+/// The most topics a scenario in the page lists: one per producer or
+/// consumer at most ([`MAX_WORKLOADS`]); each is a row of the editor.
+pub const MAX_TOPICS: usize = 1_000;
+/// The most partitions a scenario in the page holds, over all its topics
+/// (so also the most of one topic). The engine keeps a log and a leader per
+/// partition and a producer looks at each of its topic's partitions per
+/// request (`quota-engine` `sim/world/producer.rs`), so the cost grows with
+/// them: the lab's producer on 100,000 partitions simulates in about 0.8 s
+/// natively (in the worker, as the largest client-second runs). 100,000 is half of the 200,000 partitions per cluster that Kafka's
+/// KRaft controller was shown to hold (KIP-500 and the "Apache Kafka
+/// supports 200K partitions per cluster" measurement); Kafka itself has no
+/// cap (`CreateTopicsRequest` takes an `int32` count,
+/// clients/src/main/resources/common/message/CreateTopicsRequest.json).
+pub const MAX_PARTITIONS: u64 = 100_000;
+/// The most scheduled events (leadership moves, quota alterations) a
+/// scenario in the page holds; each is a marker in the charts and a row of
+/// the editor.
+pub const MAX_EVENTS: usize = 1_000;
 
 /// Where a refusal points to.
 const CLI: &str = "Run it with the kafka-quota CLI (`kafka-quota simulate FILE`), which has no such limit.";
 
-/// The simulated client-seconds of `s`: workloads times the horizon in
-/// seconds (rounded up).
+/// The simulated seconds of `s`: its horizon (rounded up), capped as the
+/// engine caps it (`quota_engine::sim::HORIZON_CAP_MS`, 24 hours).
+pub fn simulated_seconds(s: &Scenario) -> u64 {
+    s.horizon_ms.min(quota_engine::sim::HORIZON_CAP_MS).div_ceil(1_000)
+}
+
+/// The simulated client-seconds of `s`: workloads times the simulated
+/// seconds ([`simulated_seconds`]).
 pub fn client_seconds(s: &Scenario) -> u64 {
-    (s.workloads.len() as u64).saturating_mul(s.horizon_ms.div_ceil(1_000))
+    (s.workloads.len() as u64).saturating_mul(simulated_seconds(s))
+}
+
+/// The partitions of `s` over all its topics.
+pub fn partitions(s: &Scenario) -> u64 {
+    s.topics.iter().map(|t| u64::from(t.partitions)).fold(0, u64::saturating_add)
 }
 
 /// Why the page does not take `s`, if it does not: the first limit passed,
@@ -47,6 +76,9 @@ pub fn scenario_limit(s: &Scenario, what: &str) -> Option<String> {
         .or_else(|| over(s.connections.len() as u64, MAX_CONNECTIONS as u64, "connections"))
         .or_else(|| over(s.workloads.len() as u64, MAX_WORKLOADS as u64, "producers and consumers"))
         .or_else(|| over(u64::from(s.brokers.count), u64::from(MAX_BROKERS), "brokers"))
+        .or_else(|| over(s.topics.len() as u64, MAX_TOPICS as u64, "topics"))
+        .or_else(|| over(partitions(s), MAX_PARTITIONS, "partitions over its topics"))
+        .or_else(|| over(s.events.len() as u64, MAX_EVENTS as u64, "scheduled events"))
         .or_else(|| {
             let cs = client_seconds(s);
             (cs > MAX_CLIENT_SECONDS).then(|| {
@@ -54,7 +86,7 @@ pub fn scenario_limit(s: &Scenario, what: &str) -> Option<String> {
                     "{what} would simulate {cs} client-seconds ({} producers and consumers for {} simulated seconds); \
                      the playground runs at most {MAX_CLIENT_SECONDS}, to stay responsive. {CLI}",
                     s.workloads.len(),
-                    s.horizon_ms.div_ceil(1_000)
+                    simulated_seconds(s)
                 )
             })
         })
@@ -120,6 +152,49 @@ mod tests {
         let c = s.connections[0].clone();
         s.connections = vec![c; MAX_CONNECTIONS + 1];
         assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 1001 connections"));
+    }
+
+    #[test]
+    fn the_run_limit_counts_the_horizon_the_engine_simulates() {
+        // The engine stops at 24 hours (HORIZON_CAP_MS): a 10^12 ms horizon
+        // with one producer simulates 86,400 s, under the limit.
+        let s = with_workloads(1, 1_000_000_000_000);
+        assert_eq!(client_seconds(&s), 86_400);
+        assert_eq!(scenario_limit(&s, "This scenario"), None);
+        // Ten producers over the cap: 864,000 client-seconds, refused.
+        let m = scenario_limit(&with_workloads(10, u64::MAX), "This scenario").unwrap();
+        assert!(m.contains("would simulate 864000 client-seconds (10 producers and consumers for 86400 simulated seconds)"), "{m}");
+    }
+
+    #[test]
+    fn topics_partitions_and_events_are_limited() {
+        let mut s = crate::presets::default_scenario();
+        s.topics[0].partitions = 4_000_000_000;
+        let m = scenario_limit(&s, "This link's scenario").unwrap();
+        assert!(
+            m.starts_with("This link's scenario has 4000000000 partitions over its topics; the playground takes at most 100000"),
+            "{m}"
+        );
+        s.topics[0].partitions = 100_000;
+        assert_eq!(scenario_limit(&s, "This scenario"), None);
+        // Over all topics: two of 60,000 each.
+        let mut t = s.topics[0].clone();
+        t.name = "other".into();
+        t.partitions = 60_000;
+        s.topics[0].partitions = 60_000;
+        s.topics.push(t);
+        assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 120000 partitions over its topics"));
+
+        let mut s = crate::presets::default_scenario();
+        let mut t = s.topics[0].clone();
+        t.partitions = 1;
+        s.topics = vec![t; MAX_TOPICS + 1];
+        assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 1001 topics; the playground takes at most 1000"));
+
+        let mut s = crate::presets::default_scenario();
+        let e = quota_engine::sim::ScenarioEvent::MoveLeader { at_ms: 1, topic: s.topics[0].name.clone(), partition: 0, to_broker: 0 };
+        s.events = vec![e; MAX_EVENTS + 1];
+        assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 1001 scheduled events; the playground takes at most 1000"));
     }
 
     #[test]
