@@ -89,6 +89,12 @@ for (const theme of ['light', 'dark']) {
       assert.equal(bg, theme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(246, 247, 249)', `widget ${i} background`);
       // Read-only: no editing control of the scenario.
       assert.equal(await frame.locator('main.embed.readonly').count(), 1);
+      // A simulation opens at the end of its run (what happened), not at 0 ms.
+      if (panels[i] === 'simulation') {
+        const scrub = frame.getByTestId('scrubber');
+        await frame.waitForFunction(() => { const s = document.querySelector('[data-testid="scrubber"]'); return s && Number(s.value) > 0 && Math.abs(Number(s.max) - Number(s.value)) <= 1; }, null, { timeout: 10000 });
+        assert.ok(Number(await scrub.inputValue()) > 0);
+      }
       assert.equal(await frame.locator('details.setup:visible, form.add-quota:visible').count(), 0);
       // The frame is as tall as its content: no inner scrolling, no gap (the
       // frame is of another origin: its side is measured from inside).

@@ -116,7 +116,7 @@ test("the embed example without a hash shows the lab's 2 MB/s producer", async (
   const parent = await host.newPage();
   await parent.goto(`${server.url}embed-example.html`);
   const src = await parent.locator('#sim iframe').getAttribute('src');
-  assert.match(src, /\?embed=simulation&readonly#v1\.[A-Za-z0-9_-]+$/);
+  assert.match(src, /\?embed=simulation&readonly(&theme=(light|dark))?#v1\.[A-Za-z0-9_-]+$/);
   const frame = parent.frameLocator('#sim iframe');
   await frame.getByTestId('embed').waitFor({ timeout: 20000 });
   await frame.getByText('producer_byte_rate=2000000').first().waitFor({ timeout: 20000 }).catch(() => {});

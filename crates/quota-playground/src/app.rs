@@ -212,6 +212,19 @@ pub fn app() -> Html {
     hooks::use_test_panic();
     hooks::use_recompute_mark(rev, timer);
     let narrow = hooks::use_narrow();
+    // An embedded run opens at its end: a docs page shows what happened (the
+    // throttles, the outcome) rather than an empty first instant; Play
+    // replays it from the start.
+    {
+        let state = state.clone();
+        let end = sim.end_ms();
+        let at_start = embed.is_some() && state.cursor_ms == 0.0 && !state.playing;
+        use_effect_with(end.to_bits(), move |_| {
+            if at_start && end > 0.0 {
+                state.dispatch(crate::state::Action::Seek { to_ms: end, end_ms: end });
+            }
+        });
+    }
 
     // A `#text=` scenario: read by the worker; its problems, if any, shown
     // with the text (in the full page until the first edit).
