@@ -5,8 +5,8 @@
 //! None of these is a Kafka limit (a cluster holds any number of quotas and
 //! connections; Kafka's 10,000-record cap, `QuorumController.MAX_RECORDS_PER_USER_OP`,
 //! is per request). They keep the page responsive: the simulation of the
-//! benchmark scenario (100 producers over 3 brokers for 600 simulated
-//! seconds, 60,000 client-seconds, `tests/fixtures/bench`) takes about
+//! benchmark scenario (100 producers over 3 brokers for 660 simulated
+//! seconds, 66,000 client-seconds, `tests/fixtures/bench`) takes about
 //! 124 ms in wasm (BENCHMARKS.md), so the largest run the page accepts,
 //! 600,000 client-seconds, takes about 1.3 s in the simulation worker; past
 //! 2,000 quota values an edit takes over 100 ms and an import blocks the page
@@ -123,7 +123,7 @@ mod tests {
     #[test]
     fn the_default_and_the_bench_scenario_pass() {
         assert_eq!(scenario_limit(&crate::presets::default_scenario(), "This scenario"), None);
-        // 100 producers for 10 simulated minutes (the bench fixture's size).
+        // 100 producers for 10 simulated minutes (the bench fixture runs 660 s: 66,000).
         assert_eq!(client_seconds(&with_workloads(100, 600_000)), 60_000);
         assert_eq!(scenario_limit(&with_workloads(100, 600_000), "This scenario"), None);
         assert_eq!(scenario_limit(&with_workloads(1_000, 600_000), "This scenario"), None);
