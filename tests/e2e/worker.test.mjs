@@ -66,13 +66,16 @@ async function typeFive() {
     // The previous run stays, marked as updating, while the worker computes
     // (the live region's text and the body's aria-busy read at once: the
     // run may arrive between two reads).
-    const [said, busy] = await page.evaluate(() => [
+    const [said, busy, header] = await page.evaluate(() => [
       document.querySelector('[data-testid=sim-updating]').textContent,
       document.querySelector('[data-testid=sim-body]').getAttribute('aria-busy'),
+      document.querySelector('[data-testid=header-updating]').textContent,
     ]);
     if (said.startsWith('Updating…')) {
       sawUpdating = true;
       assert.equal(busy, 'true');
+      // Said in the sticky header too, where the typist looks.
+      assert.equal(header, 'Simulating…');
     }
     await page.waitForTimeout(60);
   }
@@ -86,6 +89,7 @@ async function typeFive() {
   assert.equal(await page.getByTestId('sim-updating').isVisible(), false);
   assert.equal((await page.getByTestId('sim-updating').textContent()).trim(), '', 'the live region stays, empty');
   assert.equal(await page.getByTestId('sim-body').getAttribute('aria-busy'), 'false');
+  assert.equal(await page.getByTestId('header-updating').textContent(), '');
   assert.equal(await page.getByTestId('sim-note').count(), 0, 'the worker was used');
   await shot(page, 'worker-100-producers');
   assert.deepEqual(errors, []);

@@ -284,6 +284,8 @@ pub fn app() -> Html {
                     <nav aria-label="Panels" class="toc">
                         { for Panel::ALL.iter().map(|p| html! { <a href={format!("#/{}", p.slug())} onclick={scroll_to(*p)}>{ p.title() }</a> }) }
                     </nav>
+                    // Seen from any panel while typing (the run's own marker is in the Simulation panel).
+                    <span class="header-status" aria-live="polite" data-testid="header-updating">{ if updating { "Simulating…" } else { "" } }</span>
                     <button type="button" class="ghost" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)"
                         onclick={let d = state.dispatcher(); move |_| d.dispatch(crate::state::Action::SetHelp(true))}>{ "?" }</button>
                 </header>
