@@ -92,6 +92,14 @@ async function typeFive() {
   assert.equal(await page.getByTestId('header-updating').textContent(), '');
   assert.equal(await page.getByTestId('sim-note').count(), 0, 'the worker was used');
   await shot(page, 'worker-100-producers');
+  // 100 clients: the Cluster and time editor and the cluster view draw 12 and
+  // offer the rest (each keystroke re-renders what is drawn).
+  assert.equal(await page.locator('input[id$="-start"][id^="tl"]').count(), 12);
+  assert.equal(await page.getByTestId('cluster-sentence').count(), 12);
+  await page.getByTestId('clients-show-all').click();
+  await page.getByTestId('cluster-show-all').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="cluster-sentence"]').length === 100);
+  assert.equal(await page.locator('input[id$="-start"][id^="tl"]').count(), 100);
   assert.deepEqual(errors, []);
   await context.close();
   return { tasks, lastToRun };

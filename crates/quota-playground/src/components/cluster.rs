@@ -62,9 +62,15 @@ impl PartialEq for Run {
     }
 }
 
+/// Clients listed before "Show all": a page of 100 clients stays quick to
+/// update while typing (each keystroke re-renders the shown rows).
+const SHOWN: usize = 12;
+
 #[function_component(ClusterView)]
 fn cluster_view() -> Html {
     let ctx = use_ctx();
+    let all = use_state(|| false);
+    let show_all = { let all = all.clone(); Callback::from(move |_: MouseEvent| all.set(true)) };
     // The clients table's cursor-free part (which sensors meter whom), kept
     // for the run: a playback tick reads it at the new cursor.
     let table = use_memo(Run(ctx.sim.clone()), |run| run.0.result.as_ref().ok().map(model::client_table));
@@ -72,15 +78,17 @@ fn cluster_view() -> Html {
         (Err(e), _) => html! {
             <p class="msg" data-testid="cluster-view-empty">{ format!("The cluster view shows a run; there is none: {e}") }</p>
         },
-        (Ok(t), Some(table)) => view(t, table, ctx.state.cursor_ms.min(t.end_ms)),
-        (Ok(t), None) => view(t, &model::client_table(t), ctx.state.cursor_ms.min(t.end_ms)),
+        (Ok(t), Some(table)) => view(t, table, ctx.state.cursor_ms.min(t.end_ms), *all, show_all),
+        (Ok(t), None) => view(t, &model::client_table(t), ctx.state.cursor_ms.min(t.end_ms), *all, show_all),
     }
 }
 
-fn view(t: &Timeline, table: &model::ClientTable, cursor: f64) -> Html {
+fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, all: bool, show_all: Callback<MouseEvent>) -> Html {
     let brokers = t.brokers.len().max(t.totals.brokers as usize).max(1);
     let budgets = model::budget_rows(t, cursor);
     let clients = table.at(t, cursor);
+    let shown = if all { clients.len() } else { clients.len().min(SHOWN) };
+    let hidden = clients.len() - shown;
     let head = html! {
         { for (0..brokers).map(|b| html! { <th scope="col">{ format!("Broker {b}") }</th> }) }
     };
@@ -88,7 +96,7 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64) -> Html {
         <div class="cluster-view" data-testid="cluster-view">
             <h3>{ format!("The cluster at {}", model::fmt_ms(cursor)) }</h3>
             <ul class="cluster-sentences">
-                { for clients.iter().map(|c| html! {
+                { for clients.iter().take(shown).map(|c| html! {
                     <li data-testid="cluster-sentence" data-client={c.name.clone()}
                         data-per-broker={c.per_broker.map(|v| format!("{v:.0}"))}
                         data-brokers={c.brokers.to_string()}
@@ -138,7 +146,7 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64) -> Html {
                     <caption>{ "Bytes each client moved, per broker and over the cluster (the whole run)" }</caption>
                     <thead><tr><th scope="col">{ "Client" }</th>{ head }<th scope="col">{ "Cluster" }</th><th scope="col">{ "Average rate" }</th><th scope="col">{ "Outcome" }</th></tr></thead>
                     <tbody>
-                    { for clients.iter().map(|c| html! {
+                    { for clients.iter().take(shown).map(|c| html! {
                         <tr>
                             <th scope="row">{ format!("{} ({})", c.name, if c.kind == ClientKind::Producer { "producer" } else { "consumer" }) }</th>
                             { for c.bytes_by_broker.iter().map(|b| html! { <td class="n">{ model::fmt_bytes(*b as f64) }</td> }) }
@@ -150,6 +158,12 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64) -> Html {
                     </tbody>
                 </table>
             </div>
+            if hidden > 0 {
+                <p class="msg">
+                    { format!("{} more not listed. ", model::count_of(hidden as u64, "client", "clients")) }
+                    <button type="button" class="ghost" onclick={show_all} data-testid="cluster-show-all">{ format!("Show all {} clients", clients.len()) }</button>
+                </p>
+            }
             <p class="msg hint">{ "Measured rates are each broker's windowed rate (quota.window.num samples of quota.window.size.seconds), as its sensor sees it; the first windows allow a burst above the quota before the first throttle." }</p>
         </div>
     }

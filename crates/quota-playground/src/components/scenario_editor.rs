@@ -48,6 +48,8 @@ struct Ed<'a> {
     /// `Scenario::validate`'s problems.
     all: &'a [ScenarioProblem],
     refused: &'a UseStateHandle<Option<Refused>>,
+    /// Every client row is drawn (else the first [`SHOWN_CLIENTS`]).
+    all_clients: &'a UseStateHandle<bool>,
     /// The entities a `set_quota` event may name ([`model::event_entities`]).
     entities: Rc<Vec<QuotaEntity>>,
     /// How many workloads each connection has ([`model::clients_per_connection`]).
@@ -129,6 +131,7 @@ fn problems(all: &[ScenarioProblem], path: &str, testid: String) -> Html {
 pub(crate) fn scenario_editor() -> Html {
     let ctx = use_scene();
     let refused = use_state(|| None::<Refused>);
+    let all_clients = use_state(|| false);
     let s = &ctx.state.scenario;
     let d = ctx.state.dispatcher();
     let count = s.brokers.count;
@@ -139,6 +142,7 @@ pub(crate) fn scenario_editor() -> Html {
         s,
         all: &all,
         refused: &refused,
+        all_clients: &all_clients,
         entities: Rc::new(model::event_entities(s)),
         clients_on: model::clients_per_connection(s),
     };
@@ -400,13 +404,26 @@ fn after_end_note(ed: &Ed, i: usize, e: &ScenarioEvent) -> Html {
     }
 }
 
+/// Client rows drawn before "Show all": each keystroke elsewhere re-renders
+/// the drawn rows, so 100 clients would hold up typing.
+const SHOWN_CLIENTS: usize = 12;
+
 fn clients_editor(ed: &Ed) -> Html {
     let s = ed.s;
+    let n = s.workloads.len();
+    let shown = if **ed.all_clients { n } else { n.min(SHOWN_CLIENTS) };
+    let all = ed.all_clients.clone();
     html! {
         <fieldset class="clients-time">
             <legend>{ "Clients on the time line" }</legend>
             if s.workloads.is_empty() { <p class="msg">{ "No clients: add a producer or a consumer in the Simulation panel." }</p> }
-            { for s.workloads.iter().enumerate().map(|(i, w)| client_row(ed, i, w)) }
+            { for s.workloads.iter().take(shown).enumerate().map(|(i, w)| client_row(ed, i, w)) }
+            if shown < n {
+                <p class="msg">
+                    { format!("{} more not listed. ", model::count_of((n - shown) as u64, "client", "clients")) }
+                    <button type="button" class="ghost" onclick={move |_| all.set(true)} data-testid="clients-show-all">{ format!("Show all {n} clients") }</button>
+                </p>
+            }
         </fieldset>
     }
 }
