@@ -18,8 +18,8 @@ const SHOWN: usize = 12;
 pub(crate) fn answer_panel() -> Html {
     let ctx = use_scene();
     let s = &ctx.state.scenario;
-    let answers = model::answers(s, &ctx.analysis);
-    let more = answers.len().saturating_sub(SHOWN);
+    let answers = model::first_answers(s, &ctx.analysis, SHOWN);
+    let more = s.connections.len().saturating_sub(SHOWN);
     let d = ctx.state.dispatcher();
     let embedded = ctx.embed.is_some();
     html! {
@@ -30,7 +30,7 @@ pub(crate) fn answer_panel() -> Html {
                 <p class="msg">{ "Add a connection to see which quotas apply to it." }</p>
             }
             <ul class="answers">
-                { for answers.iter().take(SHOWN).enumerate().map(|(i, a)| {
+                { for answers.iter().enumerate().map(|(i, a)| {
                     let d = d.clone();
                     let why = Callback::from(move |e: MouseEvent| {
                         e.prevent_default();

@@ -74,13 +74,19 @@ fn cluster_view() -> Html {
     // The clients table's cursor-free part (which sensors meter whom), kept
     // for the run: a playback tick reads it at the new cursor.
     let table = use_memo(Run(ctx.sim.clone()), |run| run.0.result.as_ref().ok().map(model::client_table));
-    match (&ctx.sim.result, table.as_ref()) {
-        (Err(e), _) => html! {
-            <p class="msg" data-testid="cluster-view-empty">{ format!("The cluster view shows a run; there is none: {e}") }</p>
-        },
-        (Ok(t), Some(table)) => view(t, table, ctx.state.cursor_ms.min(t.end_ms), *all, show_all),
-        (Ok(t), None) => view(t, &model::client_table(t), ctx.state.cursor_ms.min(t.end_ms), *all, show_all),
-    }
+    // The view depends on the run, the cursor and the "Show all" choice
+    // only: typing elsewhere re-renders the page but reuses this.
+    let cursor = ctx.state.cursor_ms;
+    let html = use_memo((Run(ctx.sim.clone()), cursor.to_bits(), *all), move |(run, _, all)| {
+        match (&run.0.result, table.as_ref()) {
+            (Err(e), _) => html! {
+                <p class="msg" data-testid="cluster-view-empty">{ format!("The cluster view shows a run; there is none: {e}") }</p>
+            },
+            (Ok(t), Some(table)) => view(t, table, cursor.min(t.end_ms), *all, show_all),
+            (Ok(t), None) => view(t, &model::client_table(t), cursor.min(t.end_ms), *all, show_all),
+        }
+    });
+    (*html).clone()
 }
 
 fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, all: bool, show_all: Callback<MouseEvent>) -> Html {
