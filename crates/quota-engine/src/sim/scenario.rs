@@ -184,8 +184,15 @@ impl TopicSpec {
     pub fn leader(&self, p: u32, broker_count: u32) -> u32 {
         match self.leaders.as_ref().and_then(|l| l.get(p as usize)) {
             Some(b) => *b,
-            None => p % broker_count.max(1),
+            None => Self::round_robin_leader(p, broker_count),
         }
+    }
+
+    /// The leader of partition `p` when the topic lists none: round robin,
+    /// broker `p % broker_count` (a count of 0 reads as 1), as Kafka's
+    /// replica placement spreads leaders.
+    pub fn round_robin_leader(p: u32, broker_count: u32) -> u32 {
+        p % broker_count.max(1)
     }
 }
 

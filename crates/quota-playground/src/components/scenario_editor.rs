@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use quota_engine::sim::{Acks, ClientThrottling, Scenario, ScenarioEvent, ScenarioProblem, Workload, HORIZON_CAP_MS};
+use quota_engine::sim::{Acks, ClientThrottling, Scenario, ScenarioEvent, ScenarioProblem, TopicSpec, Workload, HORIZON_CAP_MS};
 use quota_engine::{QuotaEntity, QuotaKey};
 use yew::prelude::*;
 
@@ -184,7 +184,7 @@ fn topic_editor(ed: &Ed, i: usize) -> Html {
     let shown = t.partitions.min(LEADER_PICKERS);
     let brokers = |p: u32, current: u32| {
         let mut o: Vec<(String, String)> = (0..count)
-            .map(|b| (b.to_string(), if b == p % count.max(1) { format!("broker {b} (round robin)") } else { format!("broker {b}") }))
+            .map(|b| (b.to_string(), if b == TopicSpec::round_robin_leader(p, count) { format!("broker {b} (round robin)") } else { format!("broker {b}") }))
             .collect();
         if current >= count {
             o.push((current.to_string(), format!("broker {current} (does not exist)")));

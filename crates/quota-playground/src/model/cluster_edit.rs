@@ -142,7 +142,7 @@ impl ClusterEdit {
                     let n = *partitions as usize;
                     l.truncate(n);
                     while l.len() < n {
-                        l.push(l.len() as u32 % count);
+                        l.push(TopicSpec::round_robin_leader(l.len() as u32, count));
                     }
                 }
             }
@@ -457,14 +457,15 @@ pub fn spread_note(s: &Scenario, t: &TopicSpec) -> Option<String> {
 /// (mod `broker_count`), so no loop runs once per partition, whatever the
 /// partition count a link gives.
 pub fn leader_set(t: &TopicSpec, broker_count: u32) -> BTreeSet<u32> {
-    let count = u64::from(broker_count.max(1));
     let explicit = t.leaders.as_deref().unwrap_or(&[]);
     let listed = explicit.len().min(t.partitions as usize);
     let mut set: BTreeSet<u32> = explicit[..listed].iter().copied().collect();
-    let rest = u64::from(t.partitions) - listed as u64;
-    let first = listed as u64 % count;
-    for k in 0..rest.min(count) {
-        set.insert(((first + k) % count) as u32);
+    // `listed` <= partitions, a u32; the partitions after it take
+    // broker_count consecutive round-robin brokers at most.
+    let first = listed as u32;
+    let rest = t.partitions - first;
+    for p in first..first + rest.min(broker_count.max(1)) {
+        set.insert(TopicSpec::round_robin_leader(p, broker_count));
     }
     set
 }
