@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::callback::DefaultQuotaCallback;
 use super::resolution::MetricTags;
 use crate::entity::QuotaType;
+use crate::principal::sanitize;
 
 /// A client as the quota managers see it: the (principal name, client id)
 /// pair quotas are resolved for. Every connection with the same pair
@@ -82,11 +83,13 @@ impl DefaultQuotaCallback {
         let mut groups: Vec<BudgetGroup> = Vec::new();
         let mut unmetered = Vec::new();
         for conn in connections {
-            let res = self.resolve(&conn.principal_name, &conn.client_id);
-            let Some(tags) = res.metric_tags else {
+            // The tags alone (`quotaMetricTags`), not the whole explained
+            // resolution: this runs for every connection on every edit.
+            if !self.quotas_enabled() {
                 unmetered.push(conn.clone());
                 continue;
-            };
+            }
+            let tags = self.metric_tags(&sanitize(&conn.principal_name), &conn.client_id);
             match groups.iter_mut().find(|g| g.metric_tags == tags) {
                 Some(g) => g.members.push(conn.clone()),
                 None => groups.push(BudgetGroup {
@@ -148,5 +151,35 @@ mod tests {
         m.update_quota(&QuotaEntity::User(EntityName::Default), Some(1.0))
             .unwrap();
         assert!(m.budget_groups(&conns).unmetered.is_empty());
+    }
+
+    /// The groups take the tags from `metric_tags` alone; they must be the
+    /// tags the explained resolution gives, for every subset of the eight
+    /// rungs and connections whose names need sanitizing or are empty.
+    #[test]
+    fn group_tags_are_the_resolutions_tags_for_every_set_of_rungs() {
+        use crate::resolve::Rung;
+        let conns = [
+            ClientIdentity::new("alice", "c1"),
+            ClientIdentity::new("alice", "c2"),
+            ClientIdentity::new("bob", "c1"),
+            ClientIdentity::new("CN=a b,O=x", "c1"),
+            ClientIdentity::new("", ""),
+            ClientIdentity::new("alice", ""),
+        ];
+        for set in 0u32..(1 << 8) {
+            let mut m = DefaultQuotaCallback::new(QuotaType::Produce);
+            for (i, r) in Rung::ALL.into_iter().enumerate() {
+                if set & (1 << i) != 0 {
+                    m.update_quota(&r.entity("alice", "c1"), Some(f64::from(r.number()) * 10.0)).unwrap();
+                }
+            }
+            let g = m.budget_groups(&conns);
+            for c in &conns {
+                let want = m.resolve(&c.principal_name, &c.client_id).metric_tags;
+                assert_eq!(g.group_of(c).map(|g| g.metric_tags.clone()), want, "rungs {set:#010b}, {c:?}");
+                assert_eq!(g.unmetered.contains(c), want.is_none());
+            }
+        }
     }
 }
