@@ -192,8 +192,8 @@ test('a permalink restores the scenario in a fresh page; redaction hides names',
   const link = await page.getByTestId('share-link').inputValue();
   const json = decodeLink(link);
   assert.ok(json.quotas.some((q) => q.entity['client-id'] === 'reporting-job' && q.value === 50), JSON.stringify(json.quotas));
-  // The address bar carries the same scenario.
-  assert.equal(new URL(page.url()).hash, new URL(link).hash);
+  // The address bar carries the same scenario (written 250 ms after the last edit).
+  await page.waitForFunction((h) => location.hash === h, new URL(link).hash, { timeout: 5000 });
 
   const fresh = await browser.newContext();
   const other = await fresh.newPage();

@@ -130,6 +130,10 @@ pub(crate) struct Ctx {
     pub(crate) sim: Rc<SimView>,
     /// A newer revision is being simulated in the worker.
     pub(crate) updating: bool,
+    /// The scenario's permalink (`quota_formats::permalink::encode`, the
+    /// text after `#`), made once per revision: the address bar, the
+    /// autosave, the Share panel and an embed's "Open" link use it.
+    pub(crate) link: Rc<str>,
     /// The embedded panel, if the page is an embed.
     pub(crate) embed: Option<Panel>,
     /// The viewport is under 600 px wide (the charts' narrow layout); kept
@@ -143,6 +147,7 @@ impl PartialEq for Ctx {
             && Rc::ptr_eq(&self.analysis, &other.analysis)
             && Rc::ptr_eq(&self.sim, &other.sim)
             && self.updating == other.updating
+            && Rc::ptr_eq(&self.link, &other.link)
             && self.embed == other.embed
             && self.narrow == other.narrow
     }
@@ -204,7 +209,11 @@ pub fn app() -> Html {
         use_memo(rev, move |_| Analysis::new(&scenario))
     };
     let (sim, updating) = crate::sim_view::use_simulation(rev, &state.scenario);
-    hooks::use_url_sync(&state, embed.is_some());
+    let link = {
+        let scenario = state.scenario.clone();
+        (*use_memo(rev, move |_| Rc::<str>::from(quota_formats::permalink::encode(&scenario)))).clone()
+    };
+    hooks::use_url_sync(rev, &link, embed.is_some());
     hooks::use_playback(&state, sim.end_ms());
     hooks::use_keyboard(&state, &sim);
     hooks::use_embed_height(embed.is_some());
@@ -242,7 +251,7 @@ pub fn app() -> Html {
         Some(TextLoad::Edited { load }) => html! { <crate::text_problems::TextNotLoaded load={load.clone()} /> },
         _ => text_box.clone().unwrap_or_default(),
     };
-    let ctx = Ctx { state: state.clone(), analysis, sim, updating, embed, narrow };
+    let ctx = Ctx { state: state.clone(), analysis, sim, updating, link: link.clone(), embed, narrow };
     let body = match embed {
         Some(panel) => html! {
             <main class={classes!("embed", readonly.then_some("readonly"))} data-testid="embed" data-panel={panel.slug()}>
@@ -269,7 +278,7 @@ pub fn app() -> Html {
                 if state.help_open { <HelpSheet /> }
                 <p class="embed-foot">
                     <a href={format!("{}#{}", platform::page_base(),
-                            if matches!(text_load, Some(TextLoad::Failed(_))) { platform::location_hash() } else { quota_formats::permalink::encode(&state.scenario) })}
+                            if matches!(text_load, Some(TextLoad::Failed(_))) { platform::location_hash() } else { link.to_string() })}
                        target="_blank" rel="noopener">{ "Open in the Kafka Quota Playground" }</a>
                 </p>
             </main>

@@ -7,7 +7,6 @@ use std::rc::Rc;
 
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
-use quota_formats::permalink;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -15,22 +14,54 @@ use crate::platform;
 use crate::sim_view::SimView;
 use crate::state::{Action, AppState};
 
-/// Writes the scenario into the URL hash and the autosave after every edit
-/// (not on first load, so a damaged link stays visible until the user
-/// changes something; an embed never overwrites the autosave).
+/// Writes the scenario's permalink `link` (made once per revision by the
+/// root, see [`crate::app::Ctx::link`]) into the URL hash and the autosave
+/// after an edit (not on first load, so a damaged link stays visible until
+/// the user changes something; an embed never overwrites the autosave).
+///
+/// Written [`URL_SYNC_DELAY_MS`] after the last edit, in a task of its own,
+/// and at once when the page is hidden or left (`pagehide`): with 100
+/// producers `History.replaceState` alone took 10–20 ms, on every keystroke
+/// before (issue 11's typing measure).
 #[hook]
-pub(crate) fn use_url_sync(state: &UseReducerHandle<AppState>, embedded: bool) {
-    let scenario = state.scenario.clone();
-    use_effect_with(state.revision, move |rev| {
-        if *rev > 1 {
-            let link = permalink::encode(&scenario);
-            platform::replace_hash(&link);
-            if !embedded {
-                platform::autosave(&link);
-            }
+pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool) {
+    let pending = use_mut_ref(|| None::<Rc<str>>);
+    let write = move |link: &str| {
+        platform::replace_hash(link);
+        if !embedded {
+            platform::autosave(link);
         }
+    };
+    {
+        let pending = pending.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|w| {
+                EventListener::new(&w, "pagehide", move |_| {
+                    if let Some(link) = pending.borrow_mut().take() {
+                        write(&link);
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    let link = link.clone();
+    use_effect_with(revision, move |rev| {
+        let timer = (*rev > 1).then(|| {
+            *pending.borrow_mut() = Some(link);
+            gloo::timers::callback::Timeout::new(URL_SYNC_DELAY_MS, move || {
+                if let Some(link) = pending.borrow_mut().take() {
+                    write(&link);
+                }
+            })
+        });
+        move || drop(timer)
     });
 }
+
+/// How long after the last edit the address bar and the autosave follow
+/// (ms): typing a value writes them once.
+pub(crate) const URL_SYNC_DELAY_MS: u32 = 250;
 
 /// Moves the cursor while playing: an interval (33 ms, or 250 ms when the
 /// user prefers reduced motion) dispatches `Tick` with the wall time that

@@ -2,6 +2,8 @@
 //! iframe snippet for one panel, the same as a `<kafka-quota-playground>`
 //! element, and where to see it in use.
 
+use std::rc::Rc;
+
 use quota_formats::permalink;
 use yew::prelude::*;
 
@@ -15,15 +17,19 @@ pub(crate) fn share_panel() -> Html {
     let ctx = use_scene();
     let panel = use_state(|| Panel::Simulation);
     let copied = use_state(|| None::<&'static str>);
-    let code = {
+    // The page's own link (made once per revision by the root), or the
+    // redacted one.
+    let code: Rc<str> = {
         let scenario = ctx.state.scenario.clone();
-        use_memo((ctx.state.revision, ctx.state.redact_links), move |(_, redact)| {
+        let link = ctx.link.clone();
+        (*use_memo((ctx.state.revision, ctx.state.redact_links), move |(_, redact)| {
             if *redact {
-                permalink::encode(&permalink::redact(&scenario))
+                Rc::from(permalink::encode(&permalink::redact(&scenario)))
             } else {
-                permalink::encode(&scenario)
+                link
             }
-        })
+        }))
+        .clone()
     };
     let base = platform::page_base();
     let link = format!("{base}#{code}");
