@@ -24,15 +24,79 @@ impl Scale {
         let span = (self.y.1 - self.y.0).max(1e-9);
         (self.h - (y - self.y.0) / span * self.h).clamp(0.0, self.h)
     }
-    /// An SVG path through the points (`M x y L x y …`), one decimal.
+    /// An SVG path through the points (`M x y L x y …`), in pixels with one
+    /// decimal.
+    ///
+    /// Points are reduced per half-pixel column to the first, the lowest,
+    /// the highest and the last of the column, in their order (the M4
+    /// reduction of Jugel et al., VLDB 2014): the line drawn is the same,
+    /// and a run of 100 clients over 11 minutes no longer formats every one
+    /// of its thousands of points per chart (issue 11's "showing a run").
     pub fn path(&self, pts: impl IntoIterator<Item = (f64, f64)>) -> String {
+        // A point in pixels with its place in the series.
+        type P = (usize, f64, f64);
         let mut out = String::new();
+        let emit = |out: &mut String, four: &mut [P; 4]| {
+            // first, lowest, highest, last: in series order, each once.
+            four.sort_by_key(|p| p.0);
+            let mut last = None;
+            for &(i, x, y) in four.iter() {
+                if last == Some(i) {
+                    continue;
+                }
+                last = Some(i);
+                out.push_str(if out.is_empty() { "M" } else { " L" });
+                push_tenths(out, x);
+                out.push(' ');
+                push_tenths(out, y);
+            }
+        };
+        let mut column: Option<(i64, [P; 4])> = None;
         for (i, (x, y)) in pts.into_iter().enumerate() {
-            out.push_str(if i == 0 { "M" } else { " L" });
-            out.push_str(&format!("{:.1} {:.1}", self.px(x), self.py(y)));
+            let p = (i, self.px(x), self.py(y));
+            let col = (p.1 * 2.0).floor() as i64;
+            match &mut column {
+                Some((c, [_, lo, hi, last])) if *c == col => {
+                    // y grows downwards: the lowest value has the largest py.
+                    if p.2 > lo.2 {
+                        *lo = p;
+                    }
+                    if p.2 < hi.2 {
+                        *hi = p;
+                    }
+                    *last = p;
+                }
+                _ => {
+                    if let Some((_, mut four)) = column.take() {
+                        emit(&mut out, &mut four);
+                    }
+                    column = Some((col, [p; 4]));
+                }
+            }
+        }
+        if let Some((_, mut four)) = column {
+            emit(&mut out, &mut four);
         }
         out
     }
+}
+
+/// Appends `v` with one decimal (`12.3`, `-0.5`), as `{:.1}` would for the
+/// pixel values of a chart, without the float formatter (the costliest part
+/// of drawing a long series).
+fn push_tenths(out: &mut String, v: f64) {
+    use std::fmt::Write;
+    let t = (v * 10.0).round();
+    if !t.is_finite() || t.abs() >= 1e15 {
+        let _ = write!(out, "{v:.1}");
+        return;
+    }
+    let t = t as i64;
+    if t < 0 {
+        out.push('-');
+    }
+    let a = t.unsigned_abs();
+    let _ = write!(out, "{}.{}", a / 10, a % 10);
 }
 
 /// A "nice" upper bound for an axis holding `max` (1, 2, 2.5 or 5 x 10^n).
@@ -65,6 +129,8 @@ mod tests {
     fn scales_and_formats() {
         let s = Scale { x: (0.0, 10.0), y: (0.0, 100.0), w: 200.0, h: 100.0 };
         assert_eq!(s.path([(0.0, 0.0), (10.0, 100.0)]), "M0.0 100.0 L200.0 0.0");
+        assert_eq!(s.path([]), "");
+        assert_eq!(s.path([(5.0, 50.0)]), "M100.0 50.0");
         assert_eq!(s.px(20.0), 200.0);
         assert_eq!(nice_max(3.2e6), 5e6);
         assert_eq!(nice_max(2e6), 2e6);
@@ -75,5 +141,28 @@ mod tests {
         assert_eq!(fmt_ms(12_100.0), "12.10 s");
         assert_eq!(fmt_metric(f64::NAN), "NaN");
         assert_eq!(fmt_value(QuotaKey::ProducerByteRate, 2e6), "2000000.0 (2 MB/s)");
+    }
+
+    /// The reduced path keeps, per half-pixel column, the first, lowest,
+    /// highest and last point in series order: the drawn line's extent in
+    /// every column is the full series' extent.
+    #[test]
+    fn path_keeps_each_columns_extremes_in_order() {
+        let s = Scale { x: (0.0, 100.0), y: (0.0, 10.0), w: 10.0, h: 10.0 };
+        // 10 points in the first half-pixel column (x 0..5 = 0..0.5 px).
+        let pts: Vec<(f64, f64)> = (0..10).map(|i| (f64::from(i) * 0.5, [3.0, 9.0, 1.0, 4.0, 4.0, 2.0, 8.0, 5.0, 6.0, 7.0][i as usize])).collect();
+        // first (y 3), max (y 9, py 1.0), min (y 1, py 9.0), last (y 7).
+        assert_eq!(s.path(pts.iter().copied()), "M0.0 7.0 L0.1 1.0 L0.1 9.0 L0.5 3.0");
+        // Points in distinct columns are all kept, with one decimal.
+        let wide: Vec<(f64, f64)> = (0..=10).map(|i| (f64::from(i) * 10.0, f64::from(i))).collect();
+        assert_eq!(s.path(wide.iter().copied()).matches('L').count(), 10);
+        // A long series is cut to at most 4 points per half-pixel column.
+        let long: Vec<(f64, f64)> = (0..100_000).map(|i| (f64::from(i) / 1000.0, f64::from(i % 7))).collect();
+        assert!(s.path(long.iter().copied()).matches(' ').count() / 2 <= 4 * 20 + 1);
+        let mut t = String::new();
+        push_tenths(&mut t, -1.25);
+        t.push(' ');
+        push_tenths(&mut t, 1234.56);
+        assert_eq!(t, "-1.3 1234.6");
     }
 }
