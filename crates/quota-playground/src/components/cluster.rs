@@ -12,7 +12,7 @@ use quota_engine::sim::{ClientKind, Timeline};
 use yew::prelude::*;
 
 use super::scenario_editor::ScenarioEditor;
-use super::PanelBox;
+use super::{show_all_line, PanelBox, SHOWN_CLIENTS};
 use crate::app::use_ctx;
 use crate::model;
 use crate::sim_view::SimView;
@@ -62,10 +62,6 @@ impl PartialEq for Run {
     }
 }
 
-/// Clients listed before "Show all": a page of 100 clients stays quick to
-/// update while typing (each keystroke re-renders the shown rows).
-const SHOWN: usize = 12;
-
 #[function_component(ClusterView)]
 fn cluster_view() -> Html {
     let ctx = use_ctx();
@@ -93,7 +89,7 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, all: bool, show_a
     let brokers = t.brokers.len().max(t.totals.brokers as usize).max(1);
     let budgets = model::budget_rows(t, cursor);
     let clients = table.at(t, cursor);
-    let shown = if all { clients.len() } else { clients.len().min(SHOWN) };
+    let shown = if all { clients.len() } else { clients.len().min(SHOWN_CLIENTS) };
     let hidden = clients.len() - shown;
     let head = html! {
         { for (0..brokers).map(|b| html! { <th scope="col">{ format!("Broker {b}") }</th> }) }
@@ -164,12 +160,7 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, all: bool, show_a
                     </tbody>
                 </table>
             </div>
-            if hidden > 0 {
-                <p class="msg">
-                    { format!("{} more not listed. ", model::count_of(hidden as u64, "client", "clients")) }
-                    <button type="button" class="ghost" onclick={show_all} data-testid="cluster-show-all">{ format!("Show all {} clients", clients.len()) }</button>
-                </p>
-            }
+            { show_all_line(hidden, clients.len(), "client", "clients", "cluster-show-all", show_all) }
             <p class="msg hint">{ "Measured rates are each broker's windowed rate (quota.window.num samples of quota.window.size.seconds), as its sensor sees it; the first windows allow a burst above the quota before the first throttle." }</p>
         </div>
     }

@@ -35,6 +35,25 @@ use yew::prelude::*;
 
 use crate::model;
 
+/// Clients (rows of a per-client table or editor) drawn before a "Show
+/// all" button: with 100 clients every keystroke elsewhere and every run
+/// that arrives would lay out all of their rows (issue 11's typing measure).
+pub(crate) const SHOWN_CLIENTS: usize = 12;
+
+/// The line under a shortened list: "`hidden` more not listed." and a
+/// button "Show all `total` `plural`" (`testid` on the button).
+pub(crate) fn show_all_line(hidden: usize, total: usize, singular: &str, plural: &str, testid: &'static str, onclick: Callback<MouseEvent>) -> Html {
+    if hidden == 0 {
+        return html! {};
+    }
+    html! {
+        <p class="msg">
+            { format!("{} more not listed. ", model::count_of(hidden as u64, singular, plural)) }
+            <button type="button" class="ghost" {onclick} data-testid={testid}>{ format!("Show all {total} {plural}") }</button>
+        </p>
+    }
+}
+
 /// The value of the input, select or textarea an event came from.
 pub(crate) fn event_value(e: &Event) -> String {
     let Some(t) = e.target() else { return String::new() };

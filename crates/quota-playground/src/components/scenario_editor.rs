@@ -18,7 +18,7 @@ use quota_engine::sim::{Acks, ClientThrottling, Scenario, ScenarioEvent, Scenari
 use quota_engine::{QuotaEntity, QuotaKey};
 use yew::prelude::*;
 
-use super::{NumberField, SelectField, TextField};
+use super::{show_all_line, NumberField, SelectField, TextField, SHOWN_CLIENTS};
 use crate::app::{use_scene, Ctx};
 use crate::model::{self, ClusterEdit};
 use crate::state::Action;
@@ -404,10 +404,6 @@ fn after_end_note(ed: &Ed, i: usize, e: &ScenarioEvent) -> Html {
     }
 }
 
-/// Client rows drawn before "Show all": each keystroke elsewhere re-renders
-/// the drawn rows, so 100 clients would hold up typing.
-const SHOWN_CLIENTS: usize = 12;
-
 fn clients_editor(ed: &Ed) -> Html {
     let s = ed.s;
     let n = s.workloads.len();
@@ -418,12 +414,7 @@ fn clients_editor(ed: &Ed) -> Html {
             <legend>{ "Clients on the time line" }</legend>
             if s.workloads.is_empty() { <p class="msg">{ "No clients: add a producer or a consumer in the Simulation panel." }</p> }
             { for s.workloads.iter().take(shown).enumerate().map(|(i, w)| client_row(ed, i, w)) }
-            if shown < n {
-                <p class="msg">
-                    { format!("{} more not listed. ", model::count_of((n - shown) as u64, "client", "clients")) }
-                    <button type="button" class="ghost" onclick={move |_| all.set(true)} data-testid="clients-show-all">{ format!("Show all {n} clients") }</button>
-                </p>
-            }
+            { show_all_line(n - shown, n, "client", "clients", "clients-show-all", Callback::from(move |_| all.set(true))) }
         </fieldset>
     }
 }

@@ -8,7 +8,7 @@ use quota_engine::sim::{Acks, ClientKind, Scenario, Timeline, Workload};
 use yew::prelude::*;
 
 use super::charts::{self, fmt_rate_of};
-use super::{event_value, NumberField, PanelBox, SelectField};
+use super::{event_value, show_all_line, NumberField, PanelBox, SelectField, SHOWN_CLIENTS};
 use crate::app::{use_ctx, use_scene, Ctx};
 use crate::model;
 use crate::state::{Action, SPEEDS};
@@ -68,6 +68,9 @@ impl PartialEq for SimBodyProps {
 #[function_component(SimBody)]
 fn sim_body(p: &SimBodyProps) -> Html {
     let ctx = &p.ctx;
+    // "Show all" of the clients table and of the client metrics.
+    let all_clients = use_state(|| false);
+    let all_metrics = use_state(|| false);
     match &ctx.sim.result {
         // No run yet (the first is in the worker): the live region says so.
         Err(_) if ctx.sim.waiting => html! {},
@@ -75,8 +78,8 @@ fn sim_body(p: &SimBodyProps) -> Html {
         Ok(t) => html! {
             <>
                 <Transport />
-                { clients_table(ctx, t) }
-                { run_view(ctx, t) }
+                { clients_table(ctx, t, &all_clients) }
+                { run_view(ctx, t, &all_metrics) }
             </>
         },
     }
@@ -134,22 +137,28 @@ fn transport() -> Html {
     }
 }
 
-fn clients_table(ctx: &Ctx, t: &Timeline) -> Html {
+/// The clients at the cursor: the first [`SHOWN_CLIENTS`] and the one in
+/// the charts, or every one after "Show all" (`all`).
+fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
     let cursor = ctx.state.cursor_ms.min(t.end_ms);
     let (focused, _) = model::focus(t, ctx.state.focus_client, ctx.state.focus_sensor);
     let d = ctx.state.dispatcher();
-    let total = |name: &str| -> u64 {
-        ctx.state
-            .scenario
-            .workloads
-            .iter()
-            .find(|w| model::workload_connection(w) == name)
-            .map_or(0, |w| match w {
-                Workload::Producer(p) => p.records,
-                Workload::Consumer(c) => c.records,
-            })
-    };
+    let totals: std::collections::HashMap<&str, u64> = ctx
+        .state
+        .scenario
+        .workloads
+        .iter()
+        .map(|w| match w {
+            Workload::Producer(p) => (p.connection.as_str(), p.records),
+            Workload::Consumer(c) => (c.connection.as_str(), c.records),
+        })
+        .collect();
+    let total = |name: &str| totals.get(name).copied().unwrap_or(0);
+    let shown = |i: usize| **all || i < SHOWN_CLIENTS || i == focused;
+    let hidden = (0..t.clients.len()).filter(|i| !shown(*i)).count();
+    let show_all = { let all = all.clone(); Callback::from(move |_: MouseEvent| all.set(true)) };
     html! {
+        <>
         // A scroll box: focusable, so that a keyboard scrolls it, and
         // named as a region.
         <div class="table-wrap clients-wrap" tabindex="0" role="region" aria-label="Clients at the cursor (scrolls)" data-testid="clients-wrap">
@@ -161,7 +170,7 @@ fn clients_table(ctx: &Ctx, t: &Timeline) -> Html {
                     <th scope="col">{ "Largest throttle so far" }</th><th scope="col">{ "Show in charts" }</th>
                 </tr></thead>
                 <tbody>
-                { for t.clients.iter().enumerate().map(|(i, c)| {
+                { for t.clients.iter().enumerate().filter(|(i, _)| shown(*i)).map(|(i, c)| {
                     let at = c.at(cursor);
                     let status = model::client_status(c, cursor, t.end_ms);
                     let d = d.clone();
@@ -185,10 +194,12 @@ fn clients_table(ctx: &Ctx, t: &Timeline) -> Html {
                 </tbody>
             </table>
         </div>
+        { show_all_line(hidden, t.clients.len(), "client", "clients", "clients-table-show-all", show_all) }
+        </>
     }
 }
 
-fn run_view(ctx: &Ctx, t: &Timeline) -> Html {
+fn run_view(ctx: &Ctx, t: &Timeline, all_metrics: &UseStateHandle<bool>) -> Html {
     let cursor = ctx.state.cursor_ms.min(t.end_ms);
     let (ci, si) = model::focus(t, ctx.state.focus_client, ctx.state.focus_sensor);
     let client = t.clients.get(ci);
@@ -233,7 +244,7 @@ fn run_view(ctx: &Ctx, t: &Timeline) -> Html {
                 }
             }
             if let Some(c) = client { { latency(c, cursor) } }
-            { metrics(t) }
+            { metrics(t, all_metrics) }
         </>
     }
 }
@@ -325,10 +336,14 @@ fn breakable(name: &str) -> Html {
     html! { for model::break_points(name).into_iter().map(|part| html! { <>{ part.to_owned() }<wbr /></> }) }
 }
 
-fn metrics(t: &Timeline) -> Html {
+/// The client metrics (of the first [`SHOWN_CLIENTS`] clients, or of every
+/// one after "Show all": `all`) and the broker MBeans at the end of the run.
+fn metrics(t: &Timeline, all: &UseStateHandle<bool>) -> Html {
+    let shown = if **all { t.clients.len() } else { t.clients.len().min(SHOWN_CLIENTS) };
+    let show_all = { let all = all.clone(); Callback::from(move |_: MouseEvent| all.set(true)) };
     // One row group per client (its name heads the group), so the metric
     // name gets the width a third column would take on a phone.
-    let groups = t.clients.iter().map(|c| {
+    let groups = t.clients.iter().take(shown).map(|c| {
         let (group, pre) = match c.kind {
             ClientKind::Producer => ("producer-metrics", "produce"),
             ClientKind::Consumer => ("consumer-fetch-manager-metrics", "fetch"),
@@ -359,6 +374,7 @@ fn metrics(t: &Timeline) -> Html {
                     }) }
                 </table>
             </div>
+            { show_all_line(t.clients.len() - shown, t.clients.len(), "client", "clients", "metrics-show-all", show_all) }
             <div class="table-wrap">
                 <table data-testid="broker-metrics">
                     <caption>{ "Broker MBeans at the end of the run" }</caption>
