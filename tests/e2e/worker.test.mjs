@@ -9,13 +9,14 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { serve, launch, permalink, shot } from './harness.mjs';
 
-// The threshold for every long task while typing (ms). The issue's goal is 50 ms;
-// on this 2-core machine shared by four builds the longest keystroke task
-// measured 60-99 ms in the best of three runs (before the worker: 172-229 ms,
-// the simulation inside each keystroke); 150 ms keeps the test clear of a
-// loaded machine while still failing the old build. A busy machine only adds to a task's
-// time, so the test keeps the best of RUNS runs (and prints them all).
-const LONG_TASK_MS = Number(process.env.KQP_LONG_TASK_MS ?? 150);
+// The threshold for every long task while typing (ms). The issue's goal is 50 ms,
+// which `node tests/e2e/bench-playground.mjs` measures (BENCHMARKS.md: the
+// longest task of any length, 40 ms median on this 2-core machine); before the
+// worker each keystroke took 172-432 ms. 100 ms keeps the test clear of a loaded
+// CI machine while still failing any build that renders or simulates too much
+// per keystroke. A busy machine only adds to a task's time, so the test keeps
+// the best of RUNS runs (and prints them all).
+const LONG_TASK_MS = Number(process.env.KQP_LONG_TASK_MS ?? 100);
 const RUNS = 3;
 
 const fixture = JSON.parse(await readFile(new URL('../fixtures/bench/100-clients-3-brokers.json', import.meta.url), 'utf8'));
@@ -100,6 +101,21 @@ async function typeFive() {
   await page.getByTestId('cluster-show-all').click();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="cluster-sentence"]').length === 100);
   assert.equal(await page.locator('input[id$="-start"][id^="tl"]').count(), 100);
+  // So do the Simulation panel's clients table and client metrics (and the
+  // broker MBeans, 24 per broker), each with its own "Show all".
+  const rows = page.getByTestId('clients').locator('tbody tr');
+  assert.equal(await rows.count(), 12);
+  assert.equal(await page.getByTestId('clients-table-show-all').innerText(), 'Show all 100 clients');
+  await page.getByTestId('clients-table-show-all').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="clients"] tbody tr').length === 100);
+  const groups = page.getByTestId('client-metrics').locator('tbody');
+  assert.equal(await groups.count(), 12);
+  const brokerRows = () => page.getByTestId('broker-metrics').locator('tbody tr:not(.group)').count();
+  assert.equal(await brokerRows(), 3 * 24);
+  await page.getByTestId('metrics-show-all').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="client-metrics"] tbody').length === 100);
+  assert.ok(await brokerRows() > 3 * 24);
+  assert.equal(await page.getByTestId('mbeans-show-all').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
   return { tasks, lastToRun };

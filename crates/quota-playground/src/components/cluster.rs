@@ -19,11 +19,12 @@ use crate::sim_view::SimView;
 
 #[function_component(ClusterPanel)]
 pub(crate) fn cluster_panel() -> Html {
+    let ctx = use_ctx();
     html! {
         <PanelBox id="cluster" title="Cluster and time"
             subtitle="Brokers, topics and partition leaders, events during the run, and when each client starts and stops; then what each broker metered. Kafka enforces client quotas per broker: a client whose partitions are led by n brokers can get up to n times its quota from the cluster.">
             <ScenarioEditor />
-            <ClusterView />
+            <ClusterView run={Run(ctx.sim.clone())} cursor_ms={ctx.state.cursor_ms} />
         </PanelBox>
     }
 }
@@ -62,18 +63,26 @@ impl PartialEq for Run {
     }
 }
 
+/// What the cluster view shows: a run at a cursor. Props rather than the
+/// context, so that typing elsewhere (a new revision, the same run while
+/// the worker computes) skips the view and its hundreds of nodes entirely.
+#[derive(Properties, PartialEq)]
+struct ClusterViewProps {
+    /// The run on screen.
+    run: Run,
+    /// The cursor (ms of simulated time).
+    cursor_ms: f64,
+}
+
 #[function_component(ClusterView)]
-fn cluster_view() -> Html {
-    let ctx = use_ctx();
+fn cluster_view(p: &ClusterViewProps) -> Html {
     let all = use_state(|| false);
     let show_all = { let all = all.clone(); Callback::from(move |_: MouseEvent| all.set(true)) };
     // The clients table's cursor-free part (which sensors meter whom), kept
     // for the run: a playback tick reads it at the new cursor.
-    let table = use_memo(Run(ctx.sim.clone()), |run| run.0.result.as_ref().ok().map(model::client_table));
-    // The view depends on the run, the cursor and the "Show all" choice
-    // only: typing elsewhere re-renders the page but reuses this.
-    let cursor = ctx.state.cursor_ms;
-    let html = use_memo((Run(ctx.sim.clone()), cursor.to_bits(), *all), move |(run, _, all)| {
+    let table = use_memo(p.run.clone(), |run| run.0.result.as_ref().ok().map(model::client_table));
+    let cursor = p.cursor_ms;
+    let html = use_memo((p.run.clone(), cursor.to_bits(), *all), move |(run, _, all)| {
         match (&run.0.result, table.as_ref()) {
             (Err(e), _) => html! {
                 <p class="msg" data-testid="cluster-view-empty">{ format!("The cluster view shows a run; there is none: {e}") }</p>

@@ -336,11 +336,17 @@ fn breakable(name: &str) -> Html {
     html! { for model::break_points(name).into_iter().map(|part| html! { <>{ part.to_owned() }<wbr /></> }) }
 }
 
+/// Broker MBean attributes listed per broker before "Show all".
+const SHOWN_MBEANS: usize = 24;
+
 /// The client metrics (of the first [`SHOWN_CLIENTS`] clients, or of every
-/// one after "Show all": `all`) and the broker MBeans at the end of the run.
+/// one after "Show all": `all`) and the broker MBeans at the end of the run
+/// (the first [`SHOWN_MBEANS`] of each broker, or all).
 fn metrics(t: &Timeline, all: &UseStateHandle<bool>) -> Html {
     let shown = if **all { t.clients.len() } else { t.clients.len().min(SHOWN_CLIENTS) };
     let show_all = { let all = all.clone(); Callback::from(move |_: MouseEvent| all.set(true)) };
+    let mbeans_total: usize = t.brokers.iter().map(|b| b.mbeans.len()).sum();
+    let mbeans_hidden: usize = if **all { 0 } else { t.brokers.iter().map(|b| b.mbeans.len().saturating_sub(SHOWN_MBEANS)).sum() };
     // One row group per client (its name heads the group), so the metric
     // name gets the width a third column would take on a phone.
     let groups = t.clients.iter().take(shown).map(|c| {
@@ -374,7 +380,7 @@ fn metrics(t: &Timeline, all: &UseStateHandle<bool>) -> Html {
                     }) }
                 </table>
             </div>
-            { show_all_line(t.clients.len() - shown, t.clients.len(), "client", "clients", "metrics-show-all", show_all) }
+            { show_all_line(t.clients.len() - shown, t.clients.len(), "client", "clients", "metrics-show-all", show_all.clone()) }
             <div class="table-wrap">
                 <table data-testid="broker-metrics">
                     <caption>{ "Broker MBeans at the end of the run" }</caption>
@@ -382,7 +388,7 @@ fn metrics(t: &Timeline, all: &UseStateHandle<bool>) -> Html {
                     { for t.brokers.iter().map(|b| html! {
                         <tbody>
                             <tr class="group"><th colspan="2" scope="rowgroup">{ format!("Broker {}", b.id) }</th></tr>
-                            { for b.mbeans.iter().map(|m| html! {
+                            { for b.mbeans.iter().take(if **all { usize::MAX } else { SHOWN_MBEANS }).map(|m| html! {
                                 <tr><td><code>{ breakable(&format!("{}:{}", m.mbean, m.attribute)) }</code></td>
                                     <td class={classes!("n", m.value.is_nan().then_some("nan"))}>{ model::fmt_metric(m.value) }</td></tr>
                             }) }
@@ -390,6 +396,7 @@ fn metrics(t: &Timeline, all: &UseStateHandle<bool>) -> Html {
                     }) }
                 </table>
             </div>
+            { show_all_line(mbeans_hidden, mbeans_total, "MBean attribute", "MBean attributes", "mbeans-show-all", show_all) }
             <p class="msg hint">{ "NaN means the sensor has no sample in its window (nothing was throttled or recorded recently), not zero. A dashboard should show it as 'no data'." }</p>
         </div>
     }
