@@ -192,7 +192,7 @@ test('a permalink restores the scenario in a fresh page; redaction hides names',
   const link = await page.getByTestId('share-link').inputValue();
   const json = decodeLink(link);
   assert.ok(json.quotas.some((q) => q.entity['client-id'] === 'reporting-job' && q.value === 50), JSON.stringify(json.quotas));
-  // The address bar carries the same scenario (written 250 ms after the last edit).
+  // The address bar carries the same scenario (written in the task after the edit's).
   await page.waitForFunction((h) => location.hash === h, new URL(link).hash, { timeout: 5000 });
 
   const fresh = await browser.newContext();
@@ -224,6 +224,8 @@ test('the autosave restores the last scenario in a new page; a damaged one is re
   await page.getByLabel(/^Value \(/).fill('25');
   await page.getByRole('button', { name: 'Set quota' }).click();
   await page.getByTestId('quota-list').getByText('clients/autosaved-job', { exact: true }).waitFor();
+  // Written in the task after the edit's render.
+  await page.waitForFunction(() => (localStorage.getItem('kafka-quota-playground.scenario') || '') === location.hash.slice(1));
   // Same browser profile, no link: the autosave comes back.
   const again = await context.newPage();
   await again.goto(server.url);

@@ -110,11 +110,18 @@ async function typeFive() {
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="clients"] tbody tr').length === 100);
   const groups = page.getByTestId('client-metrics').locator('tbody');
   assert.equal(await groups.count(), 12);
+  // The client in the charts is always listed, in the table and in the metrics.
+  await page.getByLabel('Show p040 in the charts').check();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="client-metrics"] tbody').length === 13);
+  assert.match(await groups.last().innerText(), /^p040\b/);
+  // The broker MBeans: 24 of each type (here only type=Produce) per broker.
   const brokerRows = () => page.getByTestId('broker-metrics').locator('tbody tr:not(.group)').count();
   assert.equal(await brokerRows(), 3 * 24);
   await page.getByTestId('metrics-show-all').click();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="client-metrics"] tbody').length === 100);
-  assert.ok(await brokerRows() > 3 * 24);
+  assert.equal(await brokerRows(), 3 * 24, 'each list has its own Show all');
+  await page.getByTestId('mbeans-show-all').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="broker-metrics"] tbody tr:not(.group)').length > 3 * 24);
   assert.equal(await page.getByTestId('mbeans-show-all').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();

@@ -19,10 +19,11 @@ use crate::state::{Action, AppState};
 /// after an edit (not on first load, so a damaged link stays visible until
 /// the user changes something; an embed never overwrites the autosave).
 ///
-/// Written [`URL_SYNC_DELAY_MS`] after the last edit, in a task of its own,
-/// and at once when the page is hidden or left (`pagehide`): with 100
-/// producers `History.replaceState` alone took 10–20 ms, on every keystroke
-/// before (issue 11's typing measure).
+/// Written in the task after the edit's render (a 0 ms timer), not inside
+/// it: with 100 producers `History.replaceState` alone took 10–20 ms, which
+/// sat in every keystroke's task before (issue 11's typing measure). A
+/// newer revision replaces a write not yet made; a page hidden or left
+/// (`pagehide`) before the timer ran writes at once.
 #[hook]
 pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool) {
     let pending = use_mut_ref(|| None::<Rc<str>>);
@@ -49,7 +50,7 @@ pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool) {
     use_effect_with(revision, move |rev| {
         let timer = (*rev > 1).then(|| {
             *pending.borrow_mut() = Some(link);
-            gloo::timers::callback::Timeout::new(URL_SYNC_DELAY_MS, move || {
+            gloo::timers::callback::Timeout::new(0, move || {
                 if let Some(link) = pending.borrow_mut().take() {
                     write(&link);
                 }
@@ -58,10 +59,6 @@ pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool) {
         move || drop(timer)
     });
 }
-
-/// How long after the last edit the address bar and the autosave follow
-/// (ms): typing a value writes them once.
-pub(crate) const URL_SYNC_DELAY_MS: u32 = 250;
 
 /// Moves the cursor while playing: an interval (33 ms, or 250 ms when the
 /// user prefers reduced motion) dispatches `Tick` with the wall time that

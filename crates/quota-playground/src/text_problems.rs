@@ -165,7 +165,8 @@ pub(crate) fn use_text_scenario(state: &UseReducerHandle<AppState>) -> Option<Te
     // so now, even if the height happens to be the same.
     let pending = matches!(*load, Some(TextLoad::Pending));
     use_effect_with(pending, |pending| {
-        // (Not the hash: the URL sync has replaced it with a `v1.` link by now.)
+        // (Not the hash: after the first edit the URL sync replaces it
+        // with a `v1.` link.)
         if !*pending && platform::embed_pending() {
             platform::set_embed_pending(false);
             platform::post_height(platform::content_height());

@@ -80,15 +80,18 @@ impl DefaultQuotaCallback {
     ///
     /// Kafka: `getOrCreateQuotaSensors` (sensor name from the tags).
     pub fn budget_groups(&self, connections: &[ClientIdentity]) -> BudgetGroups {
+        // No quota of this type: no sensor, nobody metered.
+        if !self.quotas_enabled() {
+            return BudgetGroups {
+                quota_type: self.quota_type(),
+                groups: Vec::new(),
+                unmetered: connections.to_vec(),
+            };
+        }
         let mut groups: Vec<BudgetGroup> = Vec::new();
-        let mut unmetered = Vec::new();
         for conn in connections {
             // The tags alone (`quotaMetricTags`), not the whole explained
             // resolution: this runs for every connection on every edit.
-            if !self.quotas_enabled() {
-                unmetered.push(conn.clone());
-                continue;
-            }
             let tags = self.metric_tags(&sanitize(&conn.principal_name), &conn.client_id);
             match groups.iter_mut().find(|g| g.metric_tags == tags) {
                 Some(g) => g.members.push(conn.clone()),
@@ -104,7 +107,7 @@ impl DefaultQuotaCallback {
         BudgetGroups {
             quota_type: self.quota_type(),
             groups,
-            unmetered,
+            unmetered: Vec::new(),
         }
     }
 }
@@ -164,6 +167,7 @@ mod tests {
             ClientIdentity::new("alice", "c2"),
             ClientIdentity::new("bob", "c1"),
             ClientIdentity::new("CN=a b,O=x", "c1"),
+            ClientIdentity::new("CN=a b,O=x", "c2"),
             ClientIdentity::new("", ""),
             ClientIdentity::new("alice", ""),
         ];
@@ -172,6 +176,8 @@ mod tests {
             for (i, r) in Rung::ALL.into_iter().enumerate() {
                 if set & (1 << i) != 0 {
                     m.update_quota(&r.entity("alice", "c1"), Some(f64::from(r.number()) * 10.0)).unwrap();
+                    // The same rung for a user whose name needs sanitizing.
+                    m.update_quota(&r.entity("CN=a b,O=x", "c2"), Some(f64::from(r.number()) * 100.0)).unwrap();
                 }
             }
             let g = m.budget_groups(&conns);

@@ -77,28 +77,28 @@ struct ClusterViewProps {
 #[function_component(ClusterView)]
 fn cluster_view(p: &ClusterViewProps) -> Html {
     let all = use_state(|| false);
-    let show_all = { let all = all.clone(); Callback::from(move |_: MouseEvent| all.set(true)) };
+    let handle = all.clone();
     // The clients table's cursor-free part (which sensors meter whom), kept
     // for the run: a playback tick reads it at the new cursor.
     let table = use_memo(p.run.clone(), |run| run.0.result.as_ref().ok().map(model::client_table));
     let cursor = p.cursor_ms;
-    let html = use_memo((p.run.clone(), cursor.to_bits(), *all), move |(run, _, all)| {
+    let html = use_memo((p.run.clone(), cursor.to_bits(), *all), move |(run, _, _)| {
         match (&run.0.result, table.as_ref()) {
             (Err(e), _) => html! {
                 <p class="msg" data-testid="cluster-view-empty">{ format!("The cluster view shows a run; there is none: {e}") }</p>
             },
-            (Ok(t), Some(table)) => view(t, table, cursor.min(t.end_ms), *all, show_all),
-            (Ok(t), None) => view(t, &model::client_table(t), cursor.min(t.end_ms), *all, show_all),
+            (Ok(t), Some(table)) => view(t, table, cursor.min(t.end_ms), &handle),
+            (Ok(t), None) => view(t, &model::client_table(t), cursor.min(t.end_ms), &handle),
         }
     });
     (*html).clone()
 }
 
-fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, all: bool, show_all: Callback<MouseEvent>) -> Html {
+fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, all: &UseStateHandle<bool>) -> Html {
     let brokers = t.brokers.len().max(t.totals.brokers as usize).max(1);
     let budgets = model::budget_rows(t, cursor);
     let clients = table.at(t, cursor);
-    let shown = if all { clients.len() } else { clients.len().min(SHOWN_CLIENTS) };
+    let shown = if **all { clients.len() } else { clients.len().min(SHOWN_CLIENTS) };
     let hidden = clients.len() - shown;
     let head = html! {
         { for (0..brokers).map(|b| html! { <th scope="col">{ format!("Broker {b}") }</th> }) }
@@ -169,7 +169,7 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, all: bool, show_a
                     </tbody>
                 </table>
             </div>
-            { show_all_line(hidden, clients.len(), "client", "clients", "cluster-show-all", show_all) }
+            { show_all_line(hidden, clients.len(), "client", "clients", "cluster-show-all", all) }
             <p class="msg hint">{ "Measured rates are each broker's windowed rate (quota.window.num samples of quota.window.size.seconds), as its sensor sees it; the first windows allow a burst above the quota before the first throttle." }</p>
         </div>
     }

@@ -40,16 +40,18 @@ use crate::model;
 /// that arrives would lay out all of their rows (issue 11's typing measure).
 pub(crate) const SHOWN_CLIENTS: usize = 12;
 
-/// The line under a shortened list: "`hidden` more not listed." and a
-/// button "Show all `total` `plural`" (`testid` on the button).
-pub(crate) fn show_all_line(hidden: usize, total: usize, singular: &str, plural: &str, testid: &'static str, onclick: Callback<MouseEvent>) -> Html {
+/// The line under a shortened list: "`hidden` more `plural` not listed."
+/// and a button "Show all `total` `plural`" (`testid` on the button) that
+/// sets `all`.
+pub(crate) fn show_all_line(hidden: usize, total: usize, singular: &str, plural: &str, testid: &'static str, all: &UseStateHandle<bool>) -> Html {
     if hidden == 0 {
         return html! {};
     }
+    let all = all.clone();
     html! {
         <p class="msg">
-            { format!("{} more not listed. ", model::count_of(hidden as u64, singular, plural)) }
-            <button type="button" class="ghost" {onclick} data-testid={testid}>{ format!("Show all {total} {plural}") }</button>
+            { format!("{hidden} more {} not listed. ", if hidden == 1 { singular } else { plural }) }
+            <button type="button" class="ghost" onclick={move |_| all.set(true)} data-testid={testid}>{ format!("Show all {total} {plural}") }</button>
         </p>
     }
 }

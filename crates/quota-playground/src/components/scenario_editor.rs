@@ -408,13 +408,12 @@ fn clients_editor(ed: &Ed) -> Html {
     let s = ed.s;
     let n = s.workloads.len();
     let shown = if **ed.all_clients { n } else { n.min(SHOWN_CLIENTS) };
-    let all = ed.all_clients.clone();
     html! {
         <fieldset class="clients-time">
             <legend>{ "Clients on the time line" }</legend>
             if s.workloads.is_empty() { <p class="msg">{ "No clients: add a producer or a consumer in the Simulation panel." }</p> }
             { for s.workloads.iter().take(shown).enumerate().map(|(i, w)| client_row(ed, i, w)) }
-            { show_all_line(n - shown, n, "client", "clients", "clients-show-all", Callback::from(move |_| all.set(true))) }
+            { show_all_line(n - shown, n, "client", "clients", "clients-show-all", ed.all_clients) }
         </fieldset>
     }
 }

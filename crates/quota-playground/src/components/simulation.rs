@@ -68,9 +68,10 @@ impl PartialEq for SimBodyProps {
 #[function_component(SimBody)]
 fn sim_body(p: &SimBodyProps) -> Html {
     let ctx = &p.ctx;
-    // "Show all" of the clients table and of the client metrics.
+    // "Show all" of the clients table, the client metrics and the broker MBeans.
     let all_clients = use_state(|| false);
     let all_metrics = use_state(|| false);
+    let all_mbeans = use_state(|| false);
     match &ctx.sim.result {
         // No run yet (the first is in the worker): the live region says so.
         Err(_) if ctx.sim.waiting => html! {},
@@ -79,7 +80,7 @@ fn sim_body(p: &SimBodyProps) -> Html {
             <>
                 <Transport />
                 { clients_table(ctx, t, &all_clients) }
-                { run_view(ctx, t, &all_metrics) }
+                { run_view(ctx, t, [&all_metrics, &all_mbeans]) }
             </>
         },
     }
@@ -156,7 +157,6 @@ fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
     let total = |name: &str| totals.get(name).copied().unwrap_or(0);
     let shown = |i: usize| **all || i < SHOWN_CLIENTS || i == focused;
     let hidden = (0..t.clients.len()).filter(|i| !shown(*i)).count();
-    let show_all = { let all = all.clone(); Callback::from(move |_: MouseEvent| all.set(true)) };
     html! {
         <>
         // A scroll box: focusable, so that a keyboard scrolls it, and
@@ -194,12 +194,12 @@ fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
                 </tbody>
             </table>
         </div>
-        { show_all_line(hidden, t.clients.len(), "client", "clients", "clients-table-show-all", show_all) }
+        { show_all_line(hidden, t.clients.len(), "client", "clients", "clients-table-show-all", all) }
         </>
     }
 }
 
-fn run_view(ctx: &Ctx, t: &Timeline, all_metrics: &UseStateHandle<bool>) -> Html {
+fn run_view(ctx: &Ctx, t: &Timeline, all_metrics: [&UseStateHandle<bool>; 2]) -> Html {
     let cursor = ctx.state.cursor_ms.min(t.end_ms);
     let (ci, si) = model::focus(t, ctx.state.focus_client, ctx.state.focus_sensor);
     let client = t.clients.get(ci);
@@ -244,7 +244,7 @@ fn run_view(ctx: &Ctx, t: &Timeline, all_metrics: &UseStateHandle<bool>) -> Html
                 }
             }
             if let Some(c) = client { { latency(c, cursor) } }
-            { metrics(t, all_metrics) }
+            { metrics(t, ci, all_metrics) }
         </>
     }
 }
@@ -336,20 +336,46 @@ fn breakable(name: &str) -> Html {
     html! { for model::break_points(name).into_iter().map(|part| html! { <>{ part.to_owned() }<wbr /></> }) }
 }
 
-/// Broker MBean attributes listed per broker before "Show all".
+/// Broker MBean attributes listed per broker and MBean type
+/// (`type=Produce`, `type=Fetch`, …) before "Show all".
 const SHOWN_MBEANS: usize = 24;
 
-/// The client metrics (of the first [`SHOWN_CLIENTS`] clients, or of every
-/// one after "Show all": `all`) and the broker MBeans at the end of the run
-/// (the first [`SHOWN_MBEANS`] of each broker, or all).
-fn metrics(t: &Timeline, all: &UseStateHandle<bool>) -> Html {
-    let shown = if **all { t.clients.len() } else { t.clients.len().min(SHOWN_CLIENTS) };
-    let show_all = { let all = all.clone(); Callback::from(move |_: MouseEvent| all.set(true)) };
+/// The MBean type of an MBean name (`kafka.server:type=Produce,user=a` →
+/// `Produce`).
+fn mbean_type(mbean: &str) -> &str {
+    mbean.split([':', ',']).find_map(|p| p.strip_prefix("type=")).unwrap_or("")
+}
+
+/// The client metrics at the end of the run (of the first
+/// [`SHOWN_CLIENTS`] clients and client `focused`, the one in the charts,
+/// or of every client once `all[0]` is set) and the broker MBeans (the
+/// first [`SHOWN_MBEANS`] of each type on each broker, or all once `all[1]`
+/// is set).
+fn metrics(t: &Timeline, focused: usize, all: [&UseStateHandle<bool>; 2]) -> Html {
+    let [all_clients, all_mbeans] = all;
+    let client_shown = |i: usize| **all_clients || i < SHOWN_CLIENTS || i == focused;
+    let hidden_clients = (0..t.clients.len()).filter(|i| !client_shown(*i)).count();
+    // Which MBeans of each broker are listed: per type, the first SHOWN_MBEANS.
+    let listed: Vec<Vec<bool>> = t
+        .brokers
+        .iter()
+        .map(|b| {
+            let mut per_type: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+            b.mbeans
+                .iter()
+                .map(|m| {
+                    let n = per_type.entry(mbean_type(&m.mbean)).or_default();
+                    *n += 1;
+                    **all_mbeans || *n <= SHOWN_MBEANS
+                })
+                .collect()
+        })
+        .collect();
     let mbeans_total: usize = t.brokers.iter().map(|b| b.mbeans.len()).sum();
-    let mbeans_hidden: usize = if **all { 0 } else { t.brokers.iter().map(|b| b.mbeans.len().saturating_sub(SHOWN_MBEANS)).sum() };
+    let mbeans_hidden = listed.iter().flatten().filter(|l| !**l).count();
     // One row group per client (its name heads the group), so the metric
     // name gets the width a third column would take on a phone.
-    let groups = t.clients.iter().take(shown).map(|c| {
+    let groups = t.clients.iter().enumerate().filter(|(i, _)| client_shown(*i)).map(|(_, c)| {
         let (group, pre) = match c.kind {
             ClientKind::Producer => ("producer-metrics", "produce"),
             ClientKind::Consumer => ("consumer-fetch-manager-metrics", "fetch"),
@@ -380,15 +406,15 @@ fn metrics(t: &Timeline, all: &UseStateHandle<bool>) -> Html {
                     }) }
                 </table>
             </div>
-            { show_all_line(t.clients.len() - shown, t.clients.len(), "client", "clients", "metrics-show-all", show_all.clone()) }
+            { show_all_line(hidden_clients, t.clients.len(), "client", "clients", "metrics-show-all", all_clients) }
             <div class="table-wrap">
                 <table data-testid="broker-metrics">
                     <caption>{ "Broker MBeans at the end of the run" }</caption>
                     <thead><tr><th scope="col">{ "MBean : attribute" }</th><th scope="col">{ "Value" }</th></tr></thead>
-                    { for t.brokers.iter().map(|b| html! {
+                    { for t.brokers.iter().zip(&listed).map(|(b, listed)| html! {
                         <tbody>
                             <tr class="group"><th colspan="2" scope="rowgroup">{ format!("Broker {}", b.id) }</th></tr>
-                            { for b.mbeans.iter().take(if **all { usize::MAX } else { SHOWN_MBEANS }).map(|m| html! {
+                            { for b.mbeans.iter().zip(listed).filter(|(_, l)| **l).map(|(m, _)| html! {
                                 <tr><td><code>{ breakable(&format!("{}:{}", m.mbean, m.attribute)) }</code></td>
                                     <td class={classes!("n", m.value.is_nan().then_some("nan"))}>{ model::fmt_metric(m.value) }</td></tr>
                             }) }
@@ -396,7 +422,7 @@ fn metrics(t: &Timeline, all: &UseStateHandle<bool>) -> Html {
                     }) }
                 </table>
             </div>
-            { show_all_line(mbeans_hidden, mbeans_total, "MBean attribute", "MBean attributes", "mbeans-show-all", show_all) }
+            { show_all_line(mbeans_hidden, mbeans_total, "MBean attribute", "MBean attributes", "mbeans-show-all", all_mbeans) }
             <p class="msg hint">{ "NaN means the sensor has no sample in its window (nothing was throttled or recorded recently), not zero. A dashboard should show it as 'no data'." }</p>
         </div>
     }
