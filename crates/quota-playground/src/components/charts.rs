@@ -34,6 +34,13 @@ pub(crate) fn fmt_rate_of(qt: QuotaType, v: f64) -> String {
 
 /// The charts' logical width: narrower on small screens, so their text is
 /// not scaled down to nothing (the SVG scales to the container's width).
+/// A pixel coordinate with one decimal, for an SVG attribute
+/// ([`model::tenths`]: no float formatter, the costliest part of drawing a
+/// run with hundreds of throttles).
+fn px1(v: f64) -> String {
+    model::tenths(v)
+}
+
 fn chart_w() -> f64 {
     if crate::platform::viewport_width() < 600.0 {
         400.0
@@ -118,15 +125,15 @@ pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
                 let x = (offset + i as f64) * bw;
                 let y = sc.py(b.sum);
                 html! {
-                    <rect class={classes!("bar", b.current.then_some("current"))} x={format!("{:.1}", x + 2.0)} y={format!("{y:.1}")}
-                        width={format!("{:.1}", (bw - 4.0).max(1.0))} height={format!("{:.1}", h - y)} />
+                    <rect class={classes!("bar", b.current.then_some("current"))} x={px1(x + 2.0)} y={px1(y)}
+                        width={px1((bw - 4.0).max(1.0))} height={px1(h - y)} />
                 }
             }) }
-            <rect class="bar total" x={format!("{:.1}", sum_x + 2.0)} y={format!("{sum_y:.1}")}
-                width={format!("{:.1}", (bw - 4.0).max(1.0))} height={format!("{:.1}", h - sum_y)} />
-            <text class="bar-label" x={format!("{:.1}", sum_x + bw / 2.0)} y={format!("{:.1}", h - 4.0)} text-anchor="middle">{ "Σ" }</text>
+            <rect class="bar total" x={px1(sum_x + 2.0)} y={px1(sum_y)}
+                width={px1((bw - 4.0).max(1.0))} height={px1(h - sum_y)} />
+            <text class="bar-label" x={px1(sum_x + bw / 2.0)} y={px1(h - 4.0)} text-anchor="middle">{ "Σ" }</text>
             if !unlimited {
-                <line class="quota" x1="0" x2={w.to_string()} y1={format!("{:.1}", sc.py(allowed))} y2={format!("{:.1}", sc.py(allowed))} />
+                <line class="quota" x1="0" x2={w.to_string()} y1={px1(sc.py(allowed))} y2={px1(sc.py(allowed))} />
             }
         </>
     };
@@ -195,20 +202,20 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
     let body = html! {
         <>
             { for mutes.iter().map(|(from, to)| html! {
-                <rect class="mute" x={format!("{:.1}", sc.px(*from))} y="0"
-                    width={format!("{:.1}", (sc.px(*to) - sc.px(*from)).max(0.5))} height={h.to_string()} />
+                <rect class="mute" x={px1(sc.px(*from))} y="0"
+                    width={px1((sc.px(*to) - sc.px(*from)).max(0.5))} height={h.to_string()} />
             }) }
             { for segments.iter().filter(|(_, _, b)| finite(*b)).map(|(from, to, b)| html! {
-                <line class="quota" x1={format!("{:.1}", sc.px(*from))} x2={format!("{:.1}", sc.px(*to))}
-                    y1={format!("{:.1}", sc.py(*b))} y2={format!("{:.1}", sc.py(*b))} />
+                <line class="quota" x1={px1(sc.px(*from))} x2={px1(sc.px(*to))}
+                    y1={px1(sc.py(*b))} y2={px1(sc.py(*b))} />
             }) }
             { event_markers(t, &sc, h) }
             <path class="line future" d={sc.path(pts(false))} />
             <path class="line" d={sc.path(pts(true))} />
             { for track.throttles.iter().filter(|e| e.applied).take(600).map(|e| html! {
-                <line class="throttle" x1={format!("{:.1}", sc.px(e.at_ms))} x2={format!("{:.1}", sc.px(e.at_ms))} y1="0" y2="6" />
+                <line class="throttle" x1={px1(sc.px(e.at_ms))} x2={px1(sc.px(e.at_ms))} y1="0" y2="6" />
             }) }
-            <line class="cursor" x1={format!("{:.1}", sc.px(cursor))} x2={format!("{:.1}", sc.px(cursor))} y1="0" y2={h.to_string()} />
+            <line class="cursor" x1={px1(sc.px(cursor))} x2={px1(sc.px(cursor))} y1="0" y2={h.to_string()} />
         </>
     };
     let step = (track.rate.points.len() / 24).max(1);
@@ -257,7 +264,7 @@ fn bound_segments(track: &SensorTrack, end: f64) -> Vec<(f64, f64, f64)> {
 fn event_markers(t: &Timeline, sc: &Scale, h: f64) -> Html {
     html! {
         { for t.markers.iter().map(|m| {
-            let x = format!("{:.1}", sc.px(m.at_ms));
+            let x = px1(sc.px(m.at_ms));
             html! {
                 <line class="marker" x1={x.clone()} x2={x} y1="0" y2={h.to_string()} data-at-ms={format!("{:.0}", m.at_ms)} data-kind={format!("{:?}", m.kind)}>
                     <title>{ format!("{}: {}", model::fmt_ms(m.at_ms), m.text) }</title>
@@ -290,7 +297,7 @@ pub(crate) fn progress_chart(t: &Timeline, cursor: f64) -> Html {
                 <path class={format!("line series-{}", i % 6)} d={sc.path(c.progress.points.iter().map(|p| (p.at_ms, p.records as f64)))} />
             }) }
             { event_markers(t, &sc, h) }
-            <line class="cursor" x1={format!("{:.1}", sc.px(cursor))} x2={format!("{:.1}", sc.px(cursor))} y1="0" y2={h.to_string()} />
+            <line class="cursor" x1={px1(sc.px(cursor))} x2={px1(sc.px(cursor))} y1="0" y2={h.to_string()} />
         </>
     };
     html! {
@@ -326,11 +333,11 @@ pub(crate) fn buffer_chart(c: &ClientTrack, buffer_memory: u64, end_ms: f64, cur
     let body = html! {
         <>
             { for c.blocked.iter().take(400).map(|s| html! {
-                <rect class="blocked" x={format!("{:.1}", sc.px(s.from_ms))} y="0"
-                    width={format!("{:.1}", (sc.px(s.to_ms) - sc.px(s.from_ms)).max(0.5))} height={h.to_string()} />
+                <rect class="blocked" x={px1(sc.px(s.from_ms))} y="0"
+                    width={px1((sc.px(s.to_ms) - sc.px(s.from_ms)).max(0.5))} height={h.to_string()} />
             }) }
             <path class="line buffer" d={sc.path(c.buffer.points.iter().map(|p| (p.at_ms, p.used_bytes as f64)))} />
-            <line class="cursor" x1={format!("{:.1}", sc.px(cursor))} x2={format!("{:.1}", sc.px(cursor))} y1="0" y2={h.to_string()} />
+            <line class="cursor" x1={px1(sc.px(cursor))} x2={px1(sc.px(cursor))} y1="0" y2={h.to_string()} />
         </>
     };
     html! {

@@ -86,6 +86,13 @@ impl Scale {
     }
 }
 
+/// `v` with one decimal, as [`push_tenths`] writes it.
+pub fn tenths(v: f64) -> String {
+    let mut out = String::new();
+    push_tenths(&mut out, v);
+    out
+}
+
 /// Appends `v` with one decimal (`12.3`, `-0.5`), rounded half away from
 /// zero (`{:.1}` rounds half to even: `-1.25` gives `-1.2` there, `-1.3`
 /// here; a twentieth of a pixel either way), without the float formatter
