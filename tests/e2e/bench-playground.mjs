@@ -138,7 +138,7 @@ for (let run = 0; run < 5; run++) {
   await tpage.evaluate(() => { window.__long = []; });
   // Every main-thread task, not only those of 50 ms or more that the
   // longtask observer reports: the renderer's RunTask trace events.
-  await browser.startTracing(tpage, { categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  await browser.startTracing(tpage, { categories: ['toplevel', 'devtools.timeline'] });
   await tpage.keyboard.type('12345', { delay: 100 });
   const last = await tpage.evaluate(() => performance.now());
   // A build with the worker marks the revision on screen (data-sim-rev);
