@@ -121,9 +121,18 @@ async function typeFive() {
   await page.getByTestId('metrics-show-all').click();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="client-metrics"] tbody').length === 100);
   assert.equal(await brokerRows(), 3 * 24, 'each list has its own Show all');
-  await page.getByTestId('mbeans-show-all').click();
+  // From the keyboard: the button stays where it was, with the focus on it,
+  // and turns into "Show fewer".
+  const mbeans = page.getByTestId('mbeans-show-all');
+  await mbeans.focus();
+  await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="broker-metrics"] tbody tr:not(.group)').length > 3 * 24);
-  assert.equal(await page.getByTestId('mbeans-show-all').count(), 0);
+  assert.equal(await mbeans.innerText(), 'Show fewer');
+  assert.equal(await mbeans.getAttribute('aria-expanded'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'mbeans-show-all');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="broker-metrics"] tbody tr:not(.group)').length === 3 * 24);
+  assert.equal(await mbeans.innerText(), 'Show all 150 MBean attributes');
   assert.deepEqual(errors, []);
   await context.close();
   return { tasks, lastToRun };

@@ -16,47 +16,24 @@ use crate::state::{Action, AppState};
 
 /// Writes the scenario's permalink `link` (made once per revision by the
 /// root, see [`crate::app::Ctx::link`]) into the URL hash and the autosave
-/// after an edit (not on first load, so a damaged link stays visible until
-/// the user changes something; an embed never overwrites the autosave).
+/// after every edit (not on first load, so a damaged link stays visible
+/// until the user changes something; an embed never overwrites the
+/// autosave).
 ///
-/// Written in the task after the edit's render (a 0 ms timer), not inside
-/// it: with 100 producers `History.replaceState` alone took 10–20 ms, which
-/// sat in every keystroke's task before (issue 11's typing measure). A
-/// newer revision replaces a write not yet made; a page hidden or left
-/// (`pagehide`) before the timer ran writes at once.
+/// Written at once, in the edit's own task: a write left for the next task
+/// (tried for issue 11's typing measure) was lost when the page was
+/// reloaded right after a keystroke, because a reload takes the address
+/// bar as it is when it starts.
 #[hook]
 pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool) {
-    let pending = use_mut_ref(|| None::<Rc<str>>);
-    let write = move |link: &str| {
-        platform::replace_hash(link);
-        if !embedded {
-            platform::autosave(link);
-        }
-    };
-    {
-        let pending = pending.clone();
-        use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|w| {
-                EventListener::new(&w, "pagehide", move |_| {
-                    if let Some(link) = pending.borrow_mut().take() {
-                        write(&link);
-                    }
-                })
-            });
-            move || drop(listener)
-        });
-    }
     let link = link.clone();
     use_effect_with(revision, move |rev| {
-        let timer = (*rev > 1).then(|| {
-            *pending.borrow_mut() = Some(link);
-            gloo::timers::callback::Timeout::new(0, move || {
-                if let Some(link) = pending.borrow_mut().take() {
-                    write(&link);
-                }
-            })
-        });
-        move || drop(timer)
+        if *rev > 1 {
+            platform::replace_hash(&link);
+            if !embedded {
+                platform::autosave(&link);
+            }
+        }
     });
 }
 

@@ -99,7 +99,7 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, all: &UseStateHan
     let budgets = model::budget_rows(t, cursor);
     let clients = table.at(t, cursor);
     let shown = if **all { clients.len() } else { clients.len().min(SHOWN_CLIENTS) };
-    let hidden = clients.len() - shown;
+    let hidden = clients.len().saturating_sub(SHOWN_CLIENTS);
     let head = html! {
         { for (0..brokers).map(|b| html! { <th scope="col">{ format!("Broker {b}") }</th> }) }
     };

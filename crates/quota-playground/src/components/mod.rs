@@ -40,18 +40,29 @@ use crate::model;
 /// that arrives would lay out all of their rows (issue 11's typing measure).
 pub(crate) const SHOWN_CLIENTS: usize = 12;
 
-/// The line under a shortened list: "`hidden` more `plural` not listed."
-/// and a button "Show all `total` `plural`" (`testid` on the button) that
-/// sets `all`.
+/// The line under a list that is shortened unless `all` is set: `hidden`
+/// is how many of the `total` items the short list leaves out (none: no
+/// line). Short: "`hidden` more `plural` not listed." and a button "Show
+/// all `total` `plural`"; all shown: "All `total` `plural` listed." and
+/// "Show fewer". One button (`testid`) that stays in place, so that the
+/// keyboard focus stays on it when it is used.
 pub(crate) fn show_all_line(hidden: usize, total: usize, singular: &str, plural: &str, testid: &'static str, all: &UseStateHandle<bool>) -> Html {
     if hidden == 0 {
         return html! {};
     }
+    let (text, button) = if **all {
+        (format!("All {total} {plural} listed. "), "Show fewer".to_owned())
+    } else {
+        (
+            format!("{hidden} more {} not listed. ", if hidden == 1 { singular } else { plural }),
+            format!("Show all {total} {plural}"),
+        )
+    };
     let all = all.clone();
     html! {
         <p class="msg">
-            { format!("{hidden} more {} not listed. ", if hidden == 1 { singular } else { plural }) }
-            <button type="button" class="ghost" onclick={move |_| all.set(true)} data-testid={testid}>{ format!("Show all {total} {plural}") }</button>
+            { text }
+            <button type="button" class="ghost" aria-expanded={all.to_string()} onclick={move |_| all.set(!*all)} data-testid={testid}>{ button }</button>
         </p>
     }
 }
@@ -243,12 +254,9 @@ pub(crate) fn number_field(p: &NumberFieldProps) -> Html {
             }
         }
     };
-    // A valid value is committed in the task after the keystroke's (a 0 ms
-    // timer; a newer keystroke replaces a commit not yet made): the
-    // keystroke's own task only redraws this field, and the page's render
-    // for the new scenario runs apart from the browser's text input work
-    // (issue 11's typing measure).
-    let pending = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
+    // A valid value is committed at once, in the keystroke's own task: a
+    // commit left for a later task was lost when the page was reloaded
+    // right after typing (tried for issue 11's typing measure, dropped).
     let oninput = {
         let (text, error, commit, typed) = (text.clone(), error.clone(), p.on_commit.clone(), typed.clone());
         Callback::from(move |e: InputEvent| {
@@ -258,10 +266,8 @@ pub(crate) fn number_field(p: &NumberFieldProps) -> Html {
             match parse(&v) {
                 Ok(x) => {
                     error.set(None);
-                    let commit = commit.clone();
-                    *pending.borrow_mut() = Some(gloo::timers::callback::Timeout::new(0, move || commit.emit(x)));
+                    commit.emit(x);
                 }
-                // The last valid value, if its commit is pending, is still made.
                 Err(m) => error.set(Some(m)),
             }
         })

@@ -413,7 +413,7 @@ fn clients_editor(ed: &Ed) -> Html {
             <legend>{ "Clients on the time line" }</legend>
             if s.workloads.is_empty() { <p class="msg">{ "No clients: add a producer or a consumer in the Simulation panel." }</p> }
             { for s.workloads.iter().take(shown).enumerate().map(|(i, w)| client_row(ed, i, w)) }
-            { show_all_line(n - shown, n, "client", "clients", "clients-show-all", ed.all_clients) }
+            { show_all_line(n.saturating_sub(SHOWN_CLIENTS), n, "client", "clients", "clients-show-all", ed.all_clients) }
         </fieldset>
     }
 }

@@ -155,8 +155,9 @@ fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
         })
         .collect();
     let total = |name: &str| totals.get(name).copied().unwrap_or(0);
-    let shown = |i: usize| **all || i < SHOWN_CLIENTS || i == focused;
-    let hidden = (0..t.clients.len()).filter(|i| !shown(*i)).count();
+    let short = |i: usize| i < SHOWN_CLIENTS || i == focused;
+    let shown = |i: usize| **all || short(i);
+    let hidden = (0..t.clients.len()).filter(|i| !short(*i)).count();
     html! {
         <>
         // A scroll box: focusable, so that a keyboard scrolls it, and
@@ -353,9 +354,10 @@ fn mbean_type(mbean: &str) -> &str {
 /// is set).
 fn metrics(t: &Timeline, focused: usize, all: [&UseStateHandle<bool>; 2]) -> Html {
     let [all_clients, all_mbeans] = all;
-    let client_shown = |i: usize| **all_clients || i < SHOWN_CLIENTS || i == focused;
-    let hidden_clients = (0..t.clients.len()).filter(|i| !client_shown(*i)).count();
-    // Which MBeans of each broker are listed: per type, the first SHOWN_MBEANS.
+    let client_short = |i: usize| i < SHOWN_CLIENTS || i == focused;
+    let client_shown = |i: usize| **all_clients || client_short(i);
+    let hidden_clients = (0..t.clients.len()).filter(|i| !client_short(*i)).count();
+    // Which MBeans of each broker the short list has: per type, the first SHOWN_MBEANS.
     let listed: Vec<Vec<bool>> = t
         .brokers
         .iter()
@@ -366,13 +368,14 @@ fn metrics(t: &Timeline, focused: usize, all: [&UseStateHandle<bool>; 2]) -> Htm
                 .map(|m| {
                     let n = per_type.entry(mbean_type(&m.mbean)).or_default();
                     *n += 1;
-                    **all_mbeans || *n <= SHOWN_MBEANS
+                    *n <= SHOWN_MBEANS
                 })
                 .collect()
         })
         .collect();
     let mbeans_total: usize = t.brokers.iter().map(|b| b.mbeans.len()).sum();
     let mbeans_hidden = listed.iter().flatten().filter(|l| !**l).count();
+    let listed = |b: usize, i: usize| **all_mbeans || listed[b][i];
     // One row group per client (its name heads the group), so the metric
     // name gets the width a third column would take on a phone.
     let groups = t.clients.iter().enumerate().filter(|(i, _)| client_shown(*i)).map(|(_, c)| {
@@ -411,10 +414,10 @@ fn metrics(t: &Timeline, focused: usize, all: [&UseStateHandle<bool>; 2]) -> Htm
                 <table data-testid="broker-metrics">
                     <caption>{ "Broker MBeans at the end of the run" }</caption>
                     <thead><tr><th scope="col">{ "MBean : attribute" }</th><th scope="col">{ "Value" }</th></tr></thead>
-                    { for t.brokers.iter().zip(&listed).map(|(b, listed)| html! {
+                    { for t.brokers.iter().enumerate().map(|(bi, b)| html! {
                         <tbody>
                             <tr class="group"><th colspan="2" scope="rowgroup">{ format!("Broker {}", b.id) }</th></tr>
-                            { for b.mbeans.iter().zip(listed).filter(|(_, l)| **l).map(|(m, _)| html! {
+                            { for b.mbeans.iter().enumerate().filter(|(i, _)| listed(bi, *i)).map(|(_, m)| html! {
                                 <tr><td><code>{ breakable(&format!("{}:{}", m.mbean, m.attribute)) }</code></td>
                                     <td class={classes!("n", m.value.is_nan().then_some("nan"))}>{ model::fmt_metric(m.value) }</td></tr>
                             }) }
