@@ -192,8 +192,8 @@ test('a permalink restores the scenario in a fresh page; redaction hides names',
   const link = await page.getByTestId('share-link').inputValue();
   const json = decodeLink(link);
   assert.ok(json.quotas.some((q) => q.entity['client-id'] === 'reporting-job' && q.value === 50), JSON.stringify(json.quotas));
-  // The address bar carries the same scenario.
-  assert.equal(new URL(page.url()).hash, new URL(link).hash);
+  // The address bar carries the same scenario (written in the task after the edit's).
+  await page.waitForFunction((h) => location.hash === h, new URL(link).hash, { timeout: 5000 });
 
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
@@ -216,7 +216,7 @@ test('a permalink restores the scenario in a fresh page; redaction hides names',
   await context.close();
 });
 
-test('a reload right after typing keeps the last keystroke (the address bar is written in the keystroke\'s task)', async () => {
+test('a reload right after typing keeps the last keystroke (the address bar is written a task later; pagehide hands the link over)', async () => {
   const { page, errors, context } = await openApp(browser, server.url);
   for (let i = 0; i < 3; i++) {
     const field = page.getByLabel('producer_byte_rate of users/tenant-a', { exact: true });
@@ -240,6 +240,8 @@ test('the autosave restores the last scenario in a new page; a damaged one is re
   await page.getByLabel(/^Value \(/).fill('25');
   await page.getByRole('button', { name: 'Set quota' }).click();
   await page.getByTestId('quota-list').getByText('clients/autosaved-job', { exact: true }).waitFor();
+  // Written in the task after the edit's render.
+  await page.waitForFunction(() => (localStorage.getItem('kafka-quota-playground.scenario') || '') === location.hash.slice(1));
   // Same browser profile, no link: the autosave comes back.
   const again = await context.newPage();
   await again.goto(server.url);

@@ -16,24 +16,58 @@ use crate::state::{Action, AppState};
 
 /// Writes the scenario's permalink `link` (made once per revision by the
 /// root, see [`crate::app::Ctx::link`]) into the URL hash and the autosave
-/// after every edit (not on first load, so a damaged link stays visible
-/// until the user changes something; an embed never overwrites the
-/// autosave).
+/// after an edit (not on first load, so a damaged link stays visible until
+/// the user changes something; an embed never overwrites the autosave).
 ///
-/// Written at once, in the edit's own task: a write left for the next task
-/// (tried for issue 11's typing measure) was lost when the page was
-/// reloaded right after a keystroke, because a reload takes the address
-/// bar as it is when it starts.
+/// Written in the task after the edit's render (a 0 ms timer), not inside
+/// it: with 100 producers the synchronous `History.replaceState` and
+/// `localStorage` writes put the keystroke tasks back at 80–160 ms
+/// (issue 11's typing measure; BENCHMARKS.md). A newer revision replaces a
+/// write not yet made. A page hidden or left (`pagehide`) writes a pending
+/// link at once, and notes the last link for a reload of this tab, which
+/// takes the address bar as it was when the reload started
+/// ([`platform::hand_over_on_reload`]).
 #[hook]
 pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool) {
+    // The link not yet written, and the last one written with the hash it
+    // replaced.
+    let pending = use_mut_ref(|| None::<Rc<str>>);
+    let last = use_mut_ref(|| None::<(String, Rc<str>)>);
+    let write = move |last: &RefCell<Option<(String, Rc<str>)>>, link: Rc<str>| {
+        let from = platform::location_hash();
+        platform::replace_hash(&link);
+        if !embedded {
+            platform::autosave(&link);
+        }
+        *last.borrow_mut() = Some((from, link));
+    };
+    {
+        let (pending, last) = (pending.clone(), last.clone());
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|w| {
+                EventListener::new(&w, "pagehide", move |_| {
+                    if let Some(link) = pending.borrow_mut().take() {
+                        write(&last, link);
+                    }
+                    if let Some((from, to)) = &*last.borrow() {
+                        platform::hand_over_on_reload(from, to);
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
     let link = link.clone();
     use_effect_with(revision, move |rev| {
-        if *rev > 1 {
-            platform::replace_hash(&link);
-            if !embedded {
-                platform::autosave(&link);
-            }
-        }
+        let timer = (*rev > 1).then(|| {
+            *pending.borrow_mut() = Some(link);
+            gloo::timers::callback::Timeout::new(0, move || {
+                if let Some(link) = pending.borrow_mut().take() {
+                    write(&last, link);
+                }
+            })
+        });
+        move || drop(timer)
     });
 }
 

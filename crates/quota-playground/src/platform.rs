@@ -58,6 +58,43 @@ fn storage() -> Option<web_sys::Storage> {
     window()?.local_storage().ok().flatten()
 }
 
+/// The `sessionStorage` key of [`hand_over_on_reload`].
+pub const RELOAD_KEY: &str = "kafka-quota-playground.reload";
+
+/// Notes, for this tab only (`sessionStorage`), that a page opening at
+/// hash `from` is to open `link` instead. The address bar is written in the
+/// task after an edit, and a reload started before that task takes the
+/// address bar as it was: `from` is the hash before the last write (or
+/// the current one, with a write still pending). Written on `pagehide`.
+pub fn hand_over_on_reload(from: &str, link: &str) {
+    if let Some(s) = window().and_then(|w| w.session_storage().ok().flatten()) {
+        let _ = s.set_item(RELOAD_KEY, &format!("{from}\n{link}"));
+    }
+}
+
+/// The hash the page opens with: the address bar's, or the link a reload
+/// of this tab started too early to carry ([`hand_over_on_reload`]; then
+/// written into the address bar). The note is read once.
+fn opening_hash() -> String {
+    let hash = location_hash();
+    let Some(s) = window().and_then(|w| w.session_storage().ok().flatten()) else { return hash };
+    let Some(note) = s.get_item(RELOAD_KEY).ok().flatten() else { return hash };
+    let _ = s.remove_item(RELOAD_KEY);
+    match handed_over(&hash, &note) {
+        Some(link) => {
+            replace_hash(link);
+            link.to_owned()
+        }
+        None => hash,
+    }
+}
+
+/// The link a [`hand_over_on_reload`] note (`from`, a newline, `to`) hands
+/// to a page opened at `hash`: `to` when `hash` is `from`.
+pub fn handed_over<'a>(hash: &str, note: &'a str) -> Option<&'a str> {
+    note.split_once('\n').filter(|(from, _)| *from == hash).map(|(_, to)| to)
+}
+
 /// Saves the scenario's permalink text locally.
 pub fn autosave(link: &str) {
     if let Some(s) = storage() {
@@ -231,7 +268,7 @@ pub fn remove_boot_message() {
 /// every reader the same scenario, and none of the reader's own.
 pub fn initial_scenario(embedded: bool) -> (Scenario, Origin, Option<Notice>) {
     let autosaved = if embedded { None } else { storage().and_then(|s| s.get_item(AUTOSAVE_KEY).ok().flatten()) };
-    resolve_initial(&location_hash(), autosaved)
+    resolve_initial(&opening_hash(), autosaved)
 }
 
 /// The start of a URL hash that carries a scenario written as text
@@ -341,6 +378,15 @@ pub fn install_panic_hook() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reload_note_hands_its_link_only_to_the_page_it_was_written_at() {
+        let note = "v1.old\nv1.new";
+        assert_eq!(handed_over("v1.old", note), Some("v1.new"));
+        assert_eq!(handed_over("v1.other", note), None);
+        assert_eq!(handed_over("", "\nv1.new"), Some("v1.new"));
+        assert_eq!(handed_over("v1.old", "no newline"), None);
+    }
 
     #[test]
     fn a_link_past_the_page_limits_is_refused_with_the_numbers() {
