@@ -99,7 +99,10 @@ async function typeFive() {
   assert.equal(await page.locator('input[id$="-start"][id^="tl"]').count(), 12);
   assert.equal(await page.getByTestId('cluster-sentence').count(), 12);
   await page.getByTestId('clients-show-all').click();
+  // The sentences and the table below them share one choice, said under each.
+  assert.equal(await page.getByTestId('cluster-sentences-show-all').innerText(), 'Show all 100 clients');
   await page.getByTestId('cluster-show-all').click();
+  assert.equal(await page.getByTestId('cluster-sentences-show-all').innerText(), 'Show fewer');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="cluster-sentence"]').length === 100);
   assert.equal(await page.locator('input[id$="-start"][id^="tl"]').count(), 100);
   // So do the Simulation panel's clients table and client metrics (and the

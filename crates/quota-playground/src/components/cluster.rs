@@ -115,6 +115,8 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, all: &UseStateHan
                         data-avg-rate={format!("{:.0}", c.avg_rate)}>{ c.sentence.clone() }</li>
                 }) }
             </ul>
+            // Said under the sentences too (the same choice as the table's).
+            { show_all_line(hidden, clients.len(), "client", "clients", "cluster-sentences-show-all", all) }
             if budgets.is_empty() {
                 <p class="msg">{ "No produce or fetch budget was metered: no byte-rate quota applies to these clients." }</p>
             } else {
