@@ -138,6 +138,12 @@ fn transport() -> Html {
     }
 }
 
+/// Whether client `i` is in a shortened list of clients: one of the first
+/// [`SHOWN_CLIENTS`], or client `focused`, the one in the charts.
+fn in_short_list(i: usize, focused: usize) -> bool {
+    i < SHOWN_CLIENTS || i == focused
+}
+
 /// The clients at the cursor: the first [`SHOWN_CLIENTS`] and the one in
 /// the charts, or every one after "Show all" (`all`).
 fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
@@ -155,9 +161,8 @@ fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
         })
         .collect();
     let total = |name: &str| totals.get(name).copied().unwrap_or(0);
-    let short = |i: usize| i < SHOWN_CLIENTS || i == focused;
-    let shown = |i: usize| **all || short(i);
-    let hidden = (0..t.clients.len()).filter(|i| !short(*i)).count();
+    let shown = |i: usize| **all || in_short_list(i, focused);
+    let hidden = (0..t.clients.len()).filter(|i| !in_short_list(*i, focused)).count();
     html! {
         <>
         // A scroll box: focusable, so that a keyboard scrolls it, and
@@ -200,7 +205,7 @@ fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
     }
 }
 
-fn run_view(ctx: &Ctx, t: &Timeline, all_metrics: [&UseStateHandle<bool>; 2]) -> Html {
+fn run_view(ctx: &Ctx, t: &Timeline, all_metrics_mbeans: [&UseStateHandle<bool>; 2]) -> Html {
     let cursor = ctx.state.cursor_ms.min(t.end_ms);
     let (ci, si) = model::focus(t, ctx.state.focus_client, ctx.state.focus_sensor);
     let client = t.clients.get(ci);
@@ -245,7 +250,7 @@ fn run_view(ctx: &Ctx, t: &Timeline, all_metrics: [&UseStateHandle<bool>; 2]) ->
                 }
             }
             if let Some(c) = client { { latency(c, cursor) } }
-            { metrics(t, ci, all_metrics) }
+            { metrics(t, ci, all_metrics_mbeans) }
         </>
     }
 }
@@ -354,9 +359,8 @@ fn mbean_type(mbean: &str) -> &str {
 /// is set).
 fn metrics(t: &Timeline, focused: usize, all: [&UseStateHandle<bool>; 2]) -> Html {
     let [all_clients, all_mbeans] = all;
-    let client_short = |i: usize| i < SHOWN_CLIENTS || i == focused;
-    let client_shown = |i: usize| **all_clients || client_short(i);
-    let hidden_clients = (0..t.clients.len()).filter(|i| !client_short(*i)).count();
+    let client_shown = |i: usize| **all_clients || in_short_list(i, focused);
+    let hidden_clients = (0..t.clients.len()).filter(|i| !in_short_list(*i, focused)).count();
     // Which MBeans of each broker the short list has: per type, the first SHOWN_MBEANS.
     let listed: Vec<Vec<bool>> = t
         .brokers
