@@ -232,6 +232,53 @@ test('a reload right after typing keeps the last keystroke (the address bar is w
   await context.close();
 });
 
+test('a link pasted into the address bar of the open page opens its scenario; Back goes back; a damaged one leaves the page as it is', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  const field = () => page.getByLabel('producer_byte_rate of users/tenant-a', { exact: true });
+  // The field follows the scenario on the page.
+  const shows = async (v) => {
+    for (let i = 0; i < 100 && (await field().inputValue()) !== v; i++) await page.waitForTimeout(100);
+    assert.equal(await field().inputValue(), v);
+  };
+  const written = () => page.waitForFunction(() => location.hash.length > 10 && (localStorage.getItem('kafka-quota-playground.scenario') || '') === location.hash.slice(1));
+  // A link made by this page: the lab with a 3 MB/s user quota.
+  await field().fill('3000000');
+  await field().press('Enter');
+  await written();
+  const link = await page.evaluate(() => location.hash);
+  // Another scenario on the page.
+  await field().fill('5000000');
+  await field().press('Enter');
+  await page.waitForFunction((l) => location.hash !== l, link);
+  await written();
+  // The same document all along: no reload.
+  await page.evaluate(() => { window.sameDocument = true; });
+  // Pasted into the address bar: a fragment navigation, one `hashchange`.
+  await page.evaluate((l) => { location.hash = l; }, link);
+  await shows('3000000');
+  assert.match(await page.getByTestId('notice').innerText(), /Opened the link from the address bar\./);
+  assert.match(await page.locator('#answer li.answer').first().innerText(), /3 MB\/s/);
+  // Back: the scenario the page showed before the paste.
+  await page.goBack();
+  await shows('5000000');
+  // A damaged link: the scenario stays, the notice says why.
+  await page.evaluate(() => { location.hash = 'v1.garbage!!'; });
+  await page.getByTestId('notice').filter({ hasText: 'The link in the address bar was not opened.' }).waitFor();
+  assert.match(await page.getByTestId('notice').innerText(), /not valid base64url.*The scenario on the page is unchanged\./s);
+  assert.equal(await field().inputValue(), '5000000');
+  // In-page navigation is not a scenario.
+  await page.evaluate(() => { location.hash = '/quotas'; });
+  await page.waitForTimeout(200);
+  assert.equal(await field().inputValue(), '5000000');
+  assert.equal(await page.evaluate(() => window.sameDocument), true);
+  // A #text= link reloads the page, which reads the text.
+  await page.evaluate(() => { location.hash = 'text=' + encodeURIComponent('connection: listener=SASL_SSL user=bob client.id=c9'); });
+  await page.getByTestId('principal-name').filter({ hasText: 'User:bob' }).waitFor({ timeout: 30000 });
+  assert.equal(await page.evaluate(() => window.sameDocument), undefined);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the autosave restores the last scenario in a new page; a damaged one is reported', async () => {
   const { page, errors, context } = await openApp(browser, server.url);
   await page.getByLabel('Entity type').selectOption('client');

@@ -213,7 +213,7 @@ pub fn app() -> Html {
         let scenario = state.scenario.clone();
         (*use_memo(rev, move |_| Rc::<str>::from(quota_formats::permalink::encode(&scenario)))).clone()
     };
-    hooks::use_url_sync(rev, &link, embed.is_some());
+    hooks::use_url_sync(rev, &link, embed.is_some(), state.dispatcher());
     hooks::use_playback(&state, sim.end_ms());
     hooks::use_keyboard(&state, &sim);
     hooks::use_embed_height(embed.is_some());

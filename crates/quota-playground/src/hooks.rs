@@ -27,12 +27,53 @@ use crate::state::{Action, AppState};
 /// link at once, and notes the last link for a reload of this tab, which
 /// takes the address bar as it was when the reload started
 /// ([`platform::hand_over_on_reload`]).
+///
+/// A hash the user puts in the address bar of the open page (a pasted
+/// link, Back, Forward: `hashchange`) is opened as [`platform::on_hash_change`]
+/// says: a permalink is loaded through `dispatcher` (a damaged one leaves
+/// the scenario and says why), a `#text=` link reloads the page.
 #[hook]
-pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool) {
+pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool, dispatcher: UseReducerDispatcher<AppState>) {
     // The link not yet written, and the last one written with the hash it
     // replaced.
     let pending = use_mut_ref(|| None::<Rc<str>>);
     let last = use_mut_ref(|| None::<(String, Rc<str>)>);
+    // The scenario's link now, for the `hashchange` listener.
+    let current = use_mut_ref(|| link.clone());
+    *current.borrow_mut() = link.clone();
+    {
+        let (pending, last) = (pending.clone(), last.clone());
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|w| {
+                EventListener::new(&w, "hashchange", move |_| {
+                    let hash = platform::location_hash();
+                    match platform::on_hash_change(&hash, &current.borrow()) {
+                        platform::HashChange::Ignore => {}
+                        platform::HashChange::Open(scenario) => {
+                            let notice = crate::state::Notice {
+                                level: crate::state::NoticeLevel::Info,
+                                text: "Opened the link from the address bar.".into(),
+                            };
+                            dispatcher.dispatch(Action::Load { scenario, origin: crate::state::Origin::Link, notice: Some(notice) });
+                        }
+                        platform::HashChange::Refused(why) => dispatcher.dispatch(Action::ShowNotice(crate::state::Notice {
+                            level: crate::state::NoticeLevel::Error,
+                            text: why,
+                        })),
+                        platform::HashChange::Reload => {
+                            // Nothing of the page's may overwrite the new
+                            // hash before the reload, nor hand a link over
+                            // to the new page.
+                            pending.borrow_mut().take();
+                            last.borrow_mut().take();
+                            platform::reload();
+                        }
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
     let write = move |last: &RefCell<Option<(String, Rc<str>)>>, link: Rc<str>| {
         let from = platform::location_hash();
         platform::replace_hash(&link);

@@ -306,6 +306,65 @@ pub fn text_of_hash(hash: &str) -> Option<Result<String, String>> {
     Some(decode_uri_component(hash.strip_prefix(TEXT_HASH_PREFIX)?))
 }
 
+/// Whether a URL hash (without `#`) carries a scenario: not empty and not
+/// in-page navigation such as `#/quotas` (the panel links of the header).
+fn is_scenario_hash(hash: &str) -> bool {
+    !hash.trim().is_empty() && !hash.starts_with('/')
+}
+
+/// The scenario of a permalink hash (`v1.…`, without `#`): decoded by
+/// `quota_formats::permalink::decode` and held to the page's limits
+/// (`model::scenario_limit`). The error is the sentence to show: why the
+/// link is damaged, or which limit it passes and by how much.
+pub fn read_link(hash: &str) -> Result<Scenario, String> {
+    let s = permalink::decode(hash).map_err(|e| e.to_string())?;
+    match crate::model::scenario_limit(&s, "This link's scenario") {
+        None => Ok(s),
+        Some(why) => Err(why),
+    }
+}
+
+/// What the page does when the address bar's hash changes while it is open
+/// (a link pasted into the address bar, Back or Forward): the page writes
+/// its own link with `History.replaceState`, which fires no `hashchange`,
+/// so every change is the user's.
+#[derive(Debug, PartialEq)]
+pub enum HashChange {
+    /// Nothing to open: no hash, in-page navigation (`#/quotas`), or the
+    /// scenario already on the page.
+    Ignore,
+    /// Open this scenario (origin [`Origin::Link`]).
+    Open(Box<Scenario>),
+    /// The link cannot be opened; the scenario on the page stays. The text
+    /// says why.
+    Refused(String),
+    /// A `#text=` link: its text is read by the import/export worker when
+    /// a page opens, so the page reloads to open it.
+    Reload,
+}
+
+/// [`HashChange`] for the new hash `hash` (without `#`) of a page showing
+/// the scenario whose permalink is `current`.
+pub fn on_hash_change(hash: &str, current: &str) -> HashChange {
+    if !is_scenario_hash(hash) || hash == current {
+        return HashChange::Ignore;
+    }
+    if hash.starts_with(TEXT_HASH_PREFIX) {
+        return HashChange::Reload;
+    }
+    match read_link(hash) {
+        Ok(s) => HashChange::Open(Box::new(s)),
+        Err(why) => HashChange::Refused(format!("The link in the address bar was not opened. {why} The scenario on the page is unchanged.")),
+    }
+}
+
+/// Reloads the page (`Location.reload`); nothing when there is no window.
+pub fn reload() {
+    if let Some(w) = window() {
+        let _ = w.location().reload();
+    }
+}
+
 /// [`initial_scenario`] without the browser: testable natively.
 pub fn resolve_initial(hash: &str, autosaved: Option<String>) -> (Scenario, Origin, Option<Notice>) {
     // A scenario as text is read by the import/export worker, which holds
@@ -314,23 +373,13 @@ pub fn resolve_initial(hash: &str, autosaved: Option<String>) -> (Scenario, Orig
         return (presets::default_scenario(), Origin::Default, None);
     }
     // `#/quotas` and the like are in-page navigation, not a scenario.
-    if !hash.trim().is_empty() && !hash.starts_with('/') {
-        return match permalink::decode(hash) {
-            Ok(s) => match crate::model::scenario_limit(&s, "This link's scenario") {
-                None => (s, Origin::Link, None),
-                Some(why) => (
-                    presets::default_scenario(),
-                    Origin::Default,
-                    Some(Notice { level: NoticeLevel::Error, text: format!("{why} Showing the default scenario.") }),
-                ),
-            },
-            Err(e) => (
+    if is_scenario_hash(hash) {
+        return match read_link(hash) {
+            Ok(s) => (s, Origin::Link, None),
+            Err(why) => (
                 presets::default_scenario(),
                 Origin::Default,
-                Some(Notice {
-                    level: NoticeLevel::Error,
-                    text: format!("{e} Showing the default scenario."),
-                }),
+                Some(Notice { level: NoticeLevel::Error, text: format!("{why} Showing the default scenario.") }),
             ),
         };
     }
@@ -401,6 +450,31 @@ mod tests {
         assert!(text.contains("kafka-quota simulate") && text.ends_with("Showing the default scenario."), "{text}");
         // The same scenario as the autosave is not restored (and not said).
         assert_eq!(resolve_initial("", Some(link)), (presets::default_scenario(), Origin::Default, None));
+    }
+
+    #[test]
+    fn a_hash_typed_into_the_open_page_opens_its_scenario_or_says_why_not() {
+        let lesson = presets::lesson(3).unwrap().scenario();
+        let link = permalink::encode(&lesson);
+        let current = permalink::encode(&presets::default_scenario());
+        assert_eq!(on_hash_change(&link, &current), HashChange::Open(Box::new(lesson)));
+        // The scenario already shown, in-page navigation and no hash: nothing.
+        for same in [current.as_str(), "/quotas", "", "  "] {
+            assert_eq!(on_hash_change(same, &current), HashChange::Ignore, "{same:?}");
+        }
+        assert_eq!(on_hash_change("text=producer%20x", &current), HashChange::Reload);
+        let HashChange::Refused(why) = on_hash_change("v1.garbage!!", &current) else { panic!() };
+        assert_eq!(
+            why,
+            "The link in the address bar was not opened. The link's scenario is damaged: its text is not valid base64url \
+             (at character 8 after 'v1.', '!'). The scenario on the page is unchanged."
+        );
+        // Past the page's limits: refused with the numbers, as at load.
+        let mut big = presets::default_scenario();
+        let c = big.connections[0].clone();
+        big.connections = vec![c; crate::model::MAX_CONNECTIONS + 1];
+        let HashChange::Refused(why) = on_hash_change(&permalink::encode(&big), &current) else { panic!() };
+        assert!(why.contains(&format!("has {} connections; the playground takes at most {}", crate::model::MAX_CONNECTIONS + 1, crate::model::MAX_CONNECTIONS)), "{why}");
     }
 
     #[test]

@@ -241,6 +241,8 @@ pub enum Action {
     SetHelp(bool),
     /// Dismiss the notice.
     DismissNotice,
+    /// Show a notice (replacing the one shown); the scenario stays.
+    ShowNotice(Notice),
 }
 
 impl Reducible for AppState {
@@ -367,6 +369,7 @@ impl AppState {
             Action::SetRedact(r) => self.redact_links = r,
             Action::SetHelp(h) => self.help_open = h,
             Action::DismissNotice => self.notice = None,
+            Action::ShowNotice(n) => self.notice = Some(n),
         }
     }
 }
