@@ -270,6 +270,10 @@ test('expired batches name TimeoutException with count, first time and setting, 
   const cs = page.getByTestId('cluster-state-app');
   assert.equal(await cs.innerText(), text);
   assert.match(await cs.getAttribute('class'), /\bfailed\b/);
+  // The cluster view's table covers the whole run: its outcome is the end's at any cursor.
+  await seek(page, 0);
+  await state.filter({ hasNotText: 'TimeoutException' }).waitFor();
+  assert.equal(await cs.innerText(), text);
   // The client metrics agree: record-error-total is the count.
   assert.match(await page.getByTestId('client-metrics').innerText(), new RegExp(`record-error-total:\\{client-id=app-1\\}\\s+${m[1]}\\b`));
   assert.deepEqual(errors, []);

@@ -118,6 +118,11 @@ async function typeFive() {
   await page.getByLabel('Show p040 in the charts').check();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="client-metrics"] tbody').length === 13);
   assert.match(await groups.last().innerText(), /^p040\b/);
+  // The cluster view lists it too, after its first 12.
+  await page.getByTestId('cluster-show-all').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="cluster-sentence"]').length === 13);
+  assert.equal(await page.getByTestId('cluster-sentence').last().getAttribute('data-client'), 'p040');
+  assert.match(await page.getByTestId('cluster-show-all').innerText(), /Show all 100 clients/);
   // The broker MBeans: 24 of each type (here only type=Produce) per broker.
   const brokerRows = () => page.getByTestId('broker-metrics').locator('tbody tr:not(.group)').count();
   assert.equal(await brokerRows(), 3 * 24);

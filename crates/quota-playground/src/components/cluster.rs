@@ -12,7 +12,7 @@ use quota_engine::sim::{ClientKind, Timeline};
 use yew::prelude::*;
 
 use super::scenario_editor::ScenarioEditor;
-use super::{show_all_line, PanelBox, SHOWN_CLIENTS};
+use super::{in_short_list, show_all_line, PanelBox};
 use crate::app::use_ctx;
 use crate::model;
 use crate::sim_view::SimView;
@@ -20,11 +20,12 @@ use crate::sim_view::SimView;
 #[function_component(ClusterPanel)]
 pub(crate) fn cluster_panel() -> Html {
     let ctx = use_ctx();
+    let focused = ctx.sim.result.as_ref().ok().map_or(0, |t| model::focus(t, ctx.state.focus_client, ctx.state.focus_sensor).0);
     html! {
         <PanelBox id="cluster" title="Cluster and time"
             subtitle="Brokers, topics and partition leaders, events during the run, and when each client starts and stops; then what each broker metered. Kafka enforces client quotas per broker: a client whose partitions are led by n brokers can get up to n times its quota from the cluster.">
             <ScenarioEditor />
-            <ClusterView run={Run(ctx.sim.clone())} cursor_ms={ctx.state.cursor_ms} />
+            <ClusterView run={Run(ctx.sim.clone())} cursor_ms={ctx.state.cursor_ms} focused={focused} />
         </PanelBox>
     }
 }
@@ -41,7 +42,7 @@ fn rate_text(v: f64) -> String {
     }
 }
 
-/// The state at the cursor of client `client` (its index in
+/// The state at `cursor` (ms) of client `client` (its index in
 /// [`Timeline::clients`]) as the clients table words it: a client that lost
 /// records names the exception, never "done" ([`model::client_status`]).
 fn outcome(t: &Timeline, client: u32, cursor: f64) -> Html {
@@ -72,6 +73,9 @@ struct ClusterViewProps {
     run: Run,
     /// The cursor (ms of simulated time).
     cursor_ms: f64,
+    /// The client in the charts (its index in the run's clients): listed
+    /// even when the lists are shortened.
+    focused: usize,
 }
 
 #[function_component(ClusterView)]
@@ -81,25 +85,32 @@ fn cluster_view(p: &ClusterViewProps) -> Html {
     // The clients table's cursor-free part (which sensors meter whom), kept
     // for the run: a playback tick reads it at the new cursor.
     let table = use_memo(p.run.clone(), |run| run.0.result.as_ref().ok().map(model::client_table));
-    let cursor = p.cursor_ms;
-    let html = use_memo((p.run.clone(), cursor.to_bits(), *all), move |(run, _, _)| {
+    let (cursor, focused) = (p.cursor_ms, p.focused);
+    let html = use_memo((p.run.clone(), cursor.to_bits(), *all, focused), move |(run, _, _, _)| {
         match (&run.0.result, table.as_ref()) {
             (Err(e), _) => html! {
                 <p class="msg" data-testid="cluster-view-empty">{ format!("The cluster view shows a run; there is none: {e}") }</p>
             },
-            (Ok(t), Some(table)) => view(t, table, cursor.min(t.end_ms), &handle),
-            (Ok(t), None) => view(t, &model::client_table(t), cursor.min(t.end_ms), &handle),
+            (Ok(t), Some(table)) => view(t, table, cursor.min(t.end_ms), focused, &handle),
+            (Ok(t), None) => view(t, &model::client_table(t), cursor.min(t.end_ms), focused, &handle),
         }
     });
     (*html).clone()
 }
 
-fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, all: &UseStateHandle<bool>) -> Html {
+/// The cluster view of run `t` at `cursor` (ms): the sentences per client,
+/// the budgets per broker, the bytes per client; the client lists shortened
+/// to [`in_short_list`] unless `all`.
+fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, focused: usize, all: &UseStateHandle<bool>) -> Html {
     let brokers = t.brokers.len().max(t.totals.brokers as usize).max(1);
     let budgets = model::budget_rows(t, cursor);
-    let clients = table.at(t, cursor);
-    let shown = if **all { clients.len() } else { clients.len().min(SHOWN_CLIENTS) };
-    let hidden = clients.len().saturating_sub(SHOWN_CLIENTS);
+    let mut clients = table.at(t, cursor);
+    let total = clients.len();
+    // Hidden unless "Show all" (the line under the lists says how many).
+    let hidden = clients.iter().filter(|c| !in_short_list(c.client as usize, focused)).count();
+    if !**all {
+        clients.retain(|c| in_short_list(c.client as usize, focused));
+    }
     let head = html! {
         { for (0..brokers).map(|b| html! { <th scope="col">{ format!("Broker {b}") }</th> }) }
     };
@@ -107,7 +118,7 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, all: &UseStateHan
         <div class="cluster-view" data-testid="cluster-view">
             <h3>{ format!("The cluster at {}", model::fmt_ms(cursor)) }</h3>
             <ul class="cluster-sentences">
-                { for clients.iter().take(shown).map(|c| html! {
+                { for clients.iter().map(|c| html! {
                     <li data-testid="cluster-sentence" data-client={c.name.clone()}
                         data-per-broker={c.per_broker.map(|v| format!("{v:.0}"))}
                         data-brokers={c.brokers.to_string()}
@@ -116,7 +127,7 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, all: &UseStateHan
                 }) }
             </ul>
             // Said under the sentences too (the same choice as the table's).
-            { show_all_line(hidden, clients.len(), "client", "clients", "cluster-sentences-show-all", all) }
+            { show_all_line(hidden, total, "client", "clients", "cluster-sentences-show-all", all) }
             if budgets.is_empty() {
                 <p class="msg">{ "No produce or fetch budget was metered: no byte-rate quota applies to these clients." }</p>
             } else {
@@ -156,22 +167,22 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, all: &UseStateHan
             }
             <div class="table-wrap">
                 <table class="cluster-clients" data-testid="cluster-clients">
-                    <caption>{ "Bytes each client moved, per broker and over the cluster (the whole run)" }</caption>
-                    <thead><tr><th scope="col">{ "Client" }</th>{ head }<th scope="col">{ "Cluster" }</th><th scope="col">{ "Average rate" }</th><th scope="col">{ "Outcome" }</th></tr></thead>
+                    <caption>{ "Bytes each client moved, per broker and over the cluster, and how it ended (the whole run)" }</caption>
+                    <thead><tr><th scope="col">{ "Client" }</th>{ head }<th scope="col">{ "Cluster" }</th><th scope="col">{ "Average rate" }</th><th scope="col">{ "Outcome at the end" }</th></tr></thead>
                     <tbody>
-                    { for clients.iter().take(shown).map(|c| html! {
+                    { for clients.iter().map(|c| html! {
                         <tr>
                             <th scope="row">{ format!("{} ({})", c.name, if c.kind == ClientKind::Producer { "producer" } else { "consumer" }) }</th>
                             { for c.bytes_by_broker.iter().map(|b| html! { <td class="n">{ model::fmt_bytes(*b as f64) }</td> }) }
                             <td class="n">{ model::fmt_bytes(c.bytes as f64) }</td>
                             <td class="n">{ model::fmt_rate(c.avg_rate) }</td>
-                            { outcome(t, c.client, cursor) }
+                            { outcome(t, c.client, t.end_ms) }
                         </tr>
                     }) }
                     </tbody>
                 </table>
             </div>
-            { show_all_line(hidden, clients.len(), "client", "clients", "cluster-show-all", all) }
+            { show_all_line(hidden, total, "client", "clients", "cluster-show-all", all) }
             <p class="msg hint">{ "Measured rates are each broker's windowed rate (quota.window.num samples of quota.window.size.seconds), as its sensor sees it; the first windows allow a burst above the quota before the first throttle." }</p>
         </div>
     }

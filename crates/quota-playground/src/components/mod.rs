@@ -40,6 +40,13 @@ use crate::model;
 /// that arrives would lay out all of their rows (issue 11's typing measure).
 pub(crate) const SHOWN_CLIENTS: usize = 12;
 
+/// Whether client `i` (its index in the run's clients) is in a shortened
+/// list of clients: one of the first [`SHOWN_CLIENTS`], or client
+/// `focused`, the one in the charts.
+pub(crate) fn in_short_list(i: usize, focused: usize) -> bool {
+    i < SHOWN_CLIENTS || i == focused
+}
+
 /// The line under a list that is shortened unless `all` is set: `hidden`
 /// is how many of the `total` items the short list leaves out (none: no
 /// line). Short: "`hidden` more `plural` not listed." and a button "Show

@@ -8,7 +8,7 @@ use quota_engine::sim::{Acks, ClientKind, Scenario, Timeline, Workload};
 use yew::prelude::*;
 
 use super::charts::{self, fmt_rate_of};
-use super::{event_value, show_all_line, NumberField, PanelBox, SelectField, SHOWN_CLIENTS};
+use super::{event_value, in_short_list, show_all_line, NumberField, PanelBox, SelectField};
 use crate::app::{use_ctx, use_scene, Ctx};
 use crate::model;
 use crate::state::{Action, SPEEDS};
@@ -138,13 +138,7 @@ fn transport() -> Html {
     }
 }
 
-/// Whether client `i` is in a shortened list of clients: one of the first
-/// [`SHOWN_CLIENTS`], or client `focused`, the one in the charts.
-fn in_short_list(i: usize, focused: usize) -> bool {
-    i < SHOWN_CLIENTS || i == focused
-}
-
-/// The clients at the cursor: the first [`SHOWN_CLIENTS`] and the one in
+/// The clients at the cursor: the first [`SHOWN_CLIENTS`](super::SHOWN_CLIENTS) and the one in
 /// the charts, or every one after "Show all" (`all`).
 fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
     let cursor = ctx.state.cursor_ms.min(t.end_ms);
@@ -353,7 +347,7 @@ fn mbean_type(mbean: &str) -> &str {
 }
 
 /// The client metrics at the end of the run (of the first
-/// [`SHOWN_CLIENTS`] clients and client `focused`, the one in the charts,
+/// [`SHOWN_CLIENTS`](super::SHOWN_CLIENTS) clients and client `focused`, the one in the charts,
 /// or of every client once `all[0]` is set) and the broker MBeans (the
 /// first [`SHOWN_MBEANS`] of each type on each broker, or all once `all[1]`
 /// is set).
