@@ -12,60 +12,78 @@ use yew::prelude::*;
 
 use crate::platform;
 use crate::sim_view::SimView;
-use crate::state::{Action, AppState};
+use crate::state::{Action, AppState, Notice, NoticeLevel, Origin};
 
 /// Writes the scenario's permalink `link` (made once per revision by the
 /// root, see [`crate::app::Ctx::link`]) into the URL hash and the autosave
 /// after an edit (not on first load, so a damaged link stays visible until
-/// the user changes something; an embed never overwrites the autosave).
+/// the user changes something; an embed never overwrites the autosave). A
+/// page opened without a scenario in its hash (none, or `#/quotas`) gets
+/// its link in the address bar at once (not in the autosave), so that
+/// every history entry of the page carries its scenario and Back returns
+/// to it.
 ///
 /// Written in the task after the edit's render (a 0 ms timer), not inside
 /// it: with 100 producers the synchronous `History.replaceState` and
 /// `localStorage` writes put the keystroke tasks back at 80–160 ms
 /// (issue 11's typing measure; BENCHMARKS.md). A newer revision replaces a
-/// write not yet made. A page hidden or left (`pagehide`) writes a pending
-/// link at once, and notes the last link for a reload of this tab, which
-/// takes the address bar as it was when the reload started
-/// ([`platform::hand_over_on_reload`]).
+/// write not yet made. A write is dropped when the address bar moved on
+/// meanwhile (Back, Forward, a pasted link): it would land on another
+/// history entry, and the `hashchange` below opens that entry's scenario.
+/// A page hidden or left (`pagehide`) writes a pending link at once, and
+/// notes the last link for a reload of this tab, which takes the address
+/// bar as it was when the reload started ([`platform::hand_over_on_reload`]).
 ///
 /// A hash the user puts in the address bar of the open page (a pasted
 /// link, Back, Forward: `hashchange`) is opened as [`platform::on_hash_change`]
-/// says: a permalink is loaded through `dispatcher` (a damaged one leaves
-/// the scenario and says why), a `#text=` link reloads the page.
+/// says: a permalink is loaded through `dispatcher`; a damaged one leaves
+/// the scenario, says why and puts the page's link back in the address bar;
+/// a `#text=` link reloads the page.
 #[hook]
 pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool, dispatcher: UseReducerDispatcher<AppState>) {
-    // The link not yet written, and the last one written with the hash it
-    // replaced.
-    let pending = use_mut_ref(|| None::<Rc<str>>);
+    // The write not yet made: the hash the address bar had when it was
+    // queued, the link, and whether it goes into the autosave too.
+    let pending = use_mut_ref(|| None::<Write>);
+    // The last link written, with the hash it replaced.
     let last = use_mut_ref(|| None::<(String, Rc<str>)>);
     // The scenario's link now, for the `hashchange` listener.
     let current = use_mut_ref(|| link.clone());
     *current.borrow_mut() = link.clone();
+    let write = move |last: &RefCell<Option<(String, Rc<str>)>>, w: Write| {
+        let from = platform::location_hash();
+        if from != w.expected {
+            return;
+        }
+        platform::replace_hash(&w.link);
+        if w.save && !embedded {
+            platform::autosave(&w.link);
+        }
+        *last.borrow_mut() = Some((from, w.link));
+    };
     {
         let (pending, last) = (pending.clone(), last.clone());
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|w| {
                 EventListener::new(&w, "hashchange", move |_| {
                     let hash = platform::location_hash();
-                    match platform::on_hash_change(&hash, &current.borrow()) {
+                    let current = current.borrow().clone();
+                    match platform::on_hash_change(&hash, &current) {
                         platform::HashChange::Ignore => {}
                         platform::HashChange::Open(scenario) => {
-                            let notice = crate::state::Notice {
-                                level: crate::state::NoticeLevel::Info,
-                                text: "Opened the link from the address bar.".into(),
-                            };
-                            dispatcher.dispatch(Action::Load { scenario, origin: crate::state::Origin::Link, notice: Some(notice) });
+                            let notice = Notice { level: NoticeLevel::Info, text: "Opened the link from the address bar.".into() };
+                            dispatcher.dispatch(Action::Load { scenario, origin: Origin::Link, notice: Some(notice) });
                         }
-                        platform::HashChange::Refused(why) => dispatcher.dispatch(Action::ShowNotice(crate::state::Notice {
-                            level: crate::state::NoticeLevel::Error,
-                            text: why,
-                        })),
+                        platform::HashChange::Refused(why) => {
+                            platform::replace_hash(&current);
+                            dispatcher.dispatch(Action::ShowNotice(Notice { level: NoticeLevel::Error, text: why }));
+                        }
                         platform::HashChange::Reload => {
                             // Nothing of the page's may overwrite the new
                             // hash before the reload, nor hand a link over
                             // to the new page.
                             pending.borrow_mut().take();
                             last.borrow_mut().take();
+                            platform::forget_reload_note();
                             platform::reload();
                         }
                     }
@@ -74,21 +92,13 @@ pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool, dispat
             move || drop(listener)
         });
     }
-    let write = move |last: &RefCell<Option<(String, Rc<str>)>>, link: Rc<str>| {
-        let from = platform::location_hash();
-        platform::replace_hash(&link);
-        if !embedded {
-            platform::autosave(&link);
-        }
-        *last.borrow_mut() = Some((from, link));
-    };
     {
         let (pending, last) = (pending.clone(), last.clone());
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|w| {
                 EventListener::new(&w, "pagehide", move |_| {
-                    if let Some(link) = pending.borrow_mut().take() {
-                        write(&last, link);
+                    if let Some(w) = pending.borrow_mut().take() {
+                        write(&last, w);
                     }
                     if let Some((from, to)) = &*last.borrow() {
                         platform::hand_over_on_reload(from, to);
@@ -100,16 +110,29 @@ pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool, dispat
     }
     let link = link.clone();
     use_effect_with(revision, move |rev| {
-        let timer = (*rev > 1).then(|| {
-            *pending.borrow_mut() = Some(link);
+        let expected = platform::location_hash();
+        let edited = *rev > 1;
+        let timer = (edited || !platform::is_scenario_hash(&expected)).then(|| {
+            *pending.borrow_mut() = Some(Write { expected, link, save: edited });
             gloo::timers::callback::Timeout::new(0, move || {
-                if let Some(link) = pending.borrow_mut().take() {
-                    write(&last, link);
+                if let Some(w) = pending.borrow_mut().take() {
+                    write(&last, w);
                 }
             })
         });
         move || drop(timer)
     });
+}
+
+/// A write of [`use_url_sync`] not yet made.
+struct Write {
+    /// The address bar's hash when the write was queued: the write is made
+    /// only if it is still there.
+    expected: String,
+    /// The link to write.
+    link: Rc<str>,
+    /// Whether the autosave gets it too (after an edit, not at load).
+    save: bool,
 }
 
 /// Moves the cursor while playing: an interval (33 ms, or 250 ms when the

@@ -89,6 +89,14 @@ fn opening_hash() -> String {
     }
 }
 
+/// Removes the note of [`hand_over_on_reload`]: the page reloads to open
+/// the address bar's hash, whatever an earlier `pagehide` noted.
+pub fn forget_reload_note() {
+    if let Some(s) = window().and_then(|w| w.session_storage().ok().flatten()) {
+        let _ = s.remove_item(RELOAD_KEY);
+    }
+}
+
 /// The link a [`hand_over_on_reload`] note (`from`, a newline, `to`) hands
 /// to a page opened at `hash`: `to` when `hash` is `from`.
 pub fn handed_over<'a>(hash: &str, note: &'a str) -> Option<&'a str> {
@@ -308,7 +316,7 @@ pub fn text_of_hash(hash: &str) -> Option<Result<String, String>> {
 
 /// Whether a URL hash (without `#`) carries a scenario: not empty and not
 /// in-page navigation such as `#/quotas` (the panel links of the header).
-fn is_scenario_hash(hash: &str) -> bool {
+pub fn is_scenario_hash(hash: &str) -> bool {
     !hash.trim().is_empty() && !hash.starts_with('/')
 }
 
@@ -325,9 +333,9 @@ pub fn read_link(hash: &str) -> Result<Scenario, String> {
 }
 
 /// What the page does when the address bar's hash changes while it is open
-/// (a link pasted into the address bar, Back or Forward): the page writes
+/// (a link pasted into the address bar, Back or Forward). The page writes
 /// its own link with `History.replaceState`, which fires no `hashchange`,
-/// so every change is the user's.
+/// and never over an entry the user moved to (`hooks::use_url_sync`).
 #[derive(Debug, PartialEq)]
 pub enum HashChange {
     /// Nothing to open: no hash, in-page navigation (`#/quotas`), or the
@@ -335,8 +343,8 @@ pub enum HashChange {
     Ignore,
     /// Open this scenario (origin [`Origin::Link`]).
     Open(Box<Scenario>),
-    /// The link cannot be opened; the scenario on the page stays. The text
-    /// says why.
+    /// The link cannot be opened; the scenario on the page stays (and its
+    /// link goes back into the address bar). The text says why.
     Refused(String),
     /// A `#text=` link: its text is read by the import/export worker when
     /// a page opens, so the page reloads to open it.
@@ -354,7 +362,7 @@ pub fn on_hash_change(hash: &str, current: &str) -> HashChange {
     }
     match read_link(hash) {
         Ok(s) => HashChange::Open(Box::new(s)),
-        Err(why) => HashChange::Refused(format!("The link in the address bar was not opened. {why} The scenario on the page is unchanged.")),
+        Err(why) => HashChange::Refused(format!("The link in the address bar was not opened. {why} The scenario on the page is unchanged; the address bar shows its link again.")),
     }
 }
 
@@ -467,7 +475,7 @@ mod tests {
         assert_eq!(
             why,
             "The link in the address bar was not opened. The link's scenario is damaged: its text is not valid base64url \
-             (at character 8 after 'v1.', '!'). The scenario on the page is unchanged."
+             (at character 8 after 'v1.', '!'). The scenario on the page is unchanged; the address bar shows its link again."
         );
         // Past the page's limits: refused with the numbers, as at load.
         let mut big = presets::default_scenario();

@@ -102,6 +102,11 @@ pub(crate) fn use_text_scenario(state: &UseReducerHandle<AppState>) -> Option<Te
     // meanwhile is not overwritten.
     let revision = use_mut_ref(|| state.revision);
     *revision.borrow_mut() = state.revision;
+    // Whether a link from the address bar was opened meanwhile
+    // (`hooks::use_url_sync`): the user chose it over this text, whose
+    // reading is then dropped.
+    let opened_link = use_mut_ref(|| false);
+    *opened_link.borrow_mut() = state.origin == Origin::Link;
     {
         let load = load.clone();
         let dispatcher = state.dispatcher();
@@ -120,6 +125,10 @@ pub(crate) fn use_text_scenario(state: &UseReducerHandle<AppState>) -> Option<Te
                             match event {
                                 WorkerEvent::Reply(Reply { id, answer: Answer::ScenarioText(result) }) if id == asked.get() => {
                                     done.set(true);
+                                    if *opened_link.borrow() {
+                                        load.set(None);
+                                        return;
+                                    }
                                     let edited = *revision.borrow() != asked_at;
                                     match settle(&text, result.map(|s| *s), edited) {
                                         Settled::Load(scenario) => {
