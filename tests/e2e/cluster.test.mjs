@@ -280,6 +280,23 @@ test('expired batches name TimeoutException with count, first time and setting, 
   await context.close();
 });
 
+test('a delivery.timeout.ms below linger.ms + request.timeout.ms is refused with Kafka\'s ConfigException, not run', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  await openSetup(page);
+  await page.locator('#w0-delivery').fill('1000');
+  await page.locator('#w0-delivery').press('Enter');
+  const err = page.getByTestId('sim-error');
+  await err.waitFor();
+  assert.match(await err.innerText(), /delivery\.timeout\.ms should be equal to or larger than linger\.ms \+ request\.timeout\.ms \(Kafka's ConfigException\); it is 1000 ms, below 5 \+ 30000 = 30005 ms/);
+  // Lowering request.timeout.ms makes it a producer Kafka builds: the run is back.
+  await page.locator('#w0-reqtimeout').fill('500');
+  await page.locator('#w0-reqtimeout').press('Enter');
+  await page.getByTestId('state-app').filter({ hasText: /running|done|failed/ }).waitFor();
+  assert.equal(await err.count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the cluster panel fits from 360 px, light and dark', async () => {
   for (const [width, scheme] of [[390, 'light'], [390, 'dark'], [1280, 'dark'], [360, 'light']]) {
     const { page, errors, context } = await openApp(browser, server.url, { viewport: { width, height: 900 }, colorScheme: scheme });

@@ -266,10 +266,14 @@ test('a link pasted into the address bar of the open page opens its scenario; Ba
   // Back: the scenario the page showed before the paste.
   await page.goBack();
   await shows('5000000');
-  // A damaged link: the scenario stays, the notice says why, the address
-  // bar gets the page's link back.
+  // A damaged link, pasted while reading the bottom of the page: the
+  // scenario stays, the notice says why (in view), the address bar gets the
+  // page's link back.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await page.evaluate(() => { location.hash = 'v1.garbage!!'; });
   await page.getByTestId('notice').filter({ hasText: 'The link in the address bar was not opened.' }).waitFor();
+  const top = await page.getByTestId('notice').evaluate((el) => el.getBoundingClientRect().top);
+  assert.ok(top >= 0 && top < (await page.evaluate(() => innerHeight)), `the notice is at ${top} px`);
   assert.match(await page.getByTestId('notice').innerText(), /not valid base64url.*The scenario on the page is unchanged; the address bar shows its link again\./s);
   assert.equal(await field().inputValue(), '5000000');
   assert.equal(await page.evaluate(() => location.hash), five);

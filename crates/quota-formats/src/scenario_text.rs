@@ -31,7 +31,7 @@
 //!   the workload's keys (`records=`, `record.size=`, `throughput=`,
 //!   `start_ms=`, `stop_ms=`, `bytes=`, `request.size=`, `fetch.size=`) and
 //!   the client's settings with Kafka's names (`acks=1`, `batch.size=65536`,
-//!   `delivery.timeout.ms=30000`, `fetch.max.bytes=...`).
+//!   `delivery.timeout.ms=60000`, `fetch.max.bytes=...`).
 //! - **`run:`** `horizon_ms=` (simulated time, default 600000), `seed=`,
 //!   `name=` (default `A scenario written as text`).
 //!

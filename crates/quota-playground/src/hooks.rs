@@ -72,10 +72,14 @@ pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool, dispat
                         platform::HashChange::Open(scenario) => {
                             let notice = Notice { level: NoticeLevel::Info, text: "Opened the link from the address bar.".into() };
                             dispatcher.dispatch(Action::Load { scenario, origin: Origin::Link, notice: Some(notice) });
+                            // As a page opened at the link would be: at its
+                            // top, with the notice in view.
+                            platform::scroll_to_top();
                         }
                         platform::HashChange::Refused(why) => {
                             platform::replace_hash(&current);
                             dispatcher.dispatch(Action::ShowNotice(Notice { level: NoticeLevel::Error, text: why }));
+                            platform::scroll_to_top();
                         }
                         platform::HashChange::Reload => {
                             // Nothing of the page's may overwrite the new

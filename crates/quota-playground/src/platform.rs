@@ -366,6 +366,13 @@ pub fn on_hash_change(hash: &str, current: &str) -> HashChange {
     }
 }
 
+/// Scrolls the page to its top, where the notice bar is.
+pub fn scroll_to_top() {
+    if let Some(w) = window() {
+        w.scroll_to_with_x_and_y(0.0, 0.0);
+    }
+}
+
 /// Reloads the page (`Location.reload`); nothing when there is no window.
 pub fn reload() {
     if let Some(w) = window() {

@@ -285,6 +285,23 @@ impl Scenario {
                 );
                 continue;
             }
+            // KafkaProducer.configureDeliveryTimeout: a delivery.timeout.ms
+            // set below linger.ms + request.timeout.ms (the sum as an int,
+            // at most Integer.MAX_VALUE) fails the producer's construction
+            // with a ConfigException. A scenario always holds the value, so
+            // it counts as set; Kafka raises an unset one to the sum.
+            // clients/src/main/java/org/apache/kafka/clients/producer/KafkaProducer.java.
+            let floor = cfg.linger_ms.min(i32::MAX as u64).saturating_add(cfg.request_timeout_ms).min(i32::MAX as u64);
+            if cfg.delivery_timeout_ms < floor {
+                out.invalid(
+                    at("config.delivery.timeout.ms"),
+                    format!(
+                        "The producer on '{conn_name}' cannot be created: delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms \
+                         (Kafka's ConfigException); it is {} ms, below {} + {} = {floor} ms. Raise delivery.timeout.ms to at least {floor} or lower request.timeout.ms.",
+                        cfg.delivery_timeout_ms, cfg.linger_ms, cfg.request_timeout_ms
+                    ),
+                );
+            }
             if p.record_size == 0 {
                 continue;
             }
@@ -693,5 +710,35 @@ mod tests {
                 "workloads[0].producer.config.buffer.memory"
             ]
         );
+    }
+
+    /// KafkaProducer.configureDeliveryTimeout: delivery.timeout.ms below
+    /// linger.ms + request.timeout.ms is refused, at the sum it is taken.
+    #[test]
+    fn delivery_timeout_below_linger_plus_request_timeout_is_refused() {
+        let with = |delivery: u64, linger: u64, request: u64| -> Scenario {
+            serde_json::from_str(&format!(
+                r#"{{
+                  "topics": [{{"name": "t"}}],
+                  "connections": [{{"name": "p", "listener": "PLAINTEXT"}}],
+                  "workloads": [{{"producer": {{"connection": "p", "topic": "t", "records": 1, "record.size": 10,
+                                 "config": {{"delivery.timeout.ms": {delivery}, "linger.ms": {linger}, "request.timeout.ms": {request}}}}}}}]
+                }}"#
+            ))
+            .unwrap()
+        };
+        let problems = with(1000, 5, 30000).validate().unwrap_err();
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].path, "workloads[0].producer.config.delivery.timeout.ms");
+        assert_eq!(
+            problems[0].error.to_string(),
+            "The producer on 'p' cannot be created: delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms \
+             (Kafka's ConfigException); it is 1000 ms, below 5 + 30000 = 30005 ms. Raise delivery.timeout.ms to at least 30005 or lower request.timeout.ms."
+        );
+        assert!(with(30005, 5, 30000).validate().is_ok());
+        assert!(with(1000, 5, 500).validate().is_ok());
+        // The sum is an int: at most Integer.MAX_VALUE.
+        assert!(with(i32::MAX as u64, 1 << 40, 1 << 40).validate().is_ok());
+        assert!(with(i32::MAX as u64 - 1, 1 << 40, 1 << 40).validate().is_err());
     }
 }

@@ -24,7 +24,7 @@ connection: listener=SASL_SSL user=tenant-a client.id=app-1
 connection: dn="CN=billing, O=Acme" client.id=billing client=ignores-throttle
 brokers: 3 quota.window.num=2
 topic: orders partitions=3
-producer: records=30000 record.size=1000 acks=1 delivery.timeout.ms=30000
+producer: records=30000 record.size=1000 acks=1 delivery.timeout.ms=60000
 consumer: connection=2
 run: horizon_ms=20000 seed=7
 "#;
@@ -45,7 +45,7 @@ run: horizon_ms=20000 seed=7
     assert_eq!(s.seed, 7);
     let Workload::Producer(p) = &s.workloads[0] else { panic!("a producer") };
     assert_eq!((p.connection.as_str(), p.topic.as_str(), p.records, p.record_size), ("app-1", "orders", 30_000, 1000));
-    assert_eq!(p.config.delivery_timeout_ms, 30_000);
+    assert_eq!(p.config.delivery_timeout_ms, 60_000);
     let Workload::Consumer(c) = &s.workloads[1] else { panic!("a consumer") };
     assert_eq!(c.connection, "billing");
 

@@ -142,9 +142,8 @@ pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
             <figcaption>{ "Quota window: the samples Kafka sums, against quota × the window it divides by" }</figcaption>
             { frame(label, "chart-window", body, &value_ticks(top, |v| fmt_amount(track.quota_type, v)), &[]) }
             if bars.is_empty() { <p class="msg hint">{ "No sample in the window at this time: nothing was recorded in the last window, so the rate reads 0." }</p> }
-            <p class="legend"><span class="sw bar"></span>{ "sum per sample" }<span class="sw current"></span>{ "sample being filled" }
-                <span class="sw total"></span>{ "Σ all samples" }
-                if !unlimited { <span class="sw quota"></span>{ format!("quota × {} (the window Kafka divides by now)", model::fmt_ms(window_ms as f64)) } }</p>
+            <p class="legend">{ key("bar", "sum per sample") }{ key("current", "sample being filled") }{ key("total", "Σ all samples") }
+                if !unlimited { { key("quota", format!("quota × {} (the window Kafka divides by now)", model::fmt_ms(window_ms as f64))) } }</p>
             <details class="data"><summary>{ "Data" }</summary>
                 <table>
                     <thead><tr><th scope="col">{ "Sample start" }</th><th scope="col">{ "Sum" }</th><th scope="col">{ "State" }</th></tr></thead>
@@ -225,10 +224,10 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
             data-bound-now={finite(bound_now).then(|| format!("{bound_now:.0}"))}>
             <figcaption>{ "Measured rate against the quota" }</figcaption>
             { frame(label, "chart-rate", body, &value_ticks(top, |v| fmt_rate_of(track.quota_type, v)), &time_ticks(end)) }
-            <p class="legend"><span class="sw line"></span>{ "measured rate" }
-                if !unlimited { <span class="sw quota"></span>{ "quota" } }
-                <span class="sw mute"></span>{ "channel muted" }<span class="sw throttle"></span>{ "throttle decided" }
-                if !t.markers.is_empty() { <span class="sw marker"></span>{ "event" } }</p>
+            <p class="legend">{ key("line", "measured rate") }
+                if !unlimited { { key("quota", "quota") } }
+                { key("mute", "channel muted") }{ key("throttle", "throttle decided") }
+                if !t.markers.is_empty() { { key("marker", "event") } }</p>
             if !t.markers.is_empty() {
                 <ul class="events">{ for t.markers.iter().map(|m| html! {
                     <li>{ format!("{}: {}", model::fmt_ms(m.at_ms), m.text) }</li>
@@ -304,10 +303,8 @@ pub(crate) fn progress_chart(t: &Timeline, cursor: f64) -> Html {
         <figure class="fig">
             <figcaption>{ "Records acknowledged or consumed" }</figcaption>
             { frame(label, "chart-progress", body, &value_ticks(top, |v| format!("{v:.0}")), &time_ticks(end)) }
-            <p class="legend">{ for t.clients.iter().enumerate().map(|(i, c)| html! {
-                <><span class={format!("sw series-{}", i % 6)}></span>{ c.name.clone() }</>
-            }) }
-                if !t.markers.is_empty() { <span class="sw marker"></span>{ "event" } }</p>
+            <p class="legend">{ for t.clients.iter().enumerate().map(|(i, c)| key(&format!("series-{}", i % 6), c.name.clone())) }
+                if !t.markers.is_empty() { { key("marker", "event") } }</p>
         </figure>
     }
 }
@@ -344,7 +341,13 @@ pub(crate) fn buffer_chart(c: &ClientTrack, buffer_memory: u64, end_ms: f64, cur
         <figure class="fig">
             <figcaption>{ format!("Producer buffer of {} (buffer.memory)", c.name) }</figcaption>
             { frame(label, "chart-buffer", body, &value_ticks(top, model::fmt_bytes), &time_ticks(end)) }
-            <p class="legend"><span class="sw buffer"></span>{ "bytes in the accumulator" }<span class="sw blocked"></span>{ "send() blocked" }</p>
+            <p class="legend">{ key("buffer", "bytes in the accumulator") }{ key("blocked", "send() blocked") }</p>
         </figure>
     }
+}
+
+/// One entry of a chart's legend: the swatch of class `sw <class>` and its
+/// label, kept together when the legend wraps.
+fn key(class: &str, label: impl Into<String>) -> Html {
+    html! { <span class="key-item"><span class={format!("sw {class}")}></span>{ label.into() }</span> }
 }

@@ -133,7 +133,7 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, focused: usize, a
             } else {
                 <div class="table-wrap">
                     <table class="cluster-budgets" data-testid="cluster-budgets">
-                        <caption>{ format!("Budgets per broker at {}: quota, measured rate, throttles so far", model::fmt_ms(cursor)) }</caption>
+                        <caption>{ format!("Budgets per broker at {}: quota, measured rate, throttles so far; bytes of the whole run", model::fmt_ms(cursor)) }</caption>
                         <thead><tr><th scope="col">{ "Budget" }</th>{ head.clone() }<th scope="col">{ "Cluster" }</th></tr></thead>
                         <tbody>
                         { for budgets.iter().map(|r| html! {
@@ -149,7 +149,8 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, focused: usize, a
                                                 <meter min="0" max={format!("{:.0}", c.bound * 1.5)} high={format!("{:.0}", c.bound)} value={format!("{:.0}", c.rate)}
                                                     aria-label={format!("Broker {b}: measured {} of quota {}", model::fmt_rate(c.rate), rate_text(c.bound))} />
                                             }
-                                            <span class="cell-line">{ format!("{} · {}", model::count_of(c.throttles as u64, "throttle", "throttles"), model::fmt_bytes(c.bytes as f64)) }</span>
+                                            <span class="cell-line">{ format!("{} so far", model::count_of(c.throttles as u64, "throttle", "throttles")) }</span>
+                                            <span class="cell-line">{ format!("{} in the run", model::fmt_bytes(c.bytes as f64)) }</span>
                                         </td>
                                     },
                                 }) }
@@ -157,7 +158,7 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, focused: usize, a
                                     data-bound-sum={r.bound_sum.map(|v| format!("{v:.0}"))}>
                                     <span class="cell-line">{ format!("quota {}", r.bound_sum.map_or("unlimited".to_owned(), |v| format!("{} ({})", model::fmt_rate(v), model::count_of(r.cells.iter().flatten().count() as u64, "broker", "brokers")))) }</span>
                                     <span class="cell-line">{ format!("measured {}", model::fmt_rate(r.rate_sum)) }</span>
-                                    <span class="cell-line">{ model::fmt_bytes(r.bytes as f64) }</span>
+                                    <span class="cell-line">{ format!("{} in the run", model::fmt_bytes(r.bytes as f64)) }</span>
                                 </td>
                             </tr>
                         }) }

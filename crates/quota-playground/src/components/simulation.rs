@@ -165,8 +165,10 @@ fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
             <table class="clients" data-testid="clients">
                 <caption>{ format!("Clients at {}", model::fmt_ms(cursor)) }</caption>
                 <thead><tr>
-                    <th scope="col">{ "Client" }</th><th scope="col">{ "Principal · client.id" }</th>
-                    <th scope="col">{ "Records" }</th><th scope="col">{ "State" }</th><th scope="col">{ "Duration" }</th>
+                    // The state next to the name: on a narrow screen it is in view
+                    // without scrolling the table.
+                    <th scope="col">{ "Client" }</th><th scope="col">{ "State" }</th>
+                    <th scope="col">{ "Records" }</th><th scope="col">{ "Principal · client.id" }</th><th scope="col">{ "Duration" }</th>
                     <th scope="col">{ "Largest throttle so far" }</th><th scope="col">{ "Show in charts" }</th>
                 </tr></thead>
                 <tbody>
@@ -177,10 +179,10 @@ fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
                     html! {
                         <tr class={classes!((focused == i).then_some("focus"))}>
                             <th scope="row">{ format!("{} ({})", c.name, if c.kind == ClientKind::Producer { "producer" } else { "consumer" }) }</th>
-                            <td><code class="clamp" title={format!("{} · client.id {:?}", c.principal, c.client_id)}>{ format!("{} · {}", c.principal, c.client_id) }</code></td>
-                            <td>{ format!("{} / {}", at.records, total(&c.name)) }</td>
                             <td class={format!("state {}", status.class)} data-testid={format!("state-{}", c.name)}
                                 title={(!status.detail.is_empty()).then(|| status.detail.clone())}>{ status.text.clone() }</td>
+                            <td>{ format!("{} / {}", at.records, total(&c.name)) }</td>
+                            <td><code class="clamp" title={format!("{} · client.id {:?}", c.principal, c.client_id)}>{ format!("{} · {}", c.principal, c.client_id) }</code></td>
                             <td data-testid={format!("duration-{}", c.name)} data-ms={at.duration_ms.map(|d| format!("{d:.0}"))}>
                                 { at.duration_ms.map_or_else(|| "…".to_owned(), model::fmt_ms) }
                             </td>
@@ -486,7 +488,7 @@ fn setup() -> Html {
                 <div class="grid">
                     <NumberField id="brokers-count" label="Brokers" value={f64::from(s.brokers.count)} whole={Some((1, u64::from(model::MAX_BROKERS)))}
                         on_commit={let d = d.clone(); Callback::from(move |v: f64| d.dispatch(Action::SetBrokerCount(v as u32)))}
-                        hint="Partition p is led by broker p mod count; each broker enforces quotas alone." />
+                        hint="Partition p is led by broker p mod count unless its topic places its leaders (Cluster and time panel); each broker enforces quotas alone." />
                     <NumberField id="quota-window-num" label="quota.window.num" value={f64::from(settings.quota_window_num)} whole={Some((1, 1000))}
                         on_commit={bs(|s, v| s.quota_window_num = v)} check={check_settings(|s, v| s.quota_window_num = v)} hint="default 11" />
                     <NumberField id="quota-window-size" label="quota.window.size.seconds" value={f64::from(settings.quota_window_size_seconds)} whole={Some((1, 3600))}

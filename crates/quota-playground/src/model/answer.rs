@@ -123,7 +123,7 @@ fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u
         }
         Some(1) if byte_rate && brokers > 1 => {
             out.push_str(&format!(
-                "; one of the {brokers} brokers leads its partitions, so that is also the most it gets from the cluster (more partitions, led by other brokers, would spread it)"
+                "; one of the {brokers} brokers leads its partitions, so that is also the most it gets from the cluster (partitions led by other brokers would spread it)"
             ));
         }
         _ => {}
