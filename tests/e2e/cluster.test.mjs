@@ -255,6 +255,11 @@ test('expired batches name TimeoutException with count, first time and setting, 
   await openSetup(page);
   await page.locator('#w0-reqtimeout').fill('500');
   await page.locator('#w0-delivery').fill('1000');
+  // Said above the transport at once, before the run is played to its end.
+  const outcome = page.getByTestId('run-outcome');
+  await outcome.filter({ hasText: 'TimeoutException' }).waitFor();
+  assert.match(await outcome.innerText(), /^How the run ends, at [\d.]+ m?s: app failed: \d+ of 30000 records lost: TimeoutException/);
+  assert.match(await outcome.getAttribute('class'), /\bfailed\b/);
   const end = await attrWhen(page, '[data-testid="scrubber"]', 'max', (v) => v != null);
   await seek(page, Number(end));
   const state = page.getByTestId('state-app');

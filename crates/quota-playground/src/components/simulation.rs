@@ -78,11 +78,23 @@ fn sim_body(p: &SimBodyProps) -> Html {
         Err(e) => html! { <p class="msg error" role="alert" data-testid="sim-error">{ e.clone() }</p> },
         Ok(t) => html! {
             <>
+                // How the run ends, above the transport: lost records are said
+                // before anyone plays the run to its end.
+                { run_outcome_line(t) }
                 <Transport />
                 { clients_table(ctx, t, &all_clients) }
                 { run_view(ctx, t, [&all_metrics, &all_mbeans]) }
             </>
         },
+    }
+}
+
+/// The run's outcome in one sentence ([`model::run_outcome`]).
+fn run_outcome_line(t: &Timeline) -> Html {
+    let o = model::run_outcome(t);
+    html! {
+        <p class={format!("run-outcome {}", o.class)} data-testid="run-outcome"
+            title={(!o.detail.is_empty()).then_some(o.detail)}>{ o.text }</p>
     }
 }
 

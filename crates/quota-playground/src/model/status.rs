@@ -2,7 +2,7 @@
 //! it: a client whose records failed (the Timeline's `Outcome::Failed`)
 //! never reads "done".
 
-use quota_engine::sim::{ClientTrack, NamedException, Outcome};
+use quota_engine::sim::{ClientTrack, NamedException, Outcome, Timeline};
 
 use super::format::fmt_ms;
 
@@ -109,6 +109,36 @@ pub fn client_status(c: &ClientTrack, cursor: f64, end_ms: f64) -> ClientStatus 
     }
 }
 
+/// How a run ends, in one sentence, whatever the cursor: the clients that
+/// lost records first (each with its exception, as [`client_status`] words
+/// it at the end), then how many of the others are done or stopped.
+/// `class` is `failed` when a client lost records, else `done`.
+pub fn run_outcome(t: &Timeline) -> ClientStatus {
+    /// Clients that lost records named one by one before "and N more".
+    const NAMED: usize = 3;
+    let ends: Vec<(&str, ClientStatus)> =
+        t.clients.iter().map(|c| (c.name.as_str(), client_status(c, t.end_ms, t.end_ms))).collect();
+    let failed: Vec<&(&str, ClientStatus)> = ends.iter().filter(|(_, st)| st.class == "failed").collect();
+    let mut parts: Vec<String> = failed.iter().take(NAMED).map(|(name, st)| format!("{name} {}", st.text)).collect();
+    if failed.len() > NAMED {
+        parts.push(format!("{} more failed", super::count_of((failed.len() - NAMED) as u64, "client", "clients")));
+    }
+    // The others, counted by their state at the end, in a fixed order.
+    for (class, word) in [("done", "done"), ("stopped", "stopped"), ("running", "still running"), ("muted", "still throttled"), ("send()", "blocked in send()"), ("not", "never started")] {
+        let n = ends.iter().filter(|(_, st)| st.class == class).count() as u64;
+        if n > 0 {
+            let who = if failed.is_empty() { super::count_of(n, "client", "clients") } else { super::count_of(n, "other client", "other clients") };
+            parts.push(format!("{who} {word}"));
+        }
+    }
+    let detail = failed.iter().map(|(_, st)| st.detail.as_str()).filter(|d| !d.is_empty()).collect::<Vec<_>>().join("\n");
+    ClientStatus {
+        text: format!("How the run ends, at {}: {}.", fmt_ms(t.end_ms), if parts.is_empty() { "no clients".to_owned() } else { parts.join("; ") }),
+        class: if failed.is_empty() { "done" } else { "failed" },
+        detail,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,6 +157,22 @@ mod tests {
         p.config.delivery_timeout_ms = delivery_timeout_ms;
         p.config.request_timeout_ms = request_timeout_ms;
         s
+    }
+
+    #[test]
+    fn the_run_outcome_names_lost_records_whatever_the_cursor() {
+        let t = simulate(&producer(1000, 500)).unwrap();
+        let o = run_outcome(&t);
+        assert_eq!(o.class, "failed");
+        let c = &t.clients[0];
+        assert_eq!(
+            o.text,
+            format!("How the run ends, at {}: {} {}.", fmt_ms(t.end_ms), c.name, client_status(c, t.end_ms, t.end_ms).text)
+        );
+        assert!(o.text.contains("TimeoutException"), "{}", o.text);
+        let ok = simulate(&producer(120_000, 30_000)).unwrap();
+        let o = run_outcome(&ok);
+        assert_eq!((o.class, o.text), ("done", format!("How the run ends, at {}: 1 client done.", fmt_ms(ok.end_ms))));
     }
 
     #[test]
