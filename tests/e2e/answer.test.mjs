@@ -24,9 +24,13 @@ test('the one-sentence answer changes when the listener changes', async () => {
   const plaintext = await firstAnswer(page);
   assert.notEqual(plaintext, sasl);
   assert.doesNotMatch(plaintext, /users\/tenant-a/, 'the user quota no longer applies on PLAINTEXT');
+  // The answer says why, under the sentence: users/tenant-a cannot apply to User:ANONYMOUS.
+  assert.match(await page.locator('#answer li.answer').first().getByTestId('answer-warning').innerText(),
+    /User:ANONYMOUS, so a quota on a named user \(users\/<name>\) cannot apply to it/);
   // Back to SASL: the same sentence as before.
   await page.getByLabel('Listener (security.protocol)').selectOption('SASL_PLAINTEXT');
   await page.waitForFunction(() => /users\/tenant-a \(rung 3\)/.test(document.querySelector('#answer li.answer')?.innerText ?? ''));
+  assert.equal(await page.getByTestId('answer-warning').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

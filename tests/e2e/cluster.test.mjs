@@ -260,6 +260,9 @@ test('expired batches name TimeoutException with count, first time and setting, 
   await outcome.filter({ hasText: 'TimeoutException' }).waitFor();
   assert.match(await outcome.innerText(), /^How the run ends, at [\d.]+ m?s: app failed: \d+ of 30000 records lost: TimeoutException/);
   assert.match(await outcome.getAttribute('class'), /\bfailed\b/);
+  // The progress chart reaches up to the 30000 records meant, and says what was lost.
+  assert.match(await page.getByTestId('chart-progress').getAttribute('aria-label'), /app lost \d+ of 30000 records \(\d+ done\)/);
+  assert.ok(await page.getByTestId('chart-progress').locator('text', { hasText: /^30000$/ }).count() === 1, 'the y axis tops at the 30000 records meant');
   const end = await attrWhen(page, '[data-testid="scrubber"]', 'max', (v) => v != null);
   await seek(page, Number(end));
   const state = page.getByTestId('state-app');

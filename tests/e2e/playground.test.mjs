@@ -481,6 +481,19 @@ test('embed mode shows one panel without chrome and reports its height to the pa
   await reader.close();
 });
 
+test('on a phone the help sheet opens at its title, not scrolled to its Close button', async () => {
+  const { page, errors, context } = await openApp(browser, server.url, { viewport: { width: 360, height: 560 } });
+  await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await sheet.waitFor();
+  const [scrollTop, overflow] = await sheet.evaluate((el) => [el.scrollTop, el.scrollHeight - el.clientHeight]);
+  assert.ok(overflow > 0, 'the sheet is taller than its box here (else this test proves nothing)');
+  assert.equal(scrollTop, 0);
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Close');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('keyboard: ? opens the help sheet and Escape closes it; every control has a name', async () => {
   const { page, errors, context } = await openApp(browser, server.url);
   // Outside the Simulation panel, ? is just a character.

@@ -48,6 +48,9 @@ pub(crate) fn answer_panel() -> Html {
                             if !embedded && !a.clauses.is_empty() {
                                 <a href="#/resolution" class="answer-why" onclick={why}>{ "Why?" }</a>
                             }
+                            // The principal's warnings (the Connection panel's), e.g.
+                            // a named-user quota that User:ANONYMOUS never gets.
+                            { for warnings(&ctx, i).into_iter().map(|w| html! { <p class="msg warn answer-note" role="note" data-testid="answer-warning">{ "⚠ " }{ w }</p> }) }
                         </li>
                     }
                 }) }
@@ -56,5 +59,14 @@ pub(crate) fn answer_panel() -> Html {
                 <p class="msg">{ format!("… and {more} more connections: pick one in the Connection panel to see its answer and ladder.") }</p>
             }
         </PanelBox>
+    }
+}
+
+/// The warnings of connection `i`'s principal
+/// (`Cluster::principal_warnings`), as the Connection panel shows them.
+fn warnings(ctx: &crate::app::Ctx, i: usize) -> Vec<String> {
+    match ctx.analysis.principals.get(i) {
+        Some(Ok(o)) => ctx.analysis.cluster.principal_warnings(o),
+        _ => Vec::new(),
     }
 }

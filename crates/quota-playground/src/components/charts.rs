@@ -277,15 +277,24 @@ fn event_markers(t: &Timeline, sc: &Scale, h: f64) -> Html {
 pub(crate) fn progress_chart(t: &Timeline, cursor: f64) -> Html {
     let (w, h) = inner();
     let end = t.end_ms.max(1.0);
-    let top = t.clients.iter().filter_map(|c| c.progress.points.last()).map(|p| p.records as f64).fold(1.0, f64::max);
+    // Up to the records a client that lost some meant to send: its line
+    // stops visibly short of the top.
+    let meant = |c: &quota_engine::sim::ClientTrack| match &c.outcome {
+        quota_engine::sim::Outcome::Failed { records, .. } => *records as f64,
+        _ => 0.0,
+    };
+    let top = t.clients.iter().filter_map(|c| c.progress.points.last().map(|p| (p.records as f64).max(meant(c)))).fold(1.0, f64::max);
     let sc = Scale { x: (0.0, end), y: (0.0, top), w, h };
     let label = format!(
         "Records done over time: {}.",
         t.clients
             .iter()
-            .map(|c| match c.duration_ms {
-                Some(d) => format!("{} finished {} records in {}", c.name, c.metrics.records_done, model::fmt_ms(d)),
-                None => format!("{} did not finish ({} records)", c.name, c.metrics.records_done),
+            .map(|c| match (&c.outcome, c.duration_ms) {
+                (quota_engine::sim::Outcome::Failed { records, failed_records, .. }, _) => {
+                    format!("{} lost {failed_records} of {records} records ({} done)", c.name, c.metrics.records_done)
+                }
+                (_, Some(d)) => format!("{} finished {} records in {}", c.name, c.metrics.records_done, model::fmt_ms(d)),
+                (_, None) => format!("{} did not finish ({} records)", c.name, c.metrics.records_done),
             })
             .collect::<Vec<_>>()
             .join("; ")

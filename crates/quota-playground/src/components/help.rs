@@ -24,8 +24,9 @@ const KEYS: [(&str, &str); 9] = [
 pub(crate) fn help_sheet() -> Html {
     let ctx = use_scene();
     let close_ref = use_node_ref();
+    let sheet_ref = use_node_ref();
     {
-        let close_ref = close_ref.clone();
+        let (close_ref, sheet_ref) = (close_ref.clone(), sheet_ref.clone());
         use_effect_with((), move |_| {
             let opener = web_sys::window()
                 .and_then(|w| w.document())
@@ -33,6 +34,11 @@ pub(crate) fn help_sheet() -> Html {
                 .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
             if let Some(b) = close_ref.cast::<web_sys::HtmlElement>() {
                 let _ = b.focus();
+            }
+            // Focusing the Close button, last in a sheet taller than a
+            // phone's screen, scrolled the sheet to it: show its title.
+            if let Some(sheet) = sheet_ref.cast::<web_sys::Element>() {
+                sheet.set_scroll_top(0);
             }
             move || {
                 if let Some(o) = opener {
@@ -58,7 +64,7 @@ pub(crate) fn help_sheet() -> Html {
     };
     html! {
         <div class="backdrop" onclick={close.clone()}>
-            <div class="sheet" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="help"
+            <div class="sheet" ref={sheet_ref} role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="help"
                  onclick={|e: MouseEvent| e.stop_propagation()} onkeydown={trap}>
                 <h2 id="help-title">{ "Keyboard shortcuts" }</h2>
                 <table class="keys">
