@@ -295,7 +295,7 @@ test('a delivery.timeout.ms below linger.ms + request.timeout.ms is refused with
   await page.locator('#w0-delivery').press('Enter');
   const err = page.getByTestId('sim-error');
   await err.waitFor();
-  assert.match(await err.innerText(), /delivery\.timeout\.ms should be equal to or larger than linger\.ms \+ request\.timeout\.ms \(Kafka's ConfigException\); it is 1000 ms, below 5 \+ 30000 = 30005 ms/);
+  assert.match(await err.innerText(), /delivery\.timeout\.ms should be equal to or larger than linger\.ms \+ request\.timeout\.ms \(Kafka's ConfigException when delivery\.timeout\.ms is set\); it is 1000 ms, below 5 \+ 30000 = 30005 ms/);
   // Lowering request.timeout.ms makes it a producer Kafka builds: the run is back.
   await page.locator('#w0-reqtimeout').fill('500');
   await page.locator('#w0-reqtimeout').press('Enter');

@@ -83,7 +83,7 @@ pub use queue::{EventQueue, Nanos};
 pub use rng::SplitMix64;
 pub use scenario::{
     Acks, BrokerCosts, BrokersSpec, ClientCosts, ClientThrottling, ConnectionSpec, ConsumerConfig,
-    ConsumerWorkload, Environment, LinkSpec, ListenerKind, NetworkModel, Preload, ProducerConfig,
+    ConsumerWorkload, Environment, LinkSpec, DEFAULT_DELIVERY_TIMEOUT_MS, ListenerKind, NetworkModel, Preload, ProducerConfig,
     ProducerWorkload, QuotaSetting, RequestCost, Scenario, ScenarioEvent, TextbookNetwork, TopicSpec,
     Workload,
 };

@@ -568,13 +568,45 @@ fn default_max_block_ms() -> u64 {
     60_000
 }
 fn default_delivery_timeout_ms() -> u64 {
-    120_000
+    DEFAULT_DELIVERY_TIMEOUT_MS
 }
 fn default_request_timeout_ms() -> u64 {
     30_000
 }
 fn default_max_request_size() -> u32 {
     1_048_576
+}
+
+/// `delivery.timeout.ms`'s default, 120000 ms (`ProducerConfig`).
+pub const DEFAULT_DELIVERY_TIMEOUT_MS: u64 = 120_000;
+
+impl ProducerConfig {
+    /// `linger.ms + request.timeout.ms` as Kafka computes it: `linger.ms`
+    /// capped to `Integer.MAX_VALUE` (`KafkaProducer.lingerMs`), the sum as
+    /// a long capped to `Integer.MAX_VALUE`. The least `delivery.timeout.ms`
+    /// a producer takes, ms.
+    pub fn linger_plus_request_timeout_ms(&self) -> u64 {
+        let max = i32::MAX as u64;
+        self.linger_ms.min(max).saturating_add(self.request_timeout_ms).min(max)
+    }
+
+    /// The delivery timeout the producer uses, ms: `delivery.timeout.ms`,
+    /// or, when that is the default 120000 and below
+    /// [`Self::linger_plus_request_timeout_ms`], that sum, as Kafka raises an
+    /// unset `delivery.timeout.ms` (a scenario cannot tell an unset value
+    /// from 120000 written out, and takes 120000 as unset). Any other value
+    /// below the sum is refused by `Scenario::validate`, as Kafka refuses a
+    /// set one.
+    ///
+    /// Kafka: `KafkaProducer.configureDeliveryTimeout`,
+    /// clients/src/main/java/org/apache/kafka/clients/producer/KafkaProducer.java.
+    pub fn effective_delivery_timeout_ms(&self) -> u64 {
+        if self.delivery_timeout_ms == DEFAULT_DELIVERY_TIMEOUT_MS {
+            self.delivery_timeout_ms.max(self.linger_plus_request_timeout_ms())
+        } else {
+            self.delivery_timeout_ms
+        }
+    }
 }
 
 impl Default for ProducerConfig {

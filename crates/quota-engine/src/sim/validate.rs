@@ -286,19 +286,22 @@ impl Scenario {
                 continue;
             }
             // KafkaProducer.configureDeliveryTimeout: a delivery.timeout.ms
-            // set below linger.ms + request.timeout.ms (the sum as an int,
-            // at most Integer.MAX_VALUE) fails the producer's construction
-            // with a ConfigException. A scenario always holds the value, so
-            // it counts as set; Kafka raises an unset one to the sum.
+            // set below linger.ms + request.timeout.ms fails the producer's
+            // construction with a ConfigException; an unset one is raised
+            // to the sum (ProducerConfig::effective_delivery_timeout_ms: the
+            // default 120000 counts as unset).
             // clients/src/main/java/org/apache/kafka/clients/producer/KafkaProducer.java.
-            let floor = cfg.linger_ms.min(i32::MAX as u64).saturating_add(cfg.request_timeout_ms).min(i32::MAX as u64);
-            if cfg.delivery_timeout_ms < floor {
+            let floor = cfg.linger_plus_request_timeout_ms();
+            if cfg.effective_delivery_timeout_ms() < floor {
                 out.invalid(
                     at("config.delivery.timeout.ms"),
                     format!(
                         "The producer on '{conn_name}' cannot be created: delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms \
-                         (Kafka's ConfigException); it is {} ms, below {} + {} = {floor} ms. Raise delivery.timeout.ms to at least {floor} or lower request.timeout.ms.",
-                        cfg.delivery_timeout_ms, cfg.linger_ms, cfg.request_timeout_ms
+                         (Kafka's ConfigException when delivery.timeout.ms is set); it is {} ms, below {} + {} = {floor} ms. Raise delivery.timeout.ms to at least {floor}, \
+                         or lower linger.ms or request.timeout.ms.",
+                        cfg.delivery_timeout_ms,
+                        cfg.linger_ms.min(i32::MAX as u64),
+                        cfg.request_timeout_ms
                     ),
                 );
             }
@@ -733,12 +736,19 @@ mod tests {
         assert_eq!(
             problems[0].error.to_string(),
             "The producer on 'p' cannot be created: delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms \
-             (Kafka's ConfigException); it is 1000 ms, below 5 + 30000 = 30005 ms. Raise delivery.timeout.ms to at least 30005 or lower request.timeout.ms."
+             (Kafka's ConfigException when delivery.timeout.ms is set); it is 1000 ms, below 5 + 30000 = 30005 ms. Raise delivery.timeout.ms to at least 30005, \
+             or lower linger.ms or request.timeout.ms."
         );
         assert!(with(30005, 5, 30000).validate().is_ok());
         assert!(with(1000, 5, 500).validate().is_ok());
-        // The sum is an int: at most Integer.MAX_VALUE.
-        assert!(with(i32::MAX as u64, 1 << 40, 1 << 40).validate().is_ok());
-        assert!(with(i32::MAX as u64 - 1, 1 << 40, 1 << 40).validate().is_err());
+        // linger.ms (a long) is capped to Integer.MAX_VALUE, and so is the sum.
+        let huge = with(i32::MAX as u64 - 1, 1 << 40, 30000).validate().unwrap_err();
+        assert!(huge[0].error.to_string().contains(&format!("below {} + 30000 = {} ms", i32::MAX, i32::MAX)), "{}", huge[0].error);
+        assert!(with(i32::MAX as u64, 1 << 40, 30000).validate().is_ok());
+        // The default 120000 counts as unset: Kafka raises it to the sum.
+        let raised = with(120_000, 5, 200_000);
+        assert!(raised.validate().is_ok());
+        let Workload::Producer(p) = &raised.workloads[0] else { panic!() };
+        assert_eq!(p.config.effective_delivery_timeout_ms(), 200_005);
     }
 }

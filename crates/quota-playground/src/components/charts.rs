@@ -283,7 +283,7 @@ pub(crate) fn progress_chart(t: &Timeline, cursor: f64) -> Html {
         quota_engine::sim::Outcome::Failed { records, .. } => *records as f64,
         _ => 0.0,
     };
-    let top = t.clients.iter().filter_map(|c| c.progress.points.last().map(|p| (p.records as f64).max(meant(c)))).fold(1.0, f64::max);
+    let top = t.clients.iter().map(|c| c.progress.points.last().map_or(0.0, |p| p.records as f64).max(meant(c))).fold(1.0, f64::max);
     let sc = Scale { x: (0.0, end), y: (0.0, top), w, h };
     let label = format!(
         "Records done over time: {}.",

@@ -72,6 +72,8 @@ fn sim_body(p: &SimBodyProps) -> Html {
     let all_clients = use_state(|| false);
     let all_metrics = use_state(|| false);
     let all_mbeans = use_state(|| false);
+    // Once per run, not per cursor tick: it reads every client's end.
+    let outcome = use_memo(SameRun(ctx.sim.clone()), |run| run.0.result.as_ref().ok().map(model::run_outcome));
     match &ctx.sim.result {
         // No run yet (the first is in the worker): the live region says so.
         Err(_) if ctx.sim.waiting => html! {},
@@ -80,7 +82,7 @@ fn sim_body(p: &SimBodyProps) -> Html {
             <>
                 // How the run ends, above the transport: lost records are said
                 // before anyone plays the run to its end.
-                { run_outcome_line(t) }
+                { for (*outcome).as_ref().map(run_outcome_line) }
                 <Transport />
                 { clients_table(ctx, t, &all_clients) }
                 { run_view(ctx, t, [&all_metrics, &all_mbeans]) }
@@ -89,12 +91,20 @@ fn sim_body(p: &SimBodyProps) -> Html {
     }
 }
 
+/// One run, compared by pointer (the key of what is computed once per run).
+struct SameRun(std::rc::Rc<crate::sim_view::SimView>);
+
+impl PartialEq for SameRun {
+    fn eq(&self, other: &Self) -> bool {
+        std::rc::Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 /// The run's outcome in one sentence ([`model::run_outcome`]).
-fn run_outcome_line(t: &Timeline) -> Html {
-    let o = model::run_outcome(t);
+fn run_outcome_line(o: &model::ClientStatus) -> Html {
     html! {
         <p class={format!("run-outcome {}", o.class)} data-testid="run-outcome"
-            title={(!o.detail.is_empty()).then_some(o.detail)}>{ o.text }</p>
+            title={(!o.detail.is_empty()).then(|| o.detail.clone())}>{ o.text.clone() }</p>
     }
 }
 

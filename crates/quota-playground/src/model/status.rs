@@ -111,27 +111,42 @@ pub fn client_status(c: &ClientTrack, cursor: f64, end_ms: f64) -> ClientStatus 
 
 /// How a run ends, in one sentence, whatever the cursor: the clients that
 /// lost records first (each with its exception, as [`client_status`] words
-/// it at the end), then how many of the others are done or stopped.
-/// `class` is `failed` when a client lost records, else `done`.
+/// it at the end; the first three by name, then how many more), then how
+/// many of the others are done, stopped at their `stop_ms`, cut short by
+/// the horizon (a client that had not started by then included), or still
+/// running. `class` is `failed` when a client lost records, else `done`;
+/// `detail` has every failed client's exception lines, each after its name.
 pub fn run_outcome(t: &Timeline) -> ClientStatus {
-    /// Clients that lost records named one by one before "and N more".
+    /// Clients that lost records named one by one before "N more".
     const NAMED: usize = 3;
-    let ends: Vec<(&str, ClientStatus)> =
-        t.clients.iter().map(|c| (c.name.as_str(), client_status(c, t.end_ms, t.end_ms))).collect();
-    let failed: Vec<&(&str, ClientStatus)> = ends.iter().filter(|(_, st)| st.class == "failed").collect();
-    let mut parts: Vec<String> = failed.iter().take(NAMED).map(|(name, st)| format!("{name} {}", st.text)).collect();
+    let ends: Vec<(&ClientTrack, ClientStatus)> =
+        t.clients.iter().map(|c| (c, client_status(c, t.end_ms, t.end_ms))).collect();
+    let failed: Vec<&(&ClientTrack, ClientStatus)> = ends.iter().filter(|(_, st)| st.class == "failed").collect();
+    let mut parts: Vec<String> = failed.iter().take(NAMED).map(|(c, st)| format!("{} {}", c.name, st.text)).collect();
     if failed.len() > NAMED {
-        parts.push(format!("{} more failed", super::count_of((failed.len() - NAMED) as u64, "client", "clients")));
+        let n = failed.len() - NAMED;
+        parts.push(format!("{n} more {} failed", if n == 1 { "client" } else { "clients" }));
     }
-    // The others, counted by their state at the end, in a fixed order.
-    for (class, word) in [("done", "done"), ("stopped", "stopped"), ("running", "still running"), ("muted", "still throttled"), ("send()", "blocked in send()"), ("not", "never started")] {
-        let n = ends.iter().filter(|(_, st)| st.class == class).count() as u64;
+    // The others, counted by how they ended, in a fixed order.
+    let how = |c: &ClientTrack, st: &ClientStatus| match st.class {
+        "done" => 0,
+        "stopped" if c.stop.is_some() => 1,
+        "stopped" | "not" => 2,
+        _ => 3,
+    };
+    let words = ["done", "stopped at their stop_ms", "cut short by the horizon", "still running"];
+    for (k, word) in words.iter().enumerate() {
+        let n = ends.iter().filter(|(c, st)| st.class != "failed" && how(c, st) == k).count() as u64;
         if n > 0 {
             let who = if failed.is_empty() { super::count_of(n, "client", "clients") } else { super::count_of(n, "other client", "other clients") };
             parts.push(format!("{who} {word}"));
         }
     }
-    let detail = failed.iter().map(|(_, st)| st.detail.as_str()).filter(|d| !d.is_empty()).collect::<Vec<_>>().join("\n");
+    let detail = failed
+        .iter()
+        .flat_map(|(c, st)| st.detail.lines().map(move |l| format!("{}: {l}", c.name)))
+        .collect::<Vec<_>>()
+        .join("\n");
     ClientStatus {
         text: format!("How the run ends, at {}: {}.", fmt_ms(t.end_ms), if parts.is_empty() { "no clients".to_owned() } else { parts.join("; ") }),
         class: if failed.is_empty() { "done" } else { "failed" },
@@ -173,6 +188,44 @@ mod tests {
         let ok = simulate(&producer(120_000, 30_000)).unwrap();
         let o = run_outcome(&ok);
         assert_eq!((o.class, o.text), ("done", format!("How the run ends, at {}: 1 client done.", fmt_ms(ok.end_ms))));
+    }
+
+    #[test]
+    fn the_run_outcome_counts_failed_clients_past_three_and_the_others_by_how_they_ended() {
+        let mut s = producer(1000, 500);
+        let Workload::Producer(first) = s.workloads[0].clone() else { panic!() };
+        let conn = s.connections[0].clone();
+        // Five more producers that lose records (c5 closed at its stop_ms
+        // with records buffered: KafkaException), one that starts after the
+        // run's end.
+        for i in 1..7u32 {
+            let mut c = conn.clone();
+            // The same client.id: one budget, throttled harder.
+            c.name = format!("c{i}");
+            s.connections.push(c);
+            let mut p = first.clone();
+            p.connection = format!("c{i}");
+            if i == 5 {
+                p.config.delivery_timeout_ms = 120_000;
+                p.stop_ms = Some(300);
+            }
+            if i == 6 {
+                p.config.delivery_timeout_ms = 120_000;
+                p.start_ms = 10_000_000;
+            }
+            s.workloads.push(Workload::Producer(p));
+        }
+        s.horizon_ms = 60_000;
+        let t = simulate(&s).unwrap();
+        let o = run_outcome(&t);
+        assert_eq!(o.class, "failed");
+        let failed = t.clients.iter().filter(|c| c.outcome.is_failed()).count();
+        assert_eq!(failed, 6, "{}", o.text);
+        assert!(o.text.contains("; 3 more clients failed; "), "{}", o.text);
+        assert!(o.text.ends_with("; 1 other client cut short by the horizon."), "{}", o.text);
+        // The tooltip names the client of each exception line.
+        assert!(!o.detail.is_empty());
+        assert!(o.detail.lines().all(|l| t.clients.iter().any(|c| l.starts_with(&format!("{}: ", c.name)))), "{}", o.detail);
     }
 
     #[test]

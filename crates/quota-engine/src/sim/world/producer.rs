@@ -250,7 +250,7 @@ impl Producer {
     }
 
     fn delivery_timeout(&self) -> SimSpan {
-        SimSpan::from_ms(self.cfg.delivery_timeout_ms)
+        SimSpan::from_ms(self.cfg.effective_delivery_timeout_ms())
     }
 
     /// Batch `b` fails at `now` past `delivery.timeout.ms`: its records
@@ -270,7 +270,7 @@ impl Producer {
         self.failures.record(
             TIMEOUT_EXCEPTION,
             "delivery.timeout.ms",
-            self.cfg.delivery_timeout_ms,
+            self.cfg.effective_delivery_timeout_ms(),
             n,
             now,
             || {
