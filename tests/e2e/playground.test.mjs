@@ -483,6 +483,9 @@ test('embed mode shows one panel without chrome and reports its height to the pa
 
 test('on a phone the help sheet opens at its title, not scrolled to its Close button', async () => {
   const { page, errors, context } = await openApp(browser, server.url, { viewport: { width: 360, height: 560 } });
+  // Its button starts its own line at the header's left edge, not one gap in.
+  const [button, nav] = [await page.getByRole('button', { name: 'Keyboard shortcuts' }).boundingBox(), await page.locator('nav.toc').boundingBox()];
+  assert.equal(Math.round(button.x), Math.round(nav.x));
   await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
   const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await sheet.waitFor();

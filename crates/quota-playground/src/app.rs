@@ -293,10 +293,12 @@ pub fn app() -> Html {
                     <nav aria-label="Panels" class="toc">
                         { for Panel::ALL.iter().map(|p| html! { <a href={format!("#/{}", p.slug())} onclick={scroll_to(*p)}>{ p.title() }</a> }) }
                     </nav>
-                    // Seen from any panel while typing (the run's own marker is in the Simulation panel).
-                    <span class="header-status" aria-live="polite" data-testid="header-updating">{ if updating { "Simulating…" } else { "" } }</span>
                     <button type="button" class="ghost" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)"
                         onclick={let d = state.dispatcher(); move |_| d.dispatch(crate::state::Action::SetHelp(true))}>{ "?" }</button>
+                    // Seen from any panel while typing (the run's own marker is in
+                    // the Simulation panel). After the button: empty, it would
+                    // otherwise push the button one gap to the right on a phone.
+                    <span class="header-status" aria-live="polite" data-testid="header-updating">{ if updating { "Simulating…" } else { "" } }</span>
                 </header>
                 <NoticeBar />
                 <main class="page">
