@@ -37,6 +37,10 @@ test('the one-sentence answer changes when the listener changes', async () => {
 
 test('360 px: a 280-character DN and a 150-character client.id fit the viewport', async () => {
   const { page, errors, context } = await openApp(browser, server.url, { viewport: { width: 360, height: 800 } });
+  // On a phone each quota type of the answer starts its own line.
+  const clauses = await page.locator('#answer li.answer').first().locator('.answer-clause').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().left)));
+  assert.equal(clauses.length, 4);
+  assert.equal(new Set(clauses).size, 1, `clauses start at ${clauses}`);
   await page.getByLabel('Listener (security.protocol)').selectOption('SSL');
   const dn = 'CN=' + 'a'.repeat(120) + ',OU=' + 'platform-engineering-'.repeat(6) + ',O=Example Corporation Limited,L=Somewhere,C=GB';
   assert.ok(dn.length >= 280, `${dn.length}`);
