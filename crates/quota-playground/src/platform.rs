@@ -58,6 +58,11 @@ fn storage() -> Option<web_sys::Storage> {
     window()?.local_storage().ok().flatten()
 }
 
+/// This tab's `sessionStorage`.
+fn session() -> Option<web_sys::Storage> {
+    window()?.session_storage().ok().flatten()
+}
+
 /// The `sessionStorage` key of [`hand_over_on_reload`].
 pub const RELOAD_KEY: &str = "kafka-quota-playground.reload";
 
@@ -67,7 +72,7 @@ pub const RELOAD_KEY: &str = "kafka-quota-playground.reload";
 /// address bar as it was: `from` is the hash before the last write (or
 /// the current one, with a write still pending). Written on `pagehide`.
 pub fn hand_over_on_reload(from: &str, link: &str) {
-    if let Some(s) = window().and_then(|w| w.session_storage().ok().flatten()) {
+    if let Some(s) = session() {
         let _ = s.set_item(RELOAD_KEY, &format!("{from}\n{link}"));
     }
 }
@@ -77,7 +82,7 @@ pub fn hand_over_on_reload(from: &str, link: &str) {
 /// written into the address bar). The note is read once.
 fn opening_hash() -> String {
     let hash = location_hash();
-    let Some(s) = window().and_then(|w| w.session_storage().ok().flatten()) else { return hash };
+    let Some(s) = session() else { return hash };
     let Some(note) = s.get_item(RELOAD_KEY).ok().flatten() else { return hash };
     let _ = s.remove_item(RELOAD_KEY);
     match handed_over(&hash, &note) {
@@ -92,7 +97,7 @@ fn opening_hash() -> String {
 /// Removes the note of [`hand_over_on_reload`]: the page reloads to open
 /// the address bar's hash, whatever an earlier `pagehide` noted.
 pub fn forget_reload_note() {
-    if let Some(s) = window().and_then(|w| w.session_storage().ok().flatten()) {
+    if let Some(s) = session() {
         let _ = s.remove_item(RELOAD_KEY);
     }
 }

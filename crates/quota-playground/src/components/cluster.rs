@@ -5,17 +5,15 @@
 //! throttles), and the bytes each client and each budget moved per broker
 //! and over the cluster ([`model::budget_rows`], [`model::client_rows`]).
 
-use std::rc::Rc;
 
 use quota_engine::resolve::UNLIMITED_BOUND;
 use quota_engine::sim::{ClientKind, Timeline};
 use yew::prelude::*;
 
 use super::scenario_editor::ScenarioEditor;
-use super::{in_short_list, show_all_line, PanelBox};
+use super::{in_short_list, show_all_line, PanelBox, Run};
 use crate::app::use_ctx;
 use crate::model;
-use crate::sim_view::SimView;
 
 #[function_component(ClusterPanel)]
 pub(crate) fn cluster_panel() -> Html {
@@ -51,16 +49,6 @@ fn outcome(t: &Timeline, client: u32, cursor: f64) -> Html {
     html! {
         <td class={format!("state {}", st.class)} data-testid={format!("cluster-state-{}", c.name)}
             title={(!st.detail.is_empty()).then(|| st.detail.clone())}>{ st.text }</td>
-    }
-}
-
-/// One run, compared by pointer: the key of what the view keeps per run.
-#[derive(Clone)]
-struct Run(Rc<SimView>);
-
-impl PartialEq for Run {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
     }
 }
 

@@ -40,6 +40,17 @@ use crate::model;
 /// that arrives would lay out all of their rows (issue 11's typing measure).
 pub(crate) const SHOWN_CLIENTS: usize = 12;
 
+/// One run, compared by pointer: the key of what is computed or drawn once
+/// per run (the cluster view's props, the run's outcome sentence).
+#[derive(Clone)]
+pub(crate) struct Run(pub(crate) std::rc::Rc<crate::sim_view::SimView>);
+
+impl PartialEq for Run {
+    fn eq(&self, other: &Self) -> bool {
+        std::rc::Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 /// Whether client `i` (its index in the run's clients) is in a shortened
 /// list of clients: one of the first [`SHOWN_CLIENTS`], or client
 /// `focused`, the one in the charts.

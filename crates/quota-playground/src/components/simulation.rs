@@ -8,7 +8,7 @@ use quota_engine::sim::{Acks, ClientKind, Scenario, Timeline, Workload};
 use yew::prelude::*;
 
 use super::charts::{self, fmt_rate_of};
-use super::{event_value, in_short_list, show_all_line, NumberField, PanelBox, SelectField};
+use super::{event_value, in_short_list, show_all_line, NumberField, PanelBox, Run, SelectField};
 use crate::app::{use_ctx, use_scene, Ctx};
 use crate::model;
 use crate::state::{Action, SPEEDS};
@@ -73,7 +73,7 @@ fn sim_body(p: &SimBodyProps) -> Html {
     let all_metrics = use_state(|| false);
     let all_mbeans = use_state(|| false);
     // Once per run, not per cursor tick: it reads every client's end.
-    let outcome = use_memo(SameRun(ctx.sim.clone()), |run| run.0.result.as_ref().ok().map(model::run_outcome));
+    let outcome = use_memo(Run(ctx.sim.clone()), |run| run.0.result.as_ref().ok().map(model::run_outcome));
     match &ctx.sim.result {
         // No run yet (the first is in the worker): the live region says so.
         Err(_) if ctx.sim.waiting => html! {},
@@ -88,15 +88,6 @@ fn sim_body(p: &SimBodyProps) -> Html {
                 { run_view(ctx, t, [&all_metrics, &all_mbeans]) }
             </>
         },
-    }
-}
-
-/// One run, compared by pointer (the key of what is computed once per run).
-struct SameRun(std::rc::Rc<crate::sim_view::SimView>);
-
-impl PartialEq for SameRun {
-    fn eq(&self, other: &Self) -> bool {
-        std::rc::Rc::ptr_eq(&self.0, &other.0)
     }
 }
 
