@@ -216,7 +216,7 @@ test('a permalink restores the scenario in a fresh page; redaction hides names',
   await context.close();
 });
 
-test('a reload right after typing keeps the last keystroke (the address bar is written a task later; pagehide hands the link over)', async () => {
+test('a reload right after typing keeps the last keystroke (the address bar is written 300 ms later; pagehide hands the link over)', async () => {
   const { page, errors, context } = await openApp(browser, server.url);
   for (let i = 0; i < 3; i++) {
     const field = page.getByLabel('producer_byte_rate of users/tenant-a', { exact: true });
@@ -228,6 +228,35 @@ test('a reload right after typing keeps the last keystroke (the address bar is w
     const want = '2000000' + '123'.slice(0, i + 1);
     assert.equal(await page.getByLabel('producer_byte_rate of users/tenant-a', { exact: true }).inputValue(), want);
   }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('typing a value writes the address bar and the autosave once, after its last keystroke', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  await page.waitForFunction(() => location.hash.startsWith('#v1.'));
+  // Count the writes from here on.
+  await page.evaluate(() => {
+    window.writes = [];
+    const replace = history.replaceState.bind(history);
+    history.replaceState = (...a) => { window.writes.push(['hash', performance.now()]); return replace(...a); };
+    const set = localStorage.setItem.bind(localStorage);
+    localStorage.setItem = (...a) => { window.writes.push(['save', performance.now()]); return set(...a); };
+  });
+  const field = page.getByLabel('producer_byte_rate of users/tenant-a', { exact: true });
+  await field.click();
+  await field.press('End');
+  await page.keyboard.type('12345', { delay: 60 });
+  const last = await page.evaluate(() => performance.now());
+  await page.waitForFunction(() => location.hash.length > 10 && localStorage.getItem('kafka-quota-playground.scenario') === location.hash.slice(1));
+  await page.waitForTimeout(500);
+  const writes = await page.evaluate(() => window.writes);
+  // One address-bar write and one autosave, for the value with all five keystrokes.
+  assert.deepEqual(writes.map(([k]) => k).sort(), ['hash', 'save'], JSON.stringify(writes));
+  assert.ok(writes[0][1] >= last + 200, `written ${Math.round(writes[0][1] - last)} ms after the last keystroke`);
+  await page.reload();
+  await page.waitForSelector('body[data-first-render-ms]');
+  assert.equal(await page.getByLabel('producer_byte_rate of users/tenant-a', { exact: true }).inputValue(), '200000012345');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -298,6 +327,8 @@ test('a link pasted into the address bar of the open page opens its scenario; Ba
   await page.evaluate((t) => { location.hash = t; }, text);
   await page.waitForFunction(() => window.sameDocument === undefined && document.body.dataset.firstRenderMs);
   await page.waitForFunction(() => document.querySelector('#conn-client-id')?.value === 'c9', undefined, { timeout: 30000 });
+  // The text's scenario is autosaved (after the write delay).
+  await page.waitForFunction(() => location.hash.startsWith('#v1.') && localStorage.getItem('kafka-quota-playground.scenario') === location.hash.slice(1));
   // A page opened without a hash restores the autosave; a link pasted
   // there, then Back: the autosaved scenario again, in a history entry of
   // its own.

@@ -23,11 +23,15 @@ use crate::state::{Action, AppState, Notice, NoticeLevel, Origin};
 /// every history entry of the page carries its scenario and Back returns
 /// to it.
 ///
-/// Written in the task after the edit's render (a 0 ms timer), not inside
-/// it: with 100 producers the synchronous `History.replaceState` and
-/// `localStorage` writes put the keystroke tasks back at 80–160 ms
-/// (issue 11's typing measure; BENCHMARKS.md). A newer revision replaces a
-/// write not yet made. A write is dropped when the address bar moved on
+/// Written [`URL_WRITE_DELAY_MS`] after the last edit (a timer that each
+/// newer revision restarts, replacing the write not yet made), never inside
+/// the edit's render: with 100 producers the synchronous
+/// `History.replaceState` of a 2 KB link and the `localStorage` write cost
+/// 10–20 ms, which put the keystroke tasks back at 80–160 ms when made in
+/// them (issue 11's typing measure; BENCHMARKS.md), and made once per
+/// keystroke they were that much more main-thread work while typing. The
+/// first write of a page opened without a scenario in its hash is made in
+/// the next task. A write is dropped when the address bar moved on
 /// meanwhile (Back, Forward, a pasted link): it would land on another
 /// history entry, and the `hashchange` below opens that entry's scenario.
 /// A page hidden or left (`pagehide`) writes a pending link at once, and
@@ -118,7 +122,8 @@ pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool, dispat
         let edited = *rev > 1;
         let timer = (edited || !platform::is_scenario_hash(&expected)).then(|| {
             *pending.borrow_mut() = Some(Write { expected, link, save: edited });
-            gloo::timers::callback::Timeout::new(0, move || {
+            let delay = if edited { URL_WRITE_DELAY_MS } else { 0 };
+            gloo::timers::callback::Timeout::new(delay, move || {
                 if let Some(w) = pending.borrow_mut().take() {
                     write(&last, w);
                 }
@@ -127,6 +132,12 @@ pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool, dispat
         move || drop(timer)
     });
 }
+
+/// How long after the last edit [`use_url_sync`] writes the address bar and
+/// the autosave (ms): typing a value writes them once, after its last
+/// keystroke. A reload or a closed tab within this time still gets the
+/// link (`pagehide`).
+pub(crate) const URL_WRITE_DELAY_MS: u32 = 300;
 
 /// A write of [`use_url_sync`] not yet made.
 struct Write {
