@@ -274,6 +274,13 @@ test('expired batches name TimeoutException with count, first time and setting, 
   assert.ok(Number(m[1]) > 0);
   assert.doesNotMatch(text, /done/);
   assert.match(await state.getAttribute('class'), /\bfailed\b/);
+  // The progress chart marks when the first record failed, and says so in its legend.
+  const mark = page.getByTestId('chart-progress').locator('line.failure');
+  assert.equal(await mark.count(), 1);
+  assert.equal(await mark.locator('title').textContent(), `app: TimeoutException on ${m[1]} records, first at ${m[3]} (delivery.timeout.ms=1000)`);
+  const first = m[3].endsWith(' ms') ? Number(m[3].slice(0, -3)) : Number(m[3].slice(0, -2)) * 1000;
+  assert.ok(Math.abs(Number(await mark.getAttribute('data-at-ms')) - first) <= 10, `${await mark.getAttribute('data-at-ms')} vs ${m[3]}`);
+  assert.match(await page.getByTestId('chart-progress').locator('xpath=ancestor::figure').locator('.legend').innerText(), /first failed record/);
   // The cluster view names it the same way.
   const cs = page.getByTestId('cluster-state-app');
   assert.equal(await cs.innerText(), text);

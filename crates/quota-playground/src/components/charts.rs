@@ -285,6 +285,7 @@ pub(crate) fn progress_chart(t: &Timeline, cursor: f64) -> Html {
     };
     let top = t.clients.iter().map(|c| c.progress.points.last().map_or(0.0, |p| p.records as f64).max(meant(c))).fold(1.0, f64::max);
     let sc = Scale { x: (0.0, end), y: (0.0, top), w, h };
+    let failures = failure_marks(t);
     let label = format!(
         "Records done over time: {}.",
         t.clients
@@ -305,6 +306,14 @@ pub(crate) fn progress_chart(t: &Timeline, cursor: f64) -> Html {
                 <path class={format!("line series-{}", i % 6)} d={sc.path(c.progress.points.iter().map(|p| (p.at_ms, p.records as f64)))} />
             }) }
             { event_markers(t, &sc, h) }
+            { for failures.iter().map(|f| {
+                let x = px1(sc.px(f.at_ms));
+                html! {
+                    <line class="failure" x1={x.clone()} x2={x} y1="0" y2={h.to_string()} data-at-ms={format!("{:.0}", f.at_ms)}>
+                        <title>{ f.text.clone() }</title>
+                    </line>
+                }
+            }) }
             <line class="cursor" x1={px1(sc.px(cursor))} x2={px1(sc.px(cursor))} y1="0" y2={h.to_string()} />
         </>
     };
@@ -313,9 +322,36 @@ pub(crate) fn progress_chart(t: &Timeline, cursor: f64) -> Html {
             <figcaption>{ "Records acknowledged or consumed" }</figcaption>
             { frame(label, "chart-progress", body, &value_ticks(top, |v| format!("{v:.0}")), &time_ticks(end)) }
             <p class="legend">{ for t.clients.iter().enumerate().map(|(i, c)| key(&format!("series-{}", i % 6), c.name.clone())) }
-                if !t.markers.is_empty() { { key("marker", "event") } }</p>
+                if !t.markers.is_empty() { { key("marker", "event") } }
+                if !failures.is_empty() { { key("failure", "first failed record") } }</p>
         </figure>
     }
+}
+
+/// Where a chart marks a client's first failed records (at most
+/// [`FAILURE_MARKS`], the earliest first).
+pub(crate) struct FailureMark {
+    /// When the first record failed with this exception (ms).
+    pub(crate) at_ms: f64,
+    /// The tooltip: client, exception, records and setting.
+    pub(crate) text: String,
+}
+
+/// At most this many failure marks on a chart: 100 failed clients would
+/// hide the lines under their marks; the outcome sentence counts them all.
+pub(crate) const FAILURE_MARKS: usize = 12;
+
+/// The first failure of each exception of each failed client of `t`, the
+/// earliest first; the tooltip is e.g. "app: TimeoutException on 8176
+/// records, first at 1.42 s (delivery.timeout.ms=3000)".
+pub(crate) fn failure_marks(t: &Timeline) -> Vec<FailureMark> {
+    let mut all: Vec<(&str, &quota_engine::sim::NamedException)> =
+        t.clients.iter().flat_map(|c| c.outcome.exceptions().iter().map(move |e| (c.name.as_str(), e))).collect();
+    all.sort_by(|a, b| a.1.first_at_ms.total_cmp(&b.1.first_at_ms));
+    all.into_iter()
+        .take(FAILURE_MARKS)
+        .map(|(client, e)| FailureMark { at_ms: e.first_at_ms, text: format!("{client}: {}", model::brief(e)) })
+        .collect()
 }
 
 /// A producer's `buffer.memory` use, with the spans where `send()` blocked.

@@ -24,8 +24,9 @@ pub struct ClientStatus {
 }
 
 /// One exception, briefly: `TimeoutException on 8176 records, first at
-/// 1.20 s (delivery.timeout.ms=1000)`.
-fn brief(e: &NamedException) -> String {
+/// 1.20 s (delivery.timeout.ms=1000)` (the setting's value in ms, or in
+/// bytes for a size setting).
+pub fn brief(e: &NamedException) -> String {
     format!(
         "{} on {} record{}, first at {} ({}={})",
         e.short_class(),
