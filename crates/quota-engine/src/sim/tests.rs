@@ -990,3 +990,31 @@ fn a_trace_over_its_cap_keeps_the_first_rows_and_says_so() {
         "the cap leaves the Timeline alone"
     );
 }
+
+#[test]
+fn a_long_run_keeps_the_last_point_of_every_series() {
+    // One record per batch and request: 12000 acknowledgements, more than
+    // SERIES_CAP points, so the progress series keeps one point in several.
+    // Its last point is still the last acknowledgement (the clients table
+    // and the progress chart read it), and the consumer's too.
+    let s = scenario(&format!(
+        r#"{{"topics": [{{"name": "t"}}],
+            "quotas": [{{"entity": {{"client-id": "c"}}, "key": "producer_byte_rate", "value": 1000000000}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}},
+                            {{"name": "q", "listener": "PLAINTEXT", "client.id": "d"}}],
+            "workloads": [{}, {{"consumer": {{"connection": "q", "topic": "t", "records": 12000}}}}]}}"#,
+        producer(12_000, r#", "batch.size": 1000, "linger.ms": 0"#).replace(r#""batch.size": 65536 ,"#, "")
+    ));
+    let t = simulate(&s).unwrap();
+    for c in &t.clients {
+        assert!(c.progress.stride > 1, "{}: stride {}", c.name, c.progress.stride);
+        assert!(c.progress.points.len() as u32 <= SERIES_CAP + 1);
+        assert_eq!(c.progress.points.last().unwrap().records, c.metrics.records_done, "{}", c.name);
+        assert_eq!(c.metrics.records_done, 12_000, "{}", c.name);
+        assert_eq!(c.at(t.end_ms).records, 12_000, "{}", c.name);
+    }
+    let rate = &t.sensors[0].rate;
+    assert!(rate.stride > 1);
+    let last_sample = t.sensors[0].rate.points.last().unwrap().at_ms;
+    assert!(t.end_ms - last_sample < 50.0, "the rate series ends at {last_sample} ms, the run at {} ms", t.end_ms);
+}

@@ -9,9 +9,13 @@ use crate::resolve::MetricTags;
 /// Most points a [`Series`] keeps; beyond that it halves its resolution.
 pub const SERIES_CAP: u32 = 2048;
 
-/// A time series that keeps at most [`SERIES_CAP`] points: when full it drops
-/// every other point and from then on keeps every `stride`-th new point.
-/// Deterministic: depends only on the pushed sequence.
+/// A time series that keeps at most [`SERIES_CAP`] points while points are
+/// pushed: when full it drops every other point and from then on keeps
+/// every `stride`-th new point. The run's last point is always kept
+/// ([`Series::close`], so a finished series has at most `SERIES_CAP + 1`
+/// points): a producer's progress ends at the records it had acknowledged,
+/// not at the last point the stride happened to keep. Deterministic:
+/// depends only on the pushed sequence.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Series<T> {
     /// The kept points, oldest first.
@@ -20,6 +24,9 @@ pub struct Series<T> {
     pub stride: u32,
     #[serde(skip)]
     skipped: u32,
+    /// The newest point pushed, if the stride did not keep it.
+    #[serde(skip)]
+    last_skipped: Option<T>,
 }
 
 impl<T> Default for Series<T> {
@@ -28,6 +35,7 @@ impl<T> Default for Series<T> {
             points: Vec::new(),
             stride: 1,
             skipped: 0,
+            last_skipped: None,
         }
     }
 }
@@ -36,16 +44,18 @@ impl<T> Series<T> {
     /// A series read back with its kept points and stride (what
     /// [`crate::sim::wire`] carries; no more points will be pushed).
     pub(crate) fn read_back(points: Vec<T>, stride: u32) -> Self {
-        Series { points, stride, skipped: 0 }
+        Series { points, stride, skipped: 0, last_skipped: None }
     }
 
     /// Adds a point (kept or skipped according to the stride).
     pub fn push(&mut self, p: T) {
         self.skipped += 1;
         if self.skipped < self.stride {
+            self.last_skipped = Some(p);
             return;
         }
         self.skipped = 0;
+        self.last_skipped = None;
         if self.points.len() as u32 >= SERIES_CAP {
             let mut i = 0u32;
             self.points.retain(|_| {
@@ -57,11 +67,11 @@ impl<T> Series<T> {
         self.points.push(p);
     }
 
-    /// Replaces the last point (used to keep a series' final value exact).
-    pub fn set_last(&mut self, p: T) {
-        match self.points.last_mut() {
-            Some(last) => *last = p,
-            None => self.points.push(p),
+    /// Ends the series: the newest point pushed is kept even if the stride
+    /// skipped it, so the series ends at the run's last value.
+    pub(crate) fn close(&mut self) {
+        if let Some(p) = self.last_skipped.take() {
+            self.points.push(p);
         }
     }
 }
@@ -815,6 +825,20 @@ pub struct MBeanValue {
 }
 
 impl Timeline {
+    /// Ends every series of the run ([`Series::close`]): each keeps its
+    /// last point. Called once by each simulation when it builds the
+    /// Timeline.
+    pub(crate) fn close_series(&mut self) {
+        for s in &mut self.sensors {
+            s.rate.close();
+        }
+        for c in &mut self.clients {
+            c.throttles.close();
+            c.buffer.close();
+            c.progress.close();
+        }
+    }
+
     /// A stable 64-bit fingerprint: FNV-1a over the Timeline's canonical JSON
     /// (struct fields in declaration order, floats in shortest round-trip
     /// form). Equal on every platform for the same scenario and seed.

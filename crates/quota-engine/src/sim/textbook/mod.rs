@@ -793,19 +793,21 @@ impl Run {
                 })
                 .collect(),
         }];
+        let mut timeline = Timeline {
+            scenario: scenario.name.clone(),
+            seed: scenario.seed,
+            end_ms: end as f64,
+            hit_horizon,
+            events: self.events,
+            sensors: self.tracks,
+            clients,
+            brokers,
+            markers: Vec::new(),
+            totals: ClusterTotals::default(),
+        };
+        timeline.close_series();
         TextbookRun {
-            timeline: Timeline {
-                scenario: scenario.name.clone(),
-                seed: scenario.seed,
-                end_ms: end as f64,
-                hit_horizon,
-                events: self.events,
-                sensors: self.tracks,
-                clients,
-                brokers,
-                markers: Vec::new(),
-                totals: ClusterTotals::default(),
-            },
+            timeline,
             requests,
             clients: clients_summary,
             budgets,

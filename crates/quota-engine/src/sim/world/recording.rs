@@ -588,7 +588,7 @@ impl World {
                     .collect(),
             })
             .collect();
-        Timeline {
+        let mut timeline = Timeline {
             scenario: scenario.name.clone(),
             seed: scenario.seed,
             end_ms: end.as_ms_f64(),
@@ -599,6 +599,8 @@ impl World {
             brokers,
             markers,
             totals,
-        }
+        };
+        timeline.close_series();
+        timeline
     }
 }
