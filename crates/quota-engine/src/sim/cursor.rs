@@ -5,7 +5,8 @@
 //! The Timeline records what happened; these queries only read it back,
 //! so what a view shows at `at_ms` is exactly what the run recorded by then.
 
-use super::timeline::{ClientTrack, RatePoint, SensorTrack, Series, Span, Timeline};
+use super::timeline::{ClientTrack, RatePoint, SensorTrack, Series, Span, Timeline, SERIES_CAP};
+use crate::metrics::{QuotaWindow, WindowedRate};
 
 impl Timeline {
     /// Times (ms) a transport's "step" stops at: throttle decisions, mute
@@ -75,6 +76,84 @@ impl SensorTrack {
     /// The measured rate of this budget at `at_ms` (the last record at or before it).
     pub fn rate_at(&self, at_ms: f64) -> Option<RatePoint> {
         self.rate.last_before(at_ms, |p| p.at_ms)
+    }
+
+    /// What Kafka's `Rate.measure` returns for this budget at `at_ms`, as a
+    /// read of the budget's rate metric then would (JMX, or the broker's
+    /// next check): `(rate per second, window ms it was divided by)`, or
+    /// `None` before the first record.
+    ///
+    /// Between two records the rate is not constant: the window it is
+    /// divided by grows with the time since the oldest sample, and a sample
+    /// whose last record is `quota.window.num` × `quota.window.size.seconds`
+    /// old is purged, so the rate of an idle budget falls to 0. This
+    /// replays the samples kept by then (the last `quota.window.num` + 1
+    /// started, Kafka's ring) into Kafka's windowed rate
+    /// ([`crate::metrics::WindowedRate`]) and measures it at `at_ms`. While
+    /// the sample being filled at `at_ms` still receives records after it
+    /// (the recorded sum is not yet its value then), it is the rate measured
+    /// at the last record at or before `at_ms` ([`SensorTrack::rate_at`]),
+    /// as it is for a run past the samples the track keeps ([`SERIES_CAP`]).
+    ///
+    /// Kafka: `Rate.measure`, `SampledStat.purgeObsoleteSamples`,
+    /// clients/src/main/java/org/apache/kafka/common/metrics/stats/{Rate,SampledStat}.java.
+    pub fn measured_at(&self, at_ms: f64) -> Option<(f64, i64)> {
+        let last = self.rate_at(at_ms)?;
+        let recorded = || Some((last.rate, last.window_ms));
+        let Ok(window) = QuotaWindow::try_new(self.samples_kept, self.sample_window_ms) else {
+            return recorded();
+        };
+        let started = self.samples.partition_point(|s| s.start_ms <= at_ms);
+        let kept = &self.samples[started.saturating_sub(window.samples() as usize + 1)..started];
+        let filling = kept.last().is_some_and(|s| s.last_event_ms > at_ms);
+        let capped = self.samples.len() as u32 >= SERIES_CAP && started == self.samples.len();
+        if kept.is_empty() || filling || capped {
+            return recorded();
+        }
+        let mut rate = WindowedRate::new(window);
+        for s in kept {
+            // Its start, then its sum at its last record: Kafka's sample.
+            rate.record(s.start_ms as i64, 0.0);
+            rate.record(s.last_event_ms as i64, s.sum);
+        }
+        Some(rate.measure_with_window(at_ms as i64))
+    }
+
+    /// The measured rate over the run as `(ms, rate per second)` points for
+    /// a chart: each recorded point ([`SensorTrack::rate`]), and, where no
+    /// record came for longer than a quarter of a sample, the rate Kafka
+    /// would measure every quarter sample in between ([`SensorTrack::measured_at`])
+    /// up to `end_ms`, at most 2048 such points (spread wider over a long run).
+    pub fn rate_curve(&self, end_ms: f64) -> Vec<(f64, f64)> {
+        let pts = &self.rate.points;
+        let mut gaps: Vec<(f64, f64)> = pts.windows(2).map(|w| (w[0].at_ms, w[1].at_ms)).collect();
+        if let Some(p) = pts.last() {
+            gaps.push((p.at_ms, end_ms));
+        }
+        let quarter = (self.sample_window_ms as f64 / 4.0).max(1.0);
+        let idle: f64 = gaps.iter().map(|(a, b)| b - a).filter(|d| *d > quarter).sum();
+        let step = quarter.max(idle / 2048.0);
+        let mut out = Vec::with_capacity(pts.len());
+        for (i, p) in pts.iter().enumerate() {
+            out.push((p.at_ms, p.rate));
+            let (from, to) = gaps[i];
+            if to - from <= quarter {
+                continue;
+            }
+            let mut t = from + step;
+            while t < to {
+                if let Some((r, _)) = self.measured_at(t) {
+                    out.push((t, r));
+                }
+                t += step;
+            }
+            if i + 1 == pts.len() {
+                if let Some((r, _)) = self.measured_at(to) {
+                    out.push((to, r));
+                }
+            }
+        }
+        out
     }
 
     /// The samples this budget's rate is computed over at `at_ms`: the last
@@ -202,5 +281,51 @@ mod tests {
         let r = track.rate_at(mid).unwrap();
         let total: f64 = bars.iter().map(|b| b.sum).sum();
         assert!((total - r.rate * r.window_ms as f64 / 1000.0).abs() < 1.0 + total * 1e-9);
+    }
+
+    #[test]
+    fn measured_rate_between_records_is_what_kafka_would_measure_and_falls_to_zero() {
+        let mut s = lab();
+        // The run goes on 30 s after the producer is done.
+        s.horizon_ms = 60_000;
+        // A second client of tenant-a's (one budget) sends one record at 45 s.
+        s.connections.push(serde_json::from_str(r#"{"name": "late", "listener": "SASL_PLAINTEXT", "mechanism": "PLAIN", "identity": "tenant-a", "client.id": "app-2"}"#).unwrap());
+        s.workloads.push(serde_json::from_str(r#"{"producer": {"connection": "late", "topic": "lab", "records": 1, "record.size": 1000, "start_ms": 45000, "config": {"acks": "1"}}}"#).unwrap());
+        let t = simulate(&s).unwrap();
+        let track = t.sensors.iter().find(|s| s.quota_type == QuotaType::Produce).unwrap();
+        let done = t.clients[0].finish_ms.unwrap();
+        let last = track.rate_at(done).unwrap();
+        // At the last record the replayed samples give the rate recorded then.
+        assert_eq!(track.measured_at(last.at_ms), Some((last.rate, last.window_ms)));
+        // Then, with no record, the rate falls as the window grows and old
+        // samples are purged (the window then shrinks back towards 10 s)...
+        let (a, wa) = track.measured_at(done + 2_000.0).unwrap();
+        let (b, wb) = track.measured_at(done + 6_000.0).unwrap();
+        assert!(a < last.rate && b < a, "{} {a} {b}", last.rate);
+        assert!(wa > last.window_ms && wb >= 10_000, "{} {wa} {wb}", last.window_ms);
+        // ... to 0 once the last sample is quota.window.num x 1 s old.
+        assert_eq!(track.measured_at(done + 11_000.0).unwrap().0, 0.0);
+        assert_eq!(track.measured_at(44_000.0).unwrap().0, 0.0);
+        // The recorded series still says the rate of the last record.
+        assert_eq!(track.rate_at(44_000.0).unwrap().rate, last.rate);
+        // The chart's curve follows the measured rate in the gap: down to 0.
+        let curve = track.rate_curve(t.end_ms);
+        assert!(curve.windows(2).all(|w| w[0].0 <= w[1].0));
+        let gap: Vec<(f64, f64)> = curve.iter().copied().filter(|(at, _)| *at > done && *at < 45_000.0).collect();
+        assert!(gap.len() > 100, "{}", gap.len());
+        assert!(gap[0].1 < last.rate);
+        assert!(gap.iter().filter(|(at, _)| *at >= done + 11_000.0).all(|(_, r)| *r == 0.0), "{gap:?}");
+        // Each point is Kafka's measurement with every sample of the run
+        // replayed (the ring keeps the last quota.window.num + 1).
+        for (at, r) in gap.iter().step_by(7) {
+            let mut all = WindowedRate::new(QuotaWindow::KAFKA_DEFAULT);
+            for s in track.samples.iter().filter(|s| s.start_ms <= *at) {
+                all.record(s.start_ms as i64, 0.0);
+                all.record(s.last_event_ms as i64, s.sum);
+            }
+            assert_eq!(all.measure(*at as i64), *r, "at {at} ms");
+        }
+        // The one record at 45 s starts a fresh window: a small rate again.
+        assert!(track.measured_at(45_500.0).unwrap().0 > 0.0);
     }
 }

@@ -95,8 +95,8 @@ pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
     // The bound in force at the cursor (a set_quota event may have changed it).
     let bound = track.bound_at(cursor);
     let unlimited = bound >= quota_engine::resolve::UNLIMITED_BOUND;
-    let rate = track.rate_at(cursor);
-    let window_ms = rate.map_or(track.sample_window_ms * i64::from(track.samples_kept.max(1)), |r| r.window_ms);
+    let rate = track.measured_at(cursor);
+    let window_ms = rate.map_or(track.sample_window_ms * i64::from(track.samples_kept.max(1)), |(_, w)| w);
     let allowed = bound * window_ms as f64 / 1000.0;
     let total: f64 = bars.iter().map(|b| b.sum).sum();
     let max_bar = bars.iter().map(|b| b.sum).fold(total, f64::max);
@@ -114,7 +114,7 @@ pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
         model::fmt_ms(window_ms as f64),
         fmt_amount(track.quota_type, total),
         if unlimited { "no bound (unlimited)".to_owned() } else { format!("quota × window = {}", fmt_amount(track.quota_type, allowed)) },
-        rate.map_or("0".to_owned(), |r| fmt_rate_of(track.quota_type, r.rate)),
+        rate.map_or("0".to_owned(), |(r, _)| fmt_rate_of(track.quota_type, r)),
     );
     let offset = slots - 1.0 - bars.len() as f64;
     let sum_x = (slots - 1.0) * bw;
@@ -170,14 +170,10 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
     let top = model::nice_max(if unlimited { peak } else { peak.max(bound_max) * 1.1 });
     let (w, h) = inner();
     let sc = Scale { x: (0.0, end), y: (0.0, top), w, h };
-    let pts = |past: bool| {
-        track
-            .rate
-            .points
-            .iter()
-            .filter(move |p| (p.at_ms <= cursor) == past)
-            .map(|p| (p.at_ms, p.rate))
-    };
+    // Kafka's measurement between records too: an idle budget's rate
+    // falls to 0, it does not stay at its last record's value.
+    let curve = track.rate_curve(end);
+    let pts = |past: bool| curve.iter().copied().filter(move |(at, _)| (*at <= cursor) == past);
     // The mutes this broker decided on this budget (a client's own mute
     // list spans every broker it talks to).
     let mutes: Vec<(f64, f64)> = track
@@ -186,7 +182,7 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
         .filter(|e| e.applied && e.mute_to_ms > e.mute_from_ms)
         .map(|e| (e.mute_from_ms, e.mute_to_ms))
         .collect();
-    let now = track.rate_at(cursor);
+    let now = track.measured_at(cursor).map(|(r, _)| r);
     let label = format!(
         "Measured rate of {} over {}: peak {}, quota {}, {} throttles, {} mute spans; at {} the rate is {}.",
         track.sensor_name,
@@ -196,7 +192,7 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
         track.throttles.len(),
         mutes.len(),
         model::fmt_ms(cursor),
-        now.map_or("0".to_owned(), |r| fmt_rate_of(track.quota_type, r.rate)),
+        now.map_or("0".to_owned(), |r| fmt_rate_of(track.quota_type, r)),
     );
     let body = html! {
         <>
@@ -220,7 +216,7 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
     let step = (track.rate.points.len() / 24).max(1);
     html! {
         <figure class="fig" data-testid="rate-figure" data-cursor-ms={format!("{cursor:.0}")}
-            data-rate-now={format!("{:.0}", now.map_or(0.0, |r| r.rate))}
+            data-rate-now={format!("{:.0}", now.unwrap_or(0.0))}
             data-bound-now={finite(bound_now).then(|| format!("{bound_now:.0}"))}>
             <figcaption>{ "Measured rate against the quota" }</figcaption>
             { frame(label, "chart-rate", body, &value_ticks(top, |v| fmt_rate_of(track.quota_type, v)), &time_ticks(end)) }
