@@ -6,8 +6,8 @@
 
 use yew::prelude::*;
 
-use super::PanelBox;
-use crate::app::use_scene;
+use super::{PanelBox, Run};
+use crate::app::{use_ctx, use_scene};
 use crate::model;
 use crate::state::Action;
 
@@ -58,7 +58,32 @@ pub(crate) fn answer_panel() -> Html {
             if more > 0 {
                 <p class="msg">{ format!("… and {more} more connections: pick one in the Connection panel to see its answer and ladder.") }</p>
             }
+            <RunLoss />
         </PanelBox>
+    }
+}
+
+/// Under the answers, when the simulated run loses records: the run's
+/// outcome sentence ([`model::run_outcome`], as above the Simulation
+/// panel's transport), so a failed run is said at the top of the page too.
+/// Nothing when no client lost records. A component of its own: it follows
+/// the run, which the answers above do not read.
+#[function_component(RunLoss)]
+fn run_loss() -> Html {
+    let ctx = use_ctx();
+    let outcome = use_memo(Run(ctx.sim.clone()), |run| run.0.result.as_ref().ok().map(model::run_outcome));
+    let Some(o) = (*outcome).as_ref().filter(|o| o.class == "failed") else { return html! {} };
+    let see = Callback::from(|e: MouseEvent| {
+        e.prevent_default();
+        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|doc| doc.get_element_by_id("simulation")) {
+            el.scroll_into_view();
+        }
+    });
+    html! {
+        <p class="msg error answer-loss" data-testid="answer-run-outcome" title={(!o.detail.is_empty()).then(|| o.detail.clone())}>
+            { "⚠ The simulated run loses records. " }{ o.text.clone() }
+            if ctx.embed.is_none() { { " " }<a href="#/simulation" onclick={see}>{ "See the run" }</a> }
+        </p>
     }
 }
 

@@ -82,8 +82,12 @@ fn limit_text(key: QuotaKey, v: f64) -> String {
 /// The clause for one quota type, e.g. "Produce: 2 MB/s (2000000.0 bytes/s)
 /// per broker from users/tenant-a (rung 3), a budget shared with nobody;
 /// 2 MB/s per broker × 3 brokers leading its partitions ≈ at most 6 MB/s
-/// for the cluster."
-fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u32) -> String {
+/// sustained for the cluster (each broker first lets a burst of about 10 s
+/// of quota through)." The burst is the smallest window Kafka divides a
+/// fresh rate by, `(quota.window.num − 1)` × `quota.window.size.seconds`
+/// (`burst_ms`; `QuotaWindow::min_window_size_ms`), so a short run can go
+/// well above the sustained figure.
+fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u32, burst_ms: i64) -> String {
     let label = match r.quota_type {
         QuotaType::Produce => "Produce",
         QuotaType::Fetch => "Fetch",
@@ -116,9 +120,10 @@ fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u
     match leading {
         Some(n) if byte_rate && n > 1 => {
             out.push_str(&format!(
-                "; {} per broker × {n} brokers leading its partitions ≈ at most {} for the cluster",
+                "; {} per broker × {n} brokers leading its partitions ≈ at most {} sustained for the cluster (each broker first lets a burst of about {} of quota through)",
                 fmt_rate(m.value),
-                fmt_rate(m.value * n as f64)
+                fmt_rate(m.value * n as f64),
+                if burst_ms % 1000 == 0 { format!("{} s", burst_ms / 1000) } else { super::fmt_ms(burst_ms as f64) }
             ));
         }
         Some(1) if byte_rate && brokers > 1 => {
@@ -138,8 +143,10 @@ pub fn events_note(scenario: &Scenario) -> Option<String> {
     let n = scenario.events.len();
     (n > 0).then(|| {
         format!(
-            "At the start of the run: {} during it change quotas or partition leaders (the Simulation panel marks them).",
-            if n == 1 { "one event".to_owned() } else { format!("{n} events") }
+            "At the start of the run: {} during it {} quotas or partition leaders (the Simulation panel marks {}).",
+            if n == 1 { "one event".to_owned() } else { format!("{n} events") },
+            if n == 1 { "changes" } else { "change" },
+            if n == 1 { "it" } else { "them" }
         )
     })
 }
@@ -161,13 +168,14 @@ pub fn first_answers(scenario: &Scenario, analysis: &Analysis, n: usize) -> Vec<
         .map(|(i, c)| {
             let client_id = super::client_id_text(&c.client_id);
             let leading = leading_brokers(scenario, i);
+            let burst_ms = scenario.brokers.settings.quota_window().map_or(10_000, |w| w.min_window_size_ms());
             match (analysis.principals.get(i), analysis.resolve(i)) {
                 (Some(Ok(p)), Some(rs)) => Answer {
                     connection: c.name.clone(),
                     who: format!("{}, client.id {client_id}", p.principal),
                     clauses: rs
                         .iter()
-                        .map(|r| clause(r, &analysis.sharers(scenario, i, r.quota_type), leading, scenario.brokers.count))
+                        .map(|r| clause(r, &analysis.sharers(scenario, i, r.quota_type), leading, scenario.brokers.count, burst_ms))
                         .collect(),
                     leading_brokers: leading,
                 },
@@ -210,7 +218,7 @@ mod tests {
         assert_eq!(
             a[0].sentence(),
             "app (User:tenant-a, client.id app-1): Produce: 2 MB/s (2000000.0 bytes/s) per broker from users/tenant-a (rung 3), \
-             shared by all connections of user tenant-a, whatever their client-id (here: other); 2 MB/s per broker × 3 brokers leading its partitions ≈ at most 6 MB/s for the cluster. \
+             shared by all connections of user tenant-a, whatever their client-id (here: other); 2 MB/s per broker × 3 brokers leading its partitions ≈ at most 6 MB/s sustained for the cluster (each broker first lets a burst of about 10 s of quota through). \
              Fetch: unlimited. Requests: unlimited. Controller mutations: unlimited."
         );
         // Without a workload, no cluster figure.
@@ -258,5 +266,16 @@ mod tests {
         let a = answers(&s, &Analysis::new(&s));
         assert!(a[0].clauses.is_empty());
         assert!(a[0].sentence().starts_with("bad (no principal, so no quota applies"), "{}", a[0].sentence());
+    }
+
+    #[test]
+    fn the_events_note_counts_its_events_in_words() {
+        let mut s: Scenario = serde_json::from_str(r#"{"topics": [{"name": "t"}]}"#).unwrap();
+        assert_eq!(events_note(&s), None);
+        let ev: quota_engine::sim::ScenarioEvent = serde_json::from_str(r#"{"at_ms": 5000, "kind": "set_quota", "entity": {"user": "a"}, "key": "producer_byte_rate", "value": 1}"#).unwrap();
+        s.events.push(ev.clone());
+        assert_eq!(events_note(&s).unwrap(), "At the start of the run: one event during it changes quotas or partition leaders (the Simulation panel marks it).");
+        s.events.push(ev);
+        assert_eq!(events_note(&s).unwrap(), "At the start of the run: 2 events during it change quotas or partition leaders (the Simulation panel marks them).");
     }
 }
