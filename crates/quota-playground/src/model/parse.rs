@@ -40,11 +40,11 @@ fn separator_reason(t: &str, key: Option<&str>) -> Option<String> {
              Type the number without separators."
         ));
     }
-    if t.chars().any(char::is_whitespace) {
+    let joined = t.split_whitespace().collect::<String>();
+    if t.chars().any(char::is_whitespace) && parse_double(&joined).is_some() {
         return Some(format!(
             "'{t}' is not a number Kafka reads: Double.parseDouble refuses spaces inside a number. \
-             Type it without spaces ({}).",
-            t.split_whitespace().collect::<String>()
+             Type it without spaces ({joined})."
         ));
     }
     if t.contains('_') {
@@ -55,6 +55,49 @@ fn separator_reason(t: &str, key: Option<&str>) -> Option<String> {
         ));
     }
     None
+}
+
+/// Why Kafka refuses `t` (already trimmed) as the value of `key` when it is
+/// a number with a unit (`2 MB/s`, `2MiB`, `500k`, `50%`): the plain
+/// number to type instead, said after Kafka's own message: Kafka's byte rates are bytes per second and
+/// `request_percentage` a percent, each a bare `Double.parseDouble` number.
+/// Decimal units (`k`, `kB`, `M`, `MB`, `G`, `GB`) are powers of 1000, binary
+/// ones (`KiB`, `MiB`, `GiB`) powers of 1024; `/s`, `ps` and `B` are
+/// optional. `None` for anything else.
+fn unit_reason(t: &str, key: QuotaKey) -> Option<String> {
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).filter(|i| *i > 0)?;
+    let (digits, rest) = t.split_at(split);
+    let number: f64 = digits.parse().ok()?;
+    let unit: String = rest.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+    let say = |v: f64| if v.fract() == 0.0 && v < 1e15 { format!("{}", v as u64) } else { format!("{v}") };
+    match key {
+        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => {
+            let unit = unit.strip_suffix("/s").or_else(|| unit.strip_suffix("ps")).unwrap_or(&unit);
+            let unit = unit.strip_suffix('b').unwrap_or(unit);
+            // The decimal multiple, and the binary one a user may have meant.
+            let (scale, binary) = match unit {
+                "" => (1.0, None),
+                "k" => (1e3, Some((1024.0, "KiB"))),
+                "m" => (1e6, Some((1048576.0, "MiB"))),
+                "g" => (1e9, Some((1073741824.0, "GiB"))),
+                "ki" => (1024.0, None),
+                "mi" => (1048576.0, None),
+                "gi" => (1073741824.0, None),
+                _ => return None,
+            };
+            let other = binary.map(|(b, name)| format!(" ({} for {digits} {name}/s)", say(number * b))).unwrap_or_default();
+            Some(format!(
+                "{} is a plain number of bytes per second (Double.parseDouble refuses units): type {}{other}.",
+                key.as_str(),
+                say(number * scale)
+            ))
+        }
+        QuotaKey::RequestPercentage if unit == "%" => Some(format!(
+            "request_percentage is a plain number, the percent of one broker thread (Double.parseDouble refuses '%'): type {}.",
+            say(number)
+        )),
+        _ => None,
+    }
 }
 
 /// Parses a finite number typed by the user as Java's `Double.parseDouble`
@@ -98,7 +141,10 @@ pub fn parse_quota_value(key: QuotaKey, text: &str) -> Result<f64, String> {
             return Err(reason);
         }
     }
-    quota_formats::configs_sh::parse_quota_value(key.as_str(), t)
+    quota_formats::configs_sh::parse_quota_value(key.as_str(), t).map_err(|kafka| match unit_reason(t, key) {
+        Some(hint) => format!("{kafka}. {hint}"),
+        None => kafka,
+    })
 }
 
 /// Parses a whole-number setting named `name` (a broker or client config of
@@ -193,7 +239,9 @@ mod tests {
         );
         assert_eq!(
             parse_quota_value(QuotaKey::ConsumerByteRate, " 10MB "),
-            Err("Cannot parse quota configuration value for consumer_byte_rate: 10MB".to_owned())
+            Err("Cannot parse quota configuration value for consumer_byte_rate: 10MB. consumer_byte_rate is a plain number of bytes per second \
+                 (Double.parseDouble refuses units): type 10000000 (10485760 for 10 MiB/s)."
+                .to_owned())
         );
         assert_eq!(
             parse_quota_value(QuotaKey::RequestPercentage, "2e1"),
@@ -231,6 +279,31 @@ mod tests {
         assert_eq!(check("request_percentage"), Ok(QuotaKey::RequestPercentage));
         // Java's trim also strips control characters such as a tab.
         assert_eq!(p("\t7\n"), Ok(7.0));
+    }
+
+    #[test]
+    fn a_number_with_a_unit_is_refused_with_the_plain_number_to_type() {
+        let p = |k: QuotaKey, t: &str| parse_quota_value(k, t).unwrap_err();
+        let produce = |t: &str| p(QuotaKey::ProducerByteRate, t);
+        assert_eq!(
+            produce("2 MB/s"),
+            "Cannot parse quota configuration value for producer_byte_rate: 2 MB/s. producer_byte_rate is a plain number of bytes per second \
+             (Double.parseDouble refuses units): type 2000000 (2097152 for 2 MiB/s)."
+        );
+        assert!(produce("2MB/s").ends_with("type 2000000 (2097152 for 2 MiB/s)."), "{}", produce("2MB/s"));
+        assert!(produce("1.5mb").ends_with("type 1500000 (1572864 for 1.5 MiB/s)."), "{}", produce("1.5mb"));
+        assert!(produce("500k").ends_with("type 500000 (512000 for 500 KiB/s)."), "{}", produce("500k"));
+        assert!(produce("2MiB/s").ends_with("type 2097152."), "{}", produce("2MiB/s"));
+        assert!(produce("3 Mbps").ends_with("type 3000000 (3145728 for 3 MiB/s)."), "{}", produce("3 Mbps"));
+        assert!(p(QuotaKey::ConsumerByteRate, "1 GB").contains("consumer_byte_rate is a plain number of bytes per second"));
+        assert_eq!(
+            p(QuotaKey::RequestPercentage, "50%"),
+            "Cannot parse quota configuration value for request_percentage: 50%. request_percentage is a plain number, \
+             the percent of one broker thread (Double.parseDouble refuses '%'): type 50."
+        );
+        // Not a unit: Kafka's own message alone, and no advice to type '2MB/x'.
+        assert_eq!(produce("2 MB/x"), "Cannot parse quota configuration value for producer_byte_rate: 2 MB/x");
+        assert_eq!(produce("abc"), "Cannot parse quota configuration value for producer_byte_rate: abc");
     }
 
     #[test]
