@@ -235,9 +235,14 @@ fn key_action(e: &web_sys::KeyboardEvent, v: &KeyView) -> Option<Action> {
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return None;
     }
-    let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
-    // Fields keep their keys; buttons keep Space and Enter (they activate them).
-    let typing = matches!(tag.as_deref(), Some("INPUT" | "SELECT" | "TEXTAREA"));
+    let target = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+    let tag = target.as_ref().map(|el| el.tag_name());
+    // Fields keep their keys; buttons keep Space and Enter (they activate
+    // them). The scrubber (a range input) is the transport, not a field:
+    // its arrows step through the run's events as everywhere in the panel
+    // (a 1 ms step of its own would be useless), Space plays.
+    let range = target.as_ref().and_then(|el| el.get_attribute("type")).is_some_and(|t| t == "range");
+    let typing = matches!(tag.as_deref(), Some("INPUT" | "SELECT" | "TEXTAREA")) && !range;
     if typing || (matches!(tag.as_deref(), Some("BUTTON" | "SUMMARY" | "A")) && matches!(key.as_str(), " " | "Enter")) {
         return None;
     }

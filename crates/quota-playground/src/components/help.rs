@@ -73,7 +73,7 @@ pub(crate) fn help_sheet() -> Html {
                         { for KEYS.iter().map(|(k, a)| html! { <tr><td><kbd>{ *k }</kbd></td><td>{ *a }</td></tr> }) }
                     </tbody>
                 </table>
-                <p class="sub">{ "Shortcuts work while the Simulation panel has focus (click it or Tab into it), except while typing in a field. Elsewhere the keys do what they always do." }</p>
+                <p class="sub">{ "Shortcuts work while the Simulation panel has focus (click it or Tab into it), the time slider included, except while typing in a field. Elsewhere the keys do what they always do." }</p>
                 <button type="button" ref={close_ref} onclick={close}>{ "Close" }</button>
             </div>
         </div>
