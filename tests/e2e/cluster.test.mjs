@@ -56,7 +56,7 @@ test('3 brokers and 3 partitions: the Answer and the cluster view say about 3 x 
 
   // The Answer: per broker x brokers = cluster.
   const answer = await page.locator('#answer').innerText();
-  const m = answer.match(/Produce: ([\d.]+) MB\/s \(2000000\.0 bytes\/s\) per broker .*?; ([\d.]+) MB\/s per broker × (\d+) brokers leading its partitions ≈ at most ([\d.]+) MB\/s for the cluster/);
+  const m = answer.match(/Produce: ([\d.]+) MB\/s \(2000000\.0 bytes\/s\) per broker .*?; ([\d.]+) MB\/s per broker × (\d+) brokers leading its partitions ≈ at most ([\d.]+) MB\/s sustained for the cluster \(each broker first lets a burst of about 10 s of quota through\)/);
   assert.ok(m, answer);
   assert.deepEqual([Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])], [2, 2, 3, 6]);
 
@@ -149,6 +149,31 @@ test('a quota change at 5 s is a marker on the rate chart and the rate follows t
   // Removing the event removes the marker.
   await page.getByRole('button', { name: /Remove the quota change/ }).click();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="chart-rate"] line.marker').length === 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a budget with no record for quota.window.num seconds measures 0 in the rate chart and the cluster view, not its last record\'s rate', async () => {
+  const { page, errors, context } = await openApp(browser, server.url, { viewport: { width: 1280, height: 900 } });
+  // The quota falls to 500 kB/s at 5 s: the producer, over it, is muted for
+  // half a minute, and tenant-a's budget records nothing meanwhile.
+  await page.getByTestId('add-set-quota').click();
+  await page.locator('#ev0-value').fill('500000');
+  await page.locator('#ev0-value').press('Enter');
+  await page.locator('#focus-sensor').filter({ hasText: /then 500 kB\/s at 5\.00 s/ }).waitFor();
+  const fig = page.getByTestId('rate-figure');
+  const cell = page.getByTestId('cluster-budgets').locator('td[data-broker="0"]').first();
+  await seek(page, 4000);
+  await attrWhen(page, '[data-testid="rate-figure"]', 'data-cursor-ms', (v) => v === '4000');
+  assert.ok(Number(await fig.getAttribute('data-rate-now')) > 1e6);
+  assert.ok(Number(await cell.getAttribute('data-rate')) > 1e6);
+  // 20 s: more than 11 s after the last record, every sample is purged.
+  await seek(page, 20000);
+  await attrWhen(page, '[data-testid="rate-figure"]', 'data-cursor-ms', (v) => v === '20000');
+  assert.equal(await fig.getAttribute('data-rate-now'), '0');
+  assert.equal(await cell.getAttribute('data-rate'), '0');
+  assert.match(await cell.innerText(), /measured 0 B\/s/);
+  assert.match(await page.getByTestId('chart-rate').getAttribute('aria-label'), /at 20\.00 s the rate is 0 B\/s\.$/);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -252,6 +277,8 @@ test('a link with 4000000000 partitions is refused at once with the numbers; the
 
 test('expired batches name TimeoutException with count, first time and setting, never done', async () => {
   const { page, errors, context } = await openApp(browser, server.url);
+  // The lab's run loses nothing: no loss line under the answers.
+  assert.equal(await page.getByTestId('answer-run-outcome').count(), 0);
   await openSetup(page);
   await page.locator('#w0-reqtimeout').fill('500');
   await page.locator('#w0-delivery').fill('1000');
@@ -260,6 +287,9 @@ test('expired batches name TimeoutException with count, first time and setting, 
   await outcome.filter({ hasText: 'TimeoutException' }).waitFor();
   assert.match(await outcome.innerText(), /^How the run ends, at [\d.]+ m?s: app failed: \d+ of 30000 records lost: TimeoutException/);
   assert.match(await outcome.getAttribute('class'), /\bfailed\b/);
+  // And at the top of the page, under the answers.
+  const top = page.getByTestId('answer-run-outcome');
+  assert.equal(await top.innerText(), `⚠ The simulated run loses records. ${await outcome.innerText()} See the run`);
   // The progress chart reaches up to the 30000 records meant, and says what was lost.
   assert.match(await page.getByTestId('chart-progress').getAttribute('aria-label'), /app lost \d+ of 30000 records \(\d+ done\)/);
   assert.ok(await page.getByTestId('chart-progress').locator('text', { hasText: /^30000$/ }).count() === 1, 'the y axis tops at the 30000 records meant');

@@ -110,6 +110,10 @@ test('the quota list reads a value as the add form does (Kafka parses it, Kafka 
   await page.getByText('Cannot parse quota configuration value for producer_byte_rate: abc').first().waitFor();
   // The list says the quota keeps its value meanwhile.
   await page.getByText('Until then the quota stays 2000000.0.').waitFor();
+  // A unit: Kafka's message, then the plain number to type.
+  await field.fill('2 MB/s');
+  await page.getByText('Cannot parse quota configuration value for producer_byte_rate: 2 MB/s. producer_byte_rate is a plain number of bytes per second (Double.parseDouble refuses units): type 2000000 (2097152 for 2 MiB/s).').first().waitFor();
+  await field.fill('abc');
   await page.getByLabel(/^Value \(/).fill('abc');
   assert.equal(await page.getByText('Cannot parse quota configuration value for producer_byte_rate: abc').count(), 2);
   // A user typed with its principal type is probably a mistake: the form says so.
@@ -177,6 +181,23 @@ test("the lab's 2 MB/s producer runs to the end in about 12 s; scrub and step mo
   await page.waitForFunction((e) => Number(document.querySelector('[data-testid="clock"]').dataset.ms) >= e - 1, end);
   await page.keyboard.press('Home');
   await page.waitForFunction(() => document.querySelector('[data-testid="clock"]').dataset.ms === '0');
+  // From the time slider too: the arrow steps to the next event (not 1 ms),
+  // Space plays and pauses, ? opens the help.
+  await page.getByTestId('scrubber').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="clock"]').dataset.ms) > 1);
+  const stepped = Number(await page.getByTestId('clock').getAttribute('data-ms'));
+  await page.getByTestId('step-back').click();
+  await page.getByTestId('step-forward').click();
+  assert.equal(Number(await page.getByTestId('clock').getAttribute('data-ms')), stepped, 'the arrow and the step button stop at the same event');
+  await page.getByTestId('scrubber').focus();
+  await page.keyboard.press(' ');
+  await page.getByRole('button', { name: 'Pause' }).waitFor();
+  await page.keyboard.press(' ');
+  await page.getByRole('button', { name: 'Play' }).waitFor();
+  await page.keyboard.press('?');
+  await page.getByRole('dialog').waitFor();
+  await page.keyboard.press('Escape');
   assert.deepEqual(errors, []);
   await context.close();
 });
