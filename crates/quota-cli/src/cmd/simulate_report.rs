@@ -152,7 +152,8 @@ struct BudgetJson<'a> {
     sensor_name: &'a str,
     mbean: &'a str,
     /// Bytes/s, or percent for a request quota (`Long.MAX_VALUE` as a
-    /// double when unlimited).
+    /// double when unlimited; `"NaN"` or `"Infinity"` for such a quota).
+    #[serde(serialize_with = "quota_engine::json_f64::serialize")]
     bound: f64,
     /// The clients drawing on it (names).
     members: Vec<&'a str>,

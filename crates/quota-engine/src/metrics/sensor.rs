@@ -3,7 +3,7 @@
 //! [`RateSensor`] is the broker's byte-rate / request / connection-rate quota
 //! sensor; [`MutationSensor`] the controller-mutation one with its token bucket.
 
-use super::config::{check_bound, QuotaWindow};
+use super::config::{check_sensor_bound, QuotaWindow};
 use crate::Error;
 use super::rate::WindowedRate;
 use super::throttle::{controller_throttle_ms, throttle_time_ms, token_throttle_time_ms};
@@ -151,8 +151,12 @@ impl RateSensor {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidBound`](crate::ErrorKind::InvalidBound) when `bound` is not finite and above
-    /// 0 (Kafka's "no quota" is [`crate::metrics::UNLIMITED_BOUND`]).
+    /// [`ErrorKind::InvalidBound`](crate::ErrorKind::InvalidBound) when `bound` is 0 or below (Kafka's
+    /// "no quota" is [`crate::metrics::UNLIMITED_BOUND`]). `NaN` and
+    /// `Infinity`, which Kafka's validation accepts, make a sensor that meters
+    /// and never delays: `Infinity` is never exceeded, and `NaN` fails every
+    /// check with a throttle time of 0 ms (`Quota.acceptable`,
+    /// `QuotaUtils.throttleTime`: `Math.round(NaN)` is 0).
     pub fn try_new(
         window: QuotaWindow,
         bound: f64,
@@ -160,7 +164,7 @@ impl RateSensor {
     ) -> Result<Self, Error> {
         Ok(RateSensor {
             rate: WindowedRate::new(window),
-            bound: check_bound(bound)?,
+            bound: check_sensor_bound(bound)?,
             cap,
         })
     }
@@ -239,7 +243,7 @@ impl RateSensor {
     ///
     /// [`ErrorKind::InvalidBound`](crate::ErrorKind::InvalidBound); the sensor is left unchanged.
     pub fn set_quota(&mut self, bound: f64) -> Result<(), Error> {
-        self.bound = check_bound(bound)?;
+        self.bound = check_sensor_bound(bound)?;
         Ok(())
     }
 
@@ -472,6 +476,21 @@ mod tests {
     use proptest::prelude::*;
 
     const T0: i64 = 1_700_000_000_000;
+
+    #[test]
+    fn a_nan_bound_fails_every_check_with_0_ms_and_infinity_none() {
+        let w = QuotaWindow::KAFKA_DEFAULT;
+        let mut nan = RateSensor::bandwidth(w, f64::NAN).unwrap();
+        let a = nan.record(T0, 1.0);
+        assert!(a.is_throttled());
+        assert_eq!(a.throttle_ms(), 0);
+        let mut inf = RateSensor::bandwidth(w, f64::INFINITY).unwrap();
+        assert!(!inf.record(T0, 1e300).is_throttled());
+        for bad in [0.0, -1.0, f64::NEG_INFINITY] {
+            assert!(RateSensor::bandwidth(w, bad).is_err(), "{bad}");
+            assert!(nan.set_quota(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn measured_equal_to_bound_is_accepted() {

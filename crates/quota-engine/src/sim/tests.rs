@@ -1018,3 +1018,37 @@ fn a_long_run_keeps_the_last_point_of_every_series() {
     let last_sample = t.sensors[0].rate.points.last().unwrap().at_ms;
     assert!(t.end_ms - last_sample < 50.0, "the rate series ends at {last_sample} ms, the run at {} ms", t.end_ms);
 }
+
+#[test]
+fn a_nan_or_infinite_quota_meters_the_client_and_never_delays_it() {
+    // Kafka accepts NaN for every quota key and Infinity for the DOUBLE
+    // ones (request_percentage; a LONG key refuses it as too large): only
+    // values <= 0 are refused. The broker's sensor takes them as they are:
+    // the quota's MBean exists, Infinity is never exceeded, and NaN fails
+    // every check (`value <= NaN` is false) with Math.round(NaN) = 0 ms.
+    for (key, json, mbean) in [
+        ("producer_byte_rate", r#""NaN""#, "kafka.server:type=Produce,client-id=c"),
+        ("request_percentage", r#""Infinity""#, "kafka.server:type=Request,client-id=c"),
+    ] {
+        let s = scenario(&format!(
+            r#"{{"topics": [{{"name": "t"}}],
+                "quotas": [{{"entity": {{"client-id": "c"}}, "key": "{key}", "value": {json}}}],
+                "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}}],
+                "workloads": [{}]}}"#,
+            producer(30_000, "")
+        ));
+        let t = simulate(&s).unwrap();
+        assert_eq!(t.sensors.len(), 1, "{json}: metered");
+        let sensor = &t.sensors[0];
+        assert_eq!(sensor.mbean, mbean);
+        let nan = json.contains("NaN");
+        assert!(if nan { sensor.bound.is_nan() } else { sensor.bound == f64::INFINITY }, "{json}: {}", sensor.bound);
+        assert!(sensor.samples.iter().map(|w| w.sum).sum::<f64>() > 0.0, "{json}: recorded");
+        assert_eq!(t.clients[0].metrics.throttle_time_max, 0.0, "{json}");
+        assert!(sensor.throttles.iter().all(|e| e.delay_ms == 0 && !e.applied), "{json}");
+        assert_eq!(sensor.throttles.is_empty(), !nan, "{json}: NaN fails every check, Infinity none");
+        assert_eq!(t.clients[0].metrics.records_done, 30_000);
+        let text = serde_json::to_string(&t).unwrap();
+        assert!(text.contains(&format!(r#""bound":{json}"#)), "{json}: written as Java spells it");
+    }
+}

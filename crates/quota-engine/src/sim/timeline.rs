@@ -144,6 +144,7 @@ pub struct BoundChange {
     pub at_ms: f64,
     /// The new bound per second (`Long.MAX_VALUE` as f64 when no quota
     /// applies any more).
+    #[serde(serialize_with = "crate::json_f64::serialize")]
     pub bound: f64,
 }
 
@@ -256,6 +257,7 @@ pub struct ThrottleEvent {
     /// The observed rate O (per second).
     pub observed: f64,
     /// The bound T (per second).
+    #[serde(serialize_with = "crate::json_f64::serialize")]
     pub bound: f64,
     /// The window W (ms).
     pub window_ms: i64,
@@ -346,6 +348,7 @@ pub struct SensorTrack {
     /// The MBean, e.g. `kafka.server:type=Produce,client-id=app`.
     pub mbean: String,
     /// The quota bound per second (`Long.MAX_VALUE` as f64 when unlimited).
+    #[serde(serialize_with = "crate::json_f64::serialize")]
     pub bound: f64,
     /// `quota.window.num`.
     pub samples_kept: u32,

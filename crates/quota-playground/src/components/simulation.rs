@@ -293,7 +293,11 @@ fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) 
                             <td>{ t.clients.get(e.client as usize).map(|c| c.name.clone()).unwrap_or_default() }</td>
                             <td>{ format!("{} ms", e.delay_ms) }</td>
                             <td>{ fmt_rate_of(track.quota_type, e.observed) }</td>
-                            <td><code>{ e.formula() }</code>{ if e.applied { "" } else { " (the other quota's delay was larger)" } }</td>
+                            <td><code>{ e.formula() }</code>{ match (e.applied, e.delay_ms) {
+                                (true, _) => "",
+                                (false, d) if d <= 0 => " (a throttle time of 0 ms or less delays nothing)",
+                                (false, _) => " (the other quota's delay was larger)",
+                            } }</td>
                             <td>{ format!("{} – {}", model::fmt_ms(e.mute_from_ms), model::fmt_ms(e.mute_to_ms)) }</td>
                         </tr>
                     }}) }

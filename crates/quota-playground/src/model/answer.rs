@@ -116,7 +116,14 @@ fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u
         super::entity_path(&m.entity),
         m.rung.number()
     );
-    let byte_rate = matches!(key, QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate);
+    // Values Kafka accepts that never delay anyone (a quota sensor takes
+    // them as they are; `RateSensor::try_new`).
+    if m.value.is_nan() {
+        out.push_str("; a NaN quota meters the client but never delays it: every check fails with a throttle time of Math.round(NaN) = 0 ms");
+    } else if m.value == f64::INFINITY {
+        out.push_str("; an Infinity quota meters the client and is never exceeded");
+    }
+    let byte_rate = matches!(key, QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate) && m.value.is_finite();
     match leading {
         Some(n) if byte_rate && n > 1 => {
             out.push_str(&format!(
@@ -277,5 +284,21 @@ mod tests {
         assert_eq!(events_note(&s).unwrap(), "At the start of the run: one event during it changes quotas or partition leaders (the Simulation panel marks it).");
         s.events.push(ev);
         assert_eq!(events_note(&s).unwrap(), "At the start of the run: 2 events during it change quotas or partition leaders (the Simulation panel marks them).");
+    }
+
+    #[test]
+    fn a_nan_quota_is_said_to_never_delay() {
+        let s: Scenario = serde_json::from_str(
+            r#"{"topics": [{"name": "t"}],
+                "quotas": [{"entity": {"user": "a"}, "key": "producer_byte_rate", "value": "NaN"},
+                           {"entity": {"user": "a"}, "key": "request_percentage", "value": "Infinity"}],
+                "connections": [{"name": "c", "listener": "SASL_PLAINTEXT", "identity": "a", "client.id": "x"}]}"#,
+        )
+        .unwrap();
+        let a = answers(&s, &Analysis::new(&s));
+        let text = a[0].sentence();
+        assert!(text.contains("Produce: NaN B/s (NaN bytes/s) per broker from users/a (rung 3)"), "{text}");
+        assert!(text.contains("a NaN quota meters the client but never delays it: every check fails with a throttle time of Math.round(NaN) = 0 ms."), "{text}");
+        assert!(text.contains("an Infinity quota meters the client and is never exceeded."), "{text}");
     }
 }

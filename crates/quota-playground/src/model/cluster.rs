@@ -175,6 +175,14 @@ fn client_at(t: &Timeline, row: &ClientRow, sensors: &[u32], secs: f64, cursor: 
             fmt_rate(limit),
             if brokers == 1 { "one broker".to_owned() } else { "no broker".to_owned() }
         ),
+        // A NaN quota (which Kafka accepts) meters the client but never
+        // delays it.
+        None if sensors.iter().filter_map(|i| t.sensors.get(*i as usize)).any(|s| s.bound_at(cursor).is_nan()) => format!(
+            "{}: a NaN {} quota applies, which meters it but never delays it; it went through {}. {moved}.",
+            c.name,
+            if qt == QuotaType::Produce { "produce" } else { "fetch" },
+            count_of(brokers as u64, "broker", "brokers")
+        ),
         None => format!(
             "{}: no {} quota applies; it went through {}. {moved}.",
             c.name,
@@ -264,6 +272,12 @@ mod tests {
         assert_eq!(at_end.per_broker, Some(500_000.0));
         assert!(!at_end.sentence.contains("above the limit"), "{}", at_end.sentence);
         assert!(at_end.sentence.ends_with("(the quota changed during the run; the rate chart shows each bound in its time)."), "{}", at_end.sentence);
+        // A NaN quota is metered, and said to never delay.
+        let mut nan = crate::presets::default_scenario();
+        nan.quotas[0].value = f64::NAN;
+        let t = simulate(&nan).unwrap();
+        let row = &client_rows(&t, t.end_ms)[0];
+        assert!(row.sentence.starts_with("app: a NaN produce quota applies, which meters it but never delays it; it went through 1 broker."), "{}", row.sentence);
     }
 
     #[test]

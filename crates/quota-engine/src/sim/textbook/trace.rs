@@ -167,7 +167,8 @@ pub struct BudgetSummary {
     pub quota_type: QuotaType,
     /// The MBean, e.g. `kafka.server:type=Produce,client-id=app`.
     pub mbean: String,
-    /// The quota bound (bytes/s).
+    /// The quota bound (bytes/s; `"NaN"` or `"Infinity"` in JSON for such a quota).
+    #[serde(serialize_with = "crate::json_f64::serialize")]
     pub bound: f64,
     /// The connections drawing on it, in index order.
     pub members: Vec<String>,
