@@ -122,6 +122,12 @@ test('the quota list reads a value as the add form does (Kafka parses it, Kafka 
   // NaN: Kafka accepts it, and the link and the export still hold it.
   await field.fill('NaN');
   await page.waitForFunction(() => /NaN/.test(document.querySelector('[data-testid="limit-0-Produce"]').innerText));
+  // Kafka's sensor takes it: the run meters the client and never delays it.
+  await page.locator('#answer li.answer').filter({ hasText: 'a NaN quota meters the client but never delays it' }).waitFor();
+  await page.getByTestId('cluster-budgets').waitFor();
+  const max = await page.getByTestId('scrubber').getAttribute('max');
+  await page.getByTestId('scrubber').fill(max);
+  await page.locator('#simulation').getByText('(a throttle time of 0 ms or less delays nothing)').first().waitFor();
   const link = await page.getByTestId('share-link').inputValue();
   const fresh = await browser.newContext();
   const other = await fresh.newPage();

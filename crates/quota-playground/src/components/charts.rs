@@ -95,6 +95,8 @@ pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
     // The bound in force at the cursor (a set_quota event may have changed it).
     let bound = track.bound_at(cursor);
     let unlimited = bound >= quota_engine::resolve::UNLIMITED_BOUND;
+    // A NaN quota (Kafka accepts it) has no line to draw.
+    let line = !unlimited && bound.is_finite();
     let rate = track.measured_at(cursor);
     let window_ms = rate.map_or(track.sample_window_ms * i64::from(track.samples_kept.max(1)), |(_, w)| w);
     let allowed = bound * window_ms as f64 / 1000.0;
@@ -132,7 +134,7 @@ pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
             <rect class="bar total" x={px1(sum_x + 2.0)} y={px1(sum_y)}
                 width={px1((bw - 4.0).max(1.0))} height={px1(h - sum_y)} />
             <text class="bar-label" x={px1(sum_x + bw / 2.0)} y={px1(h - 4.0)} text-anchor="middle">{ "Σ" }</text>
-            if !unlimited {
+            if line {
                 <line class="quota" x1="0" x2={w.to_string()} y1={px1(sc.py(allowed))} y2={px1(sc.py(allowed))} />
             }
         </>
@@ -143,7 +145,7 @@ pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
             { frame(label, "chart-window", body, &value_ticks(top, |v| fmt_amount(track.quota_type, v)), &[]) }
             if bars.is_empty() { <p class="msg hint">{ "No sample in the window at this time: nothing was recorded in the last window, so the rate reads 0." }</p> }
             <p class="legend">{ key("bar", "sum per sample") }{ key("current", "sample being filled") }{ key("total", "Σ all samples") }
-                if !unlimited { { key("quota", format!("quota × {} (the window Kafka divides by now)", model::fmt_ms(window_ms as f64))) } }</p>
+                if line { { key("quota", format!("quota × {} (the window Kafka divides by now)", model::fmt_ms(window_ms as f64))) } }</p>
             <details class="data"><summary>{ "Data" }</summary>
                 <table>
                     <thead><tr><th scope="col">{ "Sample start" }</th><th scope="col">{ "Sum" }</th><th scope="col">{ "State" }</th></tr></thead>
