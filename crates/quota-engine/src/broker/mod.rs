@@ -562,13 +562,19 @@ impl Broker {
                 window_ms: 0,
             };
         };
+        // Kafka hands the connection quota over as an `Int`
+        // (`ClientQuotaMetadataManager.handleIpQuota`: `quotaValue.map(_.toInt)`,
+        // core/src/main/scala/kafka/server/metadata/ClientQuotaMetadataManager.scala):
+        // a fraction is cut, and a NaN quota, which the validation lets
+        // through, becomes 0, which refuses every connection for one window.
+        let limit = f64::from(limit as i32);
         let window = self.window;
         let sensor = match self.ip_sensors.entry(ip_key(ip)) {
             std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::btree_map::Entry::Vacant(v) => {
                 match RateSensor::capped_at_one_window(window, limit) {
                     Ok(s) => v.insert(s),
-                    // The store only holds positive rates; anything else is no quota.
+                    // The store holds no rate below 0; anything else is no quota.
                     Err(_) => {
                         return Admission::Accepted {
                             observed: 0.0,
@@ -580,7 +586,9 @@ impl Broker {
             }
         };
         let a = sensor.record(at_ms, 1.0);
-        if a.is_throttled() {
+        // Kafka un-records the refused connection only when it throttles it
+        // (`throttleMs > 0`).
+        if a.throttle_ms() > 0 {
             sensor.record_unchecked(at_ms, -1.0);
         }
         a
@@ -898,6 +906,23 @@ mod tests {
             b.connection_quota_for_ip("10.0.0.2"),
             Some((QuotaEntity::Ip(EntityName::Default), 9.0))
         );
+    }
+
+    #[test]
+    fn a_nan_connection_rate_is_the_int_0_and_refuses_every_connection_for_one_window() {
+        // The validation lets NaN through; Kafka's `quotaValue.map(_.toInt)`
+        // makes it 0, and every connection exceeds a bound of 0: throttled
+        // for round(Infinity) capped at one window, then un-recorded.
+        let mut b = broker(&[(QuotaEntity::Ip(EntityName::Default), QuotaKey::ConnectionCreationRate, f64::NAN)]);
+        for at in [0, 1, 1000, 5000] {
+            let a = b.accept_connection("10.0.0.1", at);
+            assert!(a.is_throttled(), "at {at}: {a:?}");
+            assert_eq!(a.throttle_ms(), 1000, "at {at}");
+            assert_eq!(a.bound(), 0.0);
+        }
+        // A fraction is cut as the Int conversion cuts it: 2.9 allows 2 per second.
+        let mut b = broker(&[(QuotaEntity::Ip(EntityName::Default), QuotaKey::ConnectionCreationRate, 2.9)]);
+        assert_eq!(b.accept_connection("10.0.0.1", 0).bound(), 2.0);
     }
 
     #[test]

@@ -125,15 +125,18 @@ pub(crate) fn check_bound(bound: f64) -> Result<f64, Error> {
     }
 }
 
-/// Checks the bound of a quota sensor: above zero, or `NaN` or `Infinity`,
-/// which `kafka-configs.sh` and the broker's validation accept
-/// (`Double.parseDouble`; `ClientQuotaControlManager` refuses only values
-/// at or below 0) and the broker's sensor takes as they are: `Infinity`
-/// never throttles, and `NaN` fails every check (`Quota.acceptable`:
-/// `value <= NaN` is false) with a throttle time of `Math.round(NaN)` = 0
-/// ms, so neither delays a client while both meter it.
+/// Checks the bound of a quota sensor: 0 or above, or `NaN`. `NaN` and
+/// `Infinity` are quota values `kafka-configs.sh` and the broker's
+/// validation accept (`Double.parseDouble`; `ClientQuotaControlManager`
+/// refuses only values at or below 0), and the broker's sensor takes them
+/// as they are: `Infinity` never throttles, and `NaN` fails every check
+/// (`Quota.acceptable`: `value <= NaN` is false) with a throttle time of
+/// `Math.round(NaN)` = 0 ms, so neither delays a client while both meter
+/// it. A bound of 0 comes only from a `NaN` connection-rate quota, which
+/// Kafka turns into the `Int` 0 (`Broker::accept_connection`): every
+/// connection then exceeds it.
 pub(crate) fn check_sensor_bound(bound: f64) -> Result<f64, Error> {
-    if bound.is_nan() || bound > 0.0 {
+    if bound.is_nan() || bound >= 0.0 {
         Ok(bound)
     } else {
         Err(Error::bound_not_positive(bound))

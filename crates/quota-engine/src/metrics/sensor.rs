@@ -151,8 +151,8 @@ impl RateSensor {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidBound`](crate::ErrorKind::InvalidBound) when `bound` is 0 or below (Kafka's
-    /// "no quota" is [`crate::metrics::UNLIMITED_BOUND`]). `NaN` and
+    /// [`ErrorKind::InvalidBound`](crate::ErrorKind::InvalidBound) when `bound` is below 0 (Kafka's
+    /// "no quota" is [`crate::metrics::UNLIMITED_BOUND`]; 0 refuses everything). `NaN` and
     /// `Infinity`, which Kafka's validation accepts, make a sensor that meters
     /// and never delays: `Infinity` is never exceeded, and `NaN` fails every
     /// check with a throttle time of 0 ms (`Quota.acceptable`,
@@ -486,7 +486,7 @@ mod tests {
         assert_eq!(a.throttle_ms(), 0);
         let mut inf = RateSensor::bandwidth(w, f64::INFINITY).unwrap();
         assert!(!inf.record(T0, 1e300).is_throttled());
-        for bad in [0.0, -1.0, f64::NEG_INFINITY] {
+        for bad in [-1.0, f64::NEG_INFINITY] {
             assert!(RateSensor::bandwidth(w, bad).is_err(), "{bad}");
             assert!(nan.set_quota(bad).is_err(), "{bad}");
         }
@@ -532,7 +532,7 @@ mod tests {
                 window_ms: 10_000
             }
         );
-        assert!(s.set_quota(0.0).is_err());
+        assert!(s.set_quota(-1.0).is_err());
         assert_eq!(s.bound(), 5000.0);
     }
 
