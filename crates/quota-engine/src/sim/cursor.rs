@@ -156,9 +156,14 @@ impl SensorTrack {
         out
     }
 
-    /// The samples this budget's rate is computed over at `at_ms`: the last
-    /// `quota.window.num` samples started by then. The current sample's sum
-    /// at `at_ms` is read back from the measured rate (rate x window = total).
+    /// The samples this budget's rate is computed over at `at_ms`, as
+    /// Kafka's ring holds them then: of the last `quota.window.num` + 1
+    /// samples started by then, those whose last record is less than
+    /// `quota.window.num` × the sample length old (an older one is purged,
+    /// `SampledStat.purgeObsoleteSamples`), the same samples
+    /// [`SensorTrack::measured_at`] sums. A sample that still receives
+    /// records after `at_ms` holds its sum so far, read back from the rate
+    /// measured at the last record by then (rate × window = total).
     ///
     /// Kafka: `SampledStat.combine` over `Rate`'s samples
     /// (`clients/src/main/java/org/apache/kafka/common/metrics/stats/SampledStat.java`).
@@ -166,20 +171,24 @@ impl SensorTrack {
         let at = at_ms;
         let size = self.sample_window_ms as f64;
         let span = size * f64::from(self.samples_kept);
-        let mut bars: Vec<SampleBar> = self
-            .samples
+        let started = self.samples.partition_point(|s| s.start_ms <= at);
+        let ring = self.samples_kept as usize + 1;
+        let mut bars: Vec<SampleBar> = self.samples[started.saturating_sub(ring)..started]
             .iter()
-            .filter(|s| s.start_ms <= at && s.start_ms > at - span)
+            .filter(|s| s.last_event_ms > at || at - s.last_event_ms < span)
             .map(|s| SampleBar {
                 start_ms: s.start_ms,
                 sum: s.sum,
                 current: s.start_ms + size > at,
             })
             .collect();
-        let completed: f64 = bars.iter().filter(|b| !b.current).map(|b| b.sum).sum();
-        if let Some(cur) = bars.iter_mut().find(|b| b.current) {
-            let total = self.rate_at(at).map(|r| r.rate * r.window_ms as f64 / 1000.0).unwrap_or(0.0);
-            cur.sum = (total - completed).clamp(0.0, cur.sum);
+        let filling = started > 0 && self.samples[started - 1].last_event_ms > at;
+        if filling {
+            let others: f64 = bars.iter().rev().skip(1).map(|b| b.sum).sum();
+            if let Some(cur) = bars.last_mut() {
+                let total = self.rate_at(at).map(|r| r.rate * r.window_ms as f64 / 1000.0).unwrap_or(0.0);
+                cur.sum = (total - others).clamp(0.0, cur.sum);
+            }
         }
         bars
     }
@@ -275,7 +284,7 @@ mod tests {
         let track = t.sensors.iter().find(|s| s.quota_type == QuotaType::Produce).unwrap();
         let mid = t.end_ms / 2.0;
         let bars = track.samples_at(mid);
-        assert!(bars.len() as u32 <= track.samples_kept);
+        assert!(bars.len() as u32 <= track.samples_kept + 1);
         assert_eq!(bars.iter().filter(|b| b.current).count(), 1);
         // The bars add up to what the rate was computed from.
         let r = track.rate_at(mid).unwrap();
@@ -324,6 +333,19 @@ mod tests {
                 all.record(s.last_event_ms as i64, s.sum);
             }
             assert_eq!(all.measure(*at as i64), *r, "at {at} ms");
+        }
+        // The quota window's bars are the samples measured_at sums.
+        for at in [done + 500.0, done + 3_000.0, done + 9_000.0, done + 10_600.0, 30_000.0] {
+            let (r, w) = track.measured_at(at).unwrap();
+            let total: f64 = track.samples_at(at).iter().map(|b| b.sum).sum();
+            assert!((total / (w as f64 / 1000.0) - r).abs() <= r * 1e-12, "at {at}: {total} / {w} ms vs {r}");
+        }
+        // At each sample's last record, the replay gives the rate recorded
+        // then (Kafka measured it right after that record).
+        for s in &track.samples {
+            let p = track.rate_at(s.last_event_ms).unwrap();
+            assert_eq!(p.at_ms, s.last_event_ms);
+            assert_eq!(track.measured_at(s.last_event_ms), Some((p.rate, p.window_ms)), "at {} ms", s.last_event_ms);
         }
         // The one record at 45 s starts a fresh window: a small rate again.
         assert!(track.measured_at(45_500.0).unwrap().0 > 0.0);
