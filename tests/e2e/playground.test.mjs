@@ -197,6 +197,11 @@ test("the lab's 2 MB/s producer runs to the end in about 12 s; scrub and step mo
   await page.getByTestId('step-forward').click();
   assert.equal(Number(await page.getByTestId('clock').getAttribute('data-ms')), stepped, 'the arrow and the step button stop at the same event');
   await page.getByTestId('scrubber').focus();
+  // Page Up: one second on; Up: the next event, as the right arrow.
+  await page.keyboard.press('PageUp');
+  await page.waitForFunction((s) => Number(document.querySelector('[data-testid="clock"]').dataset.ms) === s + 1000, stepped);
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction((s) => Number(document.querySelector('[data-testid="clock"]').dataset.ms) > s + 1000, stepped);
   await page.keyboard.press(' ');
   await page.getByRole('button', { name: 'Pause' }).waitFor();
   await page.keyboard.press(' ');
@@ -369,6 +374,30 @@ test('a link pasted into the address bar of the open page opens its scenario; Ba
   await again.goBack();
   await again.waitForFunction((l) => location.hash === '#' + l, saved);
   await again.waitForFunction(() => document.querySelector('#conn-client-id')?.value === 'c9');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a damaged link pasted within the write delay of an edit puts the edit\'s link in the address bar and the autosave', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  await page.waitForFunction(() => location.hash.startsWith('#v1.'));
+  const field = page.getByLabel('producer_byte_rate of users/tenant-a', { exact: true });
+  // The edit and the paste in one task: the edit's write is still queued.
+  await field.evaluate((el) => {
+    el.value = '7000000';
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+  });
+  await page.evaluate(() => { location.hash = 'v1.garbage!!'; });
+  await page.getByTestId('notice').filter({ hasText: 'The link in the address bar was not opened.' }).waitFor();
+  await page.waitForTimeout(500);
+  const hash = await page.evaluate(() => location.hash);
+  assert.equal(await page.evaluate(() => localStorage.getItem('kafka-quota-playground.scenario')), hash.slice(1));
+  assert.equal(hash, '#' + (await page.getByTestId('share-link').inputValue()).split('#')[1]);
+  await page.reload();
+  await page.waitForSelector('body[data-first-render-ms]');
+  assert.equal(await field.inputValue(), '7000000');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -31,7 +31,12 @@ use crate::state::{Action, AppState, Notice, NoticeLevel, Origin};
 /// them (issue 11's typing measure; BENCHMARKS.md), and made once per
 /// keystroke they were that much more main-thread work while typing. The
 /// first write of a page opened without a scenario in its hash is made in
-/// the next task. A write is dropped when the address bar moved on
+/// the next task. A page hidden (`visibilitychange`) makes a queued write at
+/// once. An edit followed within the delay by Back, Forward or a pasted
+/// link does not reach the history entry it was made on (the address bar
+/// is on another entry by then); a damaged link pasted meanwhile puts the
+/// edit's link back in the address bar and the autosave, and in-page
+/// navigation (`#/quotas`) keeps the write. A write is dropped when the address bar moved on
 /// meanwhile (Back, Forward, a pasted link): it would land on another
 /// history entry, and the `hashchange` below opens that entry's scenario.
 /// A page hidden or left (`pagehide`) writes a pending link at once, and
@@ -71,8 +76,18 @@ pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool, dispat
                 EventListener::new(&w, "hashchange", move |_| {
                     let hash = platform::location_hash();
                     let current = current.borrow().clone();
+                    // An edit's write still waiting for its delay.
+                    let queued = pending.borrow_mut().take();
                     match platform::on_hash_change(&hash, &current) {
-                        platform::HashChange::Ignore => {}
+                        // In-page navigation (`#/quotas`): the edit's link
+                        // replaces it when due, as a page opened there gets its link.
+                        platform::HashChange::Ignore => {
+                            *pending.borrow_mut() = queued.map(|w| Write { expected: hash, ..w });
+                        }
+                        // Back, Forward or a pasted link within the delay of
+                        // an edit: the address bar is on another entry, which
+                        // the edit's link must not overwrite; the opened
+                        // scenario's own write follows.
                         platform::HashChange::Open(scenario) => {
                             let notice = Notice { level: NoticeLevel::Info, text: "Opened the link from the address bar.".into() };
                             dispatcher.dispatch(Action::Load { scenario, origin: Origin::Link, notice: Some(notice) });
@@ -81,7 +96,12 @@ pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool, dispat
                             platform::scroll_to_top();
                         }
                         platform::HashChange::Refused(why) => {
+                            // The page's link (the queued edit's, if any) goes
+                            // back in the address bar, and into the autosave.
                             platform::replace_hash(&current);
+                            if let Some(w) = queued.filter(|w| w.save && !embedded) {
+                                platform::autosave(&w.link);
+                            }
                             dispatcher.dispatch(Action::ShowNotice(Notice { level: NoticeLevel::Error, text: why }));
                             platform::scroll_to_top();
                         }
@@ -89,7 +109,7 @@ pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool, dispat
                             // Nothing of the page's may overwrite the new
                             // hash before the reload, nor hand a link over
                             // to the new page.
-                            pending.borrow_mut().take();
+                            drop(queued);
                             last.borrow_mut().take();
                             platform::forget_reload_note();
                             platform::reload();
@@ -102,6 +122,7 @@ pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool, dispat
     }
     {
         let (pending, last) = (pending.clone(), last.clone());
+        let (pending_v, last_v) = (pending.clone(), last.clone());
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|w| {
                 EventListener::new(&w, "pagehide", move |_| {
@@ -113,7 +134,19 @@ pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool, dispat
                     }
                 })
             });
-            move || drop(listener)
+            // A phone may discard a page hidden by an app switch without a
+            // `pagehide`: a queued write is made when the page is hidden.
+            let hidden = web_sys::window().and_then(|w| w.document()).map(|doc| {
+                let (pending, last) = (pending_v.clone(), last_v.clone());
+                EventListener::new(&doc, "visibilitychange", move |_| {
+                    if platform::page_hidden() {
+                        if let Some(w) = pending.borrow_mut().take() {
+                            write(&last, w);
+                        }
+                    }
+                })
+            });
+            move || drop((listener, hidden))
         });
     }
     let link = link.clone();
@@ -248,6 +281,18 @@ fn key_action(e: &web_sys::KeyboardEvent, v: &KeyView) -> Option<Action> {
     }
     let end = v.end_ms;
     let seek = |to_ms: f64| Some(Action::Seek { to_ms, end_ms: end });
+    // On the time slider, its other keys too (a range input's native step
+    // is 1 ms): Up and Down step through the events, Page Up and Page Down
+    // by 1 s.
+    if range {
+        match key.as_str() {
+            "ArrowUp" => return seek(quota_engine::sim::next_event(&v.events.events, v.cursor_ms)),
+            "ArrowDown" => return seek(quota_engine::sim::prev_event(&v.events.events, v.cursor_ms)),
+            "PageUp" => return seek(v.cursor_ms + 1000.0),
+            "PageDown" => return seek(v.cursor_ms - 1000.0),
+            _ => {}
+        }
+    }
     match key.as_str() {
         "?" => Some(Action::SetHelp(!v.help_open)),
         " " | "k" if v.playing => Some(Action::Pause),

@@ -25,6 +25,12 @@ pub fn location_hash() -> String {
         .unwrap_or_default()
 }
 
+/// True while the page is hidden (`document.hidden`: another tab, an app
+/// switch, a minimised window).
+pub fn page_hidden() -> bool {
+    window().and_then(|w| w.document()).is_some_and(|d| d.hidden())
+}
+
 /// The value of query parameter `name`: `Some("")` for a bare `?embed`.
 pub fn query_param(name: &str) -> Option<String> {
     let search = window()?.location().search().ok()?;

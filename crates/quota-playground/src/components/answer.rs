@@ -4,6 +4,7 @@
 //! means for the cluster; a link opens that connection's ladder for the why.
 //! The sentences come from [`model::answers`].
 
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::{PanelBox, Run};
@@ -77,11 +78,18 @@ fn run_loss() -> Html {
         e.prevent_default();
         if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|doc| doc.get_element_by_id("simulation")) {
             el.scroll_into_view();
+            // Focus follows, as after a link to the panel: the keyboard
+            // shortcuts then act on the run.
+            if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
         }
     });
     html! {
-        <p class="msg error answer-loss" data-testid="answer-run-outcome" title={(!o.detail.is_empty()).then(|| o.detail.clone())}>
+        <p class={classes!("msg", "error", "answer-loss", ctx.updating.then_some("stale"))} data-testid="answer-run-outcome"
+            title={(!o.detail.is_empty()).then(|| o.detail.clone())}>
             { "⚠ The simulated run loses records. " }{ o.text.clone() }
+            if ctx.updating { { " (the run before the last edit; the new one is being computed)" } }
             if ctx.embed.is_none() { { " " }<a href="#/simulation" onclick={see}>{ "See the run" }</a> }
         </p>
     }

@@ -104,8 +104,8 @@ pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
     let max_bar = bars.iter().map(|b| b.sum).fold(total, f64::max);
     let top = model::nice_max(if unlimited { max_bar } else { max_bar.max(allowed * 1.1) });
     let (w, h) = inner();
-    // One slot per sample kept, then the Σ bar.
-    let slots = track.samples_kept.max(1) as f64 + 1.0;
+    // One slot per sample of Kafka's ring (quota.window.num + 1), then the Σ bar.
+    let slots = track.samples_kept.max(1) as f64 + 2.0;
     let sc = Scale { x: (0.0, slots), y: (0.0, top), w, h };
     let bw = w / slots;
     let label = format!(
@@ -160,21 +160,22 @@ pub(crate) fn window_bars(track: &SensorTrack, cursor: f64) -> Html {
 }
 
 /// The measured rate of a budget over the whole run against its quota,
-/// with the member clients' mute spans and the throttle decisions.
-pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html {
+/// with the member clients' mute spans and the throttle decisions; `curve`
+/// is `track.rate_curve(end)`, computed once per run by the caller.
+pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, curve: &[(f64, f64)], cursor: f64) -> Html {
     let end = t.end_ms.max(1.0);
     let segments = bound_segments(track, end);
     let finite = |b: f64| b < quota_engine::resolve::UNLIMITED_BOUND;
     let unlimited = !segments.iter().any(|(_, _, b)| finite(*b));
     let bound_max = segments.iter().map(|(_, _, b)| *b).filter(|b| finite(*b)).fold(0.0, f64::max);
     let bound_now = track.bound_at(cursor);
-    let peak = track.rate.points.iter().map(|p| p.rate).fold(0.0, f64::max);
+    // Kafka's measurement between records too: an idle budget's rate
+    // falls to 0, it does not stay at its last record's value (and can rise
+    // a little above the last record's as the window stops growing).
+    let peak = curve.iter().map(|(_, r)| *r).fold(0.0, f64::max);
     let top = model::nice_max(if unlimited { peak } else { peak.max(bound_max) * 1.1 });
     let (w, h) = inner();
     let sc = Scale { x: (0.0, end), y: (0.0, top), w, h };
-    // Kafka's measurement between records too: an idle budget's rate
-    // falls to 0, it does not stay at its last record's value.
-    let curve = track.rate_curve(end);
     let pts = |past: bool| curve.iter().copied().filter(move |(at, _)| (*at <= cursor) == past);
     // The mutes this broker decided on this budget (a client's own mute
     // list spans every broker it talks to).
@@ -190,8 +191,8 @@ pub(crate) fn rate_chart(t: &Timeline, track: &SensorTrack, cursor: f64) -> Html
         track.sensor_name,
         model::fmt_ms(end),
         fmt_rate_of(track.quota_type, peak),
-        if finite(bound_now) { fmt_rate_of(track.quota_type, bound_now) } else { "unlimited".to_owned() },
-        track.throttles.len(),
+        if finite(bound_now) || bound_now.is_nan() { fmt_rate_of(track.quota_type, bound_now) } else { "unlimited".to_owned() },
+        track.throttles.iter().filter(|e| e.applied).count(),
         mutes.len(),
         model::fmt_ms(cursor),
         now.map_or("0".to_owned(), |r| fmt_rate_of(track.quota_type, r)),

@@ -130,7 +130,7 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, focused: usize, a
                                 { for r.cells.iter().enumerate().map(|(b, c)| match c {
                                     None => html! { <td class="none" data-broker={b.to_string()}>{ "not metered" }</td> },
                                     Some(c) => html! {
-                                        <td data-broker={b.to_string()} data-bound={format!("{:.0}", c.bound.min(UNLIMITED_BOUND))} data-rate={format!("{:.0}", c.rate)}>
+                                        <td data-broker={b.to_string()} data-bound={if c.bound.is_nan() { "NaN".to_owned() } else { format!("{:.0}", c.bound.min(UNLIMITED_BOUND)) }} data-rate={format!("{:.0}", c.rate)}>
                                             <span class="cell-line">{ format!("quota {}", rate_text(c.bound)) }</span>
                                             <span class="cell-line">{ format!("measured {}", model::fmt_rate(c.rate)) }</span>
                                             if c.bound < UNLIMITED_BOUND {

@@ -5,12 +5,13 @@ use yew::prelude::*;
 use crate::app::use_scene;
 use crate::state::Action;
 
-const KEYS: [(&str, &str); 9] = [
+const KEYS: [(&str, &str); 10] = [
     ("Space or K", "Play or pause the simulation"),
     ("→ or L", "Step to the next event (throttle, mute, finish)"),
     ("← or J", "Step back to the previous event"),
     ("Shift + → / ←", "Move one second forward / back"),
     ("Home / End", "Go to the start / the end of the run"),
+    ("↑ / ↓, Page Up / Down", "On the time slider: next / previous event, one second forward / back"),
     ("+ / −", "Faster / slower playback"),
     ("?", "Show or hide this help"),
     ("Esc", "Close this help"),

@@ -74,6 +74,13 @@ fn sim_body(p: &SimBodyProps) -> Html {
     let all_mbeans = use_state(|| false);
     // Once per run, not per cursor tick: it reads every client's end.
     let outcome = use_memo(Run(ctx.sim.clone()), |run| run.0.result.as_ref().ok().map(model::run_outcome));
+    // The focused budget's rate curve, once per run and budget, not per
+    // playback frame: each point replays its samples (`measured_at`).
+    let curve = use_memo((Run(ctx.sim.clone()), ctx.state.focus_client, ctx.state.focus_sensor), |(run, fc, fs)| {
+        let t = run.0.result.as_ref().ok()?;
+        let (_, si) = model::focus(t, *fc, *fs);
+        t.sensors.get(si).map(|s| s.rate_curve(t.end_ms.max(1.0)))
+    });
     match &ctx.sim.result {
         // No run yet (the first is in the worker): the live region says so.
         Err(_) if ctx.sim.waiting => html! {},
@@ -85,7 +92,7 @@ fn sim_body(p: &SimBodyProps) -> Html {
                 { for (*outcome).as_ref().map(run_outcome_line) }
                 <Transport />
                 { clients_table(ctx, t, &all_clients) }
-                { run_view(ctx, t, [&all_metrics, &all_mbeans]) }
+                { run_view(ctx, t, [&all_metrics, &all_mbeans], (*curve).as_deref().unwrap_or(&[])) }
             </>
         },
     }
@@ -214,7 +221,9 @@ fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
     }
 }
 
-fn run_view(ctx: &Ctx, t: &Timeline, all_metrics_mbeans: [&UseStateHandle<bool>; 2]) -> Html {
+/// The run's charts and tables at the cursor; `curve` is the focused
+/// budget's measured rate over the run (`SensorTrack::rate_curve`).
+fn run_view(ctx: &Ctx, t: &Timeline, all_metrics_mbeans: [&UseStateHandle<bool>; 2], curve: &[(f64, f64)]) -> Html {
     let cursor = ctx.state.cursor_ms.min(t.end_ms);
     let (ci, si) = model::focus(t, ctx.state.focus_client, ctx.state.focus_sensor);
     let client = t.clients.get(ci);
@@ -253,7 +262,7 @@ fn run_view(ctx: &Ctx, t: &Timeline, all_metrics_mbeans: [&UseStateHandle<bool>;
                 if let Some(track) = track {
                     <div class="charts">
                         { charts::window_bars(track, cursor) }
-                        { charts::rate_chart(t, track, cursor) }
+                        { charts::rate_chart(t, track, curve, cursor) }
                     </div>
                     { throttles(t, track, cursor) }
                 }

@@ -206,15 +206,17 @@ pub fn simulate(scenario: &Scenario) -> Result<Timeline, String> {
 }
 
 /// The client and the budget the charts show: the chosen ones, else the
-/// first client that was throttled and the budget it was throttled on (a
+/// first client that was throttled (an applied throttle) and the budget it was throttled on (a
 /// budget with a quota before an unlimited one). Indices into the Timeline.
 pub fn focus(t: &Timeline, client: Option<u32>, sensor: Option<u32>) -> (usize, usize) {
     let n = t.clients.len().max(1);
     let member = |s: &SensorTrack, c: usize| s.members.contains(&(c as u32));
+    // A throttle that delayed someone (a NaN quota's 0 ms checks do not).
+    let throttled = |s: &SensorTrack| s.throttles.iter().any(|e| e.applied);
     let c = match client {
         Some(c) => (c as usize).min(n - 1),
         None => (0..t.clients.len())
-            .find(|c| t.sensors.iter().any(|s| member(s, *c) && !s.throttles.is_empty()))
+            .find(|c| t.sensors.iter().any(|s| member(s, *c) && throttled(s)))
             .unwrap_or(0),
     };
     let limited = |s: &SensorTrack| s.bound < quota_engine::resolve::UNLIMITED_BOUND;
@@ -223,7 +225,7 @@ pub fn focus(t: &Timeline, client: Option<u32>, sensor: Option<u32>) -> (usize, 
         None => t
             .sensors
             .iter()
-            .position(|s| member(s, c) && !s.throttles.is_empty())
+            .position(|s| member(s, c) && throttled(s))
             .or_else(|| t.sensors.iter().position(|s| member(s, c) && limited(s)))
             .or_else(|| t.sensors.iter().position(|s| member(s, c)))
             .or_else(|| t.sensors.iter().position(limited))

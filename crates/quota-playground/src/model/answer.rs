@@ -118,10 +118,15 @@ fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u
     );
     // Values Kafka accepts that never delay anyone (a quota sensor takes
     // them as they are; `RateSensor::try_new`).
-    if m.value.is_nan() {
-        out.push_str("; a NaN quota meters the client but never delays it: every check fails with a throttle time of Math.round(NaN) = 0 ms");
-    } else if m.value == f64::INFINITY {
-        out.push_str("; an Infinity quota meters the client and is never exceeded");
+    match r.quota_type {
+        _ if m.value == f64::INFINITY => out.push_str("; an Infinity quota is never exceeded"),
+        // The controller-mutation quota is a token bucket (`TokenBucket`,
+        // checked with `Quota.lowerBound(0)`): NaN tokens are never below 0.
+        QuotaType::ControllerMutation if m.value.is_nan() => out.push_str("; a NaN quota never throttles"),
+        _ if m.value.is_nan() => {
+            out.push_str("; a NaN quota meters the client but never delays it: every check fails with a throttle time of Math.round(NaN) = 0 ms")
+        }
+        _ => {}
     }
     let byte_rate = matches!(key, QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate) && m.value.is_finite();
     match leading {
@@ -299,6 +304,6 @@ mod tests {
         let text = a[0].sentence();
         assert!(text.contains("Produce: NaN B/s (NaN bytes/s) per broker from users/a (rung 3)"), "{text}");
         assert!(text.contains("a NaN quota meters the client but never delays it: every check fails with a throttle time of Math.round(NaN) = 0 ms."), "{text}");
-        assert!(text.contains("an Infinity quota meters the client and is never exceeded."), "{text}");
+        assert!(text.contains("an Infinity quota is never exceeded."), "{text}");
     }
 }

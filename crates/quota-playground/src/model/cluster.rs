@@ -217,7 +217,7 @@ pub fn budget_rows(t: &Timeline, cursor: f64) -> Vec<BudgetRow> {
             let rate_sum = present.clone().map(|c| c.rate).sum();
             let bound_sum = present
                 .clone()
-                .try_fold(0.0, |acc, c| (c.bound < UNLIMITED_BOUND).then_some(acc + c.bound));
+                .try_fold(0.0, |acc, c| (c.bound.is_nan() || c.bound < UNLIMITED_BOUND).then_some(acc + c.bound));
             BudgetRow { quota_type: b.quota_type, mbean: b.mbean.clone(), cells, rate_sum, bound_sum, bytes: b.bytes }
         })
         .collect()

@@ -47,7 +47,7 @@ fn separator_reason(t: &str, key: Option<&str>) -> Option<String> {
              Type it without spaces ({joined})."
         ));
     }
-    if t.contains('_') {
+    if t.contains('_') && parse_double(&t.replace('_', "")).is_some() {
         return Some(format!(
             "'{t}' is not a number Kafka reads: Double.parseDouble refuses underscores \
              (digit separators exist only in Java source code). Type {}.",
@@ -68,14 +68,30 @@ fn unit_reason(t: &str, key: QuotaKey) -> Option<String> {
     let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).filter(|i| *i > 0)?;
     let (digits, rest) = t.split_at(split);
     let number: f64 = digits.parse().ok()?;
-    let unit: String = rest.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
-    let say = |v: f64| if v.fract() == 0.0 && v < 1e15 { format!("{}", v as u64) } else { format!("{v}") };
+    let unit: String = rest.chars().filter(|c| !c.is_whitespace()).collect();
+    // A whole number Kafka's LONG check takes, with floating-point noise
+    // (1.001 × 1000) rounded away; `None` for a fraction or a value past
+    // Long.MAX_VALUE.
+    let whole = |v: f64| {
+        let r = v.round();
+        ((v - r).abs() <= 1e-9 * r.abs().max(1.0) && (1.0..9.2e18).contains(&r)).then(|| format!("{}", r as u64))
+    };
     match key {
         QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => {
-            let unit = unit.strip_suffix("/s").or_else(|| unit.strip_suffix("ps")).unwrap_or(&unit);
-            let unit = unit.strip_suffix('b').unwrap_or(unit);
+            let unit = unit.strip_suffix("/s").unwrap_or(&unit);
+            // Bits (`Mbps`, `Mb/s`, `kbit`: a capital prefix before a
+            // small `b`, or `ps`/`bit`) are left to the user to convert
+            // knowingly: no hint. A `B`, an all-lowercase `kb`/`mb`/`gb`
+            // (as people write bytes) or no letter is bytes.
+            let lower = unit.to_ascii_lowercase();
+            let bits = lower.ends_with("ps") || lower.ends_with("bit") || lower.ends_with("bits");
+            let capital_b = |u: &str| u.len() >= 2 && u.ends_with('b') && u[..u.len() - 1].chars().any(|c| c.is_ascii_uppercase());
+            if bits || capital_b(unit) {
+                return None;
+            }
+            let prefix = unit.strip_suffix(['B', 'b']).unwrap_or(unit);
             // The decimal multiple, and the binary one a user may have meant.
-            let (scale, binary) = match unit {
+            let (scale, binary) = match prefix.to_ascii_lowercase().as_str() {
                 "" => (1.0, None),
                 "k" => (1e3, Some((1024.0, "KiB"))),
                 "m" => (1e6, Some((1048576.0, "MiB"))),
@@ -85,16 +101,17 @@ fn unit_reason(t: &str, key: QuotaKey) -> Option<String> {
                 "gi" => (1073741824.0, None),
                 _ => return None,
             };
-            let other = binary.map(|(b, name)| format!(" ({} for {digits} {name}/s)", say(number * b))).unwrap_or_default();
+            let value = whole(number * scale)?;
+            let other = binary
+                .and_then(|(b, name)| whole(number * b).map(|v| format!(" ({v} for {digits} {name}/s)")))
+                .unwrap_or_default();
             Some(format!(
-                "{} is a plain number of bytes per second (Double.parseDouble refuses units): type {}{other}.",
-                key.as_str(),
-                say(number * scale)
+                "{} is a plain number of bytes per second (Double.parseDouble refuses units): type {value}{other}.",
+                key.as_str()
             ))
         }
         QuotaKey::RequestPercentage if unit == "%" => Some(format!(
-            "request_percentage is a plain number, the percent of one broker thread (Double.parseDouble refuses '%'): type {}.",
-            say(number)
+            "request_percentage is a plain number, the percent of one broker thread (Double.parseDouble refuses '%'): type {digits}."
         )),
         _ => None,
     }
@@ -294,7 +311,14 @@ mod tests {
         assert!(produce("1.5mb").ends_with("type 1500000 (1572864 for 1.5 MiB/s)."), "{}", produce("1.5mb"));
         assert!(produce("500k").ends_with("type 500000 (512000 for 500 KiB/s)."), "{}", produce("500k"));
         assert!(produce("2MiB/s").ends_with("type 2097152."), "{}", produce("2MiB/s"));
-        assert!(produce("3 Mbps").ends_with("type 3000000 (3145728 for 3 MiB/s)."), "{}", produce("3 Mbps"));
+        // Bits, fractions of a byte, values past Long.MAX_VALUE: Kafka's message alone.
+        for bare in ["3 Mbps", "3Mb/s", "8 kbit", "1.0005k", "20000000000G"] {
+            assert_eq!(produce(bare), format!("Cannot parse quota configuration value for producer_byte_rate: {bare}"), "{bare}");
+        }
+        // Floating-point noise is not a fraction; a binary figure that is one is left out.
+        assert!(produce("1.001k").ends_with("type 1001."), "{}", produce("1.001k"));
+        assert!(produce("1.1MB").ends_with("type 1100000."), "{}", produce("1.1MB"));
+        assert!(produce("2_000 MB").starts_with("Cannot parse"), "{}", produce("2_000 MB"));
         assert!(p(QuotaKey::ConsumerByteRate, "1 GB").contains("consumer_byte_rate is a plain number of bytes per second"));
         assert_eq!(
             p(QuotaKey::RequestPercentage, "50%"),
