@@ -27,6 +27,9 @@ test('the one-sentence answer changes when the listener changes', async () => {
   // The answer says why, under the sentence: users/tenant-a cannot apply to User:ANONYMOUS.
   assert.match(await page.locator('#answer li.answer').first().getByTestId('answer-warning').innerText(),
     /User:ANONYMOUS, so a quota on a named user \(users\/<name>\) cannot apply to it/);
+  // Each quota type starts its own line on a wide screen too.
+  const lefts = await page.locator('#answer li.answer').first().locator('.answer-clause').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().left)));
+  assert.equal(new Set(lefts).size, 1, `clauses start at ${lefts}`);
   // Back to SASL: the same sentence as before.
   await page.getByLabel('Listener (security.protocol)').selectOption('SASL_PLAINTEXT');
   await page.waitForFunction(() => /users\/tenant-a \(rung 3\)/.test(document.querySelector('#answer li.answer')?.innerText ?? ''));
