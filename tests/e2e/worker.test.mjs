@@ -86,7 +86,7 @@ async function typeFive() {
   const tasks = (await page.evaluate(() => window.__longTasks)).map(Math.round);
   assert.ok(sawUpdating, 'the updating marker was shown while the worker computed');
   // The answer (computed on the page) and the run (from the worker) show 500012345.
-  assert.match(await page.locator('#answer').innerText(), /p000 \(User:tenant-0, client\.id app-0\): Produce: 500\.01 MB\/s/);
+  assert.match(await page.locator('#answer').innerText(), /p000 \(User:tenant-0, client\.id app-0\):\s+Produce: 500\.01 MB\/s/);
   assert.match(await budget.innerText(), /\(500\.01 MB\/s\)/);
   assert.equal(await page.getByTestId('sim-updating').isVisible(), false);
   assert.equal((await page.getByTestId('sim-updating').textContent()).trim(), '', 'the live region stays, empty');
