@@ -69,7 +69,7 @@ pub enum ErrorKind {
     /// A measurement window is out of range (samples, sample length, or
     /// their product).
     InvalidWindow,
-    /// A quota bound is 0 or below (or, for a token bucket, not finite).
+    /// A quota bound is negative.
     InvalidBound,
 }
 
@@ -355,15 +355,10 @@ impl fmt::Display for Error {
                 f,
                 "The quota window of {samples} samples of {window_ms} ms is too long: their total does not fit in 64-bit milliseconds."
             ),
-            // A quota sensor takes NaN and Infinity (as Kafka's does); only
-            // a token bucket's rate must also be finite.
-            Repr::BoundNotPositive { bound } if *bound <= 0.0 => write!(
-                f,
-                "The quota bound {bound} is not valid: it must be above zero."
-            ),
+            // A quota sensor takes NaN and Infinity as Kafka's does.
             Repr::BoundNotPositive { bound } => write!(
                 f,
-                "The quota bound {bound} is not valid: it must be a finite number above zero."
+                "The quota bound {bound} is not valid: it cannot be negative."
             ),
         }
     }
@@ -552,7 +547,7 @@ mod tests {
         assert_eq!(e.kind(), ErrorKind::InvalidBound);
         assert_eq!(
             e.to_string(),
-            "The quota bound -1 is not valid: it must be above zero."
+            "The quota bound -1 is not valid: it cannot be negative."
         );
     }
 

@@ -970,6 +970,20 @@ mod tests {
     }
 
     #[test]
+    fn a_nan_controller_mutation_rate_meters_and_never_throttles() {
+        // Kafka's TokenBucket with a NaN rate: its tokens become NaN, and
+        // `NaN < 0` is false, so neither mode ever throttles; the sensor exists.
+        const T0: i64 = 1_700_000_000_000;
+        let mut b = broker(&[(QuotaEntity::client_id("admin"), QuotaKey::ControllerMutationRate, f64::NAN)]);
+        let s = b.session("ANONYMOUS", "admin");
+        for (version, partitions) in [(6, 1_000_000), (6, 1), (5, 1_000_000)] {
+            let d = b.controller_mutation(&s, MutationRequest::CreateTopics, version, T0, partitions);
+            assert_eq!((d.error, d.throttle_ms), (None, 0), "v{version}");
+            assert!(d.admission.is_some(), "metered");
+        }
+    }
+
+    #[test]
     fn a_quota_update_reaches_the_live_sensors_with_their_samples() {
         let mut b = broker(&[(QuotaEntity::user("alice"), QuotaKey::ProducerByteRate, 2_000_000.0)]);
         let s = b.session("alice", "app");

@@ -116,15 +116,6 @@ impl Default for QuotaWindow {
 }
 
 
-/// Checks a quota bound: finite and above zero.
-pub(crate) fn check_bound(bound: f64) -> Result<f64, Error> {
-    if bound.is_finite() && bound > 0.0 {
-        Ok(bound)
-    } else {
-        Err(Error::bound_not_positive(bound))
-    }
-}
-
 /// Checks the bound of a quota sensor: 0 or above, or `NaN`. `NaN` and
 /// `Infinity` are quota values `kafka-configs.sh` and the broker's
 /// validation accept (`Double.parseDouble`; `ClientQuotaControlManager`
@@ -166,10 +157,12 @@ mod tests {
         assert_eq!(e, Error::window_too_long(3, i64::MAX / 2));
         assert_eq!(e.kind(), ErrorKind::InvalidWindow);
         assert!(QuotaWindow::try_new(u32::MAX, 1).is_err());
-        assert_eq!(check_bound(0.0).unwrap_err().kind(), ErrorKind::InvalidBound);
-        assert!(check_bound(f64::NAN).is_err());
-        assert!(check_bound(f64::INFINITY).is_err());
-        assert_eq!(check_bound(2.5), Ok(2.5));
+        assert_eq!(check_sensor_bound(-1.0).unwrap_err().kind(), ErrorKind::InvalidBound);
+        assert!(check_sensor_bound(f64::NEG_INFINITY).is_err());
+        assert!(check_sensor_bound(f64::NAN).unwrap().is_nan());
+        assert_eq!(check_sensor_bound(f64::INFINITY), Ok(f64::INFINITY));
+        assert_eq!(check_sensor_bound(0.0), Ok(0.0));
+        assert_eq!(check_sensor_bound(2.5), Ok(2.5));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The token bucket behind the controller-mutation quota
 //! (`controller_mutation_rate`).
 
-use super::config::{check_bound, QuotaWindow};
+use super::config::{check_sensor_bound, QuotaWindow};
 use crate::Error;
 use super::throttle::java_min;
 
@@ -49,11 +49,14 @@ impl TokenBucket {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidBound`](crate::ErrorKind::InvalidBound) when `rate_per_s` is not finite and above 0.
+    /// [`ErrorKind::InvalidBound`](crate::ErrorKind::InvalidBound) when `rate_per_s` is below 0. `NaN`
+    /// and `Infinity`, which Kafka's validation accepts for
+    /// `controller_mutation_rate`, give the bucket Java's arithmetic: its
+    /// tokens become `NaN`, never below 0, so it never throttles.
     pub fn try_new(window: QuotaWindow, rate_per_s: f64) -> Result<Self, Error> {
         Ok(TokenBucket {
             window,
-            rate_per_s: check_bound(rate_per_s)?,
+            rate_per_s: check_sensor_bound(rate_per_s)?,
             tokens: 0.0,
             last_update_ms: 0,
         })
@@ -89,10 +92,10 @@ impl TokenBucket {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidBound`](crate::ErrorKind::InvalidBound) when `rate_per_s` is not finite and above 0;
-    /// the bucket is left unchanged.
+    /// [`ErrorKind::InvalidBound`](crate::ErrorKind::InvalidBound) when `rate_per_s` is below 0; the
+    /// bucket is left unchanged.
     pub fn set_rate(&mut self, rate_per_s: f64) -> Result<(), Error> {
-        self.rate_per_s = check_bound(rate_per_s)?;
+        self.rate_per_s = check_sensor_bound(rate_per_s)?;
         Ok(())
     }
 

@@ -122,7 +122,9 @@ fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u
         _ if m.value == f64::INFINITY => out.push_str("; an Infinity quota is never exceeded"),
         // The controller-mutation quota is a token bucket (`TokenBucket`,
         // checked with `Quota.lowerBound(0)`): NaN tokens are never below 0.
-        QuotaType::ControllerMutation if m.value.is_nan() => out.push_str("; a NaN quota never throttles"),
+        QuotaType::ControllerMutation if m.value.is_nan() => {
+            out.push_str("; a NaN quota meters the client but never throttles it: the token bucket's tokens become NaN, never below 0")
+        }
         _ if m.value.is_nan() => {
             out.push_str("; a NaN quota meters the client but never delays it: every check fails with a throttle time of Math.round(NaN) = 0 ms")
         }
@@ -296,7 +298,8 @@ mod tests {
         let s: Scenario = serde_json::from_str(
             r#"{"topics": [{"name": "t"}],
                 "quotas": [{"entity": {"user": "a"}, "key": "producer_byte_rate", "value": "NaN"},
-                           {"entity": {"user": "a"}, "key": "request_percentage", "value": "Infinity"}],
+                           {"entity": {"user": "a"}, "key": "request_percentage", "value": "Infinity"},
+                           {"entity": {"user": "a"}, "key": "controller_mutation_rate", "value": "NaN"}],
                 "connections": [{"name": "c", "listener": "SASL_PLAINTEXT", "identity": "a", "client.id": "x"}]}"#,
         )
         .unwrap();
@@ -305,5 +308,6 @@ mod tests {
         assert!(text.contains("Produce: NaN B/s (NaN bytes/s) per broker from users/a (rung 3)"), "{text}");
         assert!(text.contains("a NaN quota meters the client but never delays it: every check fails with a throttle time of Math.round(NaN) = 0 ms."), "{text}");
         assert!(text.contains("an Infinity quota is never exceeded."), "{text}");
+        assert!(text.contains("a NaN quota meters the client but never throttles it: the token bucket's tokens become NaN, never below 0."), "{text}");
     }
 }
