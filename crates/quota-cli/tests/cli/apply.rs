@@ -148,7 +148,7 @@ fn exit_codes_distinguish_bad_input_from_usage() {
         .code(1)
         .stdout("")
         .stderr(
-            predicates::str::contains(format!("Line 1, column 101 of {}", bad.display())).and(
+            predicates::str::contains(format!("Line 1, column 120 of {}", bad.display())).and(
                 predicates::str::contains(
                     "Cannot parse quota configuration value for producer_byte_rate: fast",
                 ),

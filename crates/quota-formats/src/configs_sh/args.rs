@@ -344,6 +344,38 @@ pub(crate) fn parse(args: &[Word], mode: Mode) -> Result<Options, Error> {
     Ok(out)
 }
 
+/// Where each character of `value` stands in the input, for an argument
+/// written as `raw` (quotes kept; `raw_positions` has one position per
+/// character of it): the shell's quote removal (`'...'`, `"..."`, `\x`)
+/// applied to `raw` must end with `value` (an inline `--opt=value` word ends
+/// with it). `None` when it does not (a quoting this reader does not
+/// follow, such as `$'...'`), so callers fall back to the word's start.
+pub(crate) fn value_char_positions(raw: &str, raw_positions: &[Position], value: &str) -> Option<Vec<Position>> {
+    let chars: Vec<char> = raw.chars().collect();
+    if chars.len() != raw_positions.len() {
+        return None;
+    }
+    let mut out: Vec<(char, Position)> = Vec::with_capacity(chars.len());
+    let (mut single, mut double) = (false, false);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '\\' if !single && i + 1 < chars.len() && (!double || matches!(chars[i + 1], '$' | '`' | '"' | '\\')) => {
+                i += 1;
+                out.push((chars[i], raw_positions[i]));
+            }
+            _ => out.push((c, raw_positions[i])),
+        }
+        i += 1;
+    }
+    let n = value.chars().count();
+    let tail = out.get(out.len().checked_sub(n)?..)?;
+    tail.iter().map(|(c, _)| *c).eq(value.chars()).then(|| tail.iter().map(|(_, p)| *p).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -866,6 +866,15 @@ fn describe_filter(typed: &[(EntityType, Position)], names: &[Written]) -> Descr
     DescribeQuota { components }
 }
 
+/// The character index in `text` (an `--add-config` argument) of the last
+/// `key=value` pair's value, as `parse_add_config` read it; `None` when it
+/// cannot be found as written (brackets, spaces around `=`).
+fn value_position_in(text: &str, key: &str, value: &str) -> Option<usize> {
+    let pair = format!("{key}={value}");
+    let at = text.rfind(&pair)?;
+    Some(text[..at].chars().count() + key.chars().count() + 1)
+}
+
 /// What an `--alter` adds and deletes, with where each stands.
 struct ConfigChanges {
     /// `--add-config` pairs ([`parse_add_config`]).
@@ -896,14 +905,19 @@ fn config_changes(opts: &Options, start: Position) -> Result<ConfigChanges, Erro
     }
     let mut add: Vec<ConfigValue> = Vec::new();
     if let Some(occ) = opts.value_of(Opt::AddConfig)? {
-        for (key, value) in
-            parse_add_config(occ.value.as_deref().unwrap_or(""), occ.value_position)?
-        {
-            add.push(ConfigValue {
-                key,
-                value,
-                position: occ.value_position,
-            });
+        let text = occ.value.as_deref().unwrap_or("");
+        // Where each character of the argument stands, to place a pair's
+        // problem at its value (inside the quotes), not at the word's start.
+        let chars = occ
+            .raw_value
+            .as_deref()
+            .and_then(|raw| super::args::value_char_positions(raw, &occ.raw_positions, text));
+        for (key, value) in parse_add_config(text, occ.value_position)? {
+            let position = chars
+                .as_deref()
+                .and_then(|at| value_position_in(text, &key, &value).and_then(|i| at.get(i)).copied())
+                .unwrap_or(occ.value_position);
+            add.push(ConfigValue { key, value, position });
         }
     }
     let delete_occ = opts.values_of(Opt::DeleteConfig);

@@ -554,6 +554,30 @@ mod tests {
     }
 
     #[test]
+    fn a_value_kafka_cannot_parse_is_placed_at_the_value_inside_its_quotes() {
+        // Column of `abc` in each form: quoted, double-quoted with an escape,
+        // inline `--add-config=`, and the last of a repeated key.
+        for args in [
+            "--alter --entity-type users --entity-name u --add-config 'producer_byte_rate=abc'",
+            "--alter --entity-type users --entity-name u --add-config \"consumer_byte_rate=1,producer_byte_rate=abc\"",
+            "--alter --entity-type users --entity-name u --add-config=producer_byte_rate=abc",
+            "--alter --entity-type users --entity-name u --add-config 'producer_byte_rate=9,producer_byte_rate=abc'",
+        ] {
+            let text = format!("{BS} {args}");
+            let e = parse_command(&text, Mode::Strict).unwrap().apply(&mut QuotaStore::new()).unwrap_err();
+            assert_eq!(e.tool_stderr(), Some("Cannot parse quota configuration value for producer_byte_rate: abc"), "{args}");
+            let column = u32::try_from(text.rfind("abc").unwrap() + 1).unwrap();
+            assert_eq!(e.position, Position::new(1, column), "{args}");
+        }
+        // `$'...'` quoting is not followed: the word's start.
+        let text = format!("{BS} --alter --entity-type users --entity-name u --add-config $'producer_byte_rate=abc'");
+        if let Ok(c) = parse_command(&text, Mode::Strict) {
+            let e = c.apply(&mut QuotaStore::new()).unwrap_err();
+            assert!(e.position.column as usize <= text.find("producer").unwrap(), "{:?}", e.position);
+        }
+    }
+
+    #[test]
     fn an_unexpanded_variable_is_placed_at_its_dollar() {
         // The reviewer's runbook: eight lines before, `producer_byte_rate`
         // at column 73 and `$RATE` at column 92 of line 9.
