@@ -30,6 +30,21 @@ use crate::error::{position_of, Error, ErrorKind, Position};
 use crate::interchange::{by_entity, type_combination, DescribedQuota, Export, QuotaImport};
 
 /// A Java string literal for `s`.
+/// `v` as a Java source literal of type `double`: `2000000.0`, or
+/// `Double.NaN`, `Double.POSITIVE_INFINITY`, `Double.NEGATIVE_INFINITY` (the
+/// printed `NaN` and `Infinity` of `Double.toString` are not literals).
+fn java_double_literal(v: f64) -> String {
+    if v.is_nan() {
+        "Double.NaN".to_owned()
+    } else if v == f64::INFINITY {
+        "Double.POSITIVE_INFINITY".to_owned()
+    } else if v == f64::NEG_INFINITY {
+        "Double.NEGATIVE_INFINITY".to_owned()
+    } else {
+        java_double_to_string(v)
+    }
+}
+
 fn java_string(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
@@ -110,7 +125,7 @@ pub fn export(store: &QuotaStore) -> Export {
                 format!(
                     "                new ClientQuotaAlteration.Op(\"{}\", {})",
                     k.as_str(),
-                    java_double_to_string(*v)
+                    java_double_literal(*v)
                 )
             })
             .collect();
@@ -425,9 +440,16 @@ impl Reader<'_> {
             } else {
                 let literal = value.trim_start_matches("(double)").trim().replace('_', "");
                 let literal = literal.trim_end_matches(['L', 'l']);
+                // The Double constants the writer uses for values Kafka accepts.
+                let constant = match value.trim_start_matches("(double)").trim() {
+                    "Double.NaN" => Some(f64::NAN),
+                    "Double.POSITIVE_INFINITY" => Some(f64::INFINITY),
+                    "Double.NEGATIVE_INFINITY" => Some(f64::NEG_INFINITY),
+                    _ => None,
+                };
                 Some(
-                    parse_double(literal)
-                        .filter(|x| x.is_finite())
+                    constant
+                        .or_else(|| parse_double(literal).filter(|x| x.is_finite()))
                         .ok_or_else(|| {
                             self.unresolved(pos, value, &format!("the value of {key_name}"))
                         })?,
@@ -635,6 +657,26 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn nan_and_infinity_are_written_as_double_constants_and_read_back() {
+        assert_eq!(java_double_literal(f64::NAN), "Double.NaN");
+        assert_eq!(java_double_literal(f64::INFINITY), "Double.POSITIVE_INFINITY");
+        assert_eq!(java_double_literal(2e6), "2000000.0");
+        let mut store = quota_engine::store::QuotaStore::new();
+        crate::configs_sh::run_script(
+            "kafka-configs.sh --bootstrap-server b:9092 --alter --entity-type users --entity-name a --add-config producer_byte_rate=NaN,request_percentage=Infinity",
+            crate::configs_sh::Mode::Strict,
+            &mut store,
+        );
+        let code = export(&store).text;
+        assert!(code.contains(r#"new ClientQuotaAlteration.Op("producer_byte_rate", Double.NaN)"#), "{code}");
+        assert!(code.contains(r#"new ClientQuotaAlteration.Op("request_percentage", Double.POSITIVE_INFINITY)"#), "{code}");
+        assert!(!code.contains(", NaN)") && !code.contains(", Infinity)"), "{code}");
+        // The reader takes the constants back.
+        let back = parse(&code).unwrap();
+        assert!(format!("{back:?}").contains("NaN"), "{back:?}");
+    }
+
     use super::*;
 
     #[test]
