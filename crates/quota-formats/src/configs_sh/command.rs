@@ -141,6 +141,25 @@ pub(crate) fn entity_type_word(t: EntityType) -> &'static str {
     }
 }
 
+/// Whether char `at` of `raw` (a word as written) is inside single quotes,
+/// where the shell expands nothing (double quotes and `\` escapes followed).
+fn in_single_quotes(raw: &str, at: usize) -> bool {
+    let (mut single, mut double, mut escaped) = (false, false, false);
+    for c in raw.chars().take(at) {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match c {
+            '\\' if !single => escaped = true,
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            _ => {}
+        }
+    }
+    single
+}
+
 /// Finds unexpanded shell variables and template placeholders in a word as
 /// written: `$NAME`, `${...}`, `$(...)`, `` `...` ``, `$1`, `{{ ... }}`.
 pub(crate) fn find_variables(raw: &str) -> Vec<String> {
@@ -208,13 +227,25 @@ fn check_variables(opts: &Options, notes: &mut Vec<String>) -> Result<(), Error>
     let mut contexts: Vec<&'static str> = Vec::new();
     let mut first: Option<Position> = None;
     let mut harmless: Vec<String> = Vec::new();
+    // `$` inside single quotes in an entity name: the shell passes it as
+    // written, so it is part of the name (`--entity-name 'a$b'` is `a$b`).
+    let mut literal: Vec<String> = Vec::new();
     let mut seen = |occ_raw: &str,
                     raw_positions: &[Position],
                     context: &'static str,
                     word_start: Position,
                     names: &mut Vec<String>,
                     contexts: &mut Vec<&'static str>| {
-        let vars = find_variables_at(occ_raw);
+        let mut vars = find_variables_at(occ_raw);
+        if context == "the entity name" {
+            vars.retain(|(at, v)| {
+                let quoted = v.starts_with('$') && in_single_quotes(occ_raw, *at);
+                if quoted && !literal.contains(v) {
+                    literal.push(v.clone());
+                }
+                !quoted
+            });
+        }
         let Some((at, _)) = vars.first() else {
             return;
         };
@@ -263,6 +294,14 @@ fn check_variables(opts: &Options, notes: &mut Vec<String>) -> Result<(), Error>
             &mut names,
             &mut contexts,
         );
+    }
+    if !literal.is_empty() {
+        notes.push(format!(
+            "{} in single quotes in the entity name: the shell does not expand {}, so the name holds {} as written.",
+            literal.join(", "),
+            if literal.len() == 1 { "it" } else { "them" },
+            if literal.len() == 1 { "it" } else { "them" }
+        ));
     }
     if !harmless.is_empty() {
         notes.push(format!(

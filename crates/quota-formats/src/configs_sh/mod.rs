@@ -578,6 +578,29 @@ mod tests {
     }
 
     #[test]
+    fn a_dollar_in_a_single_quoted_entity_name_is_part_of_the_name() {
+        let run = |args: &str| {
+            let mut store = QuotaStore::new();
+            let out = run_script(&format!("{BS} {args}"), Mode::Strict, &mut store);
+            (out.into_iter().next().unwrap(), store)
+        };
+        let (o, store) = run("--alter --entity-type users --entity-name 'a$b' --add-config producer_byte_rate=1000");
+        assert!(o.result.is_ok(), "{:?}", o.result);
+        assert!(o.notes.iter().any(|n| n == "$b in single quotes in the entity name: the shell does not expand it, so the name holds it as written."), "{:?}", o.notes);
+        assert!(format!("{store:?}").contains("a$b"), "{store:?}");
+        // Unquoted or double-quoted, the shell would expand it: refused.
+        for args in [
+            "--alter --entity-type users --entity-name \"a$b\" --add-config producer_byte_rate=1000",
+            "--alter --entity-type users --entity-name a$b --add-config producer_byte_rate=1000",
+            // A value in single quotes is never a number Kafka reads: still named.
+            "--alter --entity-type users --entity-name a --add-config 'producer_byte_rate=$RATE'",
+        ] {
+            let (o, _) = run(args);
+            assert!(matches!(o.result.unwrap_err().kind, ErrorKind::UnexpandedVariables { .. }), "{args}");
+        }
+    }
+
+    #[test]
     fn an_unexpanded_variable_is_placed_at_its_dollar() {
         // The reviewer's runbook: eight lines before, `producer_byte_rate`
         // at column 73 and `$RATE` at column 92 of line 9.
