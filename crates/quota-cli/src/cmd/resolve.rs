@@ -440,6 +440,12 @@ fn limit_text(key: QuotaKey, value: f64) -> String {
         key.unit(UnitLabel::PerBroker)
     );
     match key {
+        // Values Kafka accepts that never delay anyone (its sensor takes
+        // them as they are: `value <= NaN` is false with a 0 ms throttle, a
+        // NaN token bucket never goes below 0, Infinity is never exceeded).
+        QuotaKey::ControllerMutationRate if value.is_nan() => format!("{kafka} (NaN: metered, never throttles)"),
+        _ if value.is_nan() => format!("{kafka} (NaN: metered, never delays: every check fails with a 0 ms throttle)"),
+        _ if value == f64::INFINITY => format!("{kafka} (Infinity: never exceeded)"),
         _ if !value.is_finite() => kafka,
         QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate | QuotaKey::RequestPercentage => {
             format!("{kafka} ({})", human_value(key, value))

@@ -399,3 +399,15 @@ fn a_quota_one_edit_away_is_named_on_stderr() {
     );
     assert!(!String::from_utf8(out.stdout).unwrap().contains("did you mean"));
 }
+
+#[test]
+fn a_nan_or_infinite_quota_is_said_to_never_delay() {
+    let (report, code) = run(
+        &["resolve", "--quotas", "-", "--listener", "SASL_PLAINTEXT", "--user", "a"],
+        Some("kafka-configs.sh --bootstrap-server b:9092 --alter --entity-type users --entity-name a --add-config producer_byte_rate=NaN,request_percentage=Infinity,controller_mutation_rate=NaN\n"),
+    );
+    assert_eq!(code, 0, "{report}");
+    assert!(report.contains("producer_byte_rate        NaN bytes/s per broker (NaN: metered, never delays: every check fails with a 0 ms throttle) from users/a (rung 3)"), "{report}");
+    assert!(report.contains("Infinity % of one broker thread (Infinity: never exceeded)"), "{report}");
+    assert!(report.contains("controller_mutation_rate  NaN partition mutations/s (NaN: metered, never throttles) from users/a (rung 3)"), "{report}");
+}
