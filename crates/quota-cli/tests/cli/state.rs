@@ -147,7 +147,7 @@ fn resolve_and_convert_read_the_state_file_apply_writes() {
         .assert()
         .success()
         .stdout(predicates::str::contains(
-            "  producer_byte_rate        NaN bytes/s per broker from users/erin (rung 3);",
+            "  producer_byte_rate        NaN bytes/s per broker (NaN: metered, never delays: every check fails with a 0 ms throttle) from users/erin (rung 3);",
         ));
 
     // convert reads it, detected or with --from json, into any format.
