@@ -491,7 +491,7 @@ impl PrincipalBuilder {
                  handshake: the connection gets no principal.",
             )),
             (_, Some(dn)) => {
-                if dn.contains(", ") || dn.contains(" =") || dn.contains("= ") {
+                if spaced_separator(dn) {
                     warnings.push(format!(
                         "The DN '{dn}' has spaces around ',' or '=': Kafka reads the certificate's DN in RFC 2253 \
                          form (no such spaces), so rules are matched against that form; type it that way."
@@ -619,8 +619,43 @@ fn wrong_identity(listener: &str, wanted: &str, got: &Identity) -> PrincipalErro
     )
 }
 
+/// Whether `dn` has a space next to an unescaped `,` or `=`, which the RFC
+/// 2253 form Kafka reads (`X500Principal.getName()`) never has; a space
+/// after an escaped comma (`O=Example\, Inc.`) is part of a value.
+fn spaced_separator(dn: &str) -> bool {
+    let chars: Vec<char> = dn.chars().collect();
+    let mut escaped = false;
+    for (i, &c) in chars.iter().enumerate() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match c {
+            '\\' => escaped = true,
+            ',' | '=' => {
+                let before = i > 0 && chars[i - 1] == ' ' && !(i > 1 && chars[i - 2] == '\\');
+                let after = chars.get(i + 1) == Some(&' ');
+                if before || after {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn only_spaces_at_unescaped_separators_are_warned_about() {
+        assert!(spaced_separator("CN=app, O=Acme"));
+        assert!(spaced_separator("CN = app,O=Acme"));
+        assert!(!spaced_separator("CN=my-user,OU=eng,O=Example\\, Inc.,C=US"));
+        assert!(!spaced_separator("CN=app,O=Acme Corp"));
+        assert!(!spaced_separator("CN=a\\=b,O=x"));
+    }
+
     use super::*;
 
     fn conn(listener: Listener, identity: Identity) -> Connection {
