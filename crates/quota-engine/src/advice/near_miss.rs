@@ -195,7 +195,7 @@ fn why(kind: MissKind, part: EntityType, written: &str, actual: &str) -> String 
             "it names the certificate's CN ({written:?}), but no ssl.principal.mapping.rules rule maps the DN, so the principal is the whole DN {actual:?}"
         ),
         MissKind::FullDn => format!(
-            "it names the whole DN ({written:?}), but ssl.principal.mapping.rules map the certificate to the principal {actual:?}"
+            "it names a whole certificate DN ({written:?}), but the principal is {actual:?}: the name the connection authenticated with (a SASL name, or the DN as ssl.principal.mapping.rules map it), and Kafka compares the whole name"
         ),
         MissKind::UserPrefix => format!(
             "it is written with the principal type ({written:?}); the entity name is the principal name alone ({actual:?}), without \"User:\""
@@ -404,7 +404,15 @@ mod tests {
         let s = store(&[QuotaEntity::user("my-app")]);
         assert_eq!(one(&s, "CN=my-app,OU=x", "c").kind, MissKind::CnOnly);
         let s = store(&[QuotaEntity::user("CN=my-app,OU=x")]);
-        assert_eq!(one(&s, "my-app", "c").kind, MissKind::FullDn);
+        let m = one(&s, "my-app", "c");
+        assert_eq!(m.kind, MissKind::FullDn);
+        // True whether my-app is a SASL name or a mapped DN: no claim that
+        // a certificate was mapped.
+        assert!(
+            m.reason.contains("but the principal is \"my-app\": the name the connection authenticated with (a SASL name, or the DN as ssl.principal.mapping.rules map it)"),
+            "{}",
+            m.reason
+        );
     }
 
     #[test]
