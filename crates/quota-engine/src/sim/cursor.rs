@@ -103,10 +103,9 @@ impl SensorTrack {
         let Ok(window) = QuotaWindow::try_new(self.samples_kept, self.sample_window_ms) else {
             return recorded();
         };
-        let started = self.samples.partition_point(|s| s.start_ms <= at_ms);
-        let kept = &self.samples[started.saturating_sub(window.samples() as usize + 1)..started];
-        let filling = kept.last().is_some_and(|s| s.last_event_ms > at_ms);
-        let capped = self.samples.len() as u32 >= SERIES_CAP && started == self.samples.len();
+        let (kept, filling) = self.ring_at(at_ms);
+        // Past the samples the track keeps, the ring is not known.
+        let capped = self.samples.len() as u32 >= SERIES_CAP && at_ms >= self.samples.last().map_or(0.0, |s| s.start_ms);
         if kept.is_empty() || filling || capped {
             return recorded();
         }
@@ -117,6 +116,19 @@ impl SensorTrack {
             rate.record(s.last_event_ms as i64, s.sum);
         }
         Some(rate.measure_with_window(at_ms as i64))
+    }
+
+    /// Kafka's ring of samples at `at_ms`: the last `quota.window.num` + 1
+    /// samples started by then (older ones were overwritten; obsolete ones
+    /// among these are purged when measured), and whether the newest still
+    /// receives records after `at_ms` (its recorded sum is not yet its
+    /// value then). Shared by [`SensorTrack::measured_at`] and
+    /// [`SensorTrack::samples_at`], so the rate and the bars read the same
+    /// samples.
+    fn ring_at(&self, at_ms: f64) -> (&[super::timeline::SampleWindow], bool) {
+        let started = self.samples.partition_point(|s| s.start_ms <= at_ms);
+        let kept = &self.samples[started.saturating_sub(self.samples_kept as usize + 1)..started];
+        (kept, kept.last().is_some_and(|s| s.last_event_ms > at_ms))
     }
 
     /// The measured rate over the run as `(ms, rate per second)` points for
@@ -171,9 +183,8 @@ impl SensorTrack {
         let at = at_ms;
         let size = self.sample_window_ms as f64;
         let span = size * f64::from(self.samples_kept);
-        let started = self.samples.partition_point(|s| s.start_ms <= at);
-        let ring = self.samples_kept as usize + 1;
-        let mut bars: Vec<SampleBar> = self.samples[started.saturating_sub(ring)..started]
+        let (kept, filling) = self.ring_at(at);
+        let mut bars: Vec<SampleBar> = kept
             .iter()
             .filter(|s| s.last_event_ms > at || at - s.last_event_ms < span)
             .map(|s| SampleBar {
@@ -182,7 +193,6 @@ impl SensorTrack {
                 current: s.start_ms + size > at,
             })
             .collect();
-        let filling = started > 0 && self.samples[started - 1].last_event_ms > at;
         if filling {
             let others: f64 = bars.iter().rev().skip(1).map(|b| b.sum).sum();
             if let Some(cur) = bars.last_mut() {

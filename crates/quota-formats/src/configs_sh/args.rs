@@ -344,18 +344,15 @@ pub(crate) fn parse(args: &[Word], mode: Mode) -> Result<Options, Error> {
     Ok(out)
 }
 
-/// Where each character of `value` stands in the input, for an argument
-/// written as `raw` (quotes kept; `raw_positions` has one position per
-/// character of it): the shell's quote removal (`'...'`, `"..."`, `\x`)
-/// applied to `raw` must end with `value` (an inline `--opt=value` word ends
-/// with it). `None` when it does not (a quoting this reader does not
-/// follow, such as `$'...'`), so callers fall back to the word's start.
-pub(crate) fn value_char_positions(raw: &str, raw_positions: &[Position], value: &str) -> Option<Vec<Position>> {
+/// The shell's quote removal of a word as written (`'...'`, `"..."`, `\x`;
+/// in double quotes `\` escapes only `$`, `` ` ``, `"` and `\`): each
+/// character the program receives, with its char index in `raw` and whether
+/// it stood inside single quotes, where the shell expands nothing. The
+/// values themselves come from `shell-words` ([`super::script::split_words`]);
+/// this adds where each character was written.
+pub(crate) fn unquoted_chars(raw: &str) -> Vec<(char, usize, bool)> {
     let chars: Vec<char> = raw.chars().collect();
-    if chars.len() != raw_positions.len() {
-        return None;
-    }
-    let mut out: Vec<(char, Position)> = Vec::with_capacity(chars.len());
+    let mut out = Vec::with_capacity(chars.len());
     let (mut single, mut double) = (false, false);
     let mut i = 0;
     while i < chars.len() {
@@ -365,15 +362,30 @@ pub(crate) fn value_char_positions(raw: &str, raw_positions: &[Position], value:
             '"' if !single => double = !double,
             '\\' if !single && i + 1 < chars.len() && (!double || matches!(chars[i + 1], '$' | '`' | '"' | '\\')) => {
                 i += 1;
-                out.push((chars[i], raw_positions[i]));
+                out.push((chars[i], i, false));
             }
-            _ => out.push((c, raw_positions[i])),
+            _ => out.push((c, i, single)),
         }
         i += 1;
     }
+    out
+}
+
+/// Where each character of `value` stands in the input, for an argument
+/// written as `raw` (`raw_positions` has one position per character of it):
+/// the quote removal of `raw` ([`unquoted_chars`]) must end with `value`
+/// (an inline `--opt=value` word ends with it). `None` when it does not (a
+/// quoting this reader does not follow, such as `$'...'`), so callers fall
+/// back to the word's start.
+pub(crate) fn value_char_positions(raw: &str, raw_positions: &[Position], value: &str) -> Option<Vec<Position>> {
+    let out = unquoted_chars(raw);
     let n = value.chars().count();
     let tail = out.get(out.len().checked_sub(n)?..)?;
-    tail.iter().map(|(c, _)| *c).eq(value.chars()).then(|| tail.iter().map(|(_, p)| *p).collect())
+    tail.iter()
+        .map(|(c, _, _)| *c)
+        .eq(value.chars())
+        .then(|| tail.iter().map(|(_, i, _)| raw_positions.get(*i).copied()).collect::<Option<Vec<_>>>())
+        .flatten()
 }
 
 #[cfg(test)]

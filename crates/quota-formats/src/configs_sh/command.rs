@@ -142,22 +142,9 @@ pub(crate) fn entity_type_word(t: EntityType) -> &'static str {
 }
 
 /// Whether char `at` of `raw` (a word as written) is inside single quotes,
-/// where the shell expands nothing (double quotes and `\` escapes followed).
+/// where the shell expands nothing ([`super::args::unquoted_chars`]).
 fn in_single_quotes(raw: &str, at: usize) -> bool {
-    let (mut single, mut double, mut escaped) = (false, false, false);
-    for c in raw.chars().take(at) {
-        if escaped {
-            escaped = false;
-            continue;
-        }
-        match c {
-            '\\' if !single => escaped = true,
-            '\'' if !double => single = !single,
-            '"' if !single => double = !double,
-            _ => {}
-        }
-    }
-    single
+    super::args::unquoted_chars(raw).iter().any(|(_, i, single)| *i == at && *single)
 }
 
 /// Finds unexpanded shell variables and template placeholders in a word as

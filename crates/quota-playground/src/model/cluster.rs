@@ -10,7 +10,7 @@
 //! brokers that meter it.
 
 use quota_engine::resolve::UNLIMITED_BOUND;
-use quota_engine::sim::{ClientKind, Timeline};
+use quota_engine::sim::{ClientKind, SensorTrack, Timeline};
 use quota_engine::QuotaType;
 
 use super::{count_of, fmt_bytes, fmt_rate};
@@ -134,12 +134,12 @@ impl ClientTable {
 
 fn client_at(t: &Timeline, row: &ClientRow, sensors: &[u32], secs: f64, cursor: f64) -> ClientRow {
     let c = row;
-    let qt = if c.kind == ClientKind::Producer { QuotaType::Produce } else { QuotaType::Fetch };
+    let kind = if c.kind == ClientKind::Producer { "produce" } else { "fetch" };
     let (avg_rate, brokers) = (c.avg_rate, c.brokers);
-    // The budget of this client's kind on a broker it used.
-    let per_broker = sensors
+    // The budgets of this client's kind on the brokers it used.
+    let tracks: Vec<&SensorTrack> = sensors.iter().filter_map(|i| t.sensors.get(*i as usize)).collect();
+    let per_broker = tracks
         .iter()
-        .filter_map(|i| t.sensors.get(*i as usize))
         .map(|s| s.bound_at(cursor))
         .filter(|b| *b < UNLIMITED_BOUND)
         .reduce(f64::max);
@@ -154,7 +154,7 @@ fn client_at(t: &Timeline, row: &ClientRow, sensors: &[u32], secs: f64, cursor: 
     let limit = per_broker.map(|l| l * brokers.max(1) as f64);
     // A quota changed during the run (a set_quota event): the run's average
     // is not held against the quota at the cursor.
-    let changed = sensors.iter().filter_map(|i| t.sensors.get(*i as usize)).any(|s| !s.bound_changes.is_empty());
+    let changed = tracks.iter().any(|s| !s.bound_changes.is_empty());
     let moved = match limit {
         _ if changed => format!("{moved} (the quota changed during the run; the rate chart shows each bound in its time)"),
         Some(l) if avg_rate > l * 1.1 => format!(
@@ -175,18 +175,16 @@ fn client_at(t: &Timeline, row: &ClientRow, sensors: &[u32], secs: f64, cursor: 
             fmt_rate(limit),
             if brokers == 1 { "one broker".to_owned() } else { "no broker".to_owned() }
         ),
-        // A NaN quota (which Kafka accepts) meters the client but never
-        // delays it.
-        None if sensors.iter().filter_map(|i| t.sensors.get(*i as usize)).any(|s| s.bound_at(cursor).is_nan()) => format!(
-            "{}: a NaN {} quota applies, which meters it but never delays it; it went through {}. {moved}.",
-            c.name,
-            if qt == QuotaType::Produce { "produce" } else { "fetch" },
-            count_of(brokers as u64, "broker", "brokers")
-        ),
         None => format!(
-            "{}: no {} quota applies; it went through {}. {moved}.",
+            "{}: {}; it went through {}. {moved}.",
             c.name,
-            if qt == QuotaType::Produce { "produce" } else { "fetch" },
+            // A NaN quota (which Kafka accepts) meters the client but never
+            // delays it.
+            if tracks.iter().any(|s| s.bound_at(cursor).is_nan()) {
+                format!("a NaN {kind} quota applies, which meters it but never delays it")
+            } else {
+                format!("no {kind} quota applies")
+            },
             count_of(brokers as u64, "broker", "brokers")
         ),
     };

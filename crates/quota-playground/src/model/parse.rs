@@ -59,62 +59,38 @@ fn separator_reason(t: &str, key: Option<&str>) -> Option<String> {
 
 /// Why Kafka refuses `t` (already trimmed) as the value of `key` when it is
 /// a number with a unit (`2 MB/s`, `2MiB`, `500k`, `50%`): the plain
-/// number to type instead, said after Kafka's own message: Kafka's byte rates are bytes per second and
-/// `request_percentage` a percent, each a bare `Double.parseDouble` number.
-/// Decimal units (`k`, `kB`, `M`, `MB`, `G`, `GB`) are powers of 1000, binary
-/// ones (`KiB`, `MiB`, `GiB`) powers of 1024; `/s`, `ps` and `B` are
-/// optional. `None` for anything else.
+/// number to type instead, said after Kafka's own message. The unit is read
+/// as the advice panel reads a wanted limit ([`quota_engine::advice::parse_wanted`]:
+/// k, M, G powers of 1000, Ki, Mi, Gi powers of 1024, an optional `B` and
+/// `/s`, `%` for `request_percentage`), and the number must be one Kafka
+/// then accepts; for a decimal prefix the binary figure is offered too.
+/// `None` for anything else (bits such as `Mb` or `Mbps` included).
 fn unit_reason(t: &str, key: QuotaKey) -> Option<String> {
-    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).filter(|i| *i > 0)?;
-    let (digits, rest) = t.split_at(split);
-    let number: f64 = digits.parse().ok()?;
-    let unit: String = rest.chars().filter(|c| !c.is_whitespace()).collect();
-    // A whole number Kafka's LONG check takes, with floating-point noise
-    // (1.001 × 1000) rounded away; `None` for a fraction or a value past
-    // Long.MAX_VALUE.
-    let whole = |v: f64| {
-        let r = v.round();
-        ((v - r).abs() <= 1e-9 * r.abs().max(1.0) && (1.0..9.2e18).contains(&r)).then(|| format!("{}", r as u64))
-    };
-    match key {
-        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => {
-            let unit = unit.strip_suffix("/s").unwrap_or(&unit);
-            // Bits (`Mbps`, `Mb/s`, `kbit`: a capital prefix before a
-            // small `b`, or `ps`/`bit`) are left to the user to convert
-            // knowingly: no hint. A `B`, an all-lowercase `kb`/`mb`/`gb`
-            // (as people write bytes) or no letter is bytes.
-            let lower = unit.to_ascii_lowercase();
-            let bits = lower.ends_with("ps") || lower.ends_with("bit") || lower.ends_with("bits");
-            let capital_b = |u: &str| u.len() >= 2 && u.ends_with('b') && u[..u.len() - 1].chars().any(|c| c.is_ascii_uppercase());
-            if bits || capital_b(unit) {
-                return None;
-            }
-            let prefix = unit.strip_suffix(['B', 'b']).unwrap_or(unit);
-            // The decimal multiple, and the binary one a user may have meant.
-            let (scale, binary) = match prefix.to_ascii_lowercase().as_str() {
-                "" => (1.0, None),
-                "k" => (1e3, Some((1024.0, "KiB"))),
-                "m" => (1e6, Some((1048576.0, "MiB"))),
-                "g" => (1e9, Some((1073741824.0, "GiB"))),
-                "ki" => (1024.0, None),
-                "mi" => (1048576.0, None),
-                "gi" => (1073741824.0, None),
-                _ => return None,
-            };
-            let value = whole(number * scale)?;
-            let other = binary
-                .and_then(|(b, name)| whole(number * b).map(|v| format!(" ({v} for {digits} {name}/s)")))
-                .unwrap_or_default();
-            Some(format!(
-                "{} is a plain number of bytes per second (Double.parseDouble refuses units): type {value}{other}.",
-                key.as_str()
-            ))
-        }
-        QuotaKey::RequestPercentage if unit == "%" => Some(format!(
-            "request_percentage is a plain number, the percent of one broker thread (Double.parseDouble refuses '%'): type {digits}."
-        )),
-        _ => None,
-    }
+    let value = quota_engine::advice::parse_wanted(key, t).ok()?;
+    // 1.001 × 1000 is 1000.9999999999999: say the number the user meant.
+    let say = |v: f64| if (v - v.round()).abs() < 1e-6 { format!("{}", v.round()) } else { format!("{v}") };
+    let bytes = matches!(key, QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate);
+    let unit = t.trim_end_matches("/s").trim_end_matches('B').trim_end();
+    let binary = ["k", "K", "M", "G"].iter().find(|p| unit.ends_with(**p)).and_then(|p| {
+        let number = unit.strip_suffix(*p)?.trim_end();
+        let prefix = if *p == "k" { "K" } else { p };
+        let v = quota_engine::advice::parse_wanted(key, &format!("{number}{prefix}iB")).ok()?;
+        Some(format!(" ({} for {number} {prefix}iB/s)", say(v)))
+    });
+    Some(if bytes {
+        format!(
+            "{} is a plain number of bytes per second (Double.parseDouble refuses units): type {}{}.",
+            key.as_str(),
+            say(value),
+            binary.unwrap_or_default()
+        )
+    } else {
+        format!(
+            "{} is a plain number, the percent of one broker thread (Double.parseDouble refuses '%'): type {}.",
+            key.as_str(),
+            say(value)
+        )
+    })
 }
 
 /// Parses a finite number typed by the user as Java's `Double.parseDouble`
@@ -308,15 +284,16 @@ mod tests {
              (Double.parseDouble refuses units): type 2000000 (2097152 for 2 MiB/s)."
         );
         assert!(produce("2MB/s").ends_with("type 2000000 (2097152 for 2 MiB/s)."), "{}", produce("2MB/s"));
-        assert!(produce("1.5mb").ends_with("type 1500000 (1572864 for 1.5 MiB/s)."), "{}", produce("1.5mb"));
+        assert!(produce("1.5MB").ends_with("type 1500000 (1572864 for 1.5 MiB/s)."), "{}", produce("1.5MB"));
         assert!(produce("500k").ends_with("type 500000 (512000 for 500 KiB/s)."), "{}", produce("500k"));
         assert!(produce("2MiB/s").ends_with("type 2097152."), "{}", produce("2MiB/s"));
         // Bits, fractions of a byte, values past Long.MAX_VALUE: Kafka's message alone.
         for bare in ["3 Mbps", "3Mb/s", "8 kbit", "1.0005k", "20000000000G"] {
             assert_eq!(produce(bare), format!("Cannot parse quota configuration value for producer_byte_rate: {bare}"), "{bare}");
         }
-        // Floating-point noise is not a fraction; a binary figure that is one is left out.
-        assert!(produce("1.001k").ends_with("type 1001."), "{}", produce("1.001k"));
+        // The values Kafka accepts, read as the advice panel reads them; a
+        // binary figure that is a fraction of a byte (1.1 MiB) is left out.
+        assert!(produce("2.5k").ends_with("type 2500 (2560 for 2.5 KiB/s)."), "{}", produce("2.5k"));
         assert!(produce("1.1MB").ends_with("type 1100000."), "{}", produce("1.1MB"));
         assert!(produce("2_000 MB").starts_with("Cannot parse"), "{}", produce("2_000 MB"));
         assert!(p(QuotaKey::ConsumerByteRate, "1 GB").contains("consumer_byte_rate is a plain number of bytes per second"));
