@@ -24,10 +24,13 @@ const jsonPath = join(dist, 'oembed.json');
 const htmlPath = join(dist, 'index.html');
 const o = JSON.parse(await readFile(jsonPath, 'utf8'));
 const html = await readFile(htmlPath, 'utf8');
-const discovery = /(<link rel="alternate" type="application\/json\+oembed" href=")[^"]*"/;
-if (!discovery.test(html)) { console.error(`${htmlPath} has no oEmbed discovery <link>.`); process.exit(1); }
+// The discovery <link> in any attribute order, its href quoted or not (a
+// release build's index.html is minified: `href=oembed.json`).
+const discovery = /<link\b[^>]*\btype=["']?application\/json\+oembed\b[^>]*>/;
+const href = /\bhref=(?:"[^"]*"|'[^']*'|[^\s>]+)/;
+if (!discovery.test(html) || !href.test(html.match(discovery)[0])) { console.error(`${htmlPath} has no oEmbed discovery <link>.`); process.exit(1); }
 o.provider_url = abs(o.provider_url);
 o.html = o.html.replace(/src="([^"]*)"/, (_, src) => `src="${abs(src.replaceAll('&amp;', '&')).replaceAll('&', '&amp;')}"`);
 await writeFile(jsonPath, JSON.stringify(o, null, 2) + '\n');
-await writeFile(htmlPath, html.replace(discovery, `$1${abs('oembed.json')}"`));
+await writeFile(htmlPath, html.replace(discovery, (link) => link.replace(href, `href="${abs('oembed.json')}"`)));
 console.log(`oembed.json and index.html now point at ${url.href}`);
