@@ -2,7 +2,7 @@
 // follows the listener, and a very long identity does not widen the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openApp, shot } from './harness.mjs';
+import { serve, launch, openApp, permalink, shot } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -38,11 +38,35 @@ test('the one-sentence answer changes when the listener changes', async () => {
   await context.close();
 });
 
+test('the answer ends with the connection_creation_rate of the connection\'s source address, in the embed too', async () => {
+  // The default scenario has no ips/ quota: its connection from 127.0.0.1 is not rate-limited.
+  const { page, errors, context } = await openApp(browser, server.url);
+  assert.match(await firstAnswer(page), /Connections from 127\.0\.0\.1: unlimited\./);
+  // An ips/<default> quota of 5 and a connection from ::1 with a quota on the same address written in full.
+  const scenario = {
+    quotas: [
+      { entity: { ip: null }, key: 'connection_creation_rate', value: 5 },
+      { entity: { ip: '0:0:0:0:0:0:0:1' }, key: 'connection_creation_rate', value: 2 },
+    ],
+    connections: [
+      { name: 'far', listener: 'SASL_PLAINTEXT', identity: 'a', 'client.id': 'x', ip: '10.0.0.7' },
+      { name: 'local', listener: 'SASL_PLAINTEXT', identity: 'a', 'client.id': 'x', ip: '::1' },
+    ],
+  };
+  await page.goto(`${server.url}?embed=answer&readonly#${await permalink(scenario)}`);
+  await page.waitForSelector('body[data-first-render-ms]');
+  const answers = await page.locator('#answer li.answer').allInnerTexts();
+  assert.match(answers[0], /Connections from 10\.0\.0\.7: 5\.0 new connections\/s per broker from ips\/<default>, the default for every address without an ips\/ quota of its own\./);
+  assert.match(answers[1], /Connections from ::1: 2\.0 new connections\/s per broker from ips\/0:0:0:0:0:0:0:1, the same address written another way/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('360 px: a 280-character DN and a 150-character client.id fit the viewport', async () => {
   const { page, errors, context } = await openApp(browser, server.url, { viewport: { width: 360, height: 800 } });
   // On a phone each quota type of the answer starts its own line.
   const clauses = await page.locator('#answer li.answer').first().locator('.answer-clause').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().left)));
-  assert.equal(clauses.length, 4);
+  assert.equal(clauses.length, 5);
   assert.equal(new Set(clauses).size, 1, `clauses start at ${clauses}`);
   await page.getByLabel('Listener (security.protocol)').selectOption('SSL');
   const dn = 'CN=' + 'a'.repeat(120) + ',OU=' + 'platform-engineering-'.repeat(6) + ',O=Example Corporation Limited,L=Somewhere,C=GB';

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 
 use quota_engine::resolve::Resolution;
 use quota_engine::sim::{Scenario, Workload};
-use quota_engine::{java_double_to_string, QuotaKey, QuotaType};
+use quota_engine::{java_double_to_string, EntityName, QuotaEntity, QuotaKey, QuotaType};
 
 use super::{fmt_rate, Analysis};
 
@@ -24,8 +24,9 @@ pub struct Answer {
     pub connection: String,
     /// `User:tenant-a, client.id app-1`, or why there is no principal.
     pub who: String,
-    /// One clause per quota type, in [`QuotaType::ALL`] order; empty when
-    /// the connection has no principal.
+    /// One clause per quota type, in [`QuotaType::ALL`] order, then the
+    /// `connection_creation_rate` of the connection's source address;
+    /// empty when the connection has no principal.
     pub clauses: Vec<String>,
     /// The brokers that lead a partition this connection's clients use
     /// (`None` when it has no client).
@@ -151,6 +152,44 @@ fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u
     out
 }
 
+/// The clause for the connection's source address: the
+/// `connection_creation_rate` that applies to new connections from `ip`
+/// on each broker (`rate` from [`Analysis::ip_rate`], `None` =
+/// unlimited), e.g. "Connections from 10.0.0.1: 2.0 new connections/s per
+/// broker from ips/<default>, the default for every address without an
+/// ips/ quota of its own."
+///
+/// Kafka checks it when a broker accepts a socket, before any
+/// authentication (`ConnectionQuotas.recordIpConnectionMaybeThrottle`,
+/// core/src/main/scala/kafka/network/SocketServer.scala), and hands the
+/// quota over as an `Int` (`ClientQuotaMetadataManager.handleIpQuota`:
+/// `quotaValue.map(_.toInt)`), so NaN, which the validation lets through,
+/// becomes 0.
+fn ip_clause(ip: &str, rate: Option<(QuotaEntity, f64)>) -> String {
+    let Some((entity, v)) = rate else {
+        return format!("Connections from {ip}: unlimited.");
+    };
+    let mut out = format!(
+        "Connections from {ip}: {} new connections/s per broker from {}",
+        java_double_to_string(v),
+        super::entity_path(&entity)
+    );
+    match &entity {
+        QuotaEntity::Ip(EntityName::Default) => out.push_str(", the default for every address without an ips/ quota of its own"),
+        QuotaEntity::Ip(EntityName::Named(name)) if name != ip => {
+            out.push_str(", the same address written another way (Kafka compares addresses, not text)")
+        }
+        _ => {}
+    }
+    // The validation takes whole numbers only (an INT config) but lets NaN
+    // through, which the Int conversion makes 0.
+    if v.is_nan() {
+        out.push_str("; Kafka uses it as the Int 0, so every new connection from this address is refused (closed after one quota window)");
+    }
+    out.push('.');
+    out
+}
+
 /// A sentence when the scenario's events change quotas or leaders during
 /// the run: the answers describe the start.
 pub fn events_note(scenario: &Scenario) -> Option<String> {
@@ -190,6 +229,7 @@ pub fn first_answers(scenario: &Scenario, analysis: &Analysis, n: usize) -> Vec<
                     clauses: rs
                         .iter()
                         .map(|r| clause(r, &analysis.sharers(scenario, i, r.quota_type), leading, scenario.brokers.count, burst_ms))
+                        .chain([ip_clause(&c.ip, analysis.ip_rate(scenario, &c.ip))])
                         .collect(),
                     leading_brokers: leading,
                 },
@@ -233,7 +273,7 @@ mod tests {
             a[0].sentence(),
             "app (User:tenant-a, client.id app-1): Produce: 2 MB/s (2000000.0 bytes/s) per broker from users/tenant-a (rung 3), \
              shared by all connections of user tenant-a, whatever their client-id (here: other); 2 MB/s per broker × 3 brokers leading its partitions ≈ at most 6 MB/s sustained for the cluster (each broker first lets a burst of about 10 s of quota through). \
-             Fetch: unlimited. Requests: unlimited. Controller mutations: unlimited."
+             Fetch: unlimited. Requests: unlimited. Controller mutations: unlimited. Connections from 127.0.0.1: unlimited."
         );
         // Without a workload, no cluster figure.
         assert_eq!(a[1].leading_brokers, None);
@@ -309,5 +349,31 @@ mod tests {
         assert!(text.contains("a NaN quota meters the client but never delays it: every check fails with a throttle time of Math.round(NaN) = 0 ms."), "{text}");
         assert!(text.contains("an Infinity quota is never exceeded."), "{text}");
         assert!(text.contains("a NaN quota meters the client but never throttles it: the token bucket's tokens become NaN, never below 0."), "{text}");
+    }
+
+    #[test]
+    fn the_source_address_gets_its_connection_creation_rate() {
+        let with = |quotas: &str, ip: &str| {
+            let s: Scenario = serde_json::from_str(&format!(
+                r#"{{"quotas": [{quotas}],
+                    "connections": [{{"name": "c", "listener": "SASL_PLAINTEXT", "identity": "a", "client.id": "x", "ip": "{ip}"}}]}}"#
+            ))
+            .unwrap();
+            let a = answers(&s, &Analysis::new(&s));
+            a[0].clauses.last().cloned().unwrap()
+        };
+        assert_eq!(with("", "10.0.0.1"), "Connections from 10.0.0.1: unlimited.");
+        assert_eq!(
+            with(r#"{"entity": {"ip": null}, "key": "connection_creation_rate", "value": 5}"#, "10.0.0.1"),
+            "Connections from 10.0.0.1: 5.0 new connections/s per broker from ips/<default>, the default for every address without an ips/ quota of its own."
+        );
+        // Kafka compares addresses (InetAddress), not text.
+        assert_eq!(
+            with(r#"{"entity": {"ip": "0:0:0:0:0:0:0:1"}, "key": "connection_creation_rate", "value": 2}"#, "::1"),
+            "Connections from ::1: 2.0 new connections/s per broker from ips/0:0:0:0:0:0:0:1, the same address written another way (Kafka compares addresses, not text)."
+        );
+        // quotaValue.map(_.toInt): NaN, which the validation lets through, is 0.
+        let nan = with(r#"{"entity": {"ip": "10.0.0.1"}, "key": "connection_creation_rate", "value": "NaN"}"#, "10.0.0.1");
+        assert!(nan.contains("Kafka uses it as the Int 0, so every new connection from this address is refused"), "{nan}");
     }
 }
