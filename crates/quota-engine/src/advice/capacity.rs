@@ -66,10 +66,10 @@ pub fn request_capacity(percent: f64, settings: &BrokerSettings) -> RequestCapac
     let exceeds = percent > capacity;
     let threads_worth = percent / 100.0;
     let summary = format!(
-        "request_percentage={} is {} thread(s) worth of time per quota window, {:.1} % of one broker's capacity of {} % ((num.io.threads {} + num.network.threads {}) x 100 %); each broker enforces it on its own.",
+        "request_percentage={} is {} thread(s) worth of time per quota window, {} % of one broker's capacity of {} % ((num.io.threads {} + num.network.threads {}) x 100 %); each broker enforces it on its own.",
         java_double_to_string(percent),
         trim_number(threads_worth),
-        share * 100.0,
+        crate::resolve::human::fixed(share * 100.0, 1),
         java_double_to_string(capacity),
         settings.num_io_threads,
         settings.num_network_threads,
@@ -93,10 +93,10 @@ pub fn request_capacity(percent: f64, settings: &BrokerSettings) -> RequestCapac
     }
 }
 
-/// A number without a trailing `.0`, two decimals at most.
+/// A number without a trailing `.0`, two decimals at most (Java's form
+/// from 10^15 on).
 fn trim_number(v: f64) -> String {
-    let s = format!("{v:.2}");
-    s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    crate::resolve::human::trim_number(v, 2)
 }
 
 /// A byte rate per broker and for the cluster.
@@ -196,6 +196,13 @@ mod tests {
         assert!(c.summary.contains("18.2 %"), "{}", c.summary);
         // Exactly at capacity is not above it.
         assert!(!request_capacity(1100.0, &BrokerSettings::default()).exceeds_capacity);
+    }
+
+    #[test]
+    fn an_absurd_percentage_reads_in_java_form_not_hundreds_of_digits() {
+        let c = request_capacity(1e308, &BrokerSettings::default());
+        assert!(c.summary.starts_with("request_percentage=1.0E308 is 1.0E306 thread(s) worth of time per quota window, 9.09090909090909E306 % of one broker's capacity"), "{}", c.summary);
+        assert!(c.summary.len() < 300, "{}", c.summary);
     }
 
     #[test]

@@ -56,9 +56,23 @@ pub fn human_value(key: QuotaKey, value: f64) -> String {
     }
 }
 
-/// `value` with at most `decimals` decimals and no trailing zeros (`2`, `1.5`).
-fn trim_number(value: f64, decimals: usize) -> String {
-    let s = format!("{value:.decimals$}");
+/// `value` with `decimals` decimals (`{:.2}`), except from 10^15 on, where
+/// decimals mean nothing: Java's form (`1.0E306`, not 307 digits for an
+/// absurd quota that Kafka accepts).
+pub(crate) fn fixed(value: f64, decimals: usize) -> String {
+    if value.abs() >= 1e15 {
+        return crate::java_double_to_string(value);
+    }
+    format!("{value:.decimals$}")
+}
+
+/// `value` with at most `decimals` decimals and no trailing zeros (`2`,
+/// `1.5`); from 10^15 on, Java's form ([`fixed`]).
+pub(crate) fn trim_number(value: f64, decimals: usize) -> String {
+    let s = fixed(value, decimals);
+    if s.contains('E') {
+        return s;
+    }
     let s = if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_owned()
     } else {
@@ -191,6 +205,15 @@ mod tests {
             "1.02 MB/s = 1000 KiB/s"
         );
         assert_eq!(human_value(QuotaKey::ProducerByteRate, f64::NAN), "NaN");
+    }
+
+    #[test]
+    fn huge_values_read_in_java_form_not_hundreds_of_digits() {
+        assert_eq!(human_value(QuotaKey::RequestPercentage, 1e308), "1.0E306 threads' time");
+        assert_eq!(human_value(QuotaKey::ProducerByteRate, 1e300), "1.0E288 TB/s");
+        assert_eq!(human_value(QuotaKey::ControllerMutationRate, 2.5e20), "2.5E20 partition mutations/s");
+        // Below 10^15 the plain form stays.
+        assert_eq!(human_value(QuotaKey::RequestPercentage, 1e16), "100000000000000 threads' time");
     }
 
     #[test]

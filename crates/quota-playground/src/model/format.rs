@@ -79,6 +79,11 @@ pub fn fmt_bytes(b: f64) -> String {
     } else {
         return format!("{b:.0} B");
     };
+    // From 10^15 on (an absurd quota Kafka accepts, 1e300), Java's form,
+    // not hundreds of digits.
+    if v.abs() >= 1e15 {
+        return format!("{} {u}", quota_engine::java_double_to_string(v));
+    }
     let s = format!("{v:.2}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     format!("{s} {u}")
@@ -150,6 +155,10 @@ mod tests {
             ["kafka.server:", "type=", "Fetch,", "user=", "tenant-a:", "byte-rate"]
         );
         assert_eq!(count_of(0, "client", "clients"), "0 clients");
+        // An absurd quota Kafka accepts reads in Java's form, not 292 digits.
+        let huge = fmt_rate(1e300);
+        assert!(huge.starts_with("1.0") && huge.ends_with("E291 GB/s") && huge.len() < 30, "{huge}");
+        assert_eq!(fmt_rate(2.5e6), "2.5 MB/s");
         assert_eq!(count_of(2, "broker", "brokers"), "2 brokers");
     }
 }
