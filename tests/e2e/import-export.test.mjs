@@ -127,6 +127,33 @@ test('garbage and a bad value: the message says where, and the text stays', asyn
   await context.close();
 });
 
+test('a runbook with one failing command imports the others and lists the one left out, placed', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  const box = page.getByLabel('Quotas to import (any format)');
+  const runbook = [
+    'kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1000000 --entity-type users --entity-name team-a',
+    'kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=lots --entity-type users --entity-name team-b',
+    'kafka-configs.sh --bootstrap-server b:9092 --alter --add-config consumer_byte_rate=3000000 --entity-type users --entity-name team-c',
+  ].join('\n');
+  await box.fill(runbook);
+  await page.getByTestId('import-ready').filter({ hasText: '2 quota values for 2 entities' }).waitFor();
+  assert.match(await page.getByTestId('import-skipped').locator('p.msg').innerText(), /^1 command fails and is left out; the others are imported/);
+  const skipped = page.getByTestId('import-skipped-command');
+  assert.equal(await skipped.count(), 1);
+  assert.equal(await skipped.getAttribute('data-line'), '2');
+  assert.match(await skipped.innerText(), /Line 2, column \d+: .*lots/);
+  assert.equal(await page.getByTestId('import-button').isDisabled(), false);
+  await page.getByTestId('import-button').click();
+  await page.getByTestId('import-result').filter({ hasText: '1 command that fails was left out, as running the runbook would.' }).waitFor();
+  const list = await page.getByTestId('quota-list').innerText();
+  assert.match(list, /users\/team-a/);
+  assert.match(list, /users\/team-c/);
+  assert.doesNotMatch(list, /users\/team-b/);
+  assert.equal(await box.inputValue(), runbook, 'the text stays as typed');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the import/export module loads only when its panel comes into view', async () => {
   const { page, errors, context } = await openApp(browser, server.url);
   const requested = [];

@@ -286,13 +286,18 @@ pub struct Imported {
     /// What was read but not imported, or imported with a caveat, one
     /// sentence each, with where.
     pub notes: Vec<(Position, String)>,
+    /// The `kafka-configs.sh` commands that failed and were skipped, each
+    /// with the error the tool would print for it ([`import_runbook`]
+    /// only; always empty from [`import`]).
+    pub skipped: Vec<Error>,
 }
 
 /// Reads `text` as `format` into a fresh store.
 ///
 /// `kafka-configs.sh` commands run in [`Mode::Import`] (real runbooks); the
-/// first command that fails stops the import. Every other format is read
-/// whole and then applied with Kafka's validation.
+/// first command that fails stops the import ([`import_runbook`] skips it
+/// instead). Every other format is read whole and then applied with
+/// Kafka's validation.
 ///
 /// # Errors
 ///
@@ -301,13 +306,41 @@ pub struct Imported {
 /// for a value Kafka refuses. Strimzi and Terraform need the `yaml` and
 /// `hcl` features; without them they are [`ErrorKind::Unsupported`].
 pub fn import(text: &str, format: Format) -> Result<Imported, Error> {
+    import_with(text, format, false)
+}
+
+/// [`import`], except that a `kafka-configs.sh` command that fails is
+/// skipped and the others still run, as a runbook run line by line does
+/// against a cluster: each command is its own `AlterClientQuotas` request,
+/// and Kafka applies the ones it accepts. The failed commands are in
+/// [`Imported::skipped`], in order. Other formats are read as [`import`]
+/// reads them (a file is one unit).
+///
+/// # Errors
+///
+/// As [`import`]; for `kafka-configs.sh`, only when no command could be
+/// applied (the first command's error).
+pub fn import_runbook(text: &str, format: Format) -> Result<Imported, Error> {
+    import_with(text, format, true)
+}
+
+fn import_with(text: &str, format: Format, skip_failed: bool) -> Result<Imported, Error> {
     let mut store = QuotaStore::new();
     let mut notes = Vec::new();
+    let mut skipped = Vec::new();
     let lines = match format {
         Format::ConfigsSh => {
+            let mut applied = 0usize;
             for outcome in configs_sh::run_script(text, Mode::Import, &mut store) {
                 notes.extend(outcome.notes.into_iter().map(|n| (outcome.position, n)));
-                outcome.result?;
+                match outcome.result {
+                    Ok(_) => applied += 1,
+                    Err(e) if skip_failed => skipped.push(e),
+                    Err(e) => return Err(e),
+                }
+            }
+            if applied == 0 && !skipped.is_empty() {
+                return Err(skipped.swap_remove(0));
             }
             if notes.is_empty()
                 && store.is_empty()
@@ -358,6 +391,7 @@ pub fn import(text: &str, format: Format) -> Result<Imported, Error> {
         format,
         store,
         notes,
+        skipped,
     })
 }
 
@@ -477,5 +511,26 @@ mod tests {
         assert!(text.contains("--entity-default"), "{text}");
         let back = import(&text, Format::ConfigsSh).unwrap();
         assert_eq!(back.store, store);
+    }
+
+    #[test]
+    fn a_runbook_import_skips_the_commands_kafka_refuses_and_keeps_the_rest() {
+        let text = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'producer_byte_rate=1024' --entity-type users --entity-name a\n\
+                    kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'producer_byte_rate=abc' --entity-type users --entity-name b\n\
+                    kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'consumer_byte_rate=2048' --entity-type users --entity-name c\n";
+        // import stops at the first failed command.
+        let e = import(text, Format::ConfigsSh).unwrap_err();
+        assert_eq!(e.position.line, 2);
+        // import_runbook runs every command, as the script would.
+        let got = import_runbook(text, Format::ConfigsSh).unwrap();
+        assert_eq!(got.skipped.len(), 1);
+        assert_eq!(got.skipped[0].position.line, 2);
+        let value = |user: &str, key| got.store.get(&QuotaEntity::user(user)).and_then(|m| m.get(&key)).copied();
+        assert_eq!(value("a", QuotaKey::ProducerByteRate), Some(1024.0));
+        assert_eq!(value("c", QuotaKey::ConsumerByteRate), Some(2048.0));
+        assert_eq!(value("b", QuotaKey::ProducerByteRate), None);
+        // Nothing applied: the first command's error, as import gives it.
+        let bad = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'producer_byte_rate=abc' --entity-type users --entity-name b\n";
+        assert_eq!(import_runbook(bad, Format::ConfigsSh).unwrap_err(), import(bad, Format::ConfigsSh).unwrap_err());
     }
 }

@@ -94,6 +94,11 @@ pub enum ImportPreview {
         /// What the importer noted (read but not imported, or with a
         /// caveat), placed.
         notes: Vec<Placed>,
+        /// The `kafka-configs.sh` commands that fail, placed with the
+        /// tool's error: the import leaves them out and keeps the others,
+        /// as running the runbook line by line would
+        /// ([`detect::import_runbook`]).
+        skipped: Vec<Placed>,
     },
 }
 
@@ -142,8 +147,13 @@ pub fn preview(text: &str) -> ImportPreview {
             }
         }
     };
-    match detect::import(text, detected.format) {
+    match detect::import_runbook(text, detected.format) {
         Ok(imported) => ImportPreview::Ready {
+            skipped: imported
+                .skipped
+                .into_iter()
+                .map(|e| placed(text, e.position.line, e.position.column, e.to_string()))
+                .collect(),
             quotas: settings_of(&imported.store),
             notes: imported
                 .notes
@@ -223,8 +233,10 @@ pub const MAX_SCENARIO_QUOTAS: usize = model::MAX_QUOTAS;
 
 pub use crate::model::import_limit;
 
-/// The sentence shown after an import.
-pub fn import_summary(format: Format, applied: u32, refused: u32, replace: bool) -> String {
+/// The sentence shown after an import: `applied` and `refused` values
+/// ([`apply_quotas`]), and the `skipped` commands that failed
+/// ([`ImportPreview::Ready`]).
+pub fn import_summary(format: Format, applied: u32, refused: u32, skipped: usize, replace: bool) -> String {
     let mut s = format!(
         "{} {applied} quota value{} from {}.",
         if replace {
@@ -239,6 +251,13 @@ pub fn import_summary(format: Format, applied: u32, refused: u32, replace: bool)
         s.push_str(&format!(
             " {refused} value{} refused by Kafka's validation and left out.",
             if refused == 1 { " was" } else { "s were" }
+        ));
+    }
+    if skipped > 0 {
+        s.push_str(&format!(
+            " {skipped} command{} that fail{} left out, as running the runbook would.",
+            if skipped == 1 { "" } else { "s" },
+            if skipped == 1 { "s was" } else { " were" }
         ));
     }
     s
@@ -668,7 +687,9 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
         }];
         assert_eq!(apply_quotas(&mut merged, &bad, false), (0, 1));
         assert_eq!(merged, once);
-        assert!(import_summary(Format::ConfigsSh, 5, 1, false).contains("1 value was refused"));
+        assert!(import_summary(Format::ConfigsSh, 5, 1, 0, false).contains("1 value was refused"));
+        assert!(import_summary(Format::ConfigsSh, 5, 0, 2, false).ends_with("2 commands that fail were left out, as running the runbook would."));
+        assert!(import_summary(Format::ConfigsSh, 5, 0, 1, false).ends_with("1 command that fails was left out, as running the runbook would."));
     }
 
     /// `distinct` imported values like a big runbook's, then the first

@@ -7,6 +7,11 @@
 //! dropped silently. A scenario file converted `--to json` keeps its whole
 //! scenario; from any other format `--to json` gives a scenario holding
 //! only the quotas. FILE may also be the state file `apply --state` writes.
+//!
+//! A kafka-configs.sh runbook is read command by command, as `resolve`
+//! reads it: a command that fails is left out and named on stderr
+//! (`warning: FILE:LINE: ...`), the others are converted, and the exit code
+//! is 4; `--strict` refuses such a runbook (exit code 1, nothing printed).
 
 use std::path::PathBuf;
 
@@ -15,8 +20,8 @@ use quota_engine::java_double_to_string;
 use quota_formats::detect::{export, Format};
 use quota_formats::scenario;
 
-use super::resolve::{quotas_from_text, read_text, FormatArg, TargetArg};
-use super::{EXIT_BAD_INPUT, EXIT_OK};
+use super::resolve::{quotas_skipping, read_text, FormatArg, TargetArg};
+use super::{EXIT_ANSWERED_WITH_SKIPS, EXIT_BAD_INPUT, EXIT_OK};
 
 /// Arguments of `kafka-quota convert`.
 #[derive(Debug, Args)]
@@ -30,6 +35,10 @@ pub(crate) struct ConvertArgs {
     /// The quotas to convert (`-` = standard input).
     #[arg(value_name = "FILE")]
     pub(crate) file: PathBuf,
+    /// Refuse a kafka-configs.sh runbook with a failing command (exit code
+    /// 1) instead of converting the other commands (exit code 4).
+    #[arg(long)]
+    pub(crate) strict: bool,
 }
 
 /// Runs `convert`; returns the exit code.
@@ -66,12 +75,21 @@ pub(crate) fn run(args: &ConvertArgs) -> u8 {
             };
         }
     }
-    let store = match quotas_from_text(&name, &text, args.from) {
+    let (store, skipped) = match quotas_skipping(&name, &text, args.from, args.strict, "the output is written without it") {
         Ok(s) => s,
         Err(m) => {
             errln!("{m}");
             return EXIT_BAD_INPUT;
         }
+    };
+    let done = if skipped.is_empty() {
+        EXIT_OK
+    } else {
+        errln!(
+            "kafka-quota: {} of {name} skipped; the output holds the other commands' quotas (exit code 4; --strict refuses such a file).",
+            if skipped.len() == 1 { "1 command".to_owned() } else { format!("{} commands", skipped.len()) },
+        );
+        EXIT_ANSWERED_WITH_SKIPS
     };
     match export(&store, to) {
         Ok(out) => {
@@ -98,7 +116,7 @@ pub(crate) fn run(args: &ConvertArgs) -> u8 {
                 return EXIT_BAD_INPUT;
             }
             out!("{}", out.text);
-            EXIT_OK
+            done
         }
         Err(e) => {
             match &e.kind {

@@ -193,7 +193,7 @@ pub(crate) fn quotas_from_text(
 
 /// A runbook command that failed and was left out of the quotas.
 #[derive(Debug, serde::Serialize)]
-struct SkippedLine {
+pub(crate) struct SkippedLine {
     /// The file as named on the command line (`<stdin>` for `-`).
     file: String,
     /// The line the command starts on (1-based).
@@ -204,33 +204,46 @@ struct SkippedLine {
     reason: String,
 }
 
-/// Reads `--quotas` for `resolve`. A kafka-configs.sh runbook runs command
-/// by command as `apply --mode import` does (quota-formats `run_script`):
-/// a failing command changes nothing and the others still apply; the
-/// failures are returned, to be named on stderr. Every other format, and
-/// every format with `strict`, is read whole by [`quotas_from_text`] and
-/// the first problem refuses the file. `Err` is the message for stderr;
-/// it is also the answer when no command of the runbook could be applied.
+/// Reads `--quotas` for `resolve`: [`quotas_skipping`] of the file.
 fn load_for_resolve(
     path: &Path,
     format: Option<FormatArg>,
     strict: bool,
 ) -> Result<(QuotaStore, Vec<SkippedLine>), String> {
     let (name, text) = read_text(path)?;
+    quotas_skipping(&name, &text, format, strict, "the answer is given without it")
+}
+
+/// The quotas of `text` (file `name`), as `resolve` and `convert` read
+/// them. A kafka-configs.sh runbook runs command by command as `apply
+/// --mode import` does (quota-formats `run_script`): a failing command
+/// changes nothing and the others still apply; each failure is named on
+/// stderr (`warning: FILE:LINE: this command is skipped, {without}: ...`)
+/// and returned. Every other format, and every format with `strict`, is
+/// read whole by [`quotas_from_text`] and the first problem refuses the
+/// file. `Err` is the message for stderr; it is also the answer when no
+/// command of the runbook could be applied.
+pub(crate) fn quotas_skipping(
+    name: &str,
+    text: &str,
+    format: Option<FormatArg>,
+    strict: bool,
+    without: &str,
+) -> Result<(QuotaStore, Vec<SkippedLine>), String> {
     let is_runbook = match format {
         Some(f) => f == FormatArg::ConfigsSh,
         None => {
-            !crate::state::is_state_file(&text)
-                && detect(&text).is_ok_and(|d| d.format == Format::ConfigsSh)
+            !crate::state::is_state_file(text)
+                && detect(text).is_ok_and(|d| d.format == Format::ConfigsSh)
         }
     };
-    if strict || !is_runbook || parse_script(&text, Mode::Import).is_empty() {
-        return quotas_from_text(&name, &text, format).map(|s| (s, Vec::new()));
+    if strict || !is_runbook || parse_script(text, Mode::Import).is_empty() {
+        return quotas_from_text(name, text, format).map(|s| (s, Vec::new()));
     }
     let mut store = QuotaStore::new();
     let mut skipped = Vec::new();
     let mut applied = 0usize;
-    for outcome in run_script(&text, Mode::Import, &mut store) {
+    for outcome in run_script(text, Mode::Import, &mut store) {
         for note in &outcome.notes {
             errln!("note: {name}:{}: {note}", outcome.position.line);
         }
@@ -244,7 +257,7 @@ fn load_for_resolve(
                     .map_or(full.as_str(), |(_, r)| r)
                     .to_owned();
                 skipped.push(SkippedLine {
-                    file: name.clone(),
+                    file: name.to_owned(),
                     line: e.position.line,
                     column: e.position.column,
                     reason,
@@ -258,12 +271,12 @@ fn load_for_resolve(
             .map(|s| format!(" The first: line {}: {}", s.line, s.reason))
             .unwrap_or_default();
         return Err(format!(
-            "kafka-quota: no command of {name} could be applied, so there are no quotas to resolve against.{first}"
+            "kafka-quota: no command of {name} could be applied, so it gives no quotas.{first}"
         ));
     }
     for s in &skipped {
         errln!(
-            "warning: {}:{}: this command is skipped, the answer is given without it: {}",
+            "warning: {}:{}: this command is skipped, {without}: {}",
             s.file,
             s.line,
             s.reason

@@ -411,3 +411,22 @@ fn a_nan_or_infinite_quota_is_said_to_never_delay() {
     assert!(report.contains("Infinity % of one broker thread (Infinity: never exceeded)"), "{report}");
     assert!(report.contains("controller_mutation_rate  NaN partition mutations/s (NaN: metered, never throttles) from users/a (rung 3)"), "{report}");
 }
+
+#[test]
+fn convert_reads_a_runbook_as_resolve_does_and_strict_refuses_it() {
+    let (report, code) = run(&["convert", "--to", "describe", "-"], Some(BAD_RUNBOOK));
+    assert_eq!(code, 4, "{report}");
+    // The good commands are written; the failing ones are named on stderr.
+    assert!(report.contains("Quota configs for user-principal 'alice' are producer_byte_rate=1.0E7"), "{report}");
+    assert!(report.contains("Quota configs for the default client-id are request_percentage=200.0"), "{report}");
+    assert!(
+        report.contains("warning: <stdin>:3: this command is skipped, the output is written without it:"),
+        "{report}"
+    );
+    assert!(report.contains("warning: <stdin>:4: this command is skipped"), "{report}");
+    assert!(report.contains("kafka-quota: 2 commands of <stdin> skipped"), "{report}");
+    // --strict: the first failure, nothing on stdout.
+    let (strict, code) = run(&["convert", "--strict", "--to", "describe", "-"], Some(BAD_RUNBOOK));
+    assert_eq!(code, 1, "{strict}");
+    assert!(strict.contains("--- stdout\n--- stderr\nLine 3, column"), "{strict}");
+}

@@ -179,7 +179,7 @@ fn import_box() -> Html {
         );
         Callback::from(move |_: MouseEvent| {
             if let ImportPreview::Ready {
-                detected, quotas, ..
+                detected, quotas, skipped, ..
             } = &*preview
             {
                 // Applied once, here: the reducer takes the result as it is.
@@ -190,6 +190,7 @@ fn import_box() -> Html {
                     detected.format,
                     applied,
                     refused,
+                    skipped.len(),
                     *replace,
                 )));
             }
@@ -235,6 +236,7 @@ fn import_box() -> Html {
             detected,
             quotas,
             notes,
+            skipped,
         } => {
             let entities = {
                 let mut e: Vec<_> = quotas.iter().map(|q| &q.entity).collect();
@@ -250,6 +252,16 @@ fn import_box() -> Html {
                             { format!("Ready: {} quota value{} for {} entit{}.", quotas.len(), if quotas.len() == 1 { "" } else { "s" },
                                 entities, if entities == 1 { "y" } else { "ies" }) }
                         </p>
+                        if !skipped.is_empty() {
+                            <div class="notes" data-testid="import-skipped">
+                                <p class="msg warn" role="note">
+                                    { format!("{} command{} fail{} and {} left out; the others are imported, as running the runbook line by line would apply them:",
+                                        skipped.len(), if skipped.len() == 1 { "" } else { "s" }, if skipped.len() == 1 { "s" } else { "" },
+                                        if skipped.len() == 1 { "is" } else { "are" }) }
+                                </p>
+                                { for skipped.iter().map(|n| placed_view(n, "error", "import-skipped-command", goto.clone())) }
+                            </div>
+                        }
                         <details class="data" data-testid="import-list">
                             <summary>{ "What would be imported" }</summary>
                             <ul class="import-list">
