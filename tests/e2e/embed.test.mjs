@@ -355,6 +355,23 @@ test('the full page reads a #text= link too: its scenario, or its problems above
   await context.close();
 });
 
+test('at 390 px the listing scrolls to the caret of a problem far along a long line', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const bad = "kafka-configs.sh --bootstrap-server broker-1.kafka.internal.example.com:9092 --alter --add-config 'producer_byte_rate=abc' --entity-type users --entity-name bob";
+  await page.goto(`${playground.url}?embed=answer#text=${encodeURIComponent(bad)}`);
+  await page.getByTestId('text-problems').waitFor({ timeout: 30000 });
+  assert.match(await page.getByTestId('text-problem').first().innerText(), /^Line 1, column (\d+):/);
+  const column = Number(/column (\d+)/.exec(await page.getByTestId('text-problem').first().innerText())[1]);
+  assert.ok(column > 60, `column ${column}: far enough along to be off a phone's screen`);
+  const box = await page.getByTestId('text-listing').boundingBox();
+  const mark = await page.locator('.caret-mark').first().boundingBox();
+  assert.ok(mark.x >= box.x && mark.x + mark.width <= box.x + box.width, `the caret at ${mark.x} px is outside the listing (${box.x}..${box.x + box.width})`);
+  const widths = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: window.innerWidth }));
+  assert.ok(widths.doc <= widths.view, JSON.stringify(widths));
+  await context.close();
+});
+
 test('theme="auto" follows MkDocs Material (body[data-md-color-scheme]) and a class on <html>', async () => {
   await writeFile(join(docsDir, 'material.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
     <script src="${playground.url}kafka-quota-embed.js" defer></script></head><body data-md-color-scheme="slate">

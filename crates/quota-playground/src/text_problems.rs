@@ -252,11 +252,29 @@ pub(crate) fn text_problems(p: &Props) -> Html {
     let e = &p.errors;
     let rows = listing(&e.text, &e.problems);
     let more = e.problems.len().saturating_sub(SHOWN_PROBLEMS);
+    // A long line scrolls inside the listing: bring the first caret into
+    // view (centred), so a phone shows the place, not the line's start.
+    let listing_ref = use_node_ref();
+    {
+        let listing_ref = listing_ref.clone();
+        use_effect_with(p.errors.clone(), move |_| {
+            if let Some(pre) = listing_ref.cast::<web_sys::HtmlElement>() {
+                let mark = pre.query_selector(".caret-mark").ok().flatten();
+                if let Some(mark) = mark.and_then(|m| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(m).ok()) {
+                    // The listing is `position: relative`: offsetLeft is within it.
+                    let left = mark.offset_left() - pre.client_width() / 2;
+                    pre.set_scroll_left(left.max(0));
+                }
+            }
+        });
+    }
     let row = |r: &Row<'_>| match r {
         Row::Line { n, text, carets } => html! {
             <>
                 <span class={classes!("ln", (!carets.is_empty()).then_some("bad"))}>{ format!("{n:>3} ") }{ *text }{ "\n" }</span>
-                { for carets.iter().map(|c| html! { <span class="caret" aria-hidden="true">{ format!("    {}^\n", " ".repeat(c.saturating_sub(1))) }</span> }) }
+                { for carets.iter().map(|c| html! {
+                    <span class="caret" aria-hidden="true">{ format!("    {}", " ".repeat(c.saturating_sub(1))) }<span class="caret-mark">{ "^" }</span>{ "\n" }</span>
+                }) }
             </>
         },
         Row::Gap(k) => html! { <span class="gap">{ format!("    … {k} line{} not shown\n", if *k == 1 { "" } else { "s" }) }</span> },
@@ -271,7 +289,7 @@ pub(crate) fn text_problems(p: &Props) -> Html {
                 <p class="msg" data-testid="text-problems-more">{ format!("… and {more} more problem{}.", if more == 1 { "" } else { "s" }) }</p>
             }
             if !rows.is_empty() {
-                <pre class="text-listing" data-testid="text-listing">{ for rows.iter().map(row) }</pre>
+                <pre class="text-listing" data-testid="text-listing" ref={listing_ref}>{ for rows.iter().map(row) }</pre>
             }
             if let Some(n) = &p.note { <p class="msg">{ n.clone() }</p> }
             <p class="msg hint">{ "The lines a scenario text takes (docs/scenario-text.md): kafka-configs.sh --alter commands, and connection:, brokers:, topic:, producer:, consumer: and run: lines." }</p>
