@@ -20,8 +20,8 @@ use quota_engine::java_double_to_string;
 use quota_formats::detect::{export, Format};
 use quota_formats::scenario;
 
-use super::resolve::{quotas_skipping, read_text, FormatArg, TargetArg};
-use super::{EXIT_ANSWERED_WITH_SKIPS, EXIT_BAD_INPUT, EXIT_OK};
+use super::resolve::{exit_for_skipped, quotas_skipping, read_text, FormatArg, TargetArg};
+use super::{EXIT_BAD_INPUT, EXIT_OK};
 
 /// Arguments of `kafka-quota convert`.
 #[derive(Debug, Args)]
@@ -82,15 +82,7 @@ pub(crate) fn run(args: &ConvertArgs) -> u8 {
             return EXIT_BAD_INPUT;
         }
     };
-    let done = if skipped.is_empty() {
-        EXIT_OK
-    } else {
-        errln!(
-            "kafka-quota: {} of {name} skipped; the output holds the other commands' quotas (exit code 4; --strict refuses such a file).",
-            if skipped.len() == 1 { "1 command".to_owned() } else { format!("{} commands", skipped.len()) },
-        );
-        EXIT_ANSWERED_WITH_SKIPS
-    };
+    let done = exit_for_skipped(&skipped, "the output holds the other commands' quotas");
     match export(&store, to) {
         Ok(out) => {
             for u in &out.unexpressed {

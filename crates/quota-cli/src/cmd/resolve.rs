@@ -204,6 +204,21 @@ pub(crate) struct SkippedLine {
     reason: String,
 }
 
+/// The exit code after [`quotas_skipping`]: 0, or 4 with a line on stderr
+/// counting the `skipped` commands and saying what the output is
+/// (`result`, e.g. "the answer is for the other commands").
+pub(crate) fn exit_for_skipped(skipped: &[SkippedLine], result: &str) -> u8 {
+    let Some(first) = skipped.first() else {
+        return EXIT_OK;
+    };
+    errln!(
+        "kafka-quota: {} of {} skipped; {result} (exit code 4; --strict refuses such a file).",
+        if skipped.len() == 1 { "1 command".to_owned() } else { format!("{} commands", skipped.len()) },
+        first.file
+    );
+    EXIT_ANSWERED_WITH_SKIPS
+}
+
 /// Reads `--quotas` for `resolve`: [`quotas_skipping`] of the file.
 fn load_for_resolve(
     path: &Path,
@@ -805,16 +820,7 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             return EXIT_BAD_INPUT;
         }
     };
-    let answered = if skipped.is_empty() {
-        EXIT_OK
-    } else {
-        errln!(
-            "kafka-quota: {} of {} skipped; the answer is for the other commands (exit code 4; --strict refuses such a file).",
-            if skipped.len() == 1 { "1 command".to_owned() } else { format!("{} commands", skipped.len()) },
-            skipped[0].file
-        );
-        EXIT_ANSWERED_WITH_SKIPS
-    };
+    let answered = exit_for_skipped(&skipped, "the answer is for the other commands");
     // The principal rules do not depend on the listener.
     let rules = args.flags(args.listener.unwrap_or(ListenerArg::Plaintext)).principal_config();
     let cluster = Cluster::from_store(store, BrokerSettings::default(), rules);
