@@ -25,7 +25,7 @@ pub(crate) fn answer_panel() -> Html {
     let embedded = ctx.embed.is_some();
     html! {
         <PanelBox id="answer" title="Answer"
-            subtitle="Which quota applies to each connection, per broker; the Resolution panel shows why, rung by rung.">
+            subtitle="Which quota applies to each connection, and where it is enforced; the Resolution panel shows why, rung by rung.">
             if let Some(note) = model::events_note(s) { <p class="msg hint">{ note }</p> }
             if answers.is_empty() {
                 <p class="msg">{ "Add a connection to see which quotas apply to it." }</p>

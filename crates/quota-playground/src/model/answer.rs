@@ -7,7 +7,9 @@
 //! Kafka enforces client quotas per broker (`ClientQuotaManager` on each
 //! broker, core/src/main/scala/kafka/server/ClientQuotaManager.scala), so a
 //! client writing to partitions led by `n` brokers can get up to `n` times
-//! its byte-rate quota from the cluster.
+//! its byte-rate quota from the cluster. The controller-mutation quota is
+//! the exception: only the active controller meters it
+//! (`ControllerApis`), once for the cluster.
 
 use std::collections::BTreeSet;
 
@@ -108,15 +110,28 @@ fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u
         .unwrap_or_else(|| "not metered".to_owned());
     let shared = match sharers {
         [] => format!("{kafka} (no other connection of this scenario)"),
-        [one] => format!("{kafka} (here: {one})"),
+        [one] => format!("{kafka} (here: connection {one})"),
         many => format!("{kafka} (here: {} other connections, {})", many.len(), many.join(", ")),
     };
+    // Byte rates and request time are metered by each broker on its own;
+    // controller mutations by the active controller alone, once for the
+    // cluster: brokers forward CreateTopics, CreatePartitions and
+    // DeleteTopics to it (`KafkaApis`: `maybeForwardToController`), and
+    // `ControllerApis` checks `quotas.controllerMutation`
+    // (core/src/main/scala/kafka/server/ControllerApis.scala).
+    let controller = r.quota_type == QuotaType::ControllerMutation;
     let mut out = format!(
-        "{label}: {} per broker from {} (rung {}), {shared}",
+        "{label}: {} {} from {} (rung {}), {shared}",
         limit_text(key, m.value),
+        if controller { "for the whole cluster" } else { "per broker" },
         super::entity_path(&m.entity),
         m.rung.number()
     );
+    if controller {
+        out.push_str(
+            "; the active controller meters it, as brokers forward CreateTopics, CreatePartitions and DeleteTopics to it",
+        );
+    }
     // Values Kafka accepts that never delay anyone (a quota sensor takes
     // them as they are; `RateSensor::try_new`).
     match r.quota_type {
@@ -272,7 +287,7 @@ mod tests {
         assert_eq!(
             a[0].sentence(),
             "app (User:tenant-a, client.id app-1): Produce: 2 MB/s (2000000.0 bytes/s) per broker from users/tenant-a (rung 3), \
-             shared by all connections of user tenant-a, whatever their client-id (here: other); 2 MB/s per broker × 3 brokers leading its partitions ≈ at most 6 MB/s sustained for the cluster (each broker first lets a burst of about 10 s of quota through). \
+             shared by all connections of user tenant-a, whatever their client-id (here: connection other); 2 MB/s per broker × 3 brokers leading its partitions ≈ at most 6 MB/s sustained for the cluster (each broker first lets a burst of about 10 s of quota through). \
              Fetch: unlimited. Requests: unlimited. Controller mutations: unlimited. Connections from 127.0.0.1: unlimited."
         );
         // Without a workload, no cluster figure.
@@ -375,5 +390,21 @@ mod tests {
         // quotaValue.map(_.toInt): NaN, which the validation lets through, is 0.
         let nan = with(r#"{"entity": {"ip": "10.0.0.1"}, "key": "connection_creation_rate", "value": "NaN"}"#, "10.0.0.1");
         assert!(nan.contains("Kafka uses it as the Int 0, so every new connection from this address is refused"), "{nan}");
+    }
+
+    #[test]
+    fn controller_mutations_are_one_budget_for_the_cluster_not_per_broker() {
+        let s: Scenario = serde_json::from_str(
+            r#"{"brokers": {"count": 3}, "topics": [{"name": "t", "partitions": 3}],
+                "quotas": [{"entity": {"user": null}, "key": "controller_mutation_rate", "value": 5}],
+                "connections": [{"name": "c", "listener": "SASL_PLAINTEXT", "identity": "a", "client.id": "x"}],
+                "workloads": [{"producer": {"connection": "c", "topic": "t", "records": 10, "record.size": 100}}]}"#,
+        )
+        .unwrap();
+        let a = answers(&s, &Analysis::new(&s));
+        let cm = a[0].clauses.iter().find(|c| c.starts_with("Controller mutations")).unwrap();
+        assert!(cm.starts_with("Controller mutations: 5.0 mutations/s for the whole cluster from users/<default> (rung 6), "), "{cm}");
+        assert!(cm.contains("the active controller meters it"), "{cm}");
+        assert!(!cm.contains("per broker") && !cm.contains("brokers leading"), "{cm}");
     }
 }
