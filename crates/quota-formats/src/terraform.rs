@@ -3,18 +3,17 @@
 //!
 //! `kafka_quota` (`Mongey/terraform-provider-kafka`, `kafka/resource_kafka_quota.go`
 //! and `kafka/kafka_quotas.go`) has `entity_type` (`user`, `client-id` or
-//! `ip`), `entity_name` (`Required: true` in the resource schema) and a
-//! `config` map of quota keys to values, sent as one `AlterClientQuotas`
-//! entry whose entity component is an exact match on `entity_name`. The
-//! provider has no way to name the default entity (a null name on the
-//! wire): an empty `entity_name` is sent as the name `""`, which Kafka
-//! rejects. A `kafka_quota` also holds one entity type. So [`export`] lists
-//! default-entity quotas (`users/<default>`, `clients/<default>`,
-//! `ips/<default>`) and (user, client-id) quotas in
-//! [`Export::unexpressed`] and as comments instead of writing HCL the
-//! provider refuses. Reading is lenient: a missing or empty `entity_name`
-//! is read as the default entity, with a note saying the provider would
-//! not accept it.
+//! `ip`), an optional `entity_name` and a `config` map of quota keys to
+//! values, sent as one `AlterClientQuotas` entry. Since v0.10.0 (commit
+//! 85c9b5a, 2025-03-20) an `entity_name` left out or empty is the default
+//! entity (`QuotaMatchDefault`), else an exact match on the name; older
+//! versions required `entity_name`. So [`export`] writes a default-entity
+//! quota (`users/<default>`, `clients/<default>`, `ips/<default>`) as a
+//! resource without `entity_name`, with a comment naming that version. A
+//! `kafka_quota` holds one entity type, so (user, client-id) quotas go to
+//! [`Export::unexpressed`] and a comment instead of HCL the provider
+//! refuses. Reading follows the provider: a missing or empty
+//! `entity_name` is the default entity, with a note.
 //!
 //! `aiven_kafka_quota` (`aiven/terraform-provider-aiven`) has `user` and/or
 //! `client_id` (the keyword `default` = the default entity, as Aiven's
@@ -169,7 +168,7 @@ fn read_kafka_quota(
         None => {
             out.notes.push((
                 at(text, block),
-                format!("{resource} has no entity_name: read as the default {type_name} quota, but the provider requires entity_name and cannot set a default quota."),
+                format!("{resource} has no entity_name: read as the default {type_name} quota, as the provider sets it since v0.10.0 (older versions require entity_name)."),
             ));
             EntityName::Default
         }
@@ -178,7 +177,7 @@ fn read_kafka_quota(
             if n.is_empty() {
                 out.notes.push((
                     at(text, &a.value),
-                    format!("{resource} has an empty entity_name: read as the default {type_name} quota, but the provider sends the name \"\", which Kafka rejects, so it cannot set a default quota."),
+                    format!("{resource} has an empty entity_name: read as the default {type_name} quota, as the provider sets it since v0.10.0 (older versions send the name \"\", which Kafka rejects)."),
                 ));
                 EntityName::Default
             } else {
@@ -468,29 +467,20 @@ fn resource_name(entity: &QuotaEntity) -> String {
     name
 }
 
-/// Writes every quota of a named user, client-id or ip as a `kafka_quota`
-/// resource (values as strings); default-entity quotas and (user,
-/// client-id) quotas, which the provider cannot set (see the module doc),
-/// go to [`Export::unexpressed`] and a comment.
+/// Writes every quota of a user, client-id or ip as a `kafka_quota`
+/// resource (values as strings), a default entity as one without
+/// `entity_name` (provider v0.10.0 and later, said in a comment); (user,
+/// client-id) quotas, which a `kafka_quota` cannot hold (see the module
+/// doc), go to [`Export::unexpressed`] and a comment.
 pub fn export(store: &QuotaStore) -> Export {
     let mut unexpressed = Vec::new();
     let mut blocks = Vec::new();
     let mut used: Vec<String> = Vec::new();
     for (entity, values) in by_entity(store) {
         let (t, n) = match &entity {
-            QuotaEntity::User(EntityName::Named(n)) => (EntityType::User, n),
-            QuotaEntity::ClientId(EntityName::Named(n)) => (EntityType::ClientId, n),
-            QuotaEntity::Ip(EntityName::Named(n)) => (EntityType::Ip, n),
-            QuotaEntity::User(EntityName::Default)
-            | QuotaEntity::ClientId(EntityName::Default)
-            | QuotaEntity::Ip(EntityName::Default) => {
-                unexpressed.push(Unexpressed {
-                    entity,
-                    values,
-                    reason: "a kafka_quota resource requires entity_name and sends it as an exact name, so it cannot set a default-entity quota; set it with kafka-configs.sh --entity-default or the Admin API".to_owned(),
-                });
-                continue;
-            }
+            QuotaEntity::User(n) => (EntityType::User, n),
+            QuotaEntity::ClientId(n) => (EntityType::ClientId, n),
+            QuotaEntity::Ip(n) => (EntityType::Ip, n),
             QuotaEntity::UserClientId { .. } => {
                 unexpressed.push(Unexpressed {
                     entity,
@@ -509,7 +499,13 @@ pub fn export(store: &QuotaStore) -> Export {
         }
         used.push(name.clone());
         let mut b = format!("resource \"kafka_quota\" \"{name}\" {{\n");
-        b.push_str(&format!("  entity_name = {}\n", hcl_string(n)));
+        match n {
+            EntityName::Named(n) => b.push_str(&format!("  entity_name = {}\n", hcl_string(n))),
+            EntityName::Default => b.push_str(&format!(
+                "  # No entity_name: the default {} quota (terraform-provider-kafka v0.10.0 or later; older versions require entity_name).\n",
+                t.as_str()
+            )),
+        }
         b.push_str(&format!(
             "  entity_type = \"{}\"\n  config = {{\n",
             t.as_str()
@@ -605,26 +601,15 @@ mod tests {
         )
         .unwrap();
         let out = export(&s);
-        assert_eq!(out.unexpressed.len(), 2, "{:#?}", out.unexpressed);
+        assert_eq!(out.unexpressed.len(), 1, "{:#?}", out.unexpressed);
         assert!(out.text.contains("# Not expressible as a kafka_quota: users/u/clients/<default> (consumer_byte_rate=5.0)"), "{}", out.text);
-        assert!(out.text.contains("# Not expressible as a kafka_quota: ips/<default> (connection_creation_rate=10.0) is left out: a kafka_quota resource requires entity_name"), "{}", out.text);
-        // Every resource written has an entity_name (the provider requires it).
+        // The default ip quota: a resource without entity_name (v0.10.0+).
         let resources = out.text.matches("resource \"kafka_quota\"").count();
-        assert_eq!(resources, 2, "{}", out.text);
-        assert_eq!(
-            out.text.matches("  entity_name = ").count(),
-            resources,
-            "{}",
-            out.text
-        );
+        assert_eq!(resources, 3, "{}", out.text);
+        assert_eq!(out.text.matches("  entity_name = ").count(), 2, "{}", out.text);
+        assert!(out.text.contains("resource \"kafka_quota\" \"default_ip\" {\n  # No entity_name: the default ip quota (terraform-provider-kafka v0.10.0 or later"), "{}", out.text);
         let mut back = store_of(&out.text).unwrap();
         back.set(&pair, QuotaKey::ConsumerByteRate, 5.0).unwrap();
-        back.set(
-            &QuotaEntity::Ip(EntityName::Default),
-            QuotaKey::ConnectionCreationRate,
-            10.0,
-        )
-        .unwrap();
         assert_eq!(back, s);
     }
 }

@@ -320,7 +320,7 @@ fn convert_writes_every_format_and_says_what_it_cannot_express() {
         .code(0)
         .stdout(contains("resource \"kafka_quota\" \"user_alice\""))
         .stderr("warning: Terraform HCL cannot express users/alice/clients/app (consumer_byte_rate=2048.0): a kafka_quota resource has one entity_type, so a (user, client-id) quota cannot be written as one; set it with kafka-configs.sh or the Admin API; it is left out.\n");
-    // One sentence per item left out, also for a default entity.
+    // A default entity is a kafka_quota without entity_name (provider v0.10.0+).
     let defaults = dir.path().join("defaults.sh");
     std::fs::write(
         &defaults,
@@ -328,26 +328,35 @@ fn convert_writes_every_format_and_says_what_it_cannot_express() {
          kafka-configs.sh --bootstrap-server b:9092 --alter --add-config connection_creation_rate=5 --entity-type ips --entity-default\n",
     )
     .unwrap();
-    let out = kafka_quota()
+    kafka_quota()
         .args(["convert", "--to", "terraform"])
         .arg(&defaults)
+        .assert()
+        .code(0)
+        .stdout(contains("resource \"kafka_quota\" \"default_user\" {\n  # No entity_name: the default user quota (terraform-provider-kafka v0.10.0 or later"))
+        .stdout(contains("resource \"kafka_quota\" \"default_ip\" {\n  # No entity_name: the default ip quota"))
+        .stdout(contains("entity_name =").not())
+        .stderr("");
+    // One sentence per item left out; nothing left to write fails after its warnings.
+    let pairs = dir.path().join("pairs.sh");
+    std::fs::write(
+        &pairs,
+        "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1024 --entity-type users --entity-default --entity-type clients --entity-name app\n\
+         kafka-configs.sh --bootstrap-server b:9092 --alter --add-config consumer_byte_rate=2048 --entity-type users --entity-name bob --entity-type clients --entity-default\n",
+    )
+    .unwrap();
+    let out = kafka_quota()
+        .args(["convert", "--to", "terraform"])
+        .arg(&pairs)
         .output()
         .unwrap();
-    // Nothing is left to write, so the conversion fails after its warnings.
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     let stderr = String::from_utf8(out.stderr).unwrap();
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines.len(), 3, "{stderr}");
     assert!(lines[2].ends_with("none of its 2 quota entities can be written as Terraform HCL: every one is left out (see the warnings above); nothing is printed."), "{stderr}");
-    assert!(lines.contains(&"warning: Terraform HCL cannot express users/<default> (producer_byte_rate=1024.0, consumer_byte_rate=2048.0): a kafka_quota resource requires entity_name and sends it as an exact name, so it cannot set a default-entity quota; set it with kafka-configs.sh --entity-default or the Admin API; it is left out."), "{stderr}");
-    assert!(
-        lines.iter().any(|l| l.starts_with(
-            "warning: Terraform HCL cannot express ips/<default> (connection_creation_rate=5.0): "
-        ) && l.ends_with("; it is left out.")),
-        "{stderr}"
-    );
-    assert!(!String::from_utf8(out.stdout).unwrap().contains("resource \"kafka_quota\""));
+    assert!(lines.contains(&"warning: Terraform HCL cannot express users/<default>/clients/app (producer_byte_rate=1024.0): a kafka_quota resource has one entity_type, so a (user, client-id) quota cannot be written as one; set it with kafka-configs.sh or the Admin API; it is left out."), "{stderr}");
     let describe = kafka_quota()
         .args(["convert", "--to", "describe", q])
         .output()
