@@ -606,12 +606,16 @@ fn strimzi_value(key: QuotaKey, value: f64) -> Result<String, String> {
 /// which is optional: Strimzi then applies the quotas to the user named by
 /// `metadata.name` and creates no credentials, so nothing is assumed about
 /// how the user logs in (writing `scram-sha-512` would make the operator
-/// create SCRAM credentials and a Secret). The `strimzi.io/cluster` label is `my-cluster`:
+/// create SCRAM credentials and a Secret); a comment where the block would
+/// be says to copy an existing KafkaUser's `spec.authentication` and
+/// `spec.authorization` before applying over it, since without them the
+/// operator removes the credentials it manages. The `strimzi.io/cluster` label is `my-cluster`:
 /// set it to the cluster's name. Everything else is listed in
 /// [`Export::unexpressed`] and as comments at the top.
 pub fn export(store: &QuotaStore) -> Export {
     let mut unexpressed = Vec::new();
     let mut docs = Vec::new();
+    const NO_AUTHENTICATION: &str = "  # No spec.authentication: the quotas do not say how this user logs in. Before applying over an existing KafkaUser,\n  # copy its spec.authentication (and spec.authorization) here: without them the User Operator removes the credentials it manages.\n";
     for (entity, values) in by_entity(store) {
         let why = match &entity {
             QuotaEntity::User(EntityName::Default) => Some("a KafkaUser always names one user, so the default user quota (users/<default>) has no KafkaUser form"),
@@ -666,7 +670,10 @@ pub fn export(store: &QuotaStore) -> Export {
         if lines.is_empty() {
             continue;
         }
-        let auth = auth.map_or(String::new(), |a| {
+        // The quotas alone say nothing of how the user logs in; a KafkaUser
+        // applied without spec.authentication has no credentials the User
+        // Operator manages, so say so where the block would be.
+        let auth = auth.map_or(NO_AUTHENTICATION.to_owned(), |a| {
             format!("  authentication:\n    type: {a}\n")
         });
         docs.push(format!(
@@ -805,9 +812,11 @@ mod tests {
         let out = export(&s);
         assert!(out.unexpressed.is_empty(), "{:?}", out.unexpressed);
         assert!(!out.text.contains("scram"), "{}", out.text);
-        // alice: a KafkaUser named alice with no authentication block.
-        let alice = "---\napiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: alice\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n  quotas:\n    producerByteRate: 1024\n";
+        // alice: a KafkaUser named alice with no authentication block, and
+        // the comment saying to copy an existing user's.
+        let alice = "---\napiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: alice\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n  # No spec.authentication: the quotas do not say how this user logs in. Before applying over an existing KafkaUser,\n  # copy its spec.authentication (and spec.authorization) here: without them the User Operator removes the credentials it manages.\n  quotas:\n    producerByteRate: 1024\n";
         assert!(out.text.contains(alice), "{}", out.text);
+        assert_eq!(out.text.matches("# No spec.authentication").count(), 1, "only alice: {}", out.text);
         // CN=bob: a tls user named bob.
         assert!(
             out.text.contains("  name: bob\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n  authentication:\n    type: tls\n  quotas:\n    consumerByteRate: 2048\n"),

@@ -310,8 +310,10 @@ fn convert_writes_every_format_and_says_what_it_cannot_express() {
         .assert()
         .code(0)
         .stdout(contains("  name: alice\n").and(contains("producerByteRate: 1024")))
-        // alice may log in any way: no authentication block is invented.
-        .stdout(contains("authentication").not())
+        // alice may log in any way: no authentication block is invented,
+        // and a comment says to copy an existing KafkaUser's.
+        .stdout(contains("  authentication:").not())
+        .stdout(contains("  # No spec.authentication: the quotas do not say how this user logs in."))
         .stdout(contains("# Not expressible in a KafkaUser: users/alice/clients/app (consumer_byte_rate=2048.0)"))
         .stderr("warning: Strimzi KafkaUser YAML cannot express users/alice/clients/app (consumer_byte_rate=2048.0): a KafkaUser's quotas are per user, so (user, client-id) quotas have no KafkaUser form; it is left out.\n");
     kafka_quota()
