@@ -212,11 +212,12 @@ pub fn detect(text: &str) -> Result<Detection, Error> {
         }
     }
     {
-        // `rpk cluster quotas describe` output: `user=alice` then `\tkey=value`.
+        // `rpk cluster quotas describe` output: `user=alice` then `\tkey=value`
+        // (after any comment lines a saved file starts with).
         let mut lines = text
             .lines()
             .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty());
+            .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
         if let (Some((i, head)), Some((_, next))) = (lines.next(), lines.next()) {
             let entity_line = head.split(", ").all(|p| {
                 ["user=", "client-id=", "client-id-prefix="]
@@ -511,6 +512,15 @@ mod tests {
         assert!(text.contains("--entity-default"), "{text}");
         let back = import(&text, Format::ConfigsSh).unwrap();
         assert_eq!(back.store, store);
+    }
+
+    #[test]
+    fn rpk_describe_output_after_a_comment_line_is_rpk() {
+        let text = "# source: a documentation page\nuser=alice\n\tproducer_byte_rate=2000000\n";
+        let d = detect(text).unwrap();
+        assert_eq!(d.format, Format::Rpk);
+        let got = import(text, d.format).unwrap();
+        assert_eq!(got.store.get(&QuotaEntity::user("alice")).and_then(|m| m.get(&QuotaKey::ProducerByteRate)).copied(), Some(2e6));
     }
 
     #[test]

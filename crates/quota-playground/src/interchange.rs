@@ -96,7 +96,7 @@ pub enum ImportPreview {
         notes: Vec<Placed>,
         /// The `kafka-configs.sh` commands that fail, placed with the
         /// tool's error: the import leaves them out and keeps the others,
-        /// as running the runbook line by line would
+        /// each command being a request of its own
         /// ([`detect::import_runbook`]).
         skipped: Vec<Placed>,
     },
@@ -255,7 +255,7 @@ pub fn import_summary(format: Format, applied: u32, refused: u32, skipped: usize
     }
     if skipped > 0 {
         s.push_str(&format!(
-            " {skipped} command{} that fail{} left out, as running the runbook would.",
+            " {skipped} command{} that fail{} left out.",
             if skipped == 1 { "" } else { "s" },
             if skipped == 1 { "s was" } else { " were" }
         ));
@@ -688,8 +688,8 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
         assert_eq!(apply_quotas(&mut merged, &bad, false), (0, 1));
         assert_eq!(merged, once);
         assert!(import_summary(Format::ConfigsSh, 5, 1, 0, false).contains("1 value was refused"));
-        assert!(import_summary(Format::ConfigsSh, 5, 0, 2, false).ends_with("2 commands that fail were left out, as running the runbook would."));
-        assert!(import_summary(Format::ConfigsSh, 5, 0, 1, false).ends_with("1 command that fails was left out, as running the runbook would."));
+        assert!(import_summary(Format::ConfigsSh, 5, 0, 2, false).ends_with("2 commands that fail were left out."));
+        assert!(import_summary(Format::ConfigsSh, 5, 0, 1, false).ends_with("1 command that fails was left out."));
     }
 
     /// `distinct` imported values like a big runbook's, then the first

@@ -254,16 +254,6 @@ fn parse_entity_part(c: &mut Cursor<'_>) -> Result<(EntityType, EntityName), Err
             c.found(),
         ));
     };
-    let vars = find_variables(&name);
-    if !vars.is_empty() {
-        return Err(Error::new(
-            start,
-            ErrorKind::UnexpandedVariables {
-                names: vars,
-                context: "the entity name".to_owned(),
-            },
-        ));
-    }
     if name == "<default>" {
         return Ok((t, EntityName::Default));
     }
@@ -285,8 +275,9 @@ fn parse_entity_part(c: &mut Cursor<'_>) -> Result<(EntityType, EntityName), Err
 ///
 /// The first line that is not describe output, an entity that is not one
 /// of Kafka's four shapes, a value that is not a number (Java
-/// `Double.parseDouble`), or an unexpanded placeholder standing for a name
-/// (`'$user1'`); each with line and column.
+/// `Double.parseDouble`); each with line and column. A name such as
+/// `'$user1'` is read as printed, with a note (documentation uses such
+/// placeholders; a broker prints a stored name).
 ///
 /// # Example
 ///
@@ -366,6 +357,23 @@ pub fn parse_describe_output(text: &str) -> Result<DescribeImport, Error> {
                 format!("the combination {}", type_combination(&parts)),
             )
         })?;
+        // The broker prints names as stored, and no shell expands its
+        // output: `'$user1'` is a user named `$user1`. Documentation uses
+        // such names as placeholders, so say so.
+        for (_, name) in &parts {
+            if let EntityName::Named(n) = name {
+                let vars = find_variables(n);
+                if !vars.is_empty() {
+                    out.notes.push((
+                        line_pos,
+                        format!(
+                            "Read `{n}` as a name, as the broker prints it: --describe output is not expanded by a shell. If this text is from documentation, {} stands for a name: replace it before importing.",
+                            vars.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
         if !(c.eat(" are ") || (c.rest == " are" && c.eat(" are"))) {
             return Err(Error::syntax(
                 c.position(),
@@ -561,10 +569,12 @@ mod tests {
         );
         let e = parse_describe_output("Quota configs for topic 'x' are a=1").unwrap_err();
         assert_eq!(e.position, Position::new(1, 19));
-        let e = parse_describe_output(
+        // A `$` in a printed name is part of the name, with a note.
+        let got = parse_describe_output(
             "Quota configs for user-principal '$user1' are consumer_byte_rate=1.0",
         )
-        .unwrap_err();
-        assert!(matches!(e.kind, ErrorKind::UnexpandedVariables { .. }));
+        .unwrap();
+        assert_eq!(got.quotas[0].entity.path(), "users/$user1");
+        assert!(got.notes[0].1.starts_with("Read `$user1` as a name, as the broker prints it"), "{:?}", got.notes);
     }
 }

@@ -255,7 +255,7 @@ fn import_box() -> Html {
                         if !skipped.is_empty() {
                             <div class="notes" data-testid="import-skipped">
                                 <p class="msg warn" role="note">
-                                    { format!("{} command{} fail{} and {} left out; the others are imported, as running the runbook line by line would apply them:",
+                                    { format!("{} command{} fail{} and {} left out; the others are imported (each kafka-configs.sh command is a request of its own):",
                                         skipped.len(), if skipped.len() == 1 { "" } else { "s" }, if skipped.len() == 1 { "s" } else { "" },
                                         if skipped.len() == 1 { "is" } else { "are" }) }
                                 </p>

@@ -295,7 +295,7 @@ fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) 
                 <tbody>
                     if n == 0 { <tr><td colspan="6">{ "No throttle yet." }</td></tr> }
                     { for shown.iter().map(|e| match e {
-                        None => html! { <tr class="gap"><td colspan="6">{ format!("… {} more (all of them below) …", n.saturating_sub(8)) }</td></tr> },
+                        None => html! { <tr class="gap"><td colspan="6">{ format!("… {} more (listed under \"All {n} throttles so far\" below) …", n.saturating_sub(8)) }</td></tr> },
                         Some(e) => html! {
                         <tr class={classes!((!e.applied).then_some("dim"))}>
                             <td>{ model::fmt_ms(e.at_ms) }</td>
