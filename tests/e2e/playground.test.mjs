@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { inflateRawSync } from 'node:zlib';
-import { serve, launch, openApp, openPage, shot } from './harness.mjs';
+import { serve, launch, openApp, openPage, permalink, shot } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -668,5 +668,24 @@ test('a panic is reported in the page, not a blank screen', async () => {
   const panic = page.locator('#panic');
   await panic.waitFor({ state: 'visible', timeout: 20000 });
   assert.match(await panic.innerText(), /internal error: .*test panic requested/s);
+  await context.close();
+});
+
+test('at 1280 px the quota list keeps entity names and keys on one line (the panel is a column)', async () => {
+  const scenario = {
+    quotas: [
+      { entity: { user: null, 'client-id': null }, key: 'consumer_byte_rate', value: 100000 },
+      { entity: { ip: '0:0:0:0:0:0:0:1' }, key: 'connection_creation_rate', value: 7 },
+      { entity: { 'client-id': null }, key: 'request_percentage', value: 50 },
+    ],
+    connections: [{ name: 'c', listener: 'SASL_PLAINTEXT', identity: 'a', 'client.id': 'x' }],
+  };
+  const { page, errors, context } = await openApp(browser, `${server.url}#${await permalink(scenario)}`, { viewport: { width: 1280, height: 900 } });
+  const rows = await page.locator('.qrow .qwho code').evaluateAll((els) => els.map((e) => ({
+    text: e.textContent, lines: Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)),
+  })));
+  assert.equal(rows.length, 6, JSON.stringify(rows));
+  for (const r of rows) assert.equal(r.lines, 1, `${r.text} takes ${r.lines} lines`);
+  assert.deepEqual(errors, []);
   await context.close();
 });
