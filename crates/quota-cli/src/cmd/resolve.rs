@@ -351,29 +351,29 @@ pub(crate) struct ResolveArgs {
     pub(crate) listener: Option<ListenerArg>,
     /// A client's source address (IPv4 or IPv6 literal): also answer which
     /// `connection_creation_rate` applies to new connections from it.
-    #[arg(long, value_name = "ADDRESS")]
+    #[arg(long, value_name = "ADDRESS", value_parser = ip_literal)]
     pub(crate) ip: Option<String>,
     /// SASL mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI, OAUTHBEARER);
     /// default PLAIN, or GSSAPI with --kerberos, OAUTHBEARER with --oauth-sub.
-    #[arg(long)]
+    #[arg(long, requires = "listener")]
     pub(crate) mechanism: Option<String>,
     /// The SASL PLAIN/SCRAM user name.
-    #[arg(long, value_name = "U")]
+    #[arg(long, value_name = "U", requires = "listener")]
     pub(crate) user: Option<String>,
     /// The client certificate's subject DN (SSL listener), e.g. `CN=app,OU=eng,O=org`.
-    #[arg(long, value_name = "DN")]
+    #[arg(long, value_name = "DN", requires = "listener")]
     pub(crate) dn: Option<String>,
     /// The Kerberos principal (GSSAPI), e.g. `kafka-client/host@EXAMPLE.COM`.
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", requires = "listener")]
     pub(crate) kerberos: Option<String>,
     /// The OAuth token's subject claim (OAUTHBEARER).
-    #[arg(long, value_name = "SUB")]
+    #[arg(long, value_name = "SUB", requires = "listener")]
     pub(crate) oauth_sub: Option<String>,
     /// The client's client.id.
     #[arg(long, value_name = "C", default_value = "")]
     pub(crate) client_id: String,
     /// `ssl.client.auth` of an SSL listener (default: required with --dn, else none).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, requires = "listener")]
     pub(crate) ssl_client_auth: Option<ClientAuthArg>,
     /// The broker's `ssl.principal.mapping.rules`.
     #[arg(long, value_name = "R")]
@@ -740,6 +740,18 @@ const JSON_FORMAT: &str = "kafka-quota/resolve";
 /// The `"version"` of `resolve --json`: raised when a field changes meaning
 /// or goes away (new fields may appear within a version).
 const JSON_VERSION: u32 = 1;
+
+/// `--ip`'s value parser: an IPv4 or IPv6 literal, as a socket's source
+/// address is (checked before any file is read; a bad one is a usage
+/// error, exit code 2).
+fn ip_literal(ip: &str) -> Result<String, String> {
+    // InetAddress.getByName("") is the loopback address, right for an
+    // entity name but never a socket's source address.
+    match Some(ip.trim()).filter(|t| !t.is_empty()).and_then(IpAddress::parse) {
+        Some(_) => Ok(ip.to_owned()),
+        None => Err("not an IP address: a connection's source address is an IPv4 or IPv6 literal (Kafka takes it from the socket), e.g. 10.0.0.1 or 2001:db8::1".to_owned()),
+    }
+}
 
 /// The `connection_creation_rate` answer for one source address.
 #[derive(Debug, serde::Serialize)]
