@@ -219,8 +219,20 @@ pub fn parse_quota_value(key: &str, value: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("Cannot parse quota configuration value for {key}: {value}"))
 }
 
+/// A quota value as written in an `--add-config`: see [`alter_commands`].
+fn typed_value(v: f64) -> String {
+    // Whole and exact as an i64 (|v| < 2^53): `{}` of the i64, never `-0`.
+    if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
+        format!("{}", v as i64)
+    } else {
+        quota_engine::java_double_to_string(v)
+    }
+}
+
 /// One `kafka-configs.sh --alter` command per entity of `store`, in the
-/// store's order, values printed with Java's `Double.toString`.
+/// store's order; a whole value below 2^53 as an operator types it
+/// (`41943040`), any other with Java's `Double.toString` (`12.5`, `NaN`,
+/// `1.0E20`). The tool reads both with `toDouble`, so the quota is the same.
 ///
 /// The printer beside [`parse_script`]: read in [`Mode::Import`], the
 /// commands give back the same store.
@@ -250,7 +262,7 @@ pub fn alter_commands(store: &QuotaStore) -> String {
         words.push("--add-config".to_owned());
         let configs: Vec<String> = values
             .iter()
-            .map(|(k, v)| format!("{}={}", k.as_str(), quota_engine::java_double_to_string(*v)))
+            .map(|(k, v)| format!("{}={}", k.as_str(), typed_value(*v)))
             .collect();
         words.push(configs.join(","));
         out.push_str(&words.join(" "));
