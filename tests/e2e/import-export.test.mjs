@@ -150,6 +150,13 @@ test('a runbook with one failing command imports the others and lists the one le
   assert.match(list, /users\/team-c/);
   assert.doesNotMatch(list, /users\/team-b/);
   assert.equal(await box.inputValue(), runbook, 'the text stays as typed');
+  // A Terraform file is read resource by resource the same way.
+  await box.fill('resource "kafka_quota" "a" {\n  entity_name = "team-d"\n  entity_type = "user"\n  config = {\n    producer_byte_rate = 1000000\n  }\n}\n'
+    + 'resource "kafka_quota" "b" {\n  entity_name = module.users.name\n  entity_type = "user"\n  config = {\n    producer_byte_rate = 1000\n  }\n}\n');
+  await page.getByTestId('import-ready').filter({ hasText: '1 quota value for 1 entity' }).waitFor();
+  assert.match(await page.getByTestId('import-skipped').locator('p.msg').innerText(),
+    /^1 resource fails and is left out; the others are imported \(the provider sends each kafka_quota resource as a request of its own\):/);
+  assert.equal(await page.getByTestId('import-skipped-command').getAttribute('data-line'), '9');
   assert.deepEqual(errors, []);
   await context.close();
 });

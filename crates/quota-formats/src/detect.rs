@@ -288,7 +288,7 @@ pub struct Imported {
     /// sentence each, with where.
     pub notes: Vec<(Position, String)>,
     /// The `kafka-configs.sh` commands that failed and were skipped, each
-    /// with the error the tool would print for it ([`import_runbook`]
+    /// with the error the tool would print for it ([`import_skipping`]
     /// only; always empty from [`import`]).
     pub skipped: Vec<Error>,
 }
@@ -296,7 +296,7 @@ pub struct Imported {
 /// Reads `text` as `format` into a fresh store.
 ///
 /// `kafka-configs.sh` commands run in [`Mode::Import`] (real runbooks); the
-/// first command that fails stops the import ([`import_runbook`] skips it
+/// first command that fails stops the import ([`import_skipping`] skips it
 /// instead). Every other format is read whole and then applied with
 /// Kafka's validation.
 ///
@@ -310,18 +310,19 @@ pub fn import(text: &str, format: Format) -> Result<Imported, Error> {
     import_with(text, format, false)
 }
 
-/// [`import`], except that a `kafka-configs.sh` command that fails is
-/// skipped and the others still run, as a runbook run line by line does
-/// against a cluster: each command is its own `AlterClientQuotas` request,
-/// and Kafka applies the ones it accepts. The failed commands are in
+/// [`import`], except that an item that fails is skipped and the others
+/// are imported, where each item is an `AlterClientQuotas` request of its
+/// own and Kafka applies the ones it accepts: a `kafka-configs.sh` command
+/// (the others still run, as a runbook run line by line does), a Terraform
+/// resource (the provider sends each on its own). The failed items are in
 /// [`Imported::skipped`], in order. Other formats are read as [`import`]
 /// reads them (a file is one unit).
 ///
 /// # Errors
 ///
-/// As [`import`]; for `kafka-configs.sh`, only when no command could be
-/// applied (the first command's error).
-pub fn import_runbook(text: &str, format: Format) -> Result<Imported, Error> {
+/// As [`import`]; for the formats above, only when no item could be
+/// imported (the first item's error).
+pub fn import_skipping(text: &str, format: Format) -> Result<Imported, Error> {
     import_with(text, format, true)
 }
 
@@ -367,6 +368,12 @@ fn import_with(text: &str, format: Format, skip_failed: bool) -> Result<Imported
         #[cfg(feature = "yaml")]
         Format::Strimzi => Some(crate::strimzi::parse(text)?),
         #[cfg(feature = "hcl")]
+        Format::Terraform if skip_failed => {
+            let lines = crate::terraform::parse_each(text)?;
+            skipped.extend(lines.skipped.iter().cloned());
+            Some(lines)
+        }
+        #[cfg(feature = "hcl")]
         Format::Terraform => Some(crate::terraform::parse(text)?),
         #[allow(unreachable_patterns)]
         other => {
@@ -385,7 +392,16 @@ fn import_with(text: &str, format: Format, skip_failed: bool) -> Result<Imported
         }
     };
     if let Some(lines) = lines {
-        lines.apply(&mut store)?;
+        if skip_failed && format == Format::Terraform {
+            // Resource by resource: one Kafka refuses is one more skipped.
+            skipped.extend(lines.apply_each(&mut store));
+            skipped.sort_by_key(|e| (e.position.line, e.position.column));
+            if store.is_empty() && !skipped.is_empty() {
+                return Err(skipped.swap_remove(0));
+            }
+        } else {
+            lines.apply(&mut store)?;
+        }
         notes.extend(lines.notes);
     }
     Ok(Imported {
@@ -531,8 +547,8 @@ mod tests {
         // import stops at the first failed command.
         let e = import(text, Format::ConfigsSh).unwrap_err();
         assert_eq!(e.position.line, 2);
-        // import_runbook runs every command, as the script would.
-        let got = import_runbook(text, Format::ConfigsSh).unwrap();
+        // import_skipping runs every command, as the script would.
+        let got = import_skipping(text, Format::ConfigsSh).unwrap();
         assert_eq!(got.skipped.len(), 1);
         assert_eq!(got.skipped[0].position.line, 2);
         let value = |user: &str, key| got.store.get(&QuotaEntity::user(user)).and_then(|m| m.get(&key)).copied();
@@ -541,6 +557,30 @@ mod tests {
         assert_eq!(value("b", QuotaKey::ProducerByteRate), None);
         // Nothing applied: the first command's error, as import gives it.
         let bad = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'producer_byte_rate=abc' --entity-type users --entity-name b\n";
-        assert_eq!(import_runbook(bad, Format::ConfigsSh).unwrap_err(), import(bad, Format::ConfigsSh).unwrap_err());
+        assert_eq!(import_skipping(bad, Format::ConfigsSh).unwrap_err(), import(bad, Format::ConfigsSh).unwrap_err());
+    }
+
+    #[cfg(feature = "hcl")]
+    #[test]
+    fn a_terraform_import_skips_each_resource_that_fails_and_keeps_the_rest() {
+        let text = "resource \"kafka_quota\" \"a\" {\n  entity_name = \"a\"\n  entity_type = \"user\"\n  config = {\n    producer_byte_rate = 1000\n  }\n}\n\
+                    resource \"kafka_quota\" \"b\" {\n  entity_name = module.users.name\n  entity_type = \"user\"\n  config = {\n    producer_byte_rate = 1000\n  }\n}\n\
+                    resource \"kafka_quota\" \"c\" {\n  entity_name = \"c\"\n  entity_type = \"user\"\n  config = {\n    producer_byte_rate = -5\n    consumer_byte_rate = 2000\n  }\n}\n\
+                    resource \"kafka_quota\" \"d\" {\n  entity_name = \"d\"\n  entity_type = \"client-id\"\n  config = {\n    consumer_byte_rate = 3000\n  }\n}\n";
+        // import stops at the first failure.
+        assert_eq!(import(text, Format::Terraform).unwrap_err().position.line, 9);
+        let got = import_skipping(text, Format::Terraform).unwrap();
+        // b: an expression only Terraform computes; c: a value Kafka refuses,
+        // which takes the whole resource (one AlterClientQuotas entry) with it.
+        let lines: Vec<u32> = got.skipped.iter().map(|e| e.position.line).collect();
+        assert_eq!(lines, [9, 19], "{:?}", got.skipped);
+        assert!(got.skipped[1].to_string().contains("producer_byte_rate"), "{}", got.skipped[1]);
+        let value = |e: &QuotaEntity, key| got.store.get(e).and_then(|m| m.get(&key)).copied();
+        assert_eq!(value(&QuotaEntity::user("a"), QuotaKey::ProducerByteRate), Some(1000.0));
+        assert_eq!(value(&QuotaEntity::client_id("d"), QuotaKey::ConsumerByteRate), Some(3000.0));
+        assert_eq!(got.store.get(&QuotaEntity::user("c")), None, "all of c or none of it");
+        // Every resource failing: the first one's error.
+        let bad = "resource \"kafka_quota\" \"b\" {\n  entity_name = module.users.name\n  entity_type = \"user\"\n  config = {}\n}\n";
+        assert_eq!(import_skipping(bad, Format::Terraform).unwrap_err(), import(bad, Format::Terraform).unwrap_err());
     }
 }

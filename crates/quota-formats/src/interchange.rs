@@ -39,9 +39,47 @@ pub struct QuotaImport {
     /// Lines recognised but not imported (alter confirmations, SCRAM
     /// credential lines, warnings, non-quota keys), one sentence each.
     pub notes: Vec<(Position, String)>,
+    /// Items that could not be read and were left out, each with its
+    /// error (the readers that skip an item, e.g.
+    /// [`crate::terraform::parse_each`]; always empty from the others).
+    pub skipped: Vec<Error>,
 }
 
 impl QuotaImport {
+    /// Sets each item's values read into `store` as one `AlterClientQuotas`
+    /// entry (consecutive items of one entity together: a Terraform
+    /// resource read value by value), as Kafka applies an entry, all its
+    /// values or none (`ClientQuotaControlManager.alterClientQuotaEntity`);
+    /// an entry Kafka refuses is left out and the others still apply.
+    /// Returns the refused entries' errors ([`ErrorKind::Rejected`] at the
+    /// value Kafka's message names), in order.
+    pub fn apply_each(&self, store: &mut QuotaStore) -> Vec<Error> {
+        let mut refused = Vec::new();
+        let items: Vec<&DescribedQuota> = self.quotas.iter().filter(|q| !q.values.is_empty()).collect();
+        // A reader that gives one item per value (a Terraform resource's
+        // config map) gives them one after the other: a run of items of
+        // one entity is one entry.
+        for run in items.chunk_by(|a, b| a.entity == b.entity) {
+            let alteration = quota_engine::Alteration {
+                entity: quota_engine::RawEntity::from_entity(&run[0].entity),
+                ops: run
+                    .iter()
+                    .flat_map(|q| q.values.iter().map(|(k, v)| quota_engine::Op::set(k.as_str(), *v)))
+                    .collect(),
+            };
+            if let Some(e) = store.alter(&[alteration]).into_iter().find_map(|r| r.error) {
+                // At the value Kafka's message names, else the entry's start.
+                let at = run
+                    .iter()
+                    .find(|q| q.values.iter().any(|(k, _)| e.message.contains(k.as_str())))
+                    .unwrap_or(&run[0])
+                    .position;
+                refused.push(Error::rejected(at, e));
+            }
+        }
+        refused
+    }
+
     /// Sets every value read into `store` (import a cluster's quotas),
     /// line by line; stops at the first value Kafka would reject.
     ///

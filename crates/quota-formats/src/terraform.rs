@@ -365,6 +365,26 @@ fn read_aiven_quota(
 /// ```
 #[cfg(feature = "hcl")]
 pub fn parse(text: &str) -> Result<QuotaImport, Error> {
+    parse_with(text, false)
+}
+
+/// [`parse`], except that a resource that cannot be read (an expression
+/// only Terraform can compute, a value that is not a number) is left out
+/// with its error in [`QuotaImport::skipped`] and the others are read: the
+/// provider sends each resource as an `AlterClientQuotas` request of its
+/// own.
+///
+/// # Errors
+///
+/// As [`parse`] for the file as a whole (HCL syntax, no quota resource),
+/// and the first resource's error when none could be read.
+#[cfg(feature = "hcl")]
+pub fn parse_each(text: &str) -> Result<QuotaImport, Error> {
+    parse_with(text, true)
+}
+
+#[cfg(feature = "hcl")]
+fn parse_with(text: &str, skip: bool) -> Result<QuotaImport, Error> {
     let body = hcl::edit::parser::parse_body(text).map_err(|e| {
         let loc = e.location();
         Error::syntax(
@@ -384,27 +404,44 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
     for block in body.blocks() {
         let kind = block.ident.as_str();
         let labels: Vec<&str> = block.labels.iter().map(|l| l.as_str()).collect();
-        match (kind, labels.as_slice()) {
+        // What a resource added, taken back when it fails and is skipped.
+        let (quotas, notes) = (out.quotas.len(), out.notes.len());
+        let read = match (kind, labels.as_slice()) {
             ("resource", ["kafka_quota", name]) => {
                 resources += 1;
-                read_kafka_quota(text, block, name, &mut out)?;
+                read_kafka_quota(text, block, name, &mut out)
             }
             ("resource", ["aiven_kafka_quota", name]) => {
                 resources += 1;
-                read_aiven_quota(text, block, name, &mut out)?;
+                read_aiven_quota(text, block, name, &mut out)
             }
-            _ => out.notes.push((
-                at(text, block),
-                format!(
-                    "Skipped the {kind} block{}: only kafka_quota and aiven_kafka_quota resources carry client quotas.",
-                    if labels.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" \"{}\"", labels.join("\" \""))
-                    }
-                ),
-            )),
+            _ => {
+                out.notes.push((
+                    at(text, block),
+                    format!(
+                        "Skipped the {kind} block{}: only kafka_quota and aiven_kafka_quota resources carry client quotas.",
+                        if labels.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" \"{}\"", labels.join("\" \""))
+                        }
+                    ),
+                ));
+                Ok(())
+            }
+        };
+        match read {
+            Err(e) if skip => {
+                out.quotas.truncate(quotas);
+                out.notes.truncate(notes);
+                out.skipped.push(e);
+            }
+            Err(e) => return Err(e),
+            Ok(()) => {}
         }
+    }
+    if out.quotas.is_empty() && !out.skipped.is_empty() {
+        return Err(out.skipped.swap_remove(0));
     }
     if resources == 0 {
         return Err(Error::syntax(

@@ -94,10 +94,10 @@ pub enum ImportPreview {
         /// What the importer noted (read but not imported, or with a
         /// caveat), placed.
         notes: Vec<Placed>,
-        /// The `kafka-configs.sh` commands that fail, placed with the
-        /// tool's error: the import leaves them out and keeps the others,
-        /// each command being a request of its own
-        /// ([`detect::import_runbook`]).
+        /// The items that fail (`kafka-configs.sh` commands, Terraform
+        /// resources), placed with their error: the import leaves them out
+        /// and keeps the others, each being a request of its own
+        /// ([`detect::import_skipping`]).
         skipped: Vec<Placed>,
     },
 }
@@ -147,7 +147,7 @@ pub fn preview(text: &str) -> ImportPreview {
             }
         }
     };
-    match detect::import_runbook(text, detected.format) {
+    match detect::import_skipping(text, detected.format) {
         Ok(imported) => ImportPreview::Ready {
             skipped: imported
                 .skipped
@@ -255,12 +255,38 @@ pub fn import_summary(format: Format, applied: u32, refused: u32, skipped: usize
     }
     if skipped > 0 {
         s.push_str(&format!(
-            " {skipped} command{} that fail{} left out.",
-            if skipped == 1 { "" } else { "s" },
+            " {} that fail{} left out.",
+            items_of(format, skipped),
             if skipped == 1 { "s was" } else { " were" }
         ));
     }
     s
+}
+
+/// `n` items of what [`detect::import_skipping`] skips one by one in
+/// `format`: `1 command`, `2 resources`.
+fn items_of(format: Format, n: usize) -> String {
+    let (one, many) = match format {
+        Format::Terraform => ("resource", "resources"),
+        Format::ConfigsSh => ("command", "commands"),
+        _ => ("item", "items"),
+    };
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The sentence above the items an import leaves out (`n` > 0): how many,
+/// and why the others still apply (each is a request of its own).
+pub fn skipped_sentence(format: Format, n: usize) -> String {
+    let why = match format {
+        Format::Terraform => "the provider sends each kafka_quota resource as a request of its own",
+        _ => "each kafka-configs.sh command is a request of its own",
+    };
+    format!(
+        "{} fail{} and {} left out; the others are imported ({why}):",
+        items_of(format, n),
+        if n == 1 { "s" } else { "" },
+        if n == 1 { "is" } else { "are" }
+    )
 }
 
 /// The scenario written in an export format.
@@ -690,6 +716,12 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
         assert!(import_summary(Format::ConfigsSh, 5, 1, 0, false).contains("1 value was refused"));
         assert!(import_summary(Format::ConfigsSh, 5, 0, 2, false).ends_with("2 commands that fail were left out."));
         assert!(import_summary(Format::ConfigsSh, 5, 0, 1, false).ends_with("1 command that fails was left out."));
+        assert!(import_summary(Format::Terraform, 5, 0, 2, false).ends_with("2 resources that fail were left out."));
+        assert_eq!(
+            skipped_sentence(Format::Terraform, 1),
+            "1 resource fails and is left out; the others are imported (the provider sends each kafka_quota resource as a request of its own):"
+        );
+        assert!(skipped_sentence(Format::ConfigsSh, 3).starts_with("3 commands fail and are left out;"));
     }
 
     /// `distinct` imported values like a big runbook's, then the first

@@ -8,10 +8,11 @@
 //! scenario; from any other format `--to json` gives a scenario holding
 //! only the quotas. FILE may also be the state file `apply --state` writes.
 //!
-//! A kafka-configs.sh runbook is read command by command, as `resolve`
-//! reads it: a command that fails is left out and named on stderr
-//! (`warning: FILE:LINE: ...`), the others are converted, and the exit code
-//! is 4; `--strict` refuses such a runbook (exit code 1, nothing printed).
+//! A kafka-configs.sh runbook is read command by command and a Terraform
+//! file resource by resource, as `resolve` reads them: one that fails is
+//! left out and named on stderr (`warning: FILE:LINE: ...`), the others are
+//! converted, and the exit code is 4; `--strict` refuses such a file (exit
+//! code 1, nothing printed).
 
 use std::path::PathBuf;
 
@@ -35,8 +36,9 @@ pub(crate) struct ConvertArgs {
     /// The quotas to convert (`-` = standard input).
     #[arg(value_name = "FILE")]
     pub(crate) file: PathBuf,
-    /// Refuse a kafka-configs.sh runbook with a failing command (exit code
-    /// 1) instead of converting the other commands (exit code 4).
+    /// Refuse a kafka-configs.sh runbook with a failing command, or a
+    /// Terraform file with a failing resource (exit code 1), instead of
+    /// converting the others (exit code 4).
     #[arg(long)]
     pub(crate) strict: bool,
 }
@@ -82,7 +84,7 @@ pub(crate) fn run(args: &ConvertArgs) -> u8 {
             return EXIT_BAD_INPUT;
         }
     };
-    let done = exit_for_skipped(&skipped, "the output holds the other commands' quotas");
+    let done = exit_for_skipped(&skipped, "the output holds the other {items}' quotas");
     match export(&store, to) {
         Ok(out) => {
             for u in &out.unexpressed {

@@ -23,9 +23,9 @@ pub(crate) const EXIT_BAD_INPUT: u8 = 1;
 /// 2 is clap's usage error.
 pub(crate) const EXIT_RECORDS_LOST: u8 = 3;
 /// Exit code of `resolve` and `convert` when they answered, but some
-/// commands of a kafka-configs.sh runbook failed and were left out (each is
-/// named on stderr as `FILE:LINE: reason`); `--strict` refuses such a
-/// runbook with [`EXIT_BAD_INPUT`] instead.
+/// commands of a kafka-configs.sh runbook or resources of a Terraform file
+/// failed and were left out (each is named on stderr as `FILE:LINE:
+/// reason`); `--strict` refuses such a file with [`EXIT_BAD_INPUT`] instead.
 pub(crate) const EXIT_ANSWERED_WITH_SKIPS: u8 = 4;
 
 /// Runs the parsed command line.

@@ -43,7 +43,7 @@ use quota_engine::store::validate::IpAddress;
 use quota_engine::resolve::human::{human_value, number_ranges, sharers};
 use quota_engine::{java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, QuotaType, UnitLabel};
 use quota_formats::configs_sh::{parse_script, run_script, Mode};
-use quota_formats::detect::{detect, import, Format};
+use quota_formats::detect::{detect, import, import_skipping, Format};
 
 use super::identity::IdentityFlags;
 use super::{EXIT_ANSWERED_WITH_SKIPS, EXIT_BAD_INPUT, EXIT_OK};
@@ -191,7 +191,8 @@ pub(crate) fn quotas_from_text(
     Ok(imported.store)
 }
 
-/// A runbook command that failed and was left out of the quotas.
+/// A runbook command or a Terraform resource that failed and was left out
+/// of the quotas.
 #[derive(Debug, serde::Serialize)]
 pub(crate) struct SkippedLine {
     /// The file as named on the command line (`<stdin>` for `-`).
@@ -202,18 +203,39 @@ pub(crate) struct SkippedLine {
     column: u32,
     /// Why the command fails, as kafka-configs.sh or the importer says it.
     reason: String,
+    /// What was skipped: `command` (a runbook's) or `resource` (Terraform).
+    #[serde(skip)]
+    kind: &'static str,
+}
+
+impl SkippedLine {
+    /// The item of file `name` that failed with `e`.
+    fn of(name: &str, e: &quota_formats::Error, kind: &'static str) -> Self {
+        // The error's sentence without its "Line L, column C: " prefix.
+        let full = e.to_string();
+        let reason = full.split_once(": ").map_or(full.as_str(), |(_, r)| r).to_owned();
+        SkippedLine {
+            file: name.to_owned(),
+            line: e.position.line,
+            column: e.position.column,
+            reason,
+            kind,
+        }
+    }
 }
 
 /// The exit code after [`quotas_skipping`]: 0, or 4 with a line on stderr
-/// counting the `skipped` commands and saying what the output is
-/// (`result`, e.g. "the answer is for the other commands").
+/// counting the `skipped` items and saying what the output is (`result`,
+/// e.g. "the answer is for the other {items}", `{items}` becoming
+/// `commands` or `resources`).
 pub(crate) fn exit_for_skipped(skipped: &[SkippedLine], result: &str) -> u8 {
     let Some(first) = skipped.first() else {
         return EXIT_OK;
     };
+    let result = result.replace("{items}", &format!("{}s", first.kind));
     errln!(
         "kafka-quota: {} of {} skipped; {result} (exit code 4; --strict refuses such a file).",
-        if skipped.len() == 1 { "1 command".to_owned() } else { format!("{} commands", skipped.len()) },
+        format!("{} {}{}", skipped.len(), first.kind, if skipped.len() == 1 { "" } else { "s" }),
         first.file
     );
     EXIT_ANSWERED_WITH_SKIPS
@@ -245,13 +267,25 @@ pub(crate) fn quotas_skipping(
     strict: bool,
     without: &str,
 ) -> Result<(QuotaStore, Vec<SkippedLine>), String> {
-    let is_runbook = match format {
-        Some(f) => f == FormatArg::ConfigsSh,
-        None => {
-            !crate::state::is_state_file(text)
-                && detect(text).is_ok_and(|d| d.format == Format::ConfigsSh)
-        }
+    let detected = match format {
+        Some(f) => Some(f.format()),
+        None if crate::state::is_state_file(text) => None,
+        None => detect(text).ok().map(|d| d.format),
     };
+    if !strict && detected == Some(Format::Terraform) {
+        // Resource by resource, as the provider sends them.
+        let imported = import_skipping(text, Format::Terraform)
+            .map_err(|e| e.with_source(name.to_owned()).to_string())?;
+        for (pos, note) in &imported.notes {
+            errln!("note: {name}:{}: {note}", pos.line);
+        }
+        let skipped: Vec<SkippedLine> = imported.skipped.iter().map(|e| SkippedLine::of(name, e, "resource")).collect();
+        for s in &skipped {
+            errln!("warning: {}:{}: this resource is skipped, {without}: {}", s.file, s.line, s.reason);
+        }
+        return Ok((imported.store, skipped));
+    }
+    let is_runbook = detected == Some(Format::ConfigsSh);
     if strict || !is_runbook || parse_script(text, Mode::Import).is_empty() {
         return quotas_from_text(name, text, format).map(|s| (s, Vec::new()));
     }
@@ -264,20 +298,7 @@ pub(crate) fn quotas_skipping(
         }
         match outcome.result {
             Ok(_) => applied += 1,
-            Err(e) => {
-                // The error's sentence without its "Line L, column C: " prefix.
-                let full = e.to_string();
-                let reason = full
-                    .split_once(": ")
-                    .map_or(full.as_str(), |(_, r)| r)
-                    .to_owned();
-                skipped.push(SkippedLine {
-                    file: name.to_owned(),
-                    line: e.position.line,
-                    column: e.position.column,
-                    reason,
-                });
-            }
+            Err(e) => skipped.push(SkippedLine::of(name, &e, "command")),
         }
     }
     if applied == 0 {
@@ -334,7 +355,7 @@ Exit codes:
   0  answered
   1  bad input (a file, a line with --strict, a connection Kafka closes); nothing on stdout
   2  usage error
-  4  answered, but some kafka-configs.sh commands of --quotas failed and were left out; each is named on stderr as FILE:LINE: reason (--strict makes this exit code 1 with no answer)";
+  4  answered, but some kafka-configs.sh commands or Terraform resources of --quotas failed and were left out; each is named on stderr as FILE:LINE: reason (--strict makes this exit code 1 with no answer)";
 
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("identity").args(["user", "kerberos", "oauth_sub"])))]
@@ -396,9 +417,10 @@ pub(crate) struct ResolveArgs {
     /// type, the budget and what happened at each of the eight rungs.
     #[arg(long)]
     pub(crate) explain: bool,
-    /// Refuse a kafka-configs.sh runbook in which any command fails (exit 1).
-    /// Without it, failing lines are named on stderr, the other lines are
-    /// resolved and the exit code is 4.
+    /// Refuse a kafka-configs.sh runbook in which any command fails, or a
+    /// Terraform file in which any resource fails (exit 1). Without it, the
+    /// failing ones are named on stderr, the others are resolved and the
+    /// exit code is 4.
     #[arg(long)]
     pub(crate) strict: bool,
     /// Print one JSON object instead of text (format kafka-quota/resolve,
@@ -832,7 +854,7 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             return EXIT_BAD_INPUT;
         }
     };
-    let answered = exit_for_skipped(&skipped, "the answer is for the other commands");
+    let answered = exit_for_skipped(&skipped, "the answer is for the other {items}");
     // The principal rules do not depend on the listener.
     let rules = args.flags(args.listener.unwrap_or(ListenerArg::Plaintext)).principal_config();
     let cluster = Cluster::from_store(store, BrokerSettings::default(), rules);

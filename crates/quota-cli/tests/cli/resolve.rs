@@ -430,3 +430,21 @@ fn convert_reads_a_runbook_as_resolve_does_and_strict_refuses_it() {
     assert_eq!(code, 1, "{strict}");
     assert!(strict.contains("--- stdout\n--- stderr\nLine 3, column"), "{strict}");
 }
+
+#[test]
+fn a_terraform_file_is_read_resource_by_resource() {
+    let tf = "resource \"kafka_quota\" \"a\" {\n  entity_name = \"alice\"\n  entity_type = \"user\"\n  config = {\n    producer_byte_rate = 1000000\n  }\n}\n\
+              resource \"kafka_quota\" \"b\" {\n  entity_name = module.users.name\n  entity_type = \"user\"\n  config = {\n    producer_byte_rate = 1000\n  }\n}\n";
+    let args = ["resolve", "--quotas", "-", "--listener", "SASL_PLAINTEXT", "--user", "alice", "--quota-type", "produce"];
+    let (report, code) = run(&args, Some(tf));
+    assert_eq!(code, 4, "{report}");
+    assert!(report.contains("1000000.0 bytes/s per broker (1 MB/s) from users/alice (rung 3)"), "{report}");
+    assert!(report.contains("warning: <stdin>:9: this resource is skipped, the answer is given without it: the Terraform expression `module.users.name` stands in entity_name"), "{report}");
+    assert!(report.contains("kafka-quota: 1 resource of <stdin> skipped; the answer is for the other resources (exit code 4"), "{report}");
+    // --strict: the first failure, exit code 1.
+    let mut strict = args.to_vec();
+    strict.push("--strict");
+    let (report, code) = run(&strict, Some(tf));
+    assert_eq!(code, 1, "{report}");
+    assert!(report.contains("Line 9, column 17 of <stdin>: the Terraform expression"), "{report}");
+}

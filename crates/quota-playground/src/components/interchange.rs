@@ -254,11 +254,7 @@ fn import_box() -> Html {
                         </p>
                         if !skipped.is_empty() {
                             <div class="notes" data-testid="import-skipped">
-                                <p class="msg warn" role="note">
-                                    { format!("{} command{} fail{} and {} left out; the others are imported (each kafka-configs.sh command is a request of its own):",
-                                        skipped.len(), if skipped.len() == 1 { "" } else { "s" }, if skipped.len() == 1 { "s" } else { "" },
-                                        if skipped.len() == 1 { "is" } else { "are" }) }
-                                </p>
+                                <p class="msg warn" role="note">{ interchange::skipped_sentence(detected.format, skipped.len()) }</p>
                                 { for skipped.iter().map(|n| placed_view(n, "error", "import-skipped-command", goto.clone())) }
                             </div>
                         }
