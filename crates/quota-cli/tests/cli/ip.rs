@@ -78,13 +78,13 @@ fn ip_beside_a_connection_adds_its_answer_to_the_json() {
     assert_eq!(v["principal"]["principal"], "User:alice");
 }
 
-#[test]
-fn a_host_name_or_garbage_is_refused_with_the_reason() {
-    // A usage error (exit code 2), said before --quotas is read: no import
-    // note comes first.
+/// `resolve ARGS --quotas FILE`'s stderr, which must be a usage error (exit code 2).
+fn usage_error(args: &[&str]) -> String {
     let f = quotas_file(QUOTAS);
     let err = kafka_quota()
-        .args(["resolve", "--ip", "broker.example.com", "--quotas"])
+        .arg("resolve")
+        .args(args)
+        .arg("--quotas")
         .arg(f.path())
         .assert()
         .failure()
@@ -92,33 +92,25 @@ fn a_host_name_or_garbage_is_refused_with_the_reason() {
         .get_output()
         .stderr
         .clone();
-    let err = String::from_utf8(err).expect("UTF-8");
+    String::from_utf8(err).expect("UTF-8")
+}
+
+#[test]
+fn a_host_name_or_garbage_is_refused_with_the_reason() {
+    // A usage error (exit code 2), said before --quotas is read: no import
+    // note comes first.
+    let err = usage_error(&["--ip", "broker.example.com"]);
     assert!(
         err.starts_with("error: invalid value 'broker.example.com' for '--ip <ADDRESS>': not an IP address: a connection's source address is an IPv4 or IPv6 literal"),
         "{err}"
     );
-    kafka_quota()
-        .args(["resolve", "--ip", " ", "--quotas"])
-        .arg(f.path())
-        .assert()
-        .failure()
-        .code(2);
+    assert!(usage_error(&["--ip", " "]).starts_with("error: invalid value ' ' for '--ip <ADDRESS>'"));
 }
 
 #[test]
 fn identity_flags_without_a_listener_are_a_usage_error() {
     // --ip alone answers the connection rate; --user would be ignored, so
     // it needs --listener.
-    let f = quotas_file(QUOTAS);
-    let err = kafka_quota()
-        .args(["resolve", "--ip", "10.0.0.1", "--user", "alice", "--quotas"])
-        .arg(f.path())
-        .assert()
-        .failure()
-        .code(2)
-        .get_output()
-        .stderr
-        .clone();
-    let err = String::from_utf8(err).expect("UTF-8");
+    let err = usage_error(&["--ip", "10.0.0.1", "--user", "alice"]);
     assert!(err.contains("the following required arguments were not provided:\n  --listener <LISTENER>"), "{err}");
 }

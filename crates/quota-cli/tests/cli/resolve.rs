@@ -267,7 +267,7 @@ fn help_documents_the_exit_codes_and_the_flags() {
         "--explain",
         "--strict",
         "  0  answered\n",
-        "  4  answered, but some kafka-configs.sh commands of --quotas failed and were left out; each is named on stderr as FILE:LINE: reason",
+        "  4  answered, but some kafka-configs.sh commands or Terraform resources of --quotas failed and were left out; each is named on stderr as FILE:LINE: reason",
     ] {
         assert!(help.contains(needle), "{needle:?} missing from:\n{help}");
     }
