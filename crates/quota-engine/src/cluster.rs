@@ -419,8 +419,12 @@ impl Cluster {
     ///
     /// Kafka: `ConnectionQuotas.connectionRateForIp` (`core/src/main/scala/kafka/network/SocketServer.scala`).
     pub fn ip_rate(&self, ip: &str) -> Option<(QuotaEntity, f64)> {
-        let broker = Broker::new(0, self.settings.clone(), &self.managers, &self.ip_quotas).ok()?;
-        broker.connection_quota_for_ip(ip)
+        // What a broker of these settings would find (`Broker::new` refuses
+        // settings out of range), without building one per question.
+        self.settings.validate().ok()?;
+        self.settings.quota_window().ok()?;
+        self.settings.metrics_window().ok()?;
+        crate::broker::ip_quota_for(&self.ip_quotas, ip)
     }
 
     /// The principal a simulated client on scenario connection `i` runs as,

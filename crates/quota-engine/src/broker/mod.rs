@@ -220,6 +220,26 @@ pub struct Broker {
 /// `getHostAddress()` text, e.g. `::1` and `[0:0::1]` both give
 /// `0:0:0:0:0:0:0:1`, and `::ffff:10.0.0.1` gives `10.0.0.1`). A string that
 /// is not an address literal (never the case for a real socket) is its own key.
+/// The `connection_creation_rate` of `ip_quotas` (entity, value) that
+/// applies to `ip`, as [`Broker::connection_quota_for_ip`] finds it, without
+/// building a broker: `ips/<ip>` compared as addresses (the last of two
+/// spellings of one address, as the broker's map keeps it), else
+/// `ips/<default>`.
+pub(crate) fn ip_quota_for(ip_quotas: &[(QuotaEntity, f64)], ip: &str) -> Option<(QuotaEntity, f64)> {
+    let key = ip_key(ip);
+    let named = ip_quotas
+        .iter()
+        .rev()
+        .find(|(e, _)| matches!(e, QuotaEntity::Ip(EntityName::Named(n)) if ip_key(n) == key));
+    let default = || {
+        ip_quotas
+            .iter()
+            .rev()
+            .find(|(e, _)| matches!(e, QuotaEntity::Ip(EntityName::Default)))
+    };
+    named.or_else(default).cloned()
+}
+
 fn ip_key(ip: &str) -> String {
     match crate::store::validate::IpAddress::parse(ip) {
         Some(address) => address.to_string(),
@@ -923,6 +943,24 @@ mod tests {
         // A fraction is cut as the Int conversion cuts it: 2.9 allows 2 per second.
         let mut b = broker(&[(QuotaEntity::Ip(EntityName::Default), QuotaKey::ConnectionCreationRate, 2.9)]);
         assert_eq!(b.accept_connection("10.0.0.1", 0).bound(), 2.0);
+    }
+
+    #[test]
+    fn the_ip_quota_lookup_without_a_broker_finds_what_the_broker_finds() {
+        let named = |ip: &str| QuotaEntity::Ip(EntityName::Named(ip.into()));
+        let k = QuotaKey::ConnectionCreationRate;
+        let lists: [Vec<(QuotaEntity, QuotaKey, f64)>; 3] = [
+            vec![],
+            vec![(named("::1"), k, 1.0), (named("0:0:0:0:0:0:0:1"), k, 2.0), (named("10.0.0.1"), k, 3.0)],
+            vec![(QuotaEntity::Ip(EntityName::Default), k, 9.0), (named("10.0.0.1"), k, 3.0), (named("2001:DB8::1"), k, 4.0)],
+        ];
+        for quotas in &lists {
+            let b = broker(quotas);
+            let ips: Vec<(QuotaEntity, f64)> = quotas.iter().map(|(e, _, v)| (e.clone(), *v)).collect();
+            for ip in ["::1", "0:0:0:0:0:0:0:1", "10.0.0.1", "10.0.0.2", "2001:db8::1", "2001:db8:0:0:0:0:0:1"] {
+                assert_eq!(ip_quota_for(&ips, ip), b.connection_quota_for_ip(ip), "{ip} in {quotas:?}");
+            }
+        }
     }
 
     #[test]
