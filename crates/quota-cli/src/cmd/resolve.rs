@@ -40,7 +40,7 @@ use quota_engine::cluster::Cluster;
 use quota_engine::principal::{Connection, PrincipalOutcome};
 use quota_engine::resolve::{Resolution, Rung, RungOutcome, TagDecision};
 use quota_engine::store::validate::IpAddress;
-use quota_engine::resolve::human::{human_value, number_ranges, sharers};
+use quota_engine::resolve::human::{human_value, metered_by, number_ranges, sharers, CONTROLLER_SCOPE, NAN_CONNECTION_RATE};
 use quota_engine::{java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, QuotaType, UnitLabel};
 use quota_formats::configs_sh::{parse_script, run_script, Mode};
 use quota_formats::detect::{detect, import, import_skipping, Format};
@@ -349,7 +349,7 @@ pub(crate) enum ClientAuthArg {
 /// Arguments of `kafka-quota resolve`.
 /// The end of `resolve --help`: the output and the exit codes.
 const RESOLVE_AFTER_HELP: &str = "\
-Output: the answer first, one line per quota type (the limit as Kafka prints it and in a human unit, per broker; the entity and its rung, 1-8 in Kafka's order; who shares the budget). --explain adds the principal's derivation and every rung. Warnings and notes go to stderr.
+Output: the answer first, one line per quota type (the limit as Kafka prints it and in a human unit, per broker; controller mutations once for the cluster, by the active controller; the entity and its rung, 1-8 in Kafka's order; who shares the budget). --explain adds the principal's derivation and every rung. Warnings and notes go to stderr.
 
 Exit codes:
   0  answered
@@ -449,13 +449,23 @@ impl ResolveArgs {
     }
 }
 
+/// "the broker does not meter this connection", or, for controller
+/// mutations, the active controller ([`metered_by`]).
+fn not_metered(quota_type: QuotaType) -> String {
+    match quota_type {
+        QuotaType::ControllerMutation => format!("{} does not meter this connection", metered_by(quota_type)),
+        _ => "the broker does not meter this connection".to_owned(),
+    }
+}
+
 /// Why the connection's metric tags are what they are, and so who shares
 /// its budget.
 fn budget_sentence(r: &Resolution) -> String {
     let Some(tags) = &r.metric_tags else {
         return format!(
-            "none: no {} quota exists anywhere, so the broker does not meter this connection",
-            r.key()
+            "none: no {} quota exists anywhere, so {}",
+            r.key(),
+            not_metered(r.quota_type)
         );
     };
     let why = match r.tag_decision {
@@ -509,15 +519,17 @@ fn answer_line(r: &Resolution) -> String {
     let key = r.key();
     let Some(tags) = &r.metric_tags else {
         return format!(
-            "unlimited: no {key} quota exists, so the broker does not meter this connection"
+            "unlimited: no {key} quota exists, so {}",
+            not_metered(r.quota_type)
         );
     };
     match &r.matched {
         Some(m) => format!(
-            "{} from {} (rung {}); shared by {}",
+            "{} from {} (rung {}); {}shared by {}",
             limit_text(key, m.value),
             m.entity,
             m.rung.number(),
+            if r.quota_type == QuotaType::ControllerMutation { format!("{CONTROLLER_SCOPE}; ") } else { String::new() },
             sharers(tags)
         ),
         None => format!(
@@ -824,8 +836,9 @@ fn ip_answer(cluster: &Cluster, ip: &str) -> Result<IpAnswer, String> {
                 format!("{} (address {address})", ip.trim())
             };
             let summary = format!(
-                "New connections from {given} are limited to {} {unit} per broker by {path}{how}.",
-                java_double_to_string(v)
+                "New connections from {given} are limited to {} {unit} per broker by {path}{how}{}.",
+                java_double_to_string(v),
+                if v.is_nan() { format!("; {NAN_CONNECTION_RATE}") } else { String::new() }
             );
             (Some(path), Some(v), summary)
         }

@@ -14,7 +14,12 @@
 //!   `throttle_time_ms` and the channel is muted, or, on a broker before
 //!   Kafka 2.0 (legacy), the response itself is delayed.
 //!
-//! Every limit is per broker: each [`Broker`] holds its own sensors.
+//! Each [`Broker`] holds its own sensors: byte rates, request time and
+//! connection rates are limits per broker. The controller-mutation quota is
+//! metered by the active controller alone in KRaft (brokers forward
+//! CreateTopics, CreatePartitions and DeleteTopics to it; `ControllerApis`),
+//! so one [`Broker`]'s mutation decisions stand for the controller's: one
+//! budget for the cluster.
 
 mod quota;
 mod settings;

@@ -11,6 +11,31 @@ use crate::entity::QuotaKey;
 
 use super::resolution::MetricTags;
 
+/// Who meters a client quota type: each broker on its own for byte rates
+/// and request time (`ClientQuotaManager` on every broker); the active
+/// controller alone, once for the cluster, for controller mutations, as
+/// brokers forward CreateTopics, CreatePartitions and DeleteTopics to it
+/// (`KafkaApis`: `maybeForwardToController`; `ControllerApis` checks
+/// `quotas.controllerMutation`, core/src/main/scala/kafka/server/ControllerApis.scala).
+pub fn metered_by(quota_type: crate::QuotaType) -> &'static str {
+    match quota_type {
+        crate::QuotaType::ControllerMutation => "the active controller",
+        _ => "each broker",
+    }
+}
+
+/// Said of a controller-mutation quota: one budget for the whole cluster
+/// ([`metered_by`]).
+pub const CONTROLLER_SCOPE: &str =
+    "one budget for the whole cluster: the active controller meters it, as brokers forward CreateTopics, CreatePartitions and DeleteTopics to it";
+
+/// Said of a NaN `connection_creation_rate`, which the validation lets
+/// through: Kafka hands the quota to `ConnectionQuotas` as an `Int`
+/// (`ClientQuotaMetadataManager.handleIpQuota`: `quotaValue.map(_.toInt)`),
+/// and NaN becomes 0.
+pub const NAN_CONNECTION_RATE: &str =
+    "Kafka uses it as the Int 0, so every new connection from this address is refused (closed after one quota window)";
+
 /// A quota value in a human unit, for reading beside Kafka's form.
 ///
 /// - `producer_byte_rate`, `consumer_byte_rate`: decimal units as Kafka's

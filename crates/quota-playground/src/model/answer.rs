@@ -26,9 +26,9 @@ pub struct Answer {
     pub connection: String,
     /// `User:tenant-a, client.id app-1`, or why there is no principal.
     pub who: String,
-    /// One clause per quota type, in [`QuotaType::ALL`] order, then the
-    /// `connection_creation_rate` of the connection's source address;
-    /// empty when the connection has no principal.
+    /// One clause per client quota type, in [`QuotaType::ALL`] order (none
+    /// when the connection has no principal), then the
+    /// `connection_creation_rate` of the connection's source address.
     pub clauses: Vec<String>,
     /// The brokers that lead a partition this connection's clients use
     /// (`None` when it has no client).
@@ -128,9 +128,8 @@ fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u
         m.rung.number()
     );
     if controller {
-        out.push_str(
-            "; the active controller meters it, as brokers forward CreateTopics, CreatePartitions and DeleteTopics to it",
-        );
+        out.push_str("; ");
+        out.push_str(quota_engine::resolve::human::CONTROLLER_SCOPE);
     }
     // Values Kafka accepts that never delay anyone (a quota sensor takes
     // them as they are; `RateSensor::try_new`).
@@ -199,7 +198,8 @@ fn ip_clause(ip: &str, rate: Option<(QuotaEntity, f64)>) -> String {
     // The validation takes whole numbers only (an INT config) but lets NaN
     // through, which the Int conversion makes 0.
     if v.is_nan() {
-        out.push_str("; Kafka uses it as the Int 0, so every new connection from this address is refused (closed after one quota window)");
+        out.push_str("; ");
+        out.push_str(quota_engine::resolve::human::NAN_CONNECTION_RATE);
     }
     out.push('.');
     out
@@ -248,16 +248,18 @@ pub fn first_answers(scenario: &Scenario, analysis: &Analysis, n: usize) -> Vec<
                         .collect(),
                     leading_brokers: leading,
                 },
+                // The connection rate is checked when the broker accepts the
+                // socket, before any authentication: it applies all the same.
                 (Some(Err(why)), _) => Answer {
                     connection: c.name.clone(),
-                    who: format!("no principal, so no quota applies: {why}"),
-                    clauses: Vec::new(),
+                    who: format!("no principal, so no client quota applies: {why}"),
+                    clauses: vec![ip_clause(&c.ip, analysis.ip_rate(scenario, &c.ip))],
                     leading_brokers: leading,
                 },
                 _ => Answer {
                     connection: c.name.clone(),
-                    who: "no principal, so no quota applies".to_owned(),
-                    clauses: Vec::new(),
+                    who: "no principal, so no client quota applies".to_owned(),
+                    clauses: vec![ip_clause(&c.ip, analysis.ip_rate(scenario, &c.ip))],
                     leading_brokers: leading,
                 },
             }
@@ -333,8 +335,9 @@ mod tests {
                 "workloads": []}"#,
         );
         let a = answers(&s, &Analysis::new(&s));
-        assert!(a[0].clauses.is_empty());
-        assert!(a[0].sentence().starts_with("bad (no principal, so no quota applies"), "{}", a[0].sentence());
+        assert!(a[0].sentence().starts_with("bad (no principal, so no client quota applies"), "{}", a[0].sentence());
+        // The connection rate is checked before authentication: it still applies.
+        assert_eq!(a[0].clauses, ["Connections from 127.0.0.1: unlimited."]);
     }
 
     #[test]
@@ -404,7 +407,7 @@ mod tests {
         let a = answers(&s, &Analysis::new(&s));
         let cm = a[0].clauses.iter().find(|c| c.starts_with("Controller mutations")).unwrap();
         assert!(cm.starts_with("Controller mutations: 5.0 mutations/s for the whole cluster from users/<default> (rung 6), "), "{cm}");
-        assert!(cm.contains("the active controller meters it"), "{cm}");
+        assert!(cm.contains("; one budget for the whole cluster: the active controller meters it"), "{cm}");
         assert!(!cm.contains("per broker") && !cm.contains("brokers leading"), "{cm}");
     }
 }
