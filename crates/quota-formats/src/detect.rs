@@ -287,9 +287,9 @@ pub struct Imported {
     /// What was read but not imported, or imported with a caveat, one
     /// sentence each, with where.
     pub notes: Vec<(Position, String)>,
-    /// The `kafka-configs.sh` commands that failed and were skipped, each
-    /// with the error the tool would print for it ([`import_skipping`]
-    /// only; always empty from [`import`]).
+    /// The items that failed and were skipped (`kafka-configs.sh` commands,
+    /// Terraform resources), each with its error ([`import_skipping`] only;
+    /// always empty from [`import`]).
     pub skipped: Vec<Error>,
 }
 
@@ -311,17 +311,18 @@ pub fn import(text: &str, format: Format) -> Result<Imported, Error> {
 }
 
 /// [`import`], except that an item that fails is skipped and the others
-/// are imported, where each item is an `AlterClientQuotas` request of its
-/// own and Kafka applies the ones it accepts: a `kafka-configs.sh` command
-/// (the others still run, as a runbook run line by line does), a Terraform
-/// resource (the provider sends each on its own). The failed items are in
-/// [`Imported::skipped`], in order. Other formats are read as [`import`]
+/// are imported, where each item is a request of its own: a
+/// `kafka-configs.sh` command (a runbook's next command runs whatever the
+/// one before did), a Terraform resource (the provider sends each as an
+/// `AlterClientQuotas` request). The failed items are in
+/// [`Imported::skipped`], in order; when every one failed, the store is
+/// empty and the caller says so. Other formats are read as [`import`]
 /// reads them (a file is one unit).
 ///
 /// # Errors
 ///
-/// As [`import`]; for the formats above, only when no item could be
-/// imported (the first item's error).
+/// As [`import`] for the text as a whole (not in the format, no command,
+/// HCL syntax); never for one item.
 pub fn import_skipping(text: &str, format: Format) -> Result<Imported, Error> {
     import_with(text, format, true)
 }
@@ -332,17 +333,13 @@ fn import_with(text: &str, format: Format, skip_failed: bool) -> Result<Imported
     let mut skipped = Vec::new();
     let lines = match format {
         Format::ConfigsSh => {
-            let mut applied = 0usize;
             for outcome in configs_sh::run_script(text, Mode::Import, &mut store) {
                 notes.extend(outcome.notes.into_iter().map(|n| (outcome.position, n)));
                 match outcome.result {
-                    Ok(_) => applied += 1,
+                    Ok(_) => {}
                     Err(e) if skip_failed => skipped.push(e),
                     Err(e) => return Err(e),
                 }
-            }
-            if applied == 0 && !skipped.is_empty() {
-                return Err(skipped.swap_remove(0));
             }
             if notes.is_empty()
                 && store.is_empty()
@@ -396,9 +393,6 @@ fn import_with(text: &str, format: Format, skip_failed: bool) -> Result<Imported
             // Resource by resource: one Kafka refuses is one more skipped.
             skipped.extend(lines.apply_each(&mut store));
             skipped.sort_by_key(|e| (e.position.line, e.position.column));
-            if store.is_empty() && !skipped.is_empty() {
-                return Err(skipped.swap_remove(0));
-            }
         } else {
             lines.apply(&mut store)?;
         }
@@ -540,7 +534,7 @@ mod tests {
     }
 
     #[test]
-    fn a_runbook_import_skips_the_commands_kafka_refuses_and_keeps_the_rest() {
+    fn a_runbook_import_skips_the_commands_that_fail_and_keeps_the_rest() {
         let text = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'producer_byte_rate=1024' --entity-type users --entity-name a\n\
                     kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'producer_byte_rate=abc' --entity-type users --entity-name b\n\
                     kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'consumer_byte_rate=2048' --entity-type users --entity-name c\n";
@@ -555,9 +549,14 @@ mod tests {
         assert_eq!(value("a", QuotaKey::ProducerByteRate), Some(1024.0));
         assert_eq!(value("c", QuotaKey::ConsumerByteRate), Some(2048.0));
         assert_eq!(value("b", QuotaKey::ProducerByteRate), None);
-        // Nothing applied: the first command's error, as import gives it.
-        let bad = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'producer_byte_rate=abc' --entity-type users --entity-name b\n";
-        assert_eq!(import_skipping(bad, Format::ConfigsSh).unwrap_err(), import(bad, Format::ConfigsSh).unwrap_err());
+        // Nothing applied: an empty store, every failure listed, and a
+        // --describe command (which alters nothing) does not count.
+        let bad = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'producer_byte_rate=abc' --entity-type users --entity-name b\n\
+                   kafka-configs.sh --bootstrap-server b:9092 --describe --entity-type users\n\
+                   kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'consumer_byte_rate=x' --entity-type users --entity-name c\n";
+        let got = import_skipping(bad, Format::ConfigsSh).unwrap();
+        assert!(got.store.is_empty());
+        assert_eq!(got.skipped.iter().map(|e| e.position.line).collect::<Vec<_>>(), [1, 3]);
     }
 
     #[cfg(feature = "hcl")]
@@ -579,8 +578,10 @@ mod tests {
         assert_eq!(value(&QuotaEntity::user("a"), QuotaKey::ProducerByteRate), Some(1000.0));
         assert_eq!(value(&QuotaEntity::client_id("d"), QuotaKey::ConsumerByteRate), Some(3000.0));
         assert_eq!(got.store.get(&QuotaEntity::user("c")), None, "all of c or none of it");
-        // Every resource failing: the first one's error.
+        // Every resource failing: an empty store, the failure listed.
         let bad = "resource \"kafka_quota\" \"b\" {\n  entity_name = module.users.name\n  entity_type = \"user\"\n  config = {}\n}\n";
-        assert_eq!(import_skipping(bad, Format::Terraform).unwrap_err(), import(bad, Format::Terraform).unwrap_err());
+        let got = import_skipping(bad, Format::Terraform).unwrap();
+        assert!(got.store.is_empty());
+        assert_eq!(got.skipped, [import(bad, Format::Terraform).unwrap_err()]);
     }
 }

@@ -376,8 +376,8 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
 ///
 /// # Errors
 ///
-/// As [`parse`] for the file as a whole (HCL syntax, no quota resource),
-/// and the first resource's error when none could be read.
+/// As [`parse`] for the file as a whole (HCL syntax, no quota resource);
+/// never for one resource.
 #[cfg(feature = "hcl")]
 pub fn parse_each(text: &str) -> Result<QuotaImport, Error> {
     parse_with(text, true)
@@ -439,9 +439,6 @@ fn parse_with(text: &str, skip: bool) -> Result<QuotaImport, Error> {
             Err(e) => return Err(e),
             Ok(()) => {}
         }
-    }
-    if out.quotas.is_empty() && !out.skipped.is_empty() {
-        return Err(out.skipped.swap_remove(0));
     }
     if resources == 0 {
         return Err(Error::syntax(

@@ -148,6 +148,19 @@ pub fn preview(text: &str) -> ImportPreview {
         }
     };
     match detect::import_skipping(text, detected.format) {
+        // Every item failed: nothing to import; the first one says why.
+        Ok(imported) if imported.store.is_empty() && !imported.skipped.is_empty() => {
+            let e = &imported.skipped[0];
+            let more = imported.skipped.len() - 1;
+            let mut message = e.to_string();
+            if more > 0 {
+                message.push_str(&format!(" ({more} more {} fail{} as well.)", item_noun(detected.format, more), if more == 1 { "s" } else { "" }));
+            }
+            ImportPreview::Failed {
+                detected: Some(detected),
+                error: placed(text, e.position.line, e.position.column, message),
+            }
+        }
         Ok(imported) => ImportPreview::Ready {
             skipped: imported
                 .skipped
@@ -266,12 +279,17 @@ pub fn import_summary(format: Format, applied: u32, refused: u32, skipped: usize
 /// `n` items of what [`detect::import_skipping`] skips one by one in
 /// `format`: `1 command`, `2 resources`.
 fn items_of(format: Format, n: usize) -> String {
+    format!("{n} {}", item_noun(format, n))
+}
+
+/// What [`detect::import_skipping`] skips in `format`, for `n` of them.
+fn item_noun(format: Format, n: usize) -> &'static str {
     let (one, many) = match format {
         Format::Terraform => ("resource", "resources"),
         Format::ConfigsSh => ("command", "commands"),
         _ => ("item", "items"),
     };
-    format!("{n} {}", if n == 1 { one } else { many })
+    if n == 1 { one } else { many }
 }
 
 /// The sentence above the items an import leaves out (`n` > 0): how many,
@@ -467,6 +485,18 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
             .iter()
             .find(|q| &q.entity == e && q.key == k)
             .map(|q| q.value)
+    }
+
+    #[test]
+    fn a_runbook_whose_every_command_fails_imports_nothing_and_says_how_many() {
+        let text = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=lots --entity-type users --entity-name a\n\
+                    kafka-configs.sh --bootstrap-server b:9092 --describe --entity-type users\n\
+                    kafka-configs.sh --bootstrap-server b:9092 --alter --add-config consumer_byte_rate=x --entity-type users --entity-name b\n";
+        let ImportPreview::Failed { error, .. } = preview(text) else {
+            panic!("{:?}", preview(text))
+        };
+        assert_eq!(error.line, 1);
+        assert!(error.message.ends_with("(1 more command fails as well.)"), "{}", error.message);
     }
 
     #[test]

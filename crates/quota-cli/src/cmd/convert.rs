@@ -84,7 +84,6 @@ pub(crate) fn run(args: &ConvertArgs) -> u8 {
             return EXIT_BAD_INPUT;
         }
     };
-    let done = exit_for_skipped(&skipped, "the output holds the other {items}' quotas");
     match export(&store, to) {
         Ok(out) => {
             for u in &out.unexpressed {
@@ -110,7 +109,8 @@ pub(crate) fn run(args: &ConvertArgs) -> u8 {
                 return EXIT_BAD_INPUT;
             }
             out!("{}", out.text);
-            done
+            // Said once the output is written (an export that fails says only why).
+            exit_for_skipped(&skipped, "the output holds the other {items}' quotas")
         }
         Err(e) => {
             match &e.kind {

@@ -42,7 +42,7 @@ use quota_engine::resolve::{Resolution, Rung, RungOutcome, TagDecision};
 use quota_engine::store::validate::IpAddress;
 use quota_engine::resolve::human::{human_value, metered_by, number_ranges, sharers, CONTROLLER_SCOPE, NAN_CONNECTION_RATE};
 use quota_engine::{java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, QuotaType, UnitLabel};
-use quota_formats::configs_sh::{parse_script, run_script, Mode};
+use quota_formats::configs_sh::{parse_script, Mode};
 use quota_formats::detect::{detect, import, import_skipping, Format};
 
 use super::identity::IdentityFlags;
@@ -272,53 +272,37 @@ pub(crate) fn quotas_skipping(
         None if crate::state::is_state_file(text) => None,
         None => detect(text).ok().map(|d| d.format),
     };
-    if !strict && detected == Some(Format::Terraform) {
-        // Resource by resource, as the provider sends them.
-        let imported = import_skipping(text, Format::Terraform)
-            .map_err(|e| e.with_source(name.to_owned()).to_string())?;
-        for (pos, note) in &imported.notes {
-            errln!("note: {name}:{}: {note}", pos.line);
-        }
-        let skipped: Vec<SkippedLine> = imported.skipped.iter().map(|e| SkippedLine::of(name, e, "resource")).collect();
-        for s in &skipped {
-            errln!("warning: {}:{}: this resource is skipped, {without}: {}", s.file, s.line, s.reason);
-        }
-        return Ok((imported.store, skipped));
-    }
-    let is_runbook = detected == Some(Format::ConfigsSh);
-    if strict || !is_runbook || parse_script(text, Mode::Import).is_empty() {
+    // Item by item: a runbook's commands, a Terraform file's resources
+    // (quota-formats `import_skipping`); any other file is one unit.
+    let (fmt, kind) = match detected {
+        Some(Format::ConfigsSh) if !parse_script(text, Mode::Import).is_empty() => (Format::ConfigsSh, "command"),
+        Some(Format::Terraform) => (Format::Terraform, "resource"),
+        _ => return quotas_from_text(name, text, format).map(|s| (s, Vec::new())),
+    };
+    if strict {
         return quotas_from_text(name, text, format).map(|s| (s, Vec::new()));
     }
-    let mut store = QuotaStore::new();
-    let mut skipped = Vec::new();
-    let mut applied = 0usize;
-    for outcome in run_script(text, Mode::Import, &mut store) {
-        for note in &outcome.notes {
-            errln!("note: {name}:{}: {note}", outcome.position.line);
-        }
-        match outcome.result {
-            Ok(_) => applied += 1,
-            Err(e) => skipped.push(SkippedLine::of(name, &e, "command")),
-        }
+    let imported = import_skipping(text, fmt).map_err(|e| e.with_source(name.to_owned()).to_string())?;
+    for (pos, note) in &imported.notes {
+        errln!("note: {name}:{}: {note}", pos.line);
     }
-    if applied == 0 {
-        let first = skipped
-            .first()
-            .map(|s| format!(" The first: line {}: {}", s.line, s.reason))
-            .unwrap_or_default();
+    let skipped: Vec<SkippedLine> = imported.skipped.iter().map(|e| SkippedLine::of(name, e, kind)).collect();
+    if imported.store.is_empty() && !skipped.is_empty() {
+        // One item, and it failed: its error, as the file's.
+        if let [only] = imported.skipped.as_slice() {
+            return Err(only.clone().with_source(name.to_owned()).to_string());
+        }
+        for s in &skipped {
+            errln!("warning: {}:{}: this {kind} fails: {}", s.file, s.line, s.reason);
+        }
         return Err(format!(
-            "kafka-quota: no command of {name} could be applied, so it gives no quotas.{first}"
+            "kafka-quota: no {kind} of {name} could be applied, so it gives no quotas (each failing {kind} is named above)."
         ));
     }
     for s in &skipped {
-        errln!(
-            "warning: {}:{}: this command is skipped, {without}: {}",
-            s.file,
-            s.line,
-            s.reason
-        );
+        errln!("warning: {}:{}: this {kind} is skipped, {without}: {}", s.file, s.line, s.reason);
     }
-    Ok((store, skipped))
+    Ok((imported.store, skipped))
 }
 
 /// The listener's security protocol.

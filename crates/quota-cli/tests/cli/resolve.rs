@@ -448,3 +448,25 @@ fn a_terraform_file_is_read_resource_by_resource() {
     assert_eq!(code, 1, "{report}");
     assert!(report.contains("Line 9, column 17 of <stdin>: the Terraform expression"), "{report}");
 }
+
+#[test]
+fn convert_says_nothing_of_skips_when_it_writes_nothing() {
+    // The one command that works sets a (user, client-id) quota, which a
+    // kafka_quota cannot hold: nothing is written, exit code 1, and no
+    // "the output holds ..." line.
+    let runbook = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1000 --entity-type users --entity-name a --entity-type clients --entity-name c\n\
+                   kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=lots --entity-type users --entity-name b\n";
+    let (report, code) = run(&["convert", "--to", "terraform", "-"], Some(runbook));
+    assert_eq!(code, 1, "{report}");
+    assert!(report.contains("nothing is printed"), "{report}");
+    assert!(!report.contains("exit code 4"), "{report}");
+    // A --describe command alters nothing: with the failing ones, nothing applies.
+    let describe_only = "kafka-configs.sh --bootstrap-server b:9092 --describe --entity-type users\n\
+                         kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=lots --entity-type users --entity-name b\n\
+                         kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=x --entity-type users --entity-name c\n";
+    let (report, code) = run(&["convert", "--to", "describe", "-"], Some(describe_only));
+    assert_eq!(code, 1, "{report}");
+    assert!(report.contains("warning: <stdin>:2: this command fails:"), "{report}");
+    assert!(report.contains("warning: <stdin>:3: this command fails:"), "{report}");
+    assert!(report.contains("kafka-quota: no command of <stdin> could be applied, so it gives no quotas (each failing command is named above)."), "{report}");
+}
