@@ -607,15 +607,16 @@ fn strimzi_value(key: QuotaKey, value: f64) -> Result<String, String> {
 /// `metadata.name` and creates no credentials, so nothing is assumed about
 /// how the user logs in (writing `scram-sha-512` would make the operator
 /// create SCRAM credentials and a Secret); a comment where the block would
-/// be says to copy an existing KafkaUser's `spec.authentication` and
-/// `spec.authorization` before applying over it, since without them the
-/// operator removes the credentials it manages. The `strimzi.io/cluster` label is `my-cluster`:
+/// be says to copy an existing KafkaUser's `spec.authentication` before
+/// applying over it, since without it the operator removes the
+/// credentials it manages; the header says the same of
+/// `spec.authorization` (the ACLs) for every KafkaUser written. The `strimzi.io/cluster` label is `my-cluster`:
 /// set it to the cluster's name. Everything else is listed in
 /// [`Export::unexpressed`] and as comments at the top.
 pub fn export(store: &QuotaStore) -> Export {
     let mut unexpressed = Vec::new();
     let mut docs = Vec::new();
-    const NO_AUTHENTICATION: &str = "  # No spec.authentication: the quotas do not say how this user logs in. Before applying over an existing KafkaUser,\n  # copy its spec.authentication (and spec.authorization) here: without them the User Operator removes the credentials it manages.\n";
+    const NO_AUTHENTICATION: &str = "  # No spec.authentication: the quotas do not say how this user logs in. Before applying over an existing KafkaUser,\n  # copy its spec.authentication here: without it the User Operator removes the credentials it manages.\n";
     for (entity, values) in by_entity(store) {
         let why = match &entity {
             QuotaEntity::User(EntityName::Default) => Some("a KafkaUser always names one user, so the default user quota (users/<default>) has no KafkaUser form"),
@@ -682,7 +683,7 @@ pub fn export(store: &QuotaStore) -> Export {
             lines.join("\n")
         ));
     }
-    let mut text = String::from("# Strimzi KafkaUser resources written by kafka-quota; set strimzi.io/cluster to your Kafka cluster's name.\n");
+    let mut text = String::from("# Strimzi KafkaUser resources written by kafka-quota; set strimzi.io/cluster to your Kafka cluster's name.\n# They hold quotas only: no spec.authorization. Before applying one over an existing KafkaUser, copy its spec.authorization\n# into it, or the User Operator removes the user's ACLs.\n");
     for u in &unexpressed {
         text.push_str(&format!("# Not expressible in a KafkaUser: {u}\n"));
     }
@@ -814,9 +815,11 @@ mod tests {
         assert!(!out.text.contains("scram"), "{}", out.text);
         // alice: a KafkaUser named alice with no authentication block, and
         // the comment saying to copy an existing user's.
-        let alice = "---\napiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: alice\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n  # No spec.authentication: the quotas do not say how this user logs in. Before applying over an existing KafkaUser,\n  # copy its spec.authentication (and spec.authorization) here: without them the User Operator removes the credentials it manages.\n  quotas:\n    producerByteRate: 1024\n";
+        let alice = "---\napiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: alice\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n  # No spec.authentication: the quotas do not say how this user logs in. Before applying over an existing KafkaUser,\n  # copy its spec.authentication here: without it the User Operator removes the credentials it manages.\n  quotas:\n    producerByteRate: 1024\n";
         assert!(out.text.contains(alice), "{}", out.text);
         assert_eq!(out.text.matches("# No spec.authentication").count(), 1, "only alice: {}", out.text);
+        // The ACLs, for every KafkaUser, in the header.
+        assert!(out.text.starts_with("# Strimzi KafkaUser resources written by kafka-quota; set strimzi.io/cluster to your Kafka cluster's name.\n# They hold quotas only: no spec.authorization."), "{}", out.text);
         // CN=bob: a tls user named bob.
         assert!(
             out.text.contains("  name: bob\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n  authentication:\n    type: tls\n  quotas:\n    consumerByteRate: 2048\n"),

@@ -357,7 +357,7 @@ pub(crate) struct ResolveArgs {
     /// A client's source address (IPv4 or IPv6 literal): also answer which
     /// `connection_creation_rate` applies to new connections from it.
     #[arg(long, value_name = "ADDRESS", value_parser = ip_literal)]
-    pub(crate) ip: Option<String>,
+    pub(crate) ip: Option<SourceIp>,
     /// SASL mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI, OAUTHBEARER);
     /// default PLAIN, or GSSAPI with --kerberos, OAUTHBEARER with --oauth-sub.
     #[arg(long, requires = "listener")]
@@ -375,31 +375,31 @@ pub(crate) struct ResolveArgs {
     #[arg(long, value_name = "SUB", requires = "listener")]
     pub(crate) oauth_sub: Option<String>,
     /// The client's client.id.
-    #[arg(long, value_name = "C", default_value = "")]
+    #[arg(long, value_name = "C", default_value = "", requires = "listener")]
     pub(crate) client_id: String,
     /// `ssl.client.auth` of an SSL listener (default: required with --dn, else none).
     #[arg(long, value_enum, requires = "listener")]
     pub(crate) ssl_client_auth: Option<ClientAuthArg>,
     /// The broker's `ssl.principal.mapping.rules`.
-    #[arg(long, value_name = "R")]
+    #[arg(long, value_name = "R", requires = "listener")]
     pub(crate) ssl_mapping_rules: Option<String>,
     /// The broker's `sasl.kerberos.principal.to.local.rules` (comma-separated).
-    #[arg(long, value_name = "R")]
+    #[arg(long, value_name = "R", requires = "listener")]
     pub(crate) kerberos_rules: Option<String>,
     /// The broker's default Kerberos realm, krb5.conf's `default_realm` (what
     /// the DEFAULT rule strips). Default: the realm of --kerberos, as on a
     /// single-realm cluster; pass --kerberos-realm "" for a broker with no
     /// krb5 default realm.
-    #[arg(long, value_name = "REALM")]
+    #[arg(long, value_name = "REALM", requires = "listener")]
     pub(crate) kerberos_realm: Option<String>,
     /// Resolve one quota type only: producer_byte_rate, consumer_byte_rate,
     /// request_percentage or controller_mutation_rate (also produce, fetch,
     /// request, controller_mutation).
-    #[arg(long, value_enum, value_name = "TYPE")]
+    #[arg(long, value_enum, value_name = "TYPE", requires = "listener")]
     pub(crate) quota_type: Option<QuotaTypeArg>,
     /// After the answer, show the principal's derivation and, per quota
     /// type, the budget and what happened at each of the eight rungs.
-    #[arg(long)]
+    #[arg(long, requires = "listener")]
     pub(crate) explain: bool,
     /// Refuse a kafka-configs.sh runbook in which any command fails, or a
     /// Terraform file in which any resource fails (exit 1). Without it, the
@@ -759,14 +759,25 @@ const JSON_FORMAT: &str = "kafka-quota/resolve";
 /// or goes away (new fields may appear within a version).
 const JSON_VERSION: u32 = 1;
 
+/// A `--ip` value: as given, and the address as Java prints it
+/// (`InetAddress.getHostAddress`).
+#[derive(Debug, Clone)]
+pub(crate) struct SourceIp {
+    /// As given (trimmed).
+    given: String,
+    /// As Java prints it.
+    address: String,
+}
+
 /// `--ip`'s value parser: an IPv4 or IPv6 literal, as a socket's source
 /// address is (checked before any file is read; a bad one is a usage
 /// error, exit code 2).
-fn ip_literal(ip: &str) -> Result<String, String> {
+fn ip_literal(ip: &str) -> Result<SourceIp, String> {
     // InetAddress.getByName("") is the loopback address, right for an
     // entity name but never a socket's source address.
-    match Some(ip.trim()).filter(|t| !t.is_empty()).and_then(IpAddress::parse) {
-        Some(_) => Ok(ip.to_owned()),
+    let given = ip.trim();
+    match Some(given).filter(|t| !t.is_empty()).and_then(IpAddress::parse) {
+        Some(address) => Ok(SourceIp { given: given.to_owned(), address: address.to_string() }),
         None => Err("not an IP address: a connection's source address is an IPv4 or IPv6 literal (Kafka takes it from the socket), e.g. 10.0.0.1 or 2001:db8::1".to_owned()),
     }
 }
@@ -788,25 +799,16 @@ struct IpAnswer {
     summary: String,
 }
 
-/// Which `connection_creation_rate` applies to connections from `ip`;
-/// `Err` is the message for stderr.
-fn ip_answer(cluster: &Cluster, ip: &str) -> Result<IpAnswer, String> {
-    // InetAddress.getByName("") is the loopback address, right for an
-    // entity name but never a socket's source address.
-    let parsed = Some(ip.trim()).filter(|t| !t.is_empty()).and_then(IpAddress::parse);
-    let Some(address) = parsed else {
-        return Err(format!(
-            "kafka-quota: --ip {ip:?} is not an IP address: a connection's source address is an IPv4 or IPv6 literal (Kafka takes it from the socket), e.g. 10.0.0.1 or 2001:db8::1."
-        ));
-    };
-    let address = address.to_string();
+/// Which `connection_creation_rate` applies to connections from `ip`.
+fn ip_answer(cluster: &Cluster, ip: &SourceIp) -> IpAnswer {
+    let address = ip.address.clone();
     let key = QuotaKey::ConnectionCreationRate;
     let unit = key.unit(UnitLabel::PerBroker);
-    let (entity, limit, summary) = match cluster.ip_rate(ip.trim()) {
+    let (entity, limit, summary) = match cluster.ip_rate(ip.given.as_str()) {
         Some((entity, v)) => {
             let path = entity.path();
             let how = match &entity {
-                QuotaEntity::Ip(quota_engine::EntityName::Named(name)) if name != ip.trim() => {
+                QuotaEntity::Ip(quota_engine::EntityName::Named(name)) if name != ip.given.as_str() => {
                     ", the same address written another way: Kafka compares addresses, not text".to_owned()
                 }
                 QuotaEntity::Ip(quota_engine::EntityName::Default) => {
@@ -814,10 +816,10 @@ fn ip_answer(cluster: &Cluster, ip: &str) -> Result<IpAnswer, String> {
                 }
                 _ => String::new(),
             };
-            let given = if address == ip.trim() {
+            let given = if address == ip.given.as_str() {
                 address.clone()
             } else {
-                format!("{} (address {address})", ip.trim())
+                format!("{} (address {address})", ip.given.as_str())
             };
             let summary = format!(
                 "New connections from {given} are limited to {} {unit} per broker by {path}{how}{}.",
@@ -829,17 +831,17 @@ fn ip_answer(cluster: &Cluster, ip: &str) -> Result<IpAnswer, String> {
         None => (
             None,
             None,
-            format!("New connections from {} are not rate-limited: no ips/ quota matches that address and there is no ips/<default>.", ip.trim()),
+            format!("New connections from {} are not rate-limited: no ips/ quota matches that address and there is no ips/<default>.", ip.given.as_str()),
         ),
     };
-    Ok(IpAnswer {
-        ip: ip.to_owned(),
+    IpAnswer {
+        ip: ip.given.clone(),
         address,
         entity,
         limit,
         unit: QuotaKey::ConnectionCreationRate.unit(UnitLabel::PerBroker),
         summary,
-    })
+    }
 }
 
 /// Runs `resolve`; returns the exit code.
@@ -855,13 +857,7 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
     // The principal rules do not depend on the listener.
     let rules = args.flags(args.listener.unwrap_or(ListenerArg::Plaintext)).principal_config();
     let cluster = Cluster::from_store(store, BrokerSettings::default(), rules);
-    let ip = match args.ip.as_deref().map(|ip| ip_answer(&cluster, ip)).transpose() {
-        Ok(a) => a,
-        Err(m) => {
-            errln!("{m}");
-            return EXIT_BAD_INPUT;
-        }
-    };
+    let ip = args.ip.as_ref().map(|ip| ip_answer(&cluster, ip));
     let Some(listener) = args.listener else {
         // Only --ip: clap requires --listener otherwise.
         let Some(ip) = ip else {
