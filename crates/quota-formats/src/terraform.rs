@@ -4,10 +4,10 @@
 //! `kafka_quota` (`Mongey/terraform-provider-kafka`, `kafka/resource_kafka_quota.go`
 //! and `kafka/kafka_quotas.go`) has `entity_type` (`user`, `client-id` or
 //! `ip`), an optional `entity_name` and a `config` map of quota keys to
-//! values, sent as one `AlterClientQuotas` entry. Since v0.10.0 (commit
-//! 85c9b5a, 2025-03-20) an `entity_name` left out or empty is the default
-//! entity (`QuotaMatchDefault`), else an exact match on the name; older
-//! versions required `entity_name`. So [`export`] writes a default-entity
+//! values, sent as one `AlterClientQuotas` entry. Since v0.10.0 (pull
+//! request #527, merged as 86b0721 on 2025-03-21) an `entity_name` left out
+//! or empty is the default entity (`QuotaMatchDefault`), else an exact
+//! match on the name; older versions required `entity_name`. So [`export`] writes a default-entity
 //! quota (`users/<default>`, `clients/<default>`, `ips/<default>`) as a
 //! resource without `entity_name`, with a comment naming that version. A
 //! `kafka_quota` holds one entity type, so (user, client-id) quotas go to

@@ -196,11 +196,7 @@ fn parse_also(text: &str) -> Result<ClientIdentity, String> {
 
 /// A value with its unit and a human form: `10000000 bytes/s per broker (10 MB/s)`.
 fn human_value(key: QuotaKey, v: f64) -> String {
-    let plain = if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{v:.0}")
-    } else {
-        java_double_to_string(v)
-    };
+    let plain = if v.fract() == 0.0 { quota_engine::resolve::human::trim_number(v, 0) } else { java_double_to_string(v) };
     let unit = key.unit(UnitLabel::PerBroker);
     match key {
         QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => {

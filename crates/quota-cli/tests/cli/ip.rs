@@ -111,6 +111,10 @@ fn a_host_name_or_garbage_is_refused_with_the_reason() {
 fn identity_flags_without_a_listener_are_a_usage_error() {
     // --ip alone answers the connection rate; --user would be ignored, so
     // it needs --listener.
-    let err = usage_error(&["--ip", "10.0.0.1", "--user", "alice"]);
-    assert!(err.contains("the following required arguments were not provided:\n  --listener <LISTENER>"), "{err}");
+    for flag in [&["--user", "alice"][..], &["--client-id", "app"], &["--explain"], &["--quota-type", "produce"], &["--kerberos-rules", "DEFAULT"]] {
+        let mut args = vec!["--ip", "10.0.0.1"];
+        args.extend_from_slice(flag);
+        let err = usage_error(&args);
+        assert!(err.contains("the following required arguments were not provided:\n  --listener <LISTENER>"), "{flag:?}: {err}");
+    }
 }

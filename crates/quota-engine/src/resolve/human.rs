@@ -82,9 +82,10 @@ pub fn human_value(key: QuotaKey, value: f64) -> String {
 }
 
 /// `value` with `decimals` decimals (`{:.2}`), except from 10^15 on, where
-/// decimals mean nothing: Java's form (`1.0E306`, not 307 digits for an
-/// absurd quota that Kafka accepts).
-pub(crate) fn fixed(value: f64, decimals: usize) -> String {
+/// decimals mean nothing: Java's form (`1.0E306`, not 307 digits for
+/// `request_percentage=1e308`, a DOUBLE quota Kafka accepts, or a rate
+/// computed from one).
+pub fn fixed(value: f64, decimals: usize) -> String {
     if value.abs() >= 1e15 {
         return crate::java_double_to_string(value);
     }
@@ -93,7 +94,7 @@ pub(crate) fn fixed(value: f64, decimals: usize) -> String {
 
 /// `value` with at most `decimals` decimals and no trailing zeros (`2`,
 /// `1.5`); from 10^15 on, Java's form ([`fixed`]).
-pub(crate) fn trim_number(value: f64, decimals: usize) -> String {
+pub fn trim_number(value: f64, decimals: usize) -> String {
     let s = fixed(value, decimals);
     if s.contains('E') {
         return s;

@@ -367,8 +367,10 @@ pub fn parse_describe_output(text: &str) -> Result<DescribeImport, Error> {
                     out.notes.push((
                         line_pos,
                         format!(
-                            "Read `{n}` as a name, as the broker prints it: --describe output is not expanded by a shell. If this text is from documentation, {} stands for a name: replace it before importing.",
-                            vars.join(", ")
+                            "Read `{n}` as a name, as the broker prints it: --describe output is not expanded by a shell. If this text is from documentation, {} {} for a name: replace {} before importing.",
+                            vars.join(", "),
+                            if vars.len() == 1 { "stands" } else { "stand" },
+                            if vars.len() == 1 { "it" } else { "them" }
                         ),
                     ));
                 }

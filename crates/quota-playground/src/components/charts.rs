@@ -13,13 +13,15 @@ const PAD_B: f64 = 24.0;
 const PAD_T: f64 = 8.0;
 const PAD_R: f64 = 8.0;
 
+use quota_engine::resolve::human::fixed;
+
 /// The value unit of a budget: bytes for byte rates, percent for request
-/// time, mutations otherwise.
+/// time, mutations otherwise (Java's form from 10^15 on, [`fixed`]).
 fn fmt_amount(qt: QuotaType, v: f64) -> String {
     match qt {
         QuotaType::Produce | QuotaType::Fetch => model::fmt_bytes(v),
-        QuotaType::Request => format!("{v:.2} %·s"),
-        QuotaType::ControllerMutation => format!("{v:.1}"),
+        QuotaType::Request => format!("{} %·s", fixed(v, 2)),
+        QuotaType::ControllerMutation => fixed(v, 1),
     }
 }
 
@@ -27,8 +29,8 @@ fn fmt_amount(qt: QuotaType, v: f64) -> String {
 pub(crate) fn fmt_rate_of(qt: QuotaType, v: f64) -> String {
     match qt {
         QuotaType::Produce | QuotaType::Fetch => model::fmt_rate(v),
-        QuotaType::Request => format!("{v:.2} %"),
-        QuotaType::ControllerMutation => format!("{v:.2}/s"),
+        QuotaType::Request => format!("{} %", fixed(v, 2)),
+        QuotaType::ControllerMutation => format!("{}/s", fixed(v, 2)),
     }
 }
 
