@@ -77,7 +77,7 @@ pub(crate) fn run(args: &ConvertArgs) -> u8 {
             };
         }
     }
-    let (store, skipped) = match quotas_skipping(&name, &text, args.from, args.strict, "the output is written without it") {
+    let (store, skipped) = match quotas_skipping(&name, &text, args.from, args.strict, "the rest is converted without it") {
         Ok(s) => s,
         Err(m) => {
             errln!("{m}");

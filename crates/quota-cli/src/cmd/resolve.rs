@@ -513,7 +513,7 @@ fn answer_line(r: &Resolution) -> String {
             limit_text(key, m.value),
             m.entity,
             m.rung.number(),
-            if r.quota_type == QuotaType::ControllerMutation { format!("{CONTROLLER_SCOPE}; ") } else { String::new() },
+            if r.quota_type == QuotaType::ControllerMutation { format!("one budget for the whole cluster: {CONTROLLER_SCOPE}; ") } else { String::new() },
             sharers(tags)
         ),
         None => format!(
@@ -966,7 +966,7 @@ fn print_ip_detail(ip: &IpAnswer) {
     outln!("connection_creation_rate (ip {}):", ip.address);
     match (&ip.entity, ip.limit) {
         (Some(entity), Some(v)) => outln!(
-            "  limit: {} {} from {entity}",
+            "  limit: {} {} per broker from {entity}",
             java_double_to_string(v),
             QuotaKey::ConnectionCreationRate.unit(UnitLabel::PerBroker)
         ),

@@ -338,7 +338,7 @@ kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_ra
         1,
         "{report}"
     );
-    assert!(report.contains("\nconnection_creation_rate (ip 10.1.1.1):\n  limit: 5.0 connections/s from ips/<default>\n"), "{report}");
+    assert!(report.contains("\nconnection_creation_rate (ip 10.1.1.1):\n  limit: 5.0 connections/s per broker from ips/<default>\n"), "{report}");
 }
 
 #[test]
@@ -420,7 +420,7 @@ fn convert_reads_a_runbook_as_resolve_does_and_strict_refuses_it() {
     assert!(report.contains("Quota configs for user-principal 'alice' are producer_byte_rate=1.0E7"), "{report}");
     assert!(report.contains("Quota configs for the default client-id are request_percentage=200.0"), "{report}");
     assert!(
-        report.contains("warning: <stdin>:3: this command is skipped, the output is written without it:"),
+        report.contains("warning: <stdin>:3: this command is skipped, the rest is converted without it:"),
         "{report}"
     );
     assert!(report.contains("warning: <stdin>:4: this command is skipped"), "{report}");

@@ -24,10 +24,10 @@ pub fn metered_by(quota_type: crate::QuotaType) -> &'static str {
     }
 }
 
-/// Said of a controller-mutation quota: one budget for the whole cluster
-/// ([`metered_by`]).
+/// Said of a controller-mutation quota, one budget for the whole cluster
+/// ([`metered_by`]): who meters it and why.
 pub const CONTROLLER_SCOPE: &str =
-    "one budget for the whole cluster: the active controller meters it, as brokers forward CreateTopics, CreatePartitions and DeleteTopics to it";
+    "the active controller meters it, as brokers forward CreateTopics, CreatePartitions and DeleteTopics to it";
 
 /// Said of a NaN `connection_creation_rate`, which the validation lets
 /// through: Kafka hands the quota to `ConnectionQuotas` as an `Int`

@@ -16,7 +16,7 @@ pub(crate) fn quotas_panel() -> Html {
     let rows = model::quota_rows(&ctx.state.scenario);
     html! {
         <PanelBox id="quotas" title="Quotas"
-            subtitle="Client quotas as kafka-configs.sh sets them. Each broker enforces them on its own. Kafka's validation runs as you type.">
+            subtitle="Client quotas as kafka-configs.sh sets them. Each broker enforces them on its own; controller mutations, the active controller. Kafka's validation runs as you type.">
             if rows.is_empty() {
                 <p class="empty">{ "No quotas: every client is unlimited and the brokers meter nothing." }</p>
             } else {

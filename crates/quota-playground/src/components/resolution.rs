@@ -143,7 +143,8 @@ pub(crate) fn resolution_panel() -> Html {
                     { for resolutions.iter().map(|(i, _)| {
                         let ip = &s.connections[*i].ip;
                         let text = match ctx.analysis.ip_rate(s, ip) {
-                            Some((e, v)) => format!("{ip}: {} new connections/s from {}", quota_engine::java_double_to_string(v), model::entity_path(&e)),
+                            Some((e, v)) => format!("{ip}: {} new connections/s per broker from {}{}", quota_engine::java_double_to_string(v), model::entity_path(&e),
+                                if v.is_nan() { format!("; {}", quota_engine::resolve::human::NAN_CONNECTION_RATE) } else { String::new() }),
                             None => format!("{ip}: unlimited (no ips quota matches)"),
                         };
                         html! { <p class="iprate">{ text }</p> }
@@ -222,7 +223,8 @@ fn ladder(r: &Resolution, sharers: &[String], conn: usize, near: &[String], capa
                     <dd>{ if sharers.is_empty() { "no other connection in this scenario".to_owned() } else { sharers.join(", ") } }</dd>
                     <dt>{ "Metric tags" }</dt>
                     <dd><code>{ tags.to_string() }</code></dd>
-                    <dt>{ "Broker MBean" }</dt>
+                    // Controller mutations are metered by the active controller.
+                    <dt>{ if r.quota_type == QuotaType::ControllerMutation { "MBean (on the active controller)" } else { "Broker MBean" } }</dt>
                     <dd><code class="mbean">{ tags.mbean_name(r.quota_type) }</code></dd>
                     <dt>{ "Sensors" }</dt>
                     <dd><code>{ tags.sensor_name(r.quota_type) }</code>{ ", " }<code>{ tags.throttle_sensor_name(r.quota_type) }</code></dd>

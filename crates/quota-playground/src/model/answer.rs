@@ -26,9 +26,9 @@ pub struct Answer {
     pub connection: String,
     /// `User:tenant-a, client.id app-1`, or why there is no principal.
     pub who: String,
-    /// One clause per client quota type, in [`QuotaType::ALL`] order (none
-    /// when the connection has no principal), then the
-    /// `connection_creation_rate` of the connection's source address.
+    /// One clause per client quota type, in [`QuotaType::ALL`] order (one
+    /// saying why none applies when the connection has no principal), then
+    /// the `connection_creation_rate` of the connection's source address.
     pub clauses: Vec<String>,
     /// The brokers that lead a partition this connection's clients use
     /// (`None` when it has no client).
@@ -252,14 +252,14 @@ pub fn first_answers(scenario: &Scenario, analysis: &Analysis, n: usize) -> Vec<
                 // socket, before any authentication: it applies all the same.
                 (Some(Err(why)), _) => Answer {
                     connection: c.name.clone(),
-                    who: format!("no principal, so no client quota applies: {why}"),
-                    clauses: vec![ip_clause(&c.ip, analysis.ip_rate(scenario, &c.ip))],
+                    who: "no principal".to_owned(),
+                    clauses: vec![format!("No client quota applies. {why}"), ip_clause(&c.ip, analysis.ip_rate(scenario, &c.ip))],
                     leading_brokers: leading,
                 },
                 _ => Answer {
                     connection: c.name.clone(),
-                    who: "no principal, so no client quota applies".to_owned(),
-                    clauses: vec![ip_clause(&c.ip, analysis.ip_rate(scenario, &c.ip))],
+                    who: "no principal".to_owned(),
+                    clauses: vec!["No client quota applies.".to_owned(), ip_clause(&c.ip, analysis.ip_rate(scenario, &c.ip))],
                     leading_brokers: leading,
                 },
             }
@@ -335,9 +335,9 @@ mod tests {
                 "workloads": []}"#,
         );
         let a = answers(&s, &Analysis::new(&s));
-        assert!(a[0].sentence().starts_with("bad (no principal, so no client quota applies"), "{}", a[0].sentence());
+        assert!(a[0].sentence().starts_with("bad (no principal): No client quota applies. "), "{}", a[0].sentence());
         // The connection rate is checked before authentication: it still applies.
-        assert_eq!(a[0].clauses, ["Connections from 127.0.0.1: unlimited."]);
+        assert_eq!(a[0].clauses.last().unwrap(), "Connections from 127.0.0.1: unlimited.");
     }
 
     #[test]
@@ -407,7 +407,8 @@ mod tests {
         let a = answers(&s, &Analysis::new(&s));
         let cm = a[0].clauses.iter().find(|c| c.starts_with("Controller mutations")).unwrap();
         assert!(cm.starts_with("Controller mutations: 5.0 mutations/s for the whole cluster from users/<default> (rung 6), "), "{cm}");
-        assert!(cm.contains("; one budget for the whole cluster: the active controller meters it"), "{cm}");
+        assert!(cm.contains("; the active controller meters it, as brokers forward CreateTopics"), "{cm}");
+        assert_eq!(cm.matches("whole cluster").count(), 1, "{cm}");
         assert!(!cm.contains("per broker") && !cm.contains("brokers leading"), "{cm}");
     }
 }
