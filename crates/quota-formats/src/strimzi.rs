@@ -661,6 +661,22 @@ pub fn export(store: &QuotaStore) -> Export {
                 )),
             }
         }
+        // The User Operator sets every quota field of the user, a field
+        // the KafkaUser leaves out to none (Strimzi's
+        // `QuotaUtils.toClientQuotaAlterationOps`): applying this one
+        // removes the values it cannot hold. Said where it happens.
+        let removed: Vec<String> = left
+            .iter()
+            .map(|((key, value), _)| format!("{}={}", key.as_str(), quota_engine::java_double_to_string(*value)))
+            .collect();
+        let removes = if removed.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "  # Applying this KafkaUser removes {} from users/{user}: the User Operator sets every quota field a KafkaUser leaves out to none.\n",
+                removed.join(", ")
+            )
+        };
         for ((key, value), why) in left {
             unexpressed.push(Unexpressed {
                 entity: entity.clone(),
@@ -678,7 +694,7 @@ pub fn export(store: &QuotaStore) -> Export {
             format!("  authentication:\n    type: {a}\n")
         });
         docs.push(format!(
-            "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: {}\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n{auth}  quotas:\n{}\n",
+            "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: {}\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n{auth}{removes}  quotas:\n{}\n",
             yaml_string(&name),
             lines.join("\n")
         ));
@@ -883,6 +899,20 @@ mod tests {
         assert_eq!(
             back.get(&QuotaEntity::user("CN=app")),
             s.get(&QuotaEntity::user("CN=app"))
+        );
+    }
+
+    #[test]
+    fn a_kafkauser_missing_a_value_says_applying_it_removes_that_value() {
+        let mut s = QuotaStore::new();
+        s.set(&QuotaEntity::user("alice"), QuotaKey::ProducerByteRate, 1000.0).unwrap();
+        s.set(&QuotaEntity::user("alice"), QuotaKey::RequestPercentage, 25.5).unwrap();
+        let out = export(&s);
+        assert_eq!(out.unexpressed.len(), 1);
+        assert!(
+            out.text.contains("  # Applying this KafkaUser removes request_percentage=25.5 from users/alice: the User Operator sets every quota field a KafkaUser leaves out to none.\n  quotas:\n    producerByteRate: 1000\n"),
+            "{}",
+            out.text
         );
     }
 }

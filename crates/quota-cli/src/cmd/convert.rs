@@ -100,8 +100,12 @@ pub(crate) fn run(args: &ConvertArgs) -> u8 {
                     u.reason
                 );
             }
+            // Nothing to print when every value of every entity is left out
+            // (one value left out of an entity with others is not that).
+            let values: usize = store.entries().map(|(_, v)| v.len()).sum();
+            let left_out: usize = out.unexpressed.iter().map(|u| u.values.len()).sum();
             let written = store.entries().filter(|(_, v)| !v.is_empty()).count();
-            if written > 0 && out.unexpressed.len() >= written {
+            if values > 0 && left_out >= values {
                 errln!(
                     "kafka-quota: {name}: none of its {written} quota entities can be written as {}: every one is left out (see the warnings above); nothing is printed.",
                     to.title()

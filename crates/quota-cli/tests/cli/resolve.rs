@@ -470,3 +470,16 @@ fn convert_says_nothing_of_skips_when_it_writes_nothing() {
     assert!(report.contains("warning: <stdin>:3: this command fails:"), "{report}");
     assert!(report.contains("kafka-quota: no command of <stdin> could be applied, so it gives no quotas (each failing command is named above)."), "{report}");
 }
+
+#[test]
+fn convert_writes_an_entity_with_one_value_left_out() {
+    // request_percentage=25.5 has no KafkaUser form (an integer field), but
+    // alice's producer_byte_rate has: the KafkaUser is written, with the
+    // removal it causes said, exit code 0.
+    let runbook = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config 'producer_byte_rate=1000,request_percentage=25.5' --entity-type users --entity-name alice\n";
+    let (report, code) = run(&["convert", "--to", "strimzi", "-"], Some(runbook));
+    assert_eq!(code, 0, "{report}");
+    assert!(report.contains("    producerByteRate: 1000\n"), "{report}");
+    assert!(report.contains("# Applying this KafkaUser removes request_percentage=25.5 from users/alice"), "{report}");
+    assert!(!report.contains("nothing is printed"), "{report}");
+}
