@@ -337,7 +337,7 @@ Output: the answer first, one line per quota type (the limit as Kafka prints it 
 
 Exit codes:
   0  answered
-  1  bad input (a file, a line with --strict, a connection Kafka closes); nothing on stdout
+  1  bad input (a file, a line with --strict, a connection Kafka closes); nothing on stdout but the --ip answer for a connection Kafka closes
   2  usage error
   4  answered, but some kafka-configs.sh commands or Terraform resources of --quotas failed and were left out; each is named on stderr as FILE:LINE: reason (--strict makes this exit code 1 with no answer)";
 
@@ -903,7 +903,14 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             return EXIT_BAD_INPUT;
         }
         Err(e) => {
-            errln!("kafka-quota: Kafka closes this connection before any quota applies: {e}");
+            // The connection rate is checked when the broker accepts the
+            // socket, before authentication: with --ip it is still the answer.
+            errln!("kafka-quota: Kafka closes this connection before any client quota applies: {e}");
+            if let Some(ip) = &ip {
+                if !args.json {
+                    print_ip(ip);
+                }
+            }
             return EXIT_BAD_INPUT;
         }
     };

@@ -118,3 +118,21 @@ fn identity_flags_without_a_listener_are_a_usage_error() {
         assert!(err.contains("the following required arguments were not provided:\n  --listener <LISTENER>"), "{flag:?}: {err}");
     }
 }
+
+#[test]
+fn a_connection_kafka_closes_still_gets_its_connection_rate() {
+    // SSL with a required certificate and no --dn: no principal, but the
+    // connection rate is checked when the socket is accepted.
+    let f = quotas_file(QUOTAS);
+    let out = kafka_quota()
+        .args(["resolve", "--listener", "SSL", "--ssl-client-auth", "required", "--ip", "10.0.0.1", "--quotas"])
+        .arg(f.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("Kafka closes this connection before any client quota applies"), "{stderr}");
+    assert!(stdout.starts_with("New connections from 10.0.0.1 are "), "{stdout}");
+    assert!(stdout.contains("connection_creation_rate (ip 10.0.0.1):"), "{stdout}");
+}
