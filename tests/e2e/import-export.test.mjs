@@ -157,6 +157,14 @@ test('a runbook with one failing command imports the others and lists the one le
   assert.match(await page.getByTestId('import-skipped').locator('p.msg').innerText(),
     /^1 resource fails and is left out; the others are imported \(the provider sends each kafka_quota resource as a request of its own\):/);
   assert.equal(await page.getByTestId('import-skipped-command').getAttribute('data-line'), '9');
+  // Every command failing: nothing to import, each one listed, Import disabled.
+  await box.fill(runbook.split('\n').filter((l) => l.includes('team-b')).concat(
+    'kafka-configs.sh --bootstrap-server b:9092 --alter --add-config consumer_byte_rate=x --entity-type users --entity-name team-e').join('\n'));
+  await page.getByTestId('import-skipped').filter({ hasText: 'Nothing to import: all 2 commands fail:' }).waitFor();
+  assert.equal(await page.getByTestId('import-skipped-command').count(), 2);
+  assert.equal(await page.getByTestId('import-ready').count(), 0);
+  assert.equal(await page.getByTestId('import-button').isDisabled(), true);
+  assert.equal(await box.getAttribute('aria-invalid'), 'true');
   assert.deepEqual(errors, []);
   await context.close();
 });

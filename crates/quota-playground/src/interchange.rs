@@ -148,17 +148,13 @@ pub fn preview(text: &str) -> ImportPreview {
         }
     };
     match detect::import_skipping(text, detected.format) {
-        // Every item failed: nothing to import; the first one says why.
-        Ok(imported) if imported.store.is_empty() && !imported.skipped.is_empty() => {
+        // The one item failed: its error, as the text's. (Several that all
+        // failed are listed as skipped, with nothing to import.)
+        Ok(imported) if imported.store.is_empty() && imported.skipped.len() == 1 => {
             let e = &imported.skipped[0];
-            let more = imported.skipped.len() - 1;
-            let mut message = e.to_string();
-            if more > 0 {
-                message.push_str(&format!(" ({more} more {} fail{} as well.)", item_noun(detected.format, more), if more == 1 { "s" } else { "" }));
-            }
             ImportPreview::Failed {
                 detected: Some(detected),
-                error: placed(text, e.position.line, e.position.column, message),
+                error: placed(text, e.position.line, e.position.column, e.to_string()),
             }
         }
         Ok(imported) => ImportPreview::Ready {
@@ -293,8 +289,12 @@ fn item_noun(format: Format, n: usize) -> &'static str {
 }
 
 /// The sentence above the items an import leaves out (`n` > 0): how many,
-/// and why the others still apply (each is a request of its own).
-pub fn skipped_sentence(format: Format, n: usize) -> String {
+/// and why the others still apply (each is a request of its own); when
+/// `nothing` is left to import, that every one fails.
+pub fn skipped_sentence(format: Format, n: usize, nothing: bool) -> String {
+    if nothing {
+        return format!("Nothing to import: all {} fail:", items_of(format, n));
+    }
     let why = match format {
         Format::Terraform => "the provider sends each kafka_quota resource as a request of its own",
         _ => "each kafka-configs.sh command is a request of its own",
@@ -488,15 +488,19 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
     }
 
     #[test]
-    fn a_runbook_whose_every_command_fails_imports_nothing_and_says_how_many() {
+    fn a_runbook_whose_every_command_fails_lists_them_all_with_nothing_to_import() {
         let text = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=lots --entity-type users --entity-name a\n\
                     kafka-configs.sh --bootstrap-server b:9092 --describe --entity-type users\n\
                     kafka-configs.sh --bootstrap-server b:9092 --alter --add-config consumer_byte_rate=x --entity-type users --entity-name b\n";
-        let ImportPreview::Failed { error, .. } = preview(text) else {
+        let ImportPreview::Ready { quotas, skipped, detected, .. } = preview(text) else {
             panic!("{:?}", preview(text))
         };
-        assert_eq!(error.line, 1);
-        assert!(error.message.ends_with("(1 more command fails as well.)"), "{}", error.message);
+        assert!(quotas.is_empty());
+        assert_eq!(skipped.iter().map(|p| p.line).collect::<Vec<_>>(), [1, 3]);
+        assert_eq!(skipped_sentence(detected.format, skipped.len(), true), "Nothing to import: all 2 commands fail:");
+        // One command, failing: its error, as the text's.
+        let one = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=lots --entity-type users --entity-name a\n";
+        assert!(matches!(preview(one), ImportPreview::Failed { .. }), "{:?}", preview(one));
     }
 
     #[test]
@@ -748,10 +752,10 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
         assert!(import_summary(Format::ConfigsSh, 5, 0, 1, false).ends_with("1 command that fails was left out."));
         assert!(import_summary(Format::Terraform, 5, 0, 2, false).ends_with("2 resources that fail were left out."));
         assert_eq!(
-            skipped_sentence(Format::Terraform, 1),
+            skipped_sentence(Format::Terraform, 1, false),
             "1 resource fails and is left out; the others are imported (the provider sends each kafka_quota resource as a request of its own):"
         );
-        assert!(skipped_sentence(Format::ConfigsSh, 3).starts_with("3 commands fail and are left out;"));
+        assert!(skipped_sentence(Format::ConfigsSh, 3, false).starts_with("3 commands fail and are left out;"));
     }
 
     /// `distinct` imported values like a big runbook's, then the first

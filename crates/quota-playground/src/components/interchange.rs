@@ -238,6 +238,8 @@ fn import_box() -> Html {
             notes,
             skipped,
         } => {
+            // Every item failed: nothing to import, every failure listed.
+            let nothing = quotas.is_empty() && !skipped.is_empty();
             let entities = {
                 let mut e: Vec<_> = quotas.iter().map(|q| &q.entity).collect();
                 e.sort_unstable();
@@ -248,17 +250,21 @@ fn import_box() -> Html {
                 Some(detected.clone()),
                 html! {
                     <div id="import-status">
-                        <p class="msg ok" data-testid="import-ready">
-                            { format!("Ready: {} quota value{} for {} entit{}.", quotas.len(), if quotas.len() == 1 { "" } else { "s" },
-                                entities, if entities == 1 { "y" } else { "ies" }) }
-                        </p>
+                        if !nothing {
+                            <p class="msg ok" data-testid="import-ready">
+                                { format!("Ready: {} quota value{} for {} entit{}.", quotas.len(), if quotas.len() == 1 { "" } else { "s" },
+                                    entities, if entities == 1 { "y" } else { "ies" }) }
+                            </p>
+                        }
                         if !skipped.is_empty() {
                             <div class="notes" data-testid="import-skipped">
-                                <p class="msg warn" role="note">{ interchange::skipped_sentence(detected.format, skipped.len()) }</p>
+                                <p class={classes!("msg", if nothing { "error" } else { "warn" })} role={if nothing { "alert" } else { "note" }}>
+                                    { interchange::skipped_sentence(detected.format, skipped.len(), nothing) }
+                                </p>
                                 { for skipped.iter().map(|n| placed_view(n, "error", "import-skipped-command", goto.clone())) }
                             </div>
                         }
-                        <details class="data" data-testid="import-list">
+                        <details class="data" data-testid="import-list" hidden={nothing}>
                             <summary>{ "What would be imported" }</summary>
                             <ul class="import-list">
                                 { for quotas.iter().take(LIST_MAX).map(|q| html! {
@@ -283,9 +289,10 @@ fn import_box() -> Html {
         ImportPreview::Ready { quotas, .. } => interchange::import_limit(ctx.state.scenario.quotas.len(), quotas.len(), *replace),
         _ => None,
     };
-    let ready = !*stale && failure.is_none() && too_many.is_none() && matches!(&*preview, ImportPreview::Ready { .. });
+    let nothing = matches!(&*preview, ImportPreview::Ready { quotas, skipped, .. } if quotas.is_empty() && !skipped.is_empty());
+    let ready = !*stale && failure.is_none() && too_many.is_none() && !nothing && matches!(&*preview, ImportPreview::Ready { .. });
     let failed =
-        failure.is_some() || (!reading && matches!(&*preview, ImportPreview::Failed { .. }));
+        failure.is_some() || (!reading && (nothing || matches!(&*preview, ImportPreview::Failed { .. })));
     html! {
         <section class="io-part" aria-labelledby="import-box-title">
             <h3 id="import-box-title">{ "Import" }</h3>
