@@ -97,6 +97,9 @@ test('SASL -> SSL -> SASL gives the user name back; a source IP must be an addre
   const ip = page.getByLabel('Source IP');
   await ip.fill('999.1.1.1');
   await page.getByText("'999.1.1.1' is not an IP address.").waitFor();
+  // It says what the answers use meanwhile, and they do.
+  await page.getByText('Until then the answers use 127.0.0.1.').waitFor();
+  assert.match(await page.locator('#answer li.answer').first().innerText(), /Connections from 127\.0\.0\.1: /);
   assert.equal(await ip.inputValue(), '999.1.1.1');
   assert.equal(await ip.getAttribute('aria-invalid'), 'true');
   assert.deepEqual(errors, []);

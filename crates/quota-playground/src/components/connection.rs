@@ -181,7 +181,11 @@ pub(crate) fn connection_panel() -> Html {
                 <TextField id="conn-client-id" label="client.id" value={spec.client_id.clone()}
                     on_commit={edit(|c, v| c.client_id = v)} hint="Chosen by the client: it can be anything." />
                 <TextField id="conn-ip" label="Source IP" value={spec.ip.clone()} on_commit={edit(|c, v| c.ip = v.trim().to_owned())}
-                    validate={Callback::from(|v: String| model::source_ip_error(&v))} />
+                    validate={{
+                        // Said as the quota field says it: what the answers use meanwhile.
+                        let kept = format!(" Until then the answers use {}.", spec.ip);
+                        Callback::from(move |v: String| model::source_ip_error(&v).map(|e| e + &kept))
+                    }} />
                 <SelectField id="conn-throttling" label="Client throttling"
                     value={match spec.client_throttling { ClientThrottling::Kip219 => "kip219", ClientThrottling::Legacy => "legacy", ClientThrottling::IgnoresThrottle => "ignores-throttle" }}
                     options={opts(&[("kip219", "KIP-219 client"), ("legacy", "Legacy client"), ("ignores-throttle", "Ignores throttle_time_ms")])}
