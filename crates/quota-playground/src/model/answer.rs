@@ -237,6 +237,8 @@ pub fn first_answers(scenario: &Scenario, analysis: &Analysis, n: usize) -> Vec<
             let client_id = super::client_id_text(&c.client_id);
             let leading = leading_brokers(scenario, i);
             let burst_ms = scenario.brokers.settings.quota_window().map_or(10_000, |w| w.min_window_size_ms());
+            // Checked when the broker accepts the socket: every arm ends with it.
+            let ip = ip_clause(&c.ip, analysis.ip_rate(scenario, &c.ip));
             match (analysis.principals.get(i), analysis.resolve(i)) {
                 (Some(Ok(p)), Some(rs)) => Answer {
                     connection: c.name.clone(),
@@ -244,7 +246,7 @@ pub fn first_answers(scenario: &Scenario, analysis: &Analysis, n: usize) -> Vec<
                     clauses: rs
                         .iter()
                         .map(|r| clause(r, &analysis.sharers(scenario, i, r.quota_type), leading, scenario.brokers.count, burst_ms))
-                        .chain([ip_clause(&c.ip, analysis.ip_rate(scenario, &c.ip))])
+                        .chain([ip])
                         .collect(),
                     leading_brokers: leading,
                 },
@@ -253,13 +255,13 @@ pub fn first_answers(scenario: &Scenario, analysis: &Analysis, n: usize) -> Vec<
                 (Some(Err(why)), _) => Answer {
                     connection: c.name.clone(),
                     who: "no principal".to_owned(),
-                    clauses: vec![format!("No client quota applies. {why}"), ip_clause(&c.ip, analysis.ip_rate(scenario, &c.ip))],
+                    clauses: vec![format!("No client quota applies. {why}"), ip],
                     leading_brokers: leading,
                 },
                 _ => Answer {
                     connection: c.name.clone(),
                     who: "no principal".to_owned(),
-                    clauses: vec!["No client quota applies.".to_owned(), ip_clause(&c.ip, analysis.ip_rate(scenario, &c.ip))],
+                    clauses: vec!["No client quota applies.".to_owned(), ip],
                     leading_brokers: leading,
                 },
             }
