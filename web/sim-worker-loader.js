@@ -1,15 +1,9 @@
-// Starts the playground's simulation worker: the page's own module, run a
-// second time (src/sim_worker.rs). The page posts {glue, module}: the URL of
-// its wasm-bindgen JS and its compiled WebAssembly.Module, so nothing new is
-// downloaded and nothing is compiled twice. Once started, the module replaces
-// this handler with its own and posts "ready"; a failure is posted as
-// "failed:<reason>" (a rejected promise in a worker never reaches the page).
-self.onmessage = async function (e) {
-  self.onmessage = null;
-  try {
-    const glue = await import(e.data.glue);
-    await glue.default({ module_or_path: e.data.module });
-  } catch (err) {
-    postMessage('failed:' + (err && err.message ? err.message : String(err)));
-  }
-};
+// Starts the playground's simulation worker (Trunk builds quota-sim-worker.js
+// and its _bg.wasm next to this file; src/bin/sim_worker.rs). Once loaded, the
+// module posts "ready" and answers requests; a module that fails to load is
+// reported to the page as "failed:<reason>" (a rejected promise inside a
+// worker never reaches the page's onerror).
+importScripts('./quota-sim-worker.js');
+wasm_bindgen({ module_or_path: './quota-sim-worker_bg.wasm' }).catch(function (e) {
+  postMessage('failed:' + (e && e.message ? e.message : String(e)));
+});

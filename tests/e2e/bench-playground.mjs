@@ -19,9 +19,9 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
 // Import and export panel comes into view or is used: they are counted apart.
 // kafka-quota-embed.js is fetched by documentation pages that embed the
 // playground, never by the page itself: it is reported on its own.
-// The simulation worker runs the page's own module and JS; its loader
-// (sim-worker-loader.js) is fetched only when a run is slow (not for the
-// default scenario), counted apart too.
+// The simulation worker's files (quota-sim-worker*, sim-worker-loader.js)
+// are fetched when the Simulation or Cluster and time panel comes near the
+// viewport: counted apart too.
 const files = {};
 for (const f of await readdir(dist)) {
   const ext = extname(f);
@@ -36,7 +36,7 @@ for (const f of await readdir(dist)) {
   };
 }
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
-for (const [label, worker] of [['page load (fetched before any interaction)', false], ['workers (import/export: fetched when its panel comes into view; the simulation worker\'s loader: when a run is slow)', true]]) {
+for (const [label, worker] of [['page load (fetched before any interaction)', false], ['workers (fetched when their panels come near the viewport: import/export, simulation)', true]]) {
   const group = Object.entries(files).filter(([, f]) => f.worker === worker);
   const sum = (k) => group.reduce((a, [, f]) => a + f[k], 0);
   console.log(`${label}: ${kib(sum('gzip'))} gzip -9 (${sum('gzip')} bytes), ${kib(sum('brotli'))} brotli -q 11`);
@@ -66,26 +66,61 @@ for (let i = 0; i < 7; i++) {
 const loaded = Object.keys(files).filter((f) => fetched.has(f));
 console.log(`files the page fetched by first render + 0.5 s: ${loaded.join(', ')} = ${kib(loaded.reduce((a, f) => a + files[f].gzip, 0))} gzip`);
 console.log(`first complete render after navigation: median ${median(first).toFixed(0)} ms (runs: ${first.map((x) => x.toFixed(0)).join(', ')})`);
+// The first run on screen when the Simulation panel is scrolled to as soon as
+// the page has rendered (the simulation worker's module fetched, compiled and
+// run): ms after navigation, when <body data-sim-rev> turns 1.
+const firstRun = [];
+for (let i = 0; i < 7; i++) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.addInitScript(() => {
+    window.__run = 0;
+    new MutationObserver(() => { if (document.body.dataset.simRev === '1' && !window.__run) window.__run = performance.now(); })
+      .observe(document.documentElement, { attributes: true, subtree: true, attributeFilter: ['data-sim-rev'] });
+  });
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-first-render-ms]');
+  await page.evaluate(() => document.getElementById('simulation').scrollIntoView());
+  await page.waitForFunction(() => window.__run > 0, undefined, { timeout: 30000 });
+  firstRun.push(await page.evaluate(() => window.__run));
+  await ctx.close();
+}
+console.log(`first run on screen, the Simulation panel scrolled to at first render: median ${median(firstRun).toFixed(0)} ms after navigation (runs: ${firstRun.map((x) => x.toFixed(0)).join(', ')})`);
 
 // Edits of the default scenario (the lab's 30 MB producer under a 2 MB/s user quota).
 const ctx = await browser.newContext();
 const page = await ctx.newPage();
 await page.goto(server.url);
 await page.waitForSelector('body[data-first-render-ms]');
+// The click scrolls to the Simulation panel: the page starts the simulation
+// worker there and the first run arrives.
 await page.locator('details.setup > summary').click();
+await page.waitForFunction(() => document.body.dataset.simRev === document.body.dataset.revision, undefined, { timeout: 30000 });
+// When the last input event of an edit was dispatched and when the run of the
+// new revision reached the screen (<body data-sim-rev> changes after its render).
+await page.evaluate(() => {
+  window.__input = 0;
+  window.__run = 0;
+  document.addEventListener('input', () => { window.__input = performance.now(); }, true);
+  new MutationObserver(() => { window.__run = performance.now(); }).observe(document.body, { attributeFilter: ['data-sim-rev'] });
+});
 const records = page.locator('#w0-records');
 const quota = page.getByLabel('producer_byte_rate of users/tenant-a', { exact: true });
 const recompute = { records: [], quota: [] };
+const toRun = { records: [], quota: [] };
 for (let i = 0; i < 12; i++) {
   for (const [name, field, value] of [['records', records, String(30001 - (i % 2))], ['quota', quota, String(2000001 + i)]]) {
     const rev = Number(await page.getAttribute('body', 'data-revision'));
     await field.fill(value);
-    await page.waitForFunction((r) => Number(document.body.dataset.revision) > r, rev);
+    await page.waitForFunction((r) => Number(document.body.dataset.revision) > r && document.body.dataset.simRev === document.body.dataset.revision, rev);
     recompute[name].push(Number(await page.getAttribute('body', 'data-recompute-ms')));
+    toRun[name].push(await page.evaluate(() => window.__run - window.__input));
   }
 }
 for (const [name, xs] of Object.entries(recompute)) {
-  console.log(`recompute after editing ${name}: median ${median(xs).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (${xs.length} edits; analysis + simulation + render + DOM update)`);
+  console.log(`recompute after editing ${name}: median ${median(xs).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (${xs.length} edits; the main thread's task: analysis + render + DOM update)`);
+  const ys = toRun[name];
+  console.log(`  edit to its run on screen: median ${median(ys).toFixed(1)} ms, max ${Math.max(...ys).toFixed(1)} ms (the worker's simulation, the transfer, decoding and the render of the run)`);
 }
 // Cursor moves (what one playback frame costs): scrub over the run.
 const frames = [];

@@ -229,6 +229,8 @@ test('?readonly leaves no enabled control in the editing panels, and the simulat
   }
   await page.goto(`${playground.url}?embed=simulation&readonly`);
   await page.waitForSelector('body[data-first-render-ms]');
+  // The player is enabled once the run (from the simulation worker) is there.
+  await page.waitForFunction(() => document.body.dataset.simRev === document.body.dataset.revision, undefined, { timeout: 30000 });
   const left = await enabled();
   assert.ok(left.includes('Play') && left.includes('Playback speed'), left.join(', '));
   assert.equal(left.some((n) => /Add producer|Add consumer|Remove/.test(n)), false, left.join(', '));
@@ -236,6 +238,7 @@ test('?readonly leaves no enabled control in the editing panels, and the simulat
   // The cluster panel: its editor hidden, its per-broker view kept.
   await page.goto(`${playground.url}?embed=cluster&readonly`);
   await page.waitForSelector('body[data-first-render-ms]');
+  await page.waitForFunction(() => document.body.dataset.simRev === document.body.dataset.revision, undefined, { timeout: 30000 });
   assert.deepEqual(await enabled(), []);
   assert.ok(await page.getByTestId('cluster-view').isVisible());
   await context.close();

@@ -75,11 +75,29 @@ export async function shot(page, name, fullPage = true) {
   await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage });
 }
 
-/** Opens `url` and waits for the first complete render of the app. */
+/**
+ * Opens `url` and waits for the first complete render of the app, then for
+ * its first simulation run: the page starts the simulation worker only when
+ * the Simulation or Cluster and time panel comes near the viewport, so this
+ * scrolls to the first of them and back to the top (a page without either,
+ * e.g. `?embed=answer`, has no run to wait for). `{ run: false }` skips it.
+ */
 export async function openApp(browser, url, options = {}) {
-  const opened = await openPage(browser, url, options);
+  const { run = true, ...contextOptions } = options;
+  const opened = await openPage(browser, url, contextOptions);
   await opened.page.waitForSelector('body[data-first-render-ms]', { timeout: 20000 });
+  if (run) await waitForRun(opened.page);
   return opened;
+}
+
+/** Scrolls to the panel that shows the run, waits until the run of the page's
+ * revision is on screen, and scrolls back to the top. */
+export async function waitForRun(page) {
+  const panel = page.locator('#simulation, #cluster').first();
+  if (!(await panel.count())) return;
+  await panel.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.body.dataset.simRev === document.body.dataset.revision, undefined, { timeout: 30000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
 }
 
 /**

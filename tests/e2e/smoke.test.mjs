@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serve, launch, openPage, shot, permalink } from './harness.mjs';
+import { serve, launch, openPage, shot, permalink, waitForRun } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -15,7 +15,7 @@ test('the playground loads with no console errors', async () => {
   assert.deepEqual(errors, []);
 });
 
-test('the build works from a sub-path (a docs site or GitHub Pages), import worker included', async () => {
+test('the build works from a sub-path (a docs site or GitHub Pages), both workers included', async () => {
   const sub = await serve(undefined, '/docs/tools/quota-playground/');
   try {
     const { page, errors, context } = await openPage(browser, sub.url);
@@ -27,11 +27,13 @@ test('the build works from a sub-path (a docs site or GitHub Pages), import work
     assert.ok(link.startsWith(`${sub.url}#v1.`), link);
     assert.deepEqual(errors, []);
     await context.close();
-    // The simulation worker finds the page's module from the sub-path too:
-    // 100 producers are simulated there (no main-thread note).
+    // The simulation worker finds its module from the sub-path too: 100
+    // producers are simulated there (no main-thread note) once the
+    // Simulation panel comes near.
     const fixture = JSON.parse(await readFile(new URL('../fixtures/bench/100-clients-3-brokers.json', import.meta.url), 'utf8'));
     const big = await openPage(browser, `${sub.url}#${await permalink(fixture.scenario)}`);
-    await big.page.waitForFunction(() => document.body.dataset.simRev === document.body.dataset.revision, undefined, { timeout: 30000 });
+    await big.page.waitForSelector('body[data-first-render-ms]', { timeout: 20000 });
+    await waitForRun(big.page);
     assert.match(await big.page.locator('#focus-sensor option', { hasText: 'user=tenant-0 on broker 0' }).innerText(), /\(5 kB\/s\)/);
     assert.equal(await big.page.getByTestId('sim-note').count(), 0, 'the worker was used');
     assert.deepEqual(big.errors, []);

@@ -208,7 +208,12 @@ pub fn app() -> Html {
         let scenario = state.scenario.clone();
         use_memo(rev, move |_| Analysis::new(&scenario))
     };
-    let (sim, updating) = crate::sim_view::use_simulation(rev, &state.scenario);
+    // An embed of a panel that shows the run wants it at once (its frame
+    // may sit below the docs page's fold, where no panel comes near), and so
+    // does an embed of the Answer, which says when the run loses records
+    // (`RunLoss`) and has no run panel of its own to come near.
+    let eager = matches!(embed, Some(Panel::Answer | Panel::Simulation | Panel::Cluster));
+    let (sim, updating) = crate::sim_view::use_simulation(rev, &state.scenario, eager);
     let link = {
         let scenario = state.scenario.clone();
         (*use_memo(rev, move |_| Rc::<str>::from(quota_formats::permalink::encode(&scenario)))).clone()

@@ -10,7 +10,8 @@
 //! - [`platform`]: URL hash, local storage, clipboard, the parent page of an
 //!   embed, the panic hook.
 //! - `hooks` and `components`: effects and the panels; `sim_view`: the
-//!   simulation they share, run in a worker by [`sim_worker`] when slow;
+//!   simulation they share, run in a Web Worker of its own by [`sim_worker`]
+//!   once a panel that shows it comes near the viewport;
 //!   `text_problems`: a `#text=` scenario that could not be read.
 #![warn(missing_docs, unreachable_pub)]
 
@@ -30,13 +31,8 @@ pub mod worker;
 pub use app::{App, Panel};
 
 /// Starts the app in the page's `#app` element (or `<body>`), after
-/// installing the panic hook; in a worker, serves simulation requests
-/// instead ([`sim_worker`]).
+/// installing the panic hook.
 pub fn run() {
-    // The same module, started in the simulation worker: serve runs there.
-    if sim_worker::in_worker() {
-        return sim_worker::serve();
-    }
     platform::install_panic_hook();
     let root = web_sys::window()
         .and_then(|w| w.document())

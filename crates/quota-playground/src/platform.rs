@@ -450,6 +450,51 @@ pub fn install_panic_hook() {
     }));
 }
 
+/// Calls `near` once, when the first of the elements `ids` comes within
+/// `margin` (a CSS margin, e.g. `"600px 0px"`) of the viewport
+/// (IntersectionObserver); at once where the browser has no
+/// IntersectionObserver; never when none of the elements exists. Returns
+/// the observer, to disconnect on unmount.
+pub fn when_near(ids: &[&str], margin: &str, near: impl FnOnce() + 'static) -> Option<web_sys::IntersectionObserver> {
+    use wasm_bindgen::{closure::Closure, JsCast};
+    let document = web_sys::window()?.document()?;
+    let elements: Vec<web_sys::Element> = ids.iter().filter_map(|id| document.get_element_by_id(id)).collect();
+    if elements.is_empty() {
+        return None;
+    }
+    let near = std::rc::Rc::new(std::cell::Cell::new(Some(near)));
+    let once = near.clone();
+    let cb = Closure::<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>::new(
+        move |entries: js_sys::Array, observer: web_sys::IntersectionObserver| {
+            let close = entries.iter().any(|e| e.unchecked_into::<web_sys::IntersectionObserverEntry>().is_intersecting());
+            if close {
+                observer.disconnect();
+                if let Some(f) = once.take() {
+                    f();
+                }
+            }
+        },
+    );
+    let options = web_sys::IntersectionObserverInit::new();
+    options.set_root_margin(margin);
+    match web_sys::IntersectionObserver::new_with_options(cb.as_ref().unchecked_ref(), &options) {
+        Ok(o) => {
+            cb.forget();
+            for el in &elements {
+                o.observe(el);
+            }
+            Some(o)
+        }
+        Err(_) => {
+            // No IntersectionObserver: now.
+            if let Some(f) = near.take() {
+                f();
+            }
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,15 +1,15 @@
 //! The simulation of the current scenario as the panels and hooks read it
 //! (its own module so that `app` and `hooks` both use it without depending
-//! on each other), and the hook that keeps it current: on the main thread
-//! for a quick run, else in the simulation worker ([`crate::sim_worker`]),
-//! the last result staying on screen, marked as updating, meanwhile.
+//! on each other), and the hook that keeps it current: every run is
+//! computed by the simulation worker ([`crate::sim_worker`]), the last
+//! result staying on screen, marked as updating, meanwhile.
 
 use std::rc::Rc;
 
 use quota_engine::sim::{Scenario, Timeline};
 use yew::prelude::*;
 
-use crate::{model, platform, sim_worker};
+use crate::{platform, sim_worker};
 
 /// The simulation of the current scenario.
 #[derive(Debug)]
@@ -27,12 +27,7 @@ pub(crate) struct SimView {
 }
 
 impl SimView {
-    /// Simulates `scenario` ([`model::simulate`]) and lists its step stops.
-    pub(crate) fn of(scenario: &Scenario) -> Self {
-        Self::from_result(model::simulate(scenario))
-    }
-
-    /// The view of a run done elsewhere (the worker).
+    /// The view of a run (from the worker).
     pub(crate) fn from_result(result: Result<Timeline, String>) -> Self {
         let events = result.as_ref().map(Timeline::event_times).unwrap_or_default();
         SimView { result, events, note: None, waiting: false }
@@ -49,15 +44,14 @@ impl SimView {
     }
 }
 
-/// Whether `scenario` is simulated on the main thread: its estimated cost,
-/// simulated client-seconds ([`model::client_seconds`]) and partitions
-/// ([`model::partitions`]), is at most [`sim_worker::SYNC_CLIENT_SECONDS`]
-/// and [`sim_worker::SYNC_PARTITIONS`]. Decided from this scenario, not from
-/// how long the last run took, so the first run after loading a large
-/// link, lesson or import already goes to the worker.
-pub(crate) fn runs_here(scenario: &Scenario) -> bool {
-    model::client_seconds(scenario) <= sim_worker::SYNC_CLIENT_SECONDS && model::partitions(scenario) <= sim_worker::SYNC_PARTITIONS
-}
+/// The panels that show the run: the simulation starts when one of them
+/// comes near the viewport (their `id`s).
+pub(crate) const RUN_PANELS: [&str; 2] = ["simulation", "cluster"];
+
+/// How far below (or above) the viewport a panel of [`RUN_PANELS`] starts
+/// the simulation: a CSS margin for the IntersectionObserver, so the run is
+/// usually there by the time the panel is scrolled to.
+pub(crate) const NEAR_MARGIN: &str = "600px 0px";
 
 /// What [`use_simulation`] keeps between renders.
 struct Shown {
@@ -73,75 +67,70 @@ struct Shown {
     applied_at: f64,
 }
 
-impl Shown {
-    fn run_here(&mut self, rev: u64, scenario: &Scenario) {
-        let mut view = SimView::of(scenario);
-        view.note = self.no_worker.as_deref().map(sim_worker::fallback_note);
-        self.view = Rc::new(view);
-        self.rev = rev;
-    }
-}
-
 /// The simulation of revision `rev` of `scenario`, and whether a newer one
 /// is being computed (the view is then the previous revision's, or
-/// [`SimView::waiting`] before the first). A scenario that [`runs_here`]
-/// is simulated on the main thread during the render; others in the
-/// worker, coalesced. Without a worker, on the main thread with a note.
+/// [`SimView::waiting`] before the first). Unless `eager` (an embed of a
+/// panel that shows the run), nothing is simulated until a panel of
+/// [`RUN_PANELS`] comes near the viewport ([`platform::when_near`]); from
+/// then on each revision is asked of the worker, coalesced. Without a
+/// worker, the module runs on the main thread, with a note.
 #[hook]
-pub(crate) fn use_simulation(rev: u64, scenario: &Scenario) -> (Rc<SimView>, bool) {
-    let shown = use_mut_ref(|| {
-        let mut s = Shown {
-            rev: 0,
-            view: Rc::new(SimView::waiting()),
-            latest: (rev, scenario.clone()),
-            no_worker: None,
-            applied_at: 0.0,
-        };
-        if runs_here(scenario) {
-            s.run_here(rev, scenario);
-        }
-        s
+pub(crate) fn use_simulation(rev: u64, scenario: &Scenario, eager: bool) -> (Rc<SimView>, bool) {
+    let shown = use_mut_ref(|| Shown {
+        rev: 0,
+        view: Rc::new(SimView::waiting()),
+        latest: (rev, scenario.clone()),
+        no_worker: None,
+        applied_at: 0.0,
     });
-    let redraw = use_force_update();
+    let wanted = use_state(|| eager);
     {
         let mut s = shown.borrow_mut();
         if s.latest.0 != rev {
             s.latest = (rev, scenario.clone());
         }
-        let quick = runs_here(scenario) || s.no_worker.is_some();
-        if s.rev != rev && quick {
-            s.run_here(rev, scenario);
-        }
     }
     {
-        let (shown, redraw) = (shown.clone(), redraw.clone());
+        let wanted = wanted.setter();
+        use_effect_with((), move |_| {
+            let observer = if eager { None } else { platform::when_near(&RUN_PANELS, NEAR_MARGIN, move || wanted.set(true)) };
+            move || {
+                if let Some(o) = observer {
+                    o.disconnect();
+                }
+            }
+        });
+    }
+    {
+        let (shown, redraw) = (shown.clone(), use_force_update());
         use_effect_with((), move |_| {
             let listener = Callback::from(move |event: sim_worker::SimEvent| {
                 let mut s = shown.borrow_mut();
                 match event {
-                    // (How long the worker took does not steer where the
-                    // next run goes: [`runs_here`] does.)
                     sim_worker::SimEvent::Done(r, result, _took_ms) => {
                         if r == s.latest.0 {
                             s.applied_at = platform::now_ms();
-                            s.view = Rc::new(SimView::from_result(result));
+                            let mut view = SimView::from_result(result);
+                            view.note = s.no_worker.as_deref().map(sim_worker::fallback_note);
+                            s.view = Rc::new(view);
                             s.rev = r;
                         }
                     }
                     sim_worker::SimEvent::Failed(why) => {
+                        // The worker's run in flight is lost: the module on
+                        // the main thread runs the newest revision.
                         s.no_worker = Some(why);
+                        let mut view = SimView::from_result(s.view.result.clone());
+                        view.note = s.no_worker.as_deref().map(sim_worker::fallback_note);
+                        view.waiting = s.view.waiting;
+                        s.view = Rc::new(view);
                         let (rev, scenario) = s.latest.clone();
                         if s.rev != rev {
-                            s.run_here(rev, &scenario);
-                        } else {
-                            let mut view = SimView::from_result(s.view.result.clone());
-                            view.note = s.no_worker.as_deref().map(sim_worker::fallback_note);
-                            view.waiting = s.view.waiting;
-                            s.view = Rc::new(view);
+                            drop(s);
+                            sim_worker::request(rev, &scenario);
                         }
                     }
                 }
-                drop(s);
                 redraw.force_update();
             });
             sim_worker::listen(Some(listener));
@@ -150,22 +139,11 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario) -> (Rc<SimView>, boo
     }
     {
         let shown = shown.clone();
-        use_effect_with(rev, move |_| {
-            let pending = {
-                let s = shown.borrow();
-                s.rev != s.latest.0
-            };
-            // The worker starts with the first run that needs it: at load
-            // only for a scenario past `runs_here` (never for the lab's).
-            if pending {
-                let (rev, scenario) = shown.borrow().latest.clone();
-                if let Err(why) = sim_worker::request(rev, &scenario) {
-                    let mut s = shown.borrow_mut();
-                    s.no_worker = Some(why);
-                    s.run_here(rev, &scenario);
-                    drop(s);
-                    redraw.force_update();
-                }
+        use_effect_with((rev, *wanted), move |&(rev, wanted)| {
+            let pending = shown.borrow().rev != rev;
+            if wanted && pending {
+                let scenario = shown.borrow().latest.1.clone();
+                sim_worker::request(rev, &scenario);
             }
         });
     }
@@ -185,34 +163,4 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario) -> (Rc<SimView>, boo
     }
     let s = shown.borrow();
     (s.view.clone(), s.rev != rev)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Where a run goes follows the scenario's size: the lab's scenario and
-    /// the lessons on the main thread, the 100-producer benchmark, a
-    /// 1,000-client scenario or a tenfold horizon of it in the worker.
-    #[test]
-    fn the_scenario_s_size_decides_where_it_runs() {
-        assert!(runs_here(&crate::presets::default_scenario()));
-        for l in crate::presets::LESSONS {
-            assert!(runs_here(&l.scenario()), "{}", l.title);
-        }
-        let bench = include_str!("../../../tests/fixtures/bench/100-clients-3-brokers.json");
-        let envelope: serde_json::Value = serde_json::from_str(bench).unwrap();
-        let bench: Scenario = serde_json::from_value(envelope["scenario"].clone()).unwrap();
-        assert!(!runs_here(&bench));
-        let mut lab = crate::presets::default_scenario();
-        let w = lab.workloads[0].clone();
-        lab.workloads = vec![w; 1_000];
-        assert!(!runs_here(&lab));
-        let mut long = crate::presets::default_scenario();
-        long.horizon_ms *= 20;
-        assert!(!runs_here(&long), "{}", model::client_seconds(&long));
-        let mut wide = crate::presets::default_scenario();
-        wide.topics[0].partitions = 10_000;
-        assert!(!runs_here(&wide));
-    }
 }

@@ -1,14 +1,13 @@
-//! The simulation off the main thread: the page's own wasm module, run a
-//! second time in a module Web Worker (`web/sim-worker-loader.js`), simulates
-//! each new revision of the scenario while the page stays responsive.
+//! The simulation off the main thread: the engine's simulator lives in a
+//! wasm module of its own, `quota-sim-worker` (`src/bin/sim_worker.rs`),
+//! run in a Web Worker (`web/sim-worker-loader.js`) that simulates each new
+//! revision of the scenario while the page stays responsive.
 //!
-//! - **No new bytes.** The worker gets the page's compiled
-//!   `WebAssembly.Module` in a message (`wasm_bindgen::module()`) and imports
-//!   the page's own wasm-bindgen JS (its `import.meta.url`),
-//!   so no second binary exists; [`crate::run`] sees that it runs in a
-//!   worker and serves requests instead of rendering. The worker starts
-//!   with the first run of a scenario past [`SYNC_CLIENT_SECONDS`] (the
-//!   default lab scenario and the lessons never start it).
+//! - **Not in the page's download.** The page's module holds no simulator
+//!   (the wire reader only); the worker's module is fetched when a panel
+//!   that shows the run (Simulation, Cluster and time) comes near the
+//!   viewport, or at once in an embed of one of them
+//!   (`sim_view::use_simulation`). Measured in BENCHMARKS.md.
 //! - **Coalescing** ([`Coalescer`]): one run in flight; later edits replace
 //!   the pending revision, so only the newest one runs next, and the result
 //!   of a stale revision is dropped.
@@ -22,33 +21,15 @@
 //!   would have added 42 KB gzip to the page's module (measured); the wire
 //!   form adds a few.
 //! - **Failure.** Without the Worker API, or when the worker fails to load,
-//!   stops or answers something unreadable, the page simulates on the main
-//!   thread and says so in one line ([`fallback_note`]); never a blank page.
+//!   stops or answers something unreadable, the page loads the same module
+//!   on its main thread and asks it there (`answer_parts`), and says so in
+//!   one line ([`fallback_note`]); if that fails too, the panels say why
+//!   the run could not be computed. Never a blank page.
 
 use quota_engine::sim::wire::{Reader, Wire};
 use quota_engine::sim::{ClientTrack, Scenario, SensorTrack, Timeline};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-
-/// How long a simulation on the main thread may take (ms): with its render
-/// the task stays under 50 ms. [`SYNC_CLIENT_SECONDS`] follows from it.
-pub const SYNC_BUDGET_MS: f64 = 30.0;
-
-/// A scenario of at most this many simulated client-seconds
-/// ([`crate::model::client_seconds`]) is simulated on the main thread,
-/// without a worker round trip; a larger one in the worker. The estimate is
-/// the scenario's own, so the first run of a large link, lesson or import
-/// already goes to the worker. Measured (BENCHMARKS.md): the 100-producer
-/// benchmark, 66,000 client-seconds, takes about 124 ms in wasm (about 2 µs
-/// a client-second), so 10,000 take about 20 ms, under [`SYNC_BUDGET_MS`];
-/// the lab's scenario and every lesson are 600 to 1,800.
-pub const SYNC_CLIENT_SECONDS: u64 = 10_000;
-
-/// A scenario of more partitions than this (over its topics,
-/// [`crate::model::partitions`]) is simulated in the worker whatever its
-/// client-seconds: the engine's work per request grows with them (the lab's
-/// producer on 10,000 partitions: 82 ms natively, on 100,000: 815 ms).
-pub const SYNC_PARTITIONS: u64 = 1_000;
 
 /// About how many bytes one [`Part`] carries: small enough that decoding it
 /// on the page stays a few milliseconds.
@@ -56,6 +37,13 @@ pub const PART_BYTES: usize = 256 * 1024;
 
 /// The worker's loader script, next to `index.html` in the Trunk build.
 pub const LOADER: &str = "sim-worker-loader.js";
+
+/// The worker module's wasm-bindgen JS (no-modules: it defines the global
+/// `wasm_bindgen`) and its wasm, next to `index.html`: what the loader
+/// imports, and what the page loads itself when no worker can run.
+pub const MODULE_JS: &str = "quota-sim-worker.js";
+/// See [`MODULE_JS`].
+pub const MODULE_WASM: &str = "quota-sim-worker_bg.wasm";
 
 /// What the page asks: simulate `scenario`, revision `rev` of the page's
 /// state: the revision, a space, and the scenario's JSON (as a link holds
@@ -346,8 +334,9 @@ pub fn fallback_note(why: &str) -> String {
 
 // ---- The worker's side ------------------------------------------------
 
-/// True when this module runs in a worker (no `document`): [`crate::run`]
-/// then calls [`serve`] instead of rendering.
+/// True when this module runs in a worker (no `document`): the
+/// `quota-sim-worker` binary then calls [`serve`]; on the page's main
+/// thread (the fallback) it only exports `answer_parts`.
 pub fn in_worker() -> bool {
     !js_sys::Reflect::has(&js_sys::global(), &JsValue::from_str("document")).unwrap_or(false)
 }
@@ -400,6 +389,22 @@ struct Client {
     coalescer: Coalescer,
     assembler: Assembler,
     listener: Option<yew::Callback<SimEvent>>,
+    /// The module on the page's main thread, once the worker failed.
+    here: Here,
+}
+
+/// The simulator module loaded on the page's main thread (the fallback).
+#[derive(Default)]
+enum Here {
+    /// Not needed (the worker runs) or not started yet.
+    #[default]
+    Off,
+    /// Its script is loading; requests wait in `unsent`.
+    Loading,
+    /// Its `answer_parts` export.
+    Ready(js_sys::Function),
+    /// It could not load either: why.
+    Failed(String),
 }
 
 thread_local! {
@@ -427,8 +432,13 @@ fn fail(why: String) {
     emit(SimEvent::Failed(why));
 }
 
-/// Sends `message` now, or keeps it until the worker is ready.
+/// Sends `message` now, or keeps it until the worker is ready; once the
+/// worker failed, runs it on the main thread ([`run_here`]).
 fn post(message: String) {
+    let failed = CLIENT.with(|c| c.borrow().failed.is_some());
+    if failed {
+        return run_here(message);
+    }
     CLIENT.with(|c| {
         let mut c = c.borrow_mut();
         match (&c.worker, c.ready) {
@@ -438,6 +448,114 @@ fn post(message: String) {
             _ => c.unsent = Some(message),
         }
     });
+}
+
+/// Answers `message` with the module on the main thread, loading it first
+/// ([`load_here`]); in a task of its own, as the worker's answer would come.
+/// When it cannot load, the run's revision is answered with the reason.
+fn run_here(message: String) {
+    let here = CLIENT.with(|c| match &c.borrow().here {
+        Here::Off => None,
+        Here::Loading => Some(Err(None)),
+        Here::Ready(f) => Some(Ok(f.clone())),
+        Here::Failed(why) => Some(Err(Some(why.clone()))),
+    });
+    match here {
+        None => {
+            CLIENT.with(|c| {
+                let mut c = c.borrow_mut();
+                c.unsent = Some(message);
+                c.here = Here::Loading;
+            });
+            load_here();
+        }
+        Some(Err(None)) => CLIENT.with(|c| c.borrow_mut().unsent = Some(message)),
+        Some(Err(Some(why))) => {
+            let rev = message.split_once(' ').and_then(|(r, _)| r.parse().ok()).unwrap_or(0);
+            let result = Err(format!("The simulation could not run: its module did not load on this page either ({why}). Reload the page to try again; `kafka-quota simulate` runs the same scenario from the command line."));
+            on_part(&Part::Head { rev, result, took_ms: 0.0, rest: 0 }.to_bytes());
+        }
+        Some(Ok(f)) => {
+            gloo::timers::callback::Timeout::new(0, move || {
+                let parts = f.call1(&JsValue::NULL, &JsValue::from_str(&message));
+                match parts {
+                    Ok(parts) => {
+                        for p in js_sys::Array::from(&parts).iter() {
+                            on_part(&js_sys::Uint8Array::new(&p).to_vec());
+                        }
+                    }
+                    Err(e) => {
+                        let why = js_error_text(&e).unwrap_or_else(|| "it stopped".to_owned());
+                        CLIENT.with(|c| c.borrow_mut().here = Here::Failed(why));
+                        run_here(message);
+                    }
+                }
+            })
+            .forget();
+        }
+    }
+}
+
+/// The words of a thrown JS value, if it has any.
+fn js_error_text(e: &JsValue) -> Option<String> {
+    e.as_string().or_else(|| e.dyn_ref::<js_sys::Error>().and_then(|e| e.message().as_string()))
+}
+
+/// Loads [`MODULE_JS`] with a `<script>` and initialises its module
+/// ([`MODULE_WASM`]) on the main thread; then answers the waiting request.
+fn load_here() {
+    fn done(here: Here) {
+        let unsent = CLIENT.with(|c| {
+            let mut c = c.borrow_mut();
+            c.here = here;
+            c.unsent.take()
+        });
+        if let Some(m) = unsent {
+            run_here(m);
+        }
+    }
+    let script = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("script").ok());
+    let Some(script) = script else {
+        return done(Here::Failed("the page has no document".to_owned()));
+    };
+    let on_load = Closure::once_into_js(move || {
+        // The no-modules glue declares `let wasm_bindgen` in the global
+        // scope: a binding, not a property of `window`.
+        let init = js_sys::Function::new_no_args("return typeof wasm_bindgen === 'function' ? wasm_bindgen : undefined")
+            .call0(&JsValue::NULL)
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        let Some(init) = init else {
+            return done(Here::Failed(format!("{MODULE_JS} defined no module")));
+        };
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &JsValue::from_str("module_or_path"), &JsValue::from_str(MODULE_WASM));
+        let promise = match init.call1(&JsValue::NULL, &options) {
+            Ok(p) => js_sys::Promise::resolve(&p),
+            Err(e) => return done(Here::Failed(js_error_text(&e).unwrap_or_else(|| "it could not start".to_owned()))),
+        };
+        let ok = Closure::once(move |_: JsValue| {
+            let f = js_sys::Reflect::get(&init, &JsValue::from_str("answer_parts"))
+                .ok()
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+            done(f.map_or_else(|| Here::Failed(format!("{MODULE_JS} has no answer_parts")), Here::Ready));
+        });
+        let err = Closure::once(move |e: JsValue| {
+            done(Here::Failed(js_error_text(&e).unwrap_or_else(|| "its module did not load".to_owned())));
+        });
+        let _ = promise.then2(&ok, &err);
+        ok.forget();
+        err.forget();
+    });
+    let on_error = Closure::once_into_js(move || done(Here::Failed(format!("{MODULE_JS} did not load"))));
+    let _ = js_sys::Reflect::set(&script, &JsValue::from_str("onload"), &on_load);
+    let _ = js_sys::Reflect::set(&script, &JsValue::from_str("onerror"), &on_error);
+    let _ = script.set_attribute("src", MODULE_JS);
+    if let Some(head) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.head()) {
+        let _ = head.append_child(&script);
+    }
 }
 
 fn on_message(e: web_sys::MessageEvent) {
@@ -485,43 +603,15 @@ fn on_part(bytes: &[u8]) {
     }
 }
 
-#[cfg(target_arch = "wasm32")]
-#[wasm_bindgen::prelude::wasm_bindgen]
-extern "C" {
-    /// `import.meta.url` of the page's wasm-bindgen JS (the import is
-    /// written into that module by wasm-bindgen): its own URL, wherever
-    /// the page is deployed and whatever Trunk names the file.
-    #[wasm_bindgen(thread_local_v2, js_namespace = ["import", "meta"], js_name = url)]
-    static GLUE_URL: String;
-}
-
-/// The URL of the page's wasm-bindgen JS module.
-#[cfg(target_arch = "wasm32")]
-fn glue_url() -> Result<String, String> {
-    GLUE_URL.with(|u| Some(u.clone()).filter(|u| !u.is_empty())).ok_or_else(|| "the page's module URL is not known".to_owned())
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn glue_url() -> Result<String, String> {
-    Err("not in a browser".to_owned())
-}
-
 /// How long the worker may take to load and post `ready` (ms) before the
 /// page gives up on it and simulates on the main thread.
 pub const READY_TIMEOUT_MS: u32 = 10_000;
 
-/// Starts the worker (once): the loader gets the page's compiled module
-/// and the URL of its wasm-bindgen JS (`import.meta.url`). Without `ready`
-/// within [`READY_TIMEOUT_MS`], the worker is given up.
+/// Starts the worker (once) with its [`LOADER`]. Without `ready` within
+/// [`READY_TIMEOUT_MS`], the worker is given up.
 fn start() -> Result<(), String> {
-    let glue = glue_url()?;
-    let options = web_sys::WorkerOptions::new();
-    options.set_type(web_sys::WorkerType::Module);
-    let worker = web_sys::Worker::new_with_options(LOADER, &options).map_err(|e| {
-        e.as_string()
-            .or_else(|| js_sys::Error::from(e).message().as_string())
-            .unwrap_or_else(|| "this browser refused the Web Worker".to_owned())
-    })?;
+    let worker = web_sys::Worker::new(LOADER)
+        .map_err(|e| js_error_text(&e).unwrap_or_else(|| "this browser refused the Web Worker".to_owned()))?;
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(on_message);
     let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(|e: web_sys::ErrorEvent| {
         let detail = e.message();
@@ -531,10 +621,6 @@ fn start() -> Result<(), String> {
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     on_message.forget();
     on_error.forget();
-    let init = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&init, &JsValue::from_str("glue"), &JsValue::from_str(&glue));
-    let _ = js_sys::Reflect::set(&init, &JsValue::from_str("module"), &wasm_bindgen::module());
-    worker.post_message(&init).map_err(|_| "the page's module could not be passed to it".to_owned())?;
     CLIENT.with(|c| c.borrow_mut().worker = Some(worker));
     gloo::timers::callback::Timeout::new(READY_TIMEOUT_MS, || {
         let stuck = CLIENT.with(|c| {
@@ -557,7 +643,7 @@ fn prestart() {
     });
     if idle {
         if let Err(why) = start() {
-            CLIENT.with(|c| c.borrow_mut().failed = Some(why));
+            fail(why);
         }
     }
 }
@@ -568,19 +654,15 @@ pub(crate) fn listen(cb: Option<yew::Callback<SimEvent>>) {
 }
 
 /// Asks the worker to simulate `scenario` (revision `rev`), starting it if
-/// needed; coalesced ([`Coalescer`]). `Err(why)` when the worker cannot be
-/// used: the caller simulates on the main thread.
-pub(crate) fn request(rev: u64, scenario: &Scenario) -> Result<(), String> {
+/// needed; coalesced ([`Coalescer`]). Once the worker failed (the listener
+/// heard [`SimEvent::Failed`]), the module on the main thread answers.
+pub(crate) fn request(rev: u64, scenario: &Scenario) {
     prestart();
-    if let Some(why) = CLIENT.with(|c| c.borrow().failed.clone()) {
-        return Err(why);
-    }
     let message = request_text(rev, scenario);
     match CLIENT.with(|c| c.borrow_mut().coalescer.submit(rev)) {
         Some(_) => post(message),
         None => CLIENT.with(|c| c.borrow_mut().waiting = Some((rev, message))),
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -235,28 +235,5 @@ pub fn unsubscribe(key: u32) {
 /// (IntersectionObserver), or at once where the browser has no
 /// IntersectionObserver. Returns the observer to disconnect on unmount.
 pub fn start_when_near(id: &str) -> Option<web_sys::IntersectionObserver> {
-    let el = web_sys::window()?.document()?.get_element_by_id(id)?;
-    let cb = Closure::<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>::new(
-        |entries: js_sys::Array, observer: web_sys::IntersectionObserver| {
-            let near = entries.iter().any(|e| {
-                e.unchecked_into::<web_sys::IntersectionObserverEntry>()
-                    .is_intersecting()
-            });
-            if near {
-                observer.disconnect();
-                start();
-            }
-        },
-    );
-    match web_sys::IntersectionObserver::new(cb.as_ref().unchecked_ref()) {
-        Ok(o) => {
-            cb.forget();
-            o.observe(&el);
-            Some(o)
-        }
-        Err(_) => {
-            start();
-            None
-        }
-    }
+    crate::platform::when_near(&[id], "0px", start)
 }

@@ -67,8 +67,10 @@ pub(crate) fn answer_panel() -> Html {
 /// Under the answers, when the simulated run loses records: the run's
 /// outcome sentence ([`model::run_outcome`], as above the Simulation
 /// panel's transport), so a failed run is said at the top of the page too.
-/// Nothing when no client lost records. A component of its own: it follows
-/// the run, which the answers above do not read.
+/// Nothing when no client lost records, or before the run is computed (on
+/// the full page, once the Simulation or Cluster and time panel comes near
+/// the viewport; in an embed of the Answer, at once). A component of its
+/// own: it follows the run, which the answers above do not read.
 #[function_component(RunLoss)]
 fn run_loss() -> Html {
     let ctx = use_ctx();

@@ -376,7 +376,7 @@ fn event_editor(ed: &Ed, i: usize, e: &ScenarioEvent) -> Html {
             <legend>{ format!("{title} at {}", model::fmt_ms(e.at_ms() as f64)) }</legend>
             <div class="grid">{ at }{ fields }</div>
             { problems(all, &format!("events[{i}]"), format!("ev{i}-problems")) }
-            { after_end_note(ed, i, e) }
+            <AfterEndNote i={i} at_ms={e.at_ms() as f64} />
             <button type="button" class="ghost danger" aria-label={format!("Remove the {} at {}", title.to_lowercase(), model::fmt_ms(e.at_ms() as f64))}
                 onclick={ed.click(ClusterEdit::RemoveEvent(idx))}>{ "Remove event" }</button>
             { ed.refusal_note(|e| e.target() == Some(("events", idx)), format!("ev{i}-refused")) }
@@ -384,13 +384,24 @@ fn event_editor(ed: &Ed, i: usize, e: &ScenarioEvent) -> Html {
     }
 }
 
+/// [`AfterEndNote`]'s properties: the event's index and time (ms).
+#[derive(Properties, PartialEq)]
+struct AfterEndProps {
+    i: usize,
+    at_ms: f64,
+}
+
 /// An event placed after the run's end never happens: the run (shown, not
 /// one still being computed) stops when its clients are done, which can be
-/// long before a time picked on the default time line.
-fn after_end_note(ed: &Ed, i: usize, e: &ScenarioEvent) -> Html {
-    let Ok(t) = &ed.ctx.sim.result else { return html! {} };
-    let at = e.at_ms() as f64;
-    if ed.ctx.updating || t.hit_horizon || at <= t.end_ms {
+/// long before a time picked on the default time line. A component of its
+/// own: it follows the run (which arrives from the worker after the
+/// editor's render), while the editor follows only the scenario.
+#[function_component(AfterEndNote)]
+fn after_end_note(p: &AfterEndProps) -> Html {
+    let ctx = crate::app::use_ctx();
+    let (i, at) = (p.i, p.at_ms);
+    let Ok(t) = &ctx.sim.result else { return html! {} };
+    if ctx.updating || t.hit_horizon || at <= t.end_ms {
         return html! {};
     }
     html! {
