@@ -197,8 +197,9 @@ test("without a Worker and without the simulator's module the panels say why the
   await page.waitForSelector('body[data-first-render-ms]');
   await waitForRun(page);
   const text = await page.locator('#simulation').innerText();
-  assert.match(text, /Web Worker is not available \(Worker is not defined\)/);
-  assert.match(text, /The simulation could not run: its module did not load on this page either \(quota-sim-worker\.js did not load\)\. Reload the page to try again; `kafka-quota simulate` runs the same scenario/);
+  assert.match(text, /The simulation could not run: its Web Worker is not available \(Worker is not defined\), and on the page's main thread its module's script quota-sim-worker\.js did not load\. Reload the page to try again; `kafka-quota simulate` runs the same scenario/);
+  // One sentence: no note that the run is computed on the main thread.
+  assert.equal(await page.getByTestId('sim-note').count(), 0);
   // The rest of the page stands.
   assert.match(await page.locator('#answer').innerText(), /tenant-a/);
   assert.deepEqual(errors, []);
@@ -220,7 +221,7 @@ const countWorkers = () => {
 /** Every file the page requests, by name. */
 const requested = (page) => {
   const names = [];
-  page.on('request', (r) => names.push(new URL(r.url()).pathname.split('/').pop()));
+  page.on('request', (r) => { names.push(new URL(r.url()).pathname.split('/').pop()); names.urls = [...(names.urls ?? []), r.url()]; });
   return names;
 };
 const simulator = (names) => names.filter((n) => /quota-sim-worker|sim-worker-loader/.test(n));
@@ -233,13 +234,21 @@ test('the simulator is not in the first download: the page fetches it when a pan
   assert.deepEqual(simulator(names), []);
   assert.equal(await page.evaluate(() => window.__simWorkers), 0);
   assert.equal(await page.getAttribute('body', 'data-sim-rev'), '0');
-  assert.match(await page.getByTestId('sim-updating').innerText(), /Simulating… this scenario's run is computed in the background/);
+  // Nothing is being computed yet, and nothing says so.
+  assert.equal(await page.getByTestId('sim-updating').innerText(), 'The run is computed when this panel comes into view.');
+  assert.equal(await page.getByTestId('header-updating').textContent(), '');
+  assert.equal(await page.getByTestId('sim-body').getAttribute('aria-busy'), 'false');
   // The answers do not wait for it.
   assert.match(await page.locator('#answer').innerText(), /tenant-a/);
   // Scrolling towards the Simulation panel starts the worker; its run arrives.
   await waitForRun(page);
   assert.equal(await page.evaluate(() => window.__simWorkers), 1);
   assert.deepEqual(simulator(names).sort(), ['quota-sim-worker.js', 'quota-sim-worker_bg.wasm', 'sim-worker-loader.js']);
+  // Each of them asked with this build's hash, so a cached file of another build is never used.
+  const hash = (await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).join(' '))).match(/quota-playground-([0-9a-f]+)\.js/)[1];
+  const urls = names.urls.filter((u) => /quota-sim-worker|sim-worker-loader/.test(u));
+  assert.equal(urls.length, 3, urls.join(', '));
+  assert.ok(urls.every((u) => u.endsWith(`?v=${hash}`)), urls.join(', '));
   assert.match(await page.locator('#simulation').innerText(), /How the run ends, at 12\.\d\d s: 1 client done\./);
   assert.equal(await page.getByTestId('sim-note').count(), 0, 'the worker was used');
   // The live region stays (empty) once the run is current; the clients'

@@ -214,6 +214,10 @@ pub fn app() -> Html {
     // (`RunLoss`) and has no run panel of its own to come near.
     let eager = matches!(embed, Some(Panel::Answer | Panel::Simulation | Panel::Cluster));
     let (sim, updating) = crate::sim_view::use_simulation(rev, &state.scenario, eager);
+    // Before the run-dependent hooks: the height reported after this
+    // render says `pending` while an embed's first run is awaited.
+    // (Not for the Answer: its sentences do not wait for the run.)
+    platform::set_embed_run_pending(matches!(embed, Some(Panel::Simulation | Panel::Cluster)) && sim.waiting);
     let link = {
         let scenario = state.scenario.clone();
         (*use_memo(rev, move |_| Rc::<str>::from(quota_formats::permalink::encode(&scenario)))).clone()

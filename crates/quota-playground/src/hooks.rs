@@ -364,8 +364,8 @@ pub(crate) fn use_narrow() -> bool {
 }
 
 /// Marks `<body data-first-render-ms>` once the first complete render is in
-/// the DOM (the Timeline is computed during that render), and removes the
-/// static loading message.
+/// the DOM (every panel; the run comes later, from the simulation worker,
+/// marked by `data-sim-rev`), and removes the static loading message.
 #[hook]
 pub(crate) fn use_first_render_mark() {
     use_effect_with((), |_| {
@@ -387,7 +387,8 @@ pub(crate) fn use_recompute_timer(revision: u64) -> f64 {
 }
 
 /// Marks `<body data-recompute-ms data-revision>` after a new revision is
-/// rendered: analysis, simulation, view and DOM update together.
+/// rendered: analysis, view and DOM update together (its run follows from
+/// the simulation worker, marked by `data-sim-rev`).
 #[hook]
 pub(crate) fn use_recompute_mark(revision: u64, started_ms: f64) {
     use_effect_with(revision, move |rev| {

@@ -208,6 +208,7 @@ pub fn copy_with_fallback(text: &str, select_id: &str, done: impl FnOnce(bool) +
 
 thread_local! {
     static EMBED_PENDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static EMBED_RUN_PENDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Marks the page as still reading its scenario (a `#text=` link the
@@ -218,9 +219,18 @@ pub fn set_embed_pending(pending: bool) {
     EMBED_PENDING.with(|p| p.set(pending));
 }
 
-/// Whether [`set_embed_pending`] last said `true`.
+/// Marks an embed that shows the run as waiting for its first run (from
+/// the simulation worker): its height messages say `pending: true`
+/// meanwhile, so the parent page does not size the frame to the panel
+/// without its run.
+pub fn set_embed_run_pending(pending: bool) {
+    EMBED_RUN_PENDING.with(|p| p.set(pending));
+}
+
+/// Whether the scenario is being read ([`set_embed_pending`]) or the first
+/// run awaited ([`set_embed_run_pending`]).
 pub fn embed_pending() -> bool {
-    EMBED_PENDING.with(|p| p.get())
+    EMBED_PENDING.with(|p| p.get()) || EMBED_RUN_PENDING.with(|p| p.get())
 }
 
 /// Tells the parent page of an iframe how tall the content is:

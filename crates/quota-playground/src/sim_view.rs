@@ -9,7 +9,7 @@ use std::rc::Rc;
 use quota_engine::sim::{Scenario, Timeline};
 use yew::prelude::*;
 
-use crate::{platform, sim_worker};
+use crate::{model, platform, sim_worker};
 
 /// The simulation of the current scenario.
 #[derive(Debug)]
@@ -69,7 +69,8 @@ struct Shown {
 
 /// The simulation of revision `rev` of `scenario`, and whether a newer one
 /// is being computed (the view is then the previous revision's, or
-/// [`SimView::waiting`] before the first). Unless `eager` (an embed of a
+/// [`SimView::waiting`] before the first; not computed, and not said to
+/// be, until the run is wanted). Unless `eager` (an embed of a
 /// panel that shows the run), nothing is simulated until a panel of
 /// [`RUN_PANELS`] comes near the viewport ([`platform::when_near`]); from
 /// then on each revision is asked of the worker, coalesced. Without a
@@ -111,7 +112,9 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario, eager: bool) -> (Rc<
                         if r == s.latest.0 {
                             s.applied_at = platform::now_ms();
                             let mut view = SimView::from_result(result);
-                            view.note = s.no_worker.as_deref().map(sim_worker::fallback_note);
+                            // Once the main thread cannot run it either, the
+                            // run's reason says both (`sim_worker::here_failed`).
+                            view.note = s.no_worker.as_deref().filter(|_| !sim_worker::here_cannot_run()).map(sim_worker::fallback_note);
                             s.view = Rc::new(view);
                             s.rev = r;
                         }
@@ -139,11 +142,21 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario, eager: bool) -> (Rc<
     }
     {
         let shown = shown.clone();
+        let redraw = use_force_update();
         use_effect_with((rev, *wanted), move |&(rev, wanted)| {
             let pending = shown.borrow().rev != rev;
             if wanted && pending {
                 let scenario = shown.borrow().latest.1.clone();
-                sim_worker::request(rev, &scenario);
+                // Nothing to simulate, or too large: said without the worker.
+                if let Some(why) = model::not_simulated(&scenario) {
+                    let mut s = shown.borrow_mut();
+                    s.view = Rc::new(SimView::from_result(Err(why)));
+                    s.rev = rev;
+                    drop(s);
+                    redraw.force_update();
+                } else {
+                    sim_worker::request(rev, &scenario);
+                }
             }
         });
     }
@@ -162,5 +175,7 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario, eager: bool) -> (Rc<
         });
     }
     let s = shown.borrow();
-    (s.view.clone(), s.rev != rev)
+    // Updating only once asked: before a run panel comes near nothing is
+    // being computed (the panel says when it will be).
+    (s.view.clone(), *wanted && s.rev != rev)
 }

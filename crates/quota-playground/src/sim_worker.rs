@@ -36,14 +36,29 @@ use wasm_bindgen::{JsCast, JsValue};
 pub const PART_BYTES: usize = 256 * 1024;
 
 /// The worker's loader script, next to `index.html` in the Trunk build.
+/// The page adds `?v=<build>` ([`build_query`]), which the loader passes on
+/// to the module's files.
 pub const LOADER: &str = "sim-worker-loader.js";
 
-/// The worker module's wasm-bindgen JS (no-modules: it defines the global
+/// The worker module's wasm-bindgen JS (no-modules: it declares the global
 /// `wasm_bindgen`) and its wasm, next to `index.html`: what the loader
-/// imports, and what the page loads itself when no worker can run.
+/// imports, and what the page loads itself when no worker can run
+/// ([`HERE_SHIM`] then hands its `answer_parts` to the page).
 pub const MODULE_JS: &str = "quota-sim-worker.js";
 /// See [`MODULE_JS`].
 pub const MODULE_WASM: &str = "quota-sim-worker_bg.wasm";
+/// A script of one line, loaded after [`MODULE_JS`] on the page's main
+/// thread: it puts the module's `wasm_bindgen` on `window.quotaSimModule`
+/// (a global `let` is not a property of `window`; no `eval`, so a Content
+/// Security Policy without `'unsafe-eval'` allows it).
+pub const HERE_SHIM: &str = "sim-main-thread.js";
+
+/// How long the worker may take to post `loading` (its loader script ran:
+/// the module's JS is in) before the page gives up on it (ms).
+pub const READY_TIMEOUT_MS: u32 = 10_000;
+/// Then how long the module may take to download, compile and post
+/// `ready` (ms): on a slow link its 480 KB.
+pub const LOAD_TIMEOUT_MS: u32 = 60_000;
 
 /// What the page asks: simulate `scenario`, revision `rev` of the page's
 /// state: the revision, a space, and the scenario's JSON (as a link holds
@@ -272,9 +287,14 @@ pub struct Coalescer {
 
 impl Coalescer {
     /// Revision `rev` wants a run: returns it when it should be sent now
-    /// (nothing in flight); else it waits, replacing a waiting one.
+    /// (nothing in flight); else it waits, replacing a waiting one. A
+    /// revision already in flight or waiting is not queued again.
     pub fn submit(&mut self, rev: u64) -> Option<u64> {
         self.latest = self.latest.max(rev);
+        if self.in_flight == Some(rev) || self.pending == Some(rev) {
+            // Asked twice (e.g. again after the worker failed): one run.
+            return None;
+        }
         if self.in_flight.is_some() {
             self.pending = Some(rev);
             None
@@ -327,9 +347,55 @@ impl Coalescer {
     }
 }
 
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// `import.meta.url` of the page's wasm-bindgen JS (wasm-bindgen writes
+    /// the import into that module): Trunk names it after a hash of the
+    /// build, `quota-playground-<hash>.js`.
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["import", "meta"], js_name = url)]
+    static PAGE_JS_URL: String;
+}
+
+/// The query that ties the simulation module's files to this build of the
+/// page: `?v=<hash>` from the page's own JS file name (see `PAGE_JS_URL`),
+/// so that a browser or a CDN never pairs a cached worker with a newer page
+/// (the wire form has no field names: a mismatch would not be noticed).
+/// Empty where the name has no hash.
+pub fn build_query() -> String {
+    #[cfg(target_arch = "wasm32")]
+    let url = PAGE_JS_URL.with(String::clone);
+    #[cfg(not(target_arch = "wasm32"))]
+    let url = String::new();
+    build_query_of(&url)
+}
+
+/// [`build_query`] of the page's JS URL `url`.
+pub fn build_query_of(url: &str) -> String {
+    let file = url.split(['?', '#']).next().unwrap_or("").rsplit('/').next().unwrap_or("");
+    let hash = file.strip_suffix(".js").and_then(|f| f.rsplit_once('-')).map(|(_, h)| h).unwrap_or("");
+    if !hash.is_empty() && hash.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        format!("?v={hash}")
+    } else {
+        String::new()
+    }
+}
+
+/// `file` with [`build_query`].
+fn versioned(file: &str) -> String {
+    format!("{file}{}", build_query())
+}
+
 /// The one line the page shows when the worker cannot be used.
 pub fn fallback_note(why: &str) -> String {
     format!("The simulation runs on the page's main thread, so typing may pause while it recomputes: its Web Worker is not available ({why}).")
+}
+
+/// The run's reason when the module cannot run on the main thread either:
+/// `worker` is why the worker could not be used, `here` what happened on
+/// the page (both in words).
+pub fn here_failed(worker: &str, here: &str) -> String {
+    format!("The simulation could not run: its Web Worker is not available ({worker}), and on the page's main thread {here}. Reload the page to try again; `kafka-quota simulate` runs the same scenario from the command line.")
 }
 
 // ---- The worker's side ------------------------------------------------
@@ -384,6 +450,10 @@ struct Client {
     failed: Option<String>,
     /// The message sent before `ready` (only the newest is kept).
     unsent: Option<String>,
+    /// The worker's loader ran (`loading`): its module is being fetched.
+    loading: bool,
+    /// The message waiting for the module on the main thread to load.
+    here_unsent: Option<String>,
     /// The request waiting for the run in flight.
     waiting: Option<(u64, String)>,
     coalescer: Coalescer,
@@ -399,11 +469,12 @@ enum Here {
     /// Not needed (the worker runs) or not started yet.
     #[default]
     Off,
-    /// Its script is loading; requests wait in `unsent`.
+    /// Its script is loading; requests wait in `here_unsent`.
     Loading,
     /// Its `answer_parts` export.
     Ready(js_sys::Function),
-    /// It could not load either: why.
+    /// It cannot run either: the sentence every later run is answered
+    /// with ([`here_failed`]).
     Failed(String),
 }
 
@@ -418,9 +489,15 @@ fn emit(event: SimEvent) {
     }
 }
 
+/// Gives the worker up (once: a later failure, e.g. its `onerror` after a
+/// posted `failed:`, changes nothing) and tells the listener, which asks
+/// again for the newest revision, now answered on the main thread.
 fn fail(why: String) {
-    CLIENT.with(|c| {
+    let first = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
+        if c.failed.is_some() {
+            return false;
+        }
         if let Some(w) = c.worker.take() {
             w.terminate();
         }
@@ -428,8 +505,11 @@ fn fail(why: String) {
         c.coalescer.reset();
         c.waiting = None;
         c.unsent = None;
+        true
     });
-    emit(SimEvent::Failed(why));
+    if first {
+        emit(SimEvent::Failed(why));
+    }
 }
 
 /// Sends `message` now, or keeps it until the worker is ready; once the
@@ -452,7 +532,7 @@ fn post(message: String) {
 
 /// Answers `message` with the module on the main thread, loading it first
 /// ([`load_here`]); in a task of its own, as the worker's answer would come.
-/// When it cannot load, the run's revision is answered with the reason.
+/// When it cannot run, the run's revision is answered with the reason.
 fn run_here(message: String) {
     let here = CLIENT.with(|c| match &c.borrow().here {
         Here::Off => None,
@@ -464,16 +544,15 @@ fn run_here(message: String) {
         None => {
             CLIENT.with(|c| {
                 let mut c = c.borrow_mut();
-                c.unsent = Some(message);
+                c.here_unsent = Some(message);
                 c.here = Here::Loading;
             });
             load_here();
         }
-        Some(Err(None)) => CLIENT.with(|c| c.borrow_mut().unsent = Some(message)),
-        Some(Err(Some(why))) => {
+        Some(Err(None)) => CLIENT.with(|c| c.borrow_mut().here_unsent = Some(message)),
+        Some(Err(Some(sentence))) => {
             let rev = message.split_once(' ').and_then(|(r, _)| r.parse().ok()).unwrap_or(0);
-            let result = Err(format!("The simulation could not run: its module did not load on this page either ({why}). Reload the page to try again; `kafka-quota simulate` runs the same scenario from the command line."));
-            on_part(&Part::Head { rev, result, took_ms: 0.0, rest: 0 }.to_bytes());
+            on_part(&Part::Head { rev, result: Err(sentence), took_ms: 0.0, rest: 0 }.to_bytes());
         }
         Some(Ok(f)) => {
             gloo::timers::callback::Timeout::new(0, move || {
@@ -485,8 +564,10 @@ fn run_here(message: String) {
                         }
                     }
                     Err(e) => {
-                        let why = js_error_text(&e).unwrap_or_else(|| "it stopped".to_owned());
-                        CLIENT.with(|c| c.borrow_mut().here = Here::Failed(why));
+                        // A trap leaves the module unusable: every later run
+                        // says so (reloading the page starts afresh).
+                        let why = js_error_text(&e).unwrap_or_else(|| "an internal error".to_owned());
+                        stop_here(&format!("the simulation stopped on an internal error ({why})"));
                         run_here(message);
                     }
                 }
@@ -496,65 +577,92 @@ fn run_here(message: String) {
     }
 }
 
+/// Whether the module cannot run on the main thread either (every run is
+/// then answered with [`here_failed`]'s sentence).
+pub(crate) fn here_cannot_run() -> bool {
+    CLIENT.with(|c| matches!(c.borrow().here, Here::Failed(_)))
+}
+
+/// The module on the main thread cannot be used: `what` happened (words
+/// for [`here_failed`]).
+fn stop_here(what: &str) {
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        let worker = c.failed.clone().unwrap_or_default();
+        c.here = Here::Failed(here_failed(&worker, what));
+    });
+}
+
 /// The words of a thrown JS value, if it has any.
 fn js_error_text(e: &JsValue) -> Option<String> {
     e.as_string().or_else(|| e.dyn_ref::<js_sys::Error>().and_then(|e| e.message().as_string()))
 }
 
-/// Loads [`MODULE_JS`] with a `<script>` and initialises its module
-/// ([`MODULE_WASM`]) on the main thread; then answers the waiting request.
+/// Adds `<script src>` to the page's `<head>`, calling `loaded` or
+/// `failed` once.
+fn load_script(src: &str, loaded: impl FnOnce() + 'static, failed: impl FnOnce() + 'static) -> Result<(), String> {
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("the page has no document")?;
+    let script = document.create_element("script").map_err(|_| "the page cannot add a script")?;
+    let head = document.head().ok_or("the page has no <head>")?;
+    let _ = js_sys::Reflect::set(&script, &JsValue::from_str("onload"), &Closure::once_into_js(loaded));
+    let _ = js_sys::Reflect::set(&script, &JsValue::from_str("onerror"), &Closure::once_into_js(failed));
+    script.set_attribute("src", src).map_err(|_| "the script's address was refused")?;
+    head.append_child(&script).map_err(|_| "the page refused the script")?;
+    Ok(())
+}
+
+/// Loads [`MODULE_JS`] and [`HERE_SHIM`] with `<script>`s and initialises
+/// the module ([`MODULE_WASM`]) on the main thread; then answers the
+/// waiting request.
 fn load_here() {
-    fn done(here: Here) {
-        let unsent = CLIENT.with(|c| {
-            let mut c = c.borrow_mut();
-            c.here = here;
-            c.unsent.take()
-        });
+    fn done(here: Result<js_sys::Function, String>) {
+        match here {
+            Ok(f) => CLIENT.with(|c| c.borrow_mut().here = Here::Ready(f)),
+            Err(what) => stop_here(&what),
+        }
+        let unsent = CLIENT.with(|c| c.borrow_mut().here_unsent.take());
         if let Some(m) = unsent {
             run_here(m);
         }
     }
-    let script = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.create_element("script").ok());
-    let Some(script) = script else {
-        return done(Here::Failed("the page has no document".to_owned()));
-    };
-    let on_load = Closure::once_into_js(move || {
-        // The no-modules glue declares `let wasm_bindgen` in the global
-        // scope: a binding, not a property of `window`.
-        let init = js_sys::Function::new_no_args("return typeof wasm_bindgen === 'function' ? wasm_bindgen : undefined")
-            .call0(&JsValue::NULL)
+    fn init() {
+        let init = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("quotaSimModule"))
             .ok()
             .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
         let Some(init) = init else {
-            return done(Here::Failed(format!("{MODULE_JS} defined no module")));
+            return done(Err(format!("its module's script {MODULE_JS} defined no module")));
         };
         let options = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&options, &JsValue::from_str("module_or_path"), &JsValue::from_str(MODULE_WASM));
+        let _ = js_sys::Reflect::set(&options, &JsValue::from_str("module_or_path"), &JsValue::from_str(&versioned(MODULE_WASM)));
         let promise = match init.call1(&JsValue::NULL, &options) {
             Ok(p) => js_sys::Promise::resolve(&p),
-            Err(e) => return done(Here::Failed(js_error_text(&e).unwrap_or_else(|| "it could not start".to_owned()))),
+            Err(e) => return done(Err(format!("its module could not start ({})", js_error_text(&e).unwrap_or_default()))),
         };
         let ok = Closure::once(move |_: JsValue| {
             let f = js_sys::Reflect::get(&init, &JsValue::from_str("answer_parts"))
                 .ok()
                 .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-            done(f.map_or_else(|| Here::Failed(format!("{MODULE_JS} has no answer_parts")), Here::Ready));
+            done(f.ok_or_else(|| format!("its module {MODULE_WASM} has no answer_parts")));
         });
         let err = Closure::once(move |e: JsValue| {
-            done(Here::Failed(js_error_text(&e).unwrap_or_else(|| "its module did not load".to_owned())));
+            done(Err(format!("its module {MODULE_WASM} did not load ({})", js_error_text(&e).unwrap_or_default())));
         });
         let _ = promise.then2(&ok, &err);
         ok.forget();
         err.forget();
-    });
-    let on_error = Closure::once_into_js(move || done(Here::Failed(format!("{MODULE_JS} did not load"))));
-    let _ = js_sys::Reflect::set(&script, &JsValue::from_str("onload"), &on_load);
-    let _ = js_sys::Reflect::set(&script, &JsValue::from_str("onerror"), &on_error);
-    let _ = script.set_attribute("src", MODULE_JS);
-    if let Some(head) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.head()) {
-        let _ = head.append_child(&script);
+    }
+    let glue = load_script(
+        &versioned(MODULE_JS),
+        || {
+            let shim = load_script(&versioned(HERE_SHIM), init, || done(Err(format!("its script {HERE_SHIM} did not load"))));
+            if let Err(why) = shim {
+                done(Err(why.to_owned()));
+            }
+        },
+        || done(Err(format!("its module's script {MODULE_JS} did not load"))),
+    );
+    if let Err(why) = glue {
+        done(Err(why.to_owned()));
     }
 }
 
@@ -563,6 +671,10 @@ fn on_message(e: web_sys::MessageEvent) {
     let Some(text) = data.as_string() else {
         return on_part(&js_sys::Uint8Array::new(&data).to_vec());
     };
+    if text == "loading" {
+        CLIENT.with(|c| c.borrow_mut().loading = true);
+        return;
+    }
     if text == "ready" {
         let unsent = CLIENT.with(|c| {
             let mut c = c.borrow_mut();
@@ -581,7 +693,18 @@ fn on_message(e: web_sys::MessageEvent) {
 
 fn on_part(bytes: &[u8]) {
     let Some(part) = Part::from_bytes(bytes) else {
-        return fail(format!("it answered {} bytes that are not a part of a run", bytes.len()));
+        let what = format!("it answered {} bytes that are not a part of a run", bytes.len());
+        if CLIENT.with(|c| c.borrow().failed.is_some()) {
+            // From the module on the main thread: every later run says so,
+            // and this one is answered (revision 0: the run in flight).
+            stop_here(&what);
+            let sentence = CLIENT.with(|c| match &c.borrow().here {
+                Here::Failed(s) => s.clone(),
+                _ => what.clone(),
+            });
+            return on_part(&Part::Head { rev: 0, result: Err(sentence), took_ms: 0.0, rest: 0 }.to_bytes());
+        }
+        return fail(what);
     };
     let fed = CLIENT.with(|c| c.borrow_mut().assembler.feed(part));
     let Fed::Done(rev, result, took_ms) = fed else { return };
@@ -603,14 +726,12 @@ fn on_part(bytes: &[u8]) {
     }
 }
 
-/// How long the worker may take to load and post `ready` (ms) before the
-/// page gives up on it and simulates on the main thread.
-pub const READY_TIMEOUT_MS: u32 = 10_000;
 
-/// Starts the worker (once) with its [`LOADER`]. Without `ready` within
-/// [`READY_TIMEOUT_MS`], the worker is given up.
+/// Starts the worker (once) with its [`LOADER`]. Without `loading` within
+/// [`READY_TIMEOUT_MS`], or `ready` within [`LOAD_TIMEOUT_MS`] more, the
+/// worker is given up.
 fn start() -> Result<(), String> {
-    let worker = web_sys::Worker::new(LOADER)
+    let worker = web_sys::Worker::new(&versioned(LOADER))
         .map_err(|e| js_error_text(&e).unwrap_or_else(|| "this browser refused the Web Worker".to_owned()))?;
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(on_message);
     let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(|e: web_sys::ErrorEvent| {
@@ -622,14 +743,23 @@ fn start() -> Result<(), String> {
     on_message.forget();
     on_error.forget();
     CLIENT.with(|c| c.borrow_mut().worker = Some(worker));
-    gloo::timers::callback::Timeout::new(READY_TIMEOUT_MS, || {
-        let stuck = CLIENT.with(|c| {
+    let stuck = || {
+        CLIENT.with(|c| {
             let c = c.borrow();
-            c.worker.is_some() && !c.ready && c.failed.is_none()
-        });
-        if stuck {
-            fail(format!("it did not start within {} seconds", READY_TIMEOUT_MS / 1_000));
+            (c.worker.is_some() && !c.ready && c.failed.is_none()).then_some(c.loading)
+        })
+    };
+    gloo::timers::callback::Timeout::new(READY_TIMEOUT_MS, move || match stuck() {
+        Some(false) => fail(format!("it did not start within {} seconds", READY_TIMEOUT_MS / 1_000)),
+        Some(true) => {
+            gloo::timers::callback::Timeout::new(LOAD_TIMEOUT_MS, move || {
+                if stuck().is_some() {
+                    fail(format!("its module did not load within {} seconds", (READY_TIMEOUT_MS + LOAD_TIMEOUT_MS) / 1_000));
+                }
+            })
+            .forget();
         }
+        None => {}
     })
     .forget();
     Ok(())
@@ -657,7 +787,13 @@ pub(crate) fn listen(cb: Option<yew::Callback<SimEvent>>) {
 /// needed; coalesced ([`Coalescer`]). Once the worker failed (the listener
 /// heard [`SimEvent::Failed`]), the module on the main thread answers.
 pub(crate) fn request(rev: u64, scenario: &Scenario) {
+    let had_failed = CLIENT.with(|c| c.borrow().failed.is_some());
     prestart();
+    if !had_failed && CLIENT.with(|c| c.borrow().failed.is_some()) {
+        // The worker could not start: the listener heard it and asked for
+        // the newest revision on the main thread already.
+        return;
+    }
     let message = request_text(rev, scenario);
     match CLIENT.with(|c| c.borrow_mut().coalescer.submit(rev)) {
         Some(_) => post(message),
@@ -668,6 +804,34 @@ pub(crate) fn request(rev: u64, scenario: &Scenario) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_module_files_carry_the_page_build_hash() {
+        assert_eq!(build_query_of("https://x.test/docs/quota-playground-bca82d17bf36ea2f.js"), "?v=bca82d17bf36ea2f");
+        assert_eq!(build_query_of("http://127.0.0.1:8080/quota-playground-1dc8787a48f2b533.js?x#y"), "?v=1dc8787a48f2b533");
+        // Without Trunk's hash (or not a name at all): no query.
+        assert_eq!(build_query_of("http://h/quota_playground.js"), "");
+        assert_eq!(build_query_of(""), "");
+        assert_eq!(build_query_of("http://h/a-b c.js"), "");
+    }
+
+    #[test]
+    fn a_revision_asked_twice_runs_once() {
+        let mut c = Coalescer::default();
+        assert_eq!(c.submit(1), Some(1));
+        // Asked again while it runs (the worker failed and the page asked
+        // the main thread): not queued a second time.
+        assert_eq!(c.submit(1), None);
+        assert_eq!(c.finished(1), (true, None));
+        assert!(!c.busy());
+        // Waiting twice: sent once.
+        assert_eq!(c.submit(2), Some(2));
+        assert_eq!(c.submit(3), None);
+        assert_eq!(c.submit(3), None);
+        assert_eq!(c.finished(2), (false, Some(3)));
+        assert_eq!(c.finished(3), (true, None));
+        assert!(!c.busy());
+    }
 
     #[test]
     fn only_the_newest_edit_runs_next_and_stale_results_are_dropped() {

@@ -39,7 +39,9 @@ pub(crate) fn simulation_panel() -> Html {
 /// The live region's text: empty when the run on screen is current.
 fn updating_text(updating: bool, waiting: bool) -> &'static str {
     match (updating, waiting) {
-        (false, _) => "",
+        (false, false) => "",
+        // Not asked yet: the run is computed once this panel comes near.
+        (false, true) => "The run is computed when this panel comes into view.",
         (true, true) => "Simulating… this scenario's run is computed in the background and appears here when it arrives.",
         (true, false) => "Updating… the run below is the previous one until the new run arrives.",
     }

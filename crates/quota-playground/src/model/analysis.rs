@@ -194,15 +194,23 @@ impl Analysis {
 }
 
 /// The simulation of a scenario, or the reason it cannot run: the engine's,
-/// or the page's size limit ([`super::scenario_limit`]).
+/// or [`not_simulated`]'s.
 pub fn simulate(scenario: &Scenario) -> Result<Timeline, String> {
-    if scenario.workloads.is_empty() {
-        return Err("Add a producer or a consumer to simulate this scenario.".to_owned());
-    }
-    if let Some(why) = super::scenario_limit(scenario, "This scenario") {
+    if let Some(why) = not_simulated(scenario) {
         return Err(why);
     }
     quota_engine::sim::simulate(scenario).map_err(|e| e.to_string())
+}
+
+/// Why `scenario` is not simulated at all, known without the engine's
+/// simulator (so the page says it without fetching the simulation
+/// worker): no producer or consumer, or past the page's size limit
+/// ([`super::scenario_limit`]).
+pub fn not_simulated(scenario: &Scenario) -> Option<String> {
+    if scenario.workloads.is_empty() {
+        return Some("Add a producer or a consumer to simulate this scenario.".to_owned());
+    }
+    super::scenario_limit(scenario, "This scenario")
 }
 
 /// The client and the budget the charts show: the chosen ones, else the
