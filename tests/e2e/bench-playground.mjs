@@ -21,7 +21,7 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
 // playground, never by the page itself: it is reported on its own.
 // The simulation worker's files (quota-sim-worker*, sim-worker-loader.js)
 // are fetched when the Simulation or Cluster and time panel comes near the
-// viewport: counted apart too.
+// viewport, and sim-main-thread.js only without a Worker: counted apart too.
 const files = {};
 for (const f of await readdir(dist)) {
   const ext = extname(f);
@@ -29,7 +29,7 @@ for (const f of await readdir(dist)) {
   const body = await readFile(join(dist, f));
   files[f] = {
     ext,
-    worker: /interchange-worker|sim-worker/.test(f),
+    worker: /interchange-worker|sim-worker|sim-main-thread/.test(f),
     raw: body.length,
     gzip: gzipSync(body, { level: 9 }).length,
     brotli: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
