@@ -197,7 +197,7 @@ test("without a Worker and without the simulator's module the panels say why the
   await page.waitForSelector('body[data-first-render-ms]');
   await waitForRun(page);
   const text = await page.locator('#simulation').innerText();
-  assert.match(text, /The simulation could not run: its Web Worker is not available \(Worker is not defined\), and on the page's main thread its module's script quota-sim-worker\.js did not load\. Reload the page to try again; `kafka-quota simulate` runs the same scenario/);
+  assert.match(text, /The simulation could not run, neither in its Web Worker \(Worker is not defined\) nor on the page's main thread \(its module's script quota-sim-worker\.js did not load\)\. Reload the page to try again; `kafka-quota simulate` runs the same scenario/);
   // One sentence: no note that the run is computed on the main thread.
   assert.equal(await page.getByTestId('sim-note').count(), 0);
   // The rest of the page stands.
@@ -238,8 +238,9 @@ test('the simulator is not in the first download: the page fetches it when a pan
   assert.equal(await page.getByTestId('sim-updating').innerText(), 'The run is computed when this panel comes into view.');
   assert.equal(await page.getByTestId('header-updating').textContent(), '');
   assert.equal(await page.getByTestId('sim-body').getAttribute('aria-busy'), 'false');
-  // The answers do not wait for it.
+  // The answers do not wait for it, and say that the run is not simulated yet.
   assert.match(await page.locator('#answer').innerText(), /tenant-a/);
+  assert.match(await page.getByTestId('answer-run-pending').innerText(), /^Whether the run delivers every record shows here once it is simulated/);
   // Scrolling towards the Simulation panel starts the worker; its run arrives.
   await waitForRun(page);
   assert.equal(await page.evaluate(() => window.__simWorkers), 1);
@@ -261,6 +262,25 @@ test('the simulator is not in the first download: the page fetches it when a pan
   assert.match(await wrap.getAttribute('aria-label'), /Clients/);
   assert.deepEqual(errors, []);
   await context.close();
+
+  // "Simulate now" under the answers starts it without scrolling; the header
+  // keeps its height while the run is computed (its status is out of the flow).
+  {
+    const { page: p, errors: errs, context: ctx } = await open('', undefined, false);
+    const header = async () => (await p.locator('header.top').boundingBox()).height;
+    const before = await header();
+    await p.getByTestId('simulate-now').click();
+    await p.waitForFunction(() => document.body.dataset.simRev === document.body.dataset.revision, undefined, { timeout: 30000 });
+    assert.equal(await p.getByTestId('answer-run-pending').count(), 0);
+    assert.equal(await p.evaluate(() => window.scrollY), 0, 'no scrolling');
+    const field = p.getByLabel('producer_byte_rate of users/tenant-a', { exact: true });
+    await field.fill('3000000');
+    assert.equal(await header(), before);
+    await p.waitForFunction(() => document.body.dataset.simRev === document.body.dataset.revision);
+    assert.equal(await header(), before);
+    assert.deepEqual(errs, []);
+    await ctx.close();
+  }
 
   for (const [panel, fetches] of [['quotas', false], ['answer', true]]) {
     const ctx = await browser.newContext();

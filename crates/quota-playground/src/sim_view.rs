@@ -53,6 +53,19 @@ pub(crate) const RUN_PANELS: [&str; 2] = ["simulation", "cluster"];
 /// usually there by the time the panel is scrolled to.
 pub(crate) const NEAR_MARGIN: &str = "600px 0px";
 
+thread_local! {
+    /// Sets the run as wanted now ([`want_now`]); set by [`use_simulation`].
+    static WANT: std::cell::RefCell<Option<Callback<()>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Starts the simulation now, without waiting for a panel of the run to
+/// come near (the Answer's "Simulate now").
+pub(crate) fn want_now() {
+    if let Some(want) = WANT.with(|w| w.borrow().clone()) {
+        want.emit(());
+    }
+}
+
 /// What [`use_simulation`] keeps between renders.
 struct Shown {
     /// The revision `view` simulates (0: none yet, the first run is in
@@ -94,6 +107,8 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario, eager: bool) -> (Rc<
     {
         let wanted = wanted.setter();
         use_effect_with((), move |_| {
+            let now = wanted.clone();
+            WANT.with(|w| *w.borrow_mut() = Some(Callback::from(move |()| now.set(true))));
             let observer = if eager { None } else { platform::when_near(&RUN_PANELS, NEAR_MARGIN, move || wanted.set(true)) };
             move || {
                 if let Some(o) = observer {

@@ -395,7 +395,8 @@ pub fn fallback_note(why: &str) -> String {
 /// `worker` is why the worker could not be used, `here` what happened on
 /// the page (both in words).
 pub fn here_failed(worker: &str, here: &str) -> String {
-    format!("The simulation could not run: its Web Worker is not available ({worker}), and on the page's main thread {here}. Reload the page to try again; `kafka-quota simulate` runs the same scenario from the command line.")
+    let worker = worker.strip_prefix("Uncaught ").unwrap_or(worker);
+    format!("The simulation could not run, neither in its Web Worker ({worker}) nor on the page's main thread ({here}). Reload the page to try again; `kafka-quota simulate` runs the same scenario from the command line.")
 }
 
 // ---- The worker's side ------------------------------------------------
@@ -736,7 +737,8 @@ fn start() -> Result<(), String> {
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(on_message);
     let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(|e: web_sys::ErrorEvent| {
         let detail = e.message();
-        fail(if detail.is_empty() { "it could not load or stopped".to_owned() } else { detail });
+        let detail = detail.strip_prefix("Uncaught ").unwrap_or(&detail);
+        fail(if detail.is_empty() { "it could not load or stopped".to_owned() } else { detail.to_owned() });
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));

@@ -75,6 +75,16 @@ pub(crate) fn answer_panel() -> Html {
 fn run_loss() -> Html {
     let ctx = use_ctx();
     let outcome = use_memo(Run(ctx.sim.clone()), |run| run.0.result.as_ref().ok().map(model::run_outcome));
+    if ctx.sim.waiting && !ctx.updating {
+        // Not simulated yet (the simulator loads when a panel of the run
+        // comes near): say so rather than let silence read as "no loss".
+        return html! {
+            <p class="msg hint" data-testid="answer-run-pending">
+                { "Whether the run delivers every record shows here once it is simulated (when you reach the Simulation panel). " }
+                <button type="button" class="ghost" data-testid="simulate-now" onclick={Callback::from(|_| crate::sim_view::want_now())}>{ "Simulate now" }</button>
+            </p>
+        };
+    }
     let Some(o) = (*outcome).as_ref().filter(|o| o.class == "failed") else { return html! {} };
     let see = Callback::from(|e: MouseEvent| {
         e.prevent_default();

@@ -76,6 +76,11 @@ fn cluster_view(p: &ClusterViewProps) -> Html {
     let (cursor, focused) = (p.cursor_ms, p.focused);
     let html = use_memo((p.run.clone(), cursor.to_bits(), *all, focused), move |(run, _, _, _)| {
         match (&run.0.result, table.as_ref()) {
+            // No run yet: it is being computed, or will be once a panel of
+            // the run comes near (the Simulation panel says which).
+            (Err(e), _) if run.0.waiting && e.is_empty() => html! {
+                <p class="msg hint" data-testid="cluster-view-empty">{ "The cluster view shows the run, which is simulated when this panel or the Simulation panel comes into view." }</p>
+            },
             (Err(e), _) => html! {
                 <p class="msg" data-testid="cluster-view-empty">{ format!("The cluster view shows a run; there is none: {e}") }</p>
             },
