@@ -692,3 +692,21 @@ test('at 1280 px the quota list keeps entity names and keys on one line (the pan
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("a budget's throttle list that reached the run's record limit says so, with the limit and the last throttle kept", async () => {
+  const { readFile } = await import('node:fs/promises');
+  const lab = JSON.parse(await readFile(new URL('../../examples/producer-2mb-quota.json', import.meta.url), 'utf8')).scenario;
+  // 3 GB at 2 MB/s: about 2,900 throttles over the 600 s horizon, more than
+  // the Timeline keeps per budget (SERIES_CAP, 2048).
+  lab.workloads[0].producer.records = 3_000_000;
+  const { page, errors, context } = await openApp(browser, `${server.url}#${await permalink(lab)}`);
+  const caption = page.getByTestId('throttles').locator('caption');
+  // At the start nothing is capped yet.
+  assert.equal(await page.getByTestId('throttles-capped').count(), 0);
+  const end = await page.getByTestId('scrubber').getAttribute('max');
+  await page.getByTestId('scrubber').fill(end);
+  await page.getByTestId('throttles-capped').waitFor();
+  assert.match(await caption.innerText(), /: 2048 \(the first, then the latest\) The run records a budget's first 2048 throttles, up to [\d.]+ s here: later ones are not listed\./);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

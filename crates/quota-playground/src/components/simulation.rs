@@ -275,6 +275,19 @@ fn run_view(ctx: &Ctx, t: &Timeline, all_metrics_mbeans: [&UseStateHandle<bool>;
     }
 }
 
+/// When the cursor is past the last throttle the run recorded for `track`
+/// and the record is full (the Timeline keeps a budget's first
+/// [`quota_engine::sim::SERIES_CAP`] throttles): a sentence saying that
+/// later throttles are not listed, so the count does not read as the
+/// run's total.
+fn cap_note(track: &quota_engine::sim::SensorTrack, cursor: f64) -> Option<String> {
+    let cap = quota_engine::sim::SERIES_CAP;
+    let last = track.throttles.last()?.at_ms;
+    (u32::try_from(track.throttles.len()).map_or(true, |n| n >= cap) && cursor > last).then(|| {
+        format!(" The run records a budget's first {cap} throttles, up to {} here: later ones are not listed.", model::fmt_ms(last))
+    })
+}
+
 fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) -> Html {
     let seen: Vec<_> = track.throttles.iter().filter(|e| e.at_ms <= cursor).collect();
     let n = seen.len();
@@ -289,7 +302,9 @@ fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) 
         <div class="table-wrap">
             <table class="throttles" data-testid="throttles">
                 <caption>{ format!("Throttles of {} by {}: {}{}", track.sensor_name, model::fmt_ms(cursor), n,
-                    if n > 8 { " (the first, then the latest)" } else { "" }) }</caption>
+                    if n > 8 { " (the first, then the latest)" } else { "" }) }
+                    if let Some(note) = cap_note(track, cursor) { <span class="cap-note" data-testid="throttles-capped">{ note }</span> }
+                </caption>
                 <thead><tr>
                     <th scope="col">{ "At" }</th><th scope="col">{ "Client" }</th><th scope="col">{ "Delay" }</th>
                     <th scope="col">{ "Observed rate" }</th><th scope="col">{ "Formula X = (O − T) / T × W" }</th><th scope="col">{ "Mute" }</th>
