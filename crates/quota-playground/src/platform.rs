@@ -460,6 +460,13 @@ pub fn install_panic_hook() {
     }));
 }
 
+/// The words of a thrown JS value (a string, or an `Error`'s message), if
+/// it has any.
+pub fn js_error_text(e: &JsValue) -> Option<String> {
+    use wasm_bindgen::JsCast;
+    e.as_string().or_else(|| e.dyn_ref::<js_sys::Error>().and_then(|e| e.message().as_string()))
+}
+
 /// Calls `near` once, when the first of the elements `ids` comes within
 /// `margin` (a CSS margin, e.g. `"600px 0px"`) of the viewport
 /// (IntersectionObserver); at once where the browser has no

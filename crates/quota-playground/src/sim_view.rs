@@ -80,6 +80,16 @@ struct Shown {
     applied_at: f64,
 }
 
+impl Shown {
+    /// The line under the transport once the worker cannot be used
+    /// ([`sim_worker::fallback_note`]); none once the main thread cannot run
+    /// the module either, as the run's reason then says both
+    /// ([`sim_worker::here_failed`]).
+    fn note(&self) -> Option<String> {
+        self.no_worker.as_deref().filter(|_| !sim_worker::here_cannot_run()).map(sim_worker::fallback_note)
+    }
+}
+
 /// The simulation of revision `rev` of `scenario`, and whether a newer one
 /// is being computed (the view is then the previous revision's, or
 /// [`SimView::waiting`] before the first; not computed, and not said to
@@ -98,6 +108,7 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario, eager: bool) -> (Rc<
         applied_at: 0.0,
     });
     let wanted = use_state(|| eager);
+    let redraw = use_force_update();
     {
         let mut s = shown.borrow_mut();
         if s.latest.0 != rev {
@@ -118,7 +129,7 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario, eager: bool) -> (Rc<
         });
     }
     {
-        let (shown, redraw) = (shown.clone(), use_force_update());
+        let (shown, redraw) = (shown.clone(), redraw.clone());
         use_effect_with((), move |_| {
             let listener = Callback::from(move |event: sim_worker::SimEvent| {
                 let mut s = shown.borrow_mut();
@@ -127,9 +138,7 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario, eager: bool) -> (Rc<
                         if r == s.latest.0 {
                             s.applied_at = platform::now_ms();
                             let mut view = SimView::from_result(result);
-                            // Once the main thread cannot run it either, the
-                            // run's reason says both (`sim_worker::here_failed`).
-                            view.note = s.no_worker.as_deref().filter(|_| !sim_worker::here_cannot_run()).map(sim_worker::fallback_note);
+                            view.note = s.note();
                             s.view = Rc::new(view);
                             s.rev = r;
                         }
@@ -139,7 +148,7 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario, eager: bool) -> (Rc<
                         // the main thread runs the newest revision.
                         s.no_worker = Some(why);
                         let mut view = SimView::from_result(s.view.result.clone());
-                        view.note = s.no_worker.as_deref().map(sim_worker::fallback_note);
+                        view.note = s.note();
                         view.waiting = s.view.waiting;
                         s.view = Rc::new(view);
                         let (rev, scenario) = s.latest.clone();
@@ -157,7 +166,6 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario, eager: bool) -> (Rc<
     }
     {
         let shown = shown.clone();
-        let redraw = use_force_update();
         use_effect_with((rev, *wanted), move |&(rev, wanted)| {
             let pending = shown.borrow().rev != rev;
             if wanted && pending {

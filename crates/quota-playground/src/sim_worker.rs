@@ -395,7 +395,6 @@ pub fn fallback_note(why: &str) -> String {
 /// `worker` is why the worker could not be used, `here` what happened on
 /// the page (both in words).
 pub fn here_failed(worker: &str, here: &str) -> String {
-    let worker = worker.strip_prefix("Uncaught ").unwrap_or(worker);
     format!("The simulation could not run, neither in its Web Worker ({worker}) nor on the page's main thread ({here}). Reload the page to try again; `kafka-quota simulate` runs the same scenario from the command line.")
 }
 
@@ -567,7 +566,7 @@ fn run_here(message: String) {
                     Err(e) => {
                         // A trap leaves the module unusable: every later run
                         // says so (reloading the page starts afresh).
-                        let why = js_error_text(&e).unwrap_or_else(|| "an internal error".to_owned());
+                        let why = crate::platform::js_error_text(&e).unwrap_or_else(|| "an internal error".to_owned());
                         stop_here(&format!("the simulation stopped on an internal error ({why})"));
                         run_here(message);
                     }
@@ -585,18 +584,14 @@ pub(crate) fn here_cannot_run() -> bool {
 }
 
 /// The module on the main thread cannot be used: `what` happened (words
-/// for [`here_failed`]).
-fn stop_here(what: &str) {
+/// for [`here_failed`]). Returns the sentence later runs are answered with.
+fn stop_here(what: &str) -> String {
     CLIENT.with(|c| {
         let mut c = c.borrow_mut();
-        let worker = c.failed.clone().unwrap_or_default();
-        c.here = Here::Failed(here_failed(&worker, what));
-    });
-}
-
-/// The words of a thrown JS value, if it has any.
-fn js_error_text(e: &JsValue) -> Option<String> {
-    e.as_string().or_else(|| e.dyn_ref::<js_sys::Error>().and_then(|e| e.message().as_string()))
+        let sentence = here_failed(c.failed.as_deref().unwrap_or_default(), what);
+        c.here = Here::Failed(sentence.clone());
+        sentence
+    })
 }
 
 /// Adds `<script src>` to the page's `<head>`, calling `loaded` or
@@ -619,7 +614,9 @@ fn load_here() {
     fn done(here: Result<js_sys::Function, String>) {
         match here {
             Ok(f) => CLIENT.with(|c| c.borrow_mut().here = Here::Ready(f)),
-            Err(what) => stop_here(&what),
+            Err(what) => {
+                stop_here(&what);
+            }
         }
         let unsent = CLIENT.with(|c| c.borrow_mut().here_unsent.take());
         if let Some(m) = unsent {
@@ -637,7 +634,7 @@ fn load_here() {
         let _ = js_sys::Reflect::set(&options, &JsValue::from_str("module_or_path"), &JsValue::from_str(&versioned(MODULE_WASM)));
         let promise = match init.call1(&JsValue::NULL, &options) {
             Ok(p) => js_sys::Promise::resolve(&p),
-            Err(e) => return done(Err(format!("its module could not start ({})", js_error_text(&e).unwrap_or_default()))),
+            Err(e) => return done(Err(format!("its module could not start ({})", crate::platform::js_error_text(&e).unwrap_or_default()))),
         };
         let ok = Closure::once(move |_: JsValue| {
             let f = js_sys::Reflect::get(&init, &JsValue::from_str("answer_parts"))
@@ -646,7 +643,7 @@ fn load_here() {
             done(f.ok_or_else(|| format!("its module {MODULE_WASM} has no answer_parts")));
         });
         let err = Closure::once(move |e: JsValue| {
-            done(Err(format!("its module {MODULE_WASM} did not load ({})", js_error_text(&e).unwrap_or_default())));
+            done(Err(format!("its module {MODULE_WASM} did not load ({})", crate::platform::js_error_text(&e).unwrap_or_default())));
         });
         let _ = promise.then2(&ok, &err);
         ok.forget();
@@ -698,11 +695,7 @@ fn on_part(bytes: &[u8]) {
         if CLIENT.with(|c| c.borrow().failed.is_some()) {
             // From the module on the main thread: every later run says so,
             // and this one is answered (revision 0: the run in flight).
-            stop_here(&what);
-            let sentence = CLIENT.with(|c| match &c.borrow().here {
-                Here::Failed(s) => s.clone(),
-                _ => what.clone(),
-            });
+            let sentence = stop_here(&what);
             return on_part(&Part::Head { rev: 0, result: Err(sentence), took_ms: 0.0, rest: 0 }.to_bytes());
         }
         return fail(what);
@@ -733,7 +726,7 @@ fn on_part(bytes: &[u8]) {
 /// worker is given up.
 fn start() -> Result<(), String> {
     let worker = web_sys::Worker::new(&versioned(LOADER))
-        .map_err(|e| js_error_text(&e).unwrap_or_else(|| "this browser refused the Web Worker".to_owned()))?;
+        .map_err(|e| crate::platform::js_error_text(&e).unwrap_or_else(|| "this browser refused the Web Worker".to_owned()))?;
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(on_message);
     let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(|e: web_sys::ErrorEvent| {
         let detail = e.message();

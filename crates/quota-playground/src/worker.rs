@@ -96,10 +96,7 @@ pub fn start() {
     let worker = match web_sys::Worker::new(WORKER_SCRIPT) {
         Ok(w) => w,
         Err(e) => {
-            let why = e.as_string().or_else(|| {
-                Some(js_sys::Error::from(e))
-                    .and_then(|e| e.message().as_string())
-            });
+            let why = crate::platform::js_error_text(&e);
             return fail(format!(
                 "The import/export module could not start ({}). The rest of the playground works; reload the page to try again.",
                 why.unwrap_or_else(|| "this browser refused the Web Worker".to_owned())

@@ -78,7 +78,7 @@ fn cluster_view(p: &ClusterViewProps) -> Html {
         match (&run.0.result, table.as_ref()) {
             // No run yet: it is being computed, or will be once a panel of
             // the run comes near (the Simulation panel says which).
-            (Err(e), _) if run.0.waiting && e.is_empty() => html! {
+            (Err(_), _) if run.0.waiting => html! {
                 <p class="msg hint" data-testid="cluster-view-empty">{ "The cluster view shows the run, which is simulated when this panel or the Simulation panel comes into view." }</p>
             },
             (Err(e), _) => html! {
