@@ -64,8 +64,8 @@ pub const LOAD_TIMEOUT_MS: u32 = 60_000;
 /// state: the revision, a space, and the scenario's JSON (as a link holds
 /// it: no other reader is compiled in).
 pub fn request_text(rev: u64, scenario: &Scenario) -> String {
-    let json = serde_json::to_vec(scenario).unwrap_or_default();
-    format!("{rev} {}", String::from_utf8_lossy(&json))
+    let json = serde_json::to_string(scenario).unwrap_or_default();
+    format!("{rev} {json}")
 }
 
 /// One message of the worker's answer for revision `rev` (written with
@@ -667,7 +667,13 @@ fn load_here() {
 fn on_message(e: web_sys::MessageEvent) {
     let data = e.data();
     let Some(text) = data.as_string() else {
-        return on_part(&js_sys::Uint8Array::new(&data).to_vec());
+        // The worker transfers each part's buffer as a Uint8Array: read
+        // it in place (`Uint8Array::new` on it would copy it first).
+        let bytes = match data.dyn_into::<js_sys::Uint8Array>() {
+            Ok(array) => array.to_vec(),
+            Err(other) => js_sys::Uint8Array::new(&other).to_vec(),
+        };
+        return on_part(&bytes);
     };
     if text == "loading" {
         CLIENT.with(|c| c.borrow_mut().loading = true);
