@@ -81,3 +81,31 @@ test('360 px: a 280-character DN and a 150-character client.id fit the viewport'
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('360 px: a quota on a 280-character DN user: the Resolution panel and the rest of the page fit the viewport', async () => {
+  // A DN has no spaces and its commas allow no line break: the limit line
+  // ("… from users/CN=…") and each rung's entity must break anywhere.
+  const dn = 'CN=service-account-for-the-' + 'payments-platform-service-account-for-the-'.repeat(4) + 'payments-platform,OU=platform-engineering-and-reliability,O=ExampleCorporationInternational,L=SanFrancisco,ST=California,C=US';
+  assert.ok(dn.length >= 280, `${dn.length}`);
+  const scenario = {
+    name: 'long DN', seed: 1,
+    topics: [{ name: 'lab', partitions: 1 }],
+    quotas: [{ entity: { user: dn }, key: 'producer_byte_rate', value: 2000000 }],
+    connections: [{ name: 'app', listener: 'SSL', identity: dn, 'client.id': 'app-1' }],
+    workloads: [{ producer: { connection: 'app', topic: 'lab', records: 1000, 'record.size': 1000 } }],
+  };
+  const { page, errors, context } = await openApp(browser, `${server.url}#${await permalink(scenario)}`, { viewport: { width: 360, height: 800 } });
+  const limit = page.locator('#resolution p.limit').first();
+  await limit.waitFor();
+  assert.match(await limit.innerText(), /from users\/CN=service-account/);
+  for (const sel of ['#resolution p.limit', '#resolution li']) {
+    const over = await page.locator(sel).evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > window.innerWidth).map((e) => e.innerText.slice(0, 60)));
+    assert.deepEqual(over, [], `${sel} wider than its box or the viewport`);
+  }
+  const widths = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, body: document.body.scrollWidth, view: window.innerWidth }));
+  assert.ok(widths.doc <= widths.view && widths.body <= widths.view, JSON.stringify(widths));
+  await limit.scrollIntoViewIfNeeded();
+  await shot(page, 'resolution-long-dn-360', false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
