@@ -263,7 +263,7 @@ test('a link with 4000000000 partitions is refused at once with the numbers; the
   const started = Date.now();
   const { page, errors, context } = await openApp(browser, `${server.url}#${await permalink(scenario)}`, { viewport: { width: 1280, height: 900 } });
   // The page limits (model/limits.rs) refuse the link before any loop over its partitions.
-  await page.getByTestId('notice').filter({ hasText: 'has 4000000000 partitions over its topics; the playground takes at most 100000' }).waitFor();
+  await page.getByTestId('notice').filter({ hasText: 'has 4,000,000,000 partitions over its topics; the playground takes at most 100,000' }).waitFor();
   assert.ok(Date.now() - started < 15000, `opened in ${Date.now() - started} ms`);
   // The editor refuses the same count with the engine's message, and keeps the typed text.
   await page.locator('#topic0-partitions').fill('4000000000');

@@ -207,7 +207,7 @@ test('an import past the page limit is refused with the numbers, and the text st
   let text = '';
   for (let i = 0; i < 2100; i++) text += `kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=${1000 + i} --entity-type users --entity-name u-${i}\n`;
   await page.evaluate((t) => { const el = document.getElementById('import-text'); el.value = t; el.dispatchEvent(new InputEvent('input', { bubbles: true })); }, text);
-  await page.getByTestId('import-too-many').filter({ hasText: /up to 210\d quota values; the playground takes at most 2000/ }).waitFor({ timeout: 60000 });
+  await page.getByTestId('import-too-many').filter({ hasText: /up to 2,10\d quota values; the playground takes at most 2,000/ }).waitFor({ timeout: 60000 });
   assert.equal(await page.getByTestId('import-button').isDisabled(), true);
   assert.equal((await page.getByLabel('Quotas to import (any format)').inputValue()).length, text.length);
   assert.deepEqual(errors, []);

@@ -166,7 +166,7 @@ test('a link past the page limits is refused with the numbers and the CLI', asyn
   big.workloads.length = 1001;
   const { page, errors, context } = await open(await permalink(big));
   const notice = await page.getByTestId('notice').innerText();
-  assert.match(notice, /This link's scenario has 1001 producers and consumers; the playground takes at most 1000/);
+  assert.match(notice, /This link's scenario has 1,001 producers and consumers; the playground takes at most 1,000/);
   assert.match(notice, /kafka-quota simulate/);
   assert.match(notice, /Showing the default scenario\./);
   assert.deepEqual(errors, []);
@@ -318,7 +318,7 @@ test('a #text= link past the page limits is refused with the link sentence', asy
   const { page, errors, context } = await open(`text=${encodeURIComponent(text)}`);
   await page.getByTestId('text-problems').waitFor({ timeout: 30000 });
   const box = await page.getByTestId('text-problems').innerText();
-  assert.match(box, /This link's scenario has 1001 connections; the playground takes at most 1000/);
+  assert.match(box, /This link's scenario has 1,001 connections; the playground takes at most 1,000/);
   assert.match(box, /kafka-quota simulate/);
   // The default scenario stays.
   assert.match(await page.locator('#answer').innerText(), /tenant-a/);

@@ -691,7 +691,7 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
         assert_eq!(import_limit(10, 1_990, false), None);
         assert_eq!(import_limit(500, 2_000, true), None);
         let m = import_limit(10, 1_991, false).unwrap();
-        assert!(m.starts_with("This import would give the scenario up to 2001 quota values; the playground takes at most 2000"), "{m}");
+        assert!(m.starts_with("This import would give the scenario up to 2,001 quota values; the playground takes at most 2,000"), "{m}");
         assert!(m.contains("kafka-quota CLI"));
         assert!(import_limit(0, 15_000, true).is_some());
     }

@@ -534,7 +534,7 @@ mod tests {
         assert_eq!(s, presets::default_scenario());
         assert_eq!(origin, Origin::Default);
         let text = notice.unwrap().text;
-        assert!(text.starts_with("This link's scenario has 1001 producers and consumers; the playground takes at most 1000"), "{text}");
+        assert!(text.starts_with("This link's scenario has 1,001 producers and consumers; the playground takes at most 1,000"), "{text}");
         assert!(text.contains("kafka-quota simulate") && text.ends_with("Showing the default scenario."), "{text}");
         // The same scenario as the autosave is not restored (and not said).
         assert_eq!(resolve_initial("", Some(link)), (presets::default_scenario(), Origin::Default, None));
@@ -562,7 +562,7 @@ mod tests {
         let c = big.connections[0].clone();
         big.connections = vec![c; crate::model::MAX_CONNECTIONS + 1];
         let HashChange::Refused(why) = on_hash_change(&permalink::encode(&big), &current) else { panic!() };
-        assert!(why.contains(&format!("has {} connections; the playground takes at most {}", crate::model::MAX_CONNECTIONS + 1, crate::model::MAX_CONNECTIONS)), "{why}");
+        assert!(why.contains(&format!("has {} connections; the playground takes at most {}", crate::model::grouped(crate::model::MAX_CONNECTIONS as u64 + 1), crate::model::grouped(crate::model::MAX_CONNECTIONS as u64))), "{why}");
     }
 
     #[test]

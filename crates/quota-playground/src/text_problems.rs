@@ -337,7 +337,7 @@ mod tests {
             e.problems[0].sentence,
             format!("{} Showing the default scenario.", crate::model::scenario_limit(&scenario, "This link's scenario").unwrap())
         );
-        assert!(e.problems[0].sentence.starts_with("This link's scenario has 1001 connections; the playground takes at most 1000"));
+        assert!(e.problems[0].sentence.starts_with("This link's scenario has 1,001 connections; the playground takes at most 1,000"));
     }
 
     #[test]

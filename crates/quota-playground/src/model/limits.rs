@@ -65,12 +65,26 @@ pub fn partitions(s: &Scenario) -> u64 {
     s.topics.iter().map(|t| u64::from(t.partitions)).fold(0, u64::saturating_add)
 }
 
+/// `n` with its thousands grouped by commas, as the README writes limits
+/// (`600,000`), so that a refusal's numbers read at a glance.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
 /// Why the page does not take `s`, if it does not: the first limit passed,
 /// as a sentence with the scenario's number, the limit and the CLI.
 /// `what` names the scenario ("This link's scenario", "This scenario").
 pub fn scenario_limit(s: &Scenario, what: &str) -> Option<String> {
     let over = |n: u64, max: u64, noun: &str| {
-        (n > max).then(|| format!("{what} has {n} {noun}; the playground takes at most {max}, to stay responsive. {CLI}"))
+        (n > max).then(|| format!("{what} has {} {noun}; the playground takes at most {}, to stay responsive. {CLI}", grouped(n), grouped(max)))
     };
     over(s.quotas.len() as u64, MAX_QUOTAS as u64, "quota values")
         .or_else(|| over(s.connections.len() as u64, MAX_CONNECTIONS as u64, "connections"))
@@ -83,10 +97,12 @@ pub fn scenario_limit(s: &Scenario, what: &str) -> Option<String> {
             let cs = client_seconds(s);
             (cs > MAX_CLIENT_SECONDS).then(|| {
                 format!(
-                    "{what} would simulate {cs} client-seconds ({} producers and consumers for {} simulated seconds); \
-                     the playground runs at most {MAX_CLIENT_SECONDS}, to stay responsive. {CLI}",
-                    s.workloads.len(),
-                    simulated_seconds(s)
+                    "{what} would simulate {} client-seconds ({} producers and consumers for {} simulated seconds); \
+                     the playground runs at most {}, to stay responsive. {CLI}",
+                    grouped(cs),
+                    grouped(s.workloads.len() as u64),
+                    grouped(simulated_seconds(s)),
+                    grouped(MAX_CLIENT_SECONDS)
                 )
             })
         })
@@ -100,9 +116,11 @@ pub fn import_limit(existing: usize, incoming: usize, replace: bool) -> Option<S
     let after = if replace { incoming } else { existing + incoming };
     (after > MAX_QUOTAS).then(|| {
         format!(
-            "This import would give the scenario up to {after} quota values; the playground takes at most {MAX_QUOTAS}, \
+            "This import would give the scenario up to {} quota values; the playground takes at most {}, \
              to stay responsive. Import a part of the text, or use the kafka-quota CLI (`kafka-quota resolve --quotas FILE`, \
-             `kafka-quota convert`, `kafka-quota simulate FILE`), which has no such limit."
+             `kafka-quota convert`, `kafka-quota simulate FILE`), which has no such limit.",
+            grouped(after as u64),
+            grouped(MAX_QUOTAS as u64)
         )
     })
 }
@@ -111,6 +129,13 @@ pub fn import_limit(existing: usize, incoming: usize, replace: bool) -> Option<S
 mod tests {
     use super::*;
     use quota_engine::sim::Workload;
+
+    #[test]
+    fn grouped_puts_a_comma_every_three_digits() {
+        for (n, text) in [(0, "0"), (999, "999"), (1_000, "1,000"), (100_000, "100,000"), (600_500, "600,500"), (4_000_000_000, "4,000,000,000"), (u64::MAX, "18,446,744,073,709,551,615")] {
+            assert_eq!(grouped(n), text);
+        }
+    }
 
     fn with_workloads(n: usize, horizon_ms: u64) -> Scenario {
         let mut s = crate::presets::default_scenario();
@@ -132,17 +157,17 @@ mod tests {
     #[test]
     fn each_limit_is_named_with_its_numbers() {
         let m = scenario_limit(&with_workloads(1_001, 1_000), "This link's scenario").unwrap();
-        assert!(m.starts_with("This link's scenario has 1001 producers and consumers; the playground takes at most 1000"), "{m}");
+        assert!(m.starts_with("This link's scenario has 1,001 producers and consumers; the playground takes at most 1,000"), "{m}");
         assert!(m.contains("kafka-quota simulate"), "{m}");
 
         let m = scenario_limit(&with_workloads(500, 1_200_001), "This scenario").unwrap();
-        assert!(m.contains("would simulate 600500 client-seconds (500 producers and consumers for 1201 simulated seconds)"), "{m}");
-        assert!(m.contains("at most 600000"), "{m}");
+        assert!(m.contains("would simulate 600,500 client-seconds (500 producers and consumers for 1,201 simulated seconds)"), "{m}");
+        assert!(m.contains("at most 600,000"), "{m}");
 
         let mut s = crate::presets::default_scenario();
         let q = s.quotas[0].clone();
         s.quotas = vec![q; MAX_QUOTAS + 1];
-        assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 2001 quota values; the playground takes at most 2000"));
+        assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 2,001 quota values; the playground takes at most 2,000"));
 
         let mut s = crate::presets::default_scenario();
         s.brokers.count = MAX_BROKERS + 1;
@@ -151,7 +176,7 @@ mod tests {
         let mut s = crate::presets::default_scenario();
         let c = s.connections[0].clone();
         s.connections = vec![c; MAX_CONNECTIONS + 1];
-        assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 1001 connections"));
+        assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 1,001 connections"));
     }
 
     #[test]
@@ -163,7 +188,7 @@ mod tests {
         assert_eq!(scenario_limit(&s, "This scenario"), None);
         // Ten producers over the cap: 864,000 client-seconds, refused.
         let m = scenario_limit(&with_workloads(10, u64::MAX), "This scenario").unwrap();
-        assert!(m.contains("would simulate 864000 client-seconds (10 producers and consumers for 86400 simulated seconds)"), "{m}");
+        assert!(m.contains("would simulate 864,000 client-seconds (10 producers and consumers for 86,400 simulated seconds)"), "{m}");
     }
 
     #[test]
@@ -172,7 +197,7 @@ mod tests {
         s.topics[0].partitions = 4_000_000_000;
         let m = scenario_limit(&s, "This link's scenario").unwrap();
         assert!(
-            m.starts_with("This link's scenario has 4000000000 partitions over its topics; the playground takes at most 100000"),
+            m.starts_with("This link's scenario has 4,000,000,000 partitions over its topics; the playground takes at most 100,000"),
             "{m}"
         );
         s.topics[0].partitions = 100_000;
@@ -183,18 +208,18 @@ mod tests {
         t.partitions = 60_000;
         s.topics[0].partitions = 60_000;
         s.topics.push(t);
-        assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 120000 partitions over its topics"));
+        assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 120,000 partitions over its topics"));
 
         let mut s = crate::presets::default_scenario();
         let mut t = s.topics[0].clone();
         t.partitions = 1;
         s.topics = vec![t; MAX_TOPICS + 1];
-        assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 1001 topics; the playground takes at most 1000"));
+        assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 1,001 topics; the playground takes at most 1,000"));
 
         let mut s = crate::presets::default_scenario();
         let e = quota_engine::sim::ScenarioEvent::MoveLeader { at_ms: 1, topic: s.topics[0].name.clone(), partition: 0, to_broker: 0 };
         s.events = vec![e; MAX_EVENTS + 1];
-        assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 1001 scheduled events; the playground takes at most 1000"));
+        assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 1,001 scheduled events; the playground takes at most 1,000"));
     }
 
     #[test]
@@ -202,7 +227,7 @@ mod tests {
         assert_eq!(import_limit(10, 1_990, false), None);
         assert_eq!(import_limit(500, 2_000, true), None);
         let m = import_limit(10, 1_991, false).unwrap();
-        assert!(m.contains("up to 2001 quota values") && m.contains("at most 2000") && m.contains("kafka-quota"), "{m}");
+        assert!(m.contains("up to 2,001 quota values") && m.contains("at most 2,000") && m.contains("kafka-quota"), "{m}");
         assert!(import_limit(0, 15_000, true).is_some());
     }
 }
