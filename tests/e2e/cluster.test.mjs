@@ -311,6 +311,14 @@ test('expired batches name TimeoutException with count, first time and setting, 
   const first = m[3].endsWith(' ms') ? Number(m[3].slice(0, -3)) : Number(m[3].slice(0, -2)) * 1000;
   assert.ok(Math.abs(Number(await mark.getAttribute('data-at-ms')) - first) <= 10, `${await mark.getAttribute('data-at-ms')} vs ${m[3]}`);
   assert.match(await page.getByTestId('chart-progress').locator('xpath=ancestor::figure').locator('.legend').innerText(), /first failed record/);
+  // The perf-test view counts only the records sent without error, as the
+  // tool does, and shows what it prints on stderr for the others.
+  const count = Number(m[1]).toLocaleString('en-US');
+  assert.match(await page.getByTestId('perf-lines').innerText(), new RegExp(`^${30000 - Number(m[1])} records sent, `, 'm'));
+  assert.equal(await page.getByTestId('perf-failed').innerText(),
+    `These lines count only the records sent without error. For each failed record the tool prints the exception's stack trace on stderr: ${count} records with TimeoutException (the first at ${m[3]}, delivery.timeout.ms=1000).`);
+  assert.match(await page.getByTestId('perf-stderr').innerText(),
+    new RegExp(`^org\\.apache\\.kafka\\.common\\.errors\\.TimeoutException: Expiring \\d+ record\\(s\\) for lab-0:\\d+ ms has passed since batch creation\n\tat … \\(${count} such stack traces\\)$`));
   // The cluster view names it the same way.
   const cs = page.getByTestId('cluster-state-app');
   assert.equal(await cs.innerText(), text);
@@ -319,6 +327,11 @@ test('expired batches name TimeoutException with count, first time and setting, 
   await seek(page, 0);
   await state.filter({ hasNotText: 'TimeoutException' }).waitFor();
   assert.equal(await cs.innerText(), text);
+  // Before the first failure the tool has printed nothing on stderr.
+  assert.equal(await page.getByTestId('perf-stderr').count(), 0);
+  await seek(page, Number(end));
+  await page.getByTestId('perf-stderr').scrollIntoViewIfNeeded();
+  await shot(page, 'perf-test-failed-records', false);
   // The client metrics agree: record-error-total is the count.
   assert.match(await page.getByTestId('client-metrics').innerText(), new RegExp(`record-error-total:\\{client-id=app-1\\}\\s+${m[1]}\\b`));
   assert.deepEqual(errors, []);
