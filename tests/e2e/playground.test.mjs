@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { inflateRawSync } from 'node:zlib';
-import { serve, launch, openApp, openPage, permalink, shot } from './harness.mjs';
+import { serve, launch, openApp, openPage, permalink, shot, waitForRun } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -707,6 +707,26 @@ test("a budget's throttle list that reached the run's record limit says so, with
   await page.getByTestId('scrubber').fill(end);
   await page.getByTestId('throttles-capped').waitFor();
   assert.match(await caption.innerText(), /: 2048 \(the first, then the latest\) The run records a budget's first 2048 throttles, up to [\d.]+ s here: later ones are not listed\./);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Add producer on the default scenario gives the new producer a copy of the connection, and the run goes on', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  const setup = page.locator('details.setup');
+  if (!(await setup.evaluate((d) => d.open))) await setup.locator('summary').click();
+  await page.getByRole('button', { name: 'Add producer' }).click();
+  await waitForRun(page);
+  // Two connections with the same principal and client.id, one client each:
+  // no "used by two workloads" refusal, and both answered and simulated.
+  assert.equal(await page.getByTestId('sim-error').count(), 0);
+  const answers = await page.locator('#answer li.answer').allInnerTexts();
+  assert.equal(answers.length, 2, answers.join('\n'));
+  assert.match(answers[1], /\(User:tenant-a, client\.id app-1\)/);
+  // They share one budget: users/tenant-a's produce quota.
+  assert.match(answers[1], /^Produce: 2 MB\/s .* from users\/tenant-a \(rung 3\), shared by all connections of user tenant-a, whatever their client-id \(here: connection app\)\.$/m);
+  await page.getByTestId('cluster-state-app').waitFor();
+  assert.equal(await page.locator('[data-testid^="cluster-state-"]').count(), 2);
   assert.deepEqual(errors, []);
   await context.close();
 });

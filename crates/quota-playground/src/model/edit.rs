@@ -139,10 +139,19 @@ pub fn remove_connection(s: &mut Scenario, index: u32) {
 }
 
 /// Adds a producer or a consumer on connection `conn` with the lab's
-/// settings (30,000 records of 1,000 bytes; a consumer reads a preloaded topic).
+/// settings (30,000 records of 1,000 bytes; a consumer reads a preloaded
+/// topic). Each client has a connection of its own (the engine refuses two
+/// workloads on one): when `conn` already carries one, the new client gets
+/// a copy of it ([`add_connection`]: same listener, identity and
+/// client.id, so the same principal and the same quotas) under a fresh name.
 pub fn add_workload(s: &mut Scenario, conn: u32, producer: bool) {
     let Some(c) = s.connections.get(conn as usize) else { return };
-    let connection = c.name.clone();
+    let mut connection = c.name.clone();
+    if s.workloads.iter().any(|w| workload_connection(w) == connection) {
+        add_connection(s, conn);
+        let Some(copy) = s.connections.last() else { return };
+        connection = copy.name.clone();
+    }
     if s.topics.is_empty() {
         s.topics.push(TopicSpec { name: "lab".into(), partitions: 1, preload: None, leaders: None });
     }
@@ -181,6 +190,26 @@ pub fn add_workload(s: &mut Scenario, conn: u32, producer: bool) {
 mod tests {
     use super::*;
     use crate::model::*;
+
+    #[test]
+    fn a_client_added_to_a_connection_in_use_gets_a_copy_of_it() {
+        let mut s = crate::presets::default_scenario();
+        assert_eq!((s.connections.len(), s.workloads.len()), (1, 1));
+        add_workload(&mut s, 0, true);
+        assert_eq!((s.connections.len(), s.workloads.len()), (2, 2));
+        let (first, copy) = (&s.connections[0], &s.connections[1]);
+        assert_ne!(copy.name, first.name);
+        assert_eq!((&copy.listener, &copy.identity, &copy.client_id), (&first.listener, &first.identity, &first.client_id));
+        assert_eq!(workload_connection(&s.workloads[1]), copy.name);
+        // The engine takes it: one workload per connection.
+        assert_eq!(crate::model::not_simulated(&s), None);
+        assert!(quota_engine::sim::simulate(&s).is_ok());
+        // A connection without a client gets the new one itself.
+        add_connection(&mut s, 0);
+        add_workload(&mut s, 2, false);
+        assert_eq!((s.connections.len(), s.workloads.len()), (3, 3));
+        assert_eq!(workload_connection(&s.workloads[2]), s.connections[2].name);
+    }
 
     #[test]
     fn listener_change_does_not_carry_a_user_name_as_a_dn() {
