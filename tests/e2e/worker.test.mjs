@@ -355,3 +355,76 @@ test('an edit made while the import worker reads a #text= link is kept; a button
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('100 clients: the client editors come 20 a page, with a search; a client added is shown', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${server.url}#${await permalink(fixture.scenario)}`);
+  await page.waitForSelector('body[data-first-render-ms]', { timeout: 20000 });
+  await waitForRun(page);
+  const setup = page.locator('details.setup');
+  await setup.locator('summary').click();
+  const editors = setup.locator('fieldset.workload');
+  const status = page.getByTestId('clients-page');
+  assert.equal(await status.innerText(), 'Clients 1–20 of 100');
+  assert.equal(await editors.count(), 20);
+  assert.equal(await editors.first().locator('legend').innerText(), 'Producer on p000');
+  await page.getByTestId('clients-pager').scrollIntoViewIfNeeded();
+  await shot(page, 'clients-pager-1280', false);
+  await page.getByRole('button', { name: 'Next ▶' }).click();
+  await status.filter({ hasText: 'Clients 21–40 of 100' }).waitFor();
+  assert.equal(await editors.first().locator('legend').innerText(), 'Producer on p020');
+  // An edit on the second page edits that client (its index in the scenario).
+  await page.locator('#w25-records').fill('777');
+  await page.locator('#w25-records').press('Enter');
+  await page.waitForFunction(() => document.querySelector('#w25-records')?.value === '777');
+  // Search by connection name: p05 matches p050 to p059.
+  await page.getByLabel('Find a client').fill('p05');
+  await status.filter({ hasText: '10 of 100 clients match; 1–10 shown' }).waitFor();
+  assert.equal(await editors.count(), 10);
+  assert.equal(await page.getByRole('button', { name: '◀ Previous' }).isDisabled(), true);
+  assert.equal(await page.getByRole('button', { name: 'Next ▶' }).isDisabled(), true);
+  await page.getByLabel('Find a client').fill('nothing-like-this');
+  await status.filter({ hasText: 'No client\'s connection or topic contains "nothing-like-this" (100 clients).' }).waitFor();
+  assert.equal(await editors.count(), 0);
+  await page.getByLabel('Find a client').fill('');
+  // A client added goes to the last page, which is shown.
+  await page.getByRole('button', { name: 'Add producer' }).click();
+  await status.filter({ hasText: 'Clients 101–101 of 101' }).waitFor();
+  assert.equal(await editors.count(), 1);
+  assert.match(await editors.first().locator('legend').innerText(), /^Producer on /);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('100 connections: choosing connections to compare is a search listing at most 20, not a checkbox each', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${server.url}#${await permalink(fixture.scenario)}`);
+  await page.waitForSelector('body[data-first-render-ms]', { timeout: 20000 });
+  const chooser = page.locator('#resolution fieldset.compare');
+  const boxes = chooser.locator('input[type="checkbox"]');
+  // No checkbox until a search: the connections chosen are listed.
+  assert.equal(await boxes.count(), 0);
+  const search = chooser.getByLabel('Find among 100 connections (name or client.id)');
+  await search.fill('p0');
+  await page.waitForFunction(() => document.querySelectorAll('#resolution fieldset.compare input[type="checkbox"]').length === 20);
+  await chooser.getByText('80 more match: type more of the name to narrow the list.').waitFor();
+  await search.fill('p042');
+  await page.waitForFunction(() => document.querySelectorAll('#resolution fieldset.compare input[type="checkbox"]').length === 1);
+  assert.equal((await chooser.locator('label.check').innerText()).trim(), 'p042');
+  await boxes.first().check();
+  await search.fill('p07');
+  // p070–p079 match; p042, chosen, stays listed.
+  await page.waitForFunction(() => document.querySelectorAll('#resolution fieldset.compare input[type="checkbox"]').length === 11);
+  await chooser.locator('label.check', { hasText: 'p075' }).locator('input').check();
+  const columns = page.locator('#resolution .who-row .who h3');
+  await page.waitForFunction(() => document.querySelectorAll('#resolution .who-row .who').length === 2);
+  assert.deepEqual(await columns.allInnerTexts(), ['p042', 'p075']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

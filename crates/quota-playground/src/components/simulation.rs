@@ -526,19 +526,84 @@ fn setup() -> Html {
     let summary = html! {
         <summary>{ format!("Clients and broker settings ({}, {})", model::count_of(s.workloads.len() as u64, "client", "clients"), model::count_of(u64::from(s.brokers.count), "broker", "brokers")) }</summary>
     };
+    // The editors come a page at a time (each is a dozen fields and a
+    // select of every connection: 1,000 clients at once were 11,000
+    // fields and a million options), with a search by connection or topic.
+    let filter = use_state(String::new);
+    let paging = use_mut_ref(|| (0usize, s.workloads.len()));
+    let redraw = use_force_update();
     if !*open {
         return html! { <details class="setup" {ontoggle}>{ summary }</details> };
     }
+    let needle = filter.trim().to_lowercase();
+    let matching: Vec<usize> = s
+        .workloads
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| needle.is_empty() || client_matches(w, &needle))
+        .map(|(i, _)| i)
+        .collect();
+    let pages = matching.len().div_ceil(CLIENTS_PER_PAGE).max(1);
+    let page = {
+        let mut p = paging.borrow_mut();
+        // A client just added is shown: the page of the last one.
+        if s.workloads.len() > p.1 {
+            p.0 = pages - 1;
+        }
+        p.1 = s.workloads.len();
+        p.0 = p.0.min(pages - 1);
+        p.0
+    };
+    let shown = &matching[(page * CLIENTS_PER_PAGE).min(matching.len())..((page + 1) * CLIENTS_PER_PAGE).min(matching.len())];
+    let turn = |to: usize| {
+        let (paging, redraw) = (paging.clone(), redraw.clone());
+        Callback::from(move |_: MouseEvent| {
+            paging.borrow_mut().0 = to;
+            redraw.force_update();
+        })
+    };
+    let on_filter = {
+        let (filter, paging) = (filter.clone(), paging.clone());
+        Callback::from(move |e: InputEvent| {
+            if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+                paging.borrow_mut().0 = 0;
+                filter.set(input.value());
+            }
+        })
+    };
+    let pager = (s.workloads.len() > CLIENTS_PER_PAGE || !needle.is_empty()).then(|| {
+        let total = model::grouped(s.workloads.len() as u64);
+        let status = match (shown.first(), shown.last()) {
+            (Some(_), Some(_)) if needle.is_empty() => format!("Clients {}–{} of {total}", page * CLIENTS_PER_PAGE + 1, page * CLIENTS_PER_PAGE + shown.len()),
+            (Some(_), Some(_)) => format!(
+                "{} of {total} clients match; {}–{} shown",
+                model::grouped(matching.len() as u64),
+                page * CLIENTS_PER_PAGE + 1,
+                page * CLIENTS_PER_PAGE + shown.len()
+            ),
+            _ => format!("No client's connection or topic contains \"{}\" ({total} clients).", filter.trim()),
+        };
+        html! {
+            <div class="pager" data-testid="clients-pager">
+                <label for="client-filter">{ "Find a client" }</label>
+                <input id="client-filter" type="search" placeholder="connection or topic" value={(*filter).clone()} oninput={on_filter} />
+                <button type="button" class="ghost" disabled={page == 0} onclick={turn(page.saturating_sub(1))}>{ "◀ Previous" }</button>
+                <button type="button" class="ghost" disabled={page + 1 >= pages} onclick={turn(page + 1)}>{ "Next ▶" }</button>
+                <span class="msg hint" role="status" data-testid="clients-page">{ status }</span>
+            </div>
+        }
+    });
     html! {
         <details class="setup" open=true {ontoggle}>
             { summary }
+            { pager }
             <div class="workloads">
-                { for s.workloads.iter().enumerate().map(|(i, w)| workload_editor(&ctx, s, i, w)) }
+                { for shown.iter().map(|&i| workload_editor(&ctx, s, i, &s.workloads[i])) }
             </div>
             <div class="copy-row">
                 <button type="button" onclick={let d = d.clone(); move |_| d.dispatch(Action::AddWorkload { producer: true })}>{ "Add producer" }</button>
                 <button type="button" onclick={let d = d.clone(); move |_| d.dispatch(Action::AddWorkload { producer: false })}>{ "Add consumer" }</button>
-                <span class="msg hint">{ "New clients run on the connection selected in the Connection panel." }</span>
+                <span class="msg hint">{ "A new client runs on the connection selected in the Connection panel, or on a copy of it (same principal and client.id) when that one has a client already." }</span>
             </div>
             <fieldset class="broker">
                 <legend>{ "Brokers" }</legend>
@@ -563,6 +628,19 @@ fn setup() -> Html {
             </fieldset>
         </details>
     }
+}
+
+/// Client editors per page of the Clients and broker settings section.
+const CLIENTS_PER_PAGE: usize = 20;
+
+/// True when the connection or the topic of `w` contains `needle` (lower
+/// case), ignoring case.
+fn client_matches(w: &Workload, needle: &str) -> bool {
+    let topic = match w {
+        Workload::Producer(p) => &p.topic,
+        Workload::Consumer(c) => &c.topic,
+    };
+    model::workload_connection(w).to_lowercase().contains(needle) || topic.to_lowercase().contains(needle)
 }
 
 type WFn = fn(&mut Workload, f64);
