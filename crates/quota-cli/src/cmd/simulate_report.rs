@@ -125,11 +125,11 @@ struct ClientJson<'a> {
     throttle_time_max: f64,
     /// Requests sent.
     requests: u64,
-    /// Responses that carried a `throttle_time_ms` (throttled or not), as
-    /// kept in the Timeline (every `stride`-th when the run is long).
-    responses: usize,
+    /// Responses that carried a `throttle_time_ms` (throttled or not): all
+    /// of them, though the Timeline keeps every `stride`-th of a long run.
+    responses: u64,
     /// How many of them had `throttle_time_ms` > 0.
-    throttled_responses: usize,
+    throttled_responses: u64,
     /// Mean and max `throttle_time_ms` over those responses (ms; `null`
     /// without responses).
     throttle_mean_ms: Option<f64>,
@@ -211,8 +211,9 @@ enum Requests<'a> {
 
 fn client_json<'a>(c: &'a ClientTrack, textbook: Option<&'a ClientSummary>) -> ClientJson<'a> {
     let m = &c.metrics;
-    let responses = &c.throttles.points;
-    let throttled = || responses.iter().filter(|r| r.throttle_ms > 0);
+    // The tallies of the last response (the series keeps one response in
+    // `stride` of a long run; each point carries the counts so far).
+    let last = c.throttles.points.last();
     ClientJson {
         name: &c.name,
         kind: c.kind,
@@ -228,13 +229,11 @@ fn client_json<'a>(c: &'a ClientTrack, textbook: Option<&'a ClientSummary>) -> C
         throttle_time_avg: m.throttle_time_avg,
         throttle_time_max: m.throttle_time_max,
         requests: m.requests,
-        responses: responses.len(),
-        throttled_responses: throttled().count(),
-        throttle_mean_ms: (!responses.is_empty()).then(|| {
-            responses.iter().map(|r| r.throttle_ms as f64).sum::<f64>() / responses.len() as f64
-        }),
-        throttle_max_ms: responses.iter().map(|r| r.throttle_ms).max(),
-        first_throttle: throttled().next(),
+        responses: last.map_or(0, |p| p.responses),
+        throttled_responses: last.map_or(0, |p| p.throttled_responses),
+        throttle_mean_ms: last.map(|p| p.throttle_sum_ms as f64 / p.responses as f64),
+        throttle_max_ms: last.map(|p| p.throttle_max_ms),
+        first_throttle: c.throttles.points.iter().find(|r| r.throttle_ms > 0),
         responses_stride: c.throttles.stride,
         textbook,
     }

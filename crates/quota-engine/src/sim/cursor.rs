@@ -228,14 +228,11 @@ impl ClientTrack {
     pub fn at(&self, at_ms: f64) -> ClientAt {
         let at = at_ms;
         let inside = |spans: &[Span]| spans.iter().any(|s| s.from_ms <= at && at < s.to_ms);
-        let seen = self.throttles.points.iter().take_while(|p| p.at_ms <= at);
-        let (mut max, mut n) = (0i64, 0u32);
-        for p in seen {
-            if p.throttle_ms > 0 {
-                max = max.max(p.throttle_ms);
-                n += 1;
-            }
-        }
+        // The tallies of the last response kept by then: exact at every
+        // kept point, however long the run (the series keeps one response
+        // in `stride`).
+        let last = self.throttles.last_before(at, |p| p.at_ms);
+        let (max, n) = last.map_or((0, 0), |p| (p.throttle_max_ms.max(0), u32::try_from(p.throttled_responses).unwrap_or(u32::MAX)));
         ClientAt {
             records: self.progress.last_before(at, |p| p.at_ms).map_or(0, |p| p.records),
             duration_ms: match (self.finish_ms, self.duration_ms) {

@@ -1052,3 +1052,31 @@ fn a_nan_or_infinite_quota_meters_the_client_and_never_delays_it() {
         assert!(text.contains(&format!(r#""bound":{json}"#)), "{json}: written as Java spells it");
     }
 }
+
+#[test]
+fn a_long_run_counts_every_throttled_response_though_its_series_keeps_one_in_stride() {
+    // 200,000 records over 3 partitions led by 3 brokers, 2 MB/s per broker:
+    // more responses than the series keeps. The client's tallies must
+    // still count every throttled response: as many as the brokers'
+    // throttle decisions together (each throttled produce response carries
+    // its broker's throttle_time_ms to the client).
+    let s = scenario(
+        r#"{"brokers": {"count": 3},
+            "topics": [{"name": "t", "partitions": 3}],
+            "quotas": [{"entity": {"client-id": "p"}, "key": "producer_byte_rate", "value": 2000000}],
+            "connections": [{"name": "p", "listener": "PLAINTEXT", "client.id": "p"}],
+            "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 200000, "record.size": 1000}}]}"#,
+    );
+    let t = simulate(&s).unwrap();
+    let c = &t.clients[0];
+    assert_eq!(c.metrics.records_done, 200_000);
+    assert!(c.throttles.stride > 1, "the series kept every response (stride {})", c.throttles.stride);
+    let at_end = c.at(t.end_ms);
+    let decided: usize = t.sensors.iter().map(|s| s.throttles.iter().filter(|e| e.applied).count()).sum();
+    assert!(decided > 100, "{decided}");
+    assert_eq!(u64::from(at_end.throttled_responses), decided as u64);
+    let last = c.throttles.points.last().unwrap();
+    assert_eq!(last.throttled_responses, decided as u64);
+    assert!(last.responses > u64::from(SERIES_CAP), "{}", last.responses);
+    assert_eq!(at_end.throttle_max_ms, last.throttle_max_ms);
+}

@@ -434,7 +434,9 @@ pub struct ProgressPoint {
     pub records: u64,
 }
 
-/// A response's throttle as the client saw it.
+/// A response's throttle as the client saw it, with the client's tallies
+/// up to it: a long run's [`Series`] keeps one response in `stride`, so
+/// counting the kept points would undercount (by half once the stride is 2).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ClientThrottle {
     /// When the response arrived (ms).
@@ -443,6 +445,46 @@ pub struct ClientThrottle {
     pub broker: u32,
     /// `throttle_time_ms` in the response.
     pub throttle_ms: i64,
+    /// Responses the client received so far, this one included.
+    pub responses: u64,
+    /// Of them, those with a non-zero `throttle_time_ms`.
+    pub throttled_responses: u64,
+    /// The largest `throttle_time_ms` so far (ms).
+    pub throttle_max_ms: i64,
+    /// The sum of every `throttle_time_ms` so far (ms).
+    pub throttle_sum_ms: i64,
+}
+
+/// A client's running tallies of the responses it received, which stamp
+/// each [`ClientThrottle`].
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ThrottleTally {
+    responses: u64,
+    throttled: u64,
+    max_ms: i64,
+    sum_ms: i64,
+}
+
+impl ThrottleTally {
+    /// Counts a response from `broker` at `at_ms` carrying `throttle_ms`,
+    /// and returns its point.
+    pub(crate) fn response(&mut self, at_ms: f64, broker: u32, throttle_ms: i64) -> ClientThrottle {
+        self.responses += 1;
+        if throttle_ms > 0 {
+            self.throttled += 1;
+        }
+        self.max_ms = self.max_ms.max(throttle_ms);
+        self.sum_ms = self.sum_ms.saturating_add(throttle_ms);
+        ClientThrottle {
+            at_ms,
+            broker,
+            throttle_ms,
+            responses: self.responses,
+            throttled_responses: self.throttled,
+            throttle_max_ms: self.max_ms,
+            throttle_sum_ms: self.sum_ms,
+        }
+    }
 }
 
 /// The client metrics a Java client would report at the end of the run.

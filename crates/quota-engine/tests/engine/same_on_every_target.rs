@@ -16,8 +16,10 @@ const LAB_30MB_THROTTLED: &str =
 /// FNV-1a of the Timeline's canonical JSON for that run (seed 1). Changed
 /// for issue 10: the per-client `waits` record (flow control), and every
 /// instant in the Timeline written as f64 ms (the broker-side ones keep the
-/// whole ms Kafka's sensors read).
-const EXPECTED_FINGERPRINT: u64 = 0x4438_9a75_e6d1_4e0e;
+/// whole ms Kafka's sensors read). Changed for issue 11: each client
+/// response carries the client's tallies so far (responses, throttled
+/// responses, max and sum of throttle_time_ms).
+const EXPECTED_FINGERPRINT: u64 = 0x0a0d_c28a_e641_278d;
 
 fn scenario() -> Scenario {
     let v: serde_json::Value = serde_json::from_str(LAB_30MB_THROTTLED).expect("fixture is JSON");

@@ -52,6 +52,7 @@ use super::{
     MBeanValue, NetworkModel, Outcome, ProgressPoint, RatePoint, Scenario,
     SensorTrack, Series, Span, ThrottleEvent, Timeline, Workload, SERIES_CAP,
 };
+use crate::sim::timeline::ThrottleTally;
 use crate::broker::stats::WindowedAvgMax;
 use crate::broker::{Broker, SensorId, Session};
 use crate::Error;
@@ -106,6 +107,7 @@ struct Conn {
     requests: Vec<usize>,
     throttle_stat: WindowedAvgMax,
     throttles: Series<ClientThrottle>,
+    throttle_tally: ThrottleTally,
     mutes: Vec<Span>,
     progress: Series<ProgressPoint>,
     // Broker side.
@@ -333,6 +335,7 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, Error> {
             requests: Vec::new(),
             throttle_stat: WindowedAvgMax::new(QuotaWindow::KAFKA_METRICS_DEFAULT),
             throttles: Series::default(),
+            throttle_tally: ThrottleTally::default(),
             mutes: Vec::new(),
             progress: Series::default(),
             queue: VecDeque::new(),
@@ -621,11 +624,8 @@ impl Run {
                 conn.throttle_until_ms = conn.throttle_until_ms.max(now + i64::from(throttle));
             }
             conn.throttle_stat.record(now, f64::from(throttle));
-            conn.throttles.push(ClientThrottle {
-                at_ms: now as f64,
-                broker: 0,
-                throttle_ms: i64::from(throttle),
-            });
+            let point = conn.throttle_tally.response(now as f64, 0, i64::from(throttle));
+            conn.throttles.push(point);
             conn.done_bytes += match conn.role {
                 Role::Producer => row.request_bytes,
                 Role::Consumer => row.response_bytes,

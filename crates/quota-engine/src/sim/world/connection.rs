@@ -30,7 +30,7 @@ use super::{Ev, Role, World};
 use crate::broker::Session;
 use crate::sim::scenario::{ClientThrottling, ConnectionSpec};
 use crate::sim::time::{count_f64, SimSpan, SimTime};
-use crate::sim::timeline::{ClientThrottle, RequestWait, Span};
+use crate::sim::timeline::{RequestWait, Span};
 
 /// The client-to-broker byte path of one connection (flow control), in
 /// whole requests.
@@ -452,11 +452,9 @@ impl World {
         let client = conn.client;
         self.clients[client].waits.backoff_ms += backoff.as_ms_f64();
         let broker = conn.broker;
-        self.clients[client].track_throttles.push(ClientThrottle {
-            at_ms: now.as_ms_f64(),
-            broker: broker.0,
-            throttle_ms: throttle,
-        });
+        let info = &mut self.clients[client];
+        let point = info.throttle_tally.response(now.as_ms_f64(), broker.0, throttle);
+        info.track_throttles.push(point);
         match self.clients[client].role {
             Role::Producer(p) => self.producer_response(p, r),
             Role::Consumer(ci) => self.consumer_response(ci, r),

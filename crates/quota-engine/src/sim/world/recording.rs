@@ -20,7 +20,7 @@ use crate::metrics::Admission;
 use crate::sim::scenario::{ConnectionSpec, Scenario};
 use crate::sim::time::{count_f64, ms_f64, SimSpan, SimTime};
 use crate::sim::timeline::{
-    BoundChange, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientStop, ClientThrottle,
+    BoundChange, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientStop, ClientThrottle, ThrottleTally,
     ClientTrack, LatencySummary, MBeanValue, NamedException, Outcome, PerfSummary, PerfWindow,
     ProgressPoint, RatePoint, RequestWaits, SensorTrack, Series, Span,
     ThrottleEvent, Timeline, SERIES_CAP,
@@ -85,6 +85,8 @@ pub(super) struct ClientInfo {
     pub(super) role: Role,
     pub(super) conns: Vec<ConnectionId>,
     pub(super) track_throttles: Series<ClientThrottle>,
+    /// The tallies that stamp each of `track_throttles`' points.
+    pub(super) throttle_tally: ThrottleTally,
     pub(super) mutes: Vec<Span>,
     pub(super) blocked: Vec<Span>,
     pub(super) buffer: Series<BufferPoint>,
@@ -109,6 +111,7 @@ impl ClientInfo {
             role,
             conns,
             track_throttles: Series::default(),
+            throttle_tally: ThrottleTally::default(),
             mutes: Vec::new(),
             blocked: Vec::new(),
             buffer: Series::default(),
