@@ -288,6 +288,18 @@ fn cap_note(track: &quota_engine::sim::SensorTrack, cursor: f64) -> Option<Strin
     })
 }
 
+/// "All 141 throttles so far", and how many applied when some were not
+/// (the other quota's throttle was larger), as the cluster view counts
+/// only those applied.
+fn all_throttles_label(seen: &[&quota_engine::sim::ThrottleEvent]) -> String {
+    let applied = seen.iter().filter(|e| e.applied).count();
+    if applied == seen.len() {
+        format!("All {} throttles so far", seen.len())
+    } else {
+        format!("All {} throttles so far ({applied} applied; the others gave way to the larger throttle of the other quota)", seen.len())
+    }
+}
+
 fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) -> Html {
     let seen: Vec<_> = track.throttles.iter().filter(|e| e.at_ms <= cursor).collect();
     let n = seen.len();
@@ -331,7 +343,7 @@ fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) 
             </table>
             if n > 8 {
                 <details class="data">
-                    <summary>{ format!("All {n} throttles so far") }</summary>
+                    <summary>{ all_throttles_label(&seen) }</summary>
                     <ol class="all-throttles">
                         { for seen.iter().take(2000).map(|e| html! {
                             <li>{ format!("{} · {} · {} ms · ", model::fmt_ms(e.at_ms),
@@ -764,4 +776,24 @@ fn bounds_text(s: &quota_engine::sim::SensorTrack) -> String {
         out.push_str(&format!(", then {} at {}", one(c.bound), crate::model::fmt_ms(c.at_ms)));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::all_throttles_label;
+    use quota_engine::sim::ThrottleEvent;
+
+    fn event(applied: bool) -> ThrottleEvent {
+        ThrottleEvent { at_ms: 0.0, client: 0, delay_ms: 10, observed: 2.0, bound: 1.0, window_ms: 1000, applied, mute_from_ms: 0.0, mute_to_ms: 10.0 }
+    }
+
+    #[test]
+    fn the_throttle_list_says_how_many_applied_when_some_were_not() {
+        let (a, b) = (event(true), event(false));
+        assert_eq!(all_throttles_label(&[&a, &a]), "All 2 throttles so far");
+        assert_eq!(
+            all_throttles_label(&[&a, &b, &a]),
+            "All 3 throttles so far (2 applied; the others gave way to the larger throttle of the other quota)"
+        );
+    }
 }
