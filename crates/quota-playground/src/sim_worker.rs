@@ -285,23 +285,36 @@ pub struct Coalescer {
     latest: u64,
 }
 
+/// What [`Coalescer::submit`] decided for a revision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Submit {
+    /// Send it now: nothing is in flight.
+    Send,
+    /// It waits for the run in flight (replacing a waiting one).
+    Queue,
+    /// Not queued: it is in flight or waiting already, or a newer revision
+    /// was asked for (a request posted late, after the newest one).
+    Skip,
+}
+
 impl Coalescer {
-    /// Revision `rev` wants a run: returns it when it should be sent now
-    /// (nothing in flight); else it waits, replacing a waiting one. A
-    /// revision already in flight or waiting is not queued again.
-    pub fn submit(&mut self, rev: u64) -> Option<u64> {
-        self.latest = self.latest.max(rev);
-        if self.in_flight == Some(rev) || self.pending == Some(rev) {
-            // Asked twice (e.g. again after the worker failed): one run.
-            return None;
+    /// Revision `rev` wants a run: [`Submit::Send`] when nothing is in
+    /// flight; else it waits, replacing a waiting one. A revision already
+    /// in flight or waiting, or older than the newest asked for, is skipped.
+    pub fn submit(&mut self, rev: u64) -> Submit {
+        if rev < self.latest || self.in_flight == Some(rev) || self.pending == Some(rev) {
+            // Asked twice (e.g. again after the worker failed), or a
+            // deferred request arriving after a newer one: one run, the newest.
+            return Submit::Skip;
         }
+        self.latest = rev;
         if self.in_flight.is_some() {
             self.pending = Some(rev);
-            None
+            Submit::Queue
         } else {
             self.in_flight = Some(rev);
             self.pending = None;
-            Some(rev)
+            Submit::Send
         }
     }
 
@@ -797,8 +810,9 @@ pub(crate) fn request(rev: u64, scenario: &Scenario) {
     }
     let message = request_text(rev, scenario);
     match CLIENT.with(|c| c.borrow_mut().coalescer.submit(rev)) {
-        Some(_) => post(message),
-        None => CLIENT.with(|c| c.borrow_mut().waiting = Some((rev, message))),
+        Submit::Send => post(message),
+        Submit::Queue => CLIENT.with(|c| c.borrow_mut().waiting = Some((rev, message))),
+        Submit::Skip => {}
     }
 }
 
@@ -819,49 +833,70 @@ mod tests {
     #[test]
     fn a_revision_asked_twice_runs_once() {
         let mut c = Coalescer::default();
-        assert_eq!(c.submit(1), Some(1));
+        assert_eq!(c.submit(1), Submit::Send);
         // Asked again while it runs (the worker failed and the page asked
         // the main thread): not queued a second time.
-        assert_eq!(c.submit(1), None);
+        assert_eq!(c.submit(1), Submit::Skip);
         assert_eq!(c.finished(1), (true, None));
         assert!(!c.busy());
         // Waiting twice: sent once.
-        assert_eq!(c.submit(2), Some(2));
-        assert_eq!(c.submit(3), None);
-        assert_eq!(c.submit(3), None);
+        assert_eq!(c.submit(2), Submit::Send);
+        assert_eq!(c.submit(3), Submit::Queue);
+        assert_eq!(c.submit(3), Submit::Skip);
         assert_eq!(c.finished(2), (false, Some(3)));
         assert_eq!(c.finished(3), (true, None));
         assert!(!c.busy());
     }
 
     #[test]
+    fn a_request_posted_late_after_a_newer_one_is_skipped() {
+        // The worker failed: the listener asks for the newest revision (5)
+        // at once, then the deferred requests of 4 and 5 arrive.
+        let mut c = Coalescer::default();
+        assert_eq!(c.submit(5), Submit::Send);
+        assert_eq!(c.submit(4), Submit::Skip);
+        assert_eq!(c.submit(5), Submit::Skip);
+        // 5 finishes and is shown; nothing is left in flight or waiting, so
+        // the next edit is sent at once.
+        assert_eq!(c.finished(5), (true, None));
+        assert!(!c.busy());
+        assert_eq!(c.submit(6), Submit::Send);
+        // Late while 6 runs: skipped, 7 waits and runs next.
+        assert_eq!(c.submit(7), Submit::Queue);
+        assert_eq!(c.submit(6), Submit::Skip);
+        assert_eq!(c.finished(6), (false, Some(7)));
+        assert_eq!(c.finished(7), (true, None));
+        assert!(!c.busy());
+    }
+
+    #[test]
     fn only_the_newest_edit_runs_next_and_stale_results_are_dropped() {
         let mut c = Coalescer::default();
-        assert_eq!(c.submit(1), Some(1));
+        assert_eq!(c.submit(1), Submit::Send);
         assert!(c.busy());
         // Typing while 1 runs: 2, 3 and 4 wait; only 4 is kept.
-        assert_eq!(c.submit(2), None);
-        assert_eq!(c.submit(3), None);
-        assert_eq!(c.submit(4), None);
+        assert_eq!(c.submit(2), Submit::Queue);
+        assert_eq!(c.submit(3), Submit::Queue);
+        assert_eq!(c.submit(4), Submit::Queue);
         // 1 is stale (4 is newer): dropped, 4 is sent.
         assert_eq!(c.finished(1), (false, Some(4)));
         assert_eq!(c.finished(4), (true, None));
         assert!(!c.busy());
         // A single edit runs at once and is shown.
-        assert_eq!(c.submit(5), Some(5));
+        assert_eq!(c.submit(5), Submit::Send);
         assert_eq!(c.finished(5), (true, None));
         // After a reset (the worker failed) nothing is in flight.
-        assert_eq!(c.submit(6), Some(6));
+        assert_eq!(c.submit(6), Submit::Send);
         c.reset();
         assert!(!c.busy());
-        assert_eq!(c.submit(7), Some(7));
+        assert_eq!(c.submit(7), Submit::Send);
     }
 
     #[test]
     fn an_unreadable_request_releases_the_run_in_flight_and_says_why() {
         let mut c = Coalescer::default();
-        assert_eq!(c.submit(3), Some(3));
-        assert_eq!(c.submit(4), None);
+        assert_eq!(c.submit(3), Submit::Send);
+        assert_eq!(c.submit(4), Submit::Queue);
         // The worker could not read request 3: it answers revision 0.
         let msgs = answer("not a request", || 0.0);
         let mut a = Assembler::default();
