@@ -536,13 +536,20 @@ fn setup() -> Html {
         })
     };
     let summary = html! {
-        <summary>{ format!("Clients and broker settings ({}, {})", model::count_of(s.workloads.len() as u64, "client", "clients"), model::count_of(u64::from(s.brokers.count), "broker", "brokers")) }</summary>
+        <summary>{ format!(
+            "Clients and broker settings ({} {}, {})",
+            model::grouped(s.workloads.len() as u64),
+            if s.workloads.len() == 1 { "client" } else { "clients" },
+            model::count_of(u64::from(s.brokers.count), "broker", "brokers")
+        ) }</summary>
     };
     // The editors come a page at a time (each is a dozen fields and a
     // select of every connection: 1,000 clients at once were 11,000
     // fields and a million options), with a search by connection or topic.
     let filter = use_state(String::new);
-    let paging = use_mut_ref(|| (0usize, s.workloads.len()));
+    // The page shown, and whether the next client added is to be shown
+    // (set by Add producer / Add consumer, which also clear the search).
+    let paging = use_mut_ref(|| (0usize, false));
     let redraw = use_force_update();
     if !*open {
         return html! { <details class="setup" {ontoggle}>{ summary }</details> };
@@ -555,18 +562,18 @@ fn setup() -> Html {
         .filter(|(_, w)| needle.is_empty() || client_matches(w, &needle))
         .map(|(i, _)| i)
         .collect();
-    let pages = matching.len().div_ceil(CLIENTS_PER_PAGE).max(1);
-    let page = {
+    let (page, range) = {
         let mut p = paging.borrow_mut();
-        // A client just added is shown: the page of the last one.
-        if s.workloads.len() > p.1 {
-            p.0 = pages - 1;
+        if std::mem::take(&mut p.1) {
+            // A client just added: the last page, which holds it.
+            p.0 = usize::MAX;
         }
-        p.1 = s.workloads.len();
-        p.0 = p.0.min(pages - 1);
-        p.0
+        let (page, range) = client_page(matching.len(), p.0);
+        p.0 = page;
+        (page, range)
     };
-    let shown = &matching[(page * CLIENTS_PER_PAGE).min(matching.len())..((page + 1) * CLIENTS_PER_PAGE).min(matching.len())];
+    let shown = &matching[range.clone()];
+    let pages = matching.len().div_ceil(CLIENTS_PER_PAGE).max(1);
     let turn = |to: usize| {
         let (paging, redraw) = (paging.clone(), redraw.clone());
         Callback::from(move |_: MouseEvent| {
@@ -583,17 +590,24 @@ fn setup() -> Html {
             }
         })
     };
+    let add = |producer: bool| {
+        let (d, filter, paging) = (d.clone(), filter.clone(), paging.clone());
+        Callback::from(move |_: MouseEvent| {
+            paging.borrow_mut().1 = true;
+            filter.set(String::new());
+            d.dispatch(Action::AddWorkload { producer });
+        })
+    };
     let pager = (s.workloads.len() > CLIENTS_PER_PAGE || !needle.is_empty()).then(|| {
         let total = model::grouped(s.workloads.len() as u64);
-        let status = match (shown.first(), shown.last()) {
-            (Some(_), Some(_)) if needle.is_empty() => format!("Clients {}–{} of {total}", page * CLIENTS_PER_PAGE + 1, page * CLIENTS_PER_PAGE + shown.len()),
-            (Some(_), Some(_)) => format!(
-                "{} of {total} clients match; {}–{} shown",
-                model::grouped(matching.len() as u64),
-                page * CLIENTS_PER_PAGE + 1,
-                page * CLIENTS_PER_PAGE + shown.len()
-            ),
-            _ => format!("No client's connection or topic contains \"{}\" ({total} clients).", filter.trim()),
+        let (first, last) = (model::grouped(range.start as u64 + 1), model::grouped(range.end as u64));
+        let shown_text = if range.len() == 1 { first.clone() } else { format!("{first}–{last}") };
+        let status = if shown.is_empty() {
+            format!("No client's connection or topic contains \"{}\" ({total} clients).", filter.trim())
+        } else if needle.is_empty() {
+            format!("{} {shown_text} of {total}", if range.len() == 1 { "Client" } else { "Clients" })
+        } else {
+            format!("{} of {total} clients match; {shown_text} shown", model::grouped(matching.len() as u64))
         };
         html! {
             <div class="pager" data-testid="clients-pager">
@@ -613,8 +627,8 @@ fn setup() -> Html {
                 { for shown.iter().map(|&i| workload_editor(&ctx, s, i, &s.workloads[i])) }
             </div>
             <div class="copy-row">
-                <button type="button" onclick={let d = d.clone(); move |_| d.dispatch(Action::AddWorkload { producer: true })}>{ "Add producer" }</button>
-                <button type="button" onclick={let d = d.clone(); move |_| d.dispatch(Action::AddWorkload { producer: false })}>{ "Add consumer" }</button>
+                <button type="button" onclick={add(true)}>{ "Add producer" }</button>
+                <button type="button" onclick={add(false)}>{ "Add consumer" }</button>
                 <span class="msg hint">{ "A new client runs on the connection selected in the Connection panel, or on a copy of it (same principal and client.id) when that one has a client already." }</span>
             </div>
             <fieldset class="broker">
@@ -644,6 +658,16 @@ fn setup() -> Html {
 
 /// Client editors per page of the Clients and broker settings section.
 const CLIENTS_PER_PAGE: usize = 20;
+
+/// The page of client editors to show among `matching` clients when page
+/// `wanted` is asked for (`usize::MAX`: the last): the page, clamped to
+/// those there are, and the range of `matching`'s positions it holds.
+fn client_page(matching: usize, wanted: usize) -> (usize, std::ops::Range<usize>) {
+    let pages = matching.div_ceil(CLIENTS_PER_PAGE).max(1);
+    let page = wanted.min(pages - 1);
+    let start = page * CLIENTS_PER_PAGE;
+    (page, start.min(matching)..(start + CLIENTS_PER_PAGE).min(matching))
+}
 
 /// True when the connection or the topic of `w` contains `needle` (lower
 /// case), ignoring case.
@@ -750,7 +774,7 @@ fn workload_editor(ctx: &Ctx, s: &Scenario, i: usize, w: &Workload) -> Html {
         }
     };
     html! {
-        <fieldset class="workload">
+        <fieldset class="workload" key={format!("{i} {}", model::workload_connection(w))}>
             <legend>{ legend.clone() }</legend>
             <div class="grid">
                 <SelectField id={format!("w{i}-conn")} label="Connection" value={model::workload_connection(w).to_owned()} options={conn_opts} on_change={set_conn} />
@@ -785,6 +809,18 @@ mod tests {
 
     fn event(applied: bool) -> ThrottleEvent {
         ThrottleEvent { at_ms: 0.0, client: 0, delay_ms: 10, observed: 2.0, bound: 1.0, window_ms: 1000, applied, mute_from_ms: 0.0, mute_to_ms: 10.0 }
+    }
+
+    #[test]
+    fn client_pages_hold_20_and_clamp_to_the_last() {
+        use super::client_page;
+        assert_eq!(client_page(0, 0), (0, 0..0));
+        assert_eq!(client_page(5, 0), (0, 0..5));
+        assert_eq!(client_page(100, 1), (1, 20..40));
+        assert_eq!(client_page(101, usize::MAX), (5, 100..101));
+        // A search that leaves fewer clients: back to the last page there is.
+        assert_eq!(client_page(10, 3), (0, 0..10));
+        assert_eq!(client_page(40, 7), (1, 20..40));
     }
 
     #[test]
