@@ -316,9 +316,9 @@ test('expired batches name TimeoutException with count, first time and setting, 
   const count = Number(m[1]).toLocaleString('en-US');
   assert.match(await page.getByTestId('perf-lines').innerText(), new RegExp(`^${30000 - Number(m[1])} records sent, `, 'm'));
   assert.equal(await page.getByTestId('perf-failed').innerText(),
-    `These lines count only the records sent without error. For each failed record the tool prints the exception's stack trace on stderr: ${count} records with TimeoutException (the first at ${m[3]}, delivery.timeout.ms=1000).`);
+    `These lines count only the records sent without error. For each failed record the tool prints its exception on stderr (below, the first of each): ${count} records over the run failed with TimeoutException, the first at ${m[3]} (delivery.timeout.ms=1000).`);
   assert.match(await page.getByTestId('perf-stderr').innerText(),
-    new RegExp(`^org\\.apache\\.kafka\\.common\\.errors\\.TimeoutException: Expiring \\d+ record\\(s\\) for lab-0:\\d+ ms has passed since batch creation\n\tat … \\(${count} such stack traces\\)$`));
+    /^org\.apache\.kafka\.common\.errors\.TimeoutException: Expiring \d+ record\(s\) for lab-0:\d+ ms has passed since batch creation$/);
   // The cluster view names it the same way.
   const cs = page.getByTestId('cluster-state-app');
   assert.equal(await cs.innerText(), text);

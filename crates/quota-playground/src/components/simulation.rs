@@ -366,8 +366,8 @@ fn latency(c: &quota_engine::sim::ClientTrack, cursor: f64) -> Html {
     }
     let l = &perf.latency;
     // The tool counts a record only when it was sent without error; each
-    // failed record prints its exception's stack trace on stderr instead
-    // (Kafka: `ProducerPerformance.PerfCallback.onCompletion`,
+    // failed record prints its exception on stderr instead
+    // (`exception.printStackTrace()`; Kafka: `ProducerPerformance.PerfCallback.onCompletion`,
     // tools/src/main/java/org/apache/kafka/tools/ProducerPerformance.java).
     let failed: Vec<&quota_engine::sim::NamedException> = c.outcome.exceptions().iter().filter(|e| e.first_at_ms <= cursor).collect();
     html! {
@@ -376,11 +376,14 @@ fn latency(c: &quota_engine::sim::ClientTrack, cursor: f64) -> Html {
             <pre data-testid="perf-lines" aria-label="Perf-test output so far">{ if lines.is_empty() { "(no line printed yet)".to_owned() } else { lines.join("\n") } }</pre>
             if !failed.is_empty() {
                 <p class="msg error" data-testid="perf-failed">{ format!(
-                    "These lines count only the records sent without error. For each failed record the tool prints the exception's stack trace on stderr: {}.",
-                    failed.iter().map(|e| format!("{} records with {} (the first at {}, {}={})", model::grouped(e.count), e.short_class(), model::fmt_ms(e.first_at_ms), e.setting, e.setting_ms)).collect::<Vec<_>>().join("; ")
+                    "These lines count only the records sent without error. For each failed record the tool prints its exception on stderr (below, the first of each): {}.",
+                    failed.iter().map(|e| format!("{} records over the run failed with {}, the first at {} ({}={})", model::grouped(e.count), e.short_class(), model::fmt_ms(e.first_at_ms), e.setting, e.setting_ms)).collect::<Vec<_>>().join("; ")
                 ) }</p>
-                <pre class="stderr" data-testid="perf-stderr" aria-label="Perf-test stderr: the first stack trace of each exception">{
-                    failed.iter().map(|e| format!("{}: {}\n\tat … ({} such stack traces)", e.class, e.message, model::grouped(e.count))).collect::<Vec<_>>().join("\n")
+                // An ApiException (TimeoutException, RecordTooLargeException)
+                // has no stack frames (`ApiException.fillInStackTrace`), so
+                // `printStackTrace` prints this one line per record.
+                <pre class="stderr" data-testid="perf-stderr" aria-label="Perf-test stderr: the first failed record's line of each exception">{
+                    failed.iter().map(|e| format!("{}: {}", e.class, e.message)).collect::<Vec<_>>().join("\n")
                 }</pre>
             }
             if done {
