@@ -288,15 +288,18 @@ fn cap_note(track: &quota_engine::sim::SensorTrack, cursor: f64) -> Option<Strin
     })
 }
 
-/// "All 141 throttles so far", and how many applied when some were not
-/// (the other quota's throttle was larger), as the cluster view counts
-/// only those applied.
+/// "All 141 throttles so far", and how many applied when some were not: a
+/// bandwidth throttle gives way to the request quota's when that one is as
+/// large or larger (Kafka applies one: `KafkaApis.handleProduceRequest`,
+/// core/src/main/scala/kafka/server/KafkaApis.scala), and a delay of 0 ms
+/// or less (a NaN bound) delays nothing; each row says which. The cluster
+/// view counts only those applied.
 fn all_throttles_label(seen: &[&quota_engine::sim::ThrottleEvent]) -> String {
     let applied = seen.iter().filter(|e| e.applied).count();
     if applied == seen.len() {
         format!("All {} throttles so far", seen.len())
     } else {
-        format!("All {} throttles so far ({applied} applied; the others gave way to the larger throttle of the other quota)", seen.len())
+        format!("All {} throttles so far ({applied} applied; each other row says why)", seen.len())
     }
 }
 
@@ -334,7 +337,7 @@ fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) 
                             <td><code>{ e.formula() }</code>{ match (e.applied, e.delay_ms) {
                                 (true, _) => "",
                                 (false, d) if d <= 0 => " (a throttle time of 0 ms or less delays nothing)",
-                                (false, _) => " (the other quota's delay was larger)",
+                                (false, _) => " (Kafka applied the other quota's delay: the larger one, or the request quota's on a tie)",
                             } }</td>
                             <td>{ format!("{} – {}", model::fmt_ms(e.mute_from_ms), model::fmt_ms(e.mute_to_ms)) }</td>
                         </tr>
@@ -832,7 +835,7 @@ mod tests {
         assert_eq!(all_throttles_label(&[&a, &a]), "All 2 throttles so far");
         assert_eq!(
             all_throttles_label(&[&a, &b, &a]),
-            "All 3 throttles so far (2 applied; the others gave way to the larger throttle of the other quota)"
+            "All 3 throttles so far (2 applied; each other row says why)"
         );
     }
 }
