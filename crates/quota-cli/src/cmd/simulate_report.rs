@@ -134,8 +134,9 @@ struct ClientJson<'a> {
     /// without responses).
     throttle_mean_ms: Option<f64>,
     throttle_max_ms: Option<i64>,
-    /// The first throttled response: when it arrived (ms), from which
-    /// broker, and its `throttle_time_ms`.
+    /// The first throttled response kept (the very first when its
+    /// `throttled_responses` is 1): when it arrived (ms), from which
+    /// broker, its `throttle_time_ms`, and the client's counts up to it.
     first_throttle: Option<&'a ClientThrottle>,
     /// Every `stride`-th response is kept (1 = all).
     responses_stride: u32,
@@ -211,9 +212,9 @@ enum Requests<'a> {
 
 fn client_json<'a>(c: &'a ClientTrack, textbook: Option<&'a ClientSummary>) -> ClientJson<'a> {
     let m = &c.metrics;
-    // The tallies of the last response (the series keeps one response in
-    // `stride` of a long run; each point carries the counts so far).
-    let last = c.throttles.points.last();
+    // The run's tallies (the series keeps one response in `stride` of a
+    // long run).
+    let all = &c.responses;
     ClientJson {
         name: &c.name,
         kind: c.kind,
@@ -229,10 +230,10 @@ fn client_json<'a>(c: &'a ClientTrack, textbook: Option<&'a ClientSummary>) -> C
         throttle_time_avg: m.throttle_time_avg,
         throttle_time_max: m.throttle_time_max,
         requests: m.requests,
-        responses: last.map_or(0, |p| p.responses),
-        throttled_responses: last.map_or(0, |p| p.throttled_responses),
-        throttle_mean_ms: last.map(|p| p.throttle_sum_ms as f64 / p.responses as f64),
-        throttle_max_ms: last.map(|p| p.throttle_max_ms),
+        responses: all.responses,
+        throttled_responses: all.throttled_responses,
+        throttle_mean_ms: (all.responses > 0).then(|| all.throttle_sum_ms as f64 / all.responses as f64),
+        throttle_max_ms: (all.responses > 0).then_some(all.throttle_max_ms),
         first_throttle: c.throttles.points.iter().find(|r| r.throttle_ms > 0),
         responses_stride: c.throttles.stride,
         textbook,

@@ -217,9 +217,12 @@ pub struct ClientAt {
     pub blocked: bool,
     /// Buffer use at the instant (producers).
     pub buffer_bytes: u64,
-    /// The largest throttle seen in a response by then (ms).
+    /// The largest throttle seen in a response by then (ms), as of the
+    /// last response the series kept by then (exact at each kept point; a
+    /// long run keeps one response in `stride`).
     pub throttle_max_ms: i64,
-    /// Responses with a non-zero throttle by then.
+    /// Responses with a non-zero throttle by then, as of the last response
+    /// kept by then (the same way).
     pub throttled_responses: u32,
 }
 
@@ -232,7 +235,7 @@ impl ClientTrack {
         // kept point, however long the run (the series keeps one response
         // in `stride`).
         let last = self.throttles.last_before(at, |p| p.at_ms);
-        let (max, n) = last.map_or((0, 0), |p| (p.throttle_max_ms.max(0), u32::try_from(p.throttled_responses).unwrap_or(u32::MAX)));
+        let (max, n) = last.map_or((0, 0), |p| (p.throttle_max_ms.max(0), p.throttled_responses));
         ClientAt {
             records: self.progress.last_before(at, |p| p.at_ms).map_or(0, |p| p.records),
             duration_ms: match (self.finish_ms, self.duration_ms) {

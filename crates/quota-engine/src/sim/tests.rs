@@ -1076,7 +1076,17 @@ fn a_long_run_counts_every_throttled_response_though_its_series_keeps_one_in_str
     assert!(decided > 100, "{decided}");
     assert_eq!(u64::from(at_end.throttled_responses), decided as u64);
     let last = c.throttles.points.last().unwrap();
-    assert_eq!(last.throttled_responses, decided as u64);
-    assert!(last.responses > u64::from(SERIES_CAP), "{}", last.responses);
-    assert_eq!(at_end.throttle_max_ms, last.throttle_max_ms);
+    assert_eq!(u64::from(last.throttled_responses), decided as u64);
+    assert_eq!(c.responses.throttled_responses, decided as u64);
+    assert!(c.responses.responses > u64::from(SERIES_CAP), "{}", c.responses.responses);
+    assert_eq!(at_end.throttle_max_ms, c.responses.throttle_max_ms);
+    // Mid-run, the counts are those of the last response kept by then: at
+    // a kept point, exactly the brokers' decisions up to it.
+    let mid = c.throttles.points[c.throttles.points.len() / 2];
+    let decided_by = |at: f64| t.sensors.iter().map(|s| s.throttles.iter().filter(|e| e.applied && e.at_ms <= at).count()).sum::<usize>();
+    let at_mid = c.at(mid.at_ms);
+    assert_eq!(at_mid.throttled_responses, mid.throttled_responses);
+    // A throttled response reaches the client after its broker decided it.
+    assert!(u64::from(at_mid.throttled_responses) <= decided_by(mid.at_ms) as u64);
+    assert!(u64::from(at_mid.throttled_responses) * 10 >= decided_by(mid.at_ms) as u64 * 9, "{} vs {}", at_mid.throttled_responses, decided_by(mid.at_ms));
 }

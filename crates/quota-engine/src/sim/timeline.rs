@@ -434,8 +434,8 @@ pub struct ProgressPoint {
     pub records: u64,
 }
 
-/// A response's throttle as the client saw it, with the client's tallies
-/// up to it: a long run's [`Series`] keeps one response in `stride`, so
+/// A response's throttle as the client saw it, with the client's counts up
+/// to it: a long run's [`Series`] keeps one response in `stride`, so
 /// counting the kept points would undercount (by half once the stride is 2).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ClientThrottle {
@@ -445,44 +445,44 @@ pub struct ClientThrottle {
     pub broker: u32,
     /// `throttle_time_ms` in the response.
     pub throttle_ms: i64,
-    /// Responses the client received so far, this one included.
+    /// Responses with a non-zero `throttle_time_ms` the client received so
+    /// far, this one included.
+    pub throttled_responses: u32,
+    /// The largest `throttle_time_ms` so far (ms).
+    pub throttle_max_ms: i64,
+}
+
+/// A client's tallies of the responses it received: over the whole run in
+/// [`ClientTrack::responses`], and stamped on each [`ClientThrottle`] as
+/// the run goes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct ResponseTally {
+    /// Responses received (throttled or not; an `acks=0` produce gets none).
     pub responses: u64,
     /// Of them, those with a non-zero `throttle_time_ms`.
     pub throttled_responses: u64,
-    /// The largest `throttle_time_ms` so far (ms).
+    /// The largest `throttle_time_ms` (ms; 0 without a response).
     pub throttle_max_ms: i64,
-    /// The sum of every `throttle_time_ms` so far (ms).
+    /// The sum of every `throttle_time_ms` (ms).
     pub throttle_sum_ms: i64,
 }
 
-/// A client's running tallies of the responses it received, which stamp
-/// each [`ClientThrottle`].
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct ThrottleTally {
-    responses: u64,
-    throttled: u64,
-    max_ms: i64,
-    sum_ms: i64,
-}
-
-impl ThrottleTally {
+impl ResponseTally {
     /// Counts a response from `broker` at `at_ms` carrying `throttle_ms`,
     /// and returns its point.
     pub(crate) fn response(&mut self, at_ms: f64, broker: u32, throttle_ms: i64) -> ClientThrottle {
         self.responses += 1;
         if throttle_ms > 0 {
-            self.throttled += 1;
+            self.throttled_responses += 1;
         }
-        self.max_ms = self.max_ms.max(throttle_ms);
-        self.sum_ms = self.sum_ms.saturating_add(throttle_ms);
+        self.throttle_max_ms = self.throttle_max_ms.max(throttle_ms);
+        self.throttle_sum_ms = self.throttle_sum_ms.saturating_add(throttle_ms);
         ClientThrottle {
             at_ms,
             broker,
             throttle_ms,
-            responses: self.responses,
-            throttled_responses: self.throttled,
-            throttle_max_ms: self.max_ms,
-            throttle_sum_ms: self.sum_ms,
+            throttled_responses: u32::try_from(self.throttled_responses).unwrap_or(u32::MAX),
+            throttle_max_ms: self.throttle_max_ms,
         }
     }
 }
@@ -656,6 +656,9 @@ pub struct ClientTrack {
     pub perf: Option<PerfSummary>,
     /// Every response with its throttle time (0 included), capped.
     pub throttles: Series<ClientThrottle>,
+    /// The tallies of every response of the run (the series may keep one
+    /// in `stride`).
+    pub responses: ResponseTally,
     /// Channel mute spans per broker the client was throttled on.
     pub mutes: Vec<Span>,
     /// Spans where `send()` was blocked on `buffer.memory`.

@@ -256,12 +256,13 @@ wire_struct! {
     Span { from_ms, to_ms }
     BufferPoint { at_ms, used_bytes }
     ProgressPoint { at_ms, records }
-    ClientThrottle { at_ms, broker, throttle_ms, responses, throttled_responses, throttle_max_ms, throttle_sum_ms }
+    ClientThrottle { at_ms, broker, throttle_ms, throttled_responses, throttle_max_ms }
+    ResponseTally { responses, throttled_responses, throttle_max_ms, throttle_sum_ms }
     ClientMetrics { throttle_time_avg, throttle_time_max, record_retry_total, record_error_total, records_done, bytes_done, records_per_s, blocked_ms_total, buffer_used_max, requests }
     LatencySummary { avg_ms, max_ms, p50_ms, p95_ms, p99_ms, p999_ms }
     PerfWindow { at_ms, records, elapsed_ms, bytes, latency_sum_ms, latency_max_ms }
     PerfSummary { windows, records, elapsed_ms, bytes, latency }
-    ClientTrack { name, kind, client_id, principal, start_ms, finish_ms, duration_ms, outcome, metrics, latency, perf, throttles, mutes, blocked, buffer, progress, waits, stop }
+    ClientTrack { name, kind, client_id, principal, start_ms, finish_ms, duration_ms, outcome, metrics, latency, perf, throttles, responses, mutes, blocked, buffer, progress, waits, stop }
     RequestWaits { requests, at_client_ms, in_buffers_ms, broker_queue_ms, muted_ms, backoff_ms, unread_bytes_max }
     NamedException { class, count, first_at_ms, setting, setting_ms, message }
     BrokerTrack { id, mbeans }

@@ -52,7 +52,7 @@ use super::{
     MBeanValue, NetworkModel, Outcome, ProgressPoint, RatePoint, Scenario,
     SensorTrack, Series, Span, ThrottleEvent, Timeline, Workload, SERIES_CAP,
 };
-use crate::sim::timeline::ThrottleTally;
+use crate::sim::timeline::ResponseTally;
 use crate::broker::stats::WindowedAvgMax;
 use crate::broker::{Broker, SensorId, Session};
 use crate::Error;
@@ -107,7 +107,7 @@ struct Conn {
     requests: Vec<usize>,
     throttle_stat: WindowedAvgMax,
     throttles: Series<ClientThrottle>,
-    throttle_tally: ThrottleTally,
+    throttle_tally: ResponseTally,
     mutes: Vec<Span>,
     progress: Series<ProgressPoint>,
     // Broker side.
@@ -335,7 +335,7 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, Error> {
             requests: Vec::new(),
             throttle_stat: WindowedAvgMax::new(QuotaWindow::KAFKA_METRICS_DEFAULT),
             throttles: Series::default(),
-            throttle_tally: ThrottleTally::default(),
+            throttle_tally: ResponseTally::default(),
             mutes: Vec::new(),
             progress: Series::default(),
             queue: VecDeque::new(),
@@ -772,6 +772,7 @@ impl Run {
                 latency: None,
                 perf: None,
                 throttles: std::mem::take(&mut c.throttles),
+                responses: c.throttle_tally,
                 mutes: std::mem::take(&mut c.mutes),
                 blocked: Vec::new(),
                 buffer: Series::default(),

@@ -20,7 +20,7 @@ use crate::metrics::Admission;
 use crate::sim::scenario::{ConnectionSpec, Scenario};
 use crate::sim::time::{count_f64, ms_f64, SimSpan, SimTime};
 use crate::sim::timeline::{
-    BoundChange, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientStop, ClientThrottle, ThrottleTally,
+    BoundChange, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientStop, ClientThrottle, ResponseTally,
     ClientTrack, LatencySummary, MBeanValue, NamedException, Outcome, PerfSummary, PerfWindow,
     ProgressPoint, RatePoint, RequestWaits, SensorTrack, Series, Span,
     ThrottleEvent, Timeline, SERIES_CAP,
@@ -86,7 +86,7 @@ pub(super) struct ClientInfo {
     pub(super) conns: Vec<ConnectionId>,
     pub(super) track_throttles: Series<ClientThrottle>,
     /// The tallies that stamp each of `track_throttles`' points.
-    pub(super) throttle_tally: ThrottleTally,
+    pub(super) throttle_tally: ResponseTally,
     pub(super) mutes: Vec<Span>,
     pub(super) blocked: Vec<Span>,
     pub(super) buffer: Series<BufferPoint>,
@@ -111,7 +111,7 @@ impl ClientInfo {
             role,
             conns,
             track_throttles: Series::default(),
-            throttle_tally: ThrottleTally::default(),
+            throttle_tally: ResponseTally::default(),
             mutes: Vec::new(),
             blocked: Vec::new(),
             buffer: Series::default(),
@@ -523,6 +523,7 @@ impl World {
                         latency: lat,
                         perf,
                         throttles: info.track_throttles,
+                        responses: info.throttle_tally,
                         mutes: info.mutes,
                         blocked: info.blocked,
                         buffer: info.buffer,
@@ -563,6 +564,7 @@ impl World {
                         latency: None,
                         perf: None,
                         throttles: info.track_throttles,
+                        responses: info.throttle_tally,
                         mutes: info.mutes,
                         blocked: info.blocked,
                         buffer: info.buffer,
