@@ -357,13 +357,7 @@ test('an edit made while the import worker reads a #text= link is kept; a button
 });
 
 test('100 clients: the client editors come 20 a page, with a search; a client added is shown', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${server.url}#${await permalink(fixture.scenario)}`);
-  await page.waitForSelector('body[data-first-render-ms]', { timeout: 20000 });
-  await waitForRun(page);
+  const { page, errors, context } = await open(await permalink(fixture.scenario));
   const setup = page.locator('details.setup');
   await setup.locator('summary').click();
   const editors = setup.locator('fieldset.workload');
@@ -407,12 +401,7 @@ test('100 clients: the client editors come 20 a page, with a search; a client ad
 });
 
 test('100 connections: choosing connections to compare is a search listing at most 20, not a checkbox each', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${server.url}#${await permalink(fixture.scenario)}`);
-  await page.waitForSelector('body[data-first-render-ms]', { timeout: 20000 });
+  const { page, errors, context } = await open(await permalink(fixture.scenario), undefined, false);
   const chooser = page.locator('#resolution fieldset.compare');
   const boxes = chooser.locator('input[type="checkbox"]');
   // No checkbox until a search: the connections chosen are listed.
