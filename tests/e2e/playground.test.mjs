@@ -727,6 +727,12 @@ test('Add producer on the default scenario gives the new producer a copy of the 
   assert.match(answers[1], /^Produce: 2 MB\/s .* from users\/tenant-a \(rung 3\), shared by all connections of user tenant-a, whatever their client-id \(here: connection app\)\.$/m);
   await page.getByTestId('cluster-state-app').waitFor();
   assert.equal(await page.locator('[data-testid^="cluster-state-"]').count(), 2);
+  // Each client's Connection select offers its own connection and the free
+  // ones only: a connection carries one client.
+  const own = await page.locator('#w1-conn').inputValue();
+  assert.notEqual(own, 'app');
+  assert.deepEqual(await page.locator('#w1-conn option').allInnerTexts(), [own]);
+  assert.deepEqual(await page.locator('#w0-conn option').allInnerTexts(), ['app']);
   assert.deepEqual(errors, []);
   await context.close();
 });

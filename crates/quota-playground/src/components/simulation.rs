@@ -579,6 +579,10 @@ fn setup() -> Html {
         (page, range)
     };
     let shown = &matching[range.clone()];
+    // The connections that carry a client: another client cannot take one
+    // (the engine refuses two workloads on a connection), so each editor
+    // offers its own and the free ones only.
+    let used: std::collections::HashSet<&str> = s.workloads.iter().map(model::workload_connection).collect();
     let pages = matching.len().div_ceil(CLIENTS_PER_PAGE).max(1);
     let turn = |to: usize| {
         let (paging, redraw) = (paging.clone(), redraw.clone());
@@ -630,7 +634,7 @@ fn setup() -> Html {
             { summary }
             { pager }
             <div class="workloads">
-                { for shown.iter().map(|&i| workload_editor(&ctx, s, i, &s.workloads[i])) }
+                { for shown.iter().map(|&i| workload_editor(&ctx, s, i, &s.workloads[i], &used)) }
             </div>
             <div class="copy-row">
                 <button type="button" onclick={add(true)}>{ "Add producer" }</button>
@@ -687,7 +691,9 @@ fn client_matches(w: &Workload, needle: &str) -> bool {
 
 type WFn = fn(&mut Workload, f64);
 
-fn workload_editor(ctx: &Ctx, s: &Scenario, i: usize, w: &Workload) -> Html {
+/// The editor of client `i` (`w`); `used` holds the connections that
+/// carry a client, which its Connection select leaves out (but its own).
+fn workload_editor(ctx: &Ctx, s: &Scenario, i: usize, w: &Workload, used: &std::collections::HashSet<&str>) -> Html {
     let d = ctx.state.dispatcher();
     let num = |key: &str, label: &str, value: f64, range: (u64, u64), f: WFn, hint: &str| {
         let (d, w) = (d.clone(), w.clone());
@@ -701,8 +707,13 @@ fn workload_editor(ctx: &Ctx, s: &Scenario, i: usize, w: &Workload) -> Html {
                 hint={(!hint.is_empty()).then(|| AttrValue::from(hint.to_owned()))} />
         }
     };
-    let conn_opts: Vec<(AttrValue, AttrValue)> =
-        s.connections.iter().map(|c| (AttrValue::from(c.name.clone()), AttrValue::from(c.name.clone()))).collect();
+    let own = model::workload_connection(w);
+    let conn_opts: Vec<(AttrValue, AttrValue)> = s
+        .connections
+        .iter()
+        .filter(|c| c.name == own || !used.contains(c.name.as_str()))
+        .map(|c| (AttrValue::from(c.name.clone()), AttrValue::from(c.name.clone())))
+        .collect();
     let set_conn = {
         let (d, w) = (d.clone(), w.clone());
         Callback::from(move |v: String| {
