@@ -583,7 +583,6 @@ fn setup() -> Html {
     // (the engine refuses two workloads on a connection), so each editor
     // offers its own and the free ones only.
     let used: std::collections::HashSet<&str> = s.workloads.iter().map(model::workload_connection).collect();
-    let pages = matching.len().div_ceil(CLIENTS_PER_PAGE).max(1);
     let turn = |to: usize| {
         let (paging, redraw) = (paging.clone(), redraw.clone());
         Callback::from(move |_: MouseEvent| {
@@ -624,7 +623,7 @@ fn setup() -> Html {
                 <label for="client-filter">{ "Find a client" }</label>
                 <input id="client-filter" type="search" placeholder="connection or topic" value={(*filter).clone()} oninput={on_filter} />
                 <button type="button" class="ghost" disabled={page == 0} onclick={turn(page.saturating_sub(1))}>{ "◀ Previous" }</button>
-                <button type="button" class="ghost" disabled={page + 1 >= pages} onclick={turn(page + 1)}>{ "Next ▶" }</button>
+                <button type="button" class="ghost" disabled={range.end >= matching.len()} onclick={turn(page + 1)}>{ "Next ▶" }</button>
                 <span class="msg hint" role="status" data-testid="clients-page">{ status }</span>
             </div>
         }
