@@ -731,6 +731,9 @@ test('Add producer on the default scenario gives the new producer a copy of the 
   // ones only: a connection carries one client.
   const own = await page.locator('#w1-conn').inputValue();
   assert.notEqual(own, 'app');
+  // The copy is the connection edited now (as after "Add connection"): the
+  // Connection panel shows the client just added.
+  assert.equal(await page.locator('#conn-name').inputValue(), own);
   assert.deepEqual(await page.locator('#w1-conn option').allInnerTexts(), [own]);
   assert.deepEqual(await page.locator('#w0-conn option').allInnerTexts(), ['app']);
   assert.deepEqual(errors, []);

@@ -324,8 +324,16 @@ impl AppState {
                 }
             }),
             Action::AddWorkload { producer } => {
-                let sel = self.selected;
+                let (sel, before) = (self.selected, self.scenario.connections.len());
                 self.edit(|s| model::add_workload(s, sel, producer));
+                // The new client got a copy of the connection (its own was
+                // taken): the copy is the connection edited now, as after
+                // AddConnection, so the Connection and Resolution panels
+                // show the client just added.
+                let after = self.scenario.connections.len();
+                if after > before {
+                    self.selected = (after - 1) as u32;
+                }
             }
             Action::RemoveWorkload(i) => self.edit(|s| {
                 if (i as usize) < s.workloads.len() {
@@ -496,6 +504,27 @@ mod tests {
         s.apply(Action::RemoveConnection(1));
         assert_eq!(s.scenario.workloads.len(), n - 1);
         assert_eq!((s.selected, s.compare.clone()), (0, vec![0]));
+    }
+
+    #[test]
+    fn adding_a_client_to_a_taken_connection_selects_its_copy() {
+        let mut s = state();
+        let taken = s.scenario.workloads.iter().map(model::workload_connection).collect::<Vec<_>>();
+        let i = s.scenario.connections.iter().position(|c| taken.contains(&c.name.as_str())).expect("a connection with a client") as u32;
+        s.apply(Action::Select(i));
+        let n = s.scenario.connections.len();
+        s.apply(Action::AddWorkload { producer: true });
+        assert_eq!(s.scenario.connections.len(), n + 1);
+        assert_eq!(s.selected, n as u32);
+        let copy = &s.scenario.connections[n];
+        let last = s.scenario.workloads.last().expect("the new producer");
+        assert_eq!(model::workload_connection(last), copy.name);
+        // A free connection takes the client itself: the selection stays.
+        s.apply(Action::AddConnection);
+        let free = s.selected;
+        let n = s.scenario.connections.len();
+        s.apply(Action::AddWorkload { producer: false });
+        assert_eq!((s.scenario.connections.len(), s.selected), (n, free));
     }
 
     #[test]
