@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serve, launch, openApp, shot, artifacts, permalink } from './harness.mjs';
+import { serve, launch, openApp, shot, artifacts, permalink, shownText } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -321,12 +321,12 @@ test('expired batches name TimeoutException with count, first time and setting, 
     /^org\.apache\.kafka\.common\.errors\.TimeoutException: Expiring \d+ record\(s\) for lab-0:\d+ ms has passed since batch creation$/);
   // The cluster view names it the same way.
   const cs = page.getByTestId('cluster-state-app');
-  assert.equal(await cs.innerText(), text);
+  assert.equal(await shownText(cs), text);
   assert.match(await cs.getAttribute('class'), /\bfailed\b/);
   // The cluster view's table covers the whole run: its outcome is the end's at any cursor.
   await seek(page, 0);
   await state.filter({ hasNotText: 'TimeoutException' }).waitFor();
-  assert.equal(await cs.innerText(), text);
+  assert.equal(await shownText(cs), text);
   // Before the first failure the tool has printed nothing on stderr.
   assert.equal(await page.getByTestId('perf-stderr').count(), 0);
   await seek(page, Number(end));
@@ -392,7 +392,7 @@ test('an event after the end of the run is said not to happen', async () => {
   await openSetup(page);
   await page.locator('#w0-records').fill('1000');
   await page.getByTestId('ev0-after-end').waitFor();
-  assert.match(await page.getByTestId('ev0-after-end').innerText(), /^The run ends at .*, before this event at 5\.00 s: it does not happen\./);
+  assert.match(await shownText(page.getByTestId('ev0-after-end')), /^The run ends at .*, before this event at 5\.00 s: it does not happen\./);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -100,6 +100,17 @@ export async function waitForRun(page) {
   await page.evaluate(() => window.scrollTo(0, 0));
 }
 
+/** The text of `locator` as a reader sees it once scrolled there. The
+ * panels of the run are laid out only near the viewport (`content-visibility:
+ * auto`, web/style.css), and the innerText of a part not laid out is empty. */
+export async function shownText(locator) {
+  await locator.scrollIntoViewIfNeeded();
+  // The browser lays a part out again once it is near the viewport, at the
+  // next frame after the scroll.
+  await locator.page().evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return locator.innerText();
+}
+
 /**
  * The playground link of `scenario` (the bare scenario object): `#v1.` and
  * base64url(raw deflate(JSON)), as quota-formats' permalink writes it.

@@ -1,7 +1,7 @@
 // Problems a newcomer found in the playground, each checked in the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openApp, shot } from './harness.mjs';
+import { serve, launch, openApp, shot, shownText } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -82,7 +82,7 @@ test('?embed=bogus names the valid panels, then shows the simulation', async () 
 test('counts are pluralised; an empty client-id shows as clients/""; no Fetch MBeans without a consumer', async () => {
   const { page, errors, context } = await openApp(browser, server.url);
   await page.getByText(/^Clients and broker settings \(1 client, 1 broker\)$/).waitFor();
-  const metrics = await page.getByTestId('broker-metrics').innerText();
+  const metrics = await shownText(page.getByTestId('broker-metrics'));
   assert.match(metrics, /type=Produce,user=tenant-a:byte-rate/);
   assert.doesNotMatch(metrics, /type=Fetch/);
   await page.getByLabel('client.id').fill('');

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serve, launch, permalink, shot, waitForRun } from './harness.mjs';
+import { serve, launch, permalink, shot, waitForRun, shownText } from './harness.mjs';
 
 // The threshold for every long task while typing (ms). The issue's goal is 50 ms,
 // which `node tests/e2e/bench-playground.mjs` measures (BENCHMARKS.md: the
@@ -58,7 +58,7 @@ async function typeFive() {
   // Let the page settle after its first render (the link's first run is in the worker).
   await page.waitForTimeout(1500);
   const budget = page.locator('#focus-sensor option', { hasText: 'user=tenant-0 on broker 0' });
-  assert.match(await budget.innerText(), /\(5 kB\/s\)/);
+  assert.match(await budget.textContent(), /\(5 kB\/s\)/);
   const field = page.getByLabel('producer_byte_rate of users/tenant-0', { exact: true });
   await field.click();
   await field.press('End');
@@ -90,7 +90,7 @@ async function typeFive() {
   assert.ok(sawUpdating, 'the updating marker was shown while the worker computed');
   // The answer (computed on the page) and the run (from the worker) show 500012345.
   assert.match(await page.locator('#answer').innerText(), /p000 \(User:tenant-0, client\.id app-0\):\s+Produce: 500\.01 MB\/s/);
-  assert.match(await budget.innerText(), /\(500\.01 MB\/s\)/);
+  assert.match(await budget.textContent(), /\(500\.01 MB\/s\)/);
   assert.equal(await page.getByTestId('sim-updating').isVisible(), false);
   assert.equal((await page.getByTestId('sim-updating').textContent()).trim(), '', 'the live region stays, empty');
   assert.equal(await page.getByTestId('sim-body').getAttribute('aria-busy'), 'false');
@@ -103,16 +103,16 @@ async function typeFive() {
   assert.equal(await page.getByTestId('cluster-sentence').count(), 12);
   await page.getByTestId('clients-show-all').click();
   // The sentences and the table below them share one choice, said under each.
-  assert.equal(await page.getByTestId('cluster-sentences-show-all').innerText(), 'Show all 100 clients');
+  assert.equal(await shownText(page.getByTestId('cluster-sentences-show-all')), 'Show all 100 clients');
   await page.getByTestId('cluster-show-all').click();
-  assert.equal(await page.getByTestId('cluster-sentences-show-all').innerText(), 'Show fewer');
+  assert.equal(await shownText(page.getByTestId('cluster-sentences-show-all')), 'Show fewer');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="cluster-sentence"]').length === 100);
   assert.equal(await page.locator('input[id$="-start"][id^="tl"]').count(), 100);
   // So do the Simulation panel's clients table and client metrics (and the
   // broker MBeans, 24 per broker), each with its own "Show all".
   const rows = page.getByTestId('clients').locator('tbody tr');
   assert.equal(await rows.count(), 12);
-  assert.equal(await page.getByTestId('clients-table-show-all').innerText(), 'Show all 100 clients');
+  assert.equal(await shownText(page.getByTestId('clients-table-show-all')), 'Show all 100 clients');
   await page.getByTestId('clients-table-show-all').click();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="clients"] tbody tr').length === 100);
   const groups = page.getByTestId('client-metrics').locator('tbody');
@@ -120,12 +120,12 @@ async function typeFive() {
   // The client in the charts is always listed, in the table and in the metrics.
   await page.getByLabel('Show p040 in the charts').check();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="client-metrics"] tbody').length === 13);
-  assert.match(await groups.last().innerText(), /^p040\b/);
+  assert.match(await shownText(groups.last()), /^p040\b/);
   // The cluster view lists it too, after its first 12.
   await page.getByTestId('cluster-show-all').click();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="cluster-sentence"]').length === 13);
   assert.equal(await page.getByTestId('cluster-sentence').last().getAttribute('data-client'), 'p040');
-  assert.match(await page.getByTestId('cluster-show-all').innerText(), /Show all 100 clients/);
+  assert.match(await shownText(page.getByTestId('cluster-show-all')), /Show all 100 clients/);
   // The broker MBeans: 24 of each type (here only type=Produce) per broker.
   const brokerRows = () => page.getByTestId('broker-metrics').locator('tbody tr:not(.group)').count();
   assert.equal(await brokerRows(), 3 * 24);
@@ -138,12 +138,12 @@ async function typeFive() {
   await mbeans.focus();
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="broker-metrics"] tbody tr:not(.group)').length > 3 * 24);
-  assert.equal(await mbeans.innerText(), 'Show fewer');
+  assert.equal(await shownText(mbeans), 'Show fewer');
   assert.equal(await mbeans.getAttribute('aria-expanded'), 'true');
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'mbeans-show-all');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="broker-metrics"] tbody tr:not(.group)').length === 3 * 24);
-  assert.equal(await mbeans.innerText(), 'Show all 150 MBean attributes');
+  assert.equal(await shownText(mbeans), 'Show all 150 MBean attributes');
   assert.deepEqual(errors, []);
   await context.close();
   return { tasks, lastToRun };
@@ -180,8 +180,8 @@ test('without a Worker the page simulates on the main thread and says so', async
   await field.press('End');
   await page.keyboard.type('9');
   await caughtUp(page);
-  assert.match(await page.getByTestId('sim-note').innerText(), /The simulation runs on the page's main thread.*Web Worker is not available/);
-  assert.match(await page.locator('#focus-sensor option', { hasText: 'user=tenant-0 on broker 0' }).innerText(), /\(50\.01 kB\/s\)/);
+  assert.match(await shownText(page.getByTestId('sim-note')), /The simulation runs on the page's main thread.*Web Worker is not available/);
+  assert.match(await page.locator('#focus-sensor option', { hasText: 'user=tenant-0 on broker 0' }).textContent(), /\(50\.01 kB\/s\)/);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -235,7 +235,8 @@ test('the simulator is not in the first download: the page fetches it when a pan
   assert.equal(await page.evaluate(() => window.__simWorkers), 0);
   assert.equal(await page.getAttribute('body', 'data-sim-rev'), '0');
   // Nothing is being computed yet, and nothing says so.
-  assert.equal(await page.getByTestId('sim-updating').innerText(), 'The run is computed when this panel comes into view.');
+  // (textContent: the panel is off screen, not laid out, and must stay so.)
+  assert.equal(await page.getByTestId('sim-updating').textContent(), 'The run is computed when this panel comes into view.');
   assert.equal(await page.getByTestId('header-updating').textContent(), '');
   assert.equal(await page.getByTestId('sim-body').getAttribute('aria-busy'), 'false');
   // The answers do not wait for it, and say that the run is not simulated yet.
@@ -306,9 +307,9 @@ test('a simulation worker that never says ready is given up after 10 s: the run 
     };
   });
   await page.getByTestId('sim-note').waitFor({ timeout: 20000 });
-  assert.match(await page.getByTestId('sim-note').innerText(), /main thread.*it did not start within 10 seconds/);
+  assert.match(await shownText(page.getByTestId('sim-note')), /main thread.*it did not start within 10 seconds/);
   await caughtUp(page);
-  assert.match(await page.locator('#focus-sensor option', { hasText: 'user=tenant-0 on broker 0' }).innerText(), /\(5 kB\/s\)/);
+  assert.match(await page.locator('#focus-sensor option', { hasText: 'user=tenant-0 on broker 0' }).textContent(), /\(5 kB\/s\)/);
   assert.deepEqual(errors, []);
   await context.close();
 });
