@@ -620,6 +620,21 @@ test('keyboard: ? opens the help sheet and Escape closes it; every control has a
   await page.getByRole('button', { name: 'Pause' }).waitFor();
   await page.keyboard.press(' ');
   await page.getByRole('button', { name: 'Play' }).waitFor();
+  // + and - step the speed, and the menu shows it, also after options were
+  // picked from the menu (the browser then stops following those options'
+  // selected attribute: 10× used to show as 0.25×).
+  const speed = page.getByLabel('Playback speed');
+  await speed.selectOption({ label: '10×' });
+  await speed.selectOption({ label: '0.25×' });
+  await page.locator('#simulation').focus();
+  for (const want of ['0.5×', '1×', '2×', '5×', '10×', '30×', '30×']) {
+    await page.keyboard.press('+');
+    assert.equal(await speed.evaluate((s) => s.options[s.selectedIndex].text), want);
+  }
+  for (const want of ['10×', '5×']) {
+    await page.keyboard.press('-');
+    assert.equal(await speed.evaluate((s) => s.options[s.selectedIndex].text), want);
+  }
   // Every input, select, textarea and button has an accessible name: a
   // non-empty aria-label, a <label> with text, or (buttons) words; a button
   // showing only a symbol (×, ?, ▶) needs an aria-label. The simulation

@@ -87,7 +87,7 @@ pub use scenario::{
     ProducerWorkload, QuotaSetting, RequestCost, Scenario, ScenarioEvent, TextbookNetwork, TopicSpec,
     Workload,
 };
-pub use validate::ScenarioProblem;
+pub use validate::{topic_name_problem, ScenarioProblem};
 pub use world::HORIZON_CAP_MS;
 pub use timeline::{
     fnv1a64, BoundChange, BrokerTrack, BudgetTotals, BufferPoint, ClientKind, ClientMetrics,

@@ -44,6 +44,32 @@ pub(crate) fn unknown_connection(name: &str) -> String {
 }
 
 /// The message for a workload naming a topic that is not defined.
+/// Why Kafka refuses `name` as a topic name, or `None` when it is legal:
+/// the first failing check of `org.apache.kafka.common.internals.Topic.validate`
+/// (Kafka 4.x: not empty, not "." or "..", at most 249 UTF-16 code units
+/// (`String.length`), only ASCII alphanumerics, '.', '_' and '-'), with
+/// Kafka's `InvalidTopicException` message.
+pub fn topic_name_problem(name: &str) -> Option<String> {
+    const MAX_NAME_LENGTH: usize = 249;
+    if name.is_empty() {
+        return Some("Topic name is illegal, it can't be empty".to_owned());
+    }
+    if name == "." || name == ".." {
+        return Some("Topic name cannot be \".\" or \"..\"".to_owned());
+    }
+    if name.encode_utf16().count() > MAX_NAME_LENGTH {
+        return Some(format!(
+            "Topic name is illegal, it can't be longer than {MAX_NAME_LENGTH} characters, Topic name: {name}"
+        ));
+    }
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')) {
+        return Some(format!(
+            "Topic name \"{name}\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'"
+        ));
+    }
+    None
+}
+
 pub(crate) fn unknown_topic(name: &str) -> String {
     format!("A workload uses the topic '{name}', which is not defined in topics.")
 }
@@ -141,6 +167,9 @@ impl Scenario {
     fn validate_topics(&self, out: &mut Problems) {
         let mut names = BTreeSet::new();
         for (i, t) in self.topics.iter().enumerate() {
+            if let Some(why) = topic_name_problem(&t.name) {
+                out.invalid(format!("topics[{i}].name"), format!("{why}."));
+            }
             if t.partitions == 0 || t.partitions > 100_000 {
                 out.invalid(
                     format!("topics[{i}].partitions"),
@@ -492,6 +521,29 @@ pub(crate) fn first_error(problems: Vec<ScenarioProblem>) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn topic_names_follow_kafka_topic_validate() {
+        for ok in ["lab", "a.b_c-D9", ".a", "...", &"x".repeat(249)] {
+            assert_eq!(topic_name_problem(ok), None, "{ok}");
+        }
+        assert_eq!(topic_name_problem("").as_deref(), Some("Topic name is illegal, it can't be empty"));
+        assert_eq!(topic_name_problem("..").as_deref(), Some("Topic name cannot be \".\" or \"..\""));
+        let long = "y".repeat(250);
+        assert_eq!(
+            topic_name_problem(&long),
+            Some(format!("Topic name is illegal, it can't be longer than 249 characters, Topic name: {long}"))
+        );
+        for bad in ["my topic!", "a/b", "é"] {
+            assert_eq!(
+                topic_name_problem(bad),
+                Some(format!("Topic name \"{bad}\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'"))
+            );
+        }
+        // String.length counts UTF-16 code units: 125 characters outside the
+        // BMP are 250 units, too long before the character check.
+        assert!(topic_name_problem(&"😀".repeat(125)).unwrap().contains("can't be longer than 249"));
+    }
 
     #[test]
     fn every_problem_is_reported_with_its_path() {

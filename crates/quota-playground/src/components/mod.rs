@@ -312,6 +312,12 @@ pub(crate) fn number_field(p: &NumberFieldProps) -> Html {
 }
 
 /// A labelled `<select>` over `(value, label)` options.
+///
+/// Every `<select>` of the page sets its `value` property (`~value`) as well
+/// as each option's `selected` attribute: once the user has picked an option,
+/// the browser no longer follows that option's `selected` attribute (its
+/// "dirtiness", HTML §4.10.10), so a value changed by a shortcut (the
+/// playback speed's `+`) would otherwise show another option.
 #[derive(Properties, PartialEq)]
 pub(crate) struct SelectProps {
     pub id: AttrValue,
@@ -333,7 +339,7 @@ pub(crate) fn select_field(p: &SelectProps) -> Html {
     html! {
         <div class="field">
             <label for={p.id.clone()}>{ p.label.clone() }</label>
-            <select id={p.id.clone()} {onchange} aria-describedby={p.hint.as_ref().map(|_| hint_id.clone())}>
+            <select id={p.id.clone()} ~value={p.value.clone()} {onchange} aria-describedby={p.hint.as_ref().map(|_| hint_id.clone())}>
                 { for p.options.iter().map(|(v, l)| html! { <option value={v.clone()} selected={*v == p.value}>{ l.clone() }</option> }) }
             </select>
             if let Some(h) = &p.hint { <p id={hint_id} class="msg hint">{ h.clone() }</p> }

@@ -199,7 +199,7 @@ fn topic_editor(ed: &Ed, i: usize) -> Html {
             <div class="grid">
                 <TextField id={format!("topic{i}-name")} label="Name" value={t.name.clone()} validate={rename}
                     on_commit={ed.commit(move |name: String| Some(ClusterEdit::RenameTopic { index: idx, name }))} />
-                <NumberField id={format!("topic{i}-partitions")} label="Partitions" value={f64::from(t.partitions)} whole={Some((0, 100_000))}
+                <NumberField id={format!("topic{i}-partitions")} label="Partitions" value={f64::from(t.partitions)} whole={Some((1, 100_000))}
                     check={partitions_check} on_commit={partitions_commit}
                     hint={if t.leaders.is_some() { "leaders as chosen below" } else { "leaders round robin: partition p on broker p mod brokers" }} />
             </div>

@@ -519,6 +519,10 @@ mod tests {
         assert!(msg.contains("broker 7, which does not exist: the brokers are 0 to 2"), "{msg}");
         let msg = ClusterEdit::SetPartitions { index: 0, partitions: 0 }.refusal(&s).unwrap();
         assert!(msg.starts_with("topics[0].partitions: "), "{msg}");
+        // Kafka's topic name rules (Topic.validate).
+        let msg = ClusterEdit::RenameTopic { index: 0, name: "my topic!".into() }.refusal(&s).unwrap();
+        assert!(msg.ends_with("Topic name \"my topic!\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'."), "{msg}");
+        assert!(ClusterEdit::RenameTopic { index: 0, name: "..".into() }.refusal(&s).is_some());
         // A topic a workload writes to cannot go.
         let msg = ClusterEdit::RemoveTopic(0).refusal(&s).unwrap();
         assert!(msg.contains("workloads[0].producer.topic"), "{msg}");
