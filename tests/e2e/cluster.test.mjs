@@ -280,8 +280,13 @@ test('expired batches name TimeoutException with count, first time and setting, 
   // The lab's run loses nothing: no loss line under the answers.
   assert.equal(await page.getByTestId('answer-run-outcome').count(), 0);
   await openSetup(page);
-  await page.locator('#w0-reqtimeout').fill('500');
+  // A producer Kafka would not create (delivery.timeout.ms under
+  // linger.ms + request.timeout.ms): no run, and the top says why.
   await page.locator('#w0-delivery').fill('1000');
+  const refused = page.getByTestId('answer-run-error');
+  await refused.waitFor();
+  assert.match(await refused.innerText(), /^⚠ The run cannot be simulated: .*delivery\.timeout\.ms should be equal to or larger than linger\.ms \+ request\.timeout\.ms.*ConfigException/);
+  await page.locator('#w0-reqtimeout').fill('500');
   // Said above the transport at once, before the run is played to its end.
   const outcome = page.getByTestId('run-outcome');
   await outcome.filter({ hasText: 'TimeoutException' }).waitFor();

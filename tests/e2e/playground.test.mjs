@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { inflateRawSync } from 'node:zlib';
-import { serve, launch, openApp, openPage, permalink, shot, waitForRun } from './harness.mjs';
+import { serve, launch, openApp, openPage, permalink, shot, waitForRun, shownText } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -722,6 +722,25 @@ test("a budget's throttle list that reached the run's record limit says so, with
   await page.getByTestId('scrubber').fill(end);
   await page.getByTestId('throttles-capped').waitFor();
   assert.match(await caption.innerText(), /: 2048 \(the first, then the latest\) The run records a budget's first 2048 throttles, up to [\d.]+ s here: later ones are not listed\./);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an emptied client setting goes back to its default, as a property not set', async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  const setup = page.locator('details.setup');
+  if (!(await setup.evaluate((d) => d.open))) await setup.locator('summary').click();
+  const field = page.locator('#w0-maxblock');
+  await field.fill('10');
+  assert.equal(await field.getAttribute('aria-invalid'), 'false');
+  await field.fill('');
+  // No error: empty means the Java client's default, which the field then shows.
+  assert.equal(await field.getAttribute('aria-invalid'), 'false');
+  await page.waitForFunction(() => document.querySelector('#w0-maxblock').value === '60000');
+  assert.equal(await shownText(page.locator('#w0-maxblock-hint')), 'default 60000; empty = the default');
+  // A setting without a default (the record count) still refuses empty.
+  await page.locator('#w0-records').fill('');
+  assert.equal(await page.locator('#w0-records').getAttribute('aria-invalid'), 'true');
   assert.deepEqual(errors, []);
   await context.close();
 });

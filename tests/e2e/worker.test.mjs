@@ -244,6 +244,8 @@ test('the simulator is not in the first download: the page fetches it when a pan
   assert.match(await page.getByTestId('answer-run-pending').innerText(), /^Whether the run delivers every record shows here once it is simulated/);
   // Scrolling towards the Simulation panel starts the worker; its run arrives.
   await waitForRun(page);
+  // Then the top says how it ended, a clean run as plainly as a loss.
+  assert.match(await page.getByTestId('answer-run-ok').innerText(), /^✓ The simulated run loses no records\. How the run ends, at [\d.]+ s: 1 client done\.$/);
   assert.equal(await page.evaluate(() => window.__simWorkers), 1);
   assert.deepEqual(simulator(names).sort(), ['quota-sim-worker.js', 'quota-sim-worker_bg.wasm', 'sim-worker-loader.js']);
   // Each of them asked with this build's hash, so a cached file of another build is never used.

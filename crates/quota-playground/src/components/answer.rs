@@ -64,13 +64,13 @@ pub(crate) fn answer_panel() -> Html {
     }
 }
 
-/// Under the answers, when the simulated run loses records: the run's
-/// outcome sentence ([`model::run_outcome`], as above the Simulation
-/// panel's transport), so a failed run is said at the top of the page too.
-/// Nothing when no client lost records, or before the run is computed (on
-/// the full page, once the Simulation or Cluster and time panel comes near
-/// the viewport; in an embed of the Answer, at once). A component of its
-/// own: it follows the run, which the answers above do not read.
+/// Under the answers, the run's outcome: the outcome sentence
+/// ([`model::run_outcome`], as above the Simulation panel's transport)
+/// with "loses records" or "loses no records", or why the engine refused
+/// to run the scenario; before the run is computed (on the full page, once
+/// the Simulation or Cluster and time panel comes near the viewport; in an
+/// embed of the Answer, at once), a line saying so with "Simulate now". A
+/// component of its own: it follows the run, which the answers above do not read.
 #[function_component(RunLoss)]
 fn run_loss() -> Html {
     let ctx = use_ctx();
@@ -85,7 +85,28 @@ fn run_loss() -> Html {
             </p>
         };
     }
-    let Some(o) = (*outcome).as_ref().filter(|o| o.class == "failed") else { return html! {} };
+    let stale = ctx.updating.then_some("stale");
+    let before = || if ctx.updating { " (the run before the last edit; the new one is being computed)" } else { "" };
+    let Some(o) = (*outcome).as_ref() else {
+        // The engine refused to run the scenario (a producer Kafka would not
+        // create, say): the answers above stand, but the run does not exist.
+        return match &ctx.sim.result {
+            Err(e) if !ctx.sim.waiting => html! {
+                <p class={classes!("msg", "error", "answer-loss", stale)} data-testid="answer-run-error">
+                    { "⚠ The run cannot be simulated: " }{ e.clone() }{ before() }
+                </p>
+            },
+            _ => html! {},
+        };
+    };
+    if o.class != "failed" {
+        // Said as plainly as a loss: "Simulate now" must lead somewhere.
+        return html! {
+            <p class={classes!("msg", "ok", "answer-loss", stale)} data-testid="answer-run-ok">
+                { "✓ The simulated run loses no records. " }{ o.text.clone() }{ before() }
+            </p>
+        };
+    }
     let see = Callback::from(|e: MouseEvent| {
         e.prevent_default();
         if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|doc| doc.get_element_by_id("simulation")) {
@@ -98,10 +119,9 @@ fn run_loss() -> Html {
         }
     });
     html! {
-        <p class={classes!("msg", "error", "answer-loss", ctx.updating.then_some("stale"))} data-testid="answer-run-outcome"
+        <p class={classes!("msg", "error", "answer-loss", stale)} data-testid="answer-run-outcome"
             title={(!o.detail.is_empty()).then(|| o.detail.clone())}>
-            { "⚠ The simulated run loses records. " }{ o.text.clone() }
-            if ctx.updating { { " (the run before the last edit; the new one is being computed)" } }
+            { "⚠ The simulated run loses records. " }{ o.text.clone() }{ before() }
             if ctx.embed.is_none() { { " " }<a href="#/simulation" onclick={see}>{ "See the run" }</a> }
         </p>
     }

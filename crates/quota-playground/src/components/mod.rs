@@ -230,6 +230,11 @@ pub(crate) struct NumberFieldProps {
     /// The label is for screen readers only (the row shows what it is).
     #[prop_or_default]
     pub sr_label: bool,
+    /// The value an empty field commits (a client setting's default, as
+    /// when the property is not set); `None`: empty is refused like any
+    /// other text that is not a number.
+    #[prop_or_default]
+    pub empty: Option<f64>,
 }
 
 fn show_number(v: f64) -> String {
@@ -259,9 +264,10 @@ pub(crate) fn number_field(p: &NumberFieldProps) -> Html {
         });
     }
     let parse = {
-        let (whole, label, check, parser) = (p.whole, p.label.clone(), p.check.clone(), p.parser.clone());
+        let (whole, label, check, parser, empty) = (p.whole, p.label.clone(), p.check.clone(), p.parser.clone(), p.empty);
         move |s: &str| -> Result<f64, String> {
             let v = match (whole, &parser) {
+                _ if s.trim().is_empty() && empty.is_some() => empty.unwrap_or_default(),
                 (Some((lo, hi)), _) => model::parse_whole(s, &label, lo, hi)? as f64,
                 (None, Some(parse)) => parse.emit(s.to_owned())?,
                 (None, None) => model::parse_number(s)?,

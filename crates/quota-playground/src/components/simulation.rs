@@ -694,18 +694,24 @@ type WFn = fn(&mut Workload, f64);
 /// carry a client, which its Connection select leaves out (but its own).
 fn workload_editor(ctx: &Ctx, s: &Scenario, i: usize, w: &Workload, used: &std::collections::HashSet<&str>) -> Html {
     let d = ctx.state.dispatcher();
-    let num = |key: &str, label: &str, value: f64, range: (u64, u64), f: WFn, hint: &str| {
+    // A client setting with a default (`Some`: the engine's, which is the
+    // Java client's) says it, and an empty field sets it back to it.
+    let num = |key: &str, label: &str, value: f64, range: (u64, u64), f: WFn, hint: &str, default: Option<f64>| {
         let (d, w) = (d.clone(), w.clone());
         let on_commit = Callback::from(move |v: f64| {
             let mut next = w.clone();
             f(&mut next, v);
             d.dispatch(Action::SetWorkload { index: i as u32, workload: next });
         });
+        let hint = match default {
+            Some(v) => Some(AttrValue::from(format!("default {v}; empty = the default"))),
+            None => (!hint.is_empty()).then(|| AttrValue::from(hint.to_owned())),
+        };
         html! {
-            <NumberField id={format!("w{i}-{key}")} label={label.to_owned()} value={value} whole={Some(range)} {on_commit}
-                hint={(!hint.is_empty()).then(|| AttrValue::from(hint.to_owned()))} />
+            <NumberField id={format!("w{i}-{key}")} label={label.to_owned()} value={value} whole={Some(range)} {on_commit} {hint} empty={default} />
         }
     };
+    let (pd, cd) = (quota_engine::sim::ProducerConfig::default(), quota_engine::sim::ConsumerConfig::default());
     let own = model::workload_connection(w);
     let conn_opts: Vec<(AttrValue, AttrValue)> = s
         .connections
@@ -755,19 +761,19 @@ fn workload_editor(ctx: &Ctx, s: &Scenario, i: usize, w: &Workload, used: &std::
                 format!("Producer on {}", p.connection),
                 html! {
                     <>
-                        { num("records", "Records", p.records as f64, (1, 10_000_000), |w, v| if let Workload::Producer(p) = w { p.records = v as u64 }, "") }
-                        { num("size", "Record size (bytes)", f64::from(p.record_size), (1, 100_000_000), |w, v| if let Workload::Producer(p) = w { p.record_size = v as u32 }, "") }
-                        { num("start", "Starts at (ms)", p.start_ms as f64, (0, 3_600_000), |w, v| if let Workload::Producer(p) = w { p.start_ms = v as u64 }, "") }
+                        { num("records", "Records", p.records as f64, (1, 10_000_000), |w, v| if let Workload::Producer(p) = w { p.records = v as u64 }, "", None) }
+                        { num("size", "Record size (bytes)", f64::from(p.record_size), (1, 100_000_000), |w, v| if let Workload::Producer(p) = w { p.record_size = v as u32 }, "", None) }
+                        { num("start", "Starts at (ms)", p.start_ms as f64, (0, 3_600_000), |w, v| if let Workload::Producer(p) = w { p.start_ms = v as u64 }, "", None) }
                         <SelectField id={format!("w{i}-acks")} label="acks" value={acks}
                             options={vec![("0".into(), "0".into()), ("1".into(), "1".into()), ("all".into(), "all (default)".into())]} on_change={set_acks} />
-                        { num("batch", "batch.size", f64::from(c.batch_size), (1, 100_000_000), |w, v| if let Workload::Producer(p) = w { p.config.batch_size = v as u32 }, "default 16384") }
-                        { num("linger", "linger.ms", c.linger_ms as f64, (0, 600_000), |w, v| if let Workload::Producer(p) = w { p.config.linger_ms = v as u64 }, "default 5") }
-                        { num("inflight", "max.in.flight.requests.per.connection", f64::from(c.max_in_flight), (1, 100), |w, v| if let Workload::Producer(p) = w { p.config.max_in_flight = v as u32 }, "default 5") }
-                        { num("buffer", "buffer.memory", c.buffer_memory as f64, (1024, MAX), |w, v| if let Workload::Producer(p) = w { p.config.buffer_memory = v as u64 }, "default 33554432") }
-                        { num("maxblock", "max.block.ms", c.max_block_ms as f64, (0, 3_600_000), |w, v| if let Workload::Producer(p) = w { p.config.max_block_ms = v as u64 }, "default 60000") }
-                        { num("delivery", "delivery.timeout.ms", c.delivery_timeout_ms as f64, (1, 3_600_000), |w, v| if let Workload::Producer(p) = w { p.config.delivery_timeout_ms = v as u64 }, "default 120000") }
-                        { num("reqtimeout", "request.timeout.ms", c.request_timeout_ms as f64, (1, 3_600_000), |w, v| if let Workload::Producer(p) = w { p.config.request_timeout_ms = v as u64 }, "default 30000") }
-                        { num("maxreq", "max.request.size", f64::from(c.max_request_size), (1, 1 << 31), |w, v| if let Workload::Producer(p) = w { p.config.max_request_size = v as u32 }, "default 1048576") }
+                        { num("batch", "batch.size", f64::from(c.batch_size), (1, 100_000_000), |w, v| if let Workload::Producer(p) = w { p.config.batch_size = v as u32 }, "", Some(f64::from(pd.batch_size))) }
+                        { num("linger", "linger.ms", c.linger_ms as f64, (0, 600_000), |w, v| if let Workload::Producer(p) = w { p.config.linger_ms = v as u64 }, "", Some(pd.linger_ms as f64)) }
+                        { num("inflight", "max.in.flight.requests.per.connection", f64::from(c.max_in_flight), (1, 100), |w, v| if let Workload::Producer(p) = w { p.config.max_in_flight = v as u32 }, "", Some(f64::from(pd.max_in_flight))) }
+                        { num("buffer", "buffer.memory", c.buffer_memory as f64, (1024, MAX), |w, v| if let Workload::Producer(p) = w { p.config.buffer_memory = v as u64 }, "", Some(pd.buffer_memory as f64)) }
+                        { num("maxblock", "max.block.ms", c.max_block_ms as f64, (0, 3_600_000), |w, v| if let Workload::Producer(p) = w { p.config.max_block_ms = v as u64 }, "", Some(pd.max_block_ms as f64)) }
+                        { num("delivery", "delivery.timeout.ms", c.delivery_timeout_ms as f64, (1, 3_600_000), |w, v| if let Workload::Producer(p) = w { p.config.delivery_timeout_ms = v as u64 }, "", Some(pd.delivery_timeout_ms as f64)) }
+                        { num("reqtimeout", "request.timeout.ms", c.request_timeout_ms as f64, (1, 3_600_000), |w, v| if let Workload::Producer(p) = w { p.config.request_timeout_ms = v as u64 }, "", Some(pd.request_timeout_ms as f64)) }
+                        { num("maxreq", "max.request.size", f64::from(c.max_request_size), (1, 1 << 31), |w, v| if let Workload::Producer(p) = w { p.config.max_request_size = v as u32 }, "", Some(f64::from(pd.max_request_size))) }
                     </>
                 },
             )
@@ -778,12 +784,12 @@ fn workload_editor(ctx: &Ctx, s: &Scenario, i: usize, w: &Workload, used: &std::
                 format!("Consumer on {}", cw.connection),
                 html! {
                     <>
-                        { num("records", "Records to read", cw.records as f64, (1, 10_000_000), |w, v| if let Workload::Consumer(c) = w { c.records = v as u64 }, "read from a preloaded topic") }
-                        { num("start", "Starts at (ms)", cw.start_ms as f64, (0, 3_600_000), |w, v| if let Workload::Consumer(c) = w { c.start_ms = v as u64 }, "") }
-                        { num("fmax", "fetch.max.bytes", f64::from(c.fetch_max_bytes), (1, 1 << 31), |w, v| if let Workload::Consumer(c) = w { c.config.fetch_max_bytes = v as u32 }, "default 52428800") }
-                        { num("pmax", "max.partition.fetch.bytes", f64::from(c.max_partition_fetch_bytes), (1, 1 << 31), |w, v| if let Workload::Consumer(c) = w { c.config.max_partition_fetch_bytes = v as u32 }, "default 1048576") }
-                        { num("fwait", "fetch.max.wait.ms", c.fetch_max_wait_ms as f64, (0, 600_000), |w, v| if let Workload::Consumer(c) = w { c.config.fetch_max_wait_ms = v as u64 }, "default 500") }
-                        { num("fmin", "fetch.min.bytes", f64::from(c.fetch_min_bytes), (1, 1 << 31), |w, v| if let Workload::Consumer(c) = w { c.config.fetch_min_bytes = v as u32 }, "default 1") }
+                        { num("records", "Records to read", cw.records as f64, (1, 10_000_000), |w, v| if let Workload::Consumer(c) = w { c.records = v as u64 }, "read from a preloaded topic", None) }
+                        { num("start", "Starts at (ms)", cw.start_ms as f64, (0, 3_600_000), |w, v| if let Workload::Consumer(c) = w { c.start_ms = v as u64 }, "", None) }
+                        { num("fmax", "fetch.max.bytes", f64::from(c.fetch_max_bytes), (1, 1 << 31), |w, v| if let Workload::Consumer(c) = w { c.config.fetch_max_bytes = v as u32 }, "", Some(f64::from(cd.fetch_max_bytes))) }
+                        { num("pmax", "max.partition.fetch.bytes", f64::from(c.max_partition_fetch_bytes), (1, 1 << 31), |w, v| if let Workload::Consumer(c) = w { c.config.max_partition_fetch_bytes = v as u32 }, "", Some(f64::from(cd.max_partition_fetch_bytes))) }
+                        { num("fwait", "fetch.max.wait.ms", c.fetch_max_wait_ms as f64, (0, 600_000), |w, v| if let Workload::Consumer(c) = w { c.config.fetch_max_wait_ms = v as u64 }, "", Some(cd.fetch_max_wait_ms as f64)) }
+                        { num("fmin", "fetch.min.bytes", f64::from(c.fetch_min_bytes), (1, 1 << 31), |w, v| if let Workload::Consumer(c) = w { c.config.fetch_min_bytes = v as u32 }, "", Some(f64::from(cd.fetch_min_bytes))) }
                     </>
                 },
             )
