@@ -90,6 +90,10 @@ fn limit_text(key: QuotaKey, v: f64) -> String {
 /// fresh rate by, `(quota.window.num − 1)` × `quota.window.size.seconds`
 /// (`burst_ms`; `QuotaWindow::min_window_size_ms`), so a short run can go
 /// well above the sustained figure.
+/// Other connections in a budget named in an answer before "and N more"
+/// (a hundred clients of one user would otherwise make each answer a list).
+const NAMED_SHARERS: usize = 5;
+
 fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u32, burst_ms: i64) -> String {
     let label = match r.quota_type {
         QuotaType::Produce => "Produce",
@@ -111,7 +115,13 @@ fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u
     let shared = match sharers {
         [] => format!("{kafka} (no other connection of this scenario)"),
         [one] => format!("{kafka} (here: connection {one})"),
-        many => format!("{kafka} (here: {} other connections, {})", many.len(), many.join(", ")),
+        many if many.len() <= NAMED_SHARERS => format!("{kafka} (here: {} other connections, {})", many.len(), many.join(", ")),
+        many => format!(
+            "{kafka} (here: {} other connections, {} and {} more)",
+            super::grouped(many.len() as u64),
+            many[..NAMED_SHARERS].join(", "),
+            super::grouped((many.len() - NAMED_SHARERS) as u64)
+        ),
     };
     // Byte rates and request time are metered by each broker on its own;
     // controller mutations by the active controller alone, once for the
@@ -297,6 +307,20 @@ mod tests {
         // Without a workload, no cluster figure.
         assert_eq!(a[1].leading_brokers, None);
         assert!(!a[1].sentence().contains("for the cluster"), "{}", a[1].sentence());
+    }
+
+    #[test]
+    fn a_budget_shared_by_many_connections_names_five_then_counts() {
+        let conns: Vec<String> = (0..8)
+            .map(|i| format!(r#"{{"name": "c{i}", "listener": "SASL_PLAINTEXT", "identity": "tenant-a", "client.id": "app-{i}"}}"#))
+            .collect();
+        let s = scenario(&format!(
+            r#"{{"quotas": [{{"entity": {{"user": "tenant-a"}}, "key": "producer_byte_rate", "value": 2000000}}],
+                "connections": [{}]}}"#,
+            conns.join(",")
+        ));
+        let text = answers(&s, &Analysis::new(&s))[0].sentence();
+        assert!(text.contains("(here: 7 other connections, c1, c2, c3, c4, c5 and 2 more)"), "{text}");
     }
 
     #[test]
