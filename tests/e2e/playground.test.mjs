@@ -726,6 +726,17 @@ test("a budget's throttle list that reached the run's record limit says so, with
   await context.close();
 });
 
+test('a link to a panel (#/cluster, as the header links read) opens the page at that panel', async () => {
+  const { page, errors, context } = await openApp(browser, `${server.url}#/cluster`, { run: false });
+  await page.waitForFunction(() => Math.abs(document.getElementById('cluster').getBoundingClientRect().top) < 2);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'cluster');
+  // Its run arrives (the panel is in view) and the page stays there.
+  await page.waitForFunction(() => document.body.dataset.simRev === document.body.dataset.revision, undefined, { timeout: 30000 });
+  assert.ok(Math.abs(await page.evaluate(() => document.getElementById('cluster').getBoundingClientRect().top)) < 2);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('an emptied client setting goes back to its default, as a property not set', async () => {
   const { page, errors, context } = await openApp(browser, server.url);
   const setup = page.locator('details.setup');

@@ -222,6 +222,14 @@ pub fn app() -> Html {
         let scenario = state.scenario.clone();
         (*use_memo(rev, move |_| Rc::<str>::from(quota_formats::permalink::encode(&scenario)))).clone()
     };
+    // A page opened at a panel's link (`#/cluster`) opens at that panel,
+    // once drawn (read before the page writes its scenario's link there).
+    let landing = *use_memo((), |_| linked_panel(&platform::location_hash()));
+    use_effect_with((), move |_| {
+        if let (None, Some(p)) = (embed, landing) {
+            reveal(p);
+        }
+    });
     hooks::use_url_sync(rev, &link, embed.is_some(), state.dispatcher());
     hooks::use_playback(&state, sim.end_ms());
     hooks::use_keyboard(&state, &sim);
@@ -345,13 +353,26 @@ pub fn app() -> Html {
 fn scroll_to(p: Panel) -> Callback<MouseEvent> {
     Callback::from(move |e: MouseEvent| {
         e.prevent_default();
-        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(p.slug())) {
-            el.scroll_into_view();
-            if let Ok(h) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
-                let _ = h.focus();
-            }
-        }
+        reveal(p);
     })
+}
+
+/// Scrolls panel `p` into view and focuses it (the keyboard shortcuts of
+/// the Simulation panel then act).
+fn reveal(p: Panel) {
+    if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(p.slug())) {
+        el.scroll_into_view();
+        if let Ok(h) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
+            let _ = h.focus();
+        }
+    }
+}
+
+/// The panel a page link names (`#/cluster`, as the header's panel links
+/// read), if its hash (without `#`) is one.
+pub(crate) fn linked_panel(hash: &str) -> Option<Panel> {
+    let slug = hash.strip_prefix('/')?.trim().to_ascii_lowercase();
+    Panel::ALL.into_iter().find(|p| p.slug() == slug)
 }
 
 fn panel_view(p: Panel) -> Html {
@@ -389,6 +410,15 @@ mod tests {
         assert_eq!(embed_warning(None), None);
         assert_eq!(embed_warning(Some("quotas")), None);
         assert!(embed_warning(Some(&"x".repeat(100))).unwrap().starts_with(&format!("'{}…'", "x".repeat(40))));
+    }
+
+    #[test]
+    fn a_panel_link_names_a_panel_and_nothing_else_does() {
+        assert_eq!(linked_panel("/cluster"), Some(Panel::Cluster));
+        assert_eq!(linked_panel("/Quotas"), Some(Panel::Quotas));
+        assert_eq!(linked_panel("/nope"), None);
+        assert_eq!(linked_panel("cluster"), None);
+        assert_eq!(linked_panel("v1.abc"), None);
     }
 
     #[test]
