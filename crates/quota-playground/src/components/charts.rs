@@ -83,8 +83,18 @@ fn time_ticks(end_ms: f64) -> Vec<(f64, String)> {
 }
 
 fn value_ticks(max: f64, fmt: impl Fn(f64) -> String) -> Vec<(f64, String)> {
-    let (_, h) = inner();
-    [0.0, 0.5, 1.0].iter().map(|f| (PAD_T + h - f * h, fmt(f * max))).collect()
+    value_ticks_over(inner().1, max, fmt)
+}
+
+/// [`value_ticks`] on a plot `h` px high.
+fn value_ticks_over(h: f64, max: f64, fmt: impl Fn(f64) -> String) -> Vec<(f64, String)> {
+    let mut ticks: Vec<(f64, String)> = [0.0, 0.5, 1.0].iter().map(|f| (PAD_T + h - f * h, fmt(f * max))).collect();
+    // An empty chart's axis (up to 1 B) would read "1 B, 0 B, 0 B": a
+    // middle tick that reads like its neighbour is left out.
+    if ticks[1].1 == ticks[0].1 || ticks[1].1 == ticks[2].1 {
+        ticks.remove(1);
+    }
+    ticks
 }
 
 /// The samples of the quota window at the cursor, as bars, and what Kafka
@@ -396,4 +406,16 @@ pub(crate) fn buffer_chart(c: &ClientTrack, buffer_memory: u64, end_ms: f64, cur
 /// label, kept together when the legend wraps.
 fn key(class: &str, label: impl Into<String>) -> Html {
     html! { <span class="key-item"><span class={format!("sw {class}")}></span>{ label.into() }</span> }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_axis_has_no_middle_tick_reading_like_its_neighbour() {
+        let labels = |max: f64| value_ticks_over(100.0, max, model::fmt_bytes).into_iter().map(|(_, l)| l).collect::<Vec<_>>();
+        assert_eq!(labels(model::nice_max(0.0)), ["0 B", "1 B"]);
+        assert_eq!(labels(25e6), ["0 B", "12.5 MB", "25 MB"]);
+    }
 }
