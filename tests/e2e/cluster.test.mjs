@@ -276,10 +276,31 @@ test('a link with 4000000000 partitions is refused at once with the numbers; the
   await context.close();
 });
 
+test("a topic name Kafka refuses is refused with Kafka's message; a renamed connection stays chosen in its client's select", async () => {
+  const { page, errors, context } = await openApp(browser, server.url);
+  const name = page.locator('#topic0-name');
+  await name.fill('my topic!');
+  const err = page.locator('#topic0-name-err');
+  await err.waitFor();
+  assert.equal(await shownText(err), "topics[0].name: Topic name is invalid: 'my topic!' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'");
+  assert.equal(await name.inputValue(), 'my topic!', 'the typed text stays');
+  await name.fill('orders');
+  assert.equal(await err.count(), 0);
+  // A select whose chosen option is renamed in the same render keeps it
+  // (the client's Connection select, when its connection is renamed).
+  await openSetup(page);
+  await page.locator('#conn-name').fill('renamed');
+  await page.waitForFunction(() => document.querySelector('#w0-conn')?.value === 'renamed');
+  assert.equal(await page.locator('#w0-conn').evaluate((s) => s.options[s.selectedIndex]?.text ?? ''), 'renamed');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('expired batches name TimeoutException with count, first time and setting, never done', async () => {
   const { page, errors, context } = await openApp(browser, server.url);
-  // The lab's run loses nothing: no loss line under the answers.
+  // The lab's run loses nothing: no loss line under the answers, a clean one.
   assert.equal(await page.getByTestId('answer-run-outcome').count(), 0);
+  await page.getByTestId('answer-run-ok').waitFor();
   await openSetup(page);
   // A producer Kafka would not create (delivery.timeout.ms under
   // linger.ms + request.timeout.ms): no run, and the top says why.

@@ -742,13 +742,25 @@ test('an emptied client setting goes back to its default, as a property not set'
   const setup = page.locator('details.setup');
   if (!(await setup.evaluate((d) => d.open))) await setup.locator('summary').click();
   const field = page.locator('#w0-maxblock');
+  // The scenario's value, as its link carries it.
+  const maxBlock = async () => JSON.stringify(decodeLink(await page.locator('#share-link').inputValue())).match(/"max\.block\.ms":(\d+)/)?.[1] ?? 'unset';
   await field.fill('10');
   assert.equal(await field.getAttribute('aria-invalid'), 'false');
+  assert.equal(await maxBlock(), '10');
   await field.fill('');
-  // No error: empty means the Java client's default, which the field then shows.
+  // No error: empty means the Java client's default, shown as the
+  // placeholder; the field stays empty for the next value typed.
   assert.equal(await field.getAttribute('aria-invalid'), 'false');
-  await page.waitForFunction(() => document.querySelector('#w0-maxblock').value === '60000');
+  assert.equal(await field.getAttribute('placeholder'), '60000');
   assert.equal(await shownText(page.locator('#w0-maxblock-hint')), 'default 60000; empty = the default');
+  await field.pressSequentially('20');
+  assert.equal(await field.inputValue(), '20');
+  assert.equal(await field.getAttribute('aria-invalid'), 'false');
+  // The scenario follows each value: 20, then the default.
+  assert.equal(await maxBlock(), '20');
+  await field.fill('');
+  assert.ok(['unset', '60000'].includes(await maxBlock()));
+  assert.equal(await field.inputValue(), '');
   // A setting without a default (the record count) still refuses empty.
   await page.locator('#w0-records').fill('');
   assert.equal(await page.locator('#w0-records').getAttribute('aria-invalid'), 'true');

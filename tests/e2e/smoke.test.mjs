@@ -34,7 +34,7 @@ test('the build works from a sub-path (a docs site or GitHub Pages), both worker
     const big = await openPage(browser, `${sub.url}#${await permalink(fixture.scenario)}`);
     await big.page.waitForSelector('body[data-first-render-ms]', { timeout: 20000 });
     await waitForRun(big.page);
-    assert.match(await big.page.locator('#focus-sensor option', { hasText: 'user=tenant-0 on broker 0' }).innerText(), /\(5 kB\/s\)/);
+    assert.match(await big.page.locator('#focus-sensor option', { hasText: 'user=tenant-0 on broker 0' }).textContent(), /\(5 kB\/s\)/);
     assert.equal(await big.page.getByTestId('sim-note').count(), 0, 'the worker was used');
     assert.deepEqual(big.errors, []);
     await big.context.close();

@@ -196,7 +196,7 @@ test("without a Worker and without the simulator's module the panels say why the
   await page.goto(server.url);
   await page.waitForSelector('body[data-first-render-ms]');
   await waitForRun(page);
-  const text = await page.locator('#simulation').innerText();
+  const text = await shownText(page.locator('#simulation'));
   assert.match(text, /The simulation could not run, neither in its Web Worker \(Worker is not defined\) nor on the page's main thread \(its module's script quota-sim-worker\.js did not load\)\. Reload the page to try again; `kafka-quota simulate` runs the same scenario/);
   // One sentence: no note that the run is computed on the main thread.
   assert.equal(await page.getByTestId('sim-note').count(), 0);
@@ -253,12 +253,12 @@ test('the simulator is not in the first download: the page fetches it when a pan
   const urls = names.urls.filter((u) => /quota-sim-worker|sim-worker-loader/.test(u));
   assert.equal(urls.length, 3, urls.join(', '));
   assert.ok(urls.every((u) => u.endsWith(`?v=${hash}`)), urls.join(', '));
-  assert.match(await page.locator('#simulation').innerText(), /How the run ends, at 12\.\d\d s: 1 client done\./);
+  assert.match(await shownText(page.locator('#simulation')), /How the run ends, at 12\.\d\d s: 1 client done\./);
   assert.equal(await page.getByTestId('sim-note').count(), 0, 'the worker was used');
   // The live region stays (empty) once the run is current; the clients'
   // scroll box is reachable by keyboard and named.
   assert.equal(await page.getByTestId('sim-updating').count(), 1);
-  assert.equal((await page.getByTestId('sim-updating').innerText()).trim(), '');
+  assert.equal((await page.getByTestId('sim-updating').textContent()).trim(), '');
   const wrap = page.getByTestId('clients-wrap');
   assert.equal(await wrap.getAttribute('tabindex'), '0');
   assert.equal(await wrap.getAttribute('role'), 'region');

@@ -359,7 +359,7 @@ fn scroll_to(p: Panel) -> Callback<MouseEvent> {
 
 /// Scrolls panel `p` into view and focuses it (the keyboard shortcuts of
 /// the Simulation panel then act).
-fn reveal(p: Panel) {
+pub(crate) fn reveal(p: Panel) {
     if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(p.slug())) {
         el.scroll_into_view();
         if let Ok(h) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {

@@ -43,33 +43,30 @@ pub(crate) fn unknown_connection(name: &str) -> String {
     format!("A workload uses the connection '{name}', which is not defined in connections.")
 }
 
-/// The message for a workload naming a topic that is not defined.
 /// Why Kafka refuses `name` as a topic name, or `None` when it is legal:
-/// the first failing check of `org.apache.kafka.common.internals.Topic.validate`
-/// (Kafka 4.x: not empty, not "." or "..", at most 249 UTF-16 code units
-/// (`String.length`), only ASCII alphanumerics, '.', '_' and '-'), with
-/// Kafka's `InvalidTopicException` message.
+/// `org.apache.kafka.common.internals.Topic.validate` (Kafka 4.x,
+/// clients/src/main/java/org/apache/kafka/common/internals/Topic.java,
+/// `detectInvalidTopic`): not empty, not "." nor "..", at most 249 UTF-16
+/// code units (`String.length`), only ASCII alphanumerics, '.', '_' and
+/// '-', checked in that order; the text is its `InvalidTopicException`
+/// message, "Topic name is invalid: " and the first reason.
 pub fn topic_name_problem(name: &str) -> Option<String> {
     const MAX_NAME_LENGTH: usize = 249;
-    if name.is_empty() {
-        return Some("Topic name is illegal, it can't be empty".to_owned());
-    }
-    if name == "." || name == ".." {
-        return Some("Topic name cannot be \".\" or \"..\"".to_owned());
-    }
-    if name.encode_utf16().count() > MAX_NAME_LENGTH {
-        return Some(format!(
-            "Topic name is illegal, it can't be longer than {MAX_NAME_LENGTH} characters, Topic name: {name}"
-        ));
-    }
-    if !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')) {
-        return Some(format!(
-            "Topic name \"{name}\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'"
-        ));
-    }
-    None
+    let reason = if name.is_empty() {
+        "the empty string is not allowed".to_owned()
+    } else if name == "." || name == ".." {
+        format!("'{name}' is not allowed")
+    } else if name.encode_utf16().count() > MAX_NAME_LENGTH {
+        format!("the length of '{name}' is longer than the max allowed length {MAX_NAME_LENGTH}")
+    } else if !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')) {
+        format!("'{name}' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'")
+    } else {
+        return None;
+    };
+    Some(format!("Topic name is invalid: {reason}"))
 }
 
+/// The message for a workload naming a topic that is not defined.
 pub(crate) fn unknown_topic(name: &str) -> String {
     format!("A workload uses the topic '{name}', which is not defined in topics.")
 }
@@ -168,7 +165,7 @@ impl Scenario {
         let mut names = BTreeSet::new();
         for (i, t) in self.topics.iter().enumerate() {
             if let Some(why) = topic_name_problem(&t.name) {
-                out.invalid(format!("topics[{i}].name"), format!("{why}."));
+                out.invalid(format!("topics[{i}].name"), why);
             }
             if t.partitions == 0 || t.partitions > 100_000 {
                 out.invalid(
@@ -527,22 +524,21 @@ mod tests {
         for ok in ["lab", "a.b_c-D9", ".a", "...", &"x".repeat(249)] {
             assert_eq!(topic_name_problem(ok), None, "{ok}");
         }
-        assert_eq!(topic_name_problem("").as_deref(), Some("Topic name is illegal, it can't be empty"));
-        assert_eq!(topic_name_problem("..").as_deref(), Some("Topic name cannot be \".\" or \"..\""));
+        let why = |n: &str| topic_name_problem(n).unwrap_or_default();
+        assert_eq!(why(""), "Topic name is invalid: the empty string is not allowed");
+        assert_eq!(why("."), "Topic name is invalid: '.' is not allowed");
+        assert_eq!(why(".."), "Topic name is invalid: '..' is not allowed");
         let long = "y".repeat(250);
-        assert_eq!(
-            topic_name_problem(&long),
-            Some(format!("Topic name is illegal, it can't be longer than 249 characters, Topic name: {long}"))
-        );
+        assert_eq!(why(&long), format!("Topic name is invalid: the length of '{long}' is longer than the max allowed length 249"));
         for bad in ["my topic!", "a/b", "é"] {
             assert_eq!(
-                topic_name_problem(bad),
-                Some(format!("Topic name \"{bad}\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'"))
+                why(bad),
+                format!("Topic name is invalid: '{bad}' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'")
             );
         }
         // String.length counts UTF-16 code units: 125 characters outside the
         // BMP are 250 units, too long before the character check.
-        assert!(topic_name_problem(&"😀".repeat(125)).unwrap().contains("can't be longer than 249"));
+        assert!(why(&"😀".repeat(125)).contains("is longer than the max allowed length 249"));
     }
 
     #[test]

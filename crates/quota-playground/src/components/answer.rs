@@ -4,7 +4,6 @@
 //! means for the cluster; a link opens that connection's ladder for the why.
 //! The sentences come from [`model::answers`].
 
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::{PanelBox, Run};
@@ -36,9 +35,7 @@ pub(crate) fn answer_panel() -> Html {
                     let why = Callback::from(move |e: MouseEvent| {
                         e.prevent_default();
                         d.dispatch(Action::Select(i as u32));
-                        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|doc| doc.get_element_by_id("resolution")) {
-                            el.scroll_into_view();
-                        }
+                        crate::app::reveal(crate::app::Panel::Resolution);
                     });
                     html! {
                         <li class="answer">
@@ -99,7 +96,7 @@ fn run_loss() -> Html {
             _ => html! {},
         };
     };
-    if o.class != "failed" {
+    if o.class == "done" {
         // Said as plainly as a loss: "Simulate now" must lead somewhere.
         return html! {
             <p class={classes!("msg", "ok", "answer-loss", stale)} data-testid="answer-run-ok">
@@ -107,16 +104,19 @@ fn run_loss() -> Html {
             </p>
         };
     }
+    if o.class != "failed" {
+        // Nothing lost, but not everything sent or read by the run's end.
+        return html! {
+            <p class={classes!("msg", "warn", "answer-loss", stale)} data-testid="answer-run-partial">
+                { "⚠ The simulated run loses no records, but not every client finished. " }{ o.text.clone() }{ before() }
+            </p>
+        };
+    }
     let see = Callback::from(|e: MouseEvent| {
         e.prevent_default();
-        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|doc| doc.get_element_by_id("simulation")) {
-            el.scroll_into_view();
-            // Focus follows, as after a link to the panel: the keyboard
-            // shortcuts then act on the run.
-            if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
-                let _ = el.focus();
-            }
-        }
+        // Focus follows, as after a link to the panel: the keyboard
+        // shortcuts then act on the run.
+        crate::app::reveal(crate::app::Panel::Simulation);
     });
     html! {
         <p class={classes!("msg", "error", "answer-loss", stale)} data-testid="answer-run-outcome"

@@ -61,11 +61,11 @@ pub(crate) fn connection_panel() -> Html {
         <div class="conn-picker">
             <div class="field">
                 <label for="conn-select">{ "Connection" }</label>
-                <select id="conn-select" ~value={sel.to_string()} onchange={let d = d.clone(); move |e: Event| {
+                <select id="conn-select" onchange={let d = d.clone(); move |e: Event| {
                     if let Ok(i) = event_value(&e).parse::<u32>() { d.dispatch(Action::Select(i)) }
                 }}>
                     { for s.connections.iter().enumerate().map(|(i, c)| html! {
-                        <option value={i.to_string()} selected={i == sel}>{ c.name.clone() }</option>
+                        <option value={i.to_string()} ~selected={i == sel}>{ c.name.clone() }</option>
                     }) }
                 </select>
             </div>

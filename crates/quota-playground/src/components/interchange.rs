@@ -402,9 +402,9 @@ fn export_menu() -> Html {
             <h3 id="export-title">{ "Export" }</h3>
             <div class="field">
                 <label for="export-format">{ "Format" }</label>
-                <select id="export-format" data-testid="export-format" ~value={format.name()} {onchange}>
+                <select id="export-format" data-testid="export-format" {onchange}>
                     { for interchange::EXPORT_FORMATS.iter().map(|f| html! {
-                        <option value={f.name()} selected={*f == *format}>{ format!("{} ({})", f.title(), f.name()) }</option>
+                        <option value={f.name()} ~selected={*f == *format}>{ format!("{} ({})", f.title(), f.name()) }</option>
                     }) }
                 </select>
             </div>

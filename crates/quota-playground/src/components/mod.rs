@@ -251,11 +251,17 @@ pub(crate) fn number_field(p: &NumberFieldProps) -> Html {
     let error = use_state(|| None::<String>);
     let typed = use_mut_ref(|| show_number(p.value));
     {
-        let (text, error, typed) = (text.clone(), error.clone(), typed.clone());
+        let (text, error, typed, empty) = (text.clone(), error.clone(), typed.clone(), p.empty);
         use_effect_with(p.value.to_bits(), move |bits| {
             let v = f64::from_bits(*bits);
-            // Keep the user's spelling (2e6, 2000000.0) when it means the same value.
-            let same = model::parse_number(&typed.borrow()).is_ok_and(|t| t == v || (t.is_nan() && v.is_nan()));
+            // Keep the user's spelling (2e6, 2000000.0) when it means the
+            // same value, and an emptied field that means the default (the
+            // user may be about to type another value: "20" after emptying
+            // 100 must not read "520").
+            let t = typed.borrow();
+            let same = (t.trim().is_empty() && empty == Some(v))
+                || model::parse_number(&t).is_ok_and(|t| t == v || (t.is_nan() && v.is_nan()));
+            drop(t);
             if !same {
                 *typed.borrow_mut() = show_number(v);
                 text.set(show_number(v));
@@ -308,7 +314,7 @@ pub(crate) fn number_field(p: &NumberFieldProps) -> Html {
             <label for={p.id.clone()} class={classes!(p.sr_label.then_some("sr-only"))}>{ p.label.clone() }</label>
             <span class="with-unit">
                 <input id={p.id.clone()} type="text" inputmode="decimal" value={(*text).clone()} {oninput}
-                    autocomplete="off" spellcheck="false" aria-invalid={error.is_some().to_string()} aria-describedby={described} />
+                    placeholder={p.empty.map(show_number)} autocomplete="off" spellcheck="false" aria-invalid={error.is_some().to_string()} aria-describedby={described} />
                 if let Some(u) = &p.unit { <span class="unit" aria-hidden="true">{ u.clone() }</span> }
             </span>
             if let Some(e) = &*error { <p id={err_id} class="msg error" role="alert">{ e.clone() }</p> }
@@ -319,11 +325,13 @@ pub(crate) fn number_field(p: &NumberFieldProps) -> Html {
 
 /// A labelled `<select>` over `(value, label)` options.
 ///
-/// Every `<select>` of the page sets its `value` property (`~value`) as well
-/// as each option's `selected` attribute: once the user has picked an option,
-/// the browser no longer follows that option's `selected` attribute (its
-/// "dirtiness", HTML §4.10.10), so a value changed by a shortcut (the
-/// playback speed's `+`) would otherwise show another option.
+/// Every `<option>` of the page sets its `selected` property (`~selected`),
+/// not the attribute: once the user has picked an option, the browser no
+/// longer follows that option's `selected` attribute (its "dirtiness", HTML
+/// §4.10.10), so a value changed by a shortcut (the playback speed's `+`)
+/// showed another option. (Not the select's `value` property: Yew sets it
+/// before the options, and an option renamed in the same render, a topic or
+/// a connection, was then deselected.)
 #[derive(Properties, PartialEq)]
 pub(crate) struct SelectProps {
     pub id: AttrValue,
@@ -345,8 +353,8 @@ pub(crate) fn select_field(p: &SelectProps) -> Html {
     html! {
         <div class="field">
             <label for={p.id.clone()}>{ p.label.clone() }</label>
-            <select id={p.id.clone()} ~value={p.value.clone()} {onchange} aria-describedby={p.hint.as_ref().map(|_| hint_id.clone())}>
-                { for p.options.iter().map(|(v, l)| html! { <option value={v.clone()} selected={*v == p.value}>{ l.clone() }</option> }) }
+            <select id={p.id.clone()} {onchange} aria-describedby={p.hint.as_ref().map(|_| hint_id.clone())}>
+                { for p.options.iter().map(|(v, l)| html! { <option value={v.clone()} ~selected={*v == p.value}>{ l.clone() }</option> }) }
             </select>
             if let Some(h) = &p.hint { <p id={hint_id} class="msg hint">{ h.clone() }</p> }
         </div>

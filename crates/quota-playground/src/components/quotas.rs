@@ -246,7 +246,7 @@ fn add_quota() -> Html {
             <div class="grid">
                 <div class="field">
                     <label for="add-kind">{ "Entity type" }</label>
-                    <select id="add-kind" ~value={Kind::ALL.iter().find(|(k, _, _)| *k == d.kind).map(|(_, v, _)| *v).unwrap_or_default()} onchange={choose(|d, e| {
+                    <select id="add-kind" onchange={choose(|d, e| {
                         let v = event_value(&e);
                         d.kind = Kind::ALL.iter().find(|k| k.1 == v).map_or(Kind::User, |k| k.0);
                         let keys = d.kind.keys();
@@ -254,7 +254,7 @@ fn add_quota() -> Html {
                             d.key = keys.first().copied().unwrap_or(QuotaKey::ProducerByteRate);
                         }
                     })}>
-                        { for Kind::ALL.iter().map(|(k, v, l)| html! { <option value={*v} selected={*k == d.kind}>{ *l }</option> }) }
+                        { for Kind::ALL.iter().map(|(k, v, l)| html! { <option value={*v} ~selected={*k == d.kind}>{ *l }</option> }) }
                     </select>
                 </div>
                 if matches!(d.kind, Kind::User | Kind::UserClient) {
@@ -271,10 +271,10 @@ fn add_quota() -> Html {
                 }
                 <div class="field">
                     <label for="add-key">{ "Key" }</label>
-                    <select id="add-key" ~value={d.key.as_str()} onchange={choose(|d, e| {
+                    <select id="add-key" onchange={choose(|d, e| {
                         d.key = QuotaKey::from_name(&event_value(&e)).unwrap_or(QuotaKey::ProducerByteRate);
                     })}>
-                        { for d.kind.keys().into_iter().map(|k| html! { <option value={k.as_str()} selected={k == d.key}>{ k.as_str() }</option> }) }
+                        { for d.kind.keys().into_iter().map(|k| html! { <option value={k.as_str()} ~selected={k == d.key}>{ k.as_str() }</option> }) }
                     </select>
                 </div>
                 <div class="field num">

@@ -374,8 +374,8 @@ fn make_apply(p: &MakeApplyProps) -> Html {
                 </div>
                 <div class="field">
                     <label for={scope_id.clone()}>{ "For" }</label>
-                    <select id={scope_id} ~value={model::SCOPES.iter().find(|(_, _, sc)| *sc == *scope).map(|(v, _, _)| *v).unwrap_or_default()} onchange={on_scope}>
-                        { for model::SCOPES.iter().map(|(v, l, sc)| html! { <option value={*v} selected={*sc == *scope}>{ *l }</option> }) }
+                    <select id={scope_id} onchange={on_scope}>
+                        { for model::SCOPES.iter().map(|(v, l, sc)| html! { <option value={*v} ~selected={*sc == *scope}>{ *l }</option> }) }
                     </select>
                 </div>
             </div>

@@ -71,11 +71,11 @@ pub(crate) fn share_panel() -> Html {
             <div class="grid">
                 <div class="field">
                     <label for="embed-panel">{ "Panel to embed" }</label>
-                    <select id="embed-panel" ~value={panel.slug()} onchange={let panel = panel.clone(); move |e: Event| {
+                    <select id="embed-panel" onchange={let panel = panel.clone(); move |e: Event| {
                         let v = event_value(&e);
                         panel.set(Panel::ALL.into_iter().find(|p| p.slug() == v).unwrap_or(Panel::Simulation));
                     }}>
-                        { for Panel::ALL.iter().map(|p| html! { <option value={p.slug()} selected={*p == *panel}>{ p.title() }</option> }) }
+                        { for Panel::ALL.iter().map(|p| html! { <option value={p.slug()} ~selected={*p == *panel}>{ p.title() }</option> }) }
                     </select>
                 </div>
             </div>

@@ -145,10 +145,10 @@ fn transport() -> Html {
             <button type="button" onclick={step(false)} aria-label="Step back one event" data-testid="step-back">{ "◀ Step" }</button>
             <button type="button" onclick={step(true)} aria-label="Step forward one event" data-testid="step-forward">{ "Step ▶" }</button>
             <label class="speed">{ "Speed " }
-                <select aria-label="Playback speed" ~value={st.speed.to_string()} onchange={let d = d.clone(); move |e: Event| {
+                <select aria-label="Playback speed" onchange={let d = d.clone(); move |e: Event| {
                     if let Ok(i) = event_value(&e).parse::<usize>() { d.dispatch(Action::SetSpeed(i)) }
                 }}>
-                    { for SPEEDS.iter().enumerate().map(|(i, s)| html! { <option value={i.to_string()} selected={i == st.speed}>{ format!("{s}×") }</option> }) }
+                    { for SPEEDS.iter().enumerate().map(|(i, s)| html! { <option value={i.to_string()} ~selected={i == st.speed}>{ format!("{s}×") }</option> }) }
                 </select>
             </label>
             <input type="range" class="scrubber" min="0" max={format!("{:.0}", end.ceil())} step="1" value={format!("{cursor:.0}")}
@@ -234,11 +234,11 @@ fn run_view(ctx: &Ctx, t: &Timeline, all_metrics_mbeans: [&UseStateHandle<bool>;
     let budget_picker = html! {
         <div class="field">
             <label for="focus-sensor">{ "Budget (quota sensor) shown" }</label>
-            <select id="focus-sensor" ~value={si.to_string()} onchange={move |e: Event| {
+            <select id="focus-sensor" onchange={move |e: Event| {
                 if let Ok(i) = event_value(&e).parse::<u32>() { d.dispatch(Action::FocusSensor(i)) }
             }}>
                 { for t.sensors.iter().enumerate().map(|(i, s)| html! {
-                    <option value={i.to_string()} selected={i == si}>
+                    <option value={i.to_string()} ~selected={i == si}>
                         { format!("{} on broker {} ({})", s.mbean, s.broker, bounds_text(s)) }
                     </option>
                 }) }

@@ -82,6 +82,10 @@ fn limit_text(key: QuotaKey, v: f64) -> String {
     }
 }
 
+/// Other connections in a budget named in an answer before "and N more"
+/// (a hundred clients of one user would otherwise make each answer a list).
+const NAMED_SHARERS: usize = 5;
+
 /// The clause for one quota type, e.g. "Produce: 2 MB/s (2000000.0 bytes/s)
 /// per broker from users/tenant-a (rung 3), a budget shared with nobody;
 /// 2 MB/s per broker × 3 brokers leading its partitions ≈ at most 6 MB/s
@@ -90,10 +94,6 @@ fn limit_text(key: QuotaKey, v: f64) -> String {
 /// fresh rate by, `(quota.window.num − 1)` × `quota.window.size.seconds`
 /// (`burst_ms`; `QuotaWindow::min_window_size_ms`), so a short run can go
 /// well above the sustained figure.
-/// Other connections in a budget named in an answer before "and N more"
-/// (a hundred clients of one user would otherwise make each answer a list).
-const NAMED_SHARERS: usize = 5;
-
 fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u32, burst_ms: i64) -> String {
     let label = match r.quota_type {
         QuotaType::Produce => "Produce",

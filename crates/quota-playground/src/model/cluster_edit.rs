@@ -265,6 +265,11 @@ impl ClusterEdit {
                 let Some(old) = s.topics.get(*index as usize).map(|t| t.name.as_str()) else {
                     return Some((p.path.clone(), msg));
                 };
+                // The old name's own problem (Kafka's topic name rules) goes
+                // with it: a new name is judged afresh, not as that problem renamed.
+                if p.path == format!("topics[{index}].name") {
+                    return None;
+                }
                 let about_it = match indexed(&p.path) {
                     Some(("topics", j)) => j == *index,
                     Some(("events", j)) => {
@@ -521,8 +526,19 @@ mod tests {
         assert!(msg.starts_with("topics[0].partitions: "), "{msg}");
         // Kafka's topic name rules (Topic.validate).
         let msg = ClusterEdit::RenameTopic { index: 0, name: "my topic!".into() }.refusal(&s).unwrap();
-        assert!(msg.ends_with("Topic name \"my topic!\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'."), "{msg}");
+        assert_eq!(msg, "topics[0].name: Topic name is invalid: 'my topic!' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'");
         assert!(ClusterEdit::RenameTopic { index: 0, name: "..".into() }.refusal(&s).is_some());
+        // From a bad name (a link may carry one) to another bad name: refused.
+        let mut bad = s.clone();
+        bad.topics[0].name = "a b".into();
+        for w in &mut bad.workloads {
+            match w {
+                Workload::Producer(p) => p.topic = "a b".into(),
+                Workload::Consumer(c) => c.topic = "a b".into(),
+            }
+        }
+        assert!(ClusterEdit::RenameTopic { index: 0, name: "a c".into() }.refusal(&bad).is_some());
+        assert!(ClusterEdit::RenameTopic { index: 0, name: "a-c".into() }.refusal(&bad).is_none());
         // A topic a workload writes to cannot go.
         let msg = ClusterEdit::RemoveTopic(0).refusal(&s).unwrap();
         assert!(msg.contains("workloads[0].producer.topic"), "{msg}");

@@ -115,7 +115,9 @@ pub fn client_status(c: &ClientTrack, cursor: f64, end_ms: f64) -> ClientStatus 
 /// it at the end; the first three by name, then how many more), then how
 /// many of the others are done, stopped at their `stop_ms`, cut short by
 /// the horizon (a client that had not started by then included), or still
-/// running. `class` is `failed` when a client lost records, else `done`;
+/// running. `class` is `failed` when a client lost records, else `partial`
+/// when a client was cut short by the horizon or is still running (none
+/// lost a record, but not all were sent or read), else `done`;
 /// `detail` has every failed client's exception lines, each after its name.
 pub fn run_outcome(t: &Timeline) -> ClientStatus {
     /// Clients that lost records named one by one before "N more".
@@ -150,7 +152,13 @@ pub fn run_outcome(t: &Timeline) -> ClientStatus {
         .join("\n");
     ClientStatus {
         text: format!("How the run ends, at {}: {}.", fmt_ms(t.end_ms), if parts.is_empty() { "no clients".to_owned() } else { parts.join("; ") }),
-        class: if failed.is_empty() { "done" } else { "failed" },
+        class: if !failed.is_empty() {
+            "failed"
+        } else if ends.iter().any(|(c, st)| how(c, st) >= 2) {
+            "partial"
+        } else {
+            "done"
+        },
         detail,
     }
 }
@@ -189,6 +197,13 @@ mod tests {
         let ok = simulate(&producer(120_000, 30_000)).unwrap();
         let o = run_outcome(&ok);
         assert_eq!((o.class, o.text), ("done", format!("How the run ends, at {}: 1 client done.", fmt_ms(ok.end_ms))));
+        // Nothing lost, but the horizon came first: not "done".
+        let mut short = producer(120_000, 30_000);
+        short.horizon_ms = 2_000;
+        let cut = simulate(&short).unwrap();
+        let o = run_outcome(&cut);
+        assert_eq!(o.class, "partial", "{}", o.text);
+        assert!(o.text.ends_with("1 client cut short by the horizon."), "{}", o.text);
     }
 
     #[test]
