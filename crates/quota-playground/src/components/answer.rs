@@ -63,8 +63,8 @@ pub(crate) fn answer_panel() -> Html {
 
 /// Under the answers, the run's outcome: the outcome sentence
 /// ([`model::run_outcome`], as above the Simulation panel's transport)
-/// with "loses records" or "loses no records", or why the engine refused
-/// to run the scenario; before the run is computed (on the full page, once
+/// with "loses records", "loses no records" or "loses no records, but not
+/// every client finished", or why the engine refused to run the scenario; before the run is computed (on the full page, once
 /// the Simulation or Cluster and time panel comes near the viewport; in an
 /// embed of the Answer, at once), a line saying so with "Simulate now". A
 /// component of its own: it follows the run, which the answers above do not read.
