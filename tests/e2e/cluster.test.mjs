@@ -308,7 +308,13 @@ test('expired batches name TimeoutException with count, first time and setting, 
   const refused = page.getByTestId('answer-run-error');
   await refused.waitFor();
   assert.match(await refused.innerText(), /^⚠ The run cannot be simulated: .*delivery\.timeout\.ms should be equal to or larger than linger\.ms \+ request\.timeout\.ms.*ConfigException/);
+  // And at the field itself, which is marked invalid.
+  const delivery = page.locator('#w0-delivery');
+  assert.equal(await delivery.getAttribute('aria-invalid'), 'true');
+  assert.match(await shownText(page.getByTestId('w0-delivery-problem')), /^workloads\[0\]\.producer\.config\.delivery\.timeout\.ms: The producer on 'app' cannot be created: delivery\.timeout\.ms should be equal to or larger than linger\.ms \+ request\.timeout\.ms/);
   await page.locator('#w0-reqtimeout').fill('500');
+  assert.equal(await page.getByTestId('w0-delivery-problem').count(), 0);
+  assert.equal(await delivery.getAttribute('aria-invalid'), 'false');
   // Said above the transport at once, before the run is played to its end.
   const outcome = page.getByTestId('run-outcome');
   await outcome.filter({ hasText: 'TimeoutException' }).waitFor();

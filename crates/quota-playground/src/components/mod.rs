@@ -235,6 +235,11 @@ pub(crate) struct NumberFieldProps {
     /// other text that is not a number.
     #[prop_or_default]
     pub empty: Option<f64>,
+    /// A problem the engine reports for the committed value
+    /// (`Scenario::validate`, as `path: message`): shown under the field,
+    /// which is marked invalid, until a value without it is committed.
+    #[prop_or_default]
+    pub problem: Option<AttrValue>,
 }
 
 fn show_number(v: f64) -> String {
@@ -304,20 +309,26 @@ pub(crate) fn number_field(p: &NumberFieldProps) -> Html {
     };
     let err_id = format!("{}-err", p.id);
     let hint_id = format!("{}-hint", p.id);
-    let described = match (&*error, &p.hint) {
-        (Some(_), _) => Some(err_id.clone()),
-        (None, Some(_)) => Some(hint_id.clone()),
+    let problem_id = format!("{}-problem", p.id);
+    // The text's own error first; else the engine's problem with the value.
+    let problem = p.problem.as_ref().filter(|_| error.is_none());
+    let described = match (&*error, problem, &p.hint) {
+        (Some(_), _, _) => Some(err_id.clone()),
+        (None, Some(_), _) => Some(problem_id.clone()),
+        (None, None, Some(_)) => Some(hint_id.clone()),
         _ => None,
     };
+    let invalid = error.is_some() || problem.is_some();
     html! {
-        <div class={classes!("field", "num", error.is_some().then_some("invalid"))}>
+        <div class={classes!("field", "num", invalid.then_some("invalid"))}>
             <label for={p.id.clone()} class={classes!(p.sr_label.then_some("sr-only"))}>{ p.label.clone() }</label>
             <span class="with-unit">
                 <input id={p.id.clone()} type="text" inputmode="decimal" value={(*text).clone()} {oninput}
-                    placeholder={p.empty.map(show_number)} autocomplete="off" spellcheck="false" aria-invalid={error.is_some().to_string()} aria-describedby={described} />
+                    placeholder={p.empty.map(show_number)} autocomplete="off" spellcheck="false" aria-invalid={invalid.to_string()} aria-describedby={described} />
                 if let Some(u) = &p.unit { <span class="unit" aria-hidden="true">{ u.clone() }</span> }
             </span>
             if let Some(e) = &*error { <p id={err_id} class="msg error" role="alert">{ e.clone() }</p> }
+            else if let Some(m) = problem { <p id={problem_id.clone()} class="msg error" role="alert" data-testid={problem_id.clone()}>{ m.clone() }</p> }
             else if let Some(h) = &p.hint { <p id={hint_id} class="msg hint">{ h.clone() }</p> }
         </div>
     }

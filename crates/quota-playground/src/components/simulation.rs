@@ -628,12 +628,15 @@ fn setup() -> Html {
             </div>
         }
     });
+    // What the engine refuses in the settings drawn (a producer Kafka would
+    // not create, a batch that does not fit buffer.memory): said at the field.
+    let problems = if shown.is_empty() { Vec::new() } else { s.validate().err().unwrap_or_default() };
     html! {
         <details class="setup" open=true {ontoggle}>
             { summary }
             { pager }
             <div class="workloads">
-                { for shown.iter().map(|&i| workload_editor(&ctx, s, i, &s.workloads[i], &used)) }
+                { for shown.iter().map(|&i| workload_editor(&ctx, s, i, &s.workloads[i], &used, &problems)) }
             </div>
             <div class="copy-row">
                 <button type="button" onclick={add(true)}>{ "Add producer" }</button>
@@ -692,8 +695,22 @@ type WFn = fn(&mut Workload, f64);
 
 /// The editor of client `i` (`w`); `used` holds the connections that
 /// carry a client, which its Connection select leaves out (but its own).
-fn workload_editor(ctx: &Ctx, s: &Scenario, i: usize, w: &Workload, used: &std::collections::HashSet<&str>) -> Html {
+fn workload_editor(
+    ctx: &Ctx,
+    s: &Scenario,
+    i: usize,
+    w: &Workload,
+    used: &std::collections::HashSet<&str>,
+    problems: &[quota_engine::sim::ScenarioProblem],
+) -> Html {
     let d = ctx.state.dispatcher();
+    // The engine's problem at a setting of this client (its path ends with
+    // the property's name, e.g. `workloads[0].producer.config.delivery.timeout.ms`).
+    let mine = model::problems_in(problems, &format!("workloads[{i}]"));
+    let problem_at = |property: &str| {
+        let tail = format!(".{property}: ");
+        mine.iter().find(|p| p.contains(&tail)).map(|p| AttrValue::from(p.clone()))
+    };
     // A client setting with a default (`Some`: the engine's, which is the
     // Java client's) says it, and an empty field sets it back to it.
     let num = |key: &str, label: &str, value: f64, range: (u64, u64), f: WFn, hint: &str, default: Option<f64>| {
@@ -707,8 +724,9 @@ fn workload_editor(ctx: &Ctx, s: &Scenario, i: usize, w: &Workload, used: &std::
             Some(v) => Some(AttrValue::from(format!("default {v}; empty = the default"))),
             None => (!hint.is_empty()).then(|| AttrValue::from(hint.to_owned())),
         };
+        let problem = problem_at(if key == "size" { "record.size" } else { label });
         html! {
-            <NumberField id={format!("w{i}-{key}")} label={label.to_owned()} value={value} whole={Some(range)} {on_commit} {hint} empty={default} />
+            <NumberField id={format!("w{i}-{key}")} label={label.to_owned()} value={value} whole={Some(range)} {on_commit} {hint} empty={default} {problem} />
         }
     };
     let (pd, cd) = (quota_engine::sim::ProducerConfig::default(), quota_engine::sim::ConsumerConfig::default());
