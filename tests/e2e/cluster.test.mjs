@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serve, launch, openApp, shot, artifacts, permalink, shownText } from './harness.mjs';
+import { serve, launch, openApp, shot, artifacts, permalink, shownText, openSetup } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -25,11 +25,6 @@ async function seek(page, ms) {
   await page.getByTestId('scrubber').fill(String(ms));
   await page.waitForFunction((m) => Math.abs(Number(document.querySelector('[data-testid="clock"]').dataset.ms) - m) <= 1
     || Number(document.querySelector('[data-testid="scrubber"]').max) < m, ms);
-}
-
-async function openSetup(page) {
-  const setup = page.locator('details.setup');
-  if (!(await setup.evaluate((d) => d.open))) await setup.locator('summary').click();
 }
 
 const near = (v, want, tol) => Math.abs(v - want) <= want * tol;

@@ -100,6 +100,12 @@ export async function waitForRun(page) {
   await page.evaluate(() => window.scrollTo(0, 0));
 }
 
+/** Opens the Simulation panel's "Clients and broker settings" section, if closed. */
+export async function openSetup(page) {
+  const setup = page.locator('details.setup');
+  if (!(await setup.evaluate((d) => d.open))) await setup.locator('summary').click();
+}
+
 /** The text of `locator` as a reader sees it once scrolled there. The
  * panels of the run are laid out only near the viewport (`content-visibility:
  * auto`, web/style.css), and the innerText of a part not laid out is empty. */

@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { inflateRawSync } from 'node:zlib';
-import { serve, launch, openApp, openPage, permalink, shot, waitForRun, shownText } from './harness.mjs';
+import { serve, launch, openApp, openPage, permalink, shot, waitForRun, shownText, openSetup } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -739,8 +739,7 @@ test('a link to a panel (#/cluster, as the header links read) opens the page at 
 
 test('an emptied client setting goes back to its default, as a property not set', async () => {
   const { page, errors, context } = await openApp(browser, server.url);
-  const setup = page.locator('details.setup');
-  if (!(await setup.evaluate((d) => d.open))) await setup.locator('summary').click();
+  await openSetup(page);
   const field = page.locator('#w0-maxblock');
   // The scenario's value, as its link carries it.
   const maxBlock = async () => JSON.stringify(decodeLink(await page.locator('#share-link').inputValue())).match(/"max\.block\.ms":(\d+)/)?.[1] ?? 'unset';
@@ -770,8 +769,7 @@ test('an emptied client setting goes back to its default, as a property not set'
 
 test('Add producer on the default scenario gives the new producer a copy of the connection, and the run goes on', async () => {
   const { page, errors, context } = await openApp(browser, server.url);
-  const setup = page.locator('details.setup');
-  if (!(await setup.evaluate((d) => d.open))) await setup.locator('summary').click();
+  await openSetup(page);
   await page.getByRole('button', { name: 'Add producer' }).click();
   await waitForRun(page);
   // Two connections with the same principal and client.id, one client each:

@@ -94,7 +94,7 @@ pub use timeline::{
     ClientStop, ClientThrottle, ClientTotals, ClientTrack, ClusterTotals, EventMarker,
     LatencySummary, MBeanValue, MarkerKind, NamedException, Outcome, PerfSummary, PerfWindow,
     ModelledRequest, ProgressPoint, RatePoint, RequestApi, RequestWait, RequestWaits,
-    SampleWindow, SensorTrack, Series, Span, ThrottleEvent, Timeline, TracedRun, SERIES_CAP,
+    ResponseTally, SampleWindow, SensorTrack, Series, Span, ThrottleEvent, Timeline, TracedRun, SERIES_CAP,
     TRACE_CAP,
 };
 

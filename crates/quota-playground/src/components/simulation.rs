@@ -704,12 +704,13 @@ fn workload_editor(
     problems: &[quota_engine::sim::ScenarioProblem],
 ) -> Html {
     let d = ctx.state.dispatcher();
-    // The engine's problem at a setting of this client (its path ends with
-    // the property's name, e.g. `workloads[0].producer.config.delivery.timeout.ms`).
-    let mine = model::problems_in(problems, &format!("workloads[{i}]"));
+    // The engine's problem at a setting of this client, as `path: message`
+    // (its path is the client's and ends with the property's name, e.g.
+    // `workloads[0].producer.config.delivery.timeout.ms`).
+    let (head, kind) = (format!("workloads[{i}]."), if matches!(w, Workload::Producer(_)) { "producer" } else { "consumer" });
     let problem_at = |property: &str| {
-        let tail = format!(".{property}: ");
-        mine.iter().find(|p| p.contains(&tail)).map(|p| AttrValue::from(p.clone()))
+        let (plain, config) = (format!("{head}{kind}.{property}"), format!("{head}{kind}.config.{property}"));
+        problems.iter().find(|p| p.path == plain || p.path == config).map(|p| AttrValue::from(p.to_string()))
     };
     // A client setting with a default (`Some`: the engine's, which is the
     // Java client's) says it, and an empty field sets it back to it.

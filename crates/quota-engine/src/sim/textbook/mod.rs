@@ -50,9 +50,8 @@ pub use trace::{
 use super::{
     BrokerTrack, ClientKind, ClientMetrics, ClientThrottle, ClientTrack, ClusterTotals,
     MBeanValue, NetworkModel, Outcome, ProgressPoint, RatePoint, Scenario,
-    SensorTrack, Series, Span, ThrottleEvent, Timeline, Workload, SERIES_CAP,
+    ResponseTally, SensorTrack, Series, Span, ThrottleEvent, Timeline, Workload, SERIES_CAP,
 };
-use crate::sim::timeline::ResponseTally;
 use crate::broker::stats::WindowedAvgMax;
 use crate::broker::{Broker, SensorId, Session};
 use crate::Error;

@@ -20,9 +20,9 @@ use crate::metrics::Admission;
 use crate::sim::scenario::{ConnectionSpec, Scenario};
 use crate::sim::time::{count_f64, ms_f64, SimSpan, SimTime};
 use crate::sim::timeline::{
-    BoundChange, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientStop, ClientThrottle, ResponseTally,
+    BoundChange, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientStop, ClientThrottle,
     ClientTrack, LatencySummary, MBeanValue, NamedException, Outcome, PerfSummary, PerfWindow,
-    ProgressPoint, RatePoint, RequestWaits, SensorTrack, Series, Span,
+    ProgressPoint, RatePoint, RequestWaits, ResponseTally, SensorTrack, Series, Span,
     ThrottleEvent, Timeline, SERIES_CAP,
 };
 
