@@ -1,0 +1,533 @@
+package kqp.harness;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Sanitizer;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import javax.management.ObjectName;
+
+/** One repeat of one run: set up, measure, tear down; the repeat's JSON. */
+final class RunExecutor {
+    /** Broker settings a scenario may name, compared with the cluster's (they are read-only broker configs). */
+    static final List<String> COMPARED_SETTINGS = List.of("quota.window.num", "quota.window.size.seconds",
+        "num.io.threads", "num.network.threads", "fetch.max.bytes", "metrics.num.samples",
+        "metrics.sample.window.ms", "ssl.principal.mapping.rules", "sasl.kerberos.principal.to.local.rules",
+        "socket.receive.buffer.bytes");
+
+    private final Main.Options opt;
+    private final ObjectMapper mapper;
+    private final Cluster cluster;
+    private final Connections connections;
+    private final Map<Integer, Map<String, String>> brokerConfigs;
+    /** Last time (System.nanoTime) a budget key (client-id:X, user:Y) carried measured traffic. */
+    private final Map<String, Long> lastUse = new HashMap<>();
+
+    RunExecutor(Main.Options opt, ObjectMapper mapper, Cluster cluster, Map<Integer, Map<String, String>> brokerConfigs) {
+        this.opt = opt;
+        this.mapper = mapper;
+        this.cluster = cluster;
+        this.connections = new Connections(cluster.env);
+        this.brokerConfigs = brokerConfigs;
+    }
+
+    /** The outcome of one repeat: its JSON and the line for stdout. */
+    record Outcome(ObjectNode json, String line, boolean ok) {}
+
+    Outcome run(String runName, ScenarioPlan plan, int repeat) {
+        ObjectNode out = mapper.createObjectNode();
+        out.put("repeat", repeat);
+        List<String> errors = new ArrayList<>();
+        List<ClientRun> clients = new ArrayList<>();
+        List<String> realTopics = new ArrayList<>();
+        ArrayNode eventsJson = out.putArray("events");
+        boolean measured = false;
+        try {
+            execute(runName, plan, repeat, out, errors, clients, realTopics, eventsJson);
+            measured = true;
+        } catch (ScenarioPlan.Refused r) {
+            errors.add("refused: " + r.getMessage());
+        } catch (Throwable t) {
+            errors.add("harness error: " + t);
+        } finally {
+            for (ClientRun c : clients) {
+                try {
+                    c.close();
+                } catch (Throwable t) {
+                    errors.add("closing " + c.name + ": " + t);
+                }
+            }
+            try {
+                List<String> removed = cluster.clearQuotas();
+                out.put("quotas_removed_after", removed.size());
+            } catch (Throwable t) {
+                errors.add("removing the quotas after the run: " + t);
+            }
+            try {
+                cluster.deleteTopics(realTopics);
+            } catch (Throwable t) {
+                errors.add("deleting topics " + realTopics + ": " + t);
+            }
+        }
+        String error = errors.isEmpty() ? null : String.join("; ", errors);
+        if (error == null) out.putNull("error");
+        else out.put("error", error);
+        // Keep the spec's key order: clients, run, broker_metrics, events, error first.
+        ObjectNode ordered = mapper.createObjectNode();
+        for (String k : List.of("clients", "run", "broker_metrics", "events", "error")) {
+            if (out.has(k)) ordered.set(k, out.get(k));
+        }
+        out.fieldNames().forEachRemaining(k -> {
+            if (!ordered.has(k)) ordered.set(k, out.get(k));
+        });
+        String line = line(runName, repeat, ordered, error, measured);
+        return new Outcome(ordered, line, error == null);
+    }
+
+    private void execute(String runName, ScenarioPlan plan, int repeat, ObjectNode out, List<String> errors,
+                         List<ClientRun> clients, List<String> realTopics, ArrayNode eventsJson) throws Exception {
+        // --- checks that need the cluster ---
+        List<Integer> ids = cluster.env.brokerIds;
+        if (plan.brokerCount > ids.size()) {
+            throw new ScenarioPlan.Refused("scenario.brokers.count", plan.brokerCount + " brokers; the cluster has "
+                + ids.size() + " (BROKER_IDS=" + ids + ")");
+        }
+        for (var s : plan.brokerSettings.entrySet()) {
+            if (!COMPARED_SETTINGS.contains(s.getKey())) {
+                throw new ScenarioPlan.Refused("scenario.brokers.settings." + s.getKey(), "unknown broker setting");
+            }
+            for (int b = 0; b < plan.brokerCount; b++) {
+                String real = brokerConfigs.get(ids.get(b)).get(s.getKey());
+                if (!sameSetting(s.getValue(), real)) {
+                    throw new ScenarioPlan.Refused("scenario.brokers.settings." + s.getKey(), s.getValue()
+                        + "; broker " + ids.get(b) + " has " + real + " (a static broker config: the harness does"
+                        + " not restart the cluster)");
+                }
+            }
+        }
+        Map<String, Connections.Resolved> resolved = new LinkedHashMap<>();
+        for (int i = 0; i < plan.connections.size(); i++) {
+            ScenarioPlan.Connection c = plan.connections.get(i);
+            resolved.put(c.name(), connections.resolve(c, "scenario.connections[" + i + "]"));
+        }
+        if (!plan.ignored.isEmpty()) out.set("ignored", mapper.valueToTree(plan.ignored));
+
+        // --- a clean slate: no client quota anywhere ---
+        List<String> removed = cluster.clearQuotas();
+        out.put("quotas_removed_before", removed.size());
+
+        // --- topics under fresh names, then the preload (no quota is set yet, so it is not throttled) ---
+        Map<String, String> topicNames = new LinkedHashMap<>();
+        Set<Integer> leaderBrokers = new HashSet<>();
+        String suffix = Long.toHexString(Double.doubleToLongBits(Math.random())).substring(0, 6);
+        for (ScenarioPlan.Topic t : plan.topics) {
+            String real = t.name() + "-" + runName + "-r" + repeat + "-" + suffix;
+            if (real.length() > 249) real = real.substring(real.length() - 249);
+            List<Integer> replicas = new ArrayList<>();
+            for (int b : t.leaders()) replicas.add(ids.get(b));
+            leaderBrokers.addAll(replicas);
+            cluster.createTopic(real, replicas);
+            realTopics.add(real);
+            topicNames.put(t.name(), real);
+        }
+        out.set("topics", mapper.valueToTree(topicNames));
+        for (ScenarioPlan.Topic t : plan.topics) {
+            if (t.preload() != null) preload(topicNames.get(t.name()), t, plan.seed);
+        }
+
+        // --- the scenario's quotas, applied on every broker ---
+        cluster.alterQuotas(plan.quotas);
+        double propagation = cluster.waitApplied();
+        out.put("quota_propagation_ms", Main.round(propagation, 1));
+
+        // --- the clients, built before t0 ---
+        for (ScenarioPlan.Workload w : plan.workloads) {
+            ScenarioPlan.Connection c = plan.connection(w.connection());
+            Connections.Resolved r = resolved.get(c.name());
+            Properties props = new Properties();
+            props.putAll(r.props());
+            props.putAll(w.config());
+            props.setProperty("client.id", c.clientId()); // exactly as the scenario says, "" included
+            String topic = topicNames.get(w.topic());
+            if (w.producer()) {
+                clients.add(new ClientRun.Producer(w, props, topic, plan.seed, r.principal(), r.source()));
+            } else {
+                clients.add(new ClientRun.Consumer(w, props, topic, plan.topic(w.topic()).partitions(),
+                    r.principal(), r.source()));
+            }
+        }
+        if (clients.isEmpty()) throw new ScenarioPlan.Refused("scenario.workloads", "no workload to run");
+
+        // --- let an earlier run's traffic on the same budgets leave the brokers' quota windows ---
+        Set<String> keys = new HashSet<>();
+        for (ClientRun c : clients) {
+            keys.add("client-id:" + c.effectiveClientId);
+            keys.add("user:" + c.principal);
+        }
+        long waitUntil = 0;
+        for (String k : keys) {
+            Long last = lastUse.get(k);
+            if (last != null) waitUntil = Math.max(waitUntil, last + opt.cooldownMs * 1_000_000L);
+        }
+        long cool = waitUntil - System.nanoTime();
+        if (cool > 0) Thread.sleep(cool / 1_000_000L + 1);
+        out.put("cooldown_ms", Main.round(Math.max(0, cool) / 1e6, 0));
+
+        // --- t0: every workload thread waits for t0 + start_ms ---
+        long t0 = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
+        out.put("t0_epoch_ms", System.currentTimeMillis() + 50);
+        List<Thread> threads = new ArrayList<>();
+        for (ClientRun c : clients) {
+            c.t0Ns = t0;
+            Thread th = new Thread(c, "workload-" + c.w.index() + "-" + c.name);
+            th.setDaemon(true);
+            threads.add(th);
+        }
+        AtomicReference<Boolean> clientsDone = new AtomicReference<>(false);
+        List<ObjectNode> eventResults = new ArrayList<>();
+        AtomicReference<String> eventError = new AtomicReference<>();
+        Thread events = null;
+        if (!plan.events.isEmpty()) {
+            events = new Thread(() -> runEvents(plan, t0, clientsDone, eventResults, eventError), "events");
+            events.setDaemon(true);
+        }
+        threads.forEach(Thread::start);
+        if (events != null) events.start();
+
+        long deadline = t0 + TimeUnit.SECONDS.toNanos(opt.timeoutS);
+        boolean timedOut = false;
+        Set<ClientRun> stopped = new HashSet<>();
+        while (true) {
+            boolean alive = false;
+            for (Thread th : threads) alive |= th.isAlive();
+            if (!alive) break;
+            long now = System.nanoTime();
+            for (ClientRun c : clients) {
+                if (c.w.stopMs() != null && !stopped.contains(c) && now >= t0 + c.w.stopMs() * 1_000_000L) {
+                    stopped.add(c);
+                    c.stopNow("stop_ms");
+                }
+            }
+            if (now > deadline) {
+                timedOut = true;
+                for (ClientRun c : clients) c.stopNow("timeout");
+                for (Thread th : threads) th.join(10_000);
+                break;
+            }
+            Thread.sleep(2);
+        }
+        clientsDone.set(true);
+        long runEnd = System.nanoTime();
+
+        // --- the brokers' quota MBeans of the budgets the run touched, read at once ---
+        ArrayNode bm = out.putArray("broker_metrics");
+        for (int b : ids) {
+            for (Cluster.MBeanReading m : cluster.quotaMBeans(b, n -> touched(n, clients, leaderBrokers.contains(b)))) {
+                ObjectNode o = bm.addObject();
+                o.put("broker", m.broker());
+                o.put("mbean", m.mbean());
+                ObjectNode attrs = o.putObject("attributes");
+                m.attributes().forEach((k, v) -> {
+                    if (v == null) attrs.putNull(k);
+                    else attrs.put(k, v);
+                });
+            }
+        }
+        if (events != null) {
+            events.join(30_000);
+            if (eventError.get() != null) errors.add("event: " + eventError.get());
+        }
+        eventResults.forEach(eventsJson::add);
+        for (ClientRun c : clients) {
+            lastUse.put("client-id:" + c.effectiveClientId, runEnd);
+            lastUse.put("user:" + c.principal, runEnd);
+        }
+
+        // --- the clients' figures ---
+        ArrayNode cj = mapper.createArrayNode();
+        double runDuration = 0;
+        double runEndMs = 0;
+        Double runThrottleMax = null;
+        Double runThrottleAvg = null;
+        long runBytes5 = 0;
+        long runFailed = 0;
+        long runOk = 0;
+        boolean allFinished = true;
+        for (ClientRun c : clients) {
+            ObjectNode o = clientJson(c, t0);
+            cj.add(o);
+            if (c.endNs > 0) {
+                runDuration = Math.max(runDuration, (c.endNs - c.startNs) / 1e6);
+                runEndMs = Math.max(runEndMs, (c.endNs - t0) / 1e6);
+            } else {
+                allFinished = false;
+            }
+            runThrottleMax = maxOf(runThrottleMax, c.throttleMax());
+            runThrottleAvg = maxOf(runThrottleAvg, c.throttleAvg());
+            runBytes5 += o.get("bytes_first_5s").asLong();
+            runFailed += c.recordsFailed();
+            runOk += c.recordsOk();
+            if (c.error != null) errors.add(c.name + ": " + c.error);
+            if (c.recordsFailed() > 0) {
+                String first = c instanceof ClientRun.Producer p ? p.firstFailure() : null;
+                errors.add(c.name + ": " + c.recordsFailed() + " records failed" + (first == null ? ""
+                    : " (first: " + first + ")"));
+            }
+            if (c.recordsOk() < c.w.records()) {
+                errors.add(c.name + ": " + c.recordsOk() + " of " + c.w.records() + " records "
+                    + (c.w.producer() ? "acknowledged" : "consumed")
+                    + (c.w.stopMs() != null && stopped.contains(c) ? " before its stop_ms" : ""));
+            }
+        }
+        if (timedOut) errors.add("timed out after " + opt.timeoutS + " s");
+        out.set("clients", cj);
+        ObjectNode run = out.putObject("run");
+        if (allFinished) run.put("duration_ms", Main.round(runDuration, 1));
+        else run.putNull("duration_ms");
+        if (allFinished) run.put("end_ms", Main.round(runEndMs, 1));
+        else run.putNull("end_ms");
+        putNullable(run, "throttle_max_ms", runThrottleMax);
+        putNullable(run, "throttle_avg_ms", runThrottleAvg);
+        run.put("bytes_first_5s", runBytes5);
+        run.put("records_ok", runOk);
+        run.put("records_failed", runFailed);
+    }
+
+    private void runEvents(ScenarioPlan plan, long t0, AtomicReference<Boolean> clientsDone,
+                           List<ObjectNode> results, AtomicReference<String> error) {
+        for (ScenarioPlan.Event e : plan.events) {
+            ObjectNode o = mapper.createObjectNode();
+            o.put("at_ms", e.atMs());
+            o.put("kind", "set_quota");
+            o.put("quota", e.quota().describe());
+            long due = t0 + e.atMs() * 1_000_000L;
+            while (System.nanoTime() < due && !clientsDone.get()) {
+                long left = due - System.nanoTime();
+                try {
+                    Thread.sleep(Math.max(1, Math.min(20, left / 1_000_000L)));
+                } catch (InterruptedException ie) {
+                    return;
+                }
+            }
+            if (clientsDone.get() && System.nanoTime() < due) {
+                o.putNull("applied_ms");
+                o.put("skipped", "every client had finished before at_ms");
+                synchronized (results) {
+                    results.add(o);
+                }
+                continue;
+            }
+            try {
+                long sent = System.nanoTime();
+                cluster.alterQuotas(List.of(e.quota()));
+                long acked = System.nanoTime();
+                cluster.waitApplied();
+                long applied = System.nanoTime();
+                o.put("sent_ms", Main.round((sent - t0) / 1e6, 1));
+                o.put("committed_ms", Main.round((acked - t0) / 1e6, 1));
+                o.put("applied_ms", Main.round((applied - t0) / 1e6, 1));
+            } catch (Throwable t) {
+                o.putNull("applied_ms");
+                o.put("error", t.toString());
+                error.compareAndSet(null, "events[" + e.index() + "] " + t);
+            }
+            synchronized (results) {
+                results.add(o);
+            }
+        }
+    }
+
+    /** An MBean of a budget the run used: its user / client-id keys are those of one of the run's clients. */
+    private static boolean touched(ObjectName n, List<ClientRun> clients, boolean leaderBroker) {
+        String user = key(n, "user");
+        String cid = key(n, "client-id");
+        if (user == null && cid == null) return leaderBroker && n.getKeyPropertyList().size() == 1;
+        for (ClientRun c : clients) {
+            boolean u = user == null || user.equals(c.principal);
+            boolean k = cid == null || cid.equals(c.effectiveClientId);
+            if (u && k) return true;
+        }
+        return false;
+    }
+
+    private static String key(ObjectName n, String k) {
+        String v = n.getKeyProperty(k);
+        if (v == null) return null;
+        if (v.startsWith("\"")) v = ObjectName.unquote(v);
+        return Sanitizer.desanitize(v);
+    }
+
+    private ObjectNode clientJson(ClientRun c, long t0) {
+        ObjectNode o = mapper.createObjectNode();
+        o.put("name", c.name);
+        o.put("kind", c.w.kind());
+        o.put("client_id", c.configuredClientId);
+        o.put("client_id_effective", c.effectiveClientId);
+        o.put("principal", "User:" + c.principal);
+        o.put("config", c.configSource);
+        boolean finished = c.endNs > 0;
+        o.put("start_ms", c.startNs > 0 ? Main.round((c.startNs - t0) / 1e6, 1) : null);
+        if (finished) {
+            o.put("end_ms", Main.round((c.endNs - t0) / 1e6, 1));
+            o.put("duration_ms", Main.round((c.endNs - c.startNs) / 1e6, 1));
+        } else {
+            o.putNull("end_ms");
+            o.putNull("duration_ms");
+        }
+        o.put("records_target", c.w.records());
+        o.put("records_ok", c.recordsOk());
+        o.put("records_failed", c.recordsFailed());
+        putNullable(o, "record_retry_total", c.retryTotal());
+        List<long[]> progress = c.progress();
+        long first5 = 0;
+        long total = 0;
+        for (long[] p : progress) {
+            if (p[0] < 5_000_000_000L) first5 = p[1];
+            total = p[1];
+        }
+        o.put("bytes_ok", total);
+        o.put("bytes_first_5s", first5);
+        putNullable(o, "throttle_avg_ms", c.throttleAvg());
+        putNullable(o, "throttle_max_ms", c.throttleMax());
+        double[] lat = c.latencies();
+        if (lat != null && lat.length > 0) {
+            o.put("latency_p50_ms", Main.round(lat[(int) (lat.length * 0.5)], 1));
+            o.put("latency_p99_ms", Main.round(lat[(int) (lat.length * 0.99)], 1));
+            o.put("latency_max_ms", Main.round(lat[lat.length - 1], 1));
+        } else {
+            o.putNull("latency_p50_ms");
+            o.putNull("latency_p99_ms");
+        }
+        Map<String, Double> metrics = c instanceof ClientRun.Producer p ? p.metricsAtEnd()
+            : ((ClientRun.Consumer) c).metricsAtEnd();
+        ObjectNode m = o.putObject("metrics");
+        metrics.forEach((k, v) -> putNullable(m, k, v));
+        ArrayNode pr = o.putArray("progress");
+        for (long[] p : thin(progress, opt.maxPoints)) {
+            ArrayNode pt = pr.addArray();
+            pt.add(Main.round(p[0] / 1e6, 1));
+            pt.add(p[1]);
+        }
+        if (c.error != null) o.put("error", c.error);
+        return o;
+    }
+
+    /**
+     * At most {@code max} points of a cumulative curve: the first point, then the last point of each of
+     * {@code max - 1} equal time slices (so every step's end is kept to within one slice).
+     */
+    static List<long[]> thin(List<long[]> points, int max) {
+        if (points.size() <= max) return points;
+        long first = points.get(0)[0];
+        long last = points.get(points.size() - 1)[0];
+        int slices = max - 1;
+        double width = Math.max(1, (double) (last - first) / slices);
+        List<long[]> out = new ArrayList<>();
+        out.add(points.get(0));
+        int current = -1;
+        long[] pending = null;
+        for (int i = 1; i < points.size(); i++) {
+            long[] p = points.get(i);
+            int s = (int) Math.min(slices - 1, (p[0] - first) / width);
+            if (s != current && pending != null) out.add(pending);
+            current = s;
+            pending = p;
+        }
+        if (pending != null) out.add(pending);
+        return out;
+    }
+
+    private void preload(String topic, ScenarioPlan.Topic t, long seed) throws Exception {
+        Properties props = new Properties();
+        props.putAll(cluster.env.clientProperties("PLAINTEXT_CONFIG", "plaintext.properties", "PLAINTEXT_BOOTSTRAP"));
+        props.setProperty("client.id", "harness-preload");
+        props.setProperty("acks", "all");
+        props.setProperty("batch.size", Integer.toString(t.preload().batchSize()));
+        byte[][] payloads = ClientRun.payloads(seed + 1, t.preload().recordSize());
+        AtomicLong failed = new AtomicLong();
+        AtomicReference<Exception> first = new AtomicReference<>();
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(props, new ByteArraySerializer(),
+            new ByteArraySerializer())) {
+            for (long i = 0; i < t.preload().records(); i++) {
+                int partition = (int) (i % t.partitions());
+                p.send(new ProducerRecord<>(topic, partition, null, null, payloads[(int) (i % payloads.length)]),
+                    (md, ex) -> {
+                        if (ex != null) {
+                            failed.incrementAndGet();
+                            first.compareAndSet(null, ex);
+                        }
+                    });
+            }
+            p.flush();
+            p.close(Duration.ofSeconds(10));
+        }
+        if (failed.get() > 0) {
+            throw new IllegalStateException("preload of " + topic + ": " + failed.get() + " records failed, first: "
+                + first.get());
+        }
+    }
+
+    private static boolean sameSetting(String wanted, String real) {
+        if (real == null) return false;
+        if (wanted.equals(real)) return true;
+        try {
+            return Double.parseDouble(wanted) == Double.parseDouble(real);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private static Double maxOf(Double a, Double b) {
+        if (a == null) return b;
+        if (b == null) return a;
+        return Math.max(a, b);
+    }
+
+    static void putNullable(ObjectNode o, String k, Double v) {
+        if (v == null || !Double.isFinite(v)) o.putNull(k);
+        else o.put(k, Main.round(v, 3));
+    }
+
+    private static String line(String runName, int repeat, ObjectNode r, String error, boolean measured) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(runName).append(" #").append(repeat).append(": ");
+        ObjectNode run = r.has("run") ? (ObjectNode) r.get("run") : null;
+        if (run != null) {
+            sb.append(fmt(run.get("duration_ms"), "%.0f ms"));
+            sb.append(", throttle max=").append(fmt(run.get("throttle_max_ms"), "%.0f ms"));
+            sb.append(" avg=").append(fmt(run.get("throttle_avg_ms"), "%.1f ms"));
+            sb.append(", first 5 s=").append(String.format(Locale.ROOT, "%.1f MB",
+                run.get("bytes_first_5s").asLong() / 1e6));
+            sb.append(", failed=").append(run.get("records_failed").asLong());
+            int n = r.get("clients").size();
+            if (n > 1) sb.append(", clients=").append(n);
+        } else {
+            sb.append(measured ? "no figures" : "not run");
+        }
+        sb.append(error == null ? " [ok]" : " [FAILED: " + error + "]");
+        return sb.toString();
+    }
+
+    private static String fmt(com.fasterxml.jackson.databind.JsonNode v, String f) {
+        if (v == null || v.isNull()) return "n/a";
+        return String.format(Locale.ROOT, f, v.asDouble());
+    }
+}
