@@ -1,11 +1,15 @@
 package kqp.harness;
 
+import org.apache.kafka.common.security.ssl.SslPrincipalMapper;
+
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -26,9 +30,14 @@ final class Connections {
     record Resolved(Properties props, String principal, String source) {}
 
     private final Env env;
+    private final SslPrincipalMapper mapper;
+    private final String rules;
 
-    Connections(Env env) {
+    /** {@code sslMappingRules}: the brokers' ssl.principal.mapping.rules (null = DEFAULT). */
+    Connections(Env env, String sslMappingRules) {
         this.env = env;
+        this.rules = sslMappingRules == null || sslMappingRules.isBlank() ? "DEFAULT" : sslMappingRules;
+        this.mapper = SslPrincipalMapper.fromRules(rules);
     }
 
     Resolved resolve(ScenarioPlan.Connection c, String path) throws Exception {
@@ -96,7 +105,16 @@ final class Connections {
                         if (!p.containsKey("bootstrap.servers")) {
                             p.setProperty("bootstrap.servers", env.require("SSL_BOOTSTRAP"));
                         }
-                        return new Resolved(p, subject.getName(), f.getFileName().toString());
+                        // The principal as the brokers derive it: the RFC 2253 DN through their mapping rules.
+                        String principal;
+                        try {
+                            principal = mapper.getName(subject.getName());
+                        } catch (java.io.IOException e) {
+                            throw new ScenarioPlan.Refused(path + ".identity", "the brokers' ssl.principal.mapping"
+                                + ".rules (" + rules + ") match no rule for " + subject.getName()
+                                + ": the broker closes the connection");
+                        }
+                        return new Resolved(p, principal, f.getFileName().toString());
                     }
                 }
                 throw new ScenarioPlan.Refused(path + ".identity", "no ssl-*.properties in "
@@ -108,11 +126,26 @@ final class Connections {
         }
     }
 
-    /** The first certificate of the keystore the properties name, or null. */
+    /** The first certificate of the keystore the properties name (JKS, PKCS12 or Kafka's PEM), or null. */
     private static X509Certificate keystoreCert(Properties p) {
         String loc = p.getProperty("ssl.keystore.location");
-        if (loc == null) return null;
         String type = p.getProperty("ssl.keystore.type", "JKS");
+        if ("PEM".equalsIgnoreCase(type)) {
+            try {
+                String pem = p.getProperty("ssl.keystore.certificate.chain");
+                if (pem == null && loc != null) pem = Files.readString(Path.of(loc));
+                if (pem == null) return null;
+                int b = pem.indexOf("-----BEGIN CERTIFICATE-----");
+                int e = pem.indexOf("-----END CERTIFICATE-----", b);
+                if (b < 0 || e < 0) return null;
+                String block = pem.substring(b, e + "-----END CERTIFICATE-----".length());
+                return (X509Certificate) CertificateFactory.getInstance("X.509")
+                    .generateCertificate(new java.io.ByteArrayInputStream(block.getBytes(StandardCharsets.US_ASCII)));
+            } catch (Exception ex) {
+                return null;
+            }
+        }
+        if (loc == null) return null;
         String pass = p.getProperty("ssl.keystore.password", "");
         try (InputStream in = Files.newInputStream(Path.of(loc))) {
             KeyStore ks = KeyStore.getInstance(type);

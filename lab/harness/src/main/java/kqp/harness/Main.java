@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * java -jar real-kafka-harness.jar --runs lab/runs.json --env ENV_FILE --out target/real-kafka/real.json
- *      [--only NAME,NAME] [--repeats-override N] [--timeout-s 120] [--cooldown-ms 12000]
+ *      [--only NAME,NAME] [--repeats-override N] [--timeout-s 120] [--cooldown-ms MS]
  *      [--max-points 300] [--no-warmup]
  * </pre>
  *
@@ -59,12 +59,14 @@ public final class Main {
         + " latest client end_ms (from t0); run.throttle_max_ms = the max of the clients' throttle_max_ms;"
         + " run.throttle_avg_ms = the max of the clients' throttle_avg_ms (the most throttled client's"
         + " average); run.bytes_first_5s, records_ok and records_failed = sums over the clients. Null when"
-        + " no client has the figure (a client metric with no sample, e.g. acks=0, reads NaN).";
+        + " no client has the figure (a client metric with no sample reads NaN, written null).";
     static final String CLIENT_METRICS = "throttle_avg_ms / throttle_max_ms are the clients' own windowed"
         + " metrics read before close(): producer-metrics produce-throttle-time-avg/-max (producer),"
         + " consumer-fetch-manager-metrics fetch-throttle-time-avg/-max (consumer), over the last"
         + " metrics.num.samples (2) x metrics.sample.window.ms (30000) - the whole run for runs under 30 s;"
-        + " every response is a sample, 0 ms included. records_failed = the larger of record-error-total and"
+        + " every response the client's NetworkClient receives is a sample, 0 ms included (Metadata and ApiVersions"
+        + " responses too, so an acks=0 producer, which gets no produce response, reads 0, not NaN)."
+        + " records_failed = the larger of record-error-total and"
         + " the failed callbacks; record_retry_total = record-retry-total. bytes are value bytes acknowledged"
         + " (producer) or value+key bytes returned by poll() (consumer). latency = callback time - time just"
         + " before send(), p50/p99 taken as perf-test does (sorted[(int)(n*p)]).";
@@ -76,7 +78,8 @@ public final class Main {
         Set<String> only;
         Integer repeatsOverride;
         int timeoutS = 120;
-        long cooldownMs = 12_000;
+        /** -1: (quota.window.num x quota.window.size.seconds + 1) s, from the brokers' configs. */
+        long cooldownMs = -1;
         int maxPoints = 300;
         boolean warmup = true;
     }
@@ -192,9 +195,6 @@ public final class Main {
         ObjectNode harness = root.putObject("harness");
         harness.put("args", String.join(" ", args));
         harness.put("timeout_s", opt.timeoutS);
-        harness.put("cooldown_ms", opt.cooldownMs);
-        harness.put("cooldown", "before a run, wait until cooldown_ms has passed since an earlier run's traffic"
-            + " on the same client-id or principal (its samples leave the brokers' quota windows, 11 x 1 s)");
         ObjectNode clusterJson = root.putObject("cluster");
         ArrayNode runsJson = mapper.createArrayNode();
         boolean allOk = true;
@@ -215,6 +215,20 @@ public final class Main {
                 bc.set(Integer.toString(id), mapper.valueToTree(c));
             }
             clusterJson.put("quota_propagation_signal", cluster.propagationSignal);
+            if (opt.cooldownMs < 0) {
+                long windows = 0;
+                for (Map<String, String> c : brokerConfigs.values()) {
+                    windows = Math.max(windows, Long.parseLong(c.get("quota.window.num"))
+                        * Long.parseLong(c.get("quota.window.size.seconds")));
+                }
+                opt.cooldownMs = (windows + 1) * 1000;
+            }
+            harness.put("cooldown_ms", opt.cooldownMs);
+            harness.put("cooldown", "before a run, wait until cooldown_ms (quota.window.num x"
+                + " quota.window.size.seconds + 1 s unless --cooldown-ms) has passed since an earlier run drew on"
+                + " the same budget (quota type Produce/Fetch/Request x the same client-id or principal) while a"
+                + " quota of that type naming that kind of entity (client-id or user) was set, so that its samples have left the brokers' quota windows and each"
+                + " run starts as the simulator does, with fresh sensors");
             if (!cluster.jmxProblems.isEmpty()) {
                 clusterJson.set("jmx_problems", mapper.valueToTree(cluster.jmxProblems));
                 System.err.println("harness: WARNING: " + cluster.jmxProblems);

@@ -45,7 +45,8 @@ final class RunExecutor {
         this.opt = opt;
         this.mapper = mapper;
         this.cluster = cluster;
-        this.connections = new Connections(cluster.env);
+        this.connections = new Connections(cluster.env,
+            brokerConfigs.get(cluster.env.brokerIds.get(0)).get("ssl.principal.mapping.rules"));
         this.brokerConfigs = brokerConfigs;
     }
 
@@ -90,6 +91,10 @@ final class RunExecutor {
         String error = errors.isEmpty() ? null : String.join("; ", errors);
         if (error == null) out.putNull("error");
         else out.put("error", error);
+        // Every repeat has the same keys, a run that never started included (empty clients, run null).
+        if (!out.has("clients")) out.set("clients", mapper.createArrayNode());
+        if (!out.has("run")) out.putNull("run");
+        if (!out.has("broker_metrics")) out.set("broker_metrics", mapper.createArrayNode());
         // Keep the spec's key order: clients, run, broker_metrics, events, error first.
         ObjectNode ordered = mapper.createObjectNode();
         for (String k : List.of("clients", "run", "broker_metrics", "events", "error")) {
@@ -177,11 +182,7 @@ final class RunExecutor {
         if (clients.isEmpty()) throw new ScenarioPlan.Refused("scenario.workloads", "no workload to run");
 
         // --- let an earlier run's traffic on the same budgets leave the brokers' quota windows ---
-        Set<String> keys = new HashSet<>();
-        for (ClientRun c : clients) {
-            keys.add("client-id:" + c.effectiveClientId);
-            keys.add("user:" + c.principal);
-        }
+        Set<String> keys = budgetKeys(clients, ALL_KINDS);
         long waitUntil = 0;
         for (String k : keys) {
             Long last = lastUse.get(k);
@@ -256,10 +257,7 @@ final class RunExecutor {
             if (eventError.get() != null) errors.add("event: " + eventError.get());
         }
         eventResults.forEach(eventsJson::add);
-        for (ClientRun c : clients) {
-            lastUse.put("client-id:" + c.effectiveClientId, runEnd);
-            lastUse.put("user:" + c.principal, runEnd);
-        }
+        for (String k : budgetKeys(clients, quotaKinds(plan))) lastUse.put(k, runEnd);
 
         // --- the clients' figures ---
         ArrayNode cj = mapper.createArrayNode();
@@ -309,6 +307,54 @@ final class RunExecutor {
         run.put("bytes_first_5s", runBytes5);
         run.put("records_ok", runOk);
         run.put("records_failed", runFailed);
+    }
+
+    /**
+     * The budgets (quota manager type x client-id or principal) the clients draw on, for the types and
+     * entity kinds given. A broker's quota manager records a client's traffic in its sensors only while some
+     * quota of its type is set (ClientQuotaManager.quotasEnabled); a sensor's tags carry the user only when
+     * a quota of that type names a user (or the default user), the client-id only when one names a
+     * client-id; and a sensor keeps its samples for quota.window.num x quota.window.size.seconds. So a run
+     * waits for an earlier one only where both drew on a budget that could be the same sensor. Client-id
+     * and principal are keyed separately, which errs on the side of waiting.
+     */
+    private static Set<String> budgetKeys(List<ClientRun> clients, Map<String, Set<String>> kinds) {
+        Set<String> keys = new HashSet<>();
+        for (ClientRun c : clients) {
+            for (String type : c.w.producer() ? List.of("Produce", "Request") : List.of("Fetch", "Request")) {
+                Set<String> k = kinds.get(type);
+                if (k == null) continue;
+                if (k.contains("client-id")) keys.add(type + "/client-id:" + c.effectiveClientId);
+                if (k.contains("user")) keys.add(type + "/user:" + c.principal);
+            }
+        }
+        return keys;
+    }
+
+    /** Every type and entity kind: the keys a new run checks against. */
+    private static final Map<String, Set<String>> ALL_KINDS = Map.of("Produce", Set.of("user", "client-id"),
+        "Fetch", Set.of("user", "client-id"), "Request", Set.of("user", "client-id"));
+
+    /**
+     * The quota manager types that had a quota at some time in the run (its quotas and its events), each with
+     * the entity kinds (user, client-id) its quotas named.
+     */
+    private static Map<String, Set<String>> quotaKinds(ScenarioPlan plan) {
+        Map<String, Set<String>> kinds = new HashMap<>();
+        List<ScenarioPlan.Quota> all = new ArrayList<>(plan.quotas);
+        for (ScenarioPlan.Event e : plan.events) all.add(e.quota());
+        for (ScenarioPlan.Quota q : all) {
+            String type = switch (q.key()) {
+                case "producer_byte_rate" -> "Produce";
+                case "consumer_byte_rate" -> "Fetch";
+                case "request_percentage" -> "Request";
+                default -> null;
+            };
+            if (type == null) continue;
+            Set<String> k = kinds.computeIfAbsent(type, t -> new HashSet<>());
+            for (String e : q.entity().keySet()) if (!e.equals("ip")) k.add(e);
+        }
+        return kinds;
     }
 
     private void runEvents(ScenarioPlan plan, long t0, AtomicReference<Boolean> clientsDone,
@@ -509,7 +555,7 @@ final class RunExecutor {
     private static String line(String runName, int repeat, ObjectNode r, String error, boolean measured) {
         StringBuilder sb = new StringBuilder();
         sb.append(runName).append(" #").append(repeat).append(": ");
-        ObjectNode run = r.has("run") ? (ObjectNode) r.get("run") : null;
+        ObjectNode run = r.get("run") instanceof ObjectNode o ? o : null;
         if (run != null) {
             sb.append(fmt(run.get("duration_ms"), "%.0f ms"));
             sb.append(", throttle max=").append(fmt(run.get("throttle_max_ms"), "%.0f ms"));

@@ -109,8 +109,7 @@ final class ScenarioPlan {
             if (brokerCount < 1) throw new Refused("scenario.brokers.count", "must be at least 1");
             JsonNode settings = brokers.path("settings");
             if (settings.isObject()) {
-                for (Iterator<Map.Entry<String, JsonNode>> it = settings.fields(); it.hasNext(); ) {
-                    var e = it.next();
+                for (Map.Entry<String, JsonNode> e : settings.properties()) {
                     brokerSettings.put(e.getKey(), scalar(e.getValue(), "scenario.brokers.settings." + e.getKey()));
                 }
             }
@@ -218,8 +217,7 @@ final class ScenarioPlan {
             Map<String, String> config = new LinkedHashMap<>();
             JsonNode cfg = b.path("config");
             if (cfg.isObject()) {
-                for (Iterator<Map.Entry<String, JsonNode>> it = cfg.fields(); it.hasNext(); ) {
-                    var e = it.next();
+                for (Map.Entry<String, JsonNode> e : cfg.properties()) {
                     config.put(e.getKey(), scalar(e.getValue(), path + ".config." + e.getKey()));
                 }
             }
@@ -254,8 +252,7 @@ final class ScenarioPlan {
         JsonNode ent = q.path("entity");
         if (!ent.isObject() || ent.size() == 0) throw new Refused(path + ".entity", "required");
         Map<String, String> entity = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = ent.fields(); it.hasNext(); ) {
-            var e = it.next();
+        for (Map.Entry<String, JsonNode> e : ent.properties()) {
             if (!Set.of("user", "client-id", "ip").contains(e.getKey())) {
                 throw new Refused(path + ".entity." + e.getKey(), "entity types are user, client-id and ip");
             }
