@@ -1,11 +1,16 @@
 //! Conformance: replays every case of the Kafka vectors (produced by running
 //! Kafka's own classes) through the engine and compares every output field.
 //!
-//! Reads `tests/fixtures/kafka-vectors/*.json` and, when the environment
-//! variable `KAFKA_VECTORS_EXTRA` names a directory, every `*.json` file in it
-//! (same schema, any family). Prints one line per family:
-//! `family: N cases, M checks, all match`, or a diff naming the case id, the
-//! step and the field. Exits non-zero on any mismatch or unreadable file.
+//! Reads every `*.json` file of each vector set in [`VECTOR_SETS`]:
+//! `tests/fixtures/kafka-vectors/` (the handed-over set) and
+//! `tests/fixtures/kafka-vectors-4.3.1/` (the same inputs replayed through the
+//! Apache Kafka 4.3.1 jars by `lab/vectors/generate.sh`), plus, when the
+//! environment variable `KAFKA_VECTORS_EXTRA` names a directory, every
+//! `*.json` file in it (same schema, any family). Every set is read by the same
+//! family loaders. Prints one line per set and family:
+//! `family [set]: N cases, M checks, all match`, or a diff naming the case id,
+//! the step and the field. Exits non-zero on any mismatch, unreadable file or
+//! missing set.
 
 mod common;
 mod precedence;
@@ -31,22 +36,44 @@ struct FamilyTally {
     diffs: Vec<String>,
 }
 
-fn vector_files() -> Result<Vec<PathBuf>, String> {
-    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/kafka-vectors")];
+/// The vector sets every run reads: (label, directory under the repository root).
+const VECTOR_SETS: [(&str, &str); 2] = [
+    ("kafka-vectors", "tests/fixtures/kafka-vectors"),
+    ("kafka-vectors-4.3.1", "tests/fixtures/kafka-vectors-4.3.1"),
+];
+
+/// The families every built-in set must hold (a set missing one fails the run).
+const FAMILIES: [&str; 5] = ["precedence", "principal", "rate", "token_bucket", "validation"];
+
+/// Every `*.json` file of every set, sorted within a set, with its set's label.
+fn vector_files() -> Result<Vec<(String, PathBuf)>, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut dirs: Vec<(String, PathBuf)> = VECTOR_SETS
+        .iter()
+        .map(|(label, dir)| ((*label).to_owned(), root.join(dir)))
+        .collect();
     if let Some(extra) = std::env::var_os("KAFKA_VECTORS_EXTRA") {
         if !extra.is_empty() {
-            dirs.push(PathBuf::from(extra));
+            let extra = PathBuf::from(extra);
+            let label = extra
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "extra".to_owned());
+            dirs.push((format!("extra {label}"), extra));
         }
     }
     let mut files = Vec::new();
-    for dir in dirs {
+    for (label, dir) in dirs {
         let entries = std::fs::read_dir(&dir).map_err(|e| format!("cannot read vector directory {}: {e}", dir.display()))?;
         let mut here: Vec<PathBuf> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "json"))
             .collect();
+        if here.is_empty() {
+            return Err(format!("vector directory {} has no *.json files", dir.display()));
+        }
         here.sort();
-        files.extend(here);
+        files.extend(here.into_iter().map(|p| (label.clone(), p)));
     }
     Ok(files)
 }
@@ -76,9 +103,10 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let mut tallies: BTreeMap<String, FamilyTally> = BTreeMap::new();
+    // Keyed by (set label, family): each set's results are reported on their own.
+    let mut tallies: BTreeMap<(String, String), FamilyTally> = BTreeMap::new();
     let mut failed = false;
-    for file in &files {
+    for (set, file) in &files {
         let text = match std::fs::read_to_string(file) {
             Ok(t) => t,
             Err(e) => {
@@ -105,7 +133,7 @@ fn main() {
             failed = true;
             continue;
         };
-        let tally = tallies.entry(family.to_owned()).or_default();
+        let tally = tallies.entry((set.clone(), family.to_owned())).or_default();
         tally.files.push(file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
         if let Some(n) = doc.get("case_count").and_then(Value::as_u64) {
             if n as usize != cases.len() {
@@ -127,14 +155,22 @@ fn main() {
         eprintln!("conformance: no vector files found");
         failed = true;
     }
-    for (family, t) in &tallies {
+    for (set, _) in VECTOR_SETS {
+        for family in FAMILIES {
+            if !tallies.contains_key(&(set.to_owned(), family.to_owned())) {
+                eprintln!("conformance: vector set {set} has no {family} file");
+                failed = true;
+            }
+        }
+    }
+    for ((set, family), t) in &tallies {
         if t.diffs.is_empty() {
-            println!("{family}: {} cases, {} checks, all match ({})", t.cases, t.checks, t.files.join(", "));
+            println!("{family} [{set}]: {} cases, {} checks, all match ({})", t.cases, t.checks, t.files.join(", "));
         } else {
             failed = true;
-            println!("{family}: {} cases, {} checks, {} MISMATCHES ({})", t.cases, t.checks, t.diffs.len(), t.files.join(", "));
+            println!("{family} [{set}]: {} cases, {} checks, {} MISMATCHES ({})", t.cases, t.checks, t.diffs.len(), t.files.join(", "));
             for d in t.diffs.iter().take(MAX_PRINTED_DIFFS) {
-                println!("  {family} {d}");
+                println!("  {family} [{set}] {d}");
             }
             if t.diffs.len() > MAX_PRINTED_DIFFS {
                 println!("  ... and {} more", t.diffs.len() - MAX_PRINTED_DIFFS);
