@@ -1,5 +1,5 @@
 # The two commands of the README. Everything else lives in scripts/.
-.PHONY: serve test build bench fuzz
+.PHONY: serve test build bench fuzz lab
 
 ## make serve: install what is missing, build the playground, serve it on http://127.0.0.1:8080
 serve:
@@ -10,6 +10,11 @@ serve:
 test:
 	@scripts/setup.sh test
 	@scripts/test.sh
+
+## make lab: the real-Kafka stage alone: vectors from the 4.3.1 jars, a real 3-broker cluster, the lab's runs, real | simulated | article
+lab:
+	@scripts/setup.sh lab
+	@scripts/lab.sh
 
 ## make build: the release build of the playground into dist/
 build:

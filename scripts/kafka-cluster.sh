@@ -51,7 +51,7 @@ readonly jcmd
 readonly host=127.0.0.1
 readonly controller_id=0
 readonly broker_ids=(1 2 3)
-readonly users=(tenant-a tenant-b alice bob admin)
+readonly users=(tenant-a tenant-b tenant-c alice bob admin)
 # Where things live under $dir.
 readonly marker="$dir/.kafka-test-cluster"
 readonly cp_file="$dir/classpath.txt"
@@ -216,24 +216,46 @@ keyUsage = critical, keyCertSign, cRLSign
 subjectKeyIdentifier = hash
 [server]
 basicConstraints = critical, CA:FALSE
-keyUsage = critical, digitalSignature, keyEncipherment
+keyUsage = critical, digitalSignature
 extendedKeyUsage = serverAuth, clientAuth
 subjectAltName = IP:127.0.0.1, DNS:localhost
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid
 [client]
 basicConstraints = critical, CA:FALSE
-keyUsage = critical, digitalSignature, keyEncipherment
+keyUsage = critical, digitalSignature
 extendedKeyUsage = clientAuth
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid
 EOF
   (
     cd "$tls_dir"
-    # The CA.
-    quietly openssl req -x509 -config openssl.cnf -extensions ca -newkey rsa:2048 -nodes \
+    # keytool is a JVM: C1 and the serial GC start it sooner.
+    local kt=(keytool -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC)
+    # One certificate's subject is typed the way a person types it, which only
+    # Java's parser (keytool -dname) takes as it is: its key and request are
+    # made in the background while openssl makes the rest.
+    (
+      quietly "${kt[@]}" -genkeypair -alias bob-client -keyalg EC -groupname secp256r1 -validity 30 \
+        -dname "$typed_subject" -keystore bob-client.gen.p12 -storetype PKCS12 \
+        -storepass "$ks" -keypass "$ks"
+      quietly "${kt[@]}" -certreq -alias bob-client -keystore bob-client.gen.p12 -storetype PKCS12 \
+        -storepass "$ks" -file bob-client.csr
+      quietly openssl pkcs12 -in bob-client.gen.p12 -passin "pass:$ks" -nocerts -nodes -out bob-client.bag.pem
+      quietly openssl pkey -in bob-client.bag.pem -out bob-client.key.pem
+      rm -f bob-client.gen.p12 bob-client.bag.pem
+    ) &
+    local typed_job=$!
+    # The CA. EC P-256 keys throughout: no RSA prime search on 2 cores.
+    local ec=(-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes)
+    quietly openssl req -x509 -config openssl.cnf -extensions ca "${ec[@]}" \
       -keyout ca.key -out ca.pem -days 30 -subj "/O=Kafka Quota Playground/CN=test cluster CA"
-    # Keys and requests: the brokers' and two client certificates by openssl ...
+    # A trust store Java reads as a trusted-certificate entry (openssl 3.0
+    # cannot write that attribute; keytool can).
+    quietly "${kt[@]}" -importcert -noprompt -alias test-cluster-ca -file ca.pem -keystore truststore.p12 \
+      -storetype PKCS12 -storepass "$ks" &
+    local trust_job=$!
+    # The brokers' certificate (one for all three) and two client certificates.
     local name subj
     for name in broker app-1 admin; do
       case "$name" in
@@ -241,19 +263,10 @@ EOF
         app-1) subj="$app_subject" ;;
         admin) subj="$admin_subject" ;;
       esac
-      quietly openssl req -new -config openssl.cnf -newkey rsa:2048 -nodes -keyout "$name.key.pem" \
+      quietly openssl req -new -config openssl.cnf "${ec[@]}" -keyout "$name.key.pem" \
         -out "$name.csr" -subj "$subj"
     done
-    # ... and one whose subject is typed the way a person types it, which only
-    # Java's parser (keytool -dname) takes as it is.
-    quietly keytool -genkeypair -alias bob-client -keyalg RSA -keysize 2048 -validity 30 \
-      -dname "$typed_subject" -keystore bob-client.gen.p12 -storetype PKCS12 \
-      -storepass "$ks" -keypass "$ks"
-    quietly keytool -certreq -alias bob-client -keystore bob-client.gen.p12 -storetype PKCS12 \
-      -storepass "$ks" -file bob-client.csr
-    quietly openssl pkcs12 -in bob-client.gen.p12 -passin "pass:$ks" -nocerts -nodes -out bob-client.bag.pem
-    quietly openssl pkey -in bob-client.bag.pem -out bob-client.key.pem
-    rm -f bob-client.gen.p12 bob-client.bag.pem
+    wait "$typed_job" || exit 1
     local ext serial=1000
     for name in broker app-1 admin bob-client; do
       ext=client
@@ -268,10 +281,7 @@ EOF
       quietly openssl pkcs12 -export -in "$name.crt.pem" -inkey "$name.key.pem" -certfile ca.pem \
         -name "$name" -passout "pass:$ks" -out "$name.p12"
     done
-    # A trust store Java reads as a trusted-certificate entry (openssl 3.0
-    # cannot write that attribute; keytool can).
-    quietly keytool -importcert -noprompt -alias test-cluster-ca -file ca.pem -keystore truststore.p12 \
-      -storetype PKCS12 -storepass "$ks"
+    wait "$trust_job" || exit 1
     chmod 600 ./*.key.pem ./*.keystore.pem ./*.p12 ca.key
   )
 }
@@ -484,7 +494,7 @@ check_ports_free() {
   ((${#busy[@]} == 0)) || die "ports in use on $host: ${busy[*]} (another cluster? set KAFKA_CLUSTER_PORT_BASE)"
 }
 
-format_storage() {
+new_cluster_id() {
   local cluster_id
   # A Kafka Uuid (base64url of 16 random bytes, not starting with '-'), as
   # `kafka-storage.sh random-uuid` prints one, without a JVM.
@@ -493,29 +503,28 @@ format_storage() {
     [[ "$cluster_id" != -* ]] && break
   done
   echo "$cluster_id" >"$dir/cluster-id"
-  # The SCRAM-SHA-512 users go into the controller's bootstrap metadata
-  # (KIP-900); the passwords stay in a java @argfile, off the command line.
-  local args="$secrets_dir/format-controller.args" u
+}
+
+format_node() { # format_node ID: kafka-storage.sh format for one node
+  local id=$1 name args log
+  name="$(node_name "$id")"
+  args="$secrets_dir/format-$name.args"
+  log="$log_dir/format-$name.log"
   {
-    echo "kafka.tools.StorageTool format --cluster-id $cluster_id"
-    echo "--config \"$conf_dir/controller-$controller_id.properties\""
-    for u in "${users[@]}"; do echo "--add-scram SCRAM-SHA-512=[name=$u,password=$(secret "$u")]"; done
+    echo "kafka.tools.StorageTool format --cluster-id $(cat "$dir/cluster-id")"
+    echo "--config \"$conf_dir/$name.properties\""
+    # The SCRAM-SHA-512 users go into the controller's bootstrap metadata
+    # (KIP-900); their passwords stay in this java @argfile, off the command line.
+    if [[ "$id" == "$controller_id" ]]; then
+      local u
+      for u in "${users[@]}"; do echo "--add-scram SCRAM-SHA-512=[name=$u,password=$(secret "$u")]"; done
+    fi
   } >"$args"
   chmod 600 "$args"
-  local pids=() id
-  mkdir -p "$log_dir"
-  run_tool "@$args" >"$log_dir/format-controller-$controller_id.log" 2>&1 &
-  pids+=($!)
-  for id in "${broker_ids[@]}"; do
-    run_tool kafka.tools.StorageTool format --cluster-id "$cluster_id" \
-      --config "$conf_dir/broker-$id.properties" >"$log_dir/format-broker-$id.log" 2>&1 &
-    pids+=($!)
-  done
-  local failed=0 p
-  for p in "${pids[@]}"; do wait "$p" || failed=1; done
-  if ((failed)); then
-    tail -n 20 "$log_dir"/format-*.log >&2 || true
-    die "formatting the storage failed (logs in $log_dir)"
+  if ! run_tool "@$args" >"$log" 2>&1; then
+    echo "kafka-cluster: formatting $name failed:" >&2
+    tail -n 20 "$log" >&2
+    return 1
   fi
 }
 
@@ -604,17 +613,28 @@ start_cluster() {
   ensure_classpath
   write_cp_args
   make_secrets
-  make_tls
   write_configs
   write_client_configs
+  # The storage is formatted, and the controller started, while openssl and
+  # keytool make the keys: neither reads them.
+  new_cluster_id
+  mkdir -p "$log_dir"
+  local id jobs=()
+  (format_node "$controller_id" && launch "$controller_id" 256m) &
+  jobs+=($!)
+  for id in "${broker_ids[@]}"; do
+    format_node "$id" &
+    jobs+=($!)
+  done
+  make_tls
   write_env
   local t_prep
   t_prep="$(since "$t0")"
-  format_storage
+  local j failed=0
+  for j in "${jobs[@]}"; do wait "$j" || failed=1; done
+  ((failed == 0)) || die "formatting the storage or starting the controller failed (logs in $log_dir)"
   local t_format
   t_format="$(since "$t0")"
-  launch "$controller_id" 256m
-  local id
   for id in "${broker_ids[@]}"; do launch "$id" 512m; done
   # Ready: each broker logs KafkaBroker.STARTED_MESSAGE ("Kafka Server
   # started") once it is unfenced and every listener's acceptor is up
@@ -655,7 +675,7 @@ start_cluster() {
     exit 1
   fi
   trap - EXIT
-  say "started in $(since "$t0")s (keys, certificates and configs ${t_prep}s, storage formatted at ${t_format}s): controller $controller_id, brokers ${broker_ids[*]}; logs in $log_dir"
+  say "started in $(since "$t0")s (keys and certificates made at ${t_prep}s, storage formatted and controller launched at ${t_format}s): controller $controller_id, brokers ${broker_ids[*]}; logs in $log_dir"
 }
 
 stop_cluster() {

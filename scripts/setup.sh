@@ -2,7 +2,11 @@
 # Installs whatever is missing for the playground, and nothing else.
 #
 #   scripts/setup.sh build   Rust wasm target, Trunk, wasm-bindgen CLI, npm packages (wasm-opt)
-#   scripts/setup.sh test    the above, plus Debian's Chromium and ChromeDriver
+#   scripts/setup.sh test    the above, plus Debian's Chromium and ChromeDriver, plus
+#                            what `lab` installs
+#   scripts/setup.sh lab     the above but Chromium: JDK 17 and Maven (Debian's, when
+#                            missing) and the Kafka 4.3.1 jars and Maven plugins the
+#                            real-Kafka stage needs (into ~/.m2, from Maven Central)
 #
 # Idempotent and quiet when everything is present; each install says what it
 # installs and why. Versions are pinned here, in Trunk.toml and in Cargo.lock.
@@ -66,4 +70,23 @@ if [ "$mode" = test ]; then
     $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
     DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium chromium-driver >&2
   fi
+fi
+
+# --- Java 17 and Maven, and the Kafka 4.3.1 jars (the real-Kafka stage) ---
+if [ "$mode" = test ] || [ "$mode" = lab ]; then
+  java_major=$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n 1)
+  if ! command -v mvn >/dev/null 2>&1 || [ -z "$java_major" ] || [ "$java_major" -lt 17 ]; then
+    say "installing Debian's openjdk-17-jdk-headless and maven for the real-Kafka stage"
+    if [ "$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi
+    $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq openjdk-17-jdk-headless maven >&2
+  fi
+  # Each Maven project resolves offline once ~/.m2 has its artifacts; the
+  # first time, from Maven Central (about 150 MB, a few minutes).
+  for pom in lab/cluster/pom.xml lab/vectors/pom.xml lab/harness/pom.xml; do
+    if ! mvn -o -q -B -f "$pom" dependency:go-offline >/dev/null 2>&1; then
+      say "fetching the Maven artifacts of $pom (Kafka 4.3.1 and plugins, from Maven Central)"
+      mvn -q -B -f "$pom" dependency:go-offline >&2
+    fi
+  done
 fi

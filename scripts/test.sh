@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every test in the project: clippy, Rust (unit, property, conformance, integration,
 # doc tests) natively, the playground's release build, and the browser tests
-# in headless Chromium. Run through `make test`, which installs tools first.
+# in headless Chromium, and the real-Kafka stage (scripts/lab.sh: a 3-broker
+# Kafka 4.3.1 cluster, the lab with real clients beside the simulator). Run
+# through `make test`, which installs tools first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
@@ -23,3 +25,6 @@ trunk build --release --offline 2>&1 | grep -vE '^\s*$' | tail -n 5
 
 step "Browser tests (Playwright + Debian Chromium against dist/)"
 node --test --test-concurrency=1 tests/e2e/
+
+step "Real Kafka 4.3.1 (scripts/lab.sh): vectors from the jars, a 3-broker cluster, the lab's runs, real | simulated | article"
+scripts/lab.sh

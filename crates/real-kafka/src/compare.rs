@@ -1,0 +1,566 @@
+//! The comparison: each run of `lab/runs.json` measured on the real
+//! cluster (`target/real-kafka/real.json`, written by `lab/harness`),
+//! simulated by `quota_engine::sim::simulate` on the same scenario file,
+//! and quoted from the lab article, figure by figure.
+//!
+//! A run's figures (the harness's aggregation, `Main.AGGREGATION` in
+//! `lab/harness`, which the simulated side follows):
+//! - `duration_ms`: the longest client duration (ms); null when a client
+//!   did not finish.
+//! - `throttle_max_ms`: the largest client `produce-throttle-time-max` /
+//!   `fetch-throttle-time-max` (ms).
+//! - `throttle_avg_ms`: the largest client `...-throttle-time-avg` (ms), the
+//!   most throttled client's average.
+//! - `bytes_first_5s`: record bytes acknowledged (producers) or consumed
+//!   (consumers) in the first 5,000 ms of the run, summed over the clients.
+//! - `records_failed`: records whose callback got an exception, summed.
+//!
+//! A real run repeated `n` times reports each figure's median and its
+//! min–max spread. Tolerances (issue 25): a throttled run's duration and
+//! every non-zero max throttle within 5 % of the real median, the first-5 s
+//! bytes within 10 %, failed records equal. Unthrottled durations (a few
+//! hundred ms of connection set-up and JIT warm-up) and throttle averages
+//! are shown but not held to a tolerance.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::{Context, Result};
+use quota_engine::sim::{simulate, Environment, Scenario, ScenarioEvent, Timeline};
+use serde::{Deserialize, Serialize};
+
+/// Throttled durations and max throttle: within this fraction of real.
+pub const TIME_TOLERANCE: f64 = 0.05;
+/// Bytes acknowledged in the first 5 s: within this fraction of real.
+pub const BYTES_TOLERANCE: f64 = 0.10;
+/// The instant `bytes_first_5s` is read at (ms from the run's start).
+pub const FIRST_WINDOW_MS: f64 = 5_000.0;
+
+/// `lab/runs.json`: the runs, their scenario files, the article's figures.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RunsFile {
+    /// The Kafka version the runs are for (`4.3.1`).
+    pub kafka_version: String,
+    /// The runs, in order.
+    pub runs: Vec<RunSpec>,
+}
+
+/// One run of `lab/runs.json`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RunSpec {
+    /// The run's name (unique).
+    pub name: String,
+    /// The scenario file, relative to the repository root.
+    pub scenario: String,
+    /// How many times the harness performs it.
+    #[serde(default = "one")]
+    pub repeats: u32,
+    /// The lab article's figures for this run, when it has some.
+    #[serde(default)]
+    pub article: Option<Figures>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// A run's five figures; any may be unknown (null).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    /// The longest client duration, ms.
+    #[serde(default)]
+    pub duration_ms: Option<f64>,
+    /// The largest client throttle-time-max, ms.
+    #[serde(default)]
+    pub throttle_max_ms: Option<f64>,
+    /// The largest client throttle-time-avg, ms.
+    #[serde(default)]
+    pub throttle_avg_ms: Option<f64>,
+    /// Record bytes done in the first 5 s, bytes.
+    #[serde(default)]
+    pub bytes_first_5s: Option<f64>,
+    /// Records failed, a count.
+    #[serde(default)]
+    pub records_failed: Option<f64>,
+}
+
+/// `target/real-kafka/real.json`, the parts read here.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RealFile {
+    /// The version the harness ran against.
+    #[serde(default)]
+    pub kafka_version: String,
+    /// The clients' version (`AppInfoParser.getVersion()`).
+    #[serde(default)]
+    pub kafka_clients_version: Option<String>,
+    /// The runs measured.
+    #[serde(default)]
+    pub runs: Vec<RealRun>,
+}
+
+/// One run as measured: its repeats.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RealRun {
+    /// The run's name, as in `lab/runs.json`.
+    pub name: String,
+    /// Each repeat's measurement.
+    #[serde(default)]
+    pub repeats: Vec<RealRepeat>,
+}
+
+/// One repeat of a run.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RealRepeat {
+    /// The run-level figures (null when the repeat failed before them).
+    #[serde(default)]
+    pub run: Option<Figures>,
+    /// What went wrong, if anything.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// The brokers' quota MBeans at the run's end, as the harness wrote them.
+    #[serde(default)]
+    pub broker_metrics: serde_json::Value,
+}
+
+/// The real side of a run: medians, spreads, and the brokers' metrics.
+#[derive(Debug, Clone, Serialize)]
+pub struct RealFigures {
+    /// Each figure's median over the repeats.
+    #[serde(flatten)]
+    pub median: Figures,
+    /// How many repeats measured the run.
+    pub repeats: usize,
+    /// `[min, max]` per figure over the repeats (only with 2 or more).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub spread: BTreeMap<&'static str, [f64; 2]>,
+    /// The brokers' quota metrics for the run's budgets at its end (the
+    /// first repeat's): byte-rate / request-time and throttle-time.
+    pub broker_metrics: serde_json::Value,
+}
+
+/// `target/real-kafka/lab.json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// `4.3.1`.
+    pub kafka_version: String,
+    /// What the real clients reported as their version.
+    pub kafka_clients_version: Option<String>,
+    /// The tolerances applied, in words.
+    pub tolerances: String,
+    /// The environment every simulation ran with, and where it came from.
+    pub environment_source: String,
+    /// One entry per run of `lab/runs.json`.
+    pub runs: Vec<RunReport>,
+}
+
+/// One run, real | simulated | article.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunReport {
+    /// The run's name.
+    pub name: String,
+    /// The scenario file.
+    pub scenario: String,
+    /// The quota keys the run sets (quotas and events), sorted.
+    pub quota_keys: Vec<String>,
+    /// The real cluster's figures; null when the run was not measured.
+    pub real: Option<RealFigures>,
+    /// The simulator's figures; null when the scenario did not simulate.
+    pub simulated: Option<Figures>,
+    /// The lab article's figures, when it has the run.
+    pub article: Option<Figures>,
+    /// Every held figure within its tolerance.
+    pub within_tolerance: bool,
+    /// The held figures outside tolerance, each with both values.
+    pub outside: Vec<String>,
+    /// Why the run differs (from `lab/explanations.json`), or null.
+    pub explanation: Option<String>,
+    /// A real repeat's failure, or a run missing from the real file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub real_error: Option<String>,
+    /// The scenario's problem when it could not be simulated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub simulation_error: Option<String>,
+}
+
+/// Reads one scenario file (envelope or bare), as the CLI does.
+fn scenario_of(text: &str, path: &str) -> Result<Scenario> {
+    let file = quota_formats::scenario::from_json(text)
+        .map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+    Ok(file.scenario)
+}
+
+/// The quota keys a scenario sets, in its quotas and its events.
+pub fn quota_keys(s: &Scenario) -> Vec<String> {
+    let mut keys: BTreeSet<String> = s.quotas.iter().map(|q| q.key.to_string()).collect();
+    for e in &s.events {
+        if let ScenarioEvent::SetQuota { key, .. } = e {
+            keys.insert(key.to_string());
+        }
+    }
+    keys.into_iter().collect()
+}
+
+/// A finite figure, else `None` (Kafka's NaN "no sample").
+fn finite(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
+}
+
+/// The run-level figures of a simulated timeline, aggregated as the
+/// harness aggregates the real clients.
+pub fn simulated_figures(t: &Timeline) -> Figures {
+    let mut f = Figures {
+        duration_ms: Some(0.0),
+        bytes_first_5s: Some(0.0),
+        records_failed: Some(0.0),
+        ..Figures::default()
+    };
+    let max = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        (x, None) => x,
+        (None, y) => y,
+    };
+    for c in &t.clients {
+        f.duration_ms = match (f.duration_ms, c.duration_ms) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            _ => None,
+        };
+        f.throttle_max_ms = max(f.throttle_max_ms, finite(c.metrics.throttle_time_max));
+        f.throttle_avg_ms = max(f.throttle_avg_ms, finite(c.metrics.throttle_time_avg));
+        let per_record = if c.metrics.records_done > 0 {
+            c.metrics.bytes_done as f64 / c.metrics.records_done as f64
+        } else {
+            0.0
+        };
+        let done = c.at(FIRST_WINDOW_MS - 1e-6).records as f64;
+        f.bytes_first_5s = f.bytes_first_5s.map(|b| b + (done * per_record).round());
+        f.records_failed = f.records_failed.map(|n| n + c.outcome.failed_records() as f64);
+    }
+    f.duration_ms = f.duration_ms.map(|d| (d * 10.0).round() / 10.0);
+    f.throttle_avg_ms = f.throttle_avg_ms.map(|d| (d * 10.0).round() / 10.0);
+    f
+}
+
+/// The median of `v` (the mean of the middle two for an even count).
+fn median(v: &mut [f64]) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    Some(if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 })
+}
+
+/// The medians and spreads of the repeats' figures.
+pub fn real_figures(repeats: &[RealRepeat]) -> RealFigures {
+    let runs: Vec<Figures> = repeats.iter().filter_map(|r| r.run).collect();
+    let mut spread = BTreeMap::new();
+    let mut pick = |name: &'static str, get: fn(&Figures) -> Option<f64>| {
+        let mut v: Vec<f64> = runs.iter().filter_map(get).collect();
+        if v.len() >= 2 {
+            let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            spread.insert(name, [lo, hi]);
+        }
+        median(&mut v)
+    };
+    let median = Figures {
+        duration_ms: pick("duration_ms", |f| f.duration_ms),
+        throttle_max_ms: pick("throttle_max_ms", |f| f.throttle_max_ms),
+        throttle_avg_ms: pick("throttle_avg_ms", |f| f.throttle_avg_ms),
+        bytes_first_5s: pick("bytes_first_5s", |f| f.bytes_first_5s),
+        records_failed: pick("records_failed", |f| f.records_failed),
+    };
+    RealFigures {
+        median,
+        repeats: runs.len(),
+        spread,
+        broker_metrics: repeats.first().map(|r| r.broker_metrics.clone()).unwrap_or_default(),
+    }
+}
+
+/// `|sim - real| <= tol * |real|` (equality when real is 0).
+fn close(real: f64, sim: f64, tol: f64) -> bool {
+    (sim - real).abs() <= tol * real.abs() + 1e-9
+}
+
+/// The held figures outside their tolerance, each as
+/// `figure: real R, simulated S (D %)`.
+pub fn outside(real: &Figures, sim: &Figures) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut check = |name: &str, r: Option<f64>, s: Option<f64>, tol: f64| match (r, s) {
+        (Some(r), Some(s)) if close(r, s, tol) => {}
+        (Some(r), Some(s)) => {
+            let pct = if r == 0.0 { String::new() } else { format!(" ({:+.1} %)", 100.0 * (s - r) / r) };
+            out.push(format!("{name}: real {r}, simulated {s}{pct}"));
+        }
+        (None, None) => {}
+        (r, s) => out.push(format!(
+            "{name}: real {}, simulated {}",
+            r.map_or("none".into(), |v| v.to_string()),
+            s.map_or("none".into(), |v| v.to_string())
+        )),
+    };
+    let throttled = real.throttle_max_ms.unwrap_or(0.0) > 0.0 || sim.throttle_max_ms.unwrap_or(0.0) > 0.0;
+    if throttled {
+        check("duration_ms", real.duration_ms, sim.duration_ms, TIME_TOLERANCE);
+        check("throttle_max_ms", real.throttle_max_ms, sim.throttle_max_ms, TIME_TOLERANCE);
+    }
+    check("bytes_first_5s", real.bytes_first_5s, sim.bytes_first_5s, BYTES_TOLERANCE);
+    check("records_failed", real.records_failed, sim.records_failed, 0.0);
+    out
+}
+
+/// Compares every run: simulates its scenario (file text from `read`,
+/// with `environment` in place of the scenario's when given), takes the
+/// real medians, applies the tolerances and attaches explanations.
+///
+/// # Errors
+///
+/// A scenario file that cannot be read. A scenario that does not simulate
+/// is reported in its run (`simulation_error`), not as an error.
+pub fn compare(
+    runs: &RunsFile,
+    real: &RealFile,
+    explanations: &BTreeMap<String, String>,
+    environment: Option<(&Environment, &str)>,
+    read: impl Fn(&str) -> Result<String>,
+) -> Result<Report> {
+    if !real.kafka_version.is_empty() && real.kafka_version != runs.kafka_version {
+        anyhow::bail!(
+            "the real file is for Kafka {} but the runs are for {}",
+            real.kafka_version,
+            runs.kafka_version
+        );
+    }
+    let mut out = Vec::new();
+    for spec in &runs.runs {
+        let text = read(&spec.scenario).with_context(|| format!("run {}", spec.name))?;
+        let mut scenario = scenario_of(&text, &spec.scenario)?;
+        if let Some((env, _)) = environment {
+            scenario.environment = env.clone();
+        }
+        let (simulated, simulation_error) = match simulate(&scenario) {
+            Ok(t) => (Some(simulated_figures(&t)), None),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        let measured = real.runs.iter().find(|r| r.name == spec.name);
+        let real_error = match measured {
+            None => Some("not in the real file (run the harness: make lab)".to_owned()),
+            Some(m) if m.repeats.is_empty() => Some("no repeat measured".to_owned()),
+            Some(m) => {
+                let mut errs: Vec<String> = m
+                    .repeats
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, r)| r.error.as_ref().map(|e| format!("repeat {}: {e}", i + 1)))
+                    .collect();
+                let measured = m.repeats.iter().filter(|r| r.run.is_some()).count();
+                if measured < spec.repeats as usize {
+                    errs.push(format!("{measured} of {} repeats measured", spec.repeats));
+                }
+                (!errs.is_empty()).then(|| errs.join("; "))
+            }
+        };
+        let real_figs = measured.filter(|m| !m.repeats.is_empty()).map(|m| real_figures(&m.repeats));
+        let outside = match (&real_figs, &simulated) {
+            (Some(r), Some(s)) => outside(&r.median, s),
+            _ => vec!["no real or no simulated figures".to_owned()],
+        };
+        out.push(RunReport {
+            name: spec.name.clone(),
+            scenario: spec.scenario.clone(),
+            quota_keys: quota_keys(&scenario),
+            within_tolerance: outside.is_empty() && real_error.is_none() && simulation_error.is_none(),
+            outside,
+            explanation: explanations.get(&spec.name).cloned(),
+            real: real_figs,
+            simulated,
+            article: spec.article,
+            real_error,
+            simulation_error,
+        });
+    }
+    Ok(Report {
+        kafka_version: runs.kafka_version.clone(),
+        kafka_clients_version: real.kafka_clients_version.clone(),
+        tolerances: format!(
+            "throttled durations and non-zero max throttle within {} % of the real median; bytes in the first 5 s within {} %; records failed equal",
+            TIME_TOLERANCE * 100.0,
+            BYTES_TOLERANCE * 100.0
+        ),
+        environment_source: environment
+            .map_or("each scenario's own (Environment::LAB unless set)".to_owned(), |(_, s)| s.to_owned()),
+        runs: out,
+    })
+}
+
+/// A number with thin thousands groups (`15 210`), one decimal below 100.
+fn num(v: f64) -> String {
+    if v.abs() < 100.0 && v.fract() != 0.0 {
+        return format!("{v:.1}");
+    }
+    let n = v.round() as i64;
+    let s = n.unsigned_abs().to_string();
+    let mut g = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            g.push('\u{202f}');
+        }
+        g.push(ch);
+    }
+    if n < 0 {
+        format!("-{g}")
+    } else {
+        g
+    }
+}
+
+fn cell(v: Option<f64>) -> String {
+    v.map_or_else(|| "–".to_owned(), num)
+}
+
+/// `real (lo–hi) / simulated / article` for one figure.
+fn triple(r: &RunReport, name: &str, get: fn(&Figures) -> Option<f64>, article: bool) -> String {
+    let mut real = r.real.as_ref().map_or_else(|| "–".to_owned(), |f| cell(get(&f.median)));
+    if let Some([lo, hi]) = r.real.as_ref().and_then(|f| f.spread.get(name)) {
+        if lo != hi {
+            real = format!("{real} ({}–{})", num(*lo), num(*hi));
+        }
+    }
+    let sim = r.simulated.as_ref().map_or_else(|| "–".to_owned(), |f| cell(get(f)));
+    if article {
+        let art = r.article.as_ref().map_or_else(|| "–".to_owned(), |f| cell(get(f)));
+        format!("{real} / {sim} / {art}")
+    } else {
+        format!("{real} / {sim}")
+    }
+}
+
+/// The comparison as a Markdown table: one row a run, each cell
+/// `real / simulated / article` (real with its min–max over repeats).
+pub fn markdown(report: &Report) -> String {
+    let mut s = String::new();
+    s.push_str("| run | quota keys | duration ms | max throttle ms | avg throttle ms | bytes in first 5 s | records failed | verdict |\n");
+    s.push_str("|---|---|---|---|---|---|---|---|\n");
+    for r in &report.runs {
+        let verdict = if r.within_tolerance {
+            "within tolerance".to_owned()
+        } else if r.explanation.is_some() {
+            format!("explained: {}", r.outside.join("; "))
+        } else {
+            format!("**outside**: {}", r.outside.join("; "))
+        };
+        let keys = if r.quota_keys.is_empty() { "none".to_owned() } else { r.quota_keys.join(", ") };
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            r.name,
+            keys,
+            triple(r, "duration_ms", |f| f.duration_ms, true),
+            triple(r, "throttle_max_ms", |f| f.throttle_max_ms, true),
+            triple(r, "throttle_avg_ms", |f| f.throttle_avg_ms, true),
+            triple(r, "bytes_first_5s", |f| f.bytes_first_5s, false),
+            triple(r, "records_failed", |f| f.records_failed, false),
+            verdict
+        ));
+    }
+    s.push_str("\nCells: real / simulated / article (real: the median of the repeats, with min–max when they differ; – where there is no figure).\n");
+    let explained: Vec<&RunReport> = report.runs.iter().filter(|r| r.explanation.is_some()).collect();
+    if !explained.is_empty() {
+        s.push('\n');
+        for r in explained {
+            s.push_str(&format!("- **{}**: {}\n", r.name, r.explanation.as_deref().unwrap_or_default()));
+        }
+    }
+    s
+}
+
+/// The begin marker of the table's region in a Markdown file.
+pub const BEGIN: &str = "<!-- lab-table:begin -->";
+/// The end marker.
+pub const END: &str = "<!-- lab-table:end -->";
+
+/// `text` with the region between [`BEGIN`] and [`END`] replaced by
+/// `table`; `None` when the markers are missing or out of order.
+pub fn replace_marked(text: &str, table: &str) -> Option<String> {
+    let b = text.find(BEGIN)?;
+    let e = text[b..].find(END)? + b;
+    Some(format!("{}{BEGIN}\n{table}{}", &text[..b], &text[e..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn figs(d: f64, max: f64, bytes: f64) -> Figures {
+        Figures {
+            duration_ms: Some(d),
+            throttle_max_ms: Some(max),
+            throttle_avg_ms: Some(1.0),
+            bytes_first_5s: Some(bytes),
+            records_failed: Some(0.0),
+        }
+    }
+
+    #[test]
+    fn tolerances_hold_throttled_runs_and_leave_unthrottled_durations() {
+        let real = figs(15_000.0, 1_000.0, 10_000_000.0);
+        assert!(outside(&real, &figs(15_700.0, 1_040.0, 10_900_000.0)).is_empty());
+        let o = outside(&real, &figs(16_000.0, 1_000.0, 10_000_000.0));
+        assert_eq!(o, vec!["duration_ms: real 15000, simulated 16000 (+6.7 %)".to_owned()]);
+        assert_eq!(outside(&real, &figs(15_000.0, 1_000.0, 11_500_000.0)).len(), 1);
+        // Unthrottled: a duration off by half is noise, not a failure.
+        assert!(outside(&figs(300.0, 0.0, 30e6), &figs(450.0, 0.0, 30e6)).is_empty());
+        // A throttle the real run did not have is.
+        assert_eq!(
+            outside(&figs(300.0, 0.0, 30e6), &figs(300.0, 12.0, 30e6)),
+            vec!["throttle_max_ms: real 0, simulated 12".to_owned()]
+        );
+        let mut lost = figs(300.0, 0.0, 30e6);
+        lost.records_failed = Some(3.0);
+        assert_eq!(outside(&figs(300.0, 0.0, 30e6), &lost), vec!["records_failed: real 0, simulated 3".to_owned()]);
+    }
+
+    #[test]
+    fn medians_and_spreads() {
+        let rep = |d: f64| RealRepeat {
+            run: Some(figs(d, 0.0, 1.0)),
+            error: None,
+            broker_metrics: serde_json::Value::Null,
+        };
+        let f = real_figures(&[rep(4.0), rep(1.0), rep(3.0), rep(2.0)]);
+        assert_eq!(f.median.duration_ms, Some(2.5));
+        assert_eq!(f.spread.get("duration_ms"), Some(&[1.0, 4.0]));
+        assert_eq!(f.repeats, 4);
+        assert!(real_figures(&[rep(5.0)]).spread.is_empty());
+    }
+
+    #[test]
+    fn table_goes_between_the_markers() {
+        let doc = format!("a\n{BEGIN}\nold\n{END}\nb\n");
+        assert_eq!(replace_marked(&doc, "new\n").unwrap(), format!("a\n{BEGIN}\nnew\n{END}\nb\n"));
+        assert_eq!(replace_marked("no markers", "x"), None);
+        assert_eq!(num(15210.0), "15\u{202f}210");
+        assert_eq!(num(24.66), "24.7");
+    }
+
+    #[test]
+    fn a_simulated_throttled_producer_has_the_harness_figures() {
+        let s: Scenario = serde_json::from_str(
+            r#"{"topics": [{"name": "lab", "partitions": 1}],
+                "quotas": [{"entity": {"client-id": "p"}, "key": "producer_byte_rate", "value": 2000000}],
+                "connections": [{"name": "p", "listener": "PLAINTEXT", "client.id": "p"}],
+                "workloads": [{"producer": {"connection": "p", "topic": "lab", "records": 30000, "record.size": 1000,
+                  "config": {"acks": "1", "linger.ms": 5, "batch.size": 65536}}}]}"#,
+        )
+        .unwrap();
+        let f = simulated_figures(&simulate(&s).unwrap());
+        // 30 MB at 2 MB/s: about 15 s less the first window's burst.
+        let d = f.duration_ms.unwrap();
+        assert!((10_000.0..16_000.0).contains(&d), "{d}");
+        assert!(f.throttle_max_ms.unwrap() > 500.0);
+        // In the first 5 s the producer gets more than 5 s × 2 MB/s (the burst).
+        let b = f.bytes_first_5s.unwrap();
+        assert!(b > 10e6 && b < 30e6 && b % 1000.0 == 0.0, "{b}");
+        assert_eq!(f.records_failed, Some(0.0));
+        assert_eq!(quota_keys(&s), vec!["producer_byte_rate".to_owned()]);
+    }
+}

@@ -1,0 +1,130 @@
+//! `real-kafka-compare`: the lab's runs on a real Kafka 4.3.1 cluster
+//! (measured by the Java harness in `lab/harness`) beside the engine's
+//! simulation of the same scenario files and the lab article's figures.
+//!
+//! Reads `lab/runs.json` (the runs, their scenario files and the article's
+//! figures), `target/real-kafka/real.json` (what the harness measured) and
+//! `lab/explanations.json` (why a figure outside its tolerance differs), runs
+//! every scenario through `quota_engine::sim::simulate`, and writes
+//! `target/real-kafka/lab.json` and a Markdown table (`lab.md`, and the
+//! marked region of `docs/real-kafka.md` with `--update-doc`).
+//!
+//! Exit codes: 0 every run within tolerance or explained; 1 a run outside
+//! tolerance with no explanation, a real run that failed, or bad input.
+
+mod compare;
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Parser;
+
+/// Real Kafka beside the simulator: real | simulated | article, per run.
+#[derive(Debug, Parser)]
+#[command(name = "real-kafka-compare")]
+struct Args {
+    /// The runs: `{"kafka_version", "runs": [{"name", "scenario", "repeats", "article"}]}`.
+    #[arg(long, default_value = "lab/runs.json")]
+    runs: PathBuf,
+    /// What the Java harness measured on the real cluster.
+    #[arg(long, default_value = "target/real-kafka/real.json")]
+    real: PathBuf,
+    /// Why a figure outside its tolerance differs: `{"RUN": "text"}`.
+    #[arg(long, default_value = "lab/explanations.json")]
+    explanations: PathBuf,
+    /// Where the comparison goes (`lab.json` and `lab.md`).
+    #[arg(long, default_value = "target/real-kafka")]
+    out: PathBuf,
+    /// This machine's link, broker and client costs (an `environment`
+    /// object of the scenario format), used for every run in place of the
+    /// scenario's own; skipped when the file is absent.
+    #[arg(long, default_value = "lab/environment.json")]
+    environment: PathBuf,
+    /// Also rewrite the table between the markers of this Markdown file.
+    #[arg(long)]
+    update_doc: Option<PathBuf>,
+}
+
+fn main() -> std::process::ExitCode {
+    match run() {
+        Ok(true) => std::process::ExitCode::SUCCESS,
+        Ok(false) => std::process::ExitCode::from(1),
+        Err(e) => {
+            eprintln!("real-kafka-compare: {e:#}");
+            std::process::ExitCode::from(1)
+        }
+    }
+}
+
+fn read(path: &std::path::Path) -> Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+fn run() -> Result<bool> {
+    let args = Args::parse();
+    let runs: compare::RunsFile = serde_json::from_str(&read(&args.runs)?)
+        .with_context(|| format!("{} is not a runs file", args.runs.display()))?;
+    let real: compare::RealFile = serde_json::from_str(&read(&args.real)?)
+        .with_context(|| format!("{} is not the harness's output", args.real.display()))?;
+    let explanations: std::collections::BTreeMap<String, String> = if args.explanations.exists() {
+        serde_json::from_str(&read(&args.explanations)?)
+            .with_context(|| format!("{} is not {{\"RUN\": \"text\"}}", args.explanations.display()))?
+    } else {
+        Default::default()
+    };
+    let environment: Option<quota_engine::sim::Environment> = if args.environment.exists() {
+        let text = read(&args.environment)?;
+        let v: serde_json::Value = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not JSON", args.environment.display()))?;
+        let env = v.get("environment").cloned().unwrap_or(v);
+        Some(serde_json::from_value(env).with_context(|| {
+            format!("{}: `environment` is not a scenario environment", args.environment.display())
+        })?)
+    } else {
+        None
+    };
+    let source = format!("{}", args.environment.display());
+    let base = args.runs.parent().and_then(|p| p.parent()).unwrap_or(std::path::Path::new("."));
+    let report = compare::compare(
+        &runs,
+        &real,
+        &explanations,
+        environment.as_ref().map(|e| (e, source.as_str())),
+        |path| read(&base.join(path)),
+    )?;
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let json = serde_json::to_string_pretty(&report)?;
+    std::fs::write(args.out.join("lab.json"), json + "\n")?;
+    let table = compare::markdown(&report);
+    std::fs::write(args.out.join("lab.md"), &table)?;
+    if let Some(doc) = &args.update_doc {
+        let text = read(doc)?;
+        let updated = compare::replace_marked(&text, &table)
+            .with_context(|| format!("{} has no lab-table markers", doc.display()))?;
+        std::fs::write(doc, updated)?;
+    }
+    print!("{table}");
+    let mut ok = true;
+    for r in &report.runs {
+        if let Some(e) = &r.real_error {
+            eprintln!("real-kafka-compare: run {}: the real run failed: {e}", r.name);
+            ok = false;
+        } else if !r.within_tolerance && r.explanation.is_none() {
+            eprintln!(
+                "real-kafka-compare: run {}: outside tolerance ({}) and not explained in lab/explanations.json",
+                r.name,
+                r.outside.join(", ")
+            );
+            ok = false;
+        }
+    }
+    println!(
+        "{} runs: {} within tolerance, {} explained, {} not",
+        report.runs.len(),
+        report.runs.iter().filter(|r| r.within_tolerance).count(),
+        report.runs.iter().filter(|r| !r.within_tolerance && r.explanation.is_some()).count(),
+        report.runs.iter().filter(|r| !r.within_tolerance && r.explanation.is_none()).count()
+    );
+    Ok(ok)
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The real-Kafka stage: the project's vectors regenerated from the Kafka
+# 4.3.1 jars and checked, then the lab's runs on a real 3-broker Kafka 4.3.1
+# cluster (scripts/kafka-cluster.sh) with the real Java clients
+# (lab/harness), then the same runs through the simulator, side by side
+# (crates/real-kafka): target/real-kafka/lab.json and lab.md.
+#
+#   scripts/lab.sh                 everything above (make lab; make test runs it too)
+#   scripts/lab.sh --update-doc    also rewrite the table in docs/real-kafka.md
+#   scripts/lab.sh --compare-only  only the comparison, from the last real.json
+#   LAB_ONLY=run1,run2 scripts/lab.sh   only those runs (harness --only)
+#
+# The cluster is started here and stopped on every exit (its start and stop
+# lines are in the log); it uses KAFKA_CLUSTER_DIR (default
+# target/real-kafka/cluster) and KAFKA_CLUSTER_PORT_BASE (default 29090).
+# Exit status: non-zero when the vectors differ, the cluster fails, a real
+# run fails, or a run is outside tolerance without an explanation in
+# lab/explanations.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/env.sh
+
+step() { printf '\n==> %s\n' "$*"; }
+update_doc=()
+compare_only=0
+for a in "$@"; do
+  case "$a" in
+    --update-doc) update_doc=(--update-doc docs/real-kafka.md) ;;
+    --compare-only) compare_only=1 ;;
+    *) echo "lab.sh: unknown argument $a (see the head of scripts/lab.sh)" >&2; exit 2 ;;
+  esac
+done
+
+
+
+t_start=$SECONDS
+
+if ((compare_only == 0)); then
+  step "Vectors: tests/fixtures/kafka-vectors-4.3.1 regenerated from the Kafka 4.3.1 jars and compared"
+  lab/vectors/generate.sh --check
+  lab/vectors/generate.sh --compare
+
+  step "A real Kafka 4.3.1 cluster: start"
+  stop_cluster() {
+    step "A real Kafka 4.3.1 cluster: stop"
+    scripts/kafka-cluster.sh stop || true
+  }
+  trap stop_cluster EXIT
+  scripts/kafka-cluster.sh start
+
+  step "The lab's runs on the real cluster (lab/harness)"
+  only=()
+  [[ -n "${LAB_ONLY:-}" ]] && only=(--only "$LAB_ONLY")
+  set +e
+  lab/harness/run.sh "${only[@]+"${only[@]}"}"
+  harness_rc=$?
+  set -e
+  stop_cluster
+  trap - EXIT
+  # A failed real run is reported by the comparison (real_error) and fails
+  # the stage there; a harness that could not run at all fails it here.
+  if ((harness_rc != 0 && harness_rc != 3)); then
+    echo "lab.sh: the harness failed (exit $harness_rc)" >&2
+    exit "$harness_rc"
+  fi
+fi
+
+step "Real | simulated | article (crates/real-kafka)"
+cargo run --quiet --locked -p real-kafka --bin real-kafka-compare -- "${update_doc[@]+"${update_doc[@]}"}"
+echo "lab.sh: the real-Kafka stage took $((SECONDS - t_start)) s; target/real-kafka/lab.json and lab.md"
