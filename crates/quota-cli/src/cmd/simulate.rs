@@ -109,7 +109,7 @@ fn print_client(c: &ClientTrack) {
         if m.throttle_time_avg.is_nan() {
             // Kafka's Avg and Max of no samples (SampledStat.measure).
             if c.throttles.points.is_empty() {
-                " (NaN: no response carried a throttle time, e.g. acks=0, which gets no response)"
+                " (NaN: no response carried a throttle time)"
             } else {
                 " (NaN: no response in the last metrics.sample.window.ms x metrics.num.samples, Kafka's Avg and Max of no samples)"
             }

@@ -93,9 +93,16 @@ pub(super) enum ReqKind {
 pub(super) struct Fetched {
     /// The partition's position among the consumer's partitions.
     pub(super) slot: u32,
+    /// Complete batches (the consumer's position moves past them).
     pub(super) batches: u32,
+    /// Records in the complete batches.
     pub(super) records: u64,
+    /// Bytes of the complete batches.
     pub(super) bytes: u64,
+    /// Bytes of a batch cut off at the end of the slice (`LogSegment.read`
+    /// returns a byte slice, not whole batches): sent and recorded on the
+    /// fetch quota, dropped by the consumer and fetched again whole.
+    pub(super) partial_bytes: u64,
 }
 
 /// A request in flight, from send to response.
@@ -237,7 +244,14 @@ impl World {
     ///
     /// Kafka: `ReplicaManager.readFromLog` with `fetch.max.bytes` (capped by
     /// the fetch quota) and `max.partition.fetch.bytes`; the first batch is
-    /// always returned.
+    /// always returned whole (`minOneMessage`). Each partition's read is a
+    /// byte slice of `min(max.partition.fetch.bytes, bytes left of the
+    /// limit)` (`LogSegment.read`: `log.slice(startPosition, fetchSize)`,
+    /// storage/src/main/java/org/apache/kafka/storage/internals/log/LogSegment.java
+    /// at 4.3.1), so it can end inside a batch: those bytes are part of the
+    /// response and of what the fetch quota records, and the consumer drops
+    /// them. A real 4.3.1 broker confirms it (`lab/runs.json`,
+    /// consumer-fetch-capped: every full fetch recorded 5,000,000 bytes).
     fn fetch_available(&self, r: RequestId) -> (u64, Vec<Fetched>) {
         let req = &self.reqs[r];
         let conn = &self.conns[req.conn];
@@ -264,11 +278,14 @@ impl World {
                 continue;
             }
             let mut pos = ix(co.positions[ix(i)]);
-            let (mut pb, mut pr, mut n) = (0u64, 0u64, 0u32);
+            let limit = u64::from(part_max).min(budget.saturating_sub(total));
+            let (mut pb, mut pr, mut n, mut partial) = (0u64, 0u64, 0u32, 0u64);
             while pos < part.log.len() {
                 let b = &part.log[pos];
                 let first = total == 0 && pb == 0;
-                if !first && (pb + b.bytes > u64::from(part_max) || total + pb + b.bytes > budget) {
+                if !first && pb + b.bytes > limit {
+                    // The slice ends inside this batch.
+                    partial = limit.saturating_sub(pb);
                     break;
                 }
                 pb += b.bytes;
@@ -276,14 +293,15 @@ impl World {
                 n += 1;
                 pos += 1;
             }
-            if n > 0 {
+            if n > 0 || partial > 0 {
                 out.push(Fetched {
                     slot: i,
                     batches: n,
                     records: pr,
                     bytes: pb,
+                    partial_bytes: partial,
                 });
-                total += pb;
+                total += pb + partial;
             }
             if total >= budget {
                 break;
@@ -404,7 +422,7 @@ impl World {
                     (d, QuotaSlot::Produce, 0)
                 }
                 ReqKind::Fetch { .. } => {
-                    let total: u64 = self.reqs[r].fetched.iter().map(|f| f.bytes).sum();
+                    let total: u64 = self.reqs[r].fetched.iter().map(|f| f.bytes + f.partial_bytes).sum();
                     let io = self.reqs[r].io_us;
                     let fd = self.brokers[broker].core.handle_fetch(
                         &self.conns[c].session,

@@ -95,9 +95,13 @@ impl Consumer {
 impl World {
     pub(super) fn consumer_start(&mut self, ci: ConsumerId) {
         let now = self.now;
+        let leaders = self.startup_leaders(&self.consumers[ci].slots);
         let co = &mut self.consumers[ci];
         co.started = true;
         co.start = now;
+        for _ in 0..super::startup_responses(leaders) {
+            co.throttle.record(now.as_ms(), 0.0);
+        }
         if co.target == 0 {
             co.finish = Some(now);
             self.unfinished -= 1;

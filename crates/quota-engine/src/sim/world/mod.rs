@@ -55,6 +55,26 @@ pub(crate) const BATCH_OVERHEAD: u64 = 61;
 /// simulation).
 pub const HORIZON_CAP_MS: u64 = 86_400_000;
 
+/// Responses a Java client receives before its first data request, each
+/// a 0 ms sample of its throttle-time sensor: `ApiVersions` on the
+/// bootstrap connection and on one more, two `Metadata` (a producer's
+/// sender asks once before and once for its topic; a consumer asks once
+/// and sends one `ListOffsets`), and one `ApiVersions` per broker leading
+/// one of its partitions.
+///
+/// Kafka: `NetworkClient.handleCompletedReceives` records
+/// `response.throttleTimeMs()` of every response in the sensor behind
+/// `produce-throttle-time-*` / `fetch-throttle-time-*`
+/// (clients/src/main/java/org/apache/kafka/clients/NetworkClient.java at
+/// 4.3.1). Counted on a real 4.3.1 cluster (`kafka.request.logger` at
+/// DEBUG, docs/real-kafka.md): 5 for a producer or a consumer of a topic
+/// with one leader (a producer sometimes opens one more connection: 6).
+/// So an `acks=0` producer, which gets no produce response, reads 0 ms,
+/// not NaN, as the real one does.
+pub(super) fn startup_responses(leaders: usize) -> usize {
+    4 + leaders
+}
+
 fn varint_len(v: u64) -> u64 {
     let mut n = 1;
     let mut x = v >> 7;
@@ -201,6 +221,14 @@ pub(crate) struct World {
 }
 
 impl World {
+    /// The distinct brokers leading `slots` now (at least 1).
+    pub(super) fn startup_leaders(&self, slots: &[PartitionId]) -> usize {
+        let mut leaders: Vec<BrokerId> = slots.iter().map(|s| self.partitions[*s].leader).collect();
+        leaders.sort_unstable();
+        leaders.dedup();
+        leaders.len().max(1)
+    }
+
     pub(crate) fn new(s: &Scenario, cluster: &crate::cluster::Cluster) -> Result<Self, Error> {
         let managers: &QuotaCallbacks = cluster.managers();
         let ip_quotas = cluster.ip_quotas();

@@ -286,10 +286,14 @@ impl Producer {
 impl World {
     pub(super) fn producer_start(&mut self, p: ProducerId) {
         let now = self.now;
+        let leaders = self.startup_leaders(&self.producers[p].slots);
         let pr = &mut self.producers[p];
         pr.started = true;
         pr.start = now;
         pr.next_append = now;
+        for _ in 0..super::startup_responses(leaders) {
+            pr.throttle.record(now.as_ms(), 0.0);
+        }
         pr.latency.start_perf(now);
         if pr.total == 0 {
             pr.finish = Some(now);
