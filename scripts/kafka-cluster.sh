@@ -13,6 +13,7 @@
 #   scripts/kafka-cluster.sh env        KEY=VALUE lines for the harnesses
 #   scripts/kafka-cluster.sh kafka-configs ARGS...   kafka.admin.ConfigCommand as admin
 #   scripts/kafka-cluster.sh kafka-acls ARGS...      org.apache.kafka.tools.AclCommand as admin
+#   scripts/kafka-cluster.sh kafka-topics ARGS...    org.apache.kafka.tools.TopicCommand as admin
 #
 # Environment:
 #   KAFKA_CLUSTER_DIR        all state (default <repo>/target/real-kafka/cluster)
@@ -242,8 +243,11 @@ EOF
       quietly "${kt[@]}" -certreq -alias bob-client -keystore bob-client.gen.p12 -storetype PKCS12 \
         -storepass "$ks" -file bob-client.csr
       quietly openssl pkcs12 -in bob-client.gen.p12 -passin "pass:$ks" -nocerts -nodes -out bob-client.bag.pem
-      quietly openssl pkey -in bob-client.bag.pem -out bob-client.key.pem
-      rm -f bob-client.gen.p12 bob-client.bag.pem
+      # keytool's PKCS#8 EC key leaves out the public key; `openssl ec`
+      # puts it back (rustls's ring provider needs it, Java does not care).
+      quietly openssl ec -in bob-client.bag.pem -out bob-client.sec1.pem
+      quietly openssl pkcs8 -topk8 -nocrypt -in bob-client.sec1.pem -out bob-client.key.pem
+      rm -f bob-client.gen.p12 bob-client.bag.pem bob-client.sec1.pem
     ) &
     local typed_job=$!
     # The CA. EC P-256 keys throughout: no RSA prime search on 2 cores.
@@ -774,6 +778,7 @@ case "$cmd" in
     ;;
   kafka-configs) admin_tool kafka.admin.ConfigCommand "$@" ;;
   kafka-acls) admin_tool org.apache.kafka.tools.AclCommand "$@" ;;
+  kafka-topics) admin_tool org.apache.kafka.tools.TopicCommand "$@" ;;
   -h | --help | help) usage ;;
   *)
     usage >&2

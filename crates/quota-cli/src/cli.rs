@@ -31,4 +31,6 @@ pub(crate) enum Command {
     Link(crate::cmd::link::LinkArgs),
     /// Prometheus JMX exporter rules for the quota MBeans these quotas produce (--alerts: alerting rules).
     Monitoring(crate::cmd::monitoring::MonitoringArgs),
+    /// A running cluster as a scenario file (quotas, brokers, settings, topic leaders), read-only.
+    Snapshot(Box<crate::cmd::snapshot::SnapshotArgs>),
 }

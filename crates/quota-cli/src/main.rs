@@ -6,6 +6,7 @@ mod out;
 
 mod cli;
 mod cmd;
+mod live;
 mod state;
 
 fn main() -> std::process::ExitCode {

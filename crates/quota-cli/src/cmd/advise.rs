@@ -129,10 +129,18 @@ impl IdentityArgs {
 
 /// Arguments of `kafka-quota advise`.
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("source").args(["quotas", "bootstrap_server"]).required(true)))]
 pub(crate) struct AdviseArgs {
     /// The quotas: any format kafka-quota reads (`-` = standard input).
     #[arg(long, value_name = "FILE")]
-    quotas: PathBuf,
+    quotas: Option<PathBuf>,
+    /// A live cluster instead of --quotas: its quotas, principal rules and
+    /// thread counts (read-only; docs/live-cluster.md).
+    #[command(flatten)]
+    live: crate::live::LiveArgs,
+    /// With --bootstrap-server: the topic whose leaders give --leaders.
+    #[arg(long, value_name = "T", requires = "bootstrap_server")]
+    topic: Option<String>,
     /// The format of --quotas (default: detected from the content).
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
@@ -377,7 +385,27 @@ fn print_text(
 
 /// Runs `advise`; returns the exit code.
 pub(crate) fn run(args: &AdviseArgs) -> u8 {
-    match advise(args) {
+    let live = match &args.live.bootstrap_server {
+        Some(_) => match crate::live::connect(&args.live, args.topic.as_slice()) {
+            Ok(l) => Some(l),
+            Err((code, m)) => {
+                errln!("{m}");
+                return code;
+            }
+        },
+        None => None,
+    };
+    if let Some(l) = &live {
+        for d in &l.denied {
+            errln!("warning: {d}");
+        }
+        if !l.quotas_readable {
+            errln!("kafka-quota: the cluster's quotas could not be read, so no advice can be verified on them.");
+            return crate::live::EXIT_DENIED;
+        }
+    }
+    match advise(args, live.as_ref()) {
+        Ok(()) if live.as_ref().is_some_and(|l| !l.denied.is_empty()) => crate::live::EXIT_DENIED,
         Ok(()) => EXIT_OK,
         Err(m) => {
             errln!("{m}");
@@ -386,7 +414,7 @@ pub(crate) fn run(args: &AdviseArgs) -> u8 {
     }
 }
 
-fn advise(args: &AdviseArgs) -> Result<(), String> {
+fn advise(args: &AdviseArgs, live: Option<&crate::live::LiveCluster>) -> Result<(), String> {
     let quota_type = args.quota_type.quota_type();
     let key = quota_type.key();
     let want = parse_want(&args.want, key)?;
@@ -395,18 +423,48 @@ fn advise(args: &AdviseArgs) -> Result<(), String> {
         .iter()
         .map(|a| parse_also(a))
         .collect::<Result<Vec<_>, _>>()?;
-    let settings = BrokerSettings {
+    let mut settings = BrokerSettings {
         num_io_threads: args.num_io_threads,
         num_network_threads: args.num_network_threads,
         ..BrokerSettings::default()
     };
+    let mut flags = args.identity.flags();
+    let mut rules = flags.principal_config();
+    let mut leaders = args.leaders;
+    let store = match (&args.quotas, live) {
+        (Some(path), _) => {
+            let (name, text) = read_text(path)?;
+            quotas_from_text(&name, &text, args.format)?
+        }
+        (None, Some(l)) => {
+            let applied = crate::live::apply_settings(
+                l,
+                Some(flags.listener_name()),
+                &mut rules,
+                &mut settings,
+                flags.ssl_mapping_rules.is_some(),
+                flags.kerberos_rules.is_some(),
+            );
+            for n in &applied.notes {
+                errln!("note: {n}");
+            }
+            for a in &applied.assumptions {
+                outln!("Assumed: {a}");
+            }
+            if flags.ssl_client_auth.is_none() {
+                flags.ssl_client_auth = applied.ssl_client_auth;
+            }
+            if let Some(t) = &args.topic {
+                leaders = crate::live::leader_count(l, t).or(leaders);
+            }
+            l.store.clone()
+        }
+        (None, None) => return Err("kafka-quota: advise needs --quotas FILE or --bootstrap-server HOST:PORT.".to_owned()),
+    };
     settings
         .validate()
         .map_err(|e| format!("kafka-quota: {e}"))?;
-    let (name, text) = read_text(&args.quotas)?;
-    let store = quotas_from_text(&name, &text, args.format)?;
-    let flags = args.identity.flags();
-    let cluster = Cluster::from_store(store, settings.clone(), flags.principal_config());
+    let cluster = Cluster::from_store(store, settings.clone(), rules);
     let (conn, note) = flags.connection()?;
     if let Some(note) = note {
         errln!("{note}");
@@ -433,7 +491,7 @@ fn advise(args: &AdviseArgs) -> Result<(), String> {
             }
             capacity_json = serde_json::to_value(&c).unwrap_or_default();
         }
-        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => match args.leaders {
+        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => match leaders {
             Some(n) => {
                 let s = byte_rate_scope(want, n);
                 capacity.push(s.summary.clone());
@@ -481,6 +539,7 @@ fn advise(args: &AdviseArgs) -> Result<(), String> {
             "near_misses": misses,
             "capacity": capacity_json,
             "warnings": warnings,
+            "read": live.map(crate::live::provenance),
         });
         outln!(
             "{}",
@@ -494,6 +553,10 @@ fn advise(args: &AdviseArgs) -> Result<(), String> {
             &capacity,
             &format!("{} ({})", outcome.principal, outcome.derivation),
         );
+        if let Some(l) = live {
+            outln!();
+            outln!("{}", crate::live::provenance(l));
+        }
     }
     Ok(())
 }

@@ -46,6 +46,16 @@ pub(crate) struct IdentityFlags<'a> {
 }
 
 impl IdentityFlags<'_> {
+    /// The listener's security protocol name (`SASL_SSL`, ...).
+    pub(crate) fn listener_name(&self) -> &'static str {
+        match self.listener {
+            ListenerArg::Plaintext => "PLAINTEXT",
+            ListenerArg::Ssl => "SSL",
+            ListenerArg::SaslPlaintext => "SASL_PLAINTEXT",
+            ListenerArg::SaslSsl => "SASL_SSL",
+        }
+    }
+
     /// The connection, and a note for stderr when a flag is valid but does
     /// not shape the principal (a client certificate on SASL_SSL). `Err` is
     /// the message for stderr.

@@ -13,11 +13,14 @@ pub(crate) mod monitoring;
 pub(crate) mod resolve;
 pub(crate) mod simulate;
 pub(crate) mod simulate_report;
+pub(crate) mod snapshot;
 
 /// Exit code for success.
 pub(crate) const EXIT_OK: u8 = 0;
 /// Exit code for bad input (a file, a line, a state file); the message is on stderr.
 pub(crate) const EXIT_BAD_INPUT: u8 = 1;
+/// Exit code for a usage error (clap's own, and the checks clap cannot make).
+pub(crate) const EXIT_USAGE: u8 = 2;
 /// Exit code of `simulate` when the simulation ran but at least one client
 /// lost records (its outcome is `failed`; the failure summary is printed).
 /// 2 is clap's usage error.
@@ -38,6 +41,7 @@ pub(crate) fn run(cli: Cli) -> ExitCode {
         Command::Convert(args) => convert::run(&args),
         Command::Link(args) => link::run(&args),
         Command::Monitoring(args) => monitoring::run(&args),
+        Command::Snapshot(args) => snapshot::run(&args),
     };
     // A closed pipe (`| head`) is not a failure; another stdout error is.
     if !crate::out::finish() && code == EXIT_OK {

@@ -330,6 +330,26 @@ pub(crate) enum ClientAuthArg {
     Required,
 }
 
+/// A listener name as Kafka allows it (letters, digits, `_`, `-`).
+fn listener_name(v: &str) -> Result<String, String> {
+    if !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        Ok(v.to_owned())
+    } else {
+        Err(format!("{v:?} is not a listener name or security protocol (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL)"))
+    }
+}
+
+/// The security protocol of a listener given by its protocol name.
+pub(crate) fn listener_arg(protocol: &str) -> Option<ListenerArg> {
+    match protocol.to_ascii_uppercase().as_str() {
+        "PLAINTEXT" => Some(ListenerArg::Plaintext),
+        "SSL" => Some(ListenerArg::Ssl),
+        "SASL_PLAINTEXT" => Some(ListenerArg::SaslPlaintext),
+        "SASL_SSL" => Some(ListenerArg::SaslSsl),
+        _ => None,
+    }
+}
+
 /// Arguments of `kafka-quota resolve`.
 /// The end of `resolve --help`: the output and the exit codes.
 const RESOLVE_AFTER_HELP: &str = "\
@@ -339,21 +359,36 @@ Exit codes:
   0  answered
   1  bad input (a file, a line with --strict, a connection Kafka closes); nothing on stdout but the --ip answer for a connection Kafka closes
   2  usage error
-  4  answered, but some kafka-configs.sh commands or Terraform resources of --quotas failed and were left out; each is named on stderr as FILE:LINE: reason (--strict makes this exit code 1 with no answer)";
+  4  answered, but some kafka-configs.sh commands or Terraform resources of --quotas failed and were left out; each is named on stderr as FILE:LINE: reason (--strict makes this exit code 1 with no answer)
+  5  --bootstrap-server: no broker answered within --timeout-ms
+  6  --bootstrap-server: SASL authentication failed (Kafka's message)
+  7  --bootstrap-server: the TLS handshake failed (which certificate and why)
+  8  --bootstrap-server: answered with what could be read; an ACL denied the rest (named on stderr)
+  9  --bootstrap-server: the cluster does not support a request kafka-quota needs";
 
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("identity").args(["user", "kerberos", "oauth_sub"])))]
+#[command(group(ArgGroup::new("source").args(["quotas", "bootstrap_server"]).required(true)))]
 #[command(after_help = RESOLVE_AFTER_HELP)]
 pub(crate) struct ResolveArgs {
     /// The quotas: any format kafka-quota reads (`-` = standard input).
     #[arg(long, value_name = "FILE")]
-    pub(crate) quotas: PathBuf,
+    pub(crate) quotas: Option<PathBuf>,
+    /// A live cluster instead of --quotas (read-only; docs/live-cluster.md).
+    #[command(flatten)]
+    pub(crate) live: crate::live::LiveArgs,
+    /// With --bootstrap-server: the topic whose partition leaders give the
+    /// cluster-wide figure (byte-rate quotas are per broker).
+    #[arg(long, value_name = "T", requires = "bootstrap_server")]
+    pub(crate) topic: Option<String>,
     /// The format of --quotas (default: detected from the content).
     #[arg(long, value_enum)]
     pub(crate) format: Option<FormatArg>,
-    /// The listener's security protocol (may be left out with --ip).
-    #[arg(long, value_enum, ignore_case = true, required_unless_present = "ip")]
-    pub(crate) listener: Option<ListenerArg>,
+    /// The listener's security protocol (PLAINTEXT, SSL, SASL_PLAINTEXT,
+    /// SASL_SSL); with --bootstrap-server, any listener name of the cluster
+    /// (looked up in listener.security.protocol.map). May be left out with --ip.
+    #[arg(long, value_name = "LISTENER", value_parser = listener_name, required_unless_present = "ip")]
+    pub(crate) listener: Option<String>,
     /// A client's source address (IPv4 or IPv6 literal): also answer which
     /// `connection_creation_rate` applies to new connections from it.
     #[arg(long, value_name = "ADDRESS", value_parser = ip_literal)]
@@ -846,19 +881,73 @@ fn ip_answer(cluster: &Cluster, ip: &SourceIp) -> IpAnswer {
 
 /// Runs `resolve`; returns the exit code.
 pub(crate) fn run(args: &ResolveArgs) -> u8 {
-    let (store, skipped) = match load_for_resolve(&args.quotas, args.format, args.strict) {
-        Ok(s) => s,
-        Err(m) => {
-            errln!("{m}");
+    let live = match &args.live.bootstrap_server {
+        Some(_) => match crate::live::connect(&args.live, args.topic.as_slice()) {
+            Ok(l) => Some(l),
+            Err((code, m)) => {
+                errln!("{m}");
+                return code;
+            }
+        },
+        None => None,
+    };
+    let (store, skipped) = match (&args.quotas, &live) {
+        (Some(path), _) => match load_for_resolve(path, args.format, args.strict) {
+            Ok(s) => s,
+            Err(m) => {
+                errln!("{m}");
+                return EXIT_BAD_INPUT;
+            }
+        },
+        (None, Some(l)) => (l.store.clone(), Vec::new()),
+        (None, None) => {
+            errln!("kafka-quota: resolve needs --quotas FILE or --bootstrap-server HOST:PORT.");
             return EXIT_BAD_INPUT;
         }
     };
-    let answered = exit_for_skipped(&skipped, "the answer is for the other {items}");
+    let mut answered = exit_for_skipped(&skipped, "the answer is for the other {items}");
+    // The listener: a security protocol, or with a live cluster any of its
+    // listener names.
+    let listener = match (&args.listener, &live) {
+        (None, _) => None,
+        (Some(name), Some(l)) => match l.listener_protocol(name).as_deref().and_then(listener_arg) {
+            Some(p) => Some(p),
+            None => {
+                errln!("kafka-quota: --listener {name}: {}", crate::live::no_such_listener(l));
+                return EXIT_BAD_INPUT;
+            }
+        },
+        (Some(name), None) => match listener_arg(name) {
+            Some(p) => Some(p),
+            None => {
+                errln!("kafka-quota: --listener {name} is not a security protocol (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL); a listener name is looked up in the cluster's listener.security.protocol.map with --bootstrap-server.");
+                return super::EXIT_USAGE;
+            }
+        },
+    };
     // The principal rules do not depend on the listener.
-    let rules = args.flags(args.listener.unwrap_or(ListenerArg::Plaintext)).principal_config();
-    let cluster = Cluster::from_store(store, BrokerSettings::default(), rules);
+    let mut rules = args.flags(listener.unwrap_or(ListenerArg::Plaintext)).principal_config();
+    let mut settings = BrokerSettings::default();
+    let mut live_client_auth = None;
+    if let Some(l) = &live {
+        for d in &l.denied {
+            errln!("warning: {d}");
+        }
+        if !l.denied.is_empty() {
+            answered = crate::live::EXIT_DENIED;
+        }
+        let applied = crate::live::apply_settings(l, args.listener.as_deref(), &mut rules, &mut settings, args.ssl_mapping_rules.is_some(), args.kerberos_rules.is_some());
+        for n in &applied.notes {
+            errln!("note: {n}");
+        }
+        for a in &applied.assumptions {
+            outln!("Assumed: {a}");
+        }
+        live_client_auth = applied.ssl_client_auth;
+    }
+    let cluster = Cluster::from_store(store, settings, rules);
     let ip = args.ip.as_ref().map(|ip| ip_answer(&cluster, ip));
-    let Some(listener) = args.listener else {
+    let Some(listener) = listener else {
         // Only --ip: clap requires --listener otherwise.
         let Some(ip) = ip else {
             errln!("kafka-quota: resolve needs --listener, or --ip ADDRESS for the connection_creation_rate alone.");
@@ -877,7 +966,11 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
         }
         return answered;
     };
-    let conn = match args.flags(listener).connection() {
+    let mut flags = args.flags(listener);
+    if flags.ssl_client_auth.is_none() {
+        flags.ssl_client_auth = live_client_auth;
+    }
+    let conn = match flags.connection() {
         Ok((c, note)) => {
             if let Some(note) = note {
                 errln!("{note}");
@@ -941,15 +1034,35 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
                 "skipped_lines".to_owned(),
                 serde_json::to_value(&skipped).unwrap_or_default(),
             );
+            if let Some(l) = &live {
+                o.insert("live".to_owned(), crate::live::json(l, &resolutions, args.topic.as_deref()));
+            }
         }
         outln!(
             "{}",
             serde_json::to_string_pretty(&v).unwrap_or_else(|_| v.to_string())
         );
+    } else if live.as_ref().is_some_and(|l| !l.quotas_readable) {
+        // No limit can be given: saying "unlimited" would be a lie.
+        outln!(
+            "{}, client-id {:?}, {} listener: no limit can be given: the cluster's quotas could not be read (DescribeClientQuotas needs DESCRIBE_CONFIGS on CLUSTER kafka-cluster).",
+            outcome.principal,
+            conn.client_id,
+            conn.listener.protocol()
+        );
+        if let Some(l) = &live {
+            outln!("{}", crate::live::provenance(l));
+        }
     } else {
         print_answer(&outcome, &conn, &resolutions);
         if let Some(ip) = &ip {
             outln!("{}", ip.summary);
+        }
+        if let Some(l) = &live {
+            for line in crate::live::cluster_lines(l, &resolutions, args.topic.as_deref()) {
+                outln!("{line}");
+            }
+            outln!("{}", crate::live::provenance(l));
         }
         if args.explain {
             print_explain(&outcome, &resolutions);
