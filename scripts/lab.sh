@@ -3,7 +3,9 @@
 # 4.3.1 jars and checked, then the lab's runs on a real 3-broker Kafka 4.3.1
 # cluster (scripts/kafka-cluster.sh) with the real Java clients
 # (lab/harness), then the same runs through the simulator, side by side
-# (crates/real-kafka): target/real-kafka/lab.json and lab.md.
+# (crates/real-kafka): target/real-kafka/lab.json and lab.md; then the CLI
+# against a live cluster (crates/quota-cli/tests/live, its own cluster) and
+# that cluster's snapshot opened in the playground (tests/e2e-live).
 #
 #   scripts/lab.sh                 everything above (make lab; make test runs it too)
 #   scripts/lab.sh --update-doc    also rewrite the table in docs/real-kafka.md
@@ -67,4 +69,17 @@ fi
 
 step "Real | simulated | article (crates/real-kafka)"
 cargo run --quiet --locked -p real-kafka --bin real-kafka-compare -- "${update_doc[@]+"${update_doc[@]}"}"
+
+if ((compare_only == 0)); then
+  step "The CLI against a live cluster (crates/quota-cli/tests/live: starts and stops its own cluster)"
+  snapshot="$PWD/target/real-kafka/snapshot.json"
+  rm -f "$snapshot"
+  KAFKA_LIVE_TESTS=1 KAFKA_LIVE_SNAPSHOT_OUT="$snapshot" cargo test --quiet --locked -p quota-cli --test live
+
+  step "The cluster's snapshot in the playground (tests/e2e-live, headless Chromium against dist/)"
+  if [[ ! -f dist/index.html ]]; then
+    trunk build --release --offline 2>&1 | grep -vE '^\s*$' | tail -n 3
+  fi
+  KAFKA_LIVE_SNAPSHOT="$snapshot" node --test --test-concurrency=1 tests/e2e-live/
+fi
 echo "lab.sh: the real-Kafka stage took $((SECONDS - t_start)) s; target/real-kafka/lab.json and lab.md"
