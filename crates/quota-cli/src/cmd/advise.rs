@@ -385,15 +385,9 @@ fn print_text(
 
 /// Runs `advise`; returns the exit code.
 pub(crate) fn run(args: &AdviseArgs) -> u8 {
-    let live = match &args.live.bootstrap_server {
-        Some(_) => match crate::live::connect(&args.live, args.topic.as_slice()) {
-            Ok(l) => Some(l),
-            Err((code, m)) => {
-                errln!("{m}");
-                return code;
-            }
-        },
-        None => None,
+    let live = match crate::live::connect_if_asked(&args.live, args.topic.as_slice()) {
+        Ok(l) => l,
+        Err(code) => return code,
     };
     if let Some(l) = &live {
         for d in &l.denied {

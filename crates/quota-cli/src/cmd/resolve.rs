@@ -881,15 +881,9 @@ fn ip_answer(cluster: &Cluster, ip: &SourceIp) -> IpAnswer {
 
 /// Runs `resolve`; returns the exit code.
 pub(crate) fn run(args: &ResolveArgs) -> u8 {
-    let live = match &args.live.bootstrap_server {
-        Some(_) => match crate::live::connect(&args.live, args.topic.as_slice()) {
-            Ok(l) => Some(l),
-            Err((code, m)) => {
-                errln!("{m}");
-                return code;
-            }
-        },
-        None => None,
+    let live = match crate::live::connect_if_asked(&args.live, args.topic.as_slice()) {
+        Ok(l) => l,
+        Err(code) => return code,
     };
     let (store, skipped) = match (&args.quotas, &live) {
         (Some(path), _) => match load_for_resolve(path, args.format, args.strict) {

@@ -88,6 +88,18 @@ pub(crate) fn connect(args: &LiveArgs, topics: &[String]) -> Result<LiveCluster,
         .map_err(|f: Fault| (exit_code(f.kind), f.message))
 }
 
+/// [`connect`] when `--bootstrap-server` is given (`Ok(None)` otherwise);
+/// on a fault, its sentence goes to stderr and `Err` is the exit code.
+pub(crate) fn connect_if_asked(args: &LiveArgs, topics: &[String]) -> Result<Option<LiveCluster>, u8> {
+    if args.bootstrap_server.is_none() {
+        return Ok(None);
+    }
+    connect(args, topics).map(Some).map_err(|(code, m)| {
+        errln!("{m}");
+        code
+    })
+}
+
 /// The last line of a live answer: what was read from where.
 pub(crate) fn provenance(live: &LiveCluster) -> String {
     let ids: Vec<String> = live.brokers.iter().map(|b| b.id.to_string()).collect();
