@@ -359,6 +359,20 @@ fn main() {
     check("PLAINTEXT to a TLS listener: exit 7 saying so", if o.status.code() == Some(7) && text(&o).1.contains("it is a TLS listener") { Ok(()) } else { Err(format!("{:?} {}", o.status.code(), text(&o).1)) });
     let o = kafka_quota(&["resolve", "--bootstrap-server", &get("PLAINTEXT_BOOTSTRAP"), "--listener", "NOPE"]);
     check("an unknown listener name: exit 1 listing the cluster's listeners", if o.status.code() == Some(1) && text(&o).1.contains("its listeners: PLAINTEXT, SASL_PLAINTEXT, SSL, INTERNAL") { Ok(()) } else { Err(format!("{:?} {}", o.status.code(), text(&o).1)) });
+    // A setting one broker has of its own (num.io.threads is dynamic per
+    // broker): said per broker, and the lowest-numbered broker's is used.
+    let differ = cluster.tool("kafka-configs", &["--alter", "--entity-type", "brokers", "--entity-name", "2", "--add-config", "num.io.threads=4"]);
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let o = kafka_quota(&["resolve", "--bootstrap-server", &get("PLAINTEXT_BOOTSTRAP"), "--listener", "PLAINTEXT", "--client-id", "app-1"]);
+    let err = text(&o).1;
+    check(
+        "a setting that differs between brokers is said per broker",
+        match differ {
+            Err(e) => Err(e),
+            Ok(()) if o.status.success() && err.contains("the brokers differ in num.io.threads (broker 1: 8; broker 2: 4; broker 3: 8); the answer uses broker 1's.") => Ok(()),
+            Ok(()) => Err(format!("{:?} {err}", o.status.code())),
+        },
+    );
     // An ACL that denies DescribeConfigs to bob (and allows it to the others).
     let acl = cluster
         .tool("kafka-acls", &["--add", "--deny-principal", "User:bob", "--operation", "DescribeConfigs", "--cluster"])
