@@ -74,7 +74,14 @@ if ((compare_only == 0)); then
   step "The CLI against a live cluster (crates/quota-cli/tests/live: starts and stops its own cluster)"
   snapshot="$PWD/target/real-kafka/snapshot.json"
   rm -f "$snapshot"
+  # The test stops its cluster itself; this trap does it if the test is killed.
+  stop_live() {
+    KAFKA_CLUSTER_DIR=target/real-kafka/live-cluster KAFKA_CLUSTER_PORT_BASE=29390 scripts/kafka-cluster.sh stop >/dev/null 2>&1 || true
+  }
+  trap stop_live EXIT
   KAFKA_LIVE_TESTS=1 KAFKA_LIVE_SNAPSHOT_OUT="$snapshot" cargo test --quiet --locked -p quota-cli --test live
+  stop_live
+  trap - EXIT
 
   step "The cluster's snapshot in the playground (tests/e2e-live, headless Chromium against dist/)"
   if [[ ! -f dist/index.html ]]; then

@@ -4,9 +4,10 @@
 #   scripts/setup.sh build   Rust wasm target, Trunk, wasm-bindgen CLI, npm packages (wasm-opt)
 #   scripts/setup.sh test    the above, plus Debian's Chromium and ChromeDriver, plus
 #                            what `lab` installs
-#   scripts/setup.sh lab     the above but Chromium: JDK 17 and Maven (Debian's, when
-#                            missing) and the Kafka 4.3.1 jars and Maven plugins the
-#                            real-Kafka stage needs (into ~/.m2, from Maven Central)
+#   scripts/setup.sh lab     the same as test (the stage opens a snapshot in Chromium):
+#                            JDK 17 and Maven (Debian's, when missing) and the Kafka
+#                            4.3.1 jars and Maven plugins the real-Kafka stage needs
+#                            (into ~/.m2, from Maven Central)
 #
 # Idempotent and quiet when everything is present; each install says what it
 # installs and why. Versions are pinned here, in Trunk.toml and in Cargo.lock.
@@ -61,7 +62,7 @@ if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] 
 fi
 
 # --- Chromium for the browser tests (Debian's; never a downloaded browser) ---
-if [ "$mode" = test ]; then
+if [ "$mode" = test ] || [ "$mode" = lab ]; then
   if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     say "installing Debian's chromium and chromium-driver for the browser tests"
     if [ "$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi
@@ -74,7 +75,7 @@ fi
 
 # --- Java 17 and Maven, and the Kafka 4.3.1 jars (the real-Kafka stage) ---
 if [ "$mode" = test ] || [ "$mode" = lab ]; then
-  java_major=$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n 1)
+  java_major=$({ java -version 2>&1 || true; } | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n 1)
   if ! command -v mvn >/dev/null 2>&1 || [ -z "$java_major" ] || [ "$java_major" -lt 17 ]; then
     say "installing Debian's openjdk-17-jdk-headless and maven for the real-Kafka stage"
     if [ "$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi

@@ -110,6 +110,10 @@ fn run() -> Result<bool> {
         if let Some(e) = &r.real_error {
             eprintln!("real-kafka-compare: run {}: the real run failed: {e}", r.name);
             ok = false;
+        } else if let Some(e) = &r.simulation_error {
+            // No explanation excuses a scenario the simulator refuses.
+            eprintln!("real-kafka-compare: run {}: the scenario did not simulate: {e}", r.name);
+            ok = false;
         } else if !r.within_tolerance && r.explanation.is_none() {
             eprintln!(
                 "real-kafka-compare: run {}: outside tolerance ({}) and not explained in lab/explanations.json",

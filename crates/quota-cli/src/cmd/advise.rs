@@ -443,7 +443,11 @@ fn advise(args: &AdviseArgs, live: Option<&crate::live::LiveCluster>) -> Result<
                 errln!("note: {n}");
             }
             for a in &applied.assumptions {
-                outln!("Assumed: {a}");
+                if args.json {
+                    errln!("note: assumed: {a}");
+                } else {
+                    outln!("Assumed: {a}");
+                }
             }
             if flags.ssl_client_auth.is_none() {
                 flags.ssl_client_auth = applied.ssl_client_auth;

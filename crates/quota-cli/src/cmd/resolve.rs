@@ -363,7 +363,7 @@ Exit codes:
   5  --bootstrap-server: no broker answered within --timeout-ms
   6  --bootstrap-server: SASL authentication failed (Kafka's message)
   7  --bootstrap-server: the TLS handshake failed (which certificate and why)
-  8  --bootstrap-server: answered with what could be read; an ACL denied the rest (named on stderr)
+  8  --bootstrap-server: answered with what could be read; an ACL denied the rest, or a broker could not be reached (named on stderr)
   9  --bootstrap-server: the cluster does not support a request kafka-quota needs";
 
 #[derive(Debug, Args)]
@@ -923,6 +923,7 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
     let mut rules = args.flags(listener.unwrap_or(ListenerArg::Plaintext)).principal_config();
     let mut settings = BrokerSettings::default();
     let mut live_client_auth = None;
+    let mut assumptions: Vec<String> = Vec::new();
     if let Some(l) = &live {
         for d in &l.denied {
             errln!("warning: {d}");
@@ -934,16 +935,29 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
         for n in &applied.notes {
             errln!("note: {n}");
         }
-        for a in &applied.assumptions {
-            outln!("Assumed: {a}");
+        // Said first: on stdout before a text answer, in the JSON otherwise.
+        if !args.json {
+            for a in &applied.assumptions {
+                outln!("Assumed: {a}");
+            }
         }
+        assumptions = applied.assumptions;
         live_client_auth = applied.ssl_client_auth;
     }
     let cluster = Cluster::from_store(store, settings, rules);
-    let ip = args.ip.as_ref().map(|ip| ip_answer(&cluster, ip));
+    // With the cluster's quotas unreadable there is no answer to give, for
+    // the address either: "not rate-limited" would be a guess.
+    let quotas_readable = live.as_ref().is_none_or(|l| l.quotas_readable);
+    let ip = args.ip.as_ref().filter(|_| quotas_readable).map(|ip| ip_answer(&cluster, ip));
+    if args.ip.is_some() && !quotas_readable {
+        errln!("kafka-quota: no connection_creation_rate can be given for --ip: the cluster's quotas could not be read.");
+    }
     let Some(listener) = listener else {
         // Only --ip: clap requires --listener otherwise.
         let Some(ip) = ip else {
+            if !quotas_readable {
+                return answered;
+            }
             errln!("kafka-quota: resolve needs --listener, or --ip ADDRESS for the connection_creation_rate alone.");
             return EXIT_BAD_INPUT;
         };
@@ -1018,6 +1032,10 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
     if let Some(only) = args.quota_type {
         resolutions.retain(|r| r.quota_type == only.quota_type());
     }
+    if !quotas_readable {
+        // No limit can be given: an answer from no quotas would say "unlimited".
+        resolutions.clear();
+    }
     if args.json {
         let mut v = json_output(&outcome, &conn, &resolutions);
         if let Some(o) = v.as_object_mut() {
@@ -1030,13 +1048,15 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             );
             if let Some(l) = &live {
                 o.insert("live".to_owned(), crate::live::json(l, &resolutions, args.topic.as_deref()));
+                o.insert("quotas_readable".to_owned(), serde_json::Value::Bool(l.quotas_readable));
+                o.insert("assumptions".to_owned(), serde_json::to_value(&assumptions).unwrap_or_default());
             }
         }
         outln!(
             "{}",
             serde_json::to_string_pretty(&v).unwrap_or_else(|_| v.to_string())
         );
-    } else if live.as_ref().is_some_and(|l| !l.quotas_readable) {
+    } else if !quotas_readable {
         // No limit can be given: saying "unlimited" would be a lie.
         outln!(
             "{}, client-id {:?}, {} listener: no limit can be given: the cluster's quotas could not be read (DescribeClientQuotas needs DESCRIBE_CONFIGS on CLUSTER kafka-cluster).",

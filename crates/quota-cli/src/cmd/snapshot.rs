@@ -32,7 +32,7 @@ Exit codes:
   5  no broker answered within --timeout-ms
   6  SASL authentication failed
   7  the TLS handshake failed
-  8  written with what could be read: an ACL denied the rest (named on stderr)
+  8  written with what could be read: an ACL denied the rest, or a broker could not be reached (named on stderr)
   9  the cluster does not support a request kafka-quota needs")]
 pub(crate) struct SnapshotArgs {
     /// The cluster (read-only).

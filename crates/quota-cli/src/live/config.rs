@@ -249,8 +249,15 @@ pub(crate) fn security(props: &BTreeMap<String, String>, name: &str) -> Result<C
             _ => "ScramLoginModule",
         };
         if !module.ends_with(expected) {
+            // The first word is printed only when it is a class name (a
+            // line without one could start with `password=...`).
+            let shown = if module.contains('.') && !module.contains('=') && !module.contains('"') {
+                format!("names {module}")
+            } else {
+                "names no login module class".to_owned()
+            };
             return Err(format!(
-                "kafka-quota: {name}: sasl.jaas.config names {module}, but sasl.mechanism={} needs org.apache.kafka.common.security.{}.{expected}.",
+                "kafka-quota: {name}: sasl.jaas.config {shown}, but sasl.mechanism={} needs org.apache.kafka.common.security.{}.{expected}.",
                 mechanism.name(),
                 if mechanism == Mechanism::Plain { "plain" } else { "scram" }
             ));

@@ -179,7 +179,14 @@ pub(crate) fn apply_settings(
     flag_kerberos_rules: bool,
 ) -> Applied {
     let mut a = Applied::default();
-    let ssl_rules = setting(live, "ssl.principal.mapping.rules", &mut a.notes);
+    // A listener's own override (`listener.name.<name>.<key>`, the name in
+    // lower case) wins over the broker-wide value.
+    let prefixed = |key: &str| listener.map(|l| format!("listener.name.{}.{key}", l.to_ascii_lowercase()));
+    let own = |key: &str, notes: &mut Vec<String>| prefixed(key).and_then(|k| setting(live, &k, notes));
+    let ssl_rules = match own("ssl.principal.mapping.rules", &mut a.notes) {
+        Some(v) => Some(v),
+        None => setting(live, "ssl.principal.mapping.rules", &mut a.notes),
+    };
     if flag_ssl_rules {
         if ssl_rules.as_deref().unwrap_or("DEFAULT") != rules.ssl_principal_mapping_rules.as_deref().unwrap_or("DEFAULT") {
             a.notes.push(format!(
@@ -221,10 +228,17 @@ pub(crate) fn apply_settings(
             ));
         }
     }
-    // ssl.client.auth: the listener's own override is not returned by
-    // DescribeConfigs (it is not a broker config name); the broker-wide value is.
-    if listener.is_some() {
-        a.ssl_client_auth = match setting(live, "ssl.client.auth", &mut a.notes).as_deref().map(str::to_ascii_lowercase).as_deref() {
+    // ssl.client.auth: the listener's own value, else the broker-wide one,
+    // which a SASL_SSL listener ignores (KIP-684: only
+    // `listener.name.<l>.ssl.client.auth` applies there).
+    if let Some(l) = listener {
+        let sasl_ssl = live.listener_protocol(l).as_deref() == Some("SASL_SSL");
+        let value = match own("ssl.client.auth", &mut a.notes) {
+            Some(v) => Some(v),
+            None if sasl_ssl => None,
+            None => setting(live, "ssl.client.auth", &mut a.notes),
+        };
+        a.ssl_client_auth = match value.as_deref().map(str::to_ascii_lowercase).as_deref() {
             Some("required") => Some(crate::cmd::resolve::ClientAuthArg::Required),
             Some("requested") => Some(crate::cmd::resolve::ClientAuthArg::Requested),
             Some("none") => Some(crate::cmd::resolve::ClientAuthArg::None),
@@ -309,10 +323,10 @@ pub(crate) fn json(
         "authenticated_as": live.authenticated_as,
         "cluster_id": live.cluster_id,
         "security_protocol": live.security_protocol,
-        "controller": live.controller,
+        "describe_cluster_controller_id": live.controller,
         "brokers": live.brokers.iter().map(|b| serde_json::json!({"id": b.id, "host": b.host, "port": b.port})).collect::<Vec<_>>(),
         "quota_values": live.quota_values,
-        "configs": live.configs,
+        "configs": live.configs.iter().map(|(id, c)| (id.to_string(), c.iter().filter(|(k, _)| read::CONFIG_KEYS.contains(&k.as_str()) || (k.starts_with("listener.name.") && (k.ends_with(".ssl.client.auth") || k.ends_with(".ssl.principal.mapping.rules")))).collect::<std::collections::BTreeMap<_, _>>())).collect::<std::collections::BTreeMap<_, _>>(),
         "topics": live.topics.iter().map(|t| serde_json::json!({
             "name": t.name,
             "partitions": t.partitions.iter().map(|(p, l)| serde_json::json!({"partition": p, "leader": l})).collect::<Vec<_>>(),

@@ -71,9 +71,9 @@ pub(crate) struct LiveCluster {
     pub(crate) bootstrap: String,
     /// The cluster id, when `Metadata` gave one.
     pub(crate) cluster_id: Option<String>,
-    /// The controller id as `DescribeCluster` gives it (a KRaft cluster
-    /// answers a random live broker: the active controller is not exposed
-    /// to clients).
+    /// The controller id `DescribeCluster` gives. On a KRaft cluster it is
+    /// a live broker's id, not the active controller (which clients never
+    /// see); kept only as that.
     pub(crate) controller: Option<i32>,
     /// The brokers, by id.
     pub(crate) brokers: Vec<Broker>,
@@ -177,11 +177,14 @@ pub(crate) fn read_cluster(
         }
     }
     let Some(mut conn) = conn else {
-        let first = faults.into_iter().next().unwrap_or_else(|| Fault::new(FaultKind::Unreachable, "kafka-quota: --bootstrap-server names no address."));
+        let first = faults.first().cloned().unwrap_or_else(|| Fault::new(FaultKind::Unreachable, "kafka-quota: --bootstrap-server names no address."));
+        // The kind every address failed with (a non-Kafka answer is not
+        // "unreachable"); unreachable when they differ.
+        let kind = if faults.iter().all(|f| f.kind == first.kind) { first.kind } else { FaultKind::Unreachable };
         return Err(Fault::new(
-            FaultKind::Unreachable,
+            kind,
             format!(
-                "{} No bootstrap server of --bootstrap-server {} answered (timeout {} ms each).",
+                "{} No bootstrap server of --bootstrap-server {} could be used (timeout {} ms each).",
                 first.message,
                 bootstrap.join(","),
                 timeout.as_millis()
@@ -273,7 +276,6 @@ pub(crate) fn read_cluster(
     }
 
     // DescribeConfigs, each broker asked for its own.
-    let keys: Vec<StrBytes> = CONFIG_KEYS.iter().map(|k| strs(k)).collect();
     let mut configs = BTreeMap::new();
     for b in &brokers {
         let addr = format!("{}:{}", b.host, b.port);
@@ -292,12 +294,28 @@ pub(crate) fn read_cluster(
                 }
             }
         };
-        let dv = c.version::<DescribeConfigsRequest>(4)?;
+        let dv = match c.version::<DescribeConfigsRequest>(4) {
+            Ok(v) => v,
+            Err(f) => {
+                denied.push(format!("broker {}'s configs could not be read: {}", b.id, f.message));
+                continue;
+            }
+        };
+        // Every config, not only CONFIG_KEYS: the listener-prefixed
+        // overrides (`listener.name.<l>.ssl.client.auth`, ...) come back only
+        // this way (`ConfigHelper.allConfigs` is the broker's originals plus
+        // its values); sensitive values come back null.
         let req = DescribeConfigsRequest::default().with_resources(vec![DescribeConfigsResource::default()
             .with_resource_type(BROKER_RESOURCE)
             .with_resource_name(strs(&b.id.to_string()))
-            .with_configuration_keys(Some(keys.clone()))]);
-        let resp = c.call(&req, dv)?;
+            .with_configuration_keys(None)]);
+        let resp = match c.call(&req, dv) {
+            Ok(r) => r,
+            Err(f) => {
+                denied.push(format!("broker {}'s configs could not be read: {}", b.id, f.message));
+                continue;
+            }
+        };
         for r in resp.results {
             if r.error_code != 0 {
                 let why = error_name(r.error_code);

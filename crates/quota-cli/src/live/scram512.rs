@@ -10,6 +10,11 @@ use sasl::common::scram::{DeriveError, ScramProvider};
 use sasl::common::Password;
 use sha2::{Digest, Sha512 as Sha512Hash};
 
+/// The most PBKDF2 iterations a broker may ask for: Kafka's own maximum
+/// (`ScramMechanism.maxIterations()` is 16384 for every mechanism); a
+/// broker asking for more is refused rather than run for hours.
+const MAX_ITERATIONS: u32 = 16_384;
+
 /// The SHA-512 SCRAM provider.
 pub(crate) struct Sha512;
 
@@ -31,6 +36,9 @@ impl ScramProvider for Sha512 {
     }
 
     fn derive(password: &Password, salt: &[u8], iterations: u32) -> Result<Vec<u8>, DeriveError> {
+        if iterations > MAX_ITERATIONS {
+            return Err(DeriveError::IncompatibleIterationCount(iterations, MAX_ITERATIONS));
+        }
         match password {
             Password::Plain(plain) => {
                 let mut out = vec![0u8; 64];

@@ -84,6 +84,12 @@ pub(crate) fn error_name(code: i16) -> String {
     }
 }
 
+/// A SCRAM user name as RFC 5802 `saslname` writes it (`=` as `=3D`, `,`
+/// as `=2C`), as Kafka's `ScramFormatter.saslName` reads it back.
+fn sasl_name(user: &str) -> String {
+    user.replace('=', "=3D").replace(',', "=2C")
+}
+
 trait Stream: Read + Write {}
 impl<T: Read + Write> Stream for T {}
 
@@ -185,14 +191,14 @@ fn tls_config(tls: &TlsSettings) -> Result<rustls::ClientConfig, Fault> {
 }
 
 /// Says why a TLS handshake failed, naming the certificate.
-fn tls_fault(addr: &str, e: &std::io::Error, tls: &TlsSettings) -> Fault {
+fn tls_fault(addr: &str, e: &std::io::Error, tls: &TlsSettings, timeout: Duration) -> Fault {
     match e.get_ref().and_then(|i| i.downcast_ref::<rustls::Error>()) {
         Some(t) => tls_error_fault(addr, t, &tls.truststore_source, tls.client.is_some()),
         None if e.kind() == std::io::ErrorKind::UnexpectedEof => Fault::new(
             FaultKind::Tls,
             format!("kafka-quota: TLS with {addr} failed: the connection closed during the handshake (not a TLS listener?)."),
         ),
-        None => io_fault(addr, e, Duration::from_secs(0)),
+        None => io_fault(addr, e, timeout),
     }
 }
 
@@ -207,14 +213,21 @@ fn tls_error_fault(addr: &str, e: &rustls::Error, truststore_source: &str, has_c
                 ""
             }
         ),
-        rustls::Error::AlertReceived(a) => format!(
-            "the broker refused the connection with TLS alert {a:?}{}",
-            if has_client_cert {
-                ": it does not trust the client certificate of ssl.keystore.*"
-            } else {
-                ": it requires a client certificate (ssl.client.auth=required) and --command-config gives no ssl.keystore.*"
-            }
-        ),
+        rustls::Error::AlertReceived(a) => {
+            use rustls::AlertDescription as A;
+            let about_cert = matches!(
+                a,
+                A::CertificateRequired | A::BadCertificate | A::UnknownCA | A::CertificateUnknown | A::CertificateExpired | A::AccessDenied
+            );
+            format!(
+                "the broker refused the connection with TLS alert {a:?}{}",
+                match (about_cert, has_client_cert) {
+                    (true, true) => ": it does not accept the client certificate of ssl.keystore.* (not signed by a CA it trusts, or expired)",
+                    (true, false) => ": it requires a client certificate (ssl.client.auth=required) and --command-config gives no ssl.keystore.*",
+                    (false, _) => " (no TLS version or cipher suite both sides accept?)",
+                }
+            )
+        }
         rustls::Error::InvalidMessage(_) => "the broker did not answer with TLS: it is not a TLS listener (security.protocol=PLAINTEXT or SASL_PLAINTEXT?)".to_owned(),
         other => other.to_string(),
     };
@@ -281,7 +294,7 @@ impl Conn {
                 // Finish the handshake now, so that its failure is a TLS
                 // fault and not a broken request later.
                 while s.conn.is_handshaking() {
-                    s.conn.complete_io(&mut s.sock).map_err(|e| tls_fault(addr, &e, tls))?;
+                    s.conn.complete_io(&mut s.sock).map_err(|e| tls_fault(addr, &e, tls, timeout))?;
                 }
                 Box::new(s)
             }
@@ -446,7 +459,7 @@ impl Conn {
             Mechanism::Plain => Box::new(sasl::client::mechanisms::Plain::new(creds.username.clone(), creds.password.clone())),
             Mechanism::ScramSha256 => Box::new(
                 sasl::client::mechanisms::Scram::<sasl::common::scram::Sha256>::new(
-                    creds.username.clone(),
+                    sasl_name(&creds.username),
                     creds.password.clone(),
                     sasl::common::ChannelBinding::None,
                 )
@@ -454,7 +467,7 @@ impl Conn {
             ),
             Mechanism::ScramSha512 => Box::new(
                 sasl::client::mechanisms::Scram::<Sha512>::new(
-                    creds.username.clone(),
+                    sasl_name(&creds.username),
                     creds.password.clone(),
                     sasl::common::ChannelBinding::None,
                 )

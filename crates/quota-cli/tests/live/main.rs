@@ -120,11 +120,14 @@ fn words(cmd: &str) -> Vec<String> {
     out.into_iter().filter(|w| !w.is_empty()).collect()
 }
 
-/// The answer part of `resolve --json`: everything but `live`.
+/// The answer part of `resolve --json`: everything but what only a live
+/// answer has (`live`, `quotas_readable`, `assumptions`).
 fn answer(json: &str) -> Result<serde_json::Value, String> {
     let mut v: serde_json::Value = serde_json::from_str(json).map_err(|e| format!("not JSON ({e}): {json}"))?;
     if let Some(o) = v.as_object_mut() {
         o.remove("live");
+        o.remove("quotas_readable");
+        o.remove("assumptions");
     }
     Ok(v)
 }
@@ -385,6 +388,16 @@ fn main() {
         let (out, err) = text(&o);
         if o.status.code() == Some(8) && out.contains("no limit can be given") && !out.contains("unlimited") && err.contains("DESCRIBE_CONFIGS on CLUSTER kafka-cluster") {
             no_secret(&o)
+        } else {
+            Err(format!("{:?} {out}{err}", o.status.code()))
+        }
+    })());
+    let o = kafka_quota(&["resolve", "--json", "--bootstrap-server", &get("SASL_PLAIN_BOOTSTRAP"), "--command-config", &bob, "--listener", "SASL_PLAINTEXT", "--user", "tenant-a", "--ip", "192.0.2.10"]);
+    check("the same in JSON: quotas_readable false, no limit and no --ip answer", (|| {
+        let (out, err) = text(&o);
+        let v: serde_json::Value = serde_json::from_str(&out).map_err(|e| format!("{e}: {out}{err}"))?;
+        if o.status.code() == Some(8) && v["quotas_readable"] == false && v.get("ip").is_none() && !out.contains("unlimited") && !out.contains("\"limit\": ") {
+            Ok(())
         } else {
             Err(format!("{:?} {out}{err}", o.status.code()))
         }

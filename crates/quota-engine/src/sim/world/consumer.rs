@@ -99,7 +99,7 @@ impl World {
         let co = &mut self.consumers[ci];
         co.started = true;
         co.start = now;
-        for _ in 0..super::startup_responses(leaders) {
+        for _ in 0..super::startup_responses(leaders, true) {
             co.throttle.record(now.as_ms(), 0.0);
         }
         if co.target == 0 {

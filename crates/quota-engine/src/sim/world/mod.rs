@@ -57,10 +57,11 @@ pub const HORIZON_CAP_MS: u64 = 86_400_000;
 
 /// Responses a Java client receives before its first data request, each
 /// a 0 ms sample of its throttle-time sensor: `ApiVersions` on the
-/// bootstrap connection and on one more, two `Metadata` (a producer's
-/// sender asks once before and once for its topic; a consumer asks once
-/// and sends one `ListOffsets`), and one `ApiVersions` per broker leading
-/// one of its partitions.
+/// bootstrap connection, on one more connection and on each broker leading
+/// one of its partitions; a producer's sender asks `Metadata` twice (before
+/// and for its topic); a consumer asks `Metadata` once and sends one
+/// `ListOffsets` per leader (`seekToBeginning`). Producer: `4 + leaders`;
+/// consumer: `3 + 2 x leaders`.
 ///
 /// Kafka: `NetworkClient.handleCompletedReceives` records
 /// `response.throttleTimeMs()` of every response in the sensor behind
@@ -68,11 +69,16 @@ pub const HORIZON_CAP_MS: u64 = 86_400_000;
 /// (clients/src/main/java/org/apache/kafka/clients/NetworkClient.java at
 /// 4.3.1). Counted on a real 4.3.1 cluster (`kafka.request.logger` at
 /// DEBUG, docs/real-kafka.md): 5 for a producer or a consumer of a topic
-/// with one leader (a producer sometimes opens one more connection: 6).
+/// with one leader (a producer sometimes opens one more connection: 6);
+/// several leaders are counted from the client's code, not measured.
 /// So an `acks=0` producer, which gets no produce response, reads 0 ms,
 /// not NaN, as the real one does.
-pub(super) fn startup_responses(leaders: usize) -> usize {
-    4 + leaders
+pub(super) fn startup_responses(leaders: usize, consumer: bool) -> usize {
+    if consumer {
+        3 + 2 * leaders
+    } else {
+        4 + leaders
+    }
 }
 
 fn varint_len(v: u64) -> u64 {

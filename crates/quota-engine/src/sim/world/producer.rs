@@ -291,7 +291,7 @@ impl World {
         pr.started = true;
         pr.start = now;
         pr.next_append = now;
-        for _ in 0..super::startup_responses(leaders) {
+        for _ in 0..super::startup_responses(leaders, false) {
             pr.throttle.record(now.as_ms(), 0.0);
         }
         pr.latency.start_perf(now);
