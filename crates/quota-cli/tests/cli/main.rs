@@ -8,6 +8,7 @@ mod common;
 mod interchange;
 mod ip;
 mod kerberos;
+mod live_peers;
 mod monitoring;
 mod pipe;
 mod resolve;
