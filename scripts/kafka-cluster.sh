@@ -353,10 +353,11 @@ inter.broker.listener.name=INTERNAL
 sasl.mechanism.inter.broker.protocol=PLAIN
 listener.name.internal.sasl.enabled.mechanisms=PLAIN
 listener.name.internal.plain.sasl.jaas.config=$(jaas_plain_internal)
-sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-512
-listener.name.sasl_plaintext.sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-512
+sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-512,SCRAM-SHA-256
+listener.name.sasl_plaintext.sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-512,SCRAM-SHA-256
 listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required$plain_users;
 listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
 ssl.keystore.type=PKCS12
 ssl.keystore.location=$tls_dir/broker.p12
 ssl.keystore.password=$ks
@@ -401,6 +402,12 @@ EOF
 bootstrap.servers=$(bootstrap sasl)
 security.protocol=SASL_PLAINTEXT
 sasl.mechanism=SCRAM-SHA-512
+sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="$u" password="$(secret "$u")";
+EOF
+    cat >"$clients_dir/sasl-scram256-$u.properties" <<EOF
+bootstrap.servers=$(bootstrap sasl)
+security.protocol=SASL_PLAINTEXT
+sasl.mechanism=SCRAM-SHA-256
 sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="$u" password="$(secret "$u")";
 EOF
   done
@@ -458,6 +465,7 @@ write_env() {
     kv SASL_PLAIN_CONFIG "$clients_dir/sasl-plain-tenant-a.properties"
     kv SASL_SCRAM_BOOTSTRAP "$(bootstrap sasl)"
     kv SASL_SCRAM_CONFIG "$clients_dir/sasl-scram-tenant-a.properties"
+    kv SASL_SCRAM256_CONFIG "$clients_dir/sasl-scram256-tenant-a.properties"
     kv SASL_USERS "$(IFS=,; echo "${users[*]}")"
     kv SSL_BOOTSTRAP "$(bootstrap ssl)"
     kv SSL_CONFIG "$clients_dir/ssl-app-1.properties"
@@ -521,7 +529,10 @@ format_node() { # format_node ID: kafka-storage.sh format for one node
     # (KIP-900); their passwords stay in this java @argfile, off the command line.
     if [[ "$id" == "$controller_id" ]]; then
       local u
-      for u in "${users[@]}"; do echo "--add-scram SCRAM-SHA-512=[name=$u,password=$(secret "$u")]"; done
+      for u in "${users[@]}"; do
+        echo "--add-scram SCRAM-SHA-512=[name=$u,password=$(secret "$u")]"
+        echo "--add-scram SCRAM-SHA-256=[name=$u,password=$(secret "$u")]"
+      done
     fi
   } >"$args"
   chmod 600 "$args"

@@ -207,6 +207,8 @@ fn main() {
          vec!["--listener".into(), "SASL_PLAINTEXT".into(), "--user".into(), "tenant-a".into(), "--client-id".into(), "app-1".into()], vec![]),
         ("SASL SCRAM-SHA-512 alice", get("SASL_SCRAM_BOOTSTRAP"), get("SASL_SCRAM_CONFIG"),
          vec!["--listener".into(), "SASL_PLAINTEXT".into(), "--mechanism".into(), "SCRAM-SHA-512".into(), "--user".into(), "alice".into()], vec![]),
+        ("SASL SCRAM-SHA-256 tenant-b / batch", get("SASL_SCRAM_BOOTSTRAP"), get("SASL_SCRAM256_CONFIG"),
+         vec!["--listener".into(), "SASL_PLAINTEXT".into(), "--mechanism".into(), "SCRAM-SHA-256".into(), "--user".into(), "tenant-b".into(), "--client-id".into(), "batch".into()], vec![]),
         ("SSL with mapping rules", get("SSL_BOOTSTRAP"), get("SSL_CONFIG"),
          vec!["--listener".into(), "SSL".into(), "--dn".into(), get("SSL_DN")],
          vec!["--ssl-mapping-rules".into(), mapping.clone(), "--ssl-client-auth".into(), "required".into()]),
