@@ -905,7 +905,12 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
     let listener = match (&args.listener, &live) {
         (None, _) => None,
         (Some(name), Some(l)) => match l.listener_protocol(name).as_deref().and_then(listener_arg) {
-            Some(p) => Some(p),
+            Some(p) => {
+                if let Some(note) = crate::live::protocol_note(l, name) {
+                    errln!("note: {note}");
+                }
+                Some(p)
+            }
             None => {
                 errln!("kafka-quota: --listener {name}: {}", crate::live::no_such_listener(l));
                 return EXIT_BAD_INPUT;

@@ -69,6 +69,9 @@ pub(crate) fn connect(args: &LiveArgs, topics: &[String]) -> Result<LiveCluster,
         return Err((crate::cmd::EXIT_BAD_INPUT, "kafka-quota: no --bootstrap-server.".to_owned()));
     };
     let bootstrap: Vec<String> = servers.split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect();
+    if bootstrap.is_empty() {
+        return Err((crate::cmd::EXIT_BAD_INPUT, "kafka-quota: --bootstrap-server names no address (HOST:PORT[,HOST:PORT...]).".to_owned()));
+    }
     for b in &bootstrap {
         if b.rsplit_once(':').is_none_or(|(h, p)| h.is_empty() || p.parse::<u16>().is_err()) {
             return Err((
@@ -256,6 +259,21 @@ pub(crate) fn no_such_listener(live: &LiveCluster) -> String {
     } else {
         format!("the cluster has no such listener (its listeners: {}).", names.join(", "))
     }
+}
+
+/// A note when `--listener` is a security protocol that no listener of
+/// the cluster uses (`listener.security.protocol.map`).
+pub(crate) fn protocol_note(live: &LiveCluster, listener: &str) -> Option<String> {
+    let protocol = config::SecurityProtocol::from_name(listener)?.name();
+    let map = live.config("listener.security.protocol.map").ok().flatten()?;
+    let used: Vec<&str> = map.split(',').filter_map(|p| p.split_once(':').map(|(_, v)| v.trim())).collect();
+    let named = live.listener_names().iter().any(|n| n.eq_ignore_ascii_case(listener));
+    (!named && !used.iter().any(|u| u.eq_ignore_ascii_case(protocol))).then(|| {
+        format!(
+            "no listener of the cluster is {protocol} (its listeners: {}); the answer is for a {protocol} listener as Kafka would treat one.",
+            live.listener_names().join(", ")
+        )
+    })
 }
 
 /// How many distinct brokers lead `topic`'s partitions.

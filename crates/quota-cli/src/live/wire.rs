@@ -242,7 +242,7 @@ fn io_fault(addr: &str, e: &std::io::Error, timeout: Duration) -> Fault {
         ),
         std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::ConnectionReset => Fault::new(
             FaultKind::Unreachable,
-            format!("kafka-quota: {addr} closed the connection (a listener of another security protocol, or a broker going away)."),
+            format!("kafka-quota: {addr} closed the connection: a listener of another security protocol (a SASL listener needs --command-config with security.protocol=SASL_PLAINTEXT or SASL_SSL, sasl.mechanism and sasl.jaas.config; a TLS one SSL), or a broker going away."),
         ),
         _ => Fault::new(FaultKind::Unreachable, format!("kafka-quota: {addr}: {e}.")),
     }
@@ -309,30 +309,18 @@ impl Conn {
             timeout,
             tls: security.tls.as_ref().map(|t| (t.truststore_source.clone(), t.client.is_some())),
         };
-        c.api_versions(security)?;
+        c.api_versions()?;
         if let Some(creds) = &security.sasl {
             c.authenticate(creds)?;
         }
         Ok(c)
     }
 
-    fn api_versions(&mut self, security: &ClientSecurity) -> Result<(), Fault> {
+    fn api_versions(&mut self) -> Result<(), Fault> {
         let req = ApiVersionsRequest::default()
             .with_client_software_name(StrBytes::from_static_str("kafka-quota"))
             .with_client_software_version(StrBytes::from_static_str(env!("CARGO_PKG_VERSION")));
-        let resp = self.call(&req, 3).map_err(|f| {
-            if f.kind == FaultKind::Unreachable && security.tls.is_none() {
-                Fault::new(
-                    FaultKind::Unreachable,
-                    format!(
-                        "{} If it is a TLS listener, --command-config needs security.protocol=SSL or SASL_SSL.",
-                        f.message
-                    ),
-                )
-            } else {
-                f
-            }
-        })?;
+        let resp = self.call(&req, 3)?;
         if resp.error_code != 0 {
             return Err(Fault::new(
                 FaultKind::TooOld,

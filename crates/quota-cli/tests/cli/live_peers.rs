@@ -54,6 +54,9 @@ fn a_bootstrap_server_that_is_not_host_port_is_refused_before_connecting() {
     let o = kafka_quota(&["resolve", "--bootstrap-server", "broker1", "--listener", "PLAINTEXT"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--bootstrap-server broker1 is not HOST:PORT"));
+    let o = kafka_quota(&["resolve", "--bootstrap-server", "", "--listener", "PLAINTEXT"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--bootstrap-server names no address"));
 }
 
 #[test]

@@ -212,7 +212,7 @@ fn main() {
         ("SSL with mapping rules", get("SSL_BOOTSTRAP"), get("SSL_CONFIG"),
          vec!["--listener".into(), "SSL".into(), "--dn".into(), get("SSL_DN")],
          vec!["--ssl-mapping-rules".into(), mapping.clone(), "--ssl-client-auth".into(), "required".into()]),
-        ("SSL, a DN typed with spaces", get("SSL_BOOTSTRAP"), get("SSL_TYPED_CONFIG"),
+        ("SSL, the certificate whose subject was typed with spaces (its RFC 2253 DN)", get("SSL_BOOTSTRAP"), get("SSL_TYPED_CONFIG"),
          vec!["--listener".into(), "SSL".into(), "--dn".into(), get("SSL_TYPED_DN")],
          vec!["--ssl-mapping-rules".into(), mapping.clone(), "--ssl-client-auth".into(), "required".into()]),
     ];
@@ -364,6 +364,10 @@ fn main() {
     check("PLAINTEXT to a TLS listener: exit 7 saying so", if o.status.code() == Some(7) && text(&o).1.contains("it is a TLS listener") { Ok(()) } else { Err(format!("{:?} {}", o.status.code(), text(&o).1)) });
     let o = kafka_quota(&["resolve", "--bootstrap-server", &get("PLAINTEXT_BOOTSTRAP"), "--listener", "NOPE"]);
     check("an unknown listener name: exit 1 listing the cluster's listeners", if o.status.code() == Some(1) && text(&o).1.contains("its listeners: PLAINTEXT, SASL_PLAINTEXT, SSL, INTERNAL") { Ok(()) } else { Err(format!("{:?} {}", o.status.code(), text(&o).1)) });
+    let o = kafka_quota(&["resolve", "--bootstrap-server", &get("SASL_PLAIN_BOOTSTRAP"), "--listener", "SASL_PLAINTEXT", "--user", "tenant-a"]);
+    check("the SASL listener without --command-config: exit 5 saying what is missing", if o.status.code() == Some(5) && text(&o).1.contains("a SASL listener needs --command-config") { Ok(()) } else { Err(format!("{:?} {}", o.status.code(), text(&o).1)) });
+    let o = kafka_quota(&["resolve", "--bootstrap-server", &get("PLAINTEXT_BOOTSTRAP"), "--listener", "SASL_SSL", "--user", "tenant-a", "--quota-type", "produce"]);
+    check("a security protocol no listener has: answered with a note", if o.status.success() && text(&o).1.contains("no listener of the cluster is SASL_SSL") { Ok(()) } else { Err(format!("{:?} {}", o.status.code(), text(&o).1)) });
     // A setting one broker has of its own (num.io.threads is dynamic per
     // broker): said per broker, and the lowest-numbered broker's is used.
     let differ = cluster.tool("kafka-configs", &["--alter", "--entity-type", "brokers", "--entity-name", "2", "--add-config", "num.io.threads=4"]);
