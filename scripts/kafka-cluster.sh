@@ -398,18 +398,17 @@ security.protocol=SASL_PLAINTEXT
 sasl.mechanism=PLAIN
 sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="$u" password="$(secret "$u")";
 EOF
-    cat >"$clients_dir/sasl-scram-$u.properties" <<EOF
+    # sasl-scram-U (SCRAM-SHA-512) and sasl-scram256-U (SCRAM-SHA-256).
+    local suffix bits
+    for suffix in "" 256; do
+      bits="${suffix:-512}"
+      cat >"$clients_dir/sasl-scram$suffix-$u.properties" <<EOF
 bootstrap.servers=$(bootstrap sasl)
 security.protocol=SASL_PLAINTEXT
-sasl.mechanism=SCRAM-SHA-512
+sasl.mechanism=SCRAM-SHA-$bits
 sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="$u" password="$(secret "$u")";
 EOF
-    cat >"$clients_dir/sasl-scram256-$u.properties" <<EOF
-bootstrap.servers=$(bootstrap sasl)
-security.protocol=SASL_PLAINTEXT
-sasl.mechanism=SCRAM-SHA-256
-sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="$u" password="$(secret "$u")";
-EOF
+    done
   done
   cp "$clients_dir/sasl-scram-admin.properties" "$clients_dir/admin.properties"
   local name

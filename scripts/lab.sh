@@ -32,8 +32,10 @@ for a in "$@"; do
     *) echo "lab.sh: unknown argument $a (see the head of scripts/lab.sh)" >&2; exit 2 ;;
   esac
 done
-
-
+if [[ -n "${LAB_ONLY:-}" && ${#update_doc[@]} -gt 0 ]]; then
+  echo "lab.sh: --update-doc writes the whole table, so it cannot be used with LAB_ONLY" >&2
+  exit 2
+fi
 
 t_start=$SECONDS
 
@@ -68,7 +70,10 @@ if ((compare_only == 0)); then
 fi
 
 step "Real | simulated | article (crates/real-kafka)"
-cargo run --quiet --locked -p real-kafka --bin real-kafka-compare -- "${update_doc[@]+"${update_doc[@]}"}"
+compare_only_runs=()
+[[ -n "${LAB_ONLY:-}" ]] && compare_only_runs=(--only "$LAB_ONLY")
+cargo run --quiet --locked -p real-kafka --bin real-kafka-compare -- \
+  "${update_doc[@]+"${update_doc[@]}"}" "${compare_only_runs[@]+"${compare_only_runs[@]}"}"
 
 if ((compare_only == 0)); then
   step "The CLI against a live cluster (crates/quota-cli/tests/live: starts and stops its own cluster)"

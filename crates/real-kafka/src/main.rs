@@ -40,6 +40,10 @@ struct Args {
     /// scenario's own; skipped when the file is absent.
     #[arg(long, default_value = "lab/environment.json")]
     environment: PathBuf,
+    /// Compare only these runs (comma-separated names), as the harness's
+    /// `--only` measured them.
+    #[arg(long, value_delimiter = ',', value_name = "RUN,RUN")]
+    only: Vec<String>,
     /// Also rewrite the table between the markers of this Markdown file.
     #[arg(long)]
     update_doc: Option<PathBuf>,
@@ -62,8 +66,16 @@ fn read(path: &std::path::Path) -> Result<String> {
 
 fn run() -> Result<bool> {
     let args = Args::parse();
-    let runs: compare::RunsFile = serde_json::from_str(&read(&args.runs)?)
+    let mut runs: compare::RunsFile = serde_json::from_str(&read(&args.runs)?)
         .with_context(|| format!("{} is not a runs file", args.runs.display()))?;
+    if !args.only.is_empty() {
+        for name in &args.only {
+            if !runs.runs.iter().any(|r| &r.name == name) {
+                anyhow::bail!("--only {name}: no such run in {}", args.runs.display());
+            }
+        }
+        runs.runs.retain(|r| args.only.contains(&r.name));
+    }
     let real: compare::RealFile = serde_json::from_str(&read(&args.real)?)
         .with_context(|| format!("{} is not the harness's output", args.real.display()))?;
     let explanations: std::collections::BTreeMap<String, String> = if args.explanations.exists() {
