@@ -659,9 +659,11 @@ pub struct ClientTrack {
     /// The tallies of every response of the run (the series may keep one
     /// in `stride`).
     pub responses: ResponseTally,
-    /// Channel mute spans per broker the client was throttled on.
+    /// Channel mute spans per broker the client was throttled on (the
+    /// first [`SERIES_CAP`]).
     pub mutes: Vec<Span>,
-    /// Spans where `send()` was blocked on `buffer.memory`.
+    /// Spans where `send()` was blocked on `buffer.memory` (the first
+    /// [`SERIES_CAP`]; the total is [`ClientMetrics::blocked_ms_total`]).
     pub blocked: Vec<Span>,
     /// `buffer.memory` use over time (producers).
     pub buffer: Series<BufferPoint>,

@@ -60,22 +60,101 @@ impl BrokerNode {
     }
 }
 
-/// One record batch in a partition's log.
-pub(super) struct LogBatch {
-    pub(super) bytes: u64,
-    pub(super) records: u64,
+/// Record batches of one size in a row in a partition's log: `count`
+/// batches of `records` records and `bytes` bytes each, the first at
+/// batch position `start`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct LogRun {
+    start: u64,
+    bytes: u64,
+    records: u64,
+    count: u64,
+}
+
+/// A partition's log as the consumers read it: batch positions from 0,
+/// kept as runs of equal batches (a steady producer or a preload is a
+/// handful of runs however long it runs), and kept at all only when a
+/// consumer of the scenario reads the topic (issue 30: memory follows what
+/// is kept, not what is simulated).
+pub(super) struct Log {
+    runs: Vec<LogRun>,
+    /// Batches appended.
+    len: u64,
+    /// Whether any consumer reads this partition (else appends are counted only).
+    read: bool,
+}
+
+impl Log {
+    /// An empty log; `read`: whether a consumer will read it.
+    pub(super) fn new(read: bool) -> Self {
+        Log {
+            runs: Vec::new(),
+            len: 0,
+            read,
+        }
+    }
+
+    /// Appends `count` batches of `records` records and `bytes` bytes each.
+    pub(super) fn append(&mut self, bytes: u64, records: u64, count: u64) {
+        if count == 0 {
+            return;
+        }
+        let start = self.len;
+        self.len += count;
+        if !self.read {
+            return;
+        }
+        match self.runs.last_mut() {
+            Some(r) if r.bytes == bytes && r.records == records => r.count += count,
+            _ => self.runs.push(LogRun {
+                start,
+                bytes,
+                records,
+                count,
+            }),
+        }
+    }
+
+    /// Batches appended so far (the log end, as a batch position).
+    #[cfg(test)]
+    pub(super) fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Runs kept (for the memory tests).
+    #[cfg(test)]
+    pub(super) fn runs(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// The run holding batch position `pos`, and how far into it.
+    fn run_at(&self, pos: u64) -> Option<(&LogRun, u64)> {
+        let i = self.runs.partition_point(|r| r.start + r.count <= pos);
+        self.runs.get(i).map(|r| (r, pos.saturating_sub(r.start)))
+    }
 }
 
 /// A partition: its leader and its log.
 pub(super) struct Partition {
     pub(super) leader: BrokerId,
-    pub(super) log: Vec<LogBatch>,
+    pub(super) log: Log,
+}
+
+/// A batch as a produce request carries it: which batch, its partition's
+/// position among the producer's partitions, and its records (the broker
+/// appends these; the producer may have forgotten the batch by then, as
+/// an `acks=0` producer does once the request is written).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct SentBatch {
+    pub(super) id: BatchId,
+    pub(super) slot: u32,
+    pub(super) records: u32,
 }
 
 /// What a request asks for.
 pub(super) enum ReqKind {
     Produce {
-        batches: Vec<BatchId>,
+        batches: Vec<SentBatch>,
         acks0: bool,
     },
     Fetch {
@@ -94,7 +173,7 @@ pub(super) struct Fetched {
     /// The partition's position among the consumer's partitions.
     pub(super) slot: u32,
     /// Complete batches (the consumer's position moves past them).
-    pub(super) batches: u32,
+    pub(super) batches: u64,
     /// Records in the complete batches.
     pub(super) records: u64,
     /// Bytes of the complete batches.
@@ -193,7 +272,7 @@ impl Req {
     /// The batches of a produce request (none for a fetch).
     pub(super) fn produce_batches(&self) -> Vec<BatchId> {
         match &self.kind {
-            ReqKind::Produce { batches, .. } => batches.clone(),
+            ReqKind::Produce { batches, .. } => batches.iter().map(|b| b.id).collect(),
             ReqKind::Fetch { .. } => Vec::new(),
         }
     }
@@ -208,6 +287,8 @@ impl World {
     pub(super) fn request_arrive(&mut self, r: RequestId) {
         let (c, epoch) = (self.reqs[r].conn, self.reqs[r].epoch);
         if self.conns[c].epoch != epoch {
+            // Sent on a connection closed since: dropped on arrival.
+            self.retire(r);
             return;
         }
         self.reqs[r].arrived_at = Some(self.now);
@@ -277,21 +358,28 @@ impl World {
             if part.leader != conn.broker {
                 continue;
             }
-            let mut pos = ix(co.positions[ix(i)]);
+            let mut pos = co.positions[ix(i)];
             let limit = u64::from(part_max).min(budget.saturating_sub(total));
-            let (mut pb, mut pr, mut n, mut partial) = (0u64, 0u64, 0u32, 0u64);
-            while pos < part.log.len() {
-                let b = &part.log[pos];
-                let first = total == 0 && pb == 0;
-                if !first && pb + b.bytes > limit {
-                    // The slice ends inside this batch.
+            let (mut pb, mut pr, mut n, mut partial) = (0u64, 0u64, 0u64, 0u64);
+            while let Some((run, into)) = part.log.run_at(pos) {
+                // Batches of this run that go whole: the first of the
+                // response always does, then those within the limit.
+                let left = run.count - into;
+                let mut take = 0;
+                if total == 0 && pb == 0 {
+                    take = 1;
+                }
+                let room = limit.saturating_sub(pb + take * run.bytes);
+                take = (take + room / run.bytes.max(1)).min(left);
+                pb += take * run.bytes;
+                pr += take * run.records;
+                n += take;
+                pos += take;
+                if take < left {
+                    // The slice ends inside the next batch.
                     partial = limit.saturating_sub(pb);
                     break;
                 }
-                pb += b.bytes;
-                pr += b.records;
-                n += 1;
-                pos += 1;
             }
             if n > 0 || partial > 0 {
                 out.push(Fetched {
@@ -357,7 +445,9 @@ impl World {
     }
 
     pub(super) fn fetch_expire(&mut self, r: RequestId) {
-        let broker = self.conns[self.reqs[r].conn].broker;
+        // A fetch woken before its fetch.max.wait.ms may be answered and forgotten.
+        let Some(req) = self.reqs.get(r) else { return };
+        let broker = self.conns[req.conn].broker;
         let list = &mut self.brokers[broker].parked;
         if let Some(i) = list.iter().position(|x| *x == r) {
             list.remove(i);
@@ -400,17 +490,12 @@ impl World {
                     let Role::Producer(pi) = self.clients[self.conns[c].client].role else {
                         return;
                     };
-                    let batch_ids = batches.clone();
-                    for b in batch_ids {
+                    for b in batches {
                         let pr = &self.producers[pi];
-                        let batch = &pr.batches[b];
-                        let slot: PartitionId = pr.slots[ix(batch.slot)];
-                        let rec = u64::from(batch.records);
+                        let slot: PartitionId = pr.slots[ix(b.slot)];
+                        let rec = u64::from(b.records);
                         let bytes = BATCH_OVERHEAD + rec * pr.rec_bytes;
-                        self.partitions[slot].log.push(LogBatch {
-                            bytes,
-                            records: rec,
-                        });
+                        self.partitions[slot].log.append(bytes, rec, 1);
                     }
                     let d = self.brokers[broker].core.handle_produce(
                         &self.conns[c].session,
@@ -464,7 +549,7 @@ impl World {
         self.record_admission(c, QuotaSlot::Request, decision.request, applied_rq, mute);
         if throttle > 0 {
             let client = self.conns[c].client;
-            self.clients[client].mutes.push(Span {
+            super::recording::push_span(&mut self.clients[client].mutes, Span {
                 from_ms: mute.0,
                 to_ms: mute.1,
             });
@@ -485,6 +570,8 @@ impl World {
             self.sync_request_track(c);
             let epoch = self.conns[c].epoch;
             self.schedule(self.now + throttle_span, Ev::Unmute(c, epoch));
+            // The client completed it when written: nothing more happens to it.
+            self.retire(r);
             return;
         }
         match plan {

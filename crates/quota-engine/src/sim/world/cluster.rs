@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use super::ids::{BrokerId, ClientId, ConnectionId, PartitionId, TrackId};
+use super::ids::{BrokerId, ClientId, ConnectionId, PartitionId, RequestId, TrackId};
 use super::recording::QuotaSlot;
 use super::{Role, World};
 use crate::entity::{QuotaEntity, QuotaKey};
@@ -218,7 +218,7 @@ impl World {
                 }
                 let (left, lost, blocked) = self.producers[p].stop(now);
                 if let Some(span) = blocked {
-                    self.clients[client].blocked.push(span);
+                    super::recording::push_span(&mut self.clients[client].blocked, span);
                 }
                 // The aborted batches' memory returns to the pool.
                 self.clients[client].buffer.push(BufferPoint {
@@ -265,9 +265,13 @@ impl World {
         conn.ready = false;
         conn.connecting = false;
         conn.busy = false;
-        conn.queue.clear();
+        // Read off the socket, not started: nothing more happens to them.
+        let dropped: Vec<RequestId> = conn.queue.drain(..).collect();
         for r in std::mem::take(&mut conn.in_flight) {
             self.reqs[r].done = true;
+        }
+        for r in dropped {
+            self.retire(r);
         }
     }
 

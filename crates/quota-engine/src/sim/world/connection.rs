@@ -192,7 +192,7 @@ impl World {
         if adm.is_throttled() {
             let delay = SimSpan::from_throttle_ms(adm.throttle_ms());
             let client = self.conns[c].client;
-            self.clients[client].mutes.push(Span {
+            super::recording::push_span(&mut self.clients[client].mutes, Span {
                 from_ms: self.now.as_ms_f64(),
                 to_ms: (self.now + delay).as_ms_f64(),
             });
@@ -250,7 +250,7 @@ impl World {
         let epoch = self.conns[c].epoch;
         let mut req = Req::new(c, epoch, bytes, kind);
         req.sent_at = self.now;
-        let r = self.reqs.push(req);
+        let r = self.reqs.insert(req);
         let conn = &mut self.conns[c];
         conn.in_flight.push(r);
         conn.unread.push_back(r);
@@ -403,7 +403,10 @@ impl World {
         conn.epoch += 1;
         conn.ready = false;
         conn.busy = false;
-        conn.queue.clear();
+        // Requests the broker had read off the socket but not started, and
+        // those still in the client's send buffer: nothing more happens to
+        // them once the producer has taken their batches back.
+        let dropped: Vec<RequestId> = conn.queue.drain(..).chain(conn.up.queued.iter().copied()).collect();
         conn.up.clear();
         let failed = std::mem::take(&mut conn.in_flight);
         let client = conn.client;
@@ -419,6 +422,9 @@ impl World {
                 Role::Consumer(ci) => self.consumers[ci].fetch_done(c),
             }
         }
+        for r in dropped {
+            self.retire(r);
+        }
         self.begin_connect(c, self.now + RECONNECT_BACKOFF);
     }
 }
@@ -432,10 +438,19 @@ impl World {
     pub(super) fn response_arrive(&mut self, r: RequestId) {
         let c = self.reqs[r].conn;
         if self.reqs[r].done || self.conns[c].epoch != self.reqs[r].epoch {
+            // Its connection closed since: dropped.
+            self.retire(r);
             return;
         }
         self.reqs[r].done = true;
         self.reqs[r].response_at = Some(self.now);
+        self.take_response(r);
+        self.retire(r);
+    }
+
+    /// The client takes the response to `r` (see [`World::response_arrive`]).
+    fn take_response(&mut self, r: RequestId) {
+        let c = self.reqs[r].conn;
         let throttle = self.reqs[r].throttle_ms;
         let now = self.now;
         let conn = &mut self.conns[c];

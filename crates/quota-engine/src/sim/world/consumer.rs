@@ -36,7 +36,7 @@ pub(super) struct Consumer {
     /// The assigned partitions, in order.
     pub(super) slots: Vec<PartitionId>,
     /// Next log batch to fetch, per entry of `slots`.
-    pub(super) positions: Vec<u32>,
+    pub(super) positions: Vec<u64>,
     links: Vec<FetchLink>,
     busy_until: SimTime,
     pub(super) consumed: u64,

@@ -36,13 +36,13 @@ use crate::broker::Broker;
 use crate::resolve::QuotaCallbacks;
 use crate::Error;
 
-use broker::{BrokerNode, LogBatch, Partition, Req};
+use broker::{BrokerNode, Log, Partition, Req};
 use connection::{Conn, UpPath};
 use consumer::Consumer;
 use ids::{
     BrokerId, ClientId, ConnectionId, ConsumerId, PartitionId, ProducerId, RequestId, TrackId,
 };
-use ids::Table;
+use ids::{Live, Table};
 use producer::Producer;
 use recording::{ClientInfo, QuotaSlot, SensorKey};
 
@@ -205,7 +205,12 @@ pub(crate) struct World {
     brokers: Table<BrokerId, BrokerNode>,
     partitions: Table<PartitionId, Partition>,
     conns: Table<ConnectionId, Conn>,
-    reqs: Table<RequestId, Req>,
+    /// The requests not finished yet (and, in a traced run, the first
+    /// `keep_requests` whatever their state: [`World::retire`]).
+    reqs: Live<RequestId, Req>,
+    /// Requests with an id below this are kept to the end for the
+    /// per-request trace (0: none, a plain run).
+    keep_requests: u64,
     producers: Table<ProducerId, Producer>,
     consumers: Table<ConsumerId, Consumer>,
     clients: Table<ClientId, ClientInfo>,
@@ -249,11 +254,15 @@ impl World {
         let mut partitions = Table::new();
         let mut topic_slots: BTreeMap<&str, Vec<PartitionId>> = BTreeMap::new();
         for t in &s.topics {
+            let read = s
+                .workloads
+                .iter()
+                .any(|w| matches!(w, Workload::Consumer(c) if c.topic == t.name));
             let mut slots = Vec::new();
             for p in 0..t.partitions {
                 slots.push(partitions.push(Partition {
                     leader: BrokerId(t.leader(p, s.brokers.count)),
-                    log: Vec::new(),
+                    log: Log::new(read),
                 }));
             }
             if let Some(pre) = &t.preload {
@@ -261,15 +270,10 @@ impl World {
                 let cap = records_per_batch(pre.batch_size, rec);
                 let n = u64::from(t.partitions);
                 for (i, slot) in (0u64..).zip(slots.iter()) {
-                    let mut left = pre.records / n + u64::from(i < pre.records % n);
-                    while left > 0 {
-                        let k = left.min(cap);
-                        partitions[*slot].log.push(LogBatch {
-                            bytes: BATCH_OVERHEAD + k * rec,
-                            records: k,
-                        });
-                        left -= k;
-                    }
+                    let left = pre.records / n + u64::from(i < pre.records % n);
+                    let log = &mut partitions[*slot].log;
+                    log.append(BATCH_OVERHEAD + cap * rec, cap, left / cap);
+                    log.append(BATCH_OVERHEAD + (left % cap) * rec, left % cap, u64::from(left % cap > 0));
                 }
             }
             topic_slots.entry(t.name.as_str()).or_insert(slots);
@@ -284,7 +288,8 @@ impl World {
             brokers,
             partitions,
             conns: Table::new(),
-            reqs: Table::new(),
+            reqs: Live::new(),
+            keep_requests: 0,
             producers: Table::new(),
             consumers: Table::new(),
             clients: Table::new(),
@@ -387,6 +392,15 @@ impl World {
         Ok(w)
     }
 
+    /// Forgets request `r`: nothing more happens to it (its response was
+    /// taken, it was dropped, or an `acks=0` request was handled). Kept in
+    /// a traced run when it is among the first rows of the trace.
+    fn retire(&mut self, r: RequestId) {
+        if r.0 >= self.keep_requests {
+            self.reqs.remove(r);
+        }
+    }
+
     /// Schedules `ev` at `at`.
     fn schedule(&mut self, at: SimTime, ev: Ev) {
         self.q.push(at.as_ns(), ev);
@@ -450,7 +464,8 @@ impl World {
             Ev::ResponseArrive(r) => self.response_arrive(r),
             Ev::Unmute(c, epoch) => self.unmute(c, epoch),
             Ev::RequestTimeout(r) => {
-                let req = &self.reqs[r];
+                // A request answered in time is forgotten by now.
+                let Some(req) = self.reqs.get(r) else { return };
                 if !req.done && self.conns[req.conn].epoch == req.epoch {
                     let c = req.conn;
                     self.disconnect(c);
@@ -487,6 +502,60 @@ impl World {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn world(json: &str) -> (World, Scenario) {
+        let s: Scenario = serde_json::from_str(json).expect("test scenario parses");
+        let cluster = crate::cluster::Cluster::new(&s);
+        (World::new(&s, &cluster).expect("the world builds"), s)
+    }
+
+    /// Issue 30: what the world keeps does not grow with the work
+    /// simulated. An unthrottled producer whose `send()` blocks after every
+    /// batch (the lab's, with no end of records) for 30 simulated seconds:
+    /// about 40,000 requests, of which a handful are alive at the end;
+    /// batches likewise; no log kept (nothing reads the topic); the blocked
+    /// spans capped.
+    #[test]
+    fn a_long_producer_keeps_only_what_is_alive() {
+        let (mut w, _) = world(
+            r#"{"horizon_ms": 30000, "topics": [{"name": "t"}],
+                "connections": [{"name": "p", "listener": "PLAINTEXT", "client.id": "p"}],
+                "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 1000000000000,
+                  "record.size": 1000, "config": {"acks": "1", "linger.ms": 5, "batch.size": 65536}}}]}"#,
+        );
+        w.step();
+        assert!(w.reqs.issued() > 30_000, "{} requests", w.reqs.issued());
+        assert!(w.reqs.len() <= 10, "{} requests kept", w.reqs.len());
+        let pr = &w.producers[ProducerId(0)];
+        assert!(pr.batches.issued() > 30_000);
+        assert!(pr.batches.len() <= 600, "{} batches kept (32 MiB / 64 KiB = 512 buffered)", pr.batches.len());
+        assert!(w.partitions[PartitionId(0)].log.len() > 30_000);
+        assert_eq!(w.partitions[PartitionId(0)].log.runs(), 0, "no consumer: no log kept");
+        let c = &w.clients[ClientId(0)];
+        assert_eq!(c.blocked.len(), crate::sim::SERIES_CAP as usize, "blocked after each batch: capped");
+    }
+
+    /// A consumer's log is runs of equal batches: a preload of 10^9
+    /// records is two runs, and a steady producer adds a few.
+    #[test]
+    fn the_log_is_kept_as_runs_of_equal_batches() {
+        let (mut w, _) = world(
+            r#"{"horizon_ms": 20000, "topics": [{"name": "t", "preload": {"records": 1000000001, "record.size": 1000}}],
+                "connections": [{"name": "p", "listener": "PLAINTEXT", "client.id": "p"},
+                                {"name": "c", "listener": "PLAINTEXT", "client.id": "c"}],
+                "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 1000000000,
+                  "record.size": 1000, "config": {"acks": "1", "linger.ms": 5, "batch.size": 65536}}},
+                  {"consumer": {"connection": "c", "topic": "t", "records": 2000000000}}]}"#,
+        );
+        let log = &w.partitions[PartitionId(0)].log;
+        assert_eq!(log.runs(), 2, "full batches, then the one remainder batch");
+        let before = log.len();
+        w.step();
+        let log = &w.partitions[PartitionId(0)].log;
+        assert!(log.len() > before + 10_000, "{} batches appended", log.len() - before);
+        assert!(log.runs() < 100, "{} runs", log.runs());
+        assert!(w.reqs.len() <= 20, "{} requests kept", w.reqs.len());
+    }
 
     #[test]
     fn record_sizes_follow_the_v2_format() {

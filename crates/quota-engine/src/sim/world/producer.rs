@@ -13,8 +13,9 @@
 
 use std::collections::VecDeque;
 
+use super::broker::SentBatch;
 use super::broker::ReqKind;
-use super::ids::{ix, len_u32, BatchId, BrokerId, ClientId, ConnectionId, PartitionId, ProducerId, Table};
+use super::ids::{ix, len_u32, BatchId, BrokerId, ClientId, ConnectionId, Live, PartitionId, ProducerId};
 use super::recording::{ExceptionLog, LatencyRecorder};
 use super::{
     batch_allocation, record_size_in_batch, records_per_batch, Ev, World, BATCH_OVERHEAD,
@@ -97,7 +98,9 @@ pub(super) struct Producer {
     sticky: u32,
     /// Batches per partition, oldest first.
     deques: Vec<VecDeque<BatchId>>,
-    pub(super) batches: Table<BatchId, Batch>,
+    /// The batches buffered or in flight (a completed or failed batch is
+    /// forgotten: [`World::free_batch`]).
+    pub(super) batches: Live<BatchId, Batch>,
     buffer_used: u64,
     drain_index: u32,
     pub(super) wake_at: SimTime,
@@ -163,7 +166,7 @@ impl Producer {
             block_episode: 0,
             sticky: 0,
             deques: (0..n).map(|_| VecDeque::new()).collect(),
-            batches: Table::new(),
+            batches: Live::new(),
             buffer_used: 0,
             drain_index: 0,
             wake_at: SimTime::NEVER,
@@ -349,10 +352,12 @@ impl World {
         }
     }
 
-    /// Returns the batch's memory to the pool; a blocked `send()` resumes.
-    fn free_batch(&mut self, p: ProducerId, _b: BatchId) {
+    /// Returns the batch's memory to the pool and forgets the batch; a
+    /// blocked `send()` resumes.
+    fn free_batch(&mut self, p: ProducerId, b: BatchId) {
         let now = self.now;
         let pr = &mut self.producers[p];
+        pr.batches.remove(b);
         pr.buffer_used -= pr.alloc;
         let client = pr.client;
         let used = pr.buffer_used;
@@ -364,7 +369,7 @@ impl World {
         if let Some(since) = pr.blocked_since.take() {
             pr.blocked_total += now - since;
             pr.next_append = pr.next_append.max(now);
-            self.clients[client].blocked.push(Span {
+            super::recording::push_span(&mut self.clients[client].blocked, Span {
                 from_ms: since.as_ms_f64(),
                 to_ms: now.as_ms_f64(),
             });
@@ -429,7 +434,7 @@ impl World {
         pr.next_record += 1;
         pr.next_append = now + pr.interval;
         let client = pr.client;
-        self.clients[client].blocked.push(Span {
+        super::recording::push_span(&mut self.clients[client].blocked, Span {
             from_ms: since.as_ms_f64(),
             to_ms: now.as_ms_f64(),
         });
@@ -472,7 +477,7 @@ impl World {
                     }
                     pr.buffer_used += pr.alloc;
                     pr.buffer_max = pr.buffer_max.max(pr.buffer_used);
-                    let id = pr.batches.push(Batch {
+                    let id = pr.batches.insert(Batch {
                         slot,
                         records: 0,
                         created: pr.next_append,
@@ -627,6 +632,7 @@ impl World {
                     if bt.records == 0 {
                         continue;
                     }
+                    let (bt_slot, bt_records) = (bt.slot, bt.records);
                     let bytes = BATCH_OVERHEAD + u64::from(bt.records) * pr.rec_bytes;
                     if size + bytes > u64::from(pr.cfg.max_request_size) && !taken.is_empty() {
                         break;
@@ -634,7 +640,11 @@ impl World {
                     size += bytes;
                     pr.deques[slot].pop_front();
                     pr.batches[b].closed = true;
-                    taken.push(b);
+                    taken.push(SentBatch {
+                        id: b,
+                        slot: bt_slot,
+                        records: bt_records,
+                    });
                 }
                 pr.drain_index = (pr.drain_index + 1) % n.max(1);
                 if taken.is_empty() {
@@ -650,7 +660,7 @@ impl World {
                     // response); a send still waiting for socket buffer
                     // space completes in `producer_written`.
                     for b in taken {
-                        self.complete_batch(p, b);
+                        self.complete_batch(p, b.id);
                     }
                 }
             }

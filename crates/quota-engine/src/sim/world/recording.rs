@@ -34,6 +34,16 @@ fn below_series_cap(len: usize) -> bool {
     len_u32(len) < SERIES_CAP
 }
 
+/// Adds `span` to a client's mute or blocked spans, which keep the first
+/// [`SERIES_CAP`] (a producer whose `send()` blocks after every batch
+/// would otherwise keep one span per batch; the totals are in
+/// [`crate::sim::ClientMetrics`]).
+pub(super) fn push_span(spans: &mut Vec<Span>, span: Span) {
+    if below_series_cap(spans.len()) {
+        spans.push(span);
+    }
+}
+
 /// The three quotas a connection is tracked under, in the order of
 /// [`super::connection::Conn::tracks`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

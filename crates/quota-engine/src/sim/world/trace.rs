@@ -17,6 +17,7 @@ impl World {
 
     /// [`World::run_traced`] keeping at most `cap` rows.
     pub(crate) fn run_traced_capped(mut self, scenario: &Scenario, cap: usize) -> TracedRun {
+        self.keep_requests = u64::try_from(cap).unwrap_or(u64::MAX);
         self.step();
         let (requests, capped) = self.request_rows(cap);
         let timeline = self.finish(scenario);
@@ -34,8 +35,8 @@ impl World {
         let mut seq = vec![0u32; self.clients.iter().count()];
         let mut rows = Vec::new();
         let mut capped = false;
-        for req in self.reqs.iter() {
-            if rows.len() >= cap {
+        for (id, req) in self.reqs.iter() {
+            if rows.len() >= cap || id.0 >= self.keep_requests {
                 capped = true;
                 break;
             }
@@ -79,6 +80,6 @@ impl World {
                 waits: req.waits,
             });
         }
-        (rows, capped)
+        (rows, capped || self.reqs.issued() > self.keep_requests)
     }
 }
