@@ -68,6 +68,7 @@
 //! ```
 
 mod cursor;
+pub mod estimate;
 mod queue;
 mod rng;
 mod scenario;
@@ -79,6 +80,7 @@ pub mod wire;
 mod world;
 
 pub use cursor::{next_event, prev_event, ClientAt, SampleBar};
+pub use estimate::{estimate, WorkEstimate};
 pub use queue::{EventQueue, Nanos};
 pub use rng::SplitMix64;
 pub use scenario::{
@@ -127,6 +129,42 @@ fn modelled_world(scenario: &Scenario) -> Result<world::World, Error> {
     let cluster = Cluster::new(scenario);
     cluster.check_quotas(scenario)?;
     world::World::new(scenario, &cluster)
+}
+
+/// How often a run reports its progress: every this many events (about
+/// 30 ms of work natively).
+pub const PROGRESS_EVERY_EVENTS: u64 = 1 << 17;
+
+/// Where a run is, as [`simulate_with_progress`] reports it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Progress {
+    /// Events processed so far (compare with [`WorkEstimate::events`]).
+    pub events: u64,
+    /// The simulated time reached (ms).
+    pub now_ms: f64,
+    /// The horizon the run stops at (ms, capped at [`HORIZON_CAP_MS`]).
+    pub horizon_ms: i64,
+}
+
+/// Simulates `scenario` like [`simulate`], calling `on_progress` every
+/// [`PROGRESS_EVERY_EVENTS`] events of the modelled network (a textbook
+/// run is short and never reports). When `on_progress` returns false the
+/// run stops there: the Timeline so far, with [`Timeline::cut_short`] set
+/// and `end_ms` the simulated time reached. The engine reads no clock:
+/// what to do between reports (a progress bar, a Ctrl-C check) is the
+/// caller's.
+///
+/// # Errors
+///
+/// As [`simulate`].
+pub fn simulate_with_progress(
+    scenario: &Scenario,
+    on_progress: &mut dyn FnMut(&Progress) -> bool,
+) -> Result<Timeline, Error> {
+    if textbook::is_textbook(scenario) {
+        return textbook::run(scenario).map(|run| run.timeline);
+    }
+    Ok(modelled_world(scenario)?.run_with_progress(scenario, on_progress))
 }
 
 /// Simulates `scenario` on the modelled network like [`simulate`] (the

@@ -1123,3 +1123,39 @@ fn a_capped_fetch_records_the_whole_slice_including_a_cut_batch() {
     let d = c.duration_ms.unwrap();
     assert!((19_900.0..20_700.0).contains(&d), "{d}");
 }
+
+/// Issue 30: a run reports its progress and can be stopped; stopped, it
+/// is the Timeline so far, marked cut short; not stopped, it is the run.
+#[test]
+fn a_run_reports_progress_and_stops_when_asked() {
+    let s = scenario(&format!(
+        r#"{{"horizon_ms": 60000, "topics": [{{"name": "t"}}],
+            "connections": [{{"name": "p", "listener": "PLAINTEXT", "client.id": "p"}}],
+            "workloads": [{}]}}"#,
+        producer(1_000_000_000, r#", "linger.ms": 5"#)
+    ));
+    let mut reports = Vec::new();
+    let whole = simulate_with_progress(&s, &mut |p| {
+        reports.push(*p);
+        true
+    })
+    .unwrap();
+    assert_eq!(whole.fingerprint(), simulate(&s).unwrap().fingerprint(), "reporting changes nothing");
+    assert!(!whole.cut_short && whole.hit_horizon);
+    assert_eq!(reports.len() as u64, whole.events / PROGRESS_EVERY_EVENTS);
+    assert!(reports.windows(2).all(|w| w[0].now_ms <= w[1].now_ms && w[0].events < w[1].events));
+    assert_eq!(reports[0].horizon_ms, 60_000);
+
+    let mut calls = 0;
+    let cut = simulate_with_progress(&s, &mut |_| {
+        calls += 1;
+        calls < 2
+    })
+    .unwrap();
+    assert!(cut.cut_short && !cut.hit_horizon);
+    assert_eq!(cut.events, 2 * PROGRESS_EVERY_EVENTS);
+    assert_eq!(cut.end_ms, reports[1].now_ms, "it ends where it was stopped");
+    let json = serde_json::to_string(&cut).unwrap();
+    assert!(json.contains("\"cut_short\":true"));
+    assert!(!serde_json::to_string(&whole).unwrap().contains("cut_short"), "not written when false");
+}

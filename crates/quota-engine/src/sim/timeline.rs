@@ -94,6 +94,11 @@ pub struct Timeline {
     pub end_ms: f64,
     /// True when the horizon stopped the run before every client finished.
     pub hit_horizon: bool,
+    /// True when the run was stopped before its end by whoever asked for
+    /// it ([`crate::sim::simulate_with_progress`]: Ctrl-C in the CLI): the
+    /// Timeline so far, to `end_ms`. Not written out when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cut_short: bool,
     /// Number of events processed (a measure of the work done).
     pub events: u64,
     /// One track per quota sensor (budget) per broker.

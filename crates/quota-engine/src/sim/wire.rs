@@ -242,7 +242,7 @@ macro_rules! wire_struct {
     )*};
 }
 wire_struct! {
-    Timeline { scenario, seed, end_ms, hit_horizon, events, sensors, clients, brokers, markers, totals }
+    Timeline { scenario, seed, end_ms, hit_horizon, cut_short, events, sensors, clients, brokers, markers, totals }
     EventMarker { at_ms, kind, text }
     BoundChange { at_ms, bound }
     ClientStop { at_ms, records_left }

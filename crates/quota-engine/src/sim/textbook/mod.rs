@@ -798,6 +798,7 @@ impl Run {
             seed: scenario.seed,
             end_ms: end as f64,
             hit_horizon,
+            cut_short: false,
             events: self.events,
             sensors: self.tracks,
             clients,

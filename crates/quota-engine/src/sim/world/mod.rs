@@ -412,11 +412,34 @@ impl World {
         self.finish(scenario)
     }
 
+    /// Runs like [`World::run`], calling `on_progress` every
+    /// [`super::PROGRESS_EVERY_EVENTS`] events; when it returns false the
+    /// run stops there and the Timeline so far is marked `cut_short`.
+    pub(crate) fn run_with_progress(
+        mut self,
+        scenario: &Scenario,
+        on_progress: &mut dyn FnMut(&super::Progress) -> bool,
+    ) -> Timeline {
+        let cut = self.step_with(on_progress);
+        let mut t = self.finish(scenario);
+        if cut {
+            t.cut_short = true;
+            t.hit_horizon = false;
+        }
+        t
+    }
+
     /// Steps through the events until every client finished or the horizon.
     fn step(&mut self) {
+        self.step_with(&mut |_| true);
+    }
+
+    /// [`World::step`] with progress reports; returns whether `on_progress`
+    /// stopped the run.
+    fn step_with(&mut self, on_progress: &mut dyn FnMut(&super::Progress) -> bool) -> bool {
         if self.unfinished == 0 {
             // No clients: nothing runs, the scenario's events included.
-            return;
+            return false;
         }
         while let Some((at, ev)) = self.q.pop() {
             let at = SimTime::from_ns(at);
@@ -430,7 +453,18 @@ impl World {
             if self.unfinished == 0 {
                 break;
             }
+            if self.events.is_multiple_of(super::PROGRESS_EVERY_EVENTS) {
+                let p = super::Progress {
+                    events: self.events,
+                    now_ms: self.now.as_ms_f64(),
+                    horizon_ms: self.horizon.as_ms(),
+                };
+                if !on_progress(&p) {
+                    return true;
+                }
+            }
         }
+        false
     }
 
     fn dispatch(&mut self, ev: Ev) {

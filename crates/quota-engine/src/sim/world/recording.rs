@@ -608,6 +608,7 @@ impl World {
             seed: scenario.seed,
             end_ms: end.as_ms_f64(),
             hit_horizon,
+            cut_short: false,
             events: self.events,
             sensors: self.tracks.into_vec(),
             clients,
