@@ -26,6 +26,7 @@ pub mod detect;
 pub mod error;
 pub mod interchange;
 pub mod java;
+pub mod limits;
 pub mod monitoring;
 pub mod permalink;
 pub mod rpk;

@@ -3,6 +3,11 @@
 //!
 //! The base is `--base`, else `$KAFKA_QUOTA_PLAYGROUND_URL`, else the
 //! address `make serve` serves (`http://127.0.0.1:8080/`).
+//!
+//! It never simulates: it checks the scenario as the engine does before a
+//! run (`quota_engine::sim::check`) and against the playground's limits
+//! (`quota_formats::limits::scenario_limit`, the work estimated before the
+//! run), and says on stderr what the page will say when it opens the link.
 
 use std::path::PathBuf;
 
@@ -56,8 +61,14 @@ pub(crate) fn run(args: &LinkArgs) -> u8 {
             } else {
                 file.scenario
             };
-            if let Some(e) = quota_engine::sim::simulate(&s).err() {
-                errln!("note: {name}: the playground will open this scenario and show why it cannot run: {e}");
+            // Checked, never simulated: the page's own checks (issue 30).
+            match quota_engine::sim::check(&s) {
+                Err(e) => errln!("note: {name}: the playground will open this scenario and show why it cannot run: {e}"),
+                Ok(_) => {
+                    if let Some(why) = quota_formats::limits::scenario_limit(&s, "This link's scenario") {
+                        errln!("note: {name}: the playground will open its default scenario instead and say: {why}");
+                    }
+                }
             }
             outln!("{}", scenario::link(&s, base));
             EXIT_OK

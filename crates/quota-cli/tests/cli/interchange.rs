@@ -563,3 +563,26 @@ fn a_conversion_that_can_write_nothing_fails_instead_of_printing_only_comments()
                 .and(contains("none of its 4 quota entities can be written as Strimzi KafkaUser YAML")),
         );
 }
+
+/// Issue 30: `link` never simulates. A day of one fast producer (10^12
+/// records, about 10^8 requests; simulating it takes minutes) is answered
+/// at once with what the page will say: the refusal with its numbers.
+#[test]
+fn link_checks_a_huge_run_without_simulating_it() {
+    // The timeout guards against a hang (simulating it takes about 280 s).
+    let out = kafka_quota()
+        .args(["link", fixture("../../tests/fixtures/big/day-producer.json").to_str().unwrap()])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("the playground will open its default scenario instead and say: This link's scenario is about 1")
+            && stderr.contains("over 86,400 simulated seconds: ")
+            && stderr.contains("units of work; the playground runs at most 3,000,000 units of work")
+            && stderr.contains("kafka-quota simulate"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8(out.stdout).unwrap().contains("#v1."));
+}

@@ -75,17 +75,17 @@ impl WorkEstimate {
 }
 
 impl fmt::Display for WorkEstimate {
-    /// `about 2,375,546 requests (2,375,546 produce, 0 fetch), 16,628,822
-    /// events, over 1,800 simulated seconds`.
+    /// `about 2,375,546 requests (2,375,546 produce, 0 fetch) over 1,800
+    /// simulated seconds: 11,877,740 units of work`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "about {} requests ({} produce, {} fetch) and {} units of work over {} simulated seconds",
+            "about {} requests ({} produce, {} fetch) over {} simulated seconds: {} units of work",
             grouped(self.requests()),
             grouped(self.produce_requests),
             grouped(self.fetch_requests),
-            grouped(self.work),
-            grouped(self.simulated_ms.div_ceil(1000))
+            grouped(self.simulated_ms.div_ceil(1000)),
+            grouped(self.work)
         )
     }
 }

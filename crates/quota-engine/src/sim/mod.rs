@@ -131,6 +131,24 @@ fn modelled_world(scenario: &Scenario) -> Result<world::World, Error> {
     world::World::new(scenario, &cluster)
 }
 
+/// Checks that `scenario` can run, with every check [`simulate`] makes
+/// before its first event (Kafka's validation of the quotas and broker
+/// settings, the principals, the scenario's own consistency), without
+/// running it; returns its estimated work ([`estimate`]). A textbook
+/// scenario, at most 10^6 requests, is run and its run dropped.
+///
+/// # Errors
+///
+/// As [`simulate`].
+pub fn check(scenario: &Scenario) -> Result<WorkEstimate, Error> {
+    if textbook::is_textbook(scenario) {
+        textbook::run(scenario)?;
+    } else {
+        modelled_world(scenario)?;
+    }
+    Ok(estimate(scenario))
+}
+
 /// How often a run reports its progress: every this many events (about
 /// 30 ms of work natively).
 pub const PROGRESS_EVERY_EVENTS: u64 = 1 << 17;

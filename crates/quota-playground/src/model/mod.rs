@@ -26,7 +26,6 @@ mod cluster;
 mod cluster_edit;
 mod edit;
 mod format;
-mod limits;
 mod parse;
 mod scale;
 mod status;
@@ -38,10 +37,8 @@ pub use cluster::*;
 pub use cluster_edit::*;
 pub use edit::*;
 pub use format::*;
-pub use limits::*;
+pub use quota_formats::limits::*;
 pub use parse::*;
 pub use scale::*;
 pub use status::*;
 
-/// The most brokers a scenario may have in the playground.
-pub const MAX_BROKERS: u32 = 9;

@@ -1,20 +1,28 @@
-//! How large a scenario the page takes: one set of limits for a link (or the
-//! autosave), an import and a run, each refusal a sentence naming the
-//! numbers and pointing to the `kafka-quota` CLI, which has none of them.
+//! How large a scenario the playground takes: one set of limits for a link
+//! (or the autosave), an import and a run, each refusal a sentence naming
+//! the numbers and pointing to the `kafka-quota` CLI, which has none of
+//! them. The page and `kafka-quota link` (which says what the page will
+//! say, without simulating) both ask [`scenario_limit`].
 //!
 //! None of these is a Kafka limit (a cluster holds any number of quotas and
 //! connections; Kafka's 10,000-record cap, `QuorumController.MAX_RECORDS_PER_USER_OP`,
-//! is per request). They keep the page responsive: the simulation of the
-//! benchmark scenario (100 producers over 3 brokers for 660 simulated
-//! seconds, 66,000 client-seconds, `tests/fixtures/bench`) takes about
-//! 124 ms in wasm (BENCHMARKS.md), so the largest run the page accepts,
-//! 600,000 client-seconds, takes about 1.3 s in the simulation worker; past
-//! 2,000 quota values an edit takes over 100 ms and an import blocks the page
-//! for seconds (15,000 values: 10 s).
+//! is per request). They keep the page responsive. A run is limited in the
+//! engine's own units, the work [`quota_engine::sim::estimate`] gives before
+//! it runs (requests, events, partition visits), not in clients or
+//! simulated time: the benchmark scenario (100 producers over 3 brokers for
+//! 660 simulated seconds, `tests/fixtures/bench`) is 276,562 units and
+//! takes about 124 ms in wasm (BENCHMARKS.md), so the largest run the page
+//! accepts, [`MAX_WORK`], takes about 1.7 s in the simulation worker, while
+//! a day of one fast producer (about 10^8 requests) is refused. Past 2,000
+//! quota values an edit takes over 100 ms and an import blocks the page for
+//! seconds (15,000 values: 10 s).
 
-use quota_engine::sim::Scenario;
+pub use quota_engine::sim::estimate::grouped;
+use quota_engine::sim::{estimate, Scenario};
 
-use super::MAX_BROKERS;
+/// The most brokers a scenario in the playground has (its cluster view
+/// draws each).
+pub const MAX_BROKERS: u32 = 9;
 
 /// The most quota values a scenario in the page holds.
 pub const MAX_QUOTAS: usize = 2_000;
@@ -22,10 +30,11 @@ pub const MAX_QUOTAS: usize = 2_000;
 pub const MAX_CONNECTIONS: usize = 1_000;
 /// The most producers and consumers (workloads) a scenario in the page runs.
 pub const MAX_WORKLOADS: usize = 1_000;
-/// The most simulated client-seconds a run in the page may cover: workloads
-/// times the simulated horizon (`horizon_ms`, seconds), an upper bound on
-/// the run's work (1,000 clients for 10 simulated minutes).
-pub const MAX_CLIENT_SECONDS: u64 = 600_000;
+/// The most work a run in the page may be, in the units of
+/// [`quota_engine::sim::WorkEstimate::work`] (about events): 3,000,000 is
+/// about 1.7 s in the simulation worker at the benchmark's 1.7 x 10^6
+/// events/s in wasm (BENCHMARKS.md).
+pub const MAX_WORK: u64 = 3_000_000;
 /// The most topics a scenario in the page lists: one per producer or
 /// consumer at most ([`MAX_WORKLOADS`]); each is a row of the editor.
 pub const MAX_TOPICS: usize = 1_000;
@@ -48,35 +57,9 @@ pub const MAX_EVENTS: usize = 1_000;
 /// Where a refusal points to.
 const CLI: &str = "Run it with the kafka-quota CLI (`kafka-quota simulate FILE`), which has no such limit.";
 
-/// The simulated seconds of `s`: its horizon (rounded up), capped as the
-/// engine caps it (`quota_engine::sim::HORIZON_CAP_MS`, 24 hours).
-pub fn simulated_seconds(s: &Scenario) -> u64 {
-    s.horizon_ms.min(quota_engine::sim::HORIZON_CAP_MS).div_ceil(1_000)
-}
-
-/// The simulated client-seconds of `s`: workloads times the simulated
-/// seconds ([`simulated_seconds`]).
-pub fn client_seconds(s: &Scenario) -> u64 {
-    (s.workloads.len() as u64).saturating_mul(simulated_seconds(s))
-}
-
 /// The partitions of `s` over all its topics.
 pub fn partitions(s: &Scenario) -> u64 {
     s.topics.iter().map(|t| u64::from(t.partitions)).fold(0, u64::saturating_add)
-}
-
-/// `n` with its thousands grouped by commas, as the README writes limits
-/// (`600,000`), so that a refusal's numbers read at a glance.
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    out
 }
 
 /// Why the page does not take `s`, if it does not: the first limit passed,
@@ -93,19 +76,21 @@ pub fn scenario_limit(s: &Scenario, what: &str) -> Option<String> {
         .or_else(|| over(s.topics.len() as u64, MAX_TOPICS as u64, "topics"))
         .or_else(|| over(partitions(s), MAX_PARTITIONS, "partitions over its topics"))
         .or_else(|| over(s.events.len() as u64, MAX_EVENTS as u64, "scheduled events"))
-        .or_else(|| {
-            let cs = client_seconds(s);
-            (cs > MAX_CLIENT_SECONDS).then(|| {
-                format!(
-                    "{what} would simulate {} client-seconds ({} producers and consumers for {} simulated seconds); \
-                     the playground runs at most {}, to stay responsive. {CLI}",
-                    grouped(cs),
-                    grouped(s.workloads.len() as u64),
-                    grouped(simulated_seconds(s)),
-                    grouped(MAX_CLIENT_SECONDS)
-                )
-            })
-        })
+        .or_else(|| run_limit(s, what))
+}
+
+/// Why the page does not run `s`, if it does not: its estimated work
+/// ([`quota_engine::sim::estimate`]) past [`MAX_WORK`], as a sentence with
+/// the estimate's numbers, the limit and the CLI.
+pub fn run_limit(s: &Scenario, what: &str) -> Option<String> {
+    let e = estimate(s);
+    (e.work > MAX_WORK).then(|| {
+        format!(
+            "{what} is {e}; the playground runs at most {} units of work \
+             (about 1.7 s in its simulation worker), to stay responsive. {CLI}",
+            grouped(MAX_WORK)
+        )
+    })
 }
 
 /// Why an import of `incoming` quota values into a scenario holding
@@ -130,15 +115,20 @@ mod tests {
     use super::*;
     use quota_engine::sim::Workload;
 
-    #[test]
-    fn grouped_puts_a_comma_every_three_digits() {
-        for (n, text) in [(0, "0"), (999, "999"), (1_000, "1,000"), (100_000, "100,000"), (600_500, "600,500"), (4_000_000_000, "4,000,000,000"), (u64::MAX, "18,446,744,073,709,551,615")] {
-            assert_eq!(grouped(n), text);
-        }
+    /// The lab's producer (30,000 records of 1 KB, no quota).
+    fn lab() -> Scenario {
+        let v: serde_json::Value =
+            serde_json::from_str(include_str!("../../../lab/scenarios/producer-unthrottled.json")).unwrap();
+        serde_json::from_value(v["scenario"].clone()).unwrap()
+    }
+
+    fn fixture(text: &str) -> Scenario {
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        serde_json::from_value(v["scenario"].clone()).unwrap()
     }
 
     fn with_workloads(n: usize, horizon_ms: u64) -> Scenario {
-        let mut s = crate::presets::default_scenario();
+        let mut s = lab();
         let w: Workload = s.workloads[0].clone();
         s.workloads = vec![w; n];
         s.horizon_ms = horizon_ms;
@@ -146,12 +136,15 @@ mod tests {
     }
 
     #[test]
-    fn the_default_and_the_bench_scenario_pass() {
-        assert_eq!(scenario_limit(&crate::presets::default_scenario(), "This scenario"), None);
-        // 100 producers for 10 simulated minutes (the bench fixture runs 660 s: 66,000).
-        assert_eq!(client_seconds(&with_workloads(100, 600_000)), 60_000);
-        assert_eq!(scenario_limit(&with_workloads(100, 600_000), "This scenario"), None);
-        assert_eq!(scenario_limit(&with_workloads(1_000, 600_000), "This scenario"), None);
+    fn the_lab_and_the_bench_scenario_pass() {
+        assert_eq!(scenario_limit(&lab(), "This scenario"), None);
+        let bench = fixture(include_str!("../../../tests/fixtures/bench/100-clients-3-brokers.json"));
+        assert_eq!(scenario_limit(&bench, "This scenario"), None);
+        // A thousand of the lab's producers: 470,000 requests, about 2.4
+        // million units, within the limit.
+        let thousand = with_workloads(1_000, 600_000);
+        assert!(estimate(&thousand).work > 2_000_000);
+        assert_eq!(scenario_limit(&thousand, "This scenario"), None);
     }
 
     #[test]
@@ -160,40 +153,59 @@ mod tests {
         assert!(m.starts_with("This link's scenario has 1,001 producers and consumers; the playground takes at most 1,000"), "{m}");
         assert!(m.contains("kafka-quota simulate"), "{m}");
 
-        let m = scenario_limit(&with_workloads(500, 1_200_001), "This scenario").unwrap();
-        assert!(m.contains("would simulate 600,500 client-seconds (500 producers and consumers for 1,201 simulated seconds)"), "{m}");
-        assert!(m.contains("at most 600,000"), "{m}");
-
-        let mut s = crate::presets::default_scenario();
-        let q = s.quotas[0].clone();
+        let mut s = lab();
+        let q = quota_engine::sim::QuotaSetting {
+            entity: quota_engine::entity::QuotaEntity::user("alice"),
+            key: quota_engine::entity::QuotaKey::ProducerByteRate,
+            value: 1000.0,
+        };
         s.quotas = vec![q; MAX_QUOTAS + 1];
         assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 2,001 quota values; the playground takes at most 2,000"));
 
-        let mut s = crate::presets::default_scenario();
+        let mut s = lab();
         s.brokers.count = MAX_BROKERS + 1;
         assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 10 brokers; the playground takes at most 9"));
 
-        let mut s = crate::presets::default_scenario();
+        let mut s = lab();
         let c = s.connections[0].clone();
         s.connections = vec![c; MAX_CONNECTIONS + 1];
         assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 1,001 connections"));
     }
 
+    /// Issue 30: the run limit counts work, not clients or simulated time.
+    /// One fast producer for a day is refused with its numbers; ten
+    /// thousand seconds of a slow one pass.
     #[test]
-    fn the_run_limit_counts_the_horizon_the_engine_simulates() {
-        // The engine stops at 24 hours (HORIZON_CAP_MS): a 10^12 ms horizon
-        // with one producer simulates 86,400 s, under the limit.
-        let s = with_workloads(1, 1_000_000_000_000);
-        assert_eq!(client_seconds(&s), 86_400);
+    fn the_run_limit_counts_the_work() {
+        let day = fixture(include_str!("../../../tests/fixtures/big/day-producer.json"));
+        let m = scenario_limit(&day, "This link's scenario").unwrap();
+        assert!(m.starts_with("This link's scenario is about 1"), "{m}");
+        assert!(m.contains("requests (") && m.contains("over 86,400 simulated seconds: "), "{m}");
+        assert!(m.contains("the playground runs at most 3,000,000 units of work"), "{m}");
+        assert!(m.contains("kafka-quota simulate"), "{m}");
+        // The same producer for a minute passes; 30,000 records for a day too
+        // (the horizon is not the work).
+        let mut s = day.clone();
+        s.horizon_ms = 60_000;
         assert_eq!(scenario_limit(&s, "This scenario"), None);
-        // Ten producers over the cap: 864,000 client-seconds, refused.
-        let m = scenario_limit(&with_workloads(10, u64::MAX), "This scenario").unwrap();
-        assert!(m.contains("would simulate 864,000 client-seconds (10 producers and consumers for 86,400 simulated seconds)"), "{m}");
+        let mut s = lab();
+        s.horizon_ms = 86_400_000;
+        assert_eq!(scenario_limit(&s, "This scenario"), None);
+        // The other three scenarios of the issue: 100,000 partitions pass
+        // (2.9 million units), 1,000 events and a 100 GB read too.
+        for text in [
+            include_str!("../../../tests/fixtures/big/partitions-100k.json"),
+            include_str!("../../../tests/fixtures/big/events-1000.json"),
+            include_str!("../../../tests/fixtures/big/consumer-100gb.json"),
+        ] {
+            let s = fixture(text);
+            assert_eq!(scenario_limit(&s, "This scenario"), None, "{}", s.name);
+        }
     }
 
     #[test]
     fn topics_partitions_and_events_are_limited() {
-        let mut s = crate::presets::default_scenario();
+        let mut s = lab();
         s.topics[0].partitions = 4_000_000_000;
         let m = scenario_limit(&s, "This link's scenario").unwrap();
         assert!(
@@ -202,7 +214,6 @@ mod tests {
         );
         s.topics[0].partitions = 100_000;
         assert_eq!(scenario_limit(&s, "This scenario"), None);
-        // Over all topics: two of 60,000 each.
         let mut t = s.topics[0].clone();
         t.name = "other".into();
         t.partitions = 60_000;
@@ -210,13 +221,13 @@ mod tests {
         s.topics.push(t);
         assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 120,000 partitions over its topics"));
 
-        let mut s = crate::presets::default_scenario();
+        let mut s = lab();
         let mut t = s.topics[0].clone();
         t.partitions = 1;
         s.topics = vec![t; MAX_TOPICS + 1];
         assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 1,001 topics; the playground takes at most 1,000"));
 
-        let mut s = crate::presets::default_scenario();
+        let mut s = lab();
         let e = quota_engine::sim::ScenarioEvent::MoveLeader { at_ms: 1, topic: s.topics[0].name.clone(), partition: 0, to_broker: 0 };
         s.events = vec![e; MAX_EVENTS + 1];
         assert!(scenario_limit(&s, "This scenario").unwrap().contains("has 1,001 scheduled events; the playground takes at most 1,000"));
