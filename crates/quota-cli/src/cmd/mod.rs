@@ -12,6 +12,7 @@ pub(crate) mod link;
 pub(crate) mod monitoring;
 pub(crate) mod resolve;
 pub(crate) mod simulate;
+pub(crate) mod progress;
 pub(crate) mod simulate_report;
 pub(crate) mod snapshot;
 
@@ -25,6 +26,9 @@ pub(crate) const EXIT_USAGE: u8 = 2;
 /// lost records (its outcome is `failed`; the failure summary is printed).
 /// 2 is clap's usage error.
 pub(crate) const EXIT_RECORDS_LOST: u8 = 3;
+/// Exit code of `simulate` stopped by Ctrl-C: the run so far was printed,
+/// marked as cut short (128 + SIGINT, as a shell reports it).
+pub(crate) const EXIT_CUT_SHORT: u8 = 130;
 /// Exit code of `resolve` and `convert` when they answered, but some
 /// commands of a kafka-configs.sh runbook or resources of a Terraform file
 /// failed and were left out (each is named on stderr as `FILE:LINE:

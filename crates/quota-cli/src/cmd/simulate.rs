@@ -18,14 +18,15 @@ use clap::Args;
 use quota_engine::cluster::Cluster;
 use quota_engine::java_double_to_string;
 use quota_engine::sim::{
-    simulate, simulate_traced, textbook, ClientKind, ClientTrack, MarkerKind, Outcome, Timeline,
-    TRACE_CAP,
+    estimate, simulate_traced_with_progress, simulate_with_progress, textbook, ClientKind,
+    ClientTrack, MarkerKind, Outcome, Timeline, TRACE_CAP,
 };
 use quota_formats::scenario_text;
 
 use super::resolve::read_text;
 use super::simulate_report::{failed_clients, failure_summary, json, Ran};
-use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_RECORDS_LOST};
+use super::progress::Watch;
+use super::{EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_OK, EXIT_RECORDS_LOST};
 
 /// `simulate --help`: what the output holds and the exit codes.
 const AFTER_HELP: &str = "\
@@ -42,9 +43,14 @@ failed_clients}, clients (with outcome), budgets, requests (one row per request:
 trace, or the modelled network's rows with fractional ms and per-request waits, at most \
 1000000, requests_capped saying when there were more), timeline}.
 
+A run estimated past about three seconds shows a progress bar on stderr (not with --quiet \
+or when stderr is not a terminal); Ctrl-C stops any run and prints the run so far, marked \
+\"cut short\" (a second Ctrl-C quits at once).
+
 Exit codes: 0 the run completed (or the horizon stopped it with no record lost); \
 1 bad input (the scenario cannot be read or cannot run); 2 usage; \
-3 the simulation ran but at least one client lost records.";
+3 the simulation ran but at least one client lost records; \
+130 Ctrl-C cut the run short (what ran is printed).";
 
 /// Arguments of `kafka-quota simulate`.
 #[derive(Debug, Args)]
@@ -58,9 +64,12 @@ pub(crate) struct SimulateArgs {
     /// network), and the whole Timeline.
     #[arg(long)]
     pub(crate) json: bool,
+    /// No progress bar on stderr, however long the run.
+    #[arg(long, short = 'q')]
+    pub(crate) quiet: bool,
 }
 
-fn print_client(c: &ClientTrack) {
+fn print_client(c: &ClientTrack, cut_short: bool) {
     let kind = match c.kind {
         ClientKind::Producer => "producer",
         ClientKind::Consumer => "consumer",
@@ -100,6 +109,7 @@ fn print_client(c: &ClientTrack) {
             java_double_to_string(stop.at_ms),
             stop.records_left
         ),
+        (_, None, None) if cut_short => outln!("  had not finished when Ctrl-C cut the run short"),
         (_, None, None) => outln!("  did not finish before the horizon"),
     }
     outln!(
@@ -243,14 +253,16 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
             java_double_to_string(value)
         );
     }
+    let mut watch = Watch::new(&estimate(&file.scenario), args.quiet);
     let ran = if textbook::is_textbook(&file.scenario) {
         textbook::run(&file.scenario).map(Ran::Textbook)
     } else if args.json {
         // Only the JSON document lists the modelled network's requests.
-        simulate_traced(&file.scenario).map(Ran::Traced)
+        simulate_traced_with_progress(&file.scenario, &mut |p| watch.report(p)).map(Ran::Traced)
     } else {
-        simulate(&file.scenario).map(Ran::Modelled)
+        simulate_with_progress(&file.scenario, &mut |p| watch.report(p)).map(Ran::Modelled)
     };
+    watch.finish();
     let ran = match ran {
         Ok(r) => r,
         Err(e) => {
@@ -260,8 +272,19 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
     };
     let timeline = ran.timeline();
     let lost = failed_clients(timeline).count();
-    let code = if lost > 0 { EXIT_RECORDS_LOST } else { EXIT_OK };
-    if lost > 0 {
+    let code = if timeline.cut_short {
+        EXIT_CUT_SHORT
+    } else if lost > 0 {
+        EXIT_RECORDS_LOST
+    } else {
+        EXIT_OK
+    };
+    if timeline.cut_short {
+        errln!(
+            "kafka-quota: {name}: cut short by Ctrl-C at {} ms of simulated time: what follows is the run so far (exit code {EXIT_CUT_SHORT}).",
+            java_double_to_string(timeline.end_ms)
+        );
+    } else if lost > 0 {
         errln!(
             "kafka-quota: {name}: {lost} client(s) lost records (exit code {EXIT_RECORDS_LOST})."
         );
@@ -289,7 +312,9 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
         timeline.seed,
         timeline.events,
         java_double_to_string(timeline.end_ms),
-        if timeline.hit_horizon {
+        if timeline.cut_short {
+            " (CUT SHORT by Ctrl-C: the run so far, clients had not finished)"
+        } else if timeline.hit_horizon {
             " (the horizon: some clients did not finish)"
         } else {
             ""
@@ -297,7 +322,7 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
     );
     for c in &timeline.clients {
         outln!();
-        print_client(c);
+        print_client(c, timeline.cut_short);
     }
     print_markers(timeline);
     print_totals(timeline);

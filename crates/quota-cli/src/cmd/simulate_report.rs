@@ -78,6 +78,8 @@ pub(crate) fn failure_summary(c: &ClientTrack) -> Option<String> {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "kebab-case")]
 enum RunStatus {
+    /// Ctrl-C stopped the run: the Timeline so far (exit code 130).
+    CutShort,
     /// Every client completed.
     Completed,
     /// At least one client lost records (exit code 3).
@@ -282,7 +284,9 @@ pub(crate) fn json(ran: &Ran, exit_code: u8) -> Result<String, serde_json::Error
             })
         })
         .collect();
-    let status = if !failed.is_empty() {
+    let status = if t.cut_short {
+        RunStatus::CutShort
+    } else if !failed.is_empty() {
         RunStatus::RecordsLost
     } else if t.clients.iter().any(|c| !c.outcome.is_completed()) {
         RunStatus::Stopped

@@ -359,3 +359,31 @@ fn a_text_block_with_mistakes_names_every_line_and_exits_1() {
         .stderr(contains("Line 1, column 13 of <stdin>: listener=TLS: Unknown variant `TLS`"))
         .stderr(contains("Line 2, column 1 of <stdin>: expected a kafka-configs.sh command or one of connection:"));
 }
+
+/// Issue 30: Ctrl-C stops a long run and prints the run so far, marked as
+/// cut short, with exit code 130; memory stays flat while it runs.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_cuts_a_long_run_short_and_prints_what_ran() {
+    let bin = assert_cmd::cargo::cargo_bin("kafka-quota");
+    let child = std::process::Command::new(bin)
+        .args(["simulate", fixture("../../tests/fixtures/big/day-producer.json").to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A day of this producer takes minutes: it is still running after 2 s.
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let killed = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("cut short by Ctrl-C at") && stderr.contains("(exit code 130)"), "{stderr}");
+    assert!(stdout.contains("(CUT SHORT by Ctrl-C: the run so far, clients had not finished)"), "{stdout}");
+    assert!(stdout.contains("had not finished when Ctrl-C cut the run short"), "{stdout}");
+    // What ran is there: records acknowledged before the stop.
+    assert!(metric(&stdout, "records") > 0, "{stdout}");
+    assert!(!stderr.contains("simulating"), "no bar when stderr is not a terminal: {stderr}");
+}

@@ -208,5 +208,21 @@ pub fn simulate_traced(scenario: &Scenario) -> Result<TracedRun, Error> {
     Ok(modelled_world(scenario)?.run_traced(scenario))
 }
 
+/// [`simulate_traced`] with progress reports and a way to stop, as
+/// [`simulate_with_progress`].
+///
+/// # Errors
+///
+/// As [`simulate_traced`].
+pub fn simulate_traced_with_progress(
+    scenario: &Scenario,
+    on_progress: &mut dyn FnMut(&Progress) -> bool,
+) -> Result<TracedRun, Error> {
+    if textbook::is_textbook(scenario) {
+        return simulate_traced(scenario);
+    }
+    Ok(modelled_world(scenario)?.run_traced_capped(scenario, TRACE_CAP, on_progress))
+}
+
 #[cfg(test)]
 mod tests;

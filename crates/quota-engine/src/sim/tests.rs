@@ -985,7 +985,7 @@ fn a_trace_over_its_cap_keeps_the_first_rows_and_says_so() {
     let full = simulate_traced(&s).unwrap();
     let cluster = Cluster::new(&s);
     let world = world::World::new(&s, &cluster).unwrap();
-    let capped = world.run_traced_capped(&s, 10);
+    let capped = world.run_traced_capped(&s, 10, &mut |_| true);
     assert!(capped.capped);
     assert_eq!(capped.requests.as_slice(), &full.requests[..10]);
     assert_eq!(

@@ -436,7 +436,7 @@ impl World {
 
     /// [`World::step`] with progress reports; returns whether `on_progress`
     /// stopped the run.
-    fn step_with(&mut self, on_progress: &mut dyn FnMut(&super::Progress) -> bool) -> bool {
+    pub(super) fn step_with(&mut self, on_progress: &mut dyn FnMut(&super::Progress) -> bool) -> bool {
         if self.unfinished == 0 {
             // No clients: nothing runs, the scenario's events included.
             return false;

@@ -12,15 +12,25 @@ impl World {
     /// Runs like [`World::run`] and returns the Timeline with one row per
     /// request (the first [`TRACE_CAP`]).
     pub(crate) fn run_traced(self, scenario: &Scenario) -> TracedRun {
-        self.run_traced_capped(scenario, TRACE_CAP)
+        self.run_traced_capped(scenario, TRACE_CAP, &mut |_| true)
     }
 
-    /// [`World::run_traced`] keeping at most `cap` rows.
-    pub(crate) fn run_traced_capped(mut self, scenario: &Scenario, cap: usize) -> TracedRun {
+    /// [`World::run_traced`] keeping at most `cap` rows, with progress
+    /// reports as [`World::run_with_progress`].
+    pub(crate) fn run_traced_capped(
+        mut self,
+        scenario: &Scenario,
+        cap: usize,
+        on_progress: &mut dyn FnMut(&crate::sim::Progress) -> bool,
+    ) -> TracedRun {
         self.keep_requests = u64::try_from(cap).unwrap_or(u64::MAX);
-        self.step();
+        let cut = self.step_with(on_progress);
         let (requests, capped) = self.request_rows(cap);
-        let timeline = self.finish(scenario);
+        let mut timeline = self.finish(scenario);
+        if cut {
+            timeline.cut_short = true;
+            timeline.hit_horizon = false;
+        }
         TracedRun {
             timeline,
             requests,
