@@ -427,3 +427,21 @@ test('100 connections: choosing connections to compare is a search listing at mo
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a day of one fast producer is refused with its estimated work, and the page stays responsive (issue 30)', async () => {
+  const day = JSON.parse(await readFile(new URL('../fixtures/big/day-producer.json', import.meta.url), 'utf8'));
+  const { page, errors, context } = await open(await permalink(day.scenario));
+  const notice = await page.getByTestId('notice').innerText();
+  assert.match(notice, /This link's scenario is about 1\d\d,\d{3},\d{3} requests \(1\d\d,\d{3},\d{3} produce, 0 fetch\) over 86,400 simulated seconds: [\d,]+ units of work; the playground runs at most 3,000,000 units of work/);
+  assert.match(notice, /kafka-quota simulate/);
+  assert.match(notice, /Showing the default scenario\./);
+  // The default scenario ran (waitForRun in open) and the page answers an edit.
+  const field = page.getByLabel('producer_byte_rate of users/tenant-a', { exact: true });
+  await field.click();
+  await field.press('End');
+  await page.keyboard.type('9');
+  await caughtUp(page);
+  assert.equal(await page.getByText(/panicked|\/rustc\//).count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

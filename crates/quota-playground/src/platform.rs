@@ -448,8 +448,9 @@ pub fn resolve_initial(hash: &str, autosaved: Option<String>) -> (Scenario, Orig
 pub fn install_panic_hook() {
     yew::set_custom_panic_hook(Box::new(|info| {
         let text = format!(
-            "The playground stopped because of an internal error: {info}. Reload the page; if the link you opened \
-             caused it, remove the part after '#'."
+            "The playground stopped because of an internal error: {}. Reload the page; if the link you opened \
+             caused it, remove the part after '#'.",
+            crate::sim_worker::panic_message(info)
         );
         web_sys::console::error_1(&text.clone().into());
         let Some(doc) = window().and_then(|w| w.document()) else { return };

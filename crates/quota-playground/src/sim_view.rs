@@ -143,18 +143,28 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario, eager: bool) -> (Rc<
                             s.rev = r;
                         }
                     }
-                    sim_worker::SimEvent::Failed(why) => {
-                        // The worker's run in flight is lost: the module on
-                        // the main thread runs the newest revision.
-                        s.no_worker = Some(why);
-                        let mut view = SimView::from_result(s.view.result.clone());
-                        view.note = s.note();
-                        view.waiting = s.view.waiting;
-                        s.view = Rc::new(view);
+                    sim_worker::SimEvent::Failed(why, running) => {
+                        // The worker is gone: the module on the main thread
+                        // runs the newest revision, unless that is the run
+                        // the worker stopped on (it would stop the page too):
+                        // that one is answered with why (issue 30).
                         let (rev, scenario) = s.latest.clone();
-                        if s.rev != rev {
-                            drop(s);
-                            sim_worker::request(rev, &scenario);
+                        if running == Some(rev) {
+                            let mut view = SimView::from_result(Err(sim_worker::stopped_in_worker(&why)));
+                            s.no_worker = Some(why);
+                            view.note = s.note();
+                            s.view = Rc::new(view);
+                            s.rev = rev;
+                        } else {
+                            s.no_worker = Some(why);
+                            let mut view = SimView::from_result(s.view.result.clone());
+                            view.note = s.note();
+                            view.waiting = s.view.waiting;
+                            s.view = Rc::new(view);
+                            if s.rev != rev {
+                                drop(s);
+                                sim_worker::request(rev, &scenario);
+                            }
                         }
                     }
                 }

@@ -348,6 +348,11 @@ impl Coalescer {
         }
     }
 
+    /// The revision in flight, if any.
+    pub fn in_flight(&self) -> Option<u64> {
+        self.in_flight
+    }
+
     /// Whether a run is in flight or waiting.
     pub fn busy(&self) -> bool {
         self.in_flight.is_some() || self.pending.is_some()
@@ -413,6 +418,45 @@ pub fn here_failed(worker: &str, here: &str) -> String {
 
 // ---- The worker's side ------------------------------------------------
 
+/// A panic's message for a reader: the message only, never the source
+/// location (a toolchain path such as `/rustc/…/raw_vec/mod.rs` says
+/// nothing to a reader, issue 30); every panic hook of the playground
+/// (page, simulation worker, import/export worker) says this.
+pub fn panic_message(info: &std::panic::PanicHookInfo<'_>) -> String {
+    let payload = info.payload();
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
+}
+
+/// What the worker posts for a panic ([`internal_error_sentence`]).
+fn panic_sentence(info: &std::panic::PanicHookInfo<'_>) -> String {
+    internal_error_sentence(&panic_message(info))
+}
+
+/// The sentence for an internal error of the simulation whose message is
+/// `message` (no path, no location).
+pub fn internal_error_sentence(message: &str) -> String {
+    let message = message.trim();
+    if message.is_empty() {
+        "the simulation stopped on an internal error".to_owned()
+    } else {
+        format!("the simulation stopped on an internal error ({message})")
+    }
+}
+
+/// The result shown for the run the worker stopped on (`why`, from
+/// [`internal_error_sentence`] or the worker's loss): it is not run again
+/// on the page's main thread.
+pub fn stopped_in_worker(why: &str) -> String {
+    format!(
+        "This run stopped the simulation worker: {why}. It is not run again on the page's main thread, where it would stop the page too; \
+         change the scenario (a shorter horizon, fewer records), or run it with the kafka-quota CLI (`kafka-quota simulate FILE`), which runs anything and shows its progress."
+    )
+}
+
 /// True when this module runs in a worker (no `document`): the
 /// `quota-sim-worker` binary then calls [`serve`]; on the page's main
 /// thread (the fallback) it only exports `answer_parts`.
@@ -428,7 +472,7 @@ pub fn serve() {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let hook_scope = scope.clone();
     std::panic::set_hook(Box::new(move |info| {
-        let _ = hook_scope.post_message(&JsValue::from_str(&format!("failed:the simulation stopped on an internal error: {info}")));
+        let _ = hook_scope.post_message(&JsValue::from_str(&format!("failed:{}", panic_sentence(info))));
     }));
     let reply = scope.clone();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
@@ -452,8 +496,10 @@ pub(crate) enum SimEvent {
     /// long the worker took to simulate it (ms).
     Done(u64, Result<Timeline, String>, f64),
     /// The worker cannot be used (any more): why, as words for
-    /// [`fallback_note`].
-    Failed(String),
+    /// [`fallback_note`], and the revision whose run it stopped on, if it
+    /// stopped while running one (that run is not run again on the main
+    /// thread, where it would stop the page too: issue 30).
+    Failed(String, Option<u64>),
 }
 
 #[derive(Default)]
@@ -509,19 +555,21 @@ fn fail(why: String) {
     let first = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
         if c.failed.is_some() {
-            return false;
+            return None;
         }
         if let Some(w) = c.worker.take() {
             w.terminate();
         }
         c.failed = Some(why.clone());
+        // A worker that was ready failed on the run in flight.
+        let running = if c.ready { c.coalescer.in_flight() } else { None };
         c.coalescer.reset();
         c.waiting = None;
         c.unsent = None;
-        true
+        Some(running)
     });
-    if first {
-        emit(SimEvent::Failed(why));
+    if let Some(running) = first {
+        emit(SimEvent::Failed(why, running));
     }
 }
 

@@ -25,7 +25,8 @@ fn main() {
         let reply = quota_playground::interchange::Reply {
             id: 0,
             answer: quota_playground::interchange::Answer::BadRequest(format!(
-                "The import/export worker stopped on an internal error: {info}. Reload the page to start it again."
+                "The import/export worker stopped on an internal error: {}. Reload the page to start it again.",
+                quota_playground::sim_worker::panic_message(info)
             )),
         };
         if let Ok(text) = serde_json::to_string(&reply) {
