@@ -9,6 +9,7 @@
 # article) so the fuzzer starts from real shapes; the inputs in
 # fuzz/regressions/<target>/ (past crashes) are replayed first. Logs go to fuzz/logs/,
 # corpora to fuzz/corpus/<target>/, crashes to fuzz/artifacts/<target>/.
+# Each input may take 10 s (-timeout) and 2 GB (-rss_limit_mb).
 # Prints one line per target: executions, corpus size, and "ok" or the
 # crash file. Exits non-zero if any target crashed.
 set -euo pipefail
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET="${1:-600}"
 PARALLEL="${2:-2}"
 shift $(( $# > 2 ? 2 : $# ))
-TARGETS=(configs_sh describe strimzi terraform java rpk scenario_json permalink)
+TARGETS=(configs_sh describe strimzi terraform java rpk scenario_json permalink scenario_text scenario_run)
 if [ "$#" -gt 0 ]; then TARGETS=("$@"); fi
 
 command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --quiet
@@ -39,6 +40,8 @@ seed terraform "$F"/real-inputs/terraform.txt
 seed java "$F"/seed/kafka-client-quotas-lab.txt
 seed rpk "$F"/real-inputs/rpk.txt
 seed scenario_json "$F"/lab/*.json
+seed scenario_text "$F"/lab/*.json docs/scenario-text.md examples/*.json
+seed scenario_run "$F"/lab/*.json lab/scenarios/*.json examples/*.json "$F"/big/*.json
 
 (cd fuzz && cargo +nightly fuzz build)
 
@@ -53,7 +56,7 @@ done
 run_one() {
     local t="$1" log="fuzz/logs/$1.log"
     (cd fuzz && cargo +nightly fuzz run "$t" -- \
-        -max_total_time="$SECONDS_PER_TARGET" -print_final_stats=1 -rss_limit_mb=2048 -max_len=8192) \
+        -max_total_time="$SECONDS_PER_TARGET" -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 -max_len=8192) \
         >"$log" 2>&1 || true
     local execs corpus status
     execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | awk '{print $2}')

@@ -128,18 +128,28 @@ impl WindowedAvgMax {
 /// Returns one value per requested fraction; 0 when there is no record.
 pub fn perf_percentiles(counts: &[u32], fractions: &[f64]) -> Vec<u32> {
     let size: u64 = counts.iter().map(|c| u64::from(*c)).sum();
+    perf_percentiles_of((0u32..).zip(counts.iter().map(|c| u64::from(*c))), size, fractions)
+}
+
+/// [`perf_percentiles`] from `counts`, (latency ms, records) in latency
+/// order (a dense histogram and a sparse tail alike), of `total` records.
+pub fn perf_percentiles_of(
+    counts: impl Iterator<Item = (u32, u64)> + Clone,
+    total: u64,
+    fractions: &[f64],
+) -> Vec<u32> {
     fractions
         .iter()
         .map(|p| {
-            if size == 0 {
+            if total == 0 {
                 return 0;
             }
-            let idx = ((p * size as f64) as u64).min(size - 1);
+            let idx = ((p * total as f64) as u64).min(total - 1);
             let mut seen = 0u64;
-            for (ms, c) in counts.iter().enumerate() {
-                seen += u64::from(*c);
+            for (ms, c) in counts.clone() {
+                seen += c;
                 if seen > idx {
-                    return ms as u32;
+                    return ms;
                 }
             }
             0

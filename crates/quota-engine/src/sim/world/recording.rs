@@ -13,7 +13,6 @@ use std::collections::BTreeMap;
 
 use super::ids::{ix, len_u32, BrokerId, ClientId, ConnectionId, TrackId};
 use super::{Role, World};
-use crate::broker::stats::perf_percentiles;
 use crate::broker::{SensorId, Session};
 use crate::entity::QuotaType;
 use crate::metrics::Admission;
@@ -140,11 +139,20 @@ impl ClientInfo {
     }
 }
 
+/// Latencies below this many ms are counted to the ms; from it up (17.5
+/// minutes), to the second ([`LatencyRecorder`]).
+const DENSE_LATENCY_MS: u32 = 1 << 20;
+
 /// A producer's per-record latencies (`send()` to callback, whole ms) and
 /// its perf-test reporting windows.
 pub(super) struct LatencyRecorder {
-    /// Count of records per latency in ms (index = ms).
-    hist: Vec<u32>,
+    /// Count of records per latency in ms (index = ms), below
+    /// [`DENSE_LATENCY_MS`].
+    hist: Vec<u64>,
+    /// Count of records per latency from [`DENSE_LATENCY_MS`] up, kept to
+    /// the whole second (the key is the second's first ms), so at most
+    /// 86,400 entries however long the run (issue 30).
+    slow: BTreeMap<u32, u64>,
     count: u64,
     sum: u64,
     max: u32,
@@ -167,6 +175,7 @@ impl LatencyRecorder {
     pub(super) fn new() -> Self {
         LatencyRecorder {
             hist: Vec::new(),
+            slow: BTreeMap::new(),
             count: 0,
             sum: 0,
             max: 0,
@@ -200,11 +209,15 @@ impl LatencyRecorder {
             let append_ms = (first + interval * u64::from(j)).as_ms();
             // Below u32::MAX ms: runs are capped at one day.
             let lat = u32::try_from((now_ms - append_ms).max(0)).unwrap_or(u32::MAX);
-            let slot = ix(lat);
-            if slot >= self.hist.len() {
-                self.hist.resize(slot + 1, 0);
+            if lat < DENSE_LATENCY_MS {
+                let slot = ix(lat);
+                if slot >= self.hist.len() {
+                    self.hist.resize(slot + 1, 0);
+                }
+                self.hist[slot] += 1;
+            } else {
+                *self.slow.entry(lat - lat % 1000).or_insert(0) += 1;
             }
-            self.hist[slot] += 1;
             self.sum += u64::from(lat);
             self.max = self.max.max(lat);
             if j == 0 {
@@ -246,7 +259,8 @@ impl LatencyRecorder {
         if self.count == 0 {
             return None;
         }
-        let pcts = perf_percentiles(&self.hist, &[0.5, 0.95, 0.99, 0.999]);
+        let counts = (0u32..).zip(self.hist.iter().copied()).chain(self.slow.iter().map(|(ms, c)| (*ms, *c)));
+        let pcts = crate::broker::stats::perf_percentiles_of(counts, self.count, &[0.5, 0.95, 0.99, 0.999]);
         Some(LatencySummary {
             avg_ms: count_f64(self.sum) / count_f64(self.count),
             max_ms: self.max,
@@ -618,5 +632,30 @@ impl World {
         };
         timeline.close_series();
         timeline
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 30: latencies past 17.5 minutes are counted to the second, so
+    /// the histogram stays small however long a record waited; below, to
+    /// the ms, as before.
+    #[test]
+    fn long_latencies_are_kept_to_the_second() {
+        let mut r = LatencyRecorder::new();
+        let at = |ms: u64| SimTime::from_ms(ms);
+        // 10 records of 5 ms, 10 of 2,000,123 ms, 10 of 80,000,999 ms.
+        r.record_batch(10, at(0), SimSpan::ZERO, at(5), 1000);
+        r.record_batch(10, at(0), SimSpan::ZERO, at(2_000_123), 1000);
+        r.record_batch(10, at(1), SimSpan::ZERO, at(80_001_000), 1000);
+        assert!(r.hist.len() <= 6, "{}", r.hist.len());
+        assert_eq!(r.slow.len(), 2);
+        let s = r.summary().unwrap();
+        assert_eq!(s.max_ms, 80_000_999, "the max is exact");
+        assert_eq!(s.p50_ms, 2_000_000, "to the second");
+        assert_eq!(s.p999_ms, 80_000_000);
+        assert_eq!(r.count, 30);
     }
 }
