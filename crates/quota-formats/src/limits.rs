@@ -43,7 +43,7 @@ pub const MAX_TOPICS: usize = 1_000;
 /// partition and a producer looks at each of its topic's partitions per
 /// request (`quota-engine` `sim/world/producer.rs`), so the cost grows with
 /// them: the lab's producer on 100,000 partitions simulates in about 0.8 s
-/// natively (in the worker, as the largest client-second runs). 100,000 is half of the 200,000 partitions per cluster that Kafka's
+/// natively (2.9 million units of work, within [`MAX_WORK`]). 100,000 is half of the 200,000 partitions per cluster that Kafka's
 /// KRaft controller was shown to hold (KIP-500 and the "Apache Kafka
 /// supports 200K partitions per cluster" measurement); Kafka itself has no
 /// cap (`CreateTopicsRequest` takes an `int32` count,

@@ -61,14 +61,13 @@ pub(crate) fn run(args: &LinkArgs) -> u8 {
             } else {
                 file.scenario
             };
-            // Checked, never simulated: the page's own checks (issue 30).
-            match quota_engine::sim::check(&s) {
-                Err(e) => errln!("note: {name}: the playground will open this scenario and show why it cannot run: {e}"),
-                Ok(_) => {
-                    if let Some(why) = quota_formats::limits::scenario_limit(&s, "This link's scenario") {
-                        errln!("note: {name}: the playground will open its default scenario instead and say: {why}");
-                    }
-                }
+            // Checked, never simulated, in the page's order: its limits
+            // first (past one it opens the default scenario), then the
+            // engine's checks before a run (issue 30).
+            if let Some(why) = quota_formats::limits::scenario_limit(&s, "This link's scenario") {
+                errln!("note: {name}: the playground will open its default scenario instead and say: {why}");
+            } else if let Err(e) = quota_engine::sim::check(&s) {
+                errln!("note: {name}: the playground will open this scenario and show why it cannot run: {e}");
             }
             outln!("{}", scenario::link(&s, base));
             EXIT_OK

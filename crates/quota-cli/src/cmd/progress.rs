@@ -27,6 +27,8 @@ pub(crate) const BAR_ABOVE_WORK: u64 = 10_000_000;
 pub(crate) struct Watch {
     bar: Option<ProgressBar>,
     stop: Arc<AtomicBool>,
+    /// False once the run is over: Ctrl-C then ends the process.
+    active: Arc<AtomicBool>,
 }
 
 impl Watch {
@@ -36,10 +38,12 @@ impl Watch {
     /// terminal, or the run is short.
     pub(crate) fn new(estimate: &WorkEstimate, quiet: bool) -> Self {
         let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        // A second Ctrl-C ends the process at once.
+        let active = Arc::new(AtomicBool::new(true));
+        let (flag, running) = (Arc::clone(&stop), Arc::clone(&active));
+        // A second Ctrl-C, or one once the run is over (while its output
+        // prints), ends the process at once.
         let _ = ctrlc::set_handler(move || {
-            if flag.swap(true, Ordering::SeqCst) {
+            if !running.load(Ordering::SeqCst) || flag.swap(true, Ordering::SeqCst) {
                 std::process::exit(130);
             }
         });
@@ -53,7 +57,7 @@ impl Watch {
             bar.set_style(style);
             bar
         });
-        Watch { bar, stop }
+        Watch { bar, stop, active }
     }
 
     /// The engine's report: moves the bar; false once Ctrl-C was pressed.
@@ -72,8 +76,10 @@ impl Watch {
         !self.stop.load(Ordering::SeqCst)
     }
 
-    /// The run ended (done or cut short): the bar is cleared.
+    /// The run ended (done or cut short): the bar is cleared, and Ctrl-C
+    /// ends the process again.
     pub(crate) fn finish(self) {
+        self.active.store(false, Ordering::SeqCst);
         if let Some(bar) = self.bar {
             bar.finish_and_clear();
         }

@@ -253,16 +253,20 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
             java_double_to_string(value)
         );
     }
-    let mut watch = Watch::new(&estimate(&file.scenario), args.quiet);
     let ran = if textbook::is_textbook(&file.scenario) {
+        // At most 10^6 requests a workload, no progress reports: Ctrl-C as usual.
         textbook::run(&file.scenario).map(Ran::Textbook)
-    } else if args.json {
-        // Only the JSON document lists the modelled network's requests.
-        simulate_traced_with_progress(&file.scenario, &mut |p| watch.report(p)).map(Ran::Traced)
     } else {
-        simulate_with_progress(&file.scenario, &mut |p| watch.report(p)).map(Ran::Modelled)
+        let mut watch = Watch::new(&estimate(&file.scenario), args.quiet);
+        let ran = if args.json {
+            // Only the JSON document lists the modelled network's requests.
+            simulate_traced_with_progress(&file.scenario, &mut |p| watch.report(p)).map(Ran::Traced)
+        } else {
+            simulate_with_progress(&file.scenario, &mut |p| watch.report(p)).map(Ran::Modelled)
+        };
+        watch.finish();
+        ran
     };
-    watch.finish();
     let ran = match ran {
         Ok(r) => r,
         Err(e) => {
@@ -313,7 +317,7 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
         timeline.events,
         java_double_to_string(timeline.end_ms),
         if timeline.cut_short {
-            " (CUT SHORT by Ctrl-C: the run so far, clients had not finished)"
+            " (CUT SHORT by Ctrl-C: the run so far; clients still running had not finished)"
         } else if timeline.hit_horizon {
             " (the horizon: some clients did not finish)"
         } else {

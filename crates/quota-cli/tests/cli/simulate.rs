@@ -381,7 +381,7 @@ fn ctrl_c_cuts_a_long_run_short_and_prints_what_ran() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(130), "{stderr}");
     assert!(stderr.contains("cut short by Ctrl-C at") && stderr.contains("(exit code 130)"), "{stderr}");
-    assert!(stdout.contains("(CUT SHORT by Ctrl-C: the run so far, clients had not finished)"), "{stdout}");
+    assert!(stdout.contains("(CUT SHORT by Ctrl-C: the run so far; clients still running had not finished)"), "{stdout}");
     assert!(stdout.contains("had not finished when Ctrl-C cut the run short"), "{stdout}");
     // What ran is there: records acknowledged before the stop.
     assert!(metric(&stdout, "records") > 0, "{stdout}");

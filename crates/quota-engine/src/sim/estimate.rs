@@ -1,6 +1,6 @@
 //! How much work a run is, before it runs: the produce and fetch requests
 //! and the events the simulator will step through, estimated from the
-//! scenario alone in microseconds (issue 30). The page refuses a run past
+//! scenario alone, without building anything (issue 30). The page refuses a run past
 //! its budget with these numbers, `kafka-quota link` says so without
 //! simulating, and the CLI shows a progress bar for a long one.
 //!
@@ -144,7 +144,7 @@ pub fn estimate(s: &Scenario) -> WorkEstimate {
     for w in &s.workloads {
         let Workload::Producer(p) = w else { continue };
         let span = active_ms(s, p.start_ms, p.stop_ms);
-        e.simulated_ms = e.simulated_ms.max(span.saturating_add(p.start_ms).min(HORIZON_CAP_MS));
+        e.simulated_ms = e.simulated_ms.max(span.saturating_add(p.start_ms).min(s.horizon_ms).min(HORIZON_CAP_MS));
         let requests = if let (Some(bytes), Some(size)) = (p.bytes, p.request_size) {
             producing_ms = producing_ms.max(e.simulated_ms);
             bytes.div_ceil(u64::from(size.max(1)))
@@ -182,7 +182,7 @@ pub fn estimate(s: &Scenario) -> WorkEstimate {
     for w in &s.workloads {
         let Workload::Consumer(c) = w else { continue };
         let span = active_ms(s, c.start_ms, c.stop_ms);
-        e.simulated_ms = e.simulated_ms.max(span.saturating_add(c.start_ms).min(HORIZON_CAP_MS));
+        e.simulated_ms = e.simulated_ms.max(span.saturating_add(c.start_ms).min(s.horizon_ms).min(HORIZON_CAP_MS));
         let parts = partitions_of(&c.topic);
         let requests = if let (Some(bytes), Some(size)) = (c.bytes, c.fetch_size) {
             bytes.div_ceil(u64::from(size.max(1)))

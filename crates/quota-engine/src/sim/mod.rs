@@ -134,15 +134,15 @@ fn modelled_world(scenario: &Scenario) -> Result<world::World, Error> {
 /// Checks that `scenario` can run, with every check [`simulate`] makes
 /// before its first event (Kafka's validation of the quotas and broker
 /// settings, the principals, the scenario's own consistency), without
-/// running it; returns its estimated work ([`estimate`]). A textbook
-/// scenario, at most 10^6 requests, is run and its run dropped.
+/// running it (the world is built, no event is processed); returns its
+/// estimated work ([`estimate`]).
 ///
 /// # Errors
 ///
 /// As [`simulate`].
 pub fn check(scenario: &Scenario) -> Result<WorkEstimate, Error> {
     if textbook::is_textbook(scenario) {
-        textbook::run(scenario)?;
+        textbook::check(scenario)?;
     } else {
         modelled_world(scenario)?;
     }

@@ -90,7 +90,8 @@ pub struct Timeline {
     pub scenario: String,
     /// The seed used.
     pub seed: u64,
-    /// When the last client finished, or the horizon (ms).
+    /// When the last client finished, or the horizon, or (a run
+    /// [`Timeline::cut_short`]) the simulated time it was stopped at (ms).
     pub end_ms: f64,
     /// True when the horizon stopped the run before every client finished.
     pub hit_horizon: bool,
@@ -665,10 +666,12 @@ pub struct ClientTrack {
     /// in `stride`).
     pub responses: ResponseTally,
     /// Channel mute spans per broker the client was throttled on (the
-    /// first [`SERIES_CAP`]).
+    /// first [`SERIES_CAP`]: past them, [`ClientTrack::at`] reads "not
+    /// muted").
     pub mutes: Vec<Span>,
     /// Spans where `send()` was blocked on `buffer.memory` (the first
-    /// [`SERIES_CAP`]; the total is [`ClientMetrics::blocked_ms_total`]).
+    /// [`SERIES_CAP`]; past them [`ClientTrack::at`] reads "not blocked";
+    /// the total is [`ClientMetrics::blocked_ms_total`]).
     pub blocked: Vec<Span>,
     /// `buffer.memory` use over time (producers).
     pub buffer: Series<BufferPoint>,

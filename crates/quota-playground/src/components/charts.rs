@@ -374,14 +374,18 @@ pub(crate) fn buffer_chart(c: &ClientTrack, buffer_memory: u64, end_ms: f64, cur
     let end = end_ms.max(1.0);
     let top = buffer_memory as f64;
     let sc = Scale { x: (0.0, end), y: (0.0, top), w, h };
-    let blocked: f64 = c.blocked.iter().map(|s| s.to_ms - s.from_ms).sum();
+    // The engine keeps the first SERIES_CAP spans; the total is the metric's.
+    let times = if c.blocked.len() as u32 >= quota_engine::sim::SERIES_CAP {
+        format!("more than {} times (the first {} drawn)", model::grouped(u64::from(quota_engine::sim::SERIES_CAP)), model::grouped(u64::from(quota_engine::sim::SERIES_CAP)))
+    } else {
+        format!("{} times", c.blocked.len())
+    };
     let label = format!(
-        "buffer.memory of {}: peak {} of {}; send() blocked {} times for {} in total.",
+        "buffer.memory of {}: peak {} of {}; send() blocked {times} for {} in total.",
         c.name,
         model::fmt_bytes(c.metrics.buffer_used_max as f64),
         model::fmt_bytes(top),
-        c.blocked.len(),
-        model::fmt_ms(blocked)
+        model::fmt_ms(c.metrics.blocked_ms_total)
     );
     let body = html! {
         <>

@@ -175,6 +175,26 @@ fn slot(qt: QuotaType) -> u8 {
 /// workload without `bytes` and `request.size` / `fetch.size`, a link of 0
 /// bytes/s, an unknown connection or topic).
 pub fn run(scenario: &Scenario) -> Result<TextbookRun, Error> {
+    let mut run = prepare(scenario)?;
+    let horizon = i64::try_from(scenario.horizon_ms)
+        .unwrap_or(MAX_HORIZON_MS)
+        .min(MAX_HORIZON_MS);
+    let hit_horizon = run.run_until(horizon);
+    Ok(run.finish(scenario, hit_horizon))
+}
+
+/// Every check [`run`] makes before its first request, without running
+/// (what `sim::check` asks of a textbook scenario).
+///
+/// # Errors
+///
+/// As [`run`].
+pub fn check(scenario: &Scenario) -> Result<(), Error> {
+    prepare(scenario).map(|_| ())
+}
+
+/// The run of `scenario`, checked and set up, before its first request.
+fn prepare(scenario: &Scenario) -> Result<Run, Error> {
     let settings = &scenario.brokers.settings;
     settings.validate()?;
     let net = scenario.textbook.unwrap_or_default();
@@ -345,11 +365,7 @@ pub fn run(scenario: &Scenario) -> Result<TextbookRun, Error> {
             responses: VecDeque::new(),
         });
     }
-    let horizon = i64::try_from(scenario.horizon_ms)
-        .unwrap_or(MAX_HORIZON_MS)
-        .min(MAX_HORIZON_MS);
-    let hit_horizon = run.run_until(horizon);
-    Ok(run.finish(scenario, hit_horizon))
+    Ok(run)
 }
 
 impl Run {

@@ -140,8 +140,9 @@ impl ClientInfo {
 }
 
 /// Latencies below this many ms are counted to the ms; from it up (17.5
-/// minutes), to the second ([`LatencyRecorder`]).
-const DENSE_LATENCY_MS: u32 = 1 << 20;
+/// minutes), to the second ([`LatencyRecorder`]). A whole second, so the
+/// per-second counts all come after the per-ms ones.
+const DENSE_LATENCY_MS: u32 = 1_048_000;
 
 /// A producer's per-record latencies (`send()` to callback, whole ms) and
 /// its perf-test reporting windows.
@@ -150,8 +151,9 @@ pub(super) struct LatencyRecorder {
     /// [`DENSE_LATENCY_MS`].
     hist: Vec<u64>,
     /// Count of records per latency from [`DENSE_LATENCY_MS`] up, kept to
-    /// the whole second (the key is the second's first ms), so at most
-    /// 86,400 entries however long the run (issue 30).
+    /// the whole second (the key is the second's first ms, never below
+    /// [`DENSE_LATENCY_MS`]), so at most 86,400 entries however long the
+    /// run (issue 30).
     slow: BTreeMap<u32, u64>,
     count: u64,
     sum: u64,
@@ -646,16 +648,22 @@ mod tests {
     fn long_latencies_are_kept_to_the_second() {
         let mut r = LatencyRecorder::new();
         let at = |ms: u64| SimTime::from_ms(ms);
-        // 10 records of 5 ms, 10 of 2,000,123 ms, 10 of 80,000,999 ms.
+        // 10 records of 5 ms, 10 of 2,000,123 ms, 10 of 80,000,999 ms; then
+        // one each side of the dense range's end.
         r.record_batch(10, at(0), SimSpan::ZERO, at(5), 1000);
         r.record_batch(10, at(0), SimSpan::ZERO, at(2_000_123), 1000);
         r.record_batch(10, at(1), SimSpan::ZERO, at(80_001_000), 1000);
         assert!(r.hist.len() <= 6, "{}", r.hist.len());
-        assert_eq!(r.slow.len(), 2);
+        // Just past the dense range: counted after every dense latency.
+        r.record_batch(1, at(0), SimSpan::ZERO, at(u64::from(DENSE_LATENCY_MS)), 1000);
+        assert_eq!(r.slow.keys().next(), Some(&DENSE_LATENCY_MS));
+        r.record_batch(1, at(0), SimSpan::ZERO, at(u64::from(DENSE_LATENCY_MS) - 1), 1000);
+        assert_eq!(r.hist.len(), DENSE_LATENCY_MS as usize);
+        assert_eq!(r.slow.len(), 3);
         let s = r.summary().unwrap();
         assert_eq!(s.max_ms, 80_000_999, "the max is exact");
         assert_eq!(s.p50_ms, 2_000_000, "to the second");
         assert_eq!(s.p999_ms, 80_000_000);
-        assert_eq!(r.count, 30);
+        assert_eq!(r.count, 32);
     }
 }
