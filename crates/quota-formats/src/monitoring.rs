@@ -251,22 +251,56 @@ pub fn exporter_rules(store: &QuotaStore) -> Vec<ExporterRule> {
     rules
 }
 
+/// The JMX `ObjectName` patterns the exporter is to query
+/// (`includeObjectNames`): `kafka.server:type=T,*` for each quota type `T`
+/// the rules map (Produce, Fetch, Request, in that order), so the exporter
+/// reads only those MBeans instead of every MBean of the broker (its
+/// default without `includeObjectNames`). With no rule, the three
+/// monitored types: budget MBeans appear there once quotas are set.
+///
+/// `type=Produce,*` is a property-list pattern: it matches every MBean of
+/// the domain whose properties include `type=Produce`, with or without
+/// `user` and `client-id` (`javax.management.ObjectName`).
+pub fn include_object_names(store: &QuotaStore) -> Vec<String> {
+    let mut types: Vec<QuotaType> = exporter_rules(store)
+        .iter()
+        .map(|r| r.shape.quota_type)
+        .collect();
+    if types.is_empty() {
+        types = MONITORED_TYPES.to_vec();
+    }
+    types.sort_by_key(|t| t.slot());
+    types.dedup();
+    types
+        .into_iter()
+        .map(|t| format!("kafka.server:type={},*", t.metric_type()))
+        .collect()
+}
+
 /// A YAML single-quoted scalar.
 fn sq(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))
 }
 
-/// The JMX exporter configuration fragment (`rules:` list, type `GAUGE`)
-/// for `store`, as YAML. Empty `rules: []` when no produce, fetch or
-/// request quota exists (the brokers register no budget MBean).
+/// The JMX exporter configuration fragment for `store`, as YAML:
+/// `includeObjectNames` ([`include_object_names`]), so the exporter
+/// queries only the quota MBeans, and the `rules:` list (type `GAUGE`).
+/// Empty `rules: []` when no produce, fetch or request quota exists (the
+/// brokers register no budget MBean).
 pub fn jmx_exporter_yaml(store: &QuotaStore) -> String {
     let rules = exporter_rules(store);
     let mut out = String::from(
         "# Prometheus JMX exporter rules for Kafka client quota MBeans\n\
          # (kafka.server:type=Produce|Fetch|Request,user=..,client-id=..).\n\
          # throttle-time is NaN while no request was throttled in the quota window;\n\
-         # the exporter exports NaN as is.\n",
+         # the exporter exports NaN as is.\n\
+         # includeObjectNames: the exporter queries these MBeans only, not every MBean of the broker.\n\
+         # Merged into a configuration without includeObjectNames, it would drop every other metric: leave it out there.\n",
     );
+    out.push_str("includeObjectNames:\n");
+    for name in include_object_names(store) {
+        let _ = writeln!(out, "  - {}", sq(&name));
+    }
     if rules.is_empty() {
         out.push_str("rules: []\n");
         return out;

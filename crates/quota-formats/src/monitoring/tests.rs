@@ -113,6 +113,12 @@ fn every_mbean_the_engine_computes_is_mapped_by_the_right_rule() {
                     user: !tags.user.is_empty(),
                     client_id: !tags.client_id.is_empty(),
                 };
+                // The exporter queries it: it is among includeObjectNames.
+                assert!(
+                    include_object_names(&s).iter().any(|p| object_name_matches(p, &mbean)),
+                    "{mbean} is not queried: {:?}",
+                    include_object_names(&s)
+                );
                 for (attribute, value) in
                     [("throttle-time", "NaN"), (shape.rate_attribute(), "1234.5")]
                 {
@@ -137,6 +143,94 @@ fn every_mbean_the_engine_computes_is_mapped_by_the_right_rule() {
             }
         }
         assert!(checked > 0);
+    }
+}
+
+/// The properties of an ObjectName (`k=v` pairs, commas inside quoted
+/// values kept).
+fn properties(props: &str) -> Vec<(String, String)> {
+    let (mut parts, mut cur, mut quoted, mut escaped) = (Vec::new(), String::new(), false, false);
+    for c in props.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            ',' if !quoted => {
+                parts.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    parts.push(cur);
+    parts
+        .into_iter()
+        .filter_map(|p| p.split_once('=').map(|(k, v)| (k.to_owned(), v.to_owned())))
+        .collect()
+}
+
+/// `javax.management.ObjectName.apply` for a property-list pattern
+/// `domain:k=v,...,*`: the same domain, and every `k=v` of the pattern
+/// among the name's properties (any others allowed).
+fn object_name_matches(pattern: &str, name: &str) -> bool {
+    let (pd, pp) = pattern.split_once(':').unwrap();
+    let (nd, np) = name.split_once(':').unwrap();
+    let wanted = pp.strip_suffix(",*").expect("a property-list pattern");
+    let have = properties(np);
+    pd == nd && properties(wanted).iter().all(|kv| have.contains(kv))
+}
+
+#[test]
+fn the_exporter_queries_only_the_quota_mbeans_the_rules_map() {
+    assert_eq!(
+        include_object_names(&mixed()),
+        [
+            "kafka.server:type=Produce,*",
+            "kafka.server:type=Fetch,*",
+            "kafka.server:type=Request,*"
+        ]
+    );
+    let produce = store(&[(QuotaEntity::user("alice"), QuotaKey::ProducerByteRate, 1e6)]);
+    assert_eq!(include_object_names(&produce), ["kafka.server:type=Produce,*"]);
+    // Every type the rules map is queried, and no other.
+    for s in [mixed(), produce.clone()] {
+        let mut ruled: Vec<String> = exporter_rules(&s)
+            .iter()
+            .map(|r| format!("kafka.server:type={},*", r.shape.quota_type.metric_type()))
+            .collect();
+        ruled.dedup();
+        let mut listed = include_object_names(&s);
+        listed.sort();
+        ruled.sort();
+        ruled.dedup();
+        assert_eq!(listed, ruled);
+    }
+    // The broker's other MBeans are not queried.
+    let names = include_object_names(&mixed());
+    for other in [
+        "kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec",
+        "kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Produce",
+        "kafka.server:type=ControllerMutation,user=alice",
+        "kafka.server:type=socket-server-metrics,listener=PLAINTEXT,networkProcessor=0",
+        "java.lang:type=Memory",
+        "kafka.server:type=Produce-extra,user=alice",
+    ] {
+        assert!(!names.iter().any(|p| object_name_matches(p, other)), "{other}");
+    }
+    assert!(object_name_matches("kafka.server:type=Fetch,*", "kafka.server:type=Fetch,user=\"CN=a,O=b\",client-id=c"));
+    // In the YAML, before the rules; with no quota, the three monitored types.
+    let yaml = jmx_exporter_yaml(&produce);
+    assert!(yaml.contains("includeObjectNames:\n  - 'kafka.server:type=Produce,*'\nrules:\n"), "{yaml}");
+    let empty = jmx_exporter_yaml(&QuotaStore::new());
+    assert!(empty.ends_with("includeObjectNames:\n  - 'kafka.server:type=Produce,*'\n  - 'kafka.server:type=Fetch,*'\n  - 'kafka.server:type=Request,*'\nrules: []\n"), "{empty}");
+    #[cfg(feature = "yaml")]
+    {
+        use saphyr::{LoadableYamlNode, Yaml};
+        let docs = Yaml::load_from_str(&yaml).unwrap();
+        let names = docs[0]["includeObjectNames"].as_vec().unwrap();
+        assert_eq!(names.len(), 1);
+        assert_eq!(names[0].as_str(), Some("kafka.server:type=Produce,*"));
     }
 }
 
