@@ -40,7 +40,7 @@ use crate::error::ErrorKind;
 
 // Their home is `interchange`; kept here, where they always were.
 pub use crate::configs_sh::alter_commands as configs_sh_commands;
-pub use crate::interchange::{Export, QuotaImport, Unexpressed};
+pub use crate::interchange::{Export, ExportOptions, QuotaImport, Unexpressed};
 
 /// A format this crate reads or writes. Its serde form is its
 /// [`Format::name`] (`"configs-sh"`, `"json"`, ...).
@@ -291,6 +291,10 @@ pub struct Imported {
     /// Terraform resources), each with its error ([`import_skipping`] only;
     /// always empty from [`import`]).
     pub skipped: Vec<Error>,
+    /// What the text said that an export keeps ([`export_with`]): a
+    /// runbook's `--bootstrap-server`, a KafkaUser's `strimzi.io/cluster`
+    /// label and namespace.
+    pub keep: ExportOptions,
 }
 
 /// Reads `text` as `format` into a fresh store.
@@ -331,10 +335,21 @@ fn import_with(text: &str, format: Format, skip_failed: bool) -> Result<Imported
     let mut store = QuotaStore::new();
     let mut notes = Vec::new();
     let mut skipped = Vec::new();
+    let mut keep = ExportOptions::default();
     let lines = match format {
         Format::ConfigsSh => {
             for outcome in configs_sh::run_script(text, Mode::Import, &mut store) {
                 notes.extend(outcome.notes.into_iter().map(|n| (outcome.position, n)));
+                // The runbook's cluster, for commands written back: the
+                // first command's; one naming another says which is kept.
+                match (&keep.bootstrap_server, outcome.bootstrap_server) {
+                    (None, Some(b)) => keep.bootstrap_server = Some(b),
+                    (Some(first), Some(b)) if *first != b => notes.push((
+                        outcome.position,
+                        format!("This command's --bootstrap-server is {b}, an earlier command's {first}: commands written from this runbook name {first}."),
+                    )),
+                    _ => {}
+                }
                 match outcome.result {
                     Ok(_) => {}
                     Err(e) if skip_failed => skipped.push(e),
@@ -388,6 +403,9 @@ fn import_with(text: &str, format: Format, skip_failed: bool) -> Result<Imported
             ))
         }
     };
+    if let Some(lines) = &lines {
+        keep = lines.keep.clone();
+    }
     if let Some(lines) = lines {
         if skip_failed && format == Format::Terraform {
             // Resource by resource: one Kafka refuses is one more skipped.
@@ -403,6 +421,7 @@ fn import_with(text: &str, format: Format, skip_failed: bool) -> Result<Imported
         store,
         notes,
         skipped,
+        keep,
     })
 }
 
@@ -417,24 +436,45 @@ pub fn import_any(text: &str) -> Result<(Detection, Imported), Error> {
     Ok((found, imported))
 }
 
+/// Writes `store` as `format`, with the default [`ExportOptions`]
+/// (`--bootstrap-server localhost:9092`, Strimzi `kafka.strimzi.io/v1`
+/// for `strimzi.io/cluster: my-cluster`): [`export_with`].
+///
+/// # Errors
+///
+/// As [`export_with`].
+pub fn export(store: &QuotaStore, format: Format) -> Result<Export, Error> {
+    export_with(store, format, &ExportOptions::default())
+}
+
 /// Writes `store` as `format`.
 ///
 /// `configs-sh` gives one `kafka-configs.sh --alter` command per entity
-/// (`--bootstrap-server localhost:9092`); `describe` gives the 4.x
-/// `--describe` lines; `json` gives a scenario file holding only the
-/// quotas; `java`, `strimzi`, `terraform` as their modules say.
+/// (`--bootstrap-server` from `options`, else `localhost:9092`); `describe`
+/// gives the 4.x `--describe` lines; `json` gives a scenario file holding
+/// only the quotas; `strimzi` uses `options`' apiVersion, cluster label
+/// and namespace ([`crate::strimzi::export_with`]); `java`, `terraform` as
+/// their modules say. Pass an import's [`Imported::keep`] to write back
+/// where its quotas came from.
 ///
 /// # Errors
 ///
 /// [`ErrorKind::Unsupported`] for `rpk` (import only). Writing `strimzi`
 /// and `terraform` is plain text and needs no feature.
-pub fn export(store: &QuotaStore, format: Format) -> Result<Export, Error> {
+pub fn export_with(store: &QuotaStore, format: Format, options: &ExportOptions) -> Result<Export, Error> {
     let plain = |text: String| Export {
         text,
         unexpressed: Vec::new(),
+        notes: Vec::new(),
     };
     match format {
-        Format::ConfigsSh => Ok(plain(configs_sh_commands(store))),
+        Format::ConfigsSh => Ok(plain(configs_sh::alter_commands_to(
+            store,
+            options
+                .bootstrap_server
+                .as_deref()
+                .unwrap_or(configs_sh::DEFAULT_BOOTSTRAP_SERVER),
+        ))),
         Format::Describe => {
             let mut text = describe::describe_lines(store.entries()).join("\n");
             text.push('\n');
@@ -442,7 +482,7 @@ pub fn export(store: &QuotaStore, format: Format) -> Result<Export, Error> {
         }
         Format::Java => Ok(crate::java::export(store)),
         Format::ScenarioJson => Ok(plain(crate::scenario::quotas_to_json(store))),
-        Format::Strimzi => Ok(crate::strimzi::export(store)),
+        Format::Strimzi => Ok(crate::strimzi::export_with(store, options)),
         Format::Terraform => Ok(crate::terraform::export(store)),
         Format::Rpk => Err(Error::unsupported(
             Position::new(1, 1),
@@ -522,6 +562,26 @@ mod tests {
         assert!(text.contains("--entity-default"), "{text}");
         let back = import(&text, Format::ConfigsSh).unwrap();
         assert_eq!(back.store, store);
+    }
+
+    #[test]
+    fn configs_sh_export_keeps_the_runbooks_bootstrap_server() {
+        let runbook = "kafka-configs.sh --bootstrap-server=kafka-1.prod:9093 --alter --add-config producer_byte_rate=1024 --entity-type users --entity-name alice\n";
+        let imported = import(runbook, Format::ConfigsSh).unwrap();
+        assert_eq!(imported.keep.bootstrap_server.as_deref(), Some("kafka-1.prod:9093"));
+        let out = export_with(&imported.store, Format::ConfigsSh, &imported.keep).unwrap();
+        assert_eq!(out.text, "kafka-configs.sh --bootstrap-server kafka-1.prod:9093 --alter --entity-type users --entity-name alice --add-config producer_byte_rate=1024\n");
+        // Without one (describe output, a --zookeeper runbook): the default.
+        let old = "kafka-configs.sh --zookeeper zk:2181 --alter --add-config producer_byte_rate=1024 --entity-type users --entity-name alice\n";
+        let imported = import(old, Format::ConfigsSh).unwrap();
+        assert_eq!(imported.keep.bootstrap_server, None);
+        assert!(export_with(&imported.store, Format::ConfigsSh, &imported.keep)
+            .unwrap()
+            .text
+            .starts_with("kafka-configs.sh --bootstrap-server localhost:9092 --alter"));
+        // A value the shell would change is quoted.
+        let odd = ExportOptions { bootstrap_server: Some("a b:9092".to_owned()), ..ExportOptions::default() };
+        assert!(export_with(&imported.store, Format::ConfigsSh, &odd).unwrap().text.starts_with("kafka-configs.sh --bootstrap-server 'a b:9092' --alter"));
     }
 
     #[test]

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use quota_engine::{EntityName, EntityType, QuotaEntity, QuotaKey, QuotaStore};
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Position};
 
@@ -43,6 +44,10 @@ pub struct QuotaImport {
     /// error (the readers that skip an item, e.g.
     /// [`crate::terraform::parse_each`]; always empty from the others).
     pub skipped: Vec<Error>,
+    /// What the text says about where its quotas go that an export in the
+    /// same format keeps (a Strimzi KafkaUser's `strimzi.io/cluster` label
+    /// and namespace); empty from the readers that have none.
+    pub keep: ExportOptions,
 }
 
 impl QuotaImport {
@@ -146,6 +151,28 @@ pub struct Export {
     /// What the format cannot express; also listed as comments in `text`
     /// where the format has comments.
     pub unexpressed: Vec<Unexpressed>,
+    /// What to know before using the text (e.g. the principal Strimzi
+    /// gives a `tls` user), one sentence each; also comments in `text`.
+    pub notes: Vec<String>,
+}
+
+/// What an export needs besides the quotas, where the format names it:
+/// the cluster to send kafka-configs.sh commands to, the Strimzi
+/// `KafkaUser`'s apiVersion, cluster label and namespace. `None` is the
+/// writer's default. An import fills in what its text said
+/// ([`crate::detect::Imported::keep`]), so a round trip keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ExportOptions {
+    /// kafka-configs.sh `--bootstrap-server` (default `localhost:9092`).
+    pub bootstrap_server: Option<String>,
+    /// Strimzi `apiVersion`, e.g. `kafka.strimzi.io/v1` (the default).
+    pub strimzi_api_version: Option<String>,
+    /// Strimzi `metadata.labels."strimzi.io/cluster"`: the name of the
+    /// Kafka resource the User Operator serves (default `my-cluster`).
+    pub strimzi_cluster: Option<String>,
+    /// Strimzi `metadata.namespace` (default: none written, so `kubectl
+    /// apply` uses the current namespace).
+    pub strimzi_namespace: Option<String>,
 }
 
 /// The store's entities that have values, each with its `(key, value)`

@@ -177,6 +177,7 @@ public class ApplyQuotas {{
     Export {
         text,
         unexpressed: Vec::new(),
+        notes: Vec::new(),
     }
 }
 

@@ -40,7 +40,7 @@ use saphyr::{LoadableYamlNode, MarkedYaml, Marker, Scalar, YamlData};
 
 use quota_engine::{EntityName, QuotaEntity, QuotaKey, QuotaStore};
 
-use crate::interchange::{by_entity, Export, Unexpressed};
+use crate::interchange::{by_entity, Export, ExportOptions, Unexpressed};
 // Reading needs the YAML parser (feature `yaml`); writing is plain text.
 #[cfg(feature = "yaml")]
 use crate::{
@@ -253,6 +253,34 @@ fn quota_value(
     Ok(value)
 }
 
+/// Keeps the KafkaUser's `strimzi.io/cluster` label and namespace in
+/// `out.keep` for an export (the first KafkaUser's; a later one that
+/// differs gets a note saying which is kept).
+#[cfg(feature = "yaml")]
+fn keep_placement(t: &str, name: &str, metadata: &MarkedYaml<'_>, out: &mut QuotaImport) {
+    let cluster = get(metadata, "labels")
+        .and_then(|(_, l)| get(l, "strimzi.io/cluster"))
+        .map(|(_, v)| v);
+    let namespace = get(metadata, "namespace").map(|(_, v)| v);
+    for (node, kept, what) in [
+        (cluster, &mut out.keep.strimzi_cluster, "strimzi.io/cluster label"),
+        (namespace, &mut out.keep.strimzi_namespace, "namespace"),
+    ] {
+        let Some(node) = node else { continue };
+        let Some(value) = node.data.as_str().filter(|v| !v.is_empty()) else {
+            continue;
+        };
+        match kept {
+            None => *kept = Some(value.to_owned()),
+            Some(first) if first != value => out.notes.push((
+                at(t, node),
+                format!("KafkaUser {name} has the {what} `{value}`, an earlier KafkaUser `{first}`: an export writes every KafkaUser with `{first}`."),
+            )),
+            Some(_) => {}
+        }
+    }
+}
+
 /// Reads one `KafkaUser` document.
 #[cfg(feature = "yaml")]
 fn read_user(t: &str, doc: &MarkedYaml<'_>, out: &mut QuotaImport) -> Result<(), Error> {
@@ -324,6 +352,7 @@ fn read_user(t: &str, doc: &MarkedYaml<'_>, out: &mut QuotaImport) -> Result<(),
         }
     };
     let _ = name_key;
+    keep_placement(t, &name, metadata, out);
     let spec = get(doc, "spec").map(|(_, s)| s);
     let auth = spec.and_then(|s| get(s, "authentication")).map(|(_, a)| a);
     let auth_type = match auth {
@@ -595,13 +624,99 @@ fn strimzi_value(key: QuotaKey, value: f64) -> Result<String, String> {
     }
 }
 
+/// The apiVersion an export writes unless asked for another: Strimzi 0.49
+/// and later serve it, and Strimzi 1.0 removed every other
+/// (`packaging/install/cluster-operator/044-Crd-kafkauser.yaml`, whose
+/// `versions` list only `v1` since 1.0.0).
+pub const DEFAULT_API_VERSION: &str = "kafka.strimzi.io/v1";
+
+/// The `strimzi.io/cluster` label an export writes unless the import or
+/// the caller named the cluster: the name Strimzi's examples use.
+pub const DEFAULT_CLUSTER: &str = "my-cluster";
+
+/// The apiVersion named by `s` (`v1` or `kafka.strimzi.io/v1`; any
+/// version Strimzi serves KafkaUser under, [`API_VERSIONS`]).
+///
+/// # Errors
+///
+/// A sentence naming `s` and the versions Strimzi serves.
+pub fn api_version(s: &str) -> Result<&'static str, String> {
+    API_VERSIONS
+        .iter()
+        .copied()
+        .find(|v| *v == s || v.strip_prefix("kafka.strimzi.io/") == Some(s))
+        .ok_or_else(|| {
+            format!(
+                "`{s}` is not an apiVersion Strimzi serves KafkaUser under: {} (Strimzi 1.0 and later serve only kafka.strimzi.io/v1)",
+                API_VERSIONS.join(", ")
+            )
+        })
+}
+
+/// `s` as the `strimzi.io/cluster` label: a Kubernetes label value (at
+/// most 63 letters, digits, `-`, `_` and `.`, starting and ending with a
+/// letter or digit), the name of the Kafka resource.
+///
+/// # Errors
+///
+/// A sentence naming `s` and the rule.
+pub fn cluster_label(s: &str) -> Result<String, String> {
+    let ends = |c: char| c.is_ascii_alphanumeric();
+    let ok = !s.is_empty()
+        && s.len() <= 63
+        && s.chars().next().is_some_and(ends)
+        && s.chars().last().is_some_and(ends)
+        && s.chars().all(|c| ends(c) || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(s.to_owned())
+    } else {
+        Err(format!("`{s}` cannot be the strimzi.io/cluster label: a label value has at most 63 letters, digits, '-', '_' and '.', and starts and ends with a letter or digit"))
+    }
+}
+
+/// `s` as a Kubernetes namespace (an RFC 1123 label: at most 63 lowercase
+/// letters, digits and `-`, starting and ending with a letter or digit).
+///
+/// # Errors
+///
+/// A sentence naming `s` and the rule.
+pub fn namespace(s: &str) -> Result<String, String> {
+    let ends = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
+    let ok = !s.is_empty()
+        && s.len() <= 63
+        && s.chars().next().is_some_and(ends)
+        && s.chars().last().is_some_and(ends)
+        && s.chars().all(|c| ends(c) || c == '-');
+    if ok {
+        Ok(s.to_owned())
+    } else {
+        Err(format!("`{s}` is not a Kubernetes namespace: a namespace has at most 63 lowercase letters, digits and '-', and starts and ends with a letter or digit"))
+    }
+}
+
+/// Strimzi's Kafka resource refuses `ssl.` options in `spec.kafka.config`
+/// (`KafkaClusterSpec.FORBIDDEN_PREFIXES`; `ssl.principal.mapping.rules`
+/// is not among its exceptions).
+const NO_MAPPING_RULES: &str = "Strimzi's Kafka resource refuses ssl.* options in spec.kafka.config, so ssl.principal.mapping.rules cannot map that principal to another name";
+
+/// [`export_with`] with the default options: `kafka.strimzi.io/v1`,
+/// `strimzi.io/cluster: my-cluster`, no namespace.
+pub fn export(store: &QuotaStore) -> Export {
+    export_with(store, &ExportOptions::default())
+}
+
 /// Writes every user quota of `store` as a `KafkaUser` (one YAML document
-/// each, `apiVersion: kafka.strimzi.io/v1beta2`: every Strimzi release since
-/// 0.22 accepts it, while `v1` needs Strimzi 0.49 or later).
+/// each), with `options`' apiVersion (default [`DEFAULT_API_VERSION`]),
+/// `strimzi.io/cluster` label (default [`DEFAULT_CLUSTER`], and the header
+/// says to set it) and `metadata.namespace` (none by default). The values
+/// are taken as they are: check them with [`api_version`],
+/// [`cluster_label`] and [`namespace`].
 ///
 /// A user `CN=<name>` (with a Kubernetes resource name after `CN=`) becomes
 /// a `tls` user (`authentication: type: tls`, the only way Strimzi names a
-/// user `CN=<name>`). Any other user whose name is a Kubernetes resource
+/// user `CN=<name>`), with a note in [`Export::notes`]: Strimzi sets its
+/// quotas on the principal `CN=<name>`, and its Kafka resource cannot set
+/// the `ssl.principal.mapping.rules` that would map it to another name. Any other user whose name is a Kubernetes resource
 /// name becomes a KafkaUser of that name without `spec.authentication`,
 /// which is optional: Strimzi then applies the quotas to the user named by
 /// `metadata.name` and creates no credentials, so nothing is assumed about
@@ -610,12 +725,21 @@ fn strimzi_value(key: QuotaKey, value: f64) -> Result<String, String> {
 /// be says to copy an existing KafkaUser's `spec.authentication` before
 /// applying over it, since without it the operator removes the
 /// credentials it manages; the header says the same of
-/// `spec.authorization` (the ACLs) for every KafkaUser written. The `strimzi.io/cluster` label is `my-cluster`:
-/// set it to the cluster's name. Everything else is listed in
-/// [`Export::unexpressed`] and as comments at the top.
-pub fn export(store: &QuotaStore) -> Export {
+/// `spec.authorization` (the ACLs) for every KafkaUser written. Everything
+/// else is listed in [`Export::unexpressed`] and as comments at the top.
+pub fn export_with(store: &QuotaStore, options: &ExportOptions) -> Export {
+    let api = options
+        .strimzi_api_version
+        .as_deref()
+        .unwrap_or(DEFAULT_API_VERSION);
+    let cluster = options.strimzi_cluster.as_deref().unwrap_or(DEFAULT_CLUSTER);
+    let namespace = options
+        .strimzi_namespace
+        .as_deref()
+        .map_or(String::new(), |n| format!("  namespace: {}\n", yaml_string(n)));
     let mut unexpressed = Vec::new();
     let mut docs = Vec::new();
+    let mut tls_users: Vec<String> = Vec::new();
     const NO_AUTHENTICATION: &str = "  # No spec.authentication: the quotas do not say how this user logs in. Before applying over an existing KafkaUser,\n  # copy its spec.authentication here: without it the User Operator removes the credentials it manages.\n";
     for (entity, values) in by_entity(store) {
         let why = match &entity {
@@ -640,10 +764,17 @@ pub fn export(store: &QuotaStore) -> Export {
             Some(n) if is_resource_name(n) => (n.to_owned(), Some("tls")),
             _ if is_resource_name(user) => (user.clone(), None),
             _ => {
+                // A certificate subject other than `CN=<resource name>`:
+                // only mapping rules could give a tls user that principal.
+                let dn = if user.contains('=') {
+                    format!("; a tls user's principal is `CN=<name>`, and {NO_MAPPING_RULES}")
+                } else {
+                    String::new()
+                };
                 unexpressed.push(Unexpressed {
                     entity: entity.clone(),
                     values,
-                    reason: format!("Strimzi names the Kafka user after the KafkaUser resource (`<name>` or `CN=<name>`), and `{user}` is not a Kubernetes resource name (lowercase letters, digits, '-' and '.')"),
+                    reason: format!("Strimzi names the Kafka user after the KafkaUser resource (`<name>` or `CN=<name>`), and `{user}` is not a Kubernetes resource name (lowercase letters, digits, '-' and '.'){dn}"),
                 });
                 continue;
             }
@@ -687,6 +818,9 @@ pub fn export(store: &QuotaStore) -> Export {
         if lines.is_empty() {
             continue;
         }
+        if auth.is_some() {
+            tls_users.push(name.clone());
+        }
         // The quotas alone say nothing of how the user logs in; a KafkaUser
         // applied without spec.authentication has no credentials the User
         // Operator manages, so say so where the block would be.
@@ -694,12 +828,39 @@ pub fn export(store: &QuotaStore) -> Export {
             format!("  authentication:\n    type: {a}\n")
         });
         docs.push(format!(
-            "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: {}\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n{auth}{removes}  quotas:\n{}\n",
+            "apiVersion: {api}\nkind: KafkaUser\nmetadata:\n  name: {}\n{namespace}  labels:\n    strimzi.io/cluster: {}\nspec:\n{auth}{removes}  quotas:\n{}\n",
             yaml_string(&name),
+            yaml_string(cluster),
             lines.join("\n")
         ));
     }
-    let mut text = String::from("# Strimzi KafkaUser resources written by kafka-quota; set strimzi.io/cluster to your Kafka cluster's name.\n# They hold quotas only: no spec.authorization. Before applying one over an existing KafkaUser, copy its spec.authorization\n# into it, or the User Operator removes the user's ACLs.\n");
+    let mut notes = Vec::new();
+    if !tls_users.is_empty() {
+        let (them, principals) = if let [one] = tls_users.as_slice() {
+            (format!("KafkaUser {one} has"), format!("the principal `CN={one}`"))
+        } else {
+            (
+                format!("KafkaUsers {} have", tls_users.join(", ")),
+                "the principal `CN=<name>`".to_owned(),
+            )
+        };
+        notes.push(format!(
+            "{them} authentication type tls: Strimzi sets the quotas on {principals} (the subject of the certificate the User Operator issues; with tls-external, of a certificate issued elsewhere with that subject), and {NO_MAPPING_RULES}."
+        ));
+    }
+    if api != DEFAULT_API_VERSION {
+        notes.push(format!(
+            "apiVersion {api} is served by Strimzi before 1.0 only; Strimzi 1.0 and later serve KafkaUser only as {DEFAULT_API_VERSION}."
+        ));
+    }
+    let mut text = String::from("# Strimzi KafkaUser resources written by kafka-quota");
+    if options.strimzi_cluster.is_none() {
+        text.push_str("; set strimzi.io/cluster to your Kafka cluster's name");
+    }
+    text.push_str(".\n# They hold quotas only: no spec.authorization. Before applying one over an existing KafkaUser, copy its spec.authorization\n# into it, or the User Operator removes the user's ACLs.\n");
+    for n in &notes {
+        text.push_str(&format!("# Note: {n}\n"));
+    }
     for u in &unexpressed {
         text.push_str(&format!("# Not expressible in a KafkaUser: {u}\n"));
     }
@@ -707,7 +868,11 @@ pub fn export(store: &QuotaStore) -> Export {
         text.push_str("---\n");
         text.push_str(&d);
     }
-    Export { text, unexpressed }
+    Export {
+        text,
+        unexpressed,
+        notes,
+    }
 }
 
 #[cfg(all(test, feature = "yaml"))]
@@ -794,7 +959,7 @@ mod tests {
     }
 
     #[test]
-    fn export_uses_the_api_version_every_operator_accepts() {
+    fn export_writes_v1_unless_asked_and_keeps_the_cluster_and_namespace() {
         let mut s = QuotaStore::new();
         s.set(
             &QuotaEntity::user("app"),
@@ -802,13 +967,70 @@ mod tests {
             1024.0,
         )
         .unwrap();
+        // Strimzi 1.0 and later serve KafkaUser only as v1.
         let out = export(&s);
         assert!(
-            out.text.contains("apiVersion: kafka.strimzi.io/v1beta2\n"),
+            out.text.contains("---\napiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: app\n  labels:\n    strimzi.io/cluster: my-cluster\n"),
             "{}",
             out.text
         );
+        assert!(out.text.starts_with("# Strimzi KafkaUser resources written by kafka-quota; set strimzi.io/cluster to your Kafka cluster's name.\n"), "{}", out.text);
         assert_eq!(parse(&out.text).unwrap().quotas.len(), 1);
+        // Asked for: the apiVersion, the cluster label and the namespace.
+        let options = ExportOptions {
+            strimzi_api_version: Some(api_version("v1beta2").unwrap().to_owned()),
+            strimzi_cluster: Some("prod".to_owned()),
+            strimzi_namespace: Some("kafka".to_owned()),
+            ..ExportOptions::default()
+        };
+        let out = export_with(&s, &options);
+        assert!(
+            out.text.contains("---\napiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: app\n  namespace: kafka\n  labels:\n    strimzi.io/cluster: prod\n"),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("set strimzi.io/cluster"), "{}", out.text);
+        assert_eq!(
+            out.notes,
+            ["apiVersion kafka.strimzi.io/v1beta2 is served by Strimzi before 1.0 only; Strimzi 1.0 and later serve KafkaUser only as kafka.strimzi.io/v1."]
+        );
+        // A Strimzi -> Strimzi round trip keeps them.
+        let back = crate::detect::import(&out.text, crate::detect::Format::Strimzi).unwrap();
+        assert_eq!(back.keep.strimzi_cluster.as_deref(), Some("prod"));
+        assert_eq!(back.keep.strimzi_namespace.as_deref(), Some("kafka"));
+        assert_eq!(back.keep.strimzi_api_version, None, "v1 unless asked");
+        let again = export_with(&back.store, &back.keep);
+        assert!(again.text.contains("apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: app\n  namespace: kafka\n  labels:\n    strimzi.io/cluster: prod\n"), "{}", again.text);
+        // Two KafkaUsers of different clusters: the first is kept, with a note.
+        let two = format!("{}---\n{}", USER.replace("  name: my-user\n", "  name: a\n  labels:\n    strimzi.io/cluster: one\n"), USER.replace("  name: my-user\n", "  name: b\n  labels:\n    strimzi.io/cluster: two\n"));
+        let import = parse(&two).unwrap();
+        assert_eq!(import.keep.strimzi_cluster.as_deref(), Some("one"));
+        assert!(import.notes.iter().any(|(p, n)| p.line == 19 && n == "KafkaUser b has the strimzi.io/cluster label `two`, an earlier KafkaUser `one`: an export writes every KafkaUser with `one`."), "{:?}", import.notes);
+        // What the options accept, and why not.
+        assert_eq!(api_version("kafka.strimzi.io/v1"), Ok("kafka.strimzi.io/v1"));
+        assert_eq!(api_version("v2").unwrap_err(), "`v2` is not an apiVersion Strimzi serves KafkaUser under: kafka.strimzi.io/v1alpha1, kafka.strimzi.io/v1beta1, kafka.strimzi.io/v1beta2, kafka.strimzi.io/v1 (Strimzi 1.0 and later serve only kafka.strimzi.io/v1)");
+        assert!(cluster_label("My_Cluster.1").is_ok());
+        assert!(cluster_label("-x").unwrap_err().starts_with("`-x` cannot be the strimzi.io/cluster label"));
+        assert!(namespace("Kafka").unwrap_err().starts_with("`Kafka` is not a Kubernetes namespace"));
+    }
+
+    #[test]
+    fn export_says_where_strimzi_puts_a_tls_users_quotas() {
+        let mut s = QuotaStore::new();
+        s.set(&QuotaEntity::user("CN=bob"), QuotaKey::ProducerByteRate, 1024.0).unwrap();
+        let out = export(&s);
+        let note = "KafkaUser bob has authentication type tls: Strimzi sets the quotas on the principal `CN=bob` (the subject of the certificate the User Operator issues; with tls-external, of a certificate issued elsewhere with that subject), and Strimzi's Kafka resource refuses ssl.* options in spec.kafka.config, so ssl.principal.mapping.rules cannot map that principal to another name.";
+        assert_eq!(out.notes, [note]);
+        assert!(out.text.contains(&format!("# Note: {note}\n")), "{}", out.text);
+        // A certificate subject Strimzi cannot give a tls user.
+        s.set(&QuotaEntity::user("CN=app,OU=eng"), QuotaKey::ProducerByteRate, 1024.0).unwrap();
+        let out = export(&s);
+        assert_eq!(out.unexpressed.len(), 1);
+        assert!(out.unexpressed[0].reason.ends_with("; a tls user's principal is `CN=<name>`, and Strimzi's Kafka resource refuses ssl.* options in spec.kafka.config, so ssl.principal.mapping.rules cannot map that principal to another name"), "{}", out.unexpressed[0].reason);
+        // No tls user, no note.
+        let mut plain = QuotaStore::new();
+        plain.set(&QuotaEntity::user("alice"), QuotaKey::ProducerByteRate, 1024.0).unwrap();
+        assert!(export(&plain).notes.is_empty());
     }
 
     #[test]
@@ -831,7 +1053,7 @@ mod tests {
         assert!(!out.text.contains("scram"), "{}", out.text);
         // alice: a KafkaUser named alice with no authentication block, and
         // the comment saying to copy an existing user's.
-        let alice = "---\napiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: alice\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n  # No spec.authentication: the quotas do not say how this user logs in. Before applying over an existing KafkaUser,\n  # copy its spec.authentication here: without it the User Operator removes the credentials it manages.\n  quotas:\n    producerByteRate: 1024\n";
+        let alice = "---\napiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: alice\n  labels:\n    strimzi.io/cluster: my-cluster\nspec:\n  # No spec.authentication: the quotas do not say how this user logs in. Before applying over an existing KafkaUser,\n  # copy its spec.authentication here: without it the User Operator removes the credentials it manages.\n  quotas:\n    producerByteRate: 1024\n";
         assert!(out.text.contains(alice), "{}", out.text);
         assert_eq!(out.text.matches("# No spec.authentication").count(), 1, "only alice: {}", out.text);
         // The ACLs, for every KafkaUser, in the header.

@@ -559,7 +559,11 @@ pub fn export(store: &QuotaStore) -> Export {
         text.push('\n');
         text.push_str(&b);
     }
-    Export { text, unexpressed }
+    Export {
+        text,
+        unexpressed,
+        notes: Vec::new(),
+    }
 }
 
 #[cfg(all(test, feature = "hcl"))]

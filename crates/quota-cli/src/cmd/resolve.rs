@@ -43,7 +43,7 @@ use quota_engine::store::validate::IpAddress;
 use quota_engine::resolve::human::{human_value, metered_by, number_ranges, sharers, CONTROLLER_SCOPE, NAN_CONNECTION_RATE};
 use quota_engine::{java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, QuotaType, UnitLabel};
 use quota_formats::configs_sh::{parse_script, Mode};
-use quota_formats::detect::{detect, import, import_skipping, Format};
+use quota_formats::detect::{detect, import, import_skipping, ExportOptions, Format};
 
 use super::identity::IdentityFlags;
 use super::{EXIT_ANSWERED_WITH_SKIPS, EXIT_BAD_INPUT, EXIT_OK};
@@ -173,8 +173,21 @@ pub(crate) fn quotas_from_text(
     text: &str,
     format: Option<FormatArg>,
 ) -> Result<QuotaStore, String> {
+    quotas_and_keep(name, text, format).map(|(store, _)| store)
+}
+
+/// [`quotas_from_text`], with what the text said that an export keeps
+/// (quota-formats `Imported::keep`: a runbook's `--bootstrap-server`, a
+/// KafkaUser's cluster label and namespace; nothing from a state file).
+fn quotas_and_keep(
+    name: &str,
+    text: &str,
+    format: Option<FormatArg>,
+) -> Result<(QuotaStore, ExportOptions), String> {
     if matches!(format, None | Some(FormatArg::Json)) && crate::state::is_state_file(text) {
-        return crate::state::parse(text, name).map_err(|e| format!("kafka-quota: {e:#}."));
+        return crate::state::parse(text, name)
+            .map(|s| (s, ExportOptions::default()))
+            .map_err(|e| format!("kafka-quota: {e:#}."));
     }
     let format = match format {
         Some(f) => f.format(),
@@ -188,7 +201,7 @@ pub(crate) fn quotas_from_text(
     for (pos, note) in &imported.notes {
         errln!("note: {name}:{}: {note}", pos.line);
     }
-    Ok(imported.store)
+    Ok((imported.store, imported.keep))
 }
 
 /// A runbook command or a Terraform resource that failed and was left out
@@ -267,6 +280,18 @@ pub(crate) fn quotas_skipping(
     strict: bool,
     without: &str,
 ) -> Result<(QuotaStore, Vec<SkippedLine>), String> {
+    quotas_skipping_keep(name, text, format, strict, without).map(|(s, skipped, _)| (s, skipped))
+}
+
+/// [`quotas_skipping`], with what the text said that an export keeps
+/// (`convert`: [`quotas_and_keep`]).
+pub(crate) fn quotas_skipping_keep(
+    name: &str,
+    text: &str,
+    format: Option<FormatArg>,
+    strict: bool,
+    without: &str,
+) -> Result<(QuotaStore, Vec<SkippedLine>, ExportOptions), String> {
     let detected = match format {
         Some(f) => Some(f.format()),
         None if crate::state::is_state_file(text) => None,
@@ -277,10 +302,10 @@ pub(crate) fn quotas_skipping(
     let (fmt, kind) = match detected {
         Some(Format::ConfigsSh) if !parse_script(text, Mode::Import).is_empty() => (Format::ConfigsSh, "command"),
         Some(Format::Terraform) => (Format::Terraform, "resource"),
-        _ => return quotas_from_text(name, text, format).map(|s| (s, Vec::new())),
+        _ => return quotas_and_keep(name, text, format).map(|(s, k)| (s, Vec::new(), k)),
     };
     if strict {
-        return quotas_from_text(name, text, format).map(|s| (s, Vec::new()));
+        return quotas_and_keep(name, text, format).map(|(s, k)| (s, Vec::new(), k));
     }
     let imported = import_skipping(text, fmt).map_err(|e| e.with_source(name.to_owned()).to_string())?;
     for (pos, note) in &imported.notes {
@@ -302,7 +327,7 @@ pub(crate) fn quotas_skipping(
     for s in &skipped {
         errln!("warning: {}:{}: this {kind} is skipped, {without}: {}", s.file, s.line, s.reason);
     }
-    Ok((imported.store, skipped))
+    Ok((imported.store, skipped, imported.keep))
 }
 
 /// The listener's security protocol.

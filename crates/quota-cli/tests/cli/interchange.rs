@@ -586,3 +586,98 @@ fn link_checks_a_huge_run_without_simulating_it() {
     );
     assert!(String::from_utf8(out.stdout).unwrap().contains("#v1."));
 }
+
+/// Issue 29: commands written from a runbook name its --bootstrap-server,
+/// not localhost:9092; from any other format, the default.
+#[test]
+fn convert_keeps_the_runbooks_bootstrap_server() {
+    let runbook = "kafka-configs.sh --bootstrap-server kafka-0.prod:9093 --alter --add-config producer_byte_rate=1024 --entity-type users --entity-name alice\n\
+                   kafka-configs.sh --bootstrap-server kafka-0.prod:9093 --alter --add-config consumer_byte_rate=2048 --entity-type clients --entity-name app\n";
+    kafka_quota()
+        .args(["convert", "--to", "configs-sh", "-"])
+        .write_stdin(runbook)
+        .assert()
+        .code(0)
+        .stdout(
+            "kafka-configs.sh --bootstrap-server kafka-0.prod:9093 --alter --entity-type users --entity-name alice --add-config producer_byte_rate=1024\n\
+             kafka-configs.sh --bootstrap-server kafka-0.prod:9093 --alter --entity-type clients --entity-name app --add-config consumer_byte_rate=2048\n",
+        )
+        .stderr("");
+    // A runbook's variable stays a variable; a second cluster is noted.
+    let two = "kafka-configs.sh --bootstrap-server $BOOTSTRAP --alter --add-config producer_byte_rate=1024 --entity-type users --entity-name alice\n\
+               kafka-configs.sh --bootstrap-server other:9092 --alter --add-config producer_byte_rate=1024 --entity-type users --entity-name bob\n";
+    kafka_quota()
+        .args(["convert", "--to", "configs-sh", "-"])
+        .write_stdin(two)
+        .assert()
+        .code(0)
+        .stdout(contains("kafka-configs.sh --bootstrap-server \"$BOOTSTRAP\" --alter --entity-type users --entity-name bob"))
+        .stderr(contains("note: <stdin>:2: This command's --bootstrap-server is other:9092, an earlier command's $BOOTSTRAP: commands written from this runbook name $BOOTSTRAP.\n"));
+    // Describe output names no cluster: the default.
+    kafka_quota()
+        .args(["convert", "--to", "configs-sh", "-"])
+        .write_stdin("Quota configs for user-principal 'alice' are producer_byte_rate=1024.0\n")
+        .assert()
+        .code(0)
+        .stdout("kafka-configs.sh --bootstrap-server localhost:9092 --alter --entity-type users --entity-name alice --add-config producer_byte_rate=1024\n");
+}
+
+/// Issue 29: KafkaUsers are written as kafka.strimzi.io/v1 (the only
+/// version Strimzi 1.0 and later serve), keep the input's cluster label and
+/// namespace, take the three --strimzi-* flags, and say where Strimzi puts
+/// a tls user's quotas.
+#[test]
+fn convert_to_strimzi_writes_v1_and_keeps_the_cluster_and_namespace() {
+    let user = "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: app\n  namespace: kafka-prod\n  labels:\n    strimzi.io/cluster: prod\nspec:\n  authentication:\n    type: tls\n  quotas:\n    consumerByteRate: 4096\n";
+    let tls_note = "note: KafkaUser app has authentication type tls: Strimzi sets the quotas on the principal `CN=app` (the subject of the certificate the User Operator issues; with tls-external, of a certificate issued elsewhere with that subject), and Strimzi's Kafka resource refuses ssl.* options in spec.kafka.config, so ssl.principal.mapping.rules cannot map that principal to another name.\n";
+    kafka_quota()
+        .args(["convert", "--to", "strimzi", "-"])
+        .write_stdin(user)
+        .assert()
+        .code(0)
+        .stdout(contains("---\napiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: app\n  namespace: kafka-prod\n  labels:\n    strimzi.io/cluster: prod\nspec:\n  authentication:\n    type: tls\n  quotas:\n    consumerByteRate: 4096\n"))
+        .stdout(contains("my-cluster").not())
+        .stderr(tls_note);
+    // The flags win over the input; --strimzi-api-version v1beta2 for an older Strimzi, with a note.
+    kafka_quota()
+        .args(["convert", "--to", "strimzi", "--strimzi-cluster", "edge", "--strimzi-namespace", "kafka", "--strimzi-api-version", "v1beta2", "-"])
+        .write_stdin(user)
+        .assert()
+        .code(0)
+        .stdout(contains("apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: app\n  namespace: kafka\n  labels:\n    strimzi.io/cluster: edge\n"))
+        .stderr(contains("note: apiVersion kafka.strimzi.io/v1beta2 is served by Strimzi before 1.0 only; Strimzi 1.0 and later serve KafkaUser only as kafka.strimzi.io/v1.\n"));
+    // From a runbook: v1, my-cluster (the header says to set it), no namespace.
+    kafka_quota()
+        .args(["convert", "--to", "strimzi", "-"])
+        .write_stdin("kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1024 --entity-type users --entity-name alice\n")
+        .assert()
+        .code(0)
+        .stdout(contains("; set strimzi.io/cluster to your Kafka cluster's name.\n"))
+        .stdout(contains("apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: alice\n  labels:\n    strimzi.io/cluster: my-cluster\n"));
+    // Usage errors: a flag for another target, a value Kubernetes refuses.
+    kafka_quota()
+        .args(["convert", "--to", "terraform", "--strimzi-cluster", "prod", "-"])
+        .write_stdin(user)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("kafka-quota: --strimzi-cluster sets what a Strimzi KafkaUser names, so it applies to --to strimzi only, not to --to terraform.\n");
+    kafka_quota()
+        .args(["convert", "--to", "strimzi", "--strimzi-namespace", "Prod", "-"])
+        .write_stdin(user)
+        .assert()
+        .code(2)
+        .stderr(contains("invalid value 'Prod' for '--strimzi-namespace <NAMESPACE>': `Prod` is not a Kubernetes namespace: a namespace has at most 63 lowercase letters, digits and '-', and starts and ends with a letter or digit"));
+    kafka_quota()
+        .args(["convert", "--to", "strimzi", "--strimzi-api-version", "v2", "-"])
+        .write_stdin(user)
+        .assert()
+        .code(2)
+        .stderr(contains("`v2` is not an apiVersion Strimzi serves KafkaUser under"));
+    // --help documents them.
+    kafka_quota()
+        .args(["convert", "--help"])
+        .assert()
+        .code(0)
+        .stdout(contains("--strimzi-api-version <VERSION>").and(contains("--strimzi-cluster <NAME>")).and(contains("--strimzi-namespace <NAMESPACE>")));
+}

@@ -48,6 +48,9 @@ pub struct ConfigsCommand {
     pub args: Vec<String>,
     /// What the command does.
     pub action: Action,
+    /// The `--bootstrap-server` argument, as given (none with
+    /// `--bootstrap-controller`, or a `--zookeeper` command).
+    pub bootstrap_server: Option<String>,
     /// What import mode changed or ignored to read the command (removed
     /// flags, wrappers, ignored options), one sentence each; empty for a
     /// command a 4.x tool takes as written.
@@ -514,10 +517,14 @@ pub(crate) fn build(inv: &Invocation, mode: Mode) -> Result<ConfigsCommand, Erro
         }
         Action::Describe(describe)
     };
+    let bootstrap_server = opts
+        .first(Opt::BootstrapServer)
+        .and_then(|o| o.value.clone());
     Ok(ConfigsCommand {
         position: start,
         args: arg_strings,
         action,
+        bootstrap_server,
         notes,
     })
 }

@@ -141,6 +141,8 @@ pub struct CommandOutcome {
     pub text: String,
     /// Import notes of the command (empty when it did not parse).
     pub notes: Vec<String>,
+    /// The command's `--bootstrap-server` (none when it did not parse).
+    pub bootstrap_server: Option<String>,
     /// The lines the tool prints on stdout, or the error.
     pub result: Result<Vec<String>, Error>,
 }
@@ -151,14 +153,15 @@ pub fn run_script(text: &str, mode: Mode, store: &mut QuotaStore) -> Vec<Command
     parse_script(text, mode)
         .into_iter()
         .map(|sc| {
-            let (notes, result) = match sc.command {
-                Ok(cmd) => (cmd.notes.clone(), cmd.apply(store)),
-                Err(e) => (Vec::new(), Err(e)),
+            let (notes, bootstrap_server, result) = match sc.command {
+                Ok(cmd) => (cmd.notes.clone(), cmd.bootstrap_server.clone(), cmd.apply(store)),
+                Err(e) => (Vec::new(), None, Err(e)),
             };
             CommandOutcome {
                 position: sc.position,
                 text: sc.text,
                 notes,
+                bootstrap_server,
                 result,
             }
         })
@@ -235,8 +238,35 @@ fn typed_value(v: f64) -> String {
 /// `1.0E20`). The tool reads both with `toDouble`, so the quota is the same.
 ///
 /// The printer beside [`parse_script`]: read in [`Mode::Import`], the
-/// commands give back the same store.
+/// commands give back the same store. The commands name
+/// `--bootstrap-server` [`DEFAULT_BOOTSTRAP_SERVER`]; [`alter_commands_to`]
+/// names another.
 pub fn alter_commands(store: &QuotaStore) -> String {
+    alter_commands_to(store, DEFAULT_BOOTSTRAP_SERVER)
+}
+
+/// The `--bootstrap-server` of [`alter_commands`]: a broker on this machine.
+pub const DEFAULT_BOOTSTRAP_SERVER: &str = "localhost:9092";
+
+/// A `--bootstrap-server` value as a shell word: quoted where the shell
+/// would change it, except that an unexpanded variable a runbook used
+/// (`$BOOTSTRAP`, `${KAFKA}:9092`) stays a variable, in double quotes.
+fn bootstrap_word(value: &str) -> String {
+    let variable = value.contains('$')
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "$_{}:.,-[]".contains(c));
+    if variable {
+        format!("\"{value}\"")
+    } else {
+        shell_words::quote(value).into_owned()
+    }
+}
+
+/// [`alter_commands`] with `--bootstrap-server bootstrap_server` (quoted
+/// for the shell where it needs it), e.g. the one of the runbook the
+/// store was read from.
+pub fn alter_commands_to(store: &QuotaStore, bootstrap_server: &str) -> String {
     let mut out = String::new();
     for (entity, values) in store.entries() {
         if values.is_empty() {
@@ -245,7 +275,7 @@ pub fn alter_commands(store: &QuotaStore) -> String {
         let mut words = vec![
             "kafka-configs.sh".to_owned(),
             "--bootstrap-server".to_owned(),
-            "localhost:9092".to_owned(),
+            bootstrap_word(bootstrap_server),
             "--alter".to_owned(),
         ];
         for (t, name) in entity.parts() {

@@ -3,5 +3,7 @@
 
 mod real_inputs;
 mod roundtrip;
+#[cfg(feature = "yaml")]
+mod strimzi_crd;
 
 pub use crate::common::{fixtures, items, read_fixture};
