@@ -533,20 +533,22 @@ pub fn export(store: &QuotaStore) -> Export {
         }
         used.push(name.clone());
         let mut b = format!("resource \"kafka_quota\" \"{name}\" {{\n");
+        let mut head = Vec::new();
         match n {
-            EntityName::Named(n) => b.push_str(&format!("  entity_name = {}\n", hcl_string(n))),
+            EntityName::Named(n) => head.push(("entity_name".to_owned(), hcl_string(n))),
             EntityName::Default => b.push_str(&format!(
                 "  # No entity_name: the default {} quota (terraform-provider-kafka v0.10.0 or later; older versions require entity_name).\n",
                 t.as_str()
             )),
         }
-        b.push_str(&format!(
-            "  entity_type = \"{}\"\n  config = {{\n",
-            t.as_str()
-        ));
-        for (k, v) in &values {
-            b.push_str(&format!("    \"{}\" = \"{v}\"\n", k.as_str()));
-        }
+        head.push(("entity_type".to_owned(), format!("\"{}\"", t.as_str())));
+        b.push_str(&aligned("  ", &head));
+        b.push_str("  config = {\n");
+        let config: Vec<(String, String)> = values
+            .iter()
+            .map(|(k, v)| (format!("\"{}\"", k.as_str()), format!("\"{v}\"")))
+            .collect();
+        b.push_str(&aligned("    ", &config));
         b.push_str("  }\n}\n");
         blocks.push(b);
     }
@@ -564,6 +566,22 @@ pub fn export(store: &QuotaStore) -> Export {
         unexpressed,
         notes: Vec::new(),
     }
+}
+
+/// Consecutive single-line attributes `key = value` at `indent`, their `=`
+/// aligned one space after the longest key, as `terraform fmt` writes them
+/// (hclwrite's `formatCells`: a run of lines with an assignment is one
+/// chain, and a line without one, such as `config = {` or a comment, ends
+/// it).
+fn aligned(indent: &str, attrs: &[(String, String)]) -> String {
+    let width = attrs.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+    attrs
+        .iter()
+        .map(|(k, v)| {
+            let pad = width - k.chars().count();
+            format!("{indent}{k}{} = {v}\n", " ".repeat(pad))
+        })
+        .collect()
 }
 
 #[cfg(all(test, feature = "hcl"))]

@@ -5,5 +5,6 @@ mod real_inputs;
 mod roundtrip;
 #[cfg(feature = "yaml")]
 mod strimzi_crd;
+mod terraform_fmt;
 
 pub use crate::common::{fixtures, items, read_fixture};
