@@ -253,6 +253,12 @@ fn quota_value(
     Ok(value)
 }
 
+/// [`namespace`], by a name that the local `namespace` node does not hide.
+#[cfg(feature = "yaml")]
+fn namespace_name(s: &str) -> Result<String, String> {
+    namespace(s)
+}
+
 /// Keeps the KafkaUser's `strimzi.io/cluster` label and namespace in
 /// `out.keep` for an export (the first KafkaUser's; a later one that
 /// differs gets a note saying which is kept).
@@ -262,14 +268,20 @@ fn keep_placement(t: &str, name: &str, metadata: &MarkedYaml<'_>, out: &mut Quot
         .and_then(|(_, l)| get(l, "strimzi.io/cluster"))
         .map(|(_, v)| v);
     let namespace = get(metadata, "namespace").map(|(_, v)| v);
-    for (node, kept, what) in [
-        (cluster, &mut out.keep.strimzi_cluster, "strimzi.io/cluster label"),
-        (namespace, &mut out.keep.strimzi_namespace, "namespace"),
+    type Check = fn(&str) -> Result<String, String>;
+    for (node, kept, what, check) in [
+        (cluster, &mut out.keep.strimzi_cluster, "strimzi.io/cluster label", cluster_label as Check),
+        (namespace, &mut out.keep.strimzi_namespace, "namespace", namespace_name as Check),
     ] {
         let Some(node) = node else { continue };
         let Some(value) = node.data.as_str().filter(|v| !v.is_empty()) else {
             continue;
         };
+        if let Err(why) = check(value) {
+            // Kubernetes refuses it, so an export does not write it back.
+            out.notes.push((at(t, node), format!("KafkaUser {name}: {why}; an export does not keep it.")));
+            continue;
+        }
         match kept {
             None => *kept = Some(value.to_owned()),
             Some(first) if first != value => out.notes.push((
@@ -589,6 +601,7 @@ fn is_resource_name(s: &str) -> bool {
 /// A name as a YAML scalar that reads back as the same string.
 fn yaml_string(s: &str) -> String {
     let plain = s.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
         && !matches!(
             s,
             "null" | "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n"
@@ -596,7 +609,7 @@ fn yaml_string(s: &str) -> String {
     if plain {
         s.to_owned()
     } else {
-        format!("\"{s}\"")
+        format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
     }
 }
 
@@ -1006,6 +1019,11 @@ mod tests {
         let import = parse(&two).unwrap();
         assert_eq!(import.keep.strimzi_cluster.as_deref(), Some("one"));
         assert!(import.notes.iter().any(|(p, n)| p.line == 19 && n == "KafkaUser b has the strimzi.io/cluster label `two`, an earlier KafkaUser `one`: an export writes every KafkaUser with `one`."), "{:?}", import.notes);
+        // A value Kubernetes refuses is not kept.
+        let bad = USER.replace("  name: my-user\n", "  name: a\n  namespace: Prod\n");
+        let import = parse(&bad).unwrap();
+        assert_eq!(import.keep.strimzi_namespace, None);
+        assert!(import.notes.iter().any(|(p, n)| p.line == 5 && n.starts_with("KafkaUser a: `Prod` is not a Kubernetes namespace") && n.ends_with("; an export does not keep it.")), "{:?}", import.notes);
         // What the options accept, and why not.
         assert_eq!(api_version("kafka.strimzi.io/v1"), Ok("kafka.strimzi.io/v1"));
         assert_eq!(api_version("v2").unwrap_err(), "`v2` is not an apiVersion Strimzi serves KafkaUser under: kafka.strimzi.io/v1alpha1, kafka.strimzi.io/v1beta1, kafka.strimzi.io/v1beta2, kafka.strimzi.io/v1 (Strimzi 1.0 and later serve only kafka.strimzi.io/v1)");
