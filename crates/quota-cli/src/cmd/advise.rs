@@ -33,7 +33,7 @@ use quota_engine::{
 };
 
 use super::identity::IdentityFlags;
-use super::resolve::{quotas_from_text, read_text, QuotaTypeArg, ClientAuthArg, FormatArg, ListenerArg};
+use super::resolve::{quotas_and_keep, read_text, QuotaTypeArg, ClientAuthArg, FormatArg, ListenerArg};
 use super::{EXIT_BAD_INPUT, EXIT_OK};
 
 /// The version of `advise --json`'s layout.
@@ -216,11 +216,12 @@ fn human_value(key: QuotaKey, v: f64) -> String {
 }
 
 /// The kafka-configs.sh command that sets `key=value` on `entity`, as
-/// `quota-formats` exports it.
-fn command(entity: &QuotaEntity, key: QuotaKey, value: f64) -> String {
+/// `quota-formats` exports it, sent to `bootstrap` (the cluster the quotas
+/// were read from: the runbook's --bootstrap-server or the live one).
+fn command(entity: &QuotaEntity, key: QuotaKey, value: f64, bootstrap: &str) -> String {
     let mut one = QuotaStore::new();
     match one.set(entity, key, value) {
-        Ok(()) => quota_formats::configs_sh::alter_commands(&one)
+        Ok(()) => quota_formats::configs_sh::alter_commands_to(&one, bootstrap)
             .trim_end()
             .to_owned(),
         Err(e) => format!(
@@ -231,14 +232,14 @@ fn command(entity: &QuotaEntity, key: QuotaKey, value: f64) -> String {
     }
 }
 
-fn proposal_json(p: &Proposal) -> serde_json::Value {
+fn proposal_json(p: &Proposal, bootstrap: &str) -> serde_json::Value {
     let mut v = serde_json::to_value(p).unwrap_or_default();
     if let Some(o) = v.as_object_mut() {
         o.insert("rung_number".to_owned(), p.rung.number().into());
         o.insert("entity_path".to_owned(), p.entity.exact_path().into());
         o.insert(
             "command".to_owned(),
-            command(&p.entity, p.key, p.value).into(),
+            command(&p.entity, p.key, p.value, bootstrap).into(),
         );
         o.insert("unit".to_owned(), p.key.unit(UnitLabel::PerBroker).into());
     }
@@ -337,11 +338,12 @@ fn print_text(
     misses: &[NearMiss],
     capacity: &[String],
     principal: &str,
+    bootstrap: &str,
 ) {
     outln!("Answer: {}", answer_sentence(advice, scope));
     let best = answer(advice, scope).filter(|_| advice.already_applies().is_none());
     if let Some(best) = best {
-        outln!("  {}", command(&best.entity, best.key, best.value));
+        outln!("  {}", command(&best.entity, best.key, best.value, bootstrap));
         print_proposal_detail(best, "  ");
     }
     outln!("{}", today(advice));
@@ -356,7 +358,7 @@ fn print_text(
         outln!("Other proposals, most specific first:");
         for p in others {
             outln!("- {}", p.summary);
-            outln!("    {}", command(&p.entity, p.key, p.value));
+            outln!("    {}", command(&p.entity, p.key, p.value, bootstrap));
             print_proposal_detail(p, "    ");
         }
     }
@@ -425,10 +427,20 @@ fn advise(args: &AdviseArgs, live: Option<&crate::live::LiveCluster>) -> Result<
     let mut flags = args.identity.flags();
     let mut rules = flags.principal_config();
     let mut leaders = args.leaders;
+    // The printed commands go to the cluster the quotas came from.
+    let mut bootstrap = args
+        .live
+        .bootstrap_server
+        .clone()
+        .unwrap_or_else(|| quota_formats::configs_sh::DEFAULT_BOOTSTRAP_SERVER.to_owned());
     let store = match (&args.quotas, live) {
         (Some(path), _) => {
             let (name, text) = read_text(path)?;
-            quotas_from_text(&name, &text, args.format)?
+            let (store, keep) = quotas_and_keep(&name, &text, args.format)?;
+            if let Some(b) = keep.bootstrap_server {
+                bootstrap = b;
+            }
+            store
         }
         (None, Some(l)) => {
             let applied = crate::live::apply_settings(
@@ -525,8 +537,8 @@ fn advise(args: &AdviseArgs, live: Option<&crate::live::LiveCluster>) -> Result<
             "scope": args.scope.scope(),
             "answer": answer_sentence(&advice, args.scope),
             "today": today(&advice),
-            "best": answer(&advice, args.scope).map(proposal_json),
-            "proposals": advice.proposals.iter().map(proposal_json).collect::<Vec<_>>(),
+            "best": answer(&advice, args.scope).map(|p| proposal_json(p, &bootstrap)),
+            "proposals": advice.proposals.iter().map(|p| proposal_json(p, &bootstrap)).collect::<Vec<_>>(),
             "rejected": advice.rejected.iter().map(|r| serde_json::json!({
                 "rung": r.rung,
                 "rung_number": r.rung.number(),
@@ -550,6 +562,7 @@ fn advise(args: &AdviseArgs, live: Option<&crate::live::LiveCluster>) -> Result<
             &misses,
             &capacity,
             &format!("{} ({})", outcome.principal, outcome.derivation),
+            &bootstrap,
         );
         if let Some(l) = live {
             outln!();

@@ -179,7 +179,7 @@ pub(crate) fn quotas_from_text(
 /// [`quotas_from_text`], with what the text said that an export keeps
 /// (quota-formats `Imported::keep`: a runbook's `--bootstrap-server`, a
 /// KafkaUser's cluster label and namespace; nothing from a state file).
-fn quotas_and_keep(
+pub(crate) fn quotas_and_keep(
     name: &str,
     text: &str,
     format: Option<FormatArg>,

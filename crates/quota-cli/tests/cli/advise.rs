@@ -58,9 +58,10 @@ fn for_every_user_the_answer_is_default_user_with_the_client_id_and_its_command(
         lines.next().unwrap(),
         "Answer: Set producer_byte_rate=1.0E7 (10 MB/s per broker) on users/<default>/clients/reporting (rung 4): it reaches every user without a quota of their own (users/X/clients/reporting, users/X/clients/<default> or users/X), with client.id \"reporting\", each user its own budget."
     );
+    // The command goes to the runbook's cluster (issue 29), not localhost:9092.
     assert_eq!(
         lines.next().unwrap(),
-        "  kafka-configs.sh --bootstrap-server localhost:9092 --alter --entity-type users --entity-default --entity-type clients --entity-name reporting --add-config producer_byte_rate=10000000"
+        "  kafka-configs.sh --bootstrap-server b:9092 --alter --entity-type users --entity-default --entity-type clients --entity-name reporting --add-config producer_byte_rate=10000000"
     );
     // Users with a quota of their own keep it.
     assert!(out.contains("shadowed by: users/carol (producer_byte_rate=5000000.0) is more specific and keeps applying to principal \"carol\" with client.id \"reporting\""), "{out}");
