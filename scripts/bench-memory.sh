@@ -23,7 +23,7 @@ run() { # label, command...
     local label="$1"; shift
     /usr/bin/time -f '%e %M' -o "$TMP/time" "$@" >"$TMP/out" 2>"$TMP/err" || true
     local events
-    events=$(grep -om1 '[0-9]* events' "$TMP/out" | awk '{print $1}')
+    events=$(sed -n 's/^scenario .*(seed [0-9]*): \([0-9]*\) events.*/\1/p' "$TMP/out" | head -1)
     read -r wall kb <"$TMP/time"
     printf '%-44s events=%-11s wall=%7.2f s  peak=%6.1f MB\n' "$label" "${events:--}" "$wall" "$(echo "$kb / 1024" | bc -l)"
 }
