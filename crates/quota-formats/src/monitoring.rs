@@ -144,7 +144,12 @@ const VALUE: &str = r#"("(?:[^"\\]|\\.)*"|[-\w%. \t]+)"#;
 /// then `attrName + ": " + beanValue`).
 pub fn exporter_input(mbean_name: &str, attribute: &str, value: &str) -> String {
     let (domain, props) = mbean_name.split_once(':').unwrap_or((mbean_name, ""));
-    // Split on commas outside quoted values.
+    format!("{domain}<{}><>{attribute}: {value}", object_name_parts(props).join(", "))
+}
+
+/// The `k=v` parts of an ObjectName's property list, split on the commas
+/// outside quoted values (a quoted value keeps its commas and escapes).
+pub(crate) fn object_name_parts(props: &str) -> Vec<String> {
     let mut parts = Vec::new();
     let (mut cur, mut quoted, mut escaped) = (String::new(), false, false);
     for c in props.chars() {
@@ -161,7 +166,7 @@ pub fn exporter_input(mbean_name: &str, attribute: &str, value: &str) -> String 
         cur.push(c);
     }
     parts.push(cur);
-    format!("{domain}<{}><>{attribute}: {value}", parts.join(", "))
+    parts
 }
 
 /// One JMX exporter rule, before it is written as YAML.

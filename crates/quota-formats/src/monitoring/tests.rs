@@ -149,22 +149,7 @@ fn every_mbean_the_engine_computes_is_mapped_by_the_right_rule() {
 /// The properties of an ObjectName (`k=v` pairs, commas inside quoted
 /// values kept).
 fn properties(props: &str) -> Vec<(String, String)> {
-    let (mut parts, mut cur, mut quoted, mut escaped) = (Vec::new(), String::new(), false, false);
-    for c in props.chars() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if quoted => escaped = true,
-            '"' => quoted = !quoted,
-            ',' if !quoted => {
-                parts.push(std::mem::take(&mut cur));
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(c);
-    }
-    parts.push(cur);
-    parts
+    super::object_name_parts(props)
         .into_iter()
         .filter_map(|p| p.split_once('=').map(|(k, v)| (k.to_owned(), v.to_owned())))
         .collect()
