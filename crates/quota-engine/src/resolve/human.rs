@@ -179,6 +179,57 @@ pub fn sharers(tags: &MetricTags) -> String {
     }
 }
 
+/// Who draws on one budget, decided by the walk that gave the tags: as
+/// [`sharers`], but "whatever their client-id" (or user) names the
+/// client-ids (users) the store gives a budget of their own, since
+/// `callback.metric_tags` gives those other tags. With `users/<default>`
+/// and `users/<default>/clients/batch`, alice's connections share `(alice, "")`
+/// except those with client-id batch (rung 4, tags `(alice, batch)`).
+///
+/// Only names written in the store can decide otherwise: every other name
+/// walks the ladder as the connection's own did.
+pub fn sharers_under(callback: &super::DefaultQuotaCallback, tags: &MetricTags) -> String {
+    use crate::entity::{EntityName, QuotaEntity};
+    let base = sharers(tags);
+    let named = |n: &EntityName| match n {
+        EntityName::Named(s) if !s.is_empty() => Some(s.clone()),
+        _ => None,
+    };
+    let mut others: Vec<String> = Vec::new();
+    let (what, keep) = match (tags.user.is_empty(), tags.client_id.is_empty()) {
+        (false, true) => ("client-id", true),
+        (true, false) => ("user", false),
+        _ => return base,
+    };
+    for (entity, _) in callback.overrides() {
+        let name = match (entity, keep) {
+            (QuotaEntity::UserClientId { client_id, .. }, true) | (QuotaEntity::ClientId(client_id), true) => named(client_id),
+            (QuotaEntity::UserClientId { user, .. }, false) | (QuotaEntity::User(user), false) => {
+                named(user).map(|u| crate::principal::sanitize(&u))
+            }
+            _ => None,
+        };
+        let Some(name) = name else { continue };
+        let own = if keep {
+            callback.metric_tags(&tags.user, &name)
+        } else {
+            callback.metric_tags(&name, &tags.client_id)
+        };
+        if own != *tags && !others.contains(&name) {
+            others.push(name);
+        }
+    }
+    if others.is_empty() {
+        return base;
+    }
+    others.sort();
+    format!(
+        "{base}, except {what} {} (a budget of {} own)",
+        others.join(", "),
+        if others.len() == 1 { "its" } else { "their" }
+    )
+}
+
 /// Rung numbers as a compact list: `[1, 2, 4, 5, 7, 8]` -> `1-2, 4-5, 7-8`,
 /// `[3]` -> `3`.
 pub fn number_ranges(numbers: &[u8]) -> String {
@@ -279,6 +330,30 @@ mod tests {
         assert_eq!(
             sharers(&MetricTags::new("a", "b")),
             "connections of user a with client-id b"
+        );
+    }
+
+    #[test]
+    fn sharers_under_name_the_client_ids_with_a_budget_of_their_own() {
+        use crate::entity::{EntityName, QuotaEntity};
+        use crate::QuotaType;
+        let mut cb = super::super::DefaultQuotaCallback::new(QuotaType::Produce);
+        cb.update_quota(&QuotaEntity::User(EntityName::Default), Some(1e6)).unwrap();
+        cb.update_quota(
+            &QuotaEntity::UserClientId { user: EntityName::Default, client_id: EntityName::Named("batch".into()) },
+            Some(5e6),
+        )
+        .unwrap();
+        let app = cb.metric_tags("alice", "app-1");
+        assert_eq!(app, MetricTags::new("alice", ""));
+        assert_eq!(cb.metric_tags("alice", "batch"), MetricTags::new("alice", "batch"));
+        assert_eq!(
+            sharers_under(&cb, &app),
+            "all connections of user alice, whatever their client-id, except client-id batch (a budget of its own)"
+        );
+        assert_eq!(
+            sharers_under(&cb, &MetricTags::new("alice", "batch")),
+            "connections of user alice with client-id batch"
         );
     }
 
