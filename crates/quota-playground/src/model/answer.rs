@@ -13,7 +13,7 @@
 
 use std::collections::BTreeSet;
 
-use quota_engine::resolve::Resolution;
+use quota_engine::resolve::{DefaultQuotaCallback, Resolution};
 use quota_engine::sim::{Scenario, Workload};
 use quota_engine::{java_double_to_string, EntityName, QuotaEntity, QuotaKey, QuotaType};
 
@@ -94,7 +94,7 @@ const NAMED_SHARERS: usize = 5;
 /// fresh rate by, `(quota.window.num − 1)` × `quota.window.size.seconds`
 /// (`burst_ms`; `QuotaWindow::min_window_size_ms`), so a short run can go
 /// well above the sustained figure.
-fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u32, burst_ms: i64) -> String {
+fn clause(r: &Resolution, callback: &DefaultQuotaCallback, sharers: &[String], leading: Option<usize>, brokers: u32, burst_ms: i64) -> String {
     let label = match r.quota_type {
         QuotaType::Produce => "Produce",
         QuotaType::Fetch => "Fetch",
@@ -110,7 +110,7 @@ fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u
     let kafka = r
         .metric_tags
         .as_ref()
-        .map(|tags| format!("shared by {}", quota_engine::resolve::human::sharers(tags)))
+        .map(|tags| format!("shared by {}", quota_engine::resolve::human::sharers_under(callback, tags)))
         .unwrap_or_else(|| "not metered".to_owned());
     let shared = match sharers {
         [] => format!("{kafka} (no other connection of this scenario)"),
@@ -172,9 +172,26 @@ fn clause(r: &Resolution, sharers: &[String], leading: Option<usize>, brokers: u
         }
         _ => {}
     }
+    // The fetch size cap: a broker never returns more than the quota window
+    // holds, quota × (quota.window.num − 1) × quota.window.size.seconds
+    // (`KafkaApis.handleFetchRequest`: `maxQuotaWindowBytes`, KAFKA-9677;
+    // the engine's `ClientQuotaManager::max_value_in_quota_window`).
+    if r.quota_type == QuotaType::Fetch && m.value.is_finite() && m.value > 0.0 {
+        out.push_str(&format!(
+            "; each broker sends it at most {} in one fetch response, quota × (quota.window.num − 1) × quota.window.size.seconds = {} × {} (KAFKA-9677), when that is below fetch.max.bytes",
+            super::fmt_bytes(m.value * burst_ms as f64 / 1000.0),
+            fmt_rate(m.value),
+            if burst_ms % 1000 == 0 { format!("{} s", burst_ms / 1000) } else { super::fmt_ms(burst_ms as f64) }
+        ));
+    }
     out.push('.');
     out
 }
+
+/// Said of a connection whose client.id is empty: the Java clients never
+/// send one (`ProducerConfig`/`ConsumerConfig`: a generated id), so a
+/// quota on that generated id is the one that would apply to them.
+pub const EMPTY_CLIENT_ID: &str = "An empty client.id is what a client sends when it has none; the Java clients never send an empty one: with client.id unset or empty, KafkaProducer sends producer-N and KafkaConsumer consumer-<group.id>-N (N counts clients in the JVM), so set that id here to see which quotas apply to them.";
 
 /// The clause for the connection's source address: the
 /// `connection_creation_rate` that applies to new connections from `ip`
@@ -255,8 +272,12 @@ pub fn first_answers(scenario: &Scenario, analysis: &Analysis, n: usize) -> Vec<
                     who: format!("{}, client.id {client_id}", p.principal),
                     clauses: rs
                         .iter()
-                        .map(|r| clause(r, &analysis.sharers(scenario, i, r.quota_type), leading, scenario.brokers.count, burst_ms))
+                        .map(|r| {
+                            let callback = analysis.cluster.managers().get(r.quota_type);
+                            clause(r, callback, &analysis.sharers(scenario, i, r.quota_type), leading, scenario.brokers.count, burst_ms)
+                        })
                         .chain([ip])
+                        .chain(c.client_id.is_empty().then(|| EMPTY_CLIENT_ID.to_owned()))
                         .collect(),
                     leading_brokers: leading,
                 },
@@ -307,6 +328,51 @@ mod tests {
         // Without a workload, no cluster figure.
         assert_eq!(a[1].leading_brokers, None);
         assert!(!a[1].sentence().contains("for the cluster"), "{}", a[1].sentence());
+    }
+
+    #[test]
+    fn whatever_their_client_id_names_the_client_ids_with_a_budget_of_their_own() {
+        // Issue 29: users/<default> and users/<default>/clients/batch.
+        let s = scenario(
+            r#"{"quotas": [{"entity": {"user": null}, "key": "producer_byte_rate", "value": 1000000},
+                           {"entity": {"user": null, "client-id": "batch"}, "key": "producer_byte_rate", "value": 5000000}],
+                "connections": [{"name": "alice-app1", "listener": "SASL_PLAINTEXT", "identity": "alice", "client.id": "app-1"},
+                                {"name": "alice-app2", "listener": "SASL_PLAINTEXT", "identity": "alice", "client.id": "app-2"},
+                                {"name": "alice-batch", "listener": "SASL_PLAINTEXT", "identity": "alice", "client.id": "batch"}]}"#,
+        );
+        let a = answers(&s, &Analysis::new(&s));
+        let app = a[0].sentence();
+        assert!(
+            app.contains("shared by all connections of user alice, whatever their client-id, except client-id batch (a budget of its own) (here: connection alice-app2)"),
+            "{app}"
+        );
+        let batch = a[2].sentence();
+        assert!(batch.contains("(rung 4), shared by connections of user alice with client-id batch (no other connection"), "{batch}");
+    }
+
+    #[test]
+    fn an_empty_client_id_says_what_java_clients_send_instead() {
+        let s = scenario(
+            r#"{"connections": [{"name": "anon", "listener": "PLAINTEXT", "client.id": ""},
+                                {"name": "named", "listener": "PLAINTEXT", "client.id": "x"}]}"#,
+        );
+        let a = answers(&s, &Analysis::new(&s));
+        assert!(a[0].sentence().contains("KafkaProducer sends producer-N and KafkaConsumer consumer-<group.id>-N"), "{}", a[0].sentence());
+        assert!(!a[1].sentence().contains("producer-N"), "{}", a[1].sentence());
+    }
+
+    #[test]
+    fn a_fetch_quota_says_the_largest_fetch_response() {
+        let s = scenario(
+            r#"{"quotas": [{"entity": {"client-id": "c"}, "key": "consumer_byte_rate", "value": 2000000}],
+                "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": "c"}]}"#,
+        );
+        let text = answers(&s, &Analysis::new(&s))[0].sentence();
+        // The engine's cap for this session (broker::tests: fetch_size_is_capped_at_the_quota_window).
+        assert!(
+            text.contains("each broker sends it at most 20 MB in one fetch response, quota × (quota.window.num − 1) × quota.window.size.seconds = 2 MB/s × 10 s (KAFKA-9677)"),
+            "{text}"
+        );
     }
 
     #[test]
