@@ -65,7 +65,7 @@ fn default_json() -> String {
 fn lesson_delay() -> String {
     format!(
         r#"{{
-  "name": "A quota delays and never fails",
+  "name": "A quota delays rather than errors, until delivery.timeout.ms",
   "seed": 1,
   "topics": [{{"name": "lab", "partitions": 1}}],
   "quotas": [{{"entity": {{"client-id": "throttled-producer"}}, "key": "producer_byte_rate", "value": 2000000}}],
@@ -208,11 +208,13 @@ fn lesson_metrics() -> String {
 pub const LESSONS: [Lesson; 7] = [
     Lesson {
         id: 1,
-        title: "A quota delays and never fails",
+        title: "A quota delays rather than errors, until delivery.timeout.ms",
         finding: "30 MB under a 2 MB/s client-id quota takes about 12 s instead of a third of a second, with no retry and no error.",
         explain: "Play it and watch the throttled producer: its channel is muted for up to a second at a time (the shaded spans), \
                   its requests simply wait, and record-retry-total and record-error-total stay at 0. The unthrottled producer on \
-                  another client-id is done almost at once. Throttling is a slower answer, not an error to catch.",
+                  another client-id is done almost at once. Throttling is a slower answer, not an error to catch, until a record waits \
+                  longer than delivery.timeout.ms (120 s by default): then the producer fails it with a TimeoutException (set \
+                  delivery.timeout.ms under the run's delay in the producer's settings to see it).",
         scenario: lesson_delay,
     },
     Lesson {
@@ -417,6 +419,26 @@ mod tests {
         let t = model::simulate(&parse(&json)).unwrap();
         assert_eq!(t.client("batched").unwrap().metrics.bytes_done, 10_000_000);
         assert!(!sensor(&t, "kafka.server:type=Request,client-id=batched").throttles.is_empty());
+    }
+
+    /// Issue 29: lesson 1's title holds for the tool's own runs: with the
+    /// default delivery.timeout.ms no record fails; with one below the
+    /// delay the quota causes, records fail with a TimeoutException.
+    #[test]
+    fn the_delay_lesson_delays_until_delivery_timeout_ms() {
+        let l = lesson(1).unwrap();
+        assert_eq!(l.title, "A quota delays rather than errors, until delivery.timeout.ms");
+        assert!(LESSONS.iter().all(|l| !l.title.contains("never fails")));
+        assert!(l.explain.contains("delivery.timeout.ms"));
+        let t = model::simulate(&l.scenario()).unwrap();
+        assert_eq!(t.client("throttled").unwrap().metrics.record_error_total, 0);
+        let mut v: serde_json::Value = serde_json::from_str(&(l.scenario)()).unwrap();
+        v["workloads"][0]["producer"]["config"]["delivery.timeout.ms"] = serde_json::json!(5000);
+        v["workloads"][0]["producer"]["config"]["request.timeout.ms"] = serde_json::json!(3000);
+        let s: quota_engine::sim::Scenario = serde_json::from_value(v).unwrap();
+        let t = model::simulate(&s).unwrap();
+        let throttled = t.client("throttled").unwrap();
+        assert!(throttled.metrics.record_error_total > 0, "{:?}", throttled.metrics);
     }
 
     #[test]
