@@ -262,7 +262,8 @@ pub enum Derivation {
         dn: String,
         /// Position (0-based) of the rule that matched.
         rule_index: u32,
-        /// The rule as Kafka prints it.
+        /// The rule as the configuration wrote it (issue 29: a trailing `/`
+        /// is kept, where Kafka's `toString()` drops it).
         rule: String,
     },
     /// A Kerberos principal mapped by `sasl.kerberos.principal.to.local.rules`.

@@ -45,10 +45,13 @@ pub(crate) fn java_trim(s: &str) -> &str {
 ///
 /// `Display` prints it as Kafka's `Rule.toString()` does: `DEFAULT` or
 /// `RULE:pattern/replacement` followed by `/L` or `/U` (a trailing `/` without
-/// a flag is not printed back).
+/// a flag is not printed back). [`SslRule::as_written`] gives the entry as
+/// the configuration wrote it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SslRule {
     kind: SslRuleKind,
+    /// The entry as written in `ssl.principal.mapping.rules` (trimmed).
+    written: String,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -66,6 +69,12 @@ impl SslRule {
     /// True for `DEFAULT` (the DN unchanged).
     pub fn is_default(&self) -> bool {
         matches!(self.kind, SslRuleKind::Default)
+    }
+
+    /// The entry as the configuration wrote it (`RULE:^CN=(.*?),.*$/$1/`
+    /// keeps its trailing `/`, which Kafka's `toString()` drops).
+    pub fn as_written(&self) -> &str {
+        &self.written
     }
 
     /// `Rule.apply`: the mapped name, or `None` when the pattern does not
@@ -167,7 +176,8 @@ pub struct SslMapping {
     pub name: String,
     /// Position of the matching rule in the list (0-based).
     pub rule_index: u32,
-    /// The matching rule as Kafka prints it.
+    /// The matching rule as the configuration wrote it (not Kafka's
+    /// `toString()`, which drops a trailing `/` without a flag).
     pub rule: String,
 }
 
@@ -233,6 +243,7 @@ impl SslPrincipalMapper {
             if group(1).is_some() {
                 parsed.push(SslRule {
                     kind: SslRuleKind::Default,
+                    written: java_trim(rule).to_owned(),
                 });
             } else if let Some(pattern) = group(2) {
                 let flag = group(6).unwrap_or("");
@@ -243,6 +254,7 @@ impl SslPrincipalMapper {
                         to_lower_case: flag == "L",
                         to_upper_case: flag == "U",
                     },
+                    written: java_trim(rule).to_owned(),
                 });
             }
         }
@@ -275,7 +287,7 @@ impl SslPrincipalMapper {
                 return Ok(SslMapping {
                     name,
                     rule_index: i as u32,
-                    rule: rule.to_string(),
+                    rule: rule.as_written().to_owned(),
                 });
             }
         }
@@ -317,6 +329,18 @@ mod tests {
             assert_eq!(m.get_name("CN=a, O=b").unwrap(), "CN=a, O=b");
             assert_eq!(m.to_string(), "SslPrincipalMapper(rules = [DEFAULT])");
         }
+    }
+
+    /// Issue 29: the derivation names the rule as written, trailing `/`
+    /// included; Kafka's own `toString()` (in its messages) drops it.
+    #[test]
+    fn the_matching_rule_is_named_as_written() {
+        let m = mapper("RULE:^CN=(.*?),OU=.*$/$1/ , DEFAULT");
+        let hit = m.map("CN=app,OU=eng").unwrap();
+        assert_eq!((hit.name.as_str(), hit.rule.as_str()), ("app", "RULE:^CN=(.*?),OU=.*$/$1/"));
+        assert_eq!(m.rules()[0].to_string(), "RULE:^CN=(.*?),OU=.*$/$1");
+        assert_eq!(m.to_string(), "SslPrincipalMapper(rules = [RULE:^CN=(.*?),OU=.*$/$1, DEFAULT])");
+        assert_eq!(mapper("RULE:^(.*)$/$1/L").map("X").unwrap().rule, "RULE:^(.*)$/$1/L");
     }
 
     #[test]
