@@ -458,9 +458,16 @@ pub(crate) struct ResolveArgs {
     #[arg(long, value_enum, value_name = "TYPE", requires = "listener")]
     pub(crate) quota_type: Option<QuotaTypeArg>,
     /// After the answer, show the principal's derivation and, per quota
-    /// type, the budget and what happened at each of the eight rungs.
-    #[arg(long, requires = "listener")]
+    /// type, the budget and what happened at each of the eight rungs; with
+    /// --ip alone, the address's connection_creation_rate detail.
+    #[arg(long)]
     pub(crate) explain: bool,
+    /// The number of brokers leading the client's partitions: adds what
+    /// they allow together (byte-rate quotas are per broker), as
+    /// `simulate` counts leaders. With --bootstrap-server, --topic reads
+    /// the real leaders instead.
+    #[arg(long, value_name = "L", value_parser = clap::value_parser!(u32).range(1..), requires = "listener", conflicts_with = "topic")]
+    pub(crate) leaders: Option<u32>,
     /// Refuse a kafka-configs.sh runbook in which any command fails, or a
     /// Terraform file in which any resource fails (exit 1). Without it, the
     /// failing ones are named on stderr, the others are resolved and the
@@ -534,9 +541,9 @@ fn budget_sentence(r: &Resolution) -> String {
 /// the answer lines.
 const KEY_WIDTH: usize = 24;
 
-/// A limit in Kafka's form with its unit, and the human form where it
-/// reads differently (finite byte rates and request percentages):
-/// `1.0E7 bytes/s per broker (10 MB/s)`.
+/// A limit readable first, then in Kafka's form with its unit, where the
+/// two read differently (finite byte rates and request percentages):
+/// `10 MB/s per broker (1.0E7 bytes/s)`; other values in Kafka's form.
 fn limit_text(key: QuotaKey, value: f64) -> String {
     let kafka = format!(
         "{} {}",
@@ -552,7 +559,12 @@ fn limit_text(key: QuotaKey, value: f64) -> String {
         _ if value == f64::INFINITY => format!("{kafka} (Infinity: never exceeded)"),
         _ if !value.is_finite() => kafka,
         QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate | QuotaKey::RequestPercentage => {
-            format!("{kafka} ({})", human_value(key, value))
+            format!(
+                "{} per broker ({} {})",
+                human_value(key, value),
+                java_double_to_string(value),
+                key.unit(UnitLabel::Short)
+            )
         }
         _ => kafka,
     }
@@ -1072,6 +1084,10 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             if let Some(ip) = &ip {
                 o.insert("ip".to_owned(), serde_json::to_value(ip).unwrap_or_default());
             }
+            if let Some(n) = args.leaders {
+                o.insert("leaders".to_owned(), serde_json::json!(n));
+                o.insert("cluster".to_owned(), serde_json::json!(leaders_lines(&resolutions, n)));
+            }
             o.insert(
                 "skipped_lines".to_owned(),
                 serde_json::to_value(&skipped).unwrap_or_default(),
@@ -1102,6 +1118,11 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
         if let Some(ip) = &ip {
             outln!("{}", ip.summary);
         }
+        if let Some(n) = args.leaders {
+            for line in leaders_lines(&resolutions, n) {
+                outln!("{line}");
+            }
+        }
         if let Some(l) = &live {
             for line in crate::live::cluster_lines(l, &resolutions, args.topic.as_deref()) {
                 outln!("{line}");
@@ -1117,6 +1138,24 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
         }
     }
     answered
+}
+
+/// The `--leaders` lines: what `n` leading brokers allow the client
+/// together, per byte-rate quota with a finite limit (none: no line).
+fn leaders_lines(resolutions: &[Resolution], n: u32) -> Vec<String> {
+    let mut out = vec![format!(
+        "Across {n} leading broker{} (--leaders):",
+        if n == 1 { "" } else { "s" }
+    )];
+    out.extend(crate::live::across_cluster(
+        resolutions,
+        n as usize,
+        &format!("a client of partitions led by {n} broker{}", if n == 1 { "" } else { "s" }),
+    ));
+    if out.len() == 1 {
+        out.push("  no byte-rate quota limits this connection, so no broker limits it either.".to_owned());
+    }
+    out
 }
 
 /// The `--ip` answer alone: its sentence, then the detail.

@@ -311,19 +311,33 @@ pub(crate) fn cluster_lines(
         if ids.len() == 1 { "" } else { "s" },
         ids.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
     )];
+    out.extend(across_cluster(resolutions, ids.len(), &format!("a client of every partition of {topic}")));
+    out
+}
+
+/// One line per finite byte-rate limit: what `leaders` brokers allow a
+/// client together (byte-rate quotas are per broker), readable first:
+/// `producer_byte_rate: up to 30 MB/s across the cluster (10 MB/s per
+/// broker x 3 leaders; Kafka: 3.0E7 bytes/s) for WHOM.`
+pub(crate) fn across_cluster(
+    resolutions: &[quota_engine::resolve::Resolution],
+    leaders: usize,
+    whom: &str,
+) -> Vec<String> {
+    let mut out = Vec::new();
     for r in resolutions {
         let key = r.key();
         if !matches!(key, quota_engine::QuotaKey::ProducerByteRate | quota_engine::QuotaKey::ConsumerByteRate) {
             continue;
         }
         if let Some(v) = r.limit().filter(|v| v.is_finite()) {
-            let n = ids.len() as f64;
+            let total = v * leaders as f64;
             out.push(format!(
-                "  {key}: up to {} bytes/s across the cluster ({} per broker x {} leader{}) for a client of every partition of {topic}.",
-                quota_engine::java_double_to_string(v * n),
-                quota_engine::java_double_to_string(v),
-                ids.len(),
-                if ids.len() == 1 { "" } else { "s" }
+                "  {key}: up to {} across the cluster ({} per broker x {leaders} leader{}; Kafka: {} bytes/s) for {whom}.",
+                quota_engine::resolve::human::human_value(key, total),
+                quota_engine::resolve::human::human_value(key, v),
+                if leaders == 1 { "" } else { "s" },
+                quota_engine::java_double_to_string(total),
             ));
         }
     }

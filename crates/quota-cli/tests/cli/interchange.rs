@@ -112,13 +112,13 @@ fn sasl_as_tenant_a_gets_the_user_quota() {
         .assert()
         .code(0)
         .stdout(contains(
-            "  producer_byte_rate        2000000.0 bytes/s per broker (2 MB/s) from users/tenant-a (rung 3); shared by all connections of user tenant-a, whatever their client-id\n",
+            "  producer_byte_rate        2 MB/s per broker (2000000.0 bytes/s) from users/tenant-a (rung 3); shared by all connections of user tenant-a, whatever their client-id\n",
         ))
         .stdout(contains(
             "Principal: User:tenant-a (the SASL/PLAIN user name, used as it is)",
         ))
         .stdout(contains(
-            "limit: 2000000.0 bytes/s per broker (2 MB/s) from users/tenant-a, rung 3",
+            "limit: 2 MB/s per broker (2000000.0 bytes/s) from users/tenant-a, rung 3",
         ))
         .stdout(contains(
             "every connection with tags user=tenant-a, client-id=\"\" shares one budget",
@@ -211,10 +211,10 @@ fn resolve_reads_every_format_and_maps_certificates() {
         .code(0)
         .stdout(contains("Principal: User:CN=app"))
         .stdout(contains(
-            "  consumer_byte_rate        4096.0 bytes/s per broker (4.1 kB/s = 4 KiB/s) from users/CN=app (rung 3); shared by all connections of user CN%3Dapp, whatever their client-id\n",
+            "  consumer_byte_rate        4.1 kB/s = 4 KiB/s per broker (4096.0 bytes/s) from users/CN=app (rung 3); shared by all connections of user CN%3Dapp, whatever their client-id\n",
         ))
         .stdout(contains(
-            "Fetch (consumer_byte_rate):\n  limit: 4096.0 bytes/s per broker (4.1 kB/s = 4 KiB/s) from users/CN=app",
+            "Fetch (consumer_byte_rate):\n  limit: 4.1 kB/s = 4 KiB/s per broker (4096.0 bytes/s) from users/CN=app",
         ));
 }
 

@@ -111,12 +111,30 @@ fn a_host_name_or_garbage_is_refused_with_the_reason() {
 fn identity_flags_without_a_listener_are_a_usage_error() {
     // --ip alone answers the connection rate; --user would be ignored, so
     // it needs --listener.
-    for flag in [&["--user", "alice"][..], &["--client-id", "app"], &["--explain"], &["--quota-type", "produce"], &["--kerberos-rules", "DEFAULT"]] {
+    for flag in [&["--user", "alice"][..], &["--client-id", "app"], &["--quota-type", "produce"], &["--leaders", "3"], &["--kerberos-rules", "DEFAULT"]] {
         let mut args = vec!["--ip", "10.0.0.1"];
         args.extend_from_slice(flag);
         let err = usage_error(&args);
         assert!(err.contains("the following required arguments were not provided:\n  --listener <LISTENER>"), "{flag:?}: {err}");
     }
+}
+
+/// Issue 29: `--explain` with `--ip` alone is the address's answer with its
+/// detail, not a demand for `--listener`.
+#[test]
+fn explain_with_ip_alone_gives_the_address_detail() {
+    let f = quotas_file(QUOTAS);
+    let out = kafka_quota()
+        .args(["resolve", "--ip", "10.0.0.1", "--explain", "--quotas"])
+        .arg(f.path())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).expect("UTF-8");
+    assert!(out.starts_with("New connections from 10.0.0.1 are limited to 5.0 connections/s per broker by ips/10.0.0.1."), "{out}");
+    assert!(out.contains("connection_creation_rate (ip 10.0.0.1):\n  limit: 5.0 connections/s per broker from ips/10.0.0.1\n"), "{out}");
 }
 
 #[test]

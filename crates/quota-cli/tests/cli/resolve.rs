@@ -173,12 +173,12 @@ fn a_runbook_with_bad_lines_resolves_with_the_good_ones() {
     );
     // The good lines: alice's 10 MB/s and clients/<default> 200 %.
     assert!(
-        report.contains("1.0E7 bytes/s per broker (10 MB/s) from users/alice (rung 3)"),
+        report.contains("10 MB/s per broker (1.0E7 bytes/s) from users/alice (rung 3)"),
         "{report}"
     );
     assert!(
         report.contains(
-            "200.0 % of one broker thread (2 threads' time) from clients/<default> (rung 8)"
+            "2 threads' time per broker (200.0 % of one thread) from clients/<default> (rung 8)"
         ),
         "{report}"
     );
@@ -325,7 +325,7 @@ kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_ra
     assert!(report.contains(
         "--- stdout\n\
          User:alice, client-id \"\", SASL_SSL listener:\n  \
-         producer_byte_rate        1048576.0 bytes/s per broker (1.05 MB/s = 1 MiB/s) from users/alice (rung 3); shared by all connections of user alice, whatever their client-id\n\
+         producer_byte_rate        1.05 MB/s = 1 MiB/s per broker (1048576.0 bytes/s) from users/alice (rung 3); shared by all connections of user alice, whatever their client-id\n\
          New connections from 10.1.1.1 are limited to 5.0 connections/s per broker by ips/<default>, the default for every address without an ips/ quota of its own.\n\
          --- stderr\n"
     ), "{report}");
@@ -438,7 +438,7 @@ fn a_terraform_file_is_read_resource_by_resource() {
     let args = ["resolve", "--quotas", "-", "--listener", "SASL_PLAINTEXT", "--user", "alice", "--quota-type", "produce"];
     let (report, code) = run(&args, Some(tf));
     assert_eq!(code, 4, "{report}");
-    assert!(report.contains("1000000.0 bytes/s per broker (1 MB/s) from users/alice (rung 3)"), "{report}");
+    assert!(report.contains("1 MB/s per broker (1000000.0 bytes/s) from users/alice (rung 3)"), "{report}");
     assert!(report.contains("warning: <stdin>:9: this resource is skipped, the answer is given without it: the Terraform expression `module.users.name` stands in entity_name"), "{report}");
     assert!(report.contains("kafka-quota: 1 resource of <stdin> skipped; the answer is for the other resources (exit code 4"), "{report}");
     // --strict: the first failure, exit code 1.
@@ -482,4 +482,36 @@ fn convert_writes_an_entity_with_one_value_left_out() {
     assert!(report.contains("    producerByteRate: 1000\n"), "{report}");
     assert!(report.contains("# Applying this KafkaUser removes request_percentage=25.5 from users/alice"), "{report}");
     assert!(!report.contains("nothing is printed"), "{report}");
+}
+
+/// Issue 29: `--leaders L` adds what L leading brokers allow together
+/// (byte-rate quotas are per broker), readable first with Kafka's number
+/// after, as the live `--topic` answer says it; in the JSON too.
+#[test]
+fn leaders_give_the_cluster_wide_figure() {
+    let args = ["resolve", "--quotas", "examples/runbook.sh", "--listener", "SASL_SSL", "--user", "tenantUserA", "--client-id", "batch-loader", "--leaders", "3"];
+    let (report, code) = run(&args, None);
+    assert_eq!(code, 0, "{report}");
+    assert!(report.contains("Across 3 leading brokers (--leaders):\n  producer_byte_rate: up to 1.5 MB/s across the cluster (500 kB/s per broker x 3 leaders; Kafka: 1500000.0 bytes/s) for a client of partitions led by 3 brokers.\n  consumer_byte_rate: up to 3 MB/s across the cluster (1 MB/s per broker x 3 leaders; Kafka: 3000000.0 bytes/s) for a client of partitions led by 3 brokers.\n"), "{report}");
+    let mut json = args.to_vec();
+    json.push("--json");
+    let (report, _) = run(&json, None);
+    let body = report.split("--- stdout\n").nth(1).and_then(|r| r.split("--- stderr").next()).expect("stdout");
+    let v: serde_json::Value = serde_json::from_str(body).expect("JSON");
+    assert_eq!(v["leaders"], 3);
+    assert_eq!(v["cluster"].as_array().map(Vec::len), Some(3), "{v}");
+    let (report, code) = run(&["resolve", "--quotas", "examples/runbook.sh", "--listener", "SASL_SSL", "--leaders", "0"], None);
+    assert_eq!(code, 2, "{report}");
+}
+
+/// Issue 29: `--explain` names the ssl.principal.mapping.rules entry as
+/// written, its trailing `/` included.
+#[test]
+fn explain_prints_the_mapping_rule_as_written() {
+    let (report, code) = run(
+        &["resolve", "--quotas", "examples/runbook.sh", "--listener", "SSL", "--dn", "CN=app,OU=eng", "--ssl-mapping-rules", "RULE:^CN=(.*?),OU=.*$/$1/", "--explain"],
+        None,
+    );
+    assert_eq!(code, 0, "{report}");
+    assert!(report.contains("Principal: User:app (certificate DN 'CN=app,OU=eng' mapped by ssl.principal.mapping.rules entry #0 RULE:^CN=(.*?),OU=.*$/$1/)\n"), "{report}");
 }

@@ -279,7 +279,7 @@ fn main() {
         if lines.len() >= 5
             && lines[0].starts_with("User:tenant-a, client-id \"\", SASL_PLAINTEXT listener:")
             && o.contains("Topic orders: 3 partitions, led by brokers 1, 2, 3.")
-            && o.contains("up to 6000000.0 bytes/s across the cluster (2000000.0 per broker x 3 leaders)")
+            && o.contains("up to 6 MB/s across the cluster (2 MB/s per broker x 3 leaders; Kafka: 6000000.0 bytes/s)")
             && lines.last().is_some_and(|l| l.starts_with("Read from ") && l.contains(" as tenant-a"))
         {
             Ok(())
