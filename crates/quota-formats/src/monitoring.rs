@@ -19,9 +19,16 @@
 //!
 //! `throttle-time` is recorded only when a request is throttled
 //! (`ClientQuotaManager.throttle`, `throttleTimeMs > 0`), and an `Avg` over
-//! no samples is `NaN` (clients/.../metrics/stats/Avg.java). So `NaN` means
-//! "no throttled request in the last quota.window.num ×
-//! quota.window.size.seconds". The JMX exporter does not drop it: a
+//! no samples is `NaN` (clients/.../metrics/stats/Avg.java). The sensor
+//! is not a quota sensor: `SensorAccess.getOrCreate` creates it with no
+//! `MetricConfig`, so its `Avg` keeps the broker's metrics window,
+//! `metrics.num.samples` × `metrics.sample.window.ms` (2 × 30 s by
+//! default, `MetricConfigs`; kafka.server.Server.buildMetricsConfig), not
+//! the quota window (`quota.window.num` × `quota.window.size.seconds`,
+//! 11 s). So `NaN` means "no throttled request in the broker's last
+//! 60 s" by default. (The client's `produce-throttle-time-avg` and
+//! `fetch-throttle-time-avg` are the same kind of `Avg`, over the client's
+//! own `metrics.*` settings, same defaults.) The JMX exporter does not drop it: a
 //! `Number` attribute is exported as is (`JmxCollector.recordBean`), and
 //! the sample reads `NaN` (seen in prometheus/jmx_exporter issue #916).
 //! The rules keep it so (no `value:` rewrite); the alert expressions treat
@@ -235,7 +242,7 @@ pub fn exporter_rules(store: &QuotaStore) -> Vec<ExporterRule> {
             };
             let what = match attribute {
                 "throttle-time" => {
-                    "average throttle time in ms (NaN: no throttled request in the quota window)"
+                    "average throttle time in ms over the broker metrics window, metrics.num.samples x metrics.sample.window.ms, 60 s by default (NaN: no throttled request in it)"
                 }
                 "request-time" => "request time in % of one broker thread",
                 _ => "bytes per second",
@@ -297,7 +304,8 @@ pub fn jmx_exporter_yaml(store: &QuotaStore) -> String {
     let mut out = String::from(
         "# Prometheus JMX exporter rules for Kafka client quota MBeans\n\
          # (kafka.server:type=Produce|Fetch|Request,user=..,client-id=..).\n\
-         # throttle-time is NaN while no request was throttled in the quota window;\n\
+         # throttle-time is NaN while no request was throttled in the broker's metrics window\n\
+         # (metrics.num.samples x metrics.sample.window.ms, 60 s by default; not the 11 s quota window);\n\
          # the exporter exports NaN as is.\n\
          # includeObjectNames: the exporter queries these MBeans only, not every MBean of the broker.\n\
          # Merged into a configuration without includeObjectNames, it would drop every other metric: leave it out there.\n",
@@ -324,6 +332,11 @@ pub fn jmx_exporter_yaml(store: &QuotaStore) -> String {
     out
 }
 
+/// The range of the alert's `avg_over_time`, in minutes.
+pub const ALERT_RANGE_MINUTES: u32 = 5;
+/// The alert's `for:`, in minutes.
+pub const ALERT_FOR_MINUTES: u32 = 10;
+
 /// Prometheus alerting rules (a rules file with one group) for sustained
 /// throttling, one alert per monitored quota type that has quotas:
 ///
@@ -331,9 +344,14 @@ pub fn jmx_exporter_yaml(store: &QuotaStore) -> String {
 /// `for: 10m`.
 ///
 /// `NaN` is "no data": an average over samples that include `NaN` is
-/// `NaN`, and `NaN > 0` is false, so the alert fires only when every scrape
-/// for 15 minutes saw a throttled request in the quota window, i.e. the
-/// budget was exceeded all along, not once.
+/// `NaN`, and `NaN > 0` is false. The expression is true once the last
+/// 5 minutes hold no unthrottled (`NaN`) scrape, and the alert fires 10
+/// minutes later: after 10 minutes of throttled scrapes for a budget whose
+/// series starts throttled (its first scrape saw a throttled request), 15
+/// for one that had been scraped unthrottled before. Either way every
+/// scrape of its last 10 minutes (15 when the series is that old) saw a
+/// throttled request in the broker's metrics window, i.e. the budget was
+/// exceeded all along, not once.
 pub fn alert_rules(store: &QuotaStore) -> String {
     let types: BTreeSet<(usize, &'static str)> = mbean_shapes(store)
         .into_iter()
@@ -349,9 +367,10 @@ pub fn alert_rules(store: &QuotaStore) -> String {
         let _ = writeln!(out, "      - alert: KafkaQuotaSustainedThrottling{t}");
         let _ = writeln!(
             out,
-            "        expr: avg_over_time(kafka_server_quota_throttle_time_ms{{quota_type=\"{t}\"}}[5m]) > 0"
+            "        expr: avg_over_time(kafka_server_quota_throttle_time_ms{{quota_type=\"{t}\"}}[{ALERT_RANGE_MINUTES}m]) > 0"
         );
-        out.push_str("        for: 10m\n        labels:\n          severity: warning\n        annotations:\n");
+        let _ = writeln!(out, "        for: {ALERT_FOR_MINUTES}m");
+        out.push_str("        labels:\n          severity: warning\n        annotations:\n");
         let _ = writeln!(
             out,
             "          summary: {}",
@@ -363,8 +382,10 @@ pub fn alert_rules(store: &QuotaStore) -> String {
             out,
             "          description: {}",
             sq(&format!(
-                "Every scrape for 15 minutes saw {t} requests of this budget throttled \
-                 (average {{{{ $value }}}} ms). NaN throttle-time means no throttled request and never fires."
+                "{t} requests of this budget were throttled at every scrape for at least {ALERT_FOR_MINUTES} minutes \
+                 ({} when it had been scraped unthrottled before) (average {{{{ $value }}}} ms). \
+                 NaN throttle-time means no throttled request in the broker metrics window (60 s by default) and never fires.",
+                ALERT_FOR_MINUTES + ALERT_RANGE_MINUTES
             ))
         );
     }

@@ -317,7 +317,7 @@ fn exporter_input_is_the_exporters_bean_string() {
 fn yaml_lists_each_rule_with_its_pattern_and_gauge_type() {
     let s = store(&[(QuotaEntity::user("alice"), QuotaKey::ProducerByteRate, 1e6)]);
     let yaml = jmx_exporter_yaml(&s);
-    let expected = "rules:\n  - pattern: '^kafka\\.server<type=Produce, user=(\"(?:[^\"\\\\]|\\\\.)*\"|[-\\w%. \\t]+)><>throttle-time: '\n    name: kafka_server_quota_throttle_time_ms\n    labels:\n      quota_type: 'Produce'\n      user: '$1'\n    help: 'Kafka Produce quota average throttle time in ms (NaN: no throttled request in the quota window), per user.'\n    type: GAUGE\n  - pattern: '^kafka\\.server<type=Produce, user=(\"(?:[^\"\\\\]|\\\\.)*\"|[-\\w%. \\t]+)><>byte-rate: '\n    name: kafka_server_quota_byte_rate\n";
+    let expected = "rules:\n  - pattern: '^kafka\\.server<type=Produce, user=(\"(?:[^\"\\\\]|\\\\.)*\"|[-\\w%. \\t]+)><>throttle-time: '\n    name: kafka_server_quota_throttle_time_ms\n    labels:\n      quota_type: 'Produce'\n      user: '$1'\n    help: 'Kafka Produce quota average throttle time in ms over the broker metrics window, metrics.num.samples x metrics.sample.window.ms, 60 s by default (NaN: no throttled request in it), per user.'\n    type: GAUGE\n  - pattern: '^kafka\\.server<type=Produce, user=(\"(?:[^\"\\\\]|\\\\.)*\"|[-\\w%. \\t]+)><>byte-rate: '\n    name: kafka_server_quota_byte_rate\n";
     assert!(yaml.contains(expected), "{yaml}");
     assert_eq!(yaml.matches("type: GAUGE").count(), 2);
     // The YAML reads back (saphyr) to the same patterns.
@@ -354,4 +354,58 @@ fn alerts_are_per_quota_type_with_quotas() {
         1.0,
     )]));
     assert_eq!(only_produce.matches("- alert:").count(), 1);
+}
+
+/// The minutes of `[Nm]` and `for: Nm` in the generated alert.
+fn alert_minutes(rules: &str) -> (u32, u32) {
+    let range = rules.split("[").nth(1).and_then(|r| r.split("m]").next()).and_then(|n| n.parse().ok());
+    let hold = rules.split("for: ").nth(1).and_then(|r| r.split("m\n").next()).and_then(|n| n.parse().ok());
+    (range.expect("a range"), hold.expect("a for:"))
+}
+
+/// When Prometheus fires the alert on `series` (scrapes every `step_s`
+/// seconds, `None` before the series exists, `Some(NaN)` unthrottled),
+/// rule evaluation every `step_s` after the scrape: `avg_over_time` over
+/// the left-open range `(t - range, t]` (NaN if any sample is NaN, no
+/// result without samples), `> 0`, then `for:` (fires at the first
+/// evaluation `hold` after the expression became true and stayed so).
+fn fires_at_s(series: &dyn Fn(i64) -> Option<f64>, step_s: i64, range_min: u32, hold_min: u32) -> Option<i64> {
+    let (range, hold) = (i64::from(range_min) * 60, i64::from(hold_min) * 60);
+    let mut active_since = None;
+    for t in (-3600..=7200).step_by(step_s as usize) {
+        let samples: Vec<f64> = ((t - range + 1)..=t).filter(|s| s.rem_euclid(step_s) == 0).filter_map(series).collect();
+        let avg = if samples.is_empty() { None } else { Some(samples.iter().sum::<f64>() / samples.len() as f64) };
+        if avg.is_some_and(|a| a > 0.0) {
+            let since = *active_since.get_or_insert(t);
+            if t - since >= hold {
+                return Some(t);
+            }
+        } else {
+            active_since = None;
+        }
+    }
+    None
+}
+
+/// Issue 29: the alert's description says when it fires, and the numbers
+/// are the rule's: throttled from t = 0, a series that starts throttled
+/// fires after `for:` (10 minutes), one scraped unthrottled (NaN) before
+/// after `for:` + the range (15 minutes, less one scrape interval: the
+/// left-open range is free of NaN one scrape early); a NaN scrape in
+/// between never fires.
+#[test]
+fn the_alert_fires_when_its_description_says() {
+    let rules = alert_rules(&store(&[(QuotaEntity::user("a"), QuotaKey::ProducerByteRate, 1.0)]));
+    let (range, hold) = alert_minutes(&rules);
+    assert_eq!((range, hold), (ALERT_RANGE_MINUTES, ALERT_FOR_MINUTES));
+    for step in [15, 30, 60] {
+        let new = |t: i64| (t >= 0).then_some(120.0);
+        let old = |t: i64| Some(if t >= 0 { 120.0 } else { f64::NAN });
+        assert_eq!(fires_at_s(&new, step, range, hold), Some(i64::from(hold) * 60), "step {step}");
+        assert_eq!(fires_at_s(&old, step, range, hold), Some(i64::from(hold + range) * 60 - step), "step {step}");
+        let gap = |t: i64| Some(if t >= 0 && t != 600 { 120.0 } else { f64::NAN });
+        assert!(fires_at_s(&gap, step, range, hold).is_none_or(|f| f >= 600 + i64::from(hold + range) * 60 - step), "step {step}");
+    }
+    assert!(rules.contains(&format!("throttled at every scrape for at least {hold} minutes ({} when it had been scraped unthrottled before)", hold + range)), "{rules}");
+    assert!(!rules.contains("15 minutes saw"), "{rules}");
 }
