@@ -1,7 +1,9 @@
 //! `kafka-quota simulate SCENARIO [--json]`: runs the deterministic
 //! simulation and prints, per client, the `kafka-producer-perf-test.sh`
 //! lines (producers) and the client metrics a Java client reports
-//! (`produce-throttle-time-avg/max`, `record-retry-total`, ...).
+//! (`produce-throttle-time-avg/max`, `record-retry-total`, ...; a consumer
+//! `fetch-throttle-time-avg/max`, `records-consumed-total`, ...; a textbook
+//! run its bytes and requests).
 //! A scenario with events prints them after the clients (time, kind, what
 //! happened), and a cluster of several brokers the cluster-wide totals per
 //! client and per budget beside each broker's share. Then the per-request
@@ -69,7 +71,14 @@ pub(crate) struct SimulateArgs {
     pub(crate) quiet: bool,
 }
 
-fn print_client(c: &ClientTrack, cut_short: bool) {
+/// One client's summary. The metric names are the Java client's: the
+/// producer's `SenderMetricsRegistry` (`produce-throttle-time-avg`,
+/// `record-retry-total`, `record-error-total`), the consumer's
+/// `FetchMetricsRegistry` (`fetch-throttle-time-avg`,
+/// `records-consumed-total`, `bytes-consumed-total`, `fetch-total`). A
+/// textbook run (`"network": "textbook"`) has requests of bytes only: no
+/// records, retries, errors or buffer, so only those are printed.
+fn print_client(c: &ClientTrack, cut_short: bool, textbook: bool) {
     let kind = match c.kind {
         ClientKind::Producer => "producer",
         ClientKind::Consumer => "consumer",
@@ -127,16 +136,32 @@ fn print_client(c: &ClientTrack, cut_short: bool) {
             ""
         }
     );
-    outln!(
-        "  record-retry-total={} record-error-total={} records={} bytes={} records/s={} requests={}",
-        m.record_retry_total,
-        m.record_error_total,
-        m.records_done,
-        m.bytes_done,
-        java_double_to_string(m.records_per_s),
-        m.requests
-    );
-    if c.kind == ClientKind::Producer {
+    let rate = |v: f64| quota_engine::resolve::human::trim_number(v, 1);
+    match (textbook, c.kind) {
+        (true, _) => outln!(
+            "  bytes={} requests={} bytes/s over the run={} (a textbook run moves bytes in requests: no records, retries or errors)",
+            m.bytes_done,
+            m.requests,
+            rate(m.records_per_s)
+        ),
+        (false, ClientKind::Producer) => outln!(
+            "  record-retry-total={} record-error-total={} records={} bytes={} records/s={} requests={}",
+            m.record_retry_total,
+            m.record_error_total,
+            m.records_done,
+            m.bytes_done,
+            java_double_to_string(m.records_per_s),
+            m.requests
+        ),
+        (false, ClientKind::Consumer) => outln!(
+            "  records-consumed-total={} bytes-consumed-total={} fetch-total={} records/s over the run={}",
+            m.records_done,
+            m.bytes_done,
+            m.requests,
+            rate(m.records_per_s)
+        ),
+    }
+    if c.kind == ClientKind::Producer && !textbook {
         outln!(
             "  buffer-used-max={} bytes send-blocked={} ms",
             m.buffer_used_max,
@@ -326,7 +351,7 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
     );
     for c in &timeline.clients {
         outln!();
-        print_client(c, timeline.cut_short);
+        print_client(c, timeline.cut_short, ran.textbook().is_some());
     }
     print_markers(timeline);
     print_totals(timeline);

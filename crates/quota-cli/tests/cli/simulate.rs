@@ -387,3 +387,39 @@ fn ctrl_c_cuts_a_long_run_short_and_prints_what_ran() {
     assert!(metric(&stdout, "records") > 0, "{stdout}");
     assert!(!stderr.contains("simulating"), "no bar when stderr is not a terminal: {stderr}");
 }
+
+/// Issue 29: a consumer's summary uses the Java consumer's metric names
+/// (FetchMetricsRegistry), never the producer's.
+#[test]
+fn a_consumer_summary_names_the_consumers_metrics() {
+    let out = kafka_quota()
+        .args(["simulate", fixture("../../examples/consumer-2mb-quota.json").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("  fetch-throttle-time-avg="), "{text}");
+    assert_eq!(metric(&text, "records-consumed-total"), 30_000, "{text}");
+    assert!(metric(&text, "bytes-consumed-total") > 30_000_000, "{text}");
+    assert!(metric(&text, "fetch-total") > 0, "{text}");
+    for producer in ["produce-throttle", "record-retry-total", "record-error-total", " records=", "buffer-used-max"] {
+        assert!(!text.contains(producer), "{producer}: {text}");
+    }
+}
+
+/// Issue 29: a textbook run's summary says what it has, bytes in
+/// requests, and no records, retries, errors or buffer.
+#[test]
+fn a_textbook_summary_prints_bytes_and_requests_only() {
+    for (file, line) in [
+        (TEXTBOOK, "  bytes=20000 requests=4 bytes/s over the run=3992 (a textbook run moves bytes in requests: no records, retries or errors)\n"),
+        ("../../examples/textbook-consumer.json", "  bytes=20000 requests=4 bytes/s over the run=999.5 (a textbook run moves bytes in requests: no records, retries or errors)\n"),
+    ] {
+        let out = kafka_quota().args(["simulate", fixture(file).to_str().unwrap()]).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(line), "{file}: {text}");
+        for modelled in ["records=", "record-retry-total", "records-consumed-total", "buffer-used-max"] {
+            assert!(!text.contains(modelled), "{file}: {modelled}: {text}");
+        }
+    }
+}
