@@ -445,3 +445,16 @@ test('a day of one fast producer is refused with its estimated work, and the pag
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the other large scenarios of issue 30 open and run in the worker: 100,000 partitions, 1,000 events, a 100 GB read', async () => {
+  for (const name of ['partitions-100k', 'events-1000', 'consumer-100gb']) {
+    const file = JSON.parse(await readFile(new URL(`../fixtures/big/${name}.json`, import.meta.url), 'utf8'));
+    const { page, errors, context } = await open(await permalink(file.scenario));
+    // Not refused: the link's scenario is shown, and its run arrived (open waits for it).
+    assert.equal(await page.getByTestId('notice').filter({ hasText: 'the playground' }).count(), 0, name);
+    const shown = await page.locator('body').innerText();
+    assert.ok(!/panicked|\/rustc\/|internal error/.test(shown), `${name}: ${shown.slice(0, 300)}`);
+    assert.deepEqual(errors, [], name);
+    await context.close();
+  }
+});

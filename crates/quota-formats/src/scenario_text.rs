@@ -393,7 +393,12 @@ impl Reader {
             if let Err(found) = scenario.validate() {
                 for p in found {
                     let pos = self.place_of(&p.path);
-                    self.problems.push(Error::new(pos, ErrorKind::Invalid { message: format!("{}: {}", p.path, p.error) }));
+                    let mut message = format!("{}: {}", p.path, p.error);
+                    // Kafka's own messages (InvalidTopicException's) end without a full stop.
+                    if !message.ends_with('.') {
+                        message.push('.');
+                    }
+                    self.problems.push(Error::new(pos, ErrorKind::Invalid { message }));
                 }
             }
         }

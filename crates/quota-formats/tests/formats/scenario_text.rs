@@ -137,3 +137,18 @@ fn a_value_of_the_wrong_type_names_its_word_in_plain_words() {
         ["Line 1, column 10: partitions=5000000000: Invalid value: integer `5000000000`, expected a whole number from 0 to 4294967295."]
     );
 }
+
+/// Found by the `scenario_text` fuzz target (fuzz/regressions/scenario_text):
+/// a topic name Kafka refuses gives Kafka's words, as a sentence ending in a
+/// full stop like every other problem.
+#[test]
+fn a_topic_name_kafka_refuses_is_a_sentence() {
+    let p = problems("connection: listener=PLAINTEXT client.id=app\ntopic: a$b\nproducer: records=10 record.size=1000\n");
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].ends_with("contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'."),
+        "{}",
+        p[0]
+    );
+    assert!(p[0].starts_with("Line 2, column "), "{}", p[0]);
+}
