@@ -202,13 +202,14 @@ fn parse_also(text: &str) -> Result<ClientIdentity, String> {
         })
 }
 
-/// A value with its unit and a human form: `10000000 bytes/s per broker (10 MB/s)`.
+/// A value with its unit, a byte rate readable first (issue 29):
+/// `10 MB/s per broker (10000000 bytes/s)`.
 fn human_value(key: QuotaKey, v: f64) -> String {
     let plain = if v.fract() == 0.0 { quota_engine::resolve::human::trim_number(v, 0) } else { java_double_to_string(v) };
     let unit = key.unit(UnitLabel::PerBroker);
     match key {
         QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => {
-            format!("{plain} {unit} ({})", human_bytes(v))
+            format!("{} per broker ({plain} {})", human_bytes(v), key.unit(UnitLabel::Short))
         }
         QuotaKey::RequestPercentage => format!("{plain} {unit}"),
         _ => format!("{plain} {unit}"),

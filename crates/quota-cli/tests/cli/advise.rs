@@ -66,7 +66,7 @@ fn for_every_user_the_answer_is_default_user_with_the_client_id_and_its_command(
     // Users with a quota of their own keep it.
     assert!(out.contains("shadowed by: users/carol (producer_byte_rate=5000000.0) is more specific and keeps applying to principal \"carol\" with client.id \"reporting\""), "{out}");
     assert!(out.contains("shadows: users/<default> (producer_byte_rate=2000000.0) stops applying to every user without a quota of their own, with client.id \"reporting\""), "{out}");
-    assert!(out.contains("Today principal \"alice\" with client.id \"reporting\" gets 2000000 bytes/s per broker (2 MB/s) from users/<default> (rung 6)."), "{out}");
+    assert!(out.contains("Today principal \"alice\" with client.id \"reporting\" gets 2 MB/s per broker (2000000 bytes/s) from users/<default> (rung 6)."), "{out}");
     // clients/reporting already holds 10 MB/s but is outranked: not proposed, and why.
     assert!(out.contains("- rung 7 (clients/C) clients/reporting: With producer_byte_rate=1.0E7 on clients/reporting, principal \"alice\" with client.id \"reporting\" would still get producer_byte_rate=2000000.0 from users/<default>."), "{out}");
     // The typo'd client-id is named as a near miss.
