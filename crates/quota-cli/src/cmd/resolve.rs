@@ -19,10 +19,11 @@
 //! (core/src/main/scala/kafka/network/SocketServer.scala).
 //!
 //! The text output gives the answer first: one line per quota type with
-//! the limit in Kafka's form (`Double.toString`) and a human form, the
-//! entity and rung number that apply, and who shares the budget; the
+//! the limit in a human form and then Kafka's (`Double.toString`), the
+//! entity and rung number that apply, and who shares the budget;
+//! `--leaders L` adds what L leading brokers allow together; the
 //! principal's derivation and the eight-rung trace follow only with
-//! `--explain`. `--quota-type` resolves one type only. Warnings (principal
+//! `--explain` (with `--ip` alone, the address's detail). `--quota-type` resolves one type only. Warnings (principal
 //! warnings, import notes, skipped runbook lines) go to stderr.
 //!
 //! A kafka-configs.sh runbook with lines that fail still resolves with the
@@ -378,7 +379,7 @@ pub(crate) fn listener_arg(protocol: &str) -> Option<ListenerArg> {
 /// Arguments of `kafka-quota resolve`.
 /// The end of `resolve --help`: the output and the exit codes.
 const RESOLVE_AFTER_HELP: &str = "\
-Output: the answer first, one line per quota type (the limit as Kafka prints it and in a human unit, per broker; controller mutations once for the cluster, by the active controller; the entity and its rung, 1-8 in Kafka's order; who shares the budget). --explain adds the principal's derivation and every rung. Warnings and notes go to stderr.
+Output: the answer first, one line per quota type (the limit in a human unit, then as Kafka prints it, per broker; controller mutations once for the cluster, by the active controller; the entity and its rung, 1-8 in Kafka's order; who shares the budget). --leaders L adds what L leading brokers allow the client together. --explain adds the principal's derivation and every rung. Warnings and notes go to stderr.
 
 Exit codes:
   0  answered
