@@ -1153,8 +1153,13 @@ fn leaders_lines(resolutions: &[Resolution], n: u32) -> Vec<String> {
         n as usize,
         &format!("a client of partitions led by {n} broker{}", if n == 1 { "" } else { "s" }),
     ));
-    if out.len() == 1 {
-        out.push("  no byte-rate quota limits this connection, so no broker limits it either.".to_owned());
+    let byte_rates = resolutions
+        .iter()
+        .any(|r| matches!(r.key(), QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate));
+    if out.len() == 1 && byte_rates {
+        out.push("  no byte-rate quota limits this connection, on any broker.".to_owned());
+    } else if out.len() == 1 {
+        out.push("  the figure is for byte rates (per broker); --quota-type left them out.".to_owned());
     }
     out
 }

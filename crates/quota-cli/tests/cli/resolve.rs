@@ -502,6 +502,8 @@ fn leaders_give_the_cluster_wide_figure() {
     assert_eq!(v["cluster"].as_array().map(Vec::len), Some(3), "{v}");
     let (report, code) = run(&["resolve", "--quotas", "examples/runbook.sh", "--listener", "SASL_SSL", "--leaders", "0"], None);
     assert_eq!(code, 2, "{report}");
+    let (report, _) = run(&["resolve", "--quotas", "examples/runbook.sh", "--listener", "SASL_SSL", "--user", "tenantUserA", "--leaders", "2", "--quota-type", "request"], None);
+    assert!(report.contains("Across 2 leading brokers (--leaders):\n  the figure is for byte rates (per broker); --quota-type left them out.\n"), "{report}");
 }
 
 /// Issue 29: `--explain` names the ssl.principal.mapping.rules entry as
