@@ -177,6 +177,16 @@ fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
         })
         .collect();
     let total = |name: &str| totals.get(name).copied().unwrap_or(0);
+    // How each client hears of its throttles: acks=0 gets no response, a
+    // broker before 2.0 holds the response back for the throttle time.
+    let path = |name: &str| model::ResponsePath {
+        acks_zero: ctx.state.scenario.workloads.iter().any(|w| {
+            matches!(w, Workload::Producer(p) if p.connection == name && p.config.acks == quota_engine::sim::Acks::None)
+        }),
+        legacy: ctx.state.scenario.connections.iter().any(|c| {
+            c.name == name && c.client_throttling == quota_engine::sim::ClientThrottling::Legacy
+        }),
+    };
     let shown = |i: usize| **all || in_short_list(i, focused);
     let hidden = (0..t.clients.len()).filter(|i| !in_short_list(*i, focused)).count();
     html! {
@@ -208,7 +218,7 @@ fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
                             <td data-testid={format!("duration-{}", c.name)} data-ms={at.duration_ms.map(|d| format!("{d:.0}"))}>
                                 { at.duration_ms.map_or_else(|| "…".to_owned(), model::fmt_ms) }
                             </td>
-                            <td>{ if at.throttled_responses == 0 { "none".to_owned() } else { format!("{} ms ({} throttled responses)", at.throttle_max_ms, at.throttled_responses) } }</td>
+                            <td data-testid={format!("largest-throttle-{}", c.name)}>{ model::largest_throttle(t, i, cursor, path(&c.name)) }</td>
                             <td><input type="radio" name="focus-client" checked={focused == i}
                                 aria-label={format!("Show {} in the charts", c.name)}
                                 onchange={move |_| d.dispatch(Action::FocusClient(i as u32))} /></td>
@@ -344,6 +354,10 @@ fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) 
                     }}) }
                 </tbody>
             </table>
+            // Outside the table, so that it wraps on a narrow screen.
+            if let Some(ahead) = (n == 0).then(|| model::throttles_ahead(track)).flatten() {
+                <p class="msg hint" data-testid="no-throttle-yet">{ ahead }</p>
+            }
             if n > 8 {
                 <details class="data">
                     <summary>{ all_throttles_label(&seen) }</summary>

@@ -4,6 +4,7 @@
 
 use quota_engine::sim::{ClientTrack, NamedException, Outcome, Timeline};
 
+
 use super::format::fmt_ms;
 
 /// What the clients table shows in a client's State cell.
@@ -161,6 +162,101 @@ pub fn run_outcome(t: &Timeline) -> ClientStatus {
         },
         detail,
     }
+}
+
+/// Said under the throttles table when no throttle is decided by the
+/// cursor but the run throttles this budget later (`None` when it never
+/// does), so that a throttled run does not read as unthrottled at 0 ms
+/// (issue 29).
+pub fn throttles_ahead(track: &quota_engine::sim::SensorTrack) -> Option<String> {
+    let ahead: Vec<_> = track.throttles.iter().filter(|e| e.applied && e.delay_ms > 0).collect();
+    let first = ahead.first()?;
+    Some(format!(
+        "Ahead in this run: {}{} throttles of this budget, the first at {} ({} ms); play or scrub to see them.",
+        super::grouped(ahead.len() as u64),
+        if u32::try_from(track.throttles.len()).map_or(true, |n| n >= quota_engine::sim::SERIES_CAP) { "+" } else { "" },
+        fmt_ms(first.at_ms),
+        first.delay_ms
+    ))
+}
+
+/// How a client reaches the brokers, for [`largest_throttle`]: whether
+/// the producer sends `acks=0` (no response) and whether the broker is
+/// older than 2.0 (it holds the response back for the throttle time).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ResponsePath {
+    /// A producer with `acks=0`.
+    pub acks_zero: bool,
+    /// `client_throttling: legacy`.
+    pub legacy: bool,
+}
+
+/// The clients table's "Largest throttle so far" cell for client `ci` at
+/// `cursor`: from the brokers' throttle events decided by then (the data
+/// the throttles table lists, at the same instant), and, where the client
+/// has not received them all in responses, how many it has and why.
+///
+/// A throttle is decided when the broker handles the request; the client
+/// learns it from the response, which under KIP-219 leaves at once, under
+/// a broker before 2.0 only after the throttle time (a 12291 ms throttle
+/// decided at 10.22 s reaches the client at 22.51 s), and never for an
+/// `acks=0` producer, which gets no response: the broker throttles it by
+/// muting its channel.
+pub fn largest_throttle(t: &Timeline, ci: usize, cursor: f64, path: ResponsePath) -> String {
+    let cap = quota_engine::sim::SERIES_CAP as usize;
+    let mut max = 0i64;
+    let mut n = 0usize;
+    let mut capped = false;
+    for s in &t.sensors {
+        let mut mine = false;
+        for e in s.throttles.iter().filter(|e| e.client as usize == ci && e.at_ms <= cursor) {
+            mine = true;
+            if e.applied && e.delay_ms > 0 {
+                max = max.max(e.delay_ms);
+                n += 1;
+            }
+        }
+        capped |= mine && s.throttles.len() >= cap && s.throttles.last().is_some_and(|l| cursor > l.at_ms);
+    }
+    let Some(c) = t.clients.get(ci) else { return "none".to_owned() };
+    let at = c.at(cursor);
+    let (rmax, r) = (at.throttle_max_ms, at.throttled_responses as usize);
+    if n == 0 && r == 0 {
+        // At 0 ms a throttled run must not read as unthrottled (issue 29).
+        let first = t
+            .sensors
+            .iter()
+            .flat_map(|s| s.throttles.iter())
+            .filter(|e| e.client as usize == ci && e.applied && e.delay_ms > 0)
+            .min_by(|a, b| a.at_ms.total_cmp(&b.at_ms));
+        return first.map_or_else(
+            || "none".to_owned(),
+            |e| format!("none yet: the first, {} ms, comes at {}", e.delay_ms, fmt_ms(e.at_ms)),
+        );
+    }
+    let count = |n: usize| format!("{}{}", super::grouped(n as u64), if capped { "+" } else { "" });
+    if path.acks_zero {
+        return format!(
+            "{max} ms ({} throttles by the brokers; none in a response: no response carries a throttle time to an acks=0 producer, so the broker throttled it by muting its channel)",
+            count(n)
+        );
+    }
+    // Past the recorded throttles (the first SERIES_CAP per budget), the
+    // responses are the fuller count.
+    if (n == r && max == rmax) || (capped && r >= n) {
+        return format!("{} ms ({} throttled responses)", rmax.max(max), count(r.max(n)));
+    }
+    let received = if r == 0 {
+        "none has reached it in a response yet".to_owned()
+    } else {
+        format!("{} reached it in responses so far, the largest {rmax} ms", super::grouped(r as u64))
+    };
+    let why = if path.legacy {
+        "a broker before 2.0 holds the response back for the throttle time"
+    } else {
+        "the responses carrying the others are on their way"
+    };
+    format!("{max} ms ({} throttles by the brokers; {received}: {why})", count(n))
 }
 
 #[cfg(test)]
@@ -337,5 +433,75 @@ mod tests {
         assert_eq!(stop.records_left, 30_000 - c.metrics.records_done - lost);
         assert_eq!(stop.at_ms, 3_000.0);
         assert_ne!(client_status(c, 2_000.0, t.end_ms).class, "stopped");
+    }
+}
+
+#[cfg(test)]
+mod largest_throttle_tests {
+    use super::*;
+    use quota_engine::sim::{simulate, Scenario};
+
+    fn run(throttling: &str, acks: &str) -> Timeline {
+        let json = format!(
+            r#"{{"topics": [{{"name": "t", "partitions": 1}}],
+              "quotas": [{{"entity": {{"client-id": "a"}}, "key": "producer_byte_rate", "value": 20000}}],
+              "connections": [{{"name": "a", "listener": "PLAINTEXT", "client.id": "a", "client_throttling": "{throttling}"}}],
+              "workloads": [{{"producer": {{"connection": "a", "topic": "t", "records": 8000, "record.size": 1000, "config": {{"acks": "{acks}"}}}}}}]}}"#
+        );
+        let s: Scenario = serde_json::from_str(&json).unwrap();
+        simulate(&s).unwrap()
+    }
+
+    /// The largest throttle the throttles table lists by the cursor.
+    fn table_max(t: &Timeline, cursor: f64) -> i64 {
+        t.sensors[0].throttles.iter().filter(|e| e.at_ms <= cursor && e.applied).map(|e| e.delay_ms).max().unwrap_or(0)
+    }
+
+    /// Issue 29: "Largest throttle so far" and the throttles table read the
+    /// same throttles at the same instant, also when a broker before 2.0
+    /// holds the response back (the cause of 12240 ms beside 12291 ms).
+    #[test]
+    fn the_largest_throttle_is_the_tables_at_every_instant() {
+        let t = run("legacy", "1");
+        let legacy = ResponsePath { acks_zero: false, legacy: true };
+        let mut differed = false;
+        for cursor in (0..=40).map(|i| f64::from(i) * 500.0) {
+            let text = largest_throttle(&t, 0, cursor, legacy);
+            let max = table_max(&t, cursor);
+            if max == 0 {
+                assert!(text.starts_with("none yet: the first, "), "{cursor}: {text}");
+            } else {
+                assert!(text.starts_with(&format!("{max} ms (")), "{cursor}: {text} vs {max}");
+            }
+            if text.contains("holds the response back") {
+                differed = true;
+                assert!(t.clients[0].at(cursor).throttle_max_ms < max || text.contains("reached it"), "{text}");
+            }
+        }
+        assert!(differed, "a legacy run has a throttle decided but not yet received");
+        // At 0 ms the throttles ahead are said (issue 29, the run's first sight).
+        let first = t.sensors[0].throttles.iter().find(|e| e.applied).unwrap();
+        assert_eq!(
+            throttles_ahead(&t.sensors[0]).unwrap(),
+            format!("Ahead in this run: {} throttles of this budget, the first at {} ({} ms); play or scrub to see them.",
+                t.sensors[0].throttles.iter().filter(|e| e.applied).count(), fmt_ms(first.at_ms), first.delay_ms)
+        );
+        // KIP-219: the response leaves at once; both agree with no note.
+        let t = run("kip219", "1");
+        let end = t.end_ms;
+        let text = largest_throttle(&t, 0, end, ResponsePath::default());
+        assert!(text.starts_with(&format!("{} ms (", table_max(&t, end))) && text.ends_with("throttled responses)"), "{text}");
+    }
+
+    /// Issue 29: an acks=0 producer is throttled by muting, and no response
+    /// tells it: the cell says so instead of "none".
+    #[test]
+    fn an_acks_zero_producer_reads_why_no_response_carries_its_throttles() {
+        let t = run("kip219", "0");
+        assert_eq!(t.clients[0].responses.throttled_responses, 0);
+        assert!(!t.sensors[0].throttles.is_empty());
+        let text = largest_throttle(&t, 0, t.end_ms, ResponsePath { acks_zero: true, legacy: false });
+        assert!(text.starts_with(&format!("{} ms (", table_max(&t, t.end_ms))), "{text}");
+        assert!(text.contains("no response carries a throttle time to an acks=0 producer, so the broker throttled it by muting its channel"), "{text}");
     }
 }
