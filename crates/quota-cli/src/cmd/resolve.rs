@@ -41,7 +41,8 @@ use quota_engine::cluster::Cluster;
 use quota_engine::principal::{Connection, PrincipalOutcome};
 use quota_engine::resolve::{Resolution, Rung, RungOutcome, TagDecision};
 use quota_engine::store::validate::IpAddress;
-use quota_engine::resolve::human::{human_value, metered_by, number_ranges, sharers, CONTROLLER_SCOPE, NAN_CONNECTION_RATE};
+use quota_engine::resolve::human::{human_value, metered_by, number_ranges, sharers_under, CONTROLLER_SCOPE, NAN_CONNECTION_RATE};
+use quota_engine::resolve::QuotaCallbacks;
 use quota_engine::{java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, QuotaType, UnitLabel};
 use quota_formats::configs_sh::{parse_script, Mode};
 use quota_formats::detect::{detect, import, import_skipping, ExportOptions, Format};
@@ -571,8 +572,11 @@ fn limit_text(key: QuotaKey, value: f64) -> String {
     }
 }
 
-/// The one-line answer for one quota type (without the key).
-fn answer_line(r: &Resolution) -> String {
+/// The one-line answer for one quota type (without the key); who shares
+/// the budget comes from `callbacks`' own decision of the metric tags
+/// (`sharers_under`, as the page says it).
+fn answer_line(r: &Resolution, callbacks: &QuotaCallbacks) -> String {
+    let sharers = |tags: &quota_engine::resolve::MetricTags| sharers_under(callbacks.get(r.quota_type), tags);
     let key = r.key();
     let Some(tags) = &r.metric_tags else {
         return format!(
@@ -597,7 +601,7 @@ fn answer_line(r: &Resolution) -> String {
 }
 
 /// The answer: one line per quota type.
-fn print_answer(outcome: &PrincipalOutcome, conn: &Connection, resolutions: &[Resolution]) {
+fn print_answer(outcome: &PrincipalOutcome, conn: &Connection, resolutions: &[Resolution], callbacks: &QuotaCallbacks) {
     outln!(
         "{}, client-id {:?}, {} listener:",
         outcome.principal,
@@ -608,7 +612,7 @@ fn print_answer(outcome: &PrincipalOutcome, conn: &Connection, resolutions: &[Re
         outln!(
             "  {:<KEY_WIDTH$}  {}",
             r.key().as_str(),
-            answer_line(r)
+            answer_line(r, callbacks)
         );
     }
 }
@@ -740,7 +744,7 @@ fn number_rungs(v: &mut serde_json::Value) {
 }
 
 /// One resolution as JSON (format version 1; docs/cli-resolve-json.md).
-fn resolution_json(r: &Resolution) -> serde_json::Value {
+fn resolution_json(r: &Resolution, callbacks: &QuotaCallbacks) -> serde_json::Value {
     let key = r.key();
     let mut v = serde_json::to_value(r).unwrap_or(serde_json::Value::Null);
     number_rungs(&mut v);
@@ -792,9 +796,9 @@ fn resolution_json(r: &Resolution) -> serde_json::Value {
             "shared_by".to_owned(),
             r.metric_tags
                 .as_ref()
-                .map_or(serde_json::Value::Null, |t| serde_json::json!(sharers(t))),
+                .map_or(serde_json::Value::Null, |t| serde_json::json!(sharers_under(callbacks.get(r.quota_type), t))),
         );
-        o.insert("answer".to_owned(), serde_json::json!(answer_line(r)));
+        o.insert("answer".to_owned(), serde_json::json!(answer_line(r, callbacks)));
         o.insert("budget".to_owned(), serde_json::Value::String(budget_sentence(r)));
         o.insert("sensor".to_owned(), r.sensor_name().map_or(serde_json::Value::Null, serde_json::Value::String));
         o.insert("mbean".to_owned(), r.mbean_name().map_or(serde_json::Value::Null, serde_json::Value::String));
@@ -807,6 +811,7 @@ fn json_output(
     outcome: &PrincipalOutcome,
     conn: &Connection,
     resolutions: &[Resolution],
+    callbacks: &QuotaCallbacks,
 ) -> serde_json::Value {
     serde_json::json!({
         "format": JSON_FORMAT,
@@ -822,7 +827,7 @@ fn json_output(
             "derivation": outcome.derivation.to_string(),
             "warnings": outcome.warnings,
         },
-        "resolutions": resolutions.iter().map(resolution_json).collect::<Vec<_>>(),
+        "resolutions": resolutions.iter().map(|r| resolution_json(r, callbacks)).collect::<Vec<_>>(),
     })
 }
 
@@ -1080,7 +1085,7 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
         resolutions.clear();
     }
     if args.json {
-        let mut v = json_output(&outcome, &conn, &resolutions);
+        let mut v = json_output(&outcome, &conn, &resolutions, cluster.managers());
         if let Some(o) = v.as_object_mut() {
             if let Some(ip) = &ip {
                 o.insert("ip".to_owned(), serde_json::to_value(ip).unwrap_or_default());
@@ -1115,7 +1120,7 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             outln!("{}", crate::live::provenance(l));
         }
     } else {
-        print_answer(&outcome, &conn, &resolutions);
+        print_answer(&outcome, &conn, &resolutions, cluster.managers());
         if let Some(ip) = &ip {
             outln!("{}", ip.summary);
         }

@@ -517,3 +517,27 @@ fn explain_prints_the_mapping_rule_as_written() {
     assert_eq!(code, 0, "{report}");
     assert!(report.contains("Principal: User:app (certificate DN 'CN=app,OU=eng' mapped by ssl.principal.mapping.rules entry #0 RULE:^CN=(.*?),OU=.*$/$1/)\n"), "{report}");
 }
+
+/// Issue 29: who shares a budget comes from the same decision as the
+/// metric tags. With users/<default> and users/<default>/clients/batch,
+/// alice's app-1 shares its user budget with every client-id of alice
+/// except batch, which has a budget of its own (rung 4).
+#[test]
+fn who_shares_excludes_a_client_id_with_a_budget_of_its_own() {
+    let runbook = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1000000 --entity-type users --entity-default\n\
+                   kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=2000000 --entity-type users --entity-default --entity-type clients --entity-name batch\n";
+    let (report, code) = run(
+        &["resolve", "--quotas", "-", "--listener", "SASL_PLAINTEXT", "--user", "alice", "--client-id", "app-1", "--quota-type", "produce"],
+        Some(runbook),
+    );
+    assert_eq!(code, 0, "{report}");
+    assert!(
+        report.contains("shared by all connections of user alice, whatever their client-id, except client-id batch (a budget of its own)"),
+        "{report}"
+    );
+    let (json, _) = run(
+        &["resolve", "--quotas", "-", "--listener", "SASL_PLAINTEXT", "--user", "alice", "--client-id", "batch", "--quota-type", "produce", "--json"],
+        Some(runbook),
+    );
+    assert!(json.contains("\"shared_by\": \"connections of user alice with client-id batch\""), "{json}");
+}
