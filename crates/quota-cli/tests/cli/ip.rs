@@ -21,7 +21,9 @@ fn quotas_file(text: &str) -> tempfile::NamedTempFile {
     f
 }
 
-fn first_line(args: &[&str], text: &str) -> String {
+/// The standard output of a successful `kafka-quota resolve --quotas FILE
+/// ARGS`, FILE holding `text`.
+fn resolve_stdout(args: &[&str], text: &str) -> String {
     let f = quotas_file(text);
     let out = kafka_quota()
         .args(["resolve", "--quotas"])
@@ -32,7 +34,11 @@ fn first_line(args: &[&str], text: &str) -> String {
         .get_output()
         .stdout
         .clone();
-    String::from_utf8(out).expect("UTF-8").lines().next().unwrap_or_default().to_owned()
+    String::from_utf8(out).expect("UTF-8")
+}
+
+fn first_line(args: &[&str], text: &str) -> String {
+    resolve_stdout(args, text).lines().next().unwrap_or_default().to_owned()
 }
 
 #[test]
@@ -60,16 +66,8 @@ fn other_addresses_get_the_default_or_nothing() {
 
 #[test]
 fn ip_beside_a_connection_adds_its_answer_to_the_json() {
-    let f = quotas_file(QUOTAS);
-    let out = kafka_quota()
-        .args(["resolve", "--json", "--listener", "SASL_PLAINTEXT", "--user", "alice", "--ip", "::1", "--quotas"])
-        .arg(f.path())
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
+    let out = resolve_stdout(&["--json", "--listener", "SASL_PLAINTEXT", "--user", "alice", "--ip", "::1"], QUOTAS);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(v["ip"]["entity"], "ips/0:0:0:0:0:0:0:1");
     assert_eq!(v["ip"]["limit"], 10.0);
     assert_eq!(v["ip"]["unit"], "connections/s");
@@ -123,16 +121,7 @@ fn identity_flags_without_a_listener_are_a_usage_error() {
 /// detail, not a demand for `--listener`.
 #[test]
 fn explain_with_ip_alone_gives_the_address_detail() {
-    let f = quotas_file(QUOTAS);
-    let out = kafka_quota()
-        .args(["resolve", "--ip", "10.0.0.1", "--explain", "--quotas"])
-        .arg(f.path())
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).expect("UTF-8");
+    let out = resolve_stdout(&["--ip", "10.0.0.1", "--explain"], QUOTAS);
     assert!(out.starts_with("New connections from 10.0.0.1 are limited to 5.0 connections/s per broker by ips/10.0.0.1."), "{out}");
     assert!(out.contains("connection_creation_rate (ip 10.0.0.1):\n  limit: 5.0 connections/s per broker from ips/10.0.0.1\n"), "{out}");
 }
