@@ -59,10 +59,10 @@ run_one() {
         -max_total_time="$SECONDS_PER_TARGET" -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 -max_len=8192) \
         >"$log" 2>&1 || true
     local execs corpus status
-    execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | awk '{print $2}')
+    execs=$(grep -ao 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | awk '{print $2}')
     corpus=$(find "fuzz/corpus/$t" -type f | wc -l)
-    if grep -Eq 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|panicked at|Fuzz target exited' "$log"; then
-        status="CRASH $(grep -o 'artifacts/[^ ]*' "$log" | tail -1) ($(grep -Eom1 'ERROR: [A-Za-z]+: [a-z-]+|panicked at [^ ]*' "$log"))"
+    if grep -aEq 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|panicked at|Fuzz target exited' "$log"; then
+        status="CRASH $(grep -ao 'artifacts/[^ ]*' "$log" | tail -1) ($(grep -aEom1 'ERROR: [A-Za-z]+: [a-z-]+|panicked at [^ ]*' "$log"))"
     else
         status=ok
     fi
