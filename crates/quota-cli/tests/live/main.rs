@@ -245,18 +245,32 @@ fn main() {
         "--listener", "SASL_PLAINTEXT", "--user", "alice", "--client-id", "reporting", "--quota-type", "producer_byte_rate", "--want", "5MB/s"]);
     let file_advice = kafka_quota(&["advise", "--json", "--quotas", &runbook,
         "--listener", "SASL_PLAINTEXT", "--user", "alice", "--client-id", "reporting", "--quota-type", "producer_byte_rate", "--want", "5MB/s"]);
-    check("advise on the live quotas equals advise on the same commands", (|| {
-        let strip = |o: &Output| -> Result<serde_json::Value, String> {
+    check("advise on the live quotas equals advise on the same commands, each command aimed at the cluster its quotas came from", (|| {
+        // The runbook's own --bootstrap-server (its first), which advise's
+        // commands from --quotas name; the live commands name the live one.
+        let runbook_text = std::fs::read_to_string(&runbook).map_err(|e| e.to_string())?;
+        let runbook_bootstrap = runbook_text
+            .split_whitespace()
+            .skip_while(|w| *w != "--bootstrap-server")
+            .nth(1)
+            .ok_or("the runbook names no --bootstrap-server")?
+            .to_owned();
+        let strip = |o: &Output, bootstrap: &str| -> Result<serde_json::Value, String> {
             if !o.status.success() {
                 return Err(format!("exit {:?}: {}", o.status.code(), text(o).1));
             }
-            let mut v: serde_json::Value = serde_json::from_str(&text(o).0).map_err(|e| e.to_string())?;
+            let out = text(o).0;
+            if !out.contains(&format!("--bootstrap-server {bootstrap} ")) {
+                return Err(format!("no command names --bootstrap-server {bootstrap}: {out}"));
+            }
+            let out = out.replace(&format!("--bootstrap-server {bootstrap} "), "--bootstrap-server <cluster> ");
+            let mut v: serde_json::Value = serde_json::from_str(&out).map_err(|e| e.to_string())?;
             if let Some(m) = v.as_object_mut() {
                 m.remove("read");
             }
             Ok(v)
         };
-        let (a, b) = (strip(&live_advice)?, strip(&file_advice)?);
+        let (a, b) = (strip(&live_advice, &get("SASL_SCRAM_BOOTSTRAP"))?, strip(&file_advice, &runbook_bootstrap)?);
         if a == b { Ok(()) } else { Err(format!("live {a}\nfile {b}")) }
     })());
     // The principal the brokers derive for the typed DN, as the engine derives it.
