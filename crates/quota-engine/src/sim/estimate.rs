@@ -165,9 +165,9 @@ pub fn estimate(s: &Scenario) -> WorkEstimate {
             let runs_ms = if rate.is_finite() && rate > 0.0 { count(f(records) * 1000.0 / rate).min(span) } else { span };
             producing_ms = producing_ms.max(p.start_ms.saturating_add(runs_ms));
             let cap = records_per_batch(p.config.batch_size, rec);
-            // The simulator appends a paced producer's records when its
-            // batch would be full, or when the sender wakes for linger.ms
-            // with a batch open: its batches are full (see BENCHMARKS.md).
+            // The simulator catches a producer's appends up one batch at a
+            // time, so even a paced producer's batches are full (a model
+            // difference from the Java producer, noted in BENCHMARKS.md).
             let fill = cap;
             let batches = records.div_ceil(fill.max(1));
             let bytes = records.saturating_mul(rec).saturating_add(batches.saturating_mul(BATCH_OVERHEAD));
