@@ -32,6 +32,15 @@
 //!   `start_ms=`, `stop_ms=`, `bytes=`, `request.size=`, `fetch.size=`) and
 //!   the client's settings with Kafka's names (`acks=1`, `batch.size=65536`,
 //!   `delivery.timeout.ms=60000`, `fetch.max.bytes=...`).
+//!   A client starts and stops during the run with the workload's
+//!   `start_ms=` and `stop_ms=`.
+//! - **`move_leader:`** an event: `at_ms=`, `topic=`, `partition=`,
+//!   `to_broker=` (the JSON's `move_leader` event).
+//! - **`set_quota:`** an event: `at_ms=`, then a `kafka-configs.sh --alter`
+//!   command (read as the quota lines are, `\`-newline continuations
+//!   too); each key it adds or deletes is one `set_quota` event of the
+//!   JSON (a deleted key's value `null`), adds first. The entity need not
+//!   have a quota before, as `AlterClientQuotas` creates one.
 //! - **`run:`** `horizon_ms=` (simulated time, default 600000), `seed=`,
 //!   `name=` (default `A scenario written as text`).
 //!
@@ -60,19 +69,20 @@
 //! ```
 
 use quota_engine::sim::{
-    BrokersSpec, ConnectionSpec, ConsumerWorkload, ProducerWorkload, Scenario, TopicSpec,
-    Workload,
+    BrokersSpec, ConnectionSpec, ConsumerWorkload, ProducerWorkload, Scenario, ScenarioEvent,
+    TopicSpec, Workload,
 };
-use quota_engine::QuotaStore;
+use quota_engine::{QuotaKey, QuotaStore};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::configs_sh::{self, Mode};
+use crate::configs_sh::{self, Action, Mode};
 use crate::error::{Error, ErrorKind, Position};
 use crate::scenario::ScenarioFile;
 
 /// The directives a line may start with, in the order the docs list them.
-pub const DIRECTIVES: [&str; 6] = ["connection", "brokers", "topic", "producer", "consumer", "run"];
+pub const DIRECTIVES: [&str; 8] =
+    ["connection", "brokers", "topic", "producer", "consumer", "move_leader", "set_quota", "run"];
 
 /// The topic a workload writes to when the text declares none.
 pub const DEFAULT_TOPIC: &str = "quotas-demo";
@@ -108,16 +118,35 @@ pub fn parse(text: &str) -> Result<Scenario, Vec<Error>> {
     let mut reader = Reader::default();
     let mut configs = String::new();
     let mut continuing = false;
+    // A `set_quota:` line being continued with `\`: its first line and text.
+    let mut set_quota: Option<(u32, String)> = None;
     for (i, raw) in text.lines().enumerate() {
         let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let trimmed = raw.trim();
-        if continuing || is_configs_command(trimmed) {
+        if let Some((_, command)) = set_quota.as_mut() {
+            command.push('\n');
+            command.push_str(raw);
+            if !trimmed.ends_with('\\') {
+                if let Some((first, command)) = set_quota.take() {
+                    reader.set_quota(first, &command);
+                }
+            }
+        } else if continuing || is_configs_command(trimmed) {
             continuing = trimmed.ends_with('\\');
             configs.push_str(raw);
+        } else if is_set_quota(trimmed) {
+            if trimmed.ends_with('\\') {
+                set_quota = Some((line, raw.to_owned()));
+            } else {
+                reader.set_quota(line, raw);
+            }
         } else if !(trimmed.is_empty() || trimmed.starts_with('#')) {
             reader.directive(line, raw);
         }
         configs.push('\n');
+    }
+    if let Some((first, command)) = set_quota.take() {
+        reader.set_quota(first, &command);
     }
     let mut store = QuotaStore::new();
     for outcome in configs_sh::run_script(&configs, Mode::Import, &mut store) {
@@ -135,6 +164,11 @@ fn is_configs_command(line: &str) -> bool {
     let first = line.split_whitespace().next().unwrap_or("");
     let base = first.rsplit('/').next().unwrap_or(first);
     base == "kafka-configs" || base == "kafka-configs.sh"
+}
+
+/// True for a `set_quota:` line (a quota change during the run).
+fn is_set_quota(line: &str) -> bool {
+    line.split_once(':').is_some_and(|(name, _)| name.trim() == "set_quota")
 }
 
 /// One `key=value` word of a directive line.
@@ -158,6 +192,13 @@ struct Item {
     bare: Vec<Bare>,
 }
 
+/// An event line: a `move_leader:` item, or the quota changes one
+/// `set_quota:` command makes (one event per key) and where it starts.
+enum EventLine {
+    MoveLeader(Item),
+    SetQuota { line: u32, column: u32, events: Vec<ScenarioEvent> },
+}
+
 #[derive(Default)]
 struct Reader {
     problems: Vec<Error>,
@@ -167,6 +208,8 @@ struct Reader {
     /// `(is_producer, item)`.
     workloads: Vec<(bool, Item)>,
     run: Option<Item>,
+    /// The events during the run, in line order.
+    events: Vec<EventLine>,
     /// Which line made which part: (path prefix such as `workloads[1]`, line, column).
     places: Vec<(String, u32, u32)>,
 }
@@ -180,7 +223,7 @@ impl Reader {
             let more = if body.chars().count() > 40 { "…" } else { "" };
             self.problems.push(Error::syntax(
                 Position::new(line, col(raw, indent)),
-                "a kafka-configs.sh command or one of connection:, brokers:, topic:, producer:, consumer:, run:",
+                "a kafka-configs.sh command or one of connection:, brokers:, topic:, producer:, consumer:, move_leader:, set_quota:, run:",
                 format!("'{shown}{more}'"),
             ));
             return;
@@ -198,6 +241,7 @@ impl Reader {
             "topic" => self.topics.push(item),
             "producer" => self.workloads.push((true, item)),
             "consumer" => self.workloads.push((false, item)),
+            "move_leader" => self.events.push(EventLine::MoveLeader(item)),
             once => {
                 let slot = if once == "brokers" { &mut self.brokers } else { &mut self.run };
                 if let Some(first) = slot {
@@ -212,6 +256,81 @@ impl Reader {
                 }
             }
         }
+    }
+
+    /// A `set_quota:` line, with its `\` continuations joined by newlines:
+    /// `at_ms=N`, then a `kafka-configs.sh --alter` command; each key it adds
+    /// or deletes becomes one `set_quota` event (a deleted key's value is
+    /// `null`), in command-line order, adds first.
+    fn set_quota(&mut self, line: u32, text: &str) {
+        let indent = text.len() - text.trim_start().len();
+        let Some(colon) = text.find(':') else { return };
+        let after = &text[colon + 1..];
+        let rest = after.trim_start();
+        let word_at = colon + 1 + (after.len() - rest.len());
+        let word_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..word_end];
+        let Some(at_ms) = word.strip_prefix("at_ms=").and_then(|v| v.parse::<u64>().ok()) else {
+            let shown: String = word.chars().take(40).collect();
+            self.problems.push(Error::syntax(
+                Position::new(line, col(text, word_at)),
+                "at_ms= (a whole number of milliseconds from the start), then a kafka-configs.sh --alter command",
+                if word.is_empty() { "nothing".to_owned() } else { format!("'{shown}'") },
+            ));
+            return;
+        };
+        // The command with what precedes it blanked, so that the tool's
+        // positions are the text's own columns; its lines follow this one.
+        let command_at = word_at + word_end;
+        let command = format!("{}{}", " ".repeat(text[..command_at].chars().count()), &text[command_at..]);
+        let shift = |p: Position| Position::new(p.line.saturating_add(line - 1), p.column);
+        let shifted = |mut e: Error| {
+            e.position = shift(e.position);
+            e
+        };
+        let cmd = match configs_sh::parse_command(&command, Mode::Import) {
+            Ok(c) => c,
+            Err(e) => {
+                self.problems.push(shifted(e));
+                return;
+            }
+        };
+        let Action::Alter(alter) = &cmd.action else {
+            self.problems.push(Error::syntax(shift(cmd.position), "a kafka-configs.sh --alter command after at_ms=", "a --describe command"));
+            return;
+        };
+        // Kafka's checks of the keys and values (the tool's and the broker's
+        // messages), on a store of its own; whether a deleted key is set at
+        // at_ms is for Scenario::validate to say, which applies the events
+        // in the order the run does.
+        if !alter.add.is_empty() {
+            let mut adds = cmd.clone();
+            if let Action::Alter(a) = &mut adds.action {
+                a.delete.clear();
+            }
+            if let Err(e) = adds.apply(&mut QuotaStore::new()) {
+                self.problems.push(shifted(e));
+                return;
+            }
+        }
+        let mut events = Vec::new();
+        for c in &alter.add {
+            if let (Some(key), Ok(value)) = (QuotaKey::from_name(&c.key), configs_sh::parse_quota_value(&c.key, &c.value)) {
+                events.push(ScenarioEvent::SetQuota { at_ms, entity: alter.entity.clone(), key, value: Some(value) });
+            }
+        }
+        for k in &alter.delete {
+            let Some(key) = QuotaKey::from_name(k) else {
+                self.problems.push(Error::tool(
+                    shift(alter.delete_position.unwrap_or(cmd.position)),
+                    format!("Invalid config(s): {k}"),
+                    "--delete-config of client quota keys",
+                ));
+                return;
+            };
+            events.push(ScenarioEvent::SetQuota { at_ms, entity: alter.entity.clone(), key, value: None });
+        }
+        self.events.push(EventLine::SetQuota { line, column: col(text, indent), events });
     }
 
     fn finish(mut self, store: QuotaStore) -> Result<Scenario, Vec<Error>> {
@@ -366,6 +485,26 @@ impl Reader {
         }
         if default_topic_needed {
             scenario.topics.push(TopicSpec { name: DEFAULT_TOPIC.to_owned(), partitions: 1, preload: None, leaders: None });
+        }
+        for e in std::mem::take(&mut self.events) {
+            match e {
+                EventLine::MoveLeader(item) => {
+                    self.extra_bare(&item, &item.bare);
+                    let mut obj: Map<String, Value> =
+                        item.words.iter().map(|w| (w.key.clone(), typed(&w.key, &w.value, &["topic"]))).collect();
+                    obj.insert("kind".into(), "move_leader".into());
+                    if let Some(event) = self.read::<ScenarioEvent>(&item, Value::Object(obj)) {
+                        self.places.push((format!("events[{}]", scenario.events.len()), item.line, item.column));
+                        scenario.events.push(event);
+                    }
+                }
+                EventLine::SetQuota { line, column, events } => {
+                    for event in events {
+                        self.places.push((format!("events[{}]", scenario.events.len()), line, column));
+                        scenario.events.push(event);
+                    }
+                }
+            }
         }
         if let Some(r) = self.run.take() {
             self.places.push(("horizon_ms".into(), r.line, r.column));

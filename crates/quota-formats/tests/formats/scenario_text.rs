@@ -3,7 +3,8 @@
 //! names its line and column.
 
 use quota_engine::resolve::Rung;
-use quota_engine::sim::{ClientThrottling, ListenerKind, Workload};
+use quota_engine::sim::{ClientThrottling, ListenerKind, ScenarioEvent, Workload};
+use quota_engine::{EntityName, QuotaEntity, QuotaKey};
 use quota_engine::cluster::Cluster;
 use quota_engine::QuotaType;
 use quota_formats::scenario_text::{parse, DEFAULT_TOPIC};
@@ -82,7 +83,7 @@ fn defaults_make_a_three_line_block_runnable() {
 fn every_problem_names_its_line_and_column() {
     assert_eq!(
         problems("connection: user=alice\nproducr: records=1"),
-        ["Line 2, column 1: expected a kafka-configs.sh command or one of connection:, brokers:, topic:, producer:, consumer:, run:, but found 'producr: records=1'."]
+        ["Line 2, column 1: expected a kafka-configs.sh command or one of connection:, brokers:, topic:, producer:, consumer:, move_leader:, set_quota:, run:, but found 'producr: records=1'."]
     );
     let p = problems("connection: listener=TLS user=a");
     assert!(p[0].starts_with("Line 1, column 13: listener=TLS: Unknown variant `TLS`"), "{p:?}");
@@ -151,4 +152,98 @@ fn a_topic_name_kafka_refuses_is_a_sentence() {
         p[0]
     );
     assert!(p[0].starts_with("Line 2, column "), "{}", p[0]);
+}
+
+/// The `kafka-quota` blocks of docs/scenario-text.md, in order.
+fn docs_blocks() -> Vec<String> {
+    let page = include_str!("../../../../docs/scenario-text.md");
+    page.split("```kafka-quota\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap_or("").to_owned())
+        .collect()
+}
+
+/// Issue 29: events (a leadership move, a quota change, a client's stop)
+/// have a text form, and the docs' block reads as the same scenario as
+/// examples/cluster-3-brokers.json (but for the description).
+#[test]
+fn the_docs_events_block_reads_as_the_cluster_example() {
+    let blocks = docs_blocks();
+    assert_eq!(blocks.len(), 2, "{blocks:?}");
+    let text = parse(&blocks[1]).unwrap_or_else(|e| panic!("{e:?}"));
+    let json = include_str!("../../../../examples/cluster-3-brokers.json");
+    let mut expected = quota_formats::scenario::from_json(json).expect("the example reads").scenario;
+    expected.description.clear();
+    assert_eq!(text, expected);
+    assert_eq!(text.events.len(), 2);
+    // Its JSON reads back to it.
+    let again = quota_formats::scenario::from_json(&quota_formats::scenario::to_json(&text)).expect("reads").scenario;
+    assert_eq!(again, text);
+    // The first block still reads.
+    parse(&blocks[0]).unwrap_or_else(|e| panic!("{e:?}"));
+}
+
+/// Issue 29: a set_quota line may create a quota for an entity that has
+/// none (Kafka's AlterClientQuotas does), delete a key, and set several
+/// keys at once; one event per key, adds first, in line order with the
+/// leadership moves.
+#[test]
+fn set_quota_lines_make_one_event_per_key_on_any_entity() {
+    let s = parse(
+        "kafka-configs.sh --alter --add-config producer_byte_rate=2000000 --entity-type users --entity-name alice\n\
+         connection: user=bob client.id=app\n\
+         brokers: 2\n\
+         topic: t partitions=2\n\
+         producer: records=100000 record.size=1000 throughput=1000 start_ms=1000 stop_ms=9000\n\
+         set_quota: at_ms=2000 kafka-configs.sh --alter --add-config 'producer_byte_rate=1000000,request_percentage=50' \\\n\
+         \x20 --entity-type users --entity-name bob --entity-type clients --entity-name app\n\
+         move_leader: at_ms=3000 topic=t partition=1 to_broker=0\n\
+         set_quota: at_ms=4000 kafka-configs --alter --delete-config producer_byte_rate --entity-type users --entity-name alice\n\
+         run: horizon_ms=10000",
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let bob = QuotaEntity::UserClientId {
+        user: EntityName::Named("bob".into()),
+        client_id: EntityName::Named("app".into()),
+    };
+    assert_eq!(
+        s.events,
+        [
+            ScenarioEvent::SetQuota { at_ms: 2000, entity: bob.clone(), key: QuotaKey::ProducerByteRate, value: Some(1_000_000.0) },
+            ScenarioEvent::SetQuota { at_ms: 2000, entity: bob, key: QuotaKey::RequestPercentage, value: Some(50.0) },
+            ScenarioEvent::MoveLeader { at_ms: 3000, topic: "t".into(), partition: 1, to_broker: 0 },
+            ScenarioEvent::SetQuota { at_ms: 4000, entity: QuotaEntity::user("alice"), key: QuotaKey::ProducerByteRate, value: None },
+        ]
+    );
+    let Workload::Producer(p) = &s.workloads[0] else { panic!("a producer") };
+    assert_eq!((p.start_ms, p.stop_ms), (1000, Some(9000)));
+    // The same scenario through the JSON.
+    let json = quota_formats::scenario::to_json(&s);
+    assert_eq!(quota_formats::scenario::from_json(&json).expect("reads").scenario, s);
+    // The engine runs it: bob/app had no quota before 2 s, and gets one then.
+    let run = quota_engine::sim::simulate(&s).expect("the scenario runs");
+    assert!(
+        run.markers.iter().any(|m| m.at_ms == 2000.0 && m.text.starts_with("users/bob/clients/app producer_byte_rate=1000000.0 is set")),
+        "{:?}",
+        run.markers
+    );
+}
+
+#[test]
+fn event_problems_name_their_line_and_column() {
+    let base = "connection: user=a\nbrokers: 2\ntopic: t partitions=2\n";
+    assert_eq!(
+        problems(&format!("{base}set_quota: 5000 kafka-configs.sh --alter --add-config producer_byte_rate=1 --entity-type users --entity-name a")),
+        ["Line 4, column 12: expected at_ms= (a whole number of milliseconds from the start), then a kafka-configs.sh --alter command, but found '5000'."]
+    );
+    // Kafka's refusal of the value, at its column of the line.
+    let p = problems(&format!("{base}set_quota: at_ms=5 kafka-configs.sh --alter --add-config producer_byte_rate=abc --entity-type users --entity-name a"));
+    assert!(p[0].starts_with("Line 4, column ") && p[0].contains("Cannot parse quota configuration value for producer_byte_rate: abc"), "{p:?}");
+    // The engine's validation of an event, at the event's line.
+    let p = problems(&format!("{base}move_leader: at_ms=5 topic=nope partition=0 to_broker=1"));
+    assert!(p[0].starts_with("Line 4, column 14: events[0].topic: The move_leader event names the topic 'nope'"), "{p:?}");
+    let p = problems(&format!("{base}run: horizon_ms=100\nset_quota: at_ms=500 kafka-configs.sh --alter --add-config producer_byte_rate=1 --entity-type users --entity-name a"));
+    assert!(p[0].starts_with("Line 5, column 1: events[0].at_ms: The set_quota event at 500 ms is beyond the horizon"), "{p:?}");
+    let p = problems(&format!("{base}move_leader: at_ms=5 topic=t partition=0"));
+    assert!(p[0].starts_with("Line 4, column 14: Missing field `to_broker`"), "{p:?}");
 }
