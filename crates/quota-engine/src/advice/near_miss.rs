@@ -136,6 +136,29 @@ fn spelling(written: &str, actual: &str) -> Option<MissKind> {
     None
 }
 
+/// True when `written` and `actual`, one character apart, read as two
+/// names of one family rather than a typo: `<prefix><one character>` with
+/// the same prefix, the differing last characters both digits (`app-1`,
+/// `app-2`; `app1`, `app2`), or both letters or digits after a separator
+/// `-`, `_`, `.` (`tenant-a`, `tenant-b`). A typo inside a name
+/// (`reportng`) or of its last letter (`alica` for `alice`) is no family.
+fn sibling_names(written: &str, actual: &str) -> bool {
+    let mut w: Vec<char> = written.chars().collect();
+    let mut a: Vec<char> = actual.chars().collect();
+    if w.len() != a.len() || w.len() < 2 {
+        return false;
+    }
+    let (Some(lw), Some(la)) = (w.pop(), a.pop()) else {
+        return false;
+    };
+    if w != a {
+        return false;
+    }
+    let after_separator = w.last().is_some_and(|c| matches!(c, '-' | '_' | '.'));
+    (lw.is_ascii_digit() && la.is_ascii_digit())
+        || (after_separator && lw.is_alphanumeric() && la.is_alphanumeric())
+}
+
 fn user_miss(written: &str, principal: &str) -> Option<MissKind> {
     if sanitize(written) == sanitize(principal) {
         return None;
@@ -287,6 +310,13 @@ pub fn near_misses(
         } else {
             client
         };
+        // One character away from another tenant's name is no typo: the
+        // two names are siblings of one family (`tenant-a`, `tenant-b`;
+        // issue 29). A quota on the connection's own name beside one a
+        // typo away (`reporting`, `reportng`) is still a near miss.
+        if *kind == MissKind::Typo && sibling_names(written, actual) {
+            continue;
+        }
         let corrected_parts: Vec<(EntityType, EntityName)> = parts
             .iter()
             .map(|(t, n)| {
@@ -478,6 +508,32 @@ mod tests {
             "{}",
             m.reason
         );
+    }
+
+    /// Issue 29: tenant-a's quota is not a misspelling of tenant-b.
+    #[test]
+    fn sibling_tenants_are_no_typo() {
+        let s = store(&[QuotaEntity::user("tenant-a")]);
+        assert!(near_misses(&s, &ClientIdentity::new("tenant-b", "c"), None).is_empty());
+        let s = store(&[QuotaEntity::client_id("app-1"), QuotaEntity::client_id("app2")]);
+        assert!(near_misses(&s, &ClientIdentity::new("u", "app-3"), None).is_empty());
+        assert!(near_misses(&s, &ClientIdentity::new("u", "app3"), None).is_empty());
+        // A typo with no sibling is still one: inside the name (also beside
+        // a quota on the right name), or of its last letter with no
+        // separator before it.
+        let s = store(&[QuotaEntity::client_id("reportng"), QuotaEntity::client_id("reporting")]);
+        assert_eq!(one(&s, "alice", "reporting").kind, MissKind::Typo);
+        let s = store(&[QuotaEntity::user("alica")]);
+        assert_eq!(one(&s, "alice", "c").kind, MissKind::Typo);
+        let s = store(&[QuotaEntity::user("tenanta")]);
+        assert_eq!(one(&s, "tenantb", "c").kind, MissKind::Typo);
+        let s = store(&[QuotaEntity::client_id("appl")]);
+        assert_eq!(one(&s, "u", "app1").kind, MissKind::Typo);
+        // Case and the other kinds are not affected by a sibling.
+        let s = store(&[QuotaEntity::user("Tenant-a"), QuotaEntity::user("tenant-b")]);
+        assert_eq!(one(&s, "tenant-a", "c").kind, MissKind::Case);
+        assert!(!sibling_names("ab", "abc"));
+        assert!(sibling_names("tenant_7", "tenant_x"));
     }
 
     #[test]
