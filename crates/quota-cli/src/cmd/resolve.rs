@@ -380,7 +380,7 @@ pub(crate) fn listener_arg(protocol: &str) -> Option<ListenerArg> {
 /// Arguments of `kafka-quota resolve`.
 /// The end of `resolve --help`: the output and the exit codes.
 const RESOLVE_AFTER_HELP: &str = "\
-Output: the answer first, one line per quota type (the limit in a human unit, then as Kafka prints it, per broker; controller mutations once for the cluster, by the active controller; the entity and its rung, 1-8 in Kafka's order; who shares the budget). --leaders L adds what L leading brokers allow the client together. --explain adds the principal's derivation and every rung. Warnings and notes go to stderr.
+Output: the answer first, one line per quota type (the limit in a human unit, then as Kafka prints it, per broker; controller mutations once for the cluster, by the active controller; the entity and its rung, 1-8 in Kafka's order; who shares the budget; for consumer_byte_rate, the largest fetch response a broker sends under it, quota × (quota.window.num − 1) × quota.window.size.seconds, KAFKA-9677). --leaders L adds what L leading brokers allow the client together. --explain adds the principal's derivation and every rung. Warnings and notes go to stderr.
 
 Exit codes:
   0  answered
@@ -575,7 +575,7 @@ fn limit_text(key: QuotaKey, value: f64) -> String {
 /// The one-line answer for one quota type (without the key); who shares
 /// the budget comes from `callbacks`' own decision of the metric tags
 /// (`sharers_under`, as the page says it).
-fn answer_line(r: &Resolution, callbacks: &QuotaCallbacks) -> String {
+fn answer_line(r: &Resolution, callbacks: &QuotaCallbacks, settings: &BrokerSettings) -> String {
     let sharers = |tags: &quota_engine::resolve::MetricTags| sharers_under(callbacks.get(r.quota_type), tags);
     let key = r.key();
     let Some(tags) = &r.metric_tags else {
@@ -586,12 +586,13 @@ fn answer_line(r: &Resolution, callbacks: &QuotaCallbacks) -> String {
     };
     match &r.matched {
         Some(m) => format!(
-            "{} from {} (rung {}); {}shared by {}",
+            "{} from {} (rung {}); {}shared by {}{}",
             limit_text(key, m.value),
             m.entity,
             m.rung.number(),
             if r.quota_type == QuotaType::ControllerMutation { format!("one budget for the whole cluster: {CONTROLLER_SCOPE}; ") } else { String::new() },
-            sharers(tags)
+            sharers(tags),
+            fetch_cap_clause(r.quota_type, m.value, settings)
         ),
         None => format!(
             "unlimited: no rung holds a {key} for this connection; metered together with {}",
@@ -600,8 +601,35 @@ fn answer_line(r: &Resolution, callbacks: &QuotaCallbacks) -> String {
     }
 }
 
+/// For a fetch quota: the largest fetch response a broker sends the
+/// client, quota × (quota.window.num − 1) × quota.window.size.seconds
+/// (`KafkaApis.handleFetchRequest`: `maxQuotaWindowBytes`, KAFKA-9677; the
+/// engine's `ClientQuotaManager::max_value_in_quota_window`), taken `toInt`
+/// as Kafka does; empty for other types and for a limit that is not a
+/// positive number.
+fn fetch_cap_clause(quota_type: QuotaType, quota: f64, settings: &BrokerSettings) -> String {
+    if quota_type != QuotaType::Fetch || !quota.is_finite() || quota <= 0.0 {
+        return String::new();
+    }
+    let (num, size_s) = (settings.quota_window_num, settings.quota_window_size_seconds);
+    let cap = quota * f64::from(num.saturating_sub(1)) * f64::from(size_s);
+    // Scala's Double.toInt: truncated, at most Int.MaxValue.
+    let bytes = cap.min(f64::from(i32::MAX)).floor();
+    let broker = settings.fetch_max_bytes;
+    let then = if bytes < f64::from(broker) {
+        "when that is below the consumer's fetch.max.bytes".to_owned()
+    } else {
+        format!("but the broker's fetch.max.bytes ({broker} bytes) is lower and caps it first")
+    };
+    format!(
+        "; each broker sends it at most {} ({bytes:.0} bytes) in one fetch response, quota × (quota.window.num − 1) × quota.window.size.seconds = {} × ({num} − 1) × {size_s} s (KAFKA-9677), {then}",
+        human_value(QuotaKey::ConsumerByteRate, bytes).replace("/s", ""),
+        human_value(QuotaKey::ConsumerByteRate, quota),
+    )
+}
+
 /// The answer: one line per quota type.
-fn print_answer(outcome: &PrincipalOutcome, conn: &Connection, resolutions: &[Resolution], callbacks: &QuotaCallbacks) {
+fn print_answer(outcome: &PrincipalOutcome, conn: &Connection, resolutions: &[Resolution], callbacks: &QuotaCallbacks, settings: &BrokerSettings) {
     outln!(
         "{}, client-id {:?}, {} listener:",
         outcome.principal,
@@ -612,7 +640,7 @@ fn print_answer(outcome: &PrincipalOutcome, conn: &Connection, resolutions: &[Re
         outln!(
             "  {:<KEY_WIDTH$}  {}",
             r.key().as_str(),
-            answer_line(r, callbacks)
+            answer_line(r, callbacks, settings)
         );
     }
 }
@@ -744,7 +772,7 @@ fn number_rungs(v: &mut serde_json::Value) {
 }
 
 /// One resolution as JSON (format version 1; docs/cli-resolve-json.md).
-fn resolution_json(r: &Resolution, callbacks: &QuotaCallbacks) -> serde_json::Value {
+fn resolution_json(r: &Resolution, callbacks: &QuotaCallbacks, settings: &BrokerSettings) -> serde_json::Value {
     let key = r.key();
     let mut v = serde_json::to_value(r).unwrap_or(serde_json::Value::Null);
     number_rungs(&mut v);
@@ -798,7 +826,7 @@ fn resolution_json(r: &Resolution, callbacks: &QuotaCallbacks) -> serde_json::Va
                 .as_ref()
                 .map_or(serde_json::Value::Null, |t| serde_json::json!(sharers_under(callbacks.get(r.quota_type), t))),
         );
-        o.insert("answer".to_owned(), serde_json::json!(answer_line(r, callbacks)));
+        o.insert("answer".to_owned(), serde_json::json!(answer_line(r, callbacks, settings)));
         o.insert("budget".to_owned(), serde_json::Value::String(budget_sentence(r)));
         o.insert("sensor".to_owned(), r.sensor_name().map_or(serde_json::Value::Null, serde_json::Value::String));
         o.insert("mbean".to_owned(), r.mbean_name().map_or(serde_json::Value::Null, serde_json::Value::String));
@@ -812,6 +840,7 @@ fn json_output(
     conn: &Connection,
     resolutions: &[Resolution],
     callbacks: &QuotaCallbacks,
+    settings: &BrokerSettings,
 ) -> serde_json::Value {
     serde_json::json!({
         "format": JSON_FORMAT,
@@ -827,7 +856,7 @@ fn json_output(
             "derivation": outcome.derivation.to_string(),
             "warnings": outcome.warnings,
         },
-        "resolutions": resolutions.iter().map(|r| resolution_json(r, callbacks)).collect::<Vec<_>>(),
+        "resolutions": resolutions.iter().map(|r| resolution_json(r, callbacks, settings)).collect::<Vec<_>>(),
     })
 }
 
@@ -1085,7 +1114,7 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
         resolutions.clear();
     }
     if args.json {
-        let mut v = json_output(&outcome, &conn, &resolutions, cluster.managers());
+        let mut v = json_output(&outcome, &conn, &resolutions, cluster.managers(), cluster.settings());
         if let Some(o) = v.as_object_mut() {
             if let Some(ip) = &ip {
                 o.insert("ip".to_owned(), serde_json::to_value(ip).unwrap_or_default());
@@ -1120,7 +1149,7 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             outln!("{}", crate::live::provenance(l));
         }
     } else {
-        print_answer(&outcome, &conn, &resolutions, cluster.managers());
+        print_answer(&outcome, &conn, &resolutions, cluster.managers(), cluster.settings());
         if let Some(ip) = &ip {
             outln!("{}", ip.summary);
         }

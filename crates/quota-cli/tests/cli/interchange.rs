@@ -211,7 +211,7 @@ fn resolve_reads_every_format_and_maps_certificates() {
         .code(0)
         .stdout(contains("Principal: User:CN=app"))
         .stdout(contains(
-            "  consumer_byte_rate        4.1 kB/s = 4 KiB/s per broker (4096.0 bytes/s) from users/CN=app (rung 3); shared by all connections of user CN%3Dapp, whatever their client-id\n",
+            "  consumer_byte_rate        4.1 kB/s = 4 KiB/s per broker (4096.0 bytes/s) from users/CN=app (rung 3); shared by all connections of user CN%3Dapp, whatever their client-id; each broker sends it at most ",
         ))
         .stdout(contains(
             "Fetch (consumer_byte_rate):\n  limit: 4.1 kB/s = 4 KiB/s per broker (4096.0 bytes/s) from users/CN=app",

@@ -541,3 +541,54 @@ fn who_shares_excludes_a_client_id_with_a_budget_of_its_own() {
     );
     assert!(json.contains("\"shared_by\": \"connections of user alice with client-id batch\""), "{json}");
 }
+
+/// Issue 29: a sibling tenant's quota (tenant-a beside tenant-b) is not
+/// "one character away" from the principal; a one-letter typo with no
+/// sibling still is.
+#[test]
+fn a_sibling_tenant_is_no_near_miss() {
+    let runbook = "\
+kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1048576 --entity-type users --entity-name tenant-a
+kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=2097152 --entity-type users --entity-name tenant-b
+";
+    let (report, code) = run(&["resolve", "--quotas", "-", "--listener", "SASL_SSL", "--user", "tenant-b"], Some(runbook));
+    assert_eq!(code, 0, "{report}");
+    assert!(!report.contains("did you mean"), "{report}");
+    let (report, code) = run(&["resolve", "--quotas", "-", "--listener", "SASL_SSL", "--user", "tenant-c"], Some(runbook));
+    assert_eq!(code, 0, "{report}");
+    assert!(!report.contains("did you mean"), "{report}");
+    let typo = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1048576 --entity-type users --entity-name alica\n";
+    let (report, _) = run(&["resolve", "--quotas", "-", "--listener", "SASL_SSL", "--user", "alice"], Some(typo));
+    assert!(report.contains("note: did you mean: users/alica (producer_byte_rate=1048576.0) never applies"), "{report}");
+}
+
+/// Issue 29: the consumer_byte_rate answer says the largest fetch response
+/// a broker sends under the quota, quota × (quota.window.num − 1) ×
+/// quota.window.size.seconds (KAFKA-9677).
+#[test]
+fn the_fetch_quota_answer_names_the_largest_fetch_response() {
+    let runbook = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config consumer_byte_rate=2000000 --entity-type users --entity-name alice\n";
+    let args = ["resolve", "--quotas", "-", "--listener", "SASL_SSL", "--user", "alice", "--quota-type", "fetch"];
+    let (report, code) = run(&args, Some(runbook));
+    assert_eq!(code, 0, "{report}");
+    assert!(
+        report.contains(
+            "consumer_byte_rate        2 MB/s per broker (2000000.0 bytes/s) from users/alice (rung 3); shared by all connections of user alice, whatever their client-id; \
+             each broker sends it at most 20 MB (20000000 bytes) in one fetch response, quota × (quota.window.num − 1) × quota.window.size.seconds = 2 MB/s × (11 − 1) × 1 s (KAFKA-9677), when that is below the consumer's fetch.max.bytes\n"
+        ),
+        "{report}"
+    );
+    // Above the broker's fetch.max.bytes (57671680), that one caps first.
+    let big = runbook.replace("2000000", "10000000");
+    let (report, _) = run(&args, Some(&big));
+    assert!(report.contains("at most 100 MB (100000000 bytes) in one fetch response"), "{report}");
+    assert!(report.contains("but the broker's fetch.max.bytes (57671680 bytes) is lower and caps it first"), "{report}");
+    // The JSON's answer says it too; a produce quota does not.
+    let mut json = args.to_vec();
+    json.push("--json");
+    let (report, _) = run(&json, Some(runbook));
+    assert!(report.contains("(KAFKA-9677)"), "{report}");
+    let produce = runbook.replace("consumer_byte_rate", "producer_byte_rate");
+    let (report, _) = run(&["resolve", "--quotas", "-", "--listener", "SASL_SSL", "--user", "alice"], Some(&produce));
+    assert!(!report.contains("KAFKA-9677"), "{report}");
+}
