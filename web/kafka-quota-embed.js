@@ -10,7 +10,7 @@
  *
  * Attributes: panel (default answer; lessons, quotas, import, connection, resolution,
  * simulation, cluster), link (a "v1." permalink or a full playground URL), text (else
- * the element's text), height ("auto" or pixels), theme (light, dark, auto:
+ * the element's <pre>, else its text), height ("auto" or pixels), theme (light, dark, auto:
  * follow this page; the default), src (the playground's address; default: index.html next
  * to this script), readonly ("false" allows editing), title.
  */
@@ -74,7 +74,7 @@
       } else if (link) {
         hash = link.replace(/^#/, '');
       } else {
-        var from = this._fallback ? this._fallback.querySelector('code') || this._fallback : this;
+        var from = this._fallback ? this._fallback.querySelector('code') || this._fallback : this.querySelector('pre') || this;
         var text = dedent(a('text', '') || codeText(from));
         // A lone surrogate (a broken character) cannot be percent-encoded.
         if (text) hash = 'text=' + encodeURIComponent(text.toWellFormed ? text.toWellFormed() : text.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));

@@ -251,16 +251,75 @@ test("the Share panel's element snippet, pasted into a docs page, shows the page
   await p.waitForSelector('body[data-first-render-ms]');
   await p.locator('#embed-panel').selectOption('resolution');
   const snippet = await p.getByTestId('element-snippet').inputValue();
-  const link = new URL(await p.getByTestId('share-link').inputValue()).hash.slice(1);
+  const full = await p.getByTestId('share-link').inputValue();
+  const link = new URL(full).hash.slice(1);
   await main.close();
-  assert.equal(snippet, `<script src="${playground.url}kafka-quota-embed.js" defer></script>\n<kafka-quota-playground panel="resolution" link="${link}"></kafka-quota-playground>`);
+  // Inside the element, a link to the same scenario: what a page without
+  // JavaScript shows (issue 29).
+  assert.equal(snippet, `<script src="${playground.url}kafka-quota-embed.js" defer></script>\n<kafka-quota-playground panel="resolution" link="${link}">\n  <a href="${full}">Open this scenario in the Kafka Quota Playground</a>\n</kafka-quota-playground>`);
   await writeFile(join(docsDir, 'pasted.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body><h1>Pasted</h1>\n${snippet}\n</body></html>`);
   const { context, page, requests, errors } = await open('pasted.html');
   const { frame } = await ready(page, 0);
   assert.equal(await frame.getByTestId('embed').getAttribute('data-panel'), 'resolution');
   assert.match(await frame.locator('body').innerText(), /tenant-a/);
+  // The widget took the link's place.
+  assert.equal(await page.locator('kafka-quota-playground > a').isVisible(), false);
   assert.deepEqual(origins(requests), origins([docs.url, playground.url]));
   assert.deepEqual(errors, []);
+  await context.close();
+
+  // Without the script: the link, to the full page with the same scenario.
+  const bare = await open('pasted.html', { block: true });
+  await bare.page.waitForLoadState('load');
+  assert.equal(await bare.page.locator('iframe').count(), 0);
+  const a = bare.page.locator('kafka-quota-playground > a');
+  assert.ok(await a.isVisible());
+  assert.equal(await a.innerText(), 'Open this scenario in the Kafka Quota Playground');
+  assert.equal(await a.getAttribute('href'), full);
+  await a.click();
+  await bare.page.waitForSelector('body[data-first-render-ms]');
+  assert.equal(new URL(bare.page.url()).hash.slice(1), link);
+  assert.equal(await bare.page.getByTestId('principal-name').innerText(), 'User:tenant-a');
+  await bare.context.close();
+});
+
+test("the Share panel's link and snippets are read-only, selected whole on focus (light, 390 px)", async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'light' });
+  const page = await context.newPage();
+  await page.goto(playground.url);
+  await page.waitForSelector('body[data-first-render-ms]');
+  // The panel fits the phone's width.
+  const widths = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: window.innerWidth }));
+  assert.ok(widths.doc <= widths.view, JSON.stringify(widths));
+  // tests/e2e/artifacts/share-panel-light-390.png: the whole panel in view, as it opens.
+  const height = await page.locator('#share').evaluate((e) => Math.ceil(e.getBoundingClientRect().height));
+  await page.setViewportSize({ width: 390, height: Math.max(844, height + 16) });
+  // (Twice: the panels above are laid out as they near the viewport, which moves this one.)
+  for (let i = 0; i < 2; i++) {
+    await page.evaluate(() => new Promise((r) => { document.getElementById('share').scrollIntoView({ block: 'start' }); requestAnimationFrame(() => requestAnimationFrame(r)); }));
+  }
+  await shot(page, 'share-panel-light-390', false);
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const id of ['share-link', 'embed-snippet', 'element-snippet']) {
+    const field = page.getByTestId(id);
+    await field.scrollIntoViewIfNeeded();
+    assert.notEqual(await field.getAttribute('readonly'), null, `${id} has no readonly attribute`);
+    assert.equal(await field.isEditable(), false, `${id} is editable`);
+    const before = await field.inputValue();
+    await field.focus();
+    // Focus selects the whole text, ready to copy.
+    assert.deepEqual(await field.evaluate((e) => [e.selectionStart, e.selectionEnd]), [0, before.length], id);
+    // Typing (a reader's stray key) changes nothing.
+    await page.keyboard.press('End');
+    await page.keyboard.type('x<');
+    await page.keyboard.press('Backspace');
+    assert.equal(await field.inputValue(), before, id);
+  }
+  // A click (focus by the mouse) selects the whole snippet too.
+  await page.evaluate(() => document.activeElement?.blur());
+  const element = page.getByTestId('element-snippet');
+  await element.click();
+  assert.deepEqual(await element.evaluate((e) => [e.selectionStart, e.selectionEnd]), [0, (await element.inputValue()).length]);
   await context.close();
 });
 
