@@ -96,6 +96,13 @@ for (const theme of ['light', 'dark']) {
         assert.ok(Number(await scrub.inputValue()) > 0);
       }
       assert.equal(await frame.locator('details.setup:visible, form.add-quota:visible').count(), 0);
+      // An Answer of a scenario without producer or consumer (issue 29):
+      // once its (empty) run is settled, no warning about simulating it.
+      if (panels[i] === 'answer') {
+        await frame.waitForFunction(() => document.body.dataset.simRev === document.body.dataset.revision, null, { timeout: 30000 });
+        assert.equal(await frame.locator('.answer-loss, [data-testid^="answer-run"]').count(), 0);
+        assert.doesNotMatch(await frame.locator('body').innerText(), /simulat/i);
+      }
       // The frame is as tall as its content: no inner scrolling, no gap (the
       // frame is of another origin: its side is measured from inside).
       const fits = async () => {

@@ -64,7 +64,8 @@ pub(crate) fn answer_panel() -> Html {
 /// Under the answers, the run's outcome: the outcome sentence
 /// ([`model::run_outcome`], as above the Simulation panel's transport)
 /// with "loses records", "loses no records" or "loses no records, but not
-/// every client finished", or why the engine refused to run the scenario; before the run is computed (on the full page, once
+/// every client finished", or why the engine refused to run the scenario
+/// (nothing when the scenario has no producer or consumer); before the run is computed (on the full page, once
 /// the Simulation or Cluster and time panel comes near the viewport; in an
 /// embed of the Answer, at once), a line saying so with "Simulate now". A
 /// component of its own: it follows the run, which the answers above do not read.
@@ -72,6 +73,12 @@ pub(crate) fn answer_panel() -> Html {
 fn run_loss() -> Html {
     let ctx = use_ctx();
     let outcome = use_memo(Run(ctx.sim.clone()), |run| run.0.result.as_ref().ok().map(model::run_outcome));
+    // No producer or consumer: there is no run to speak of, and the answers
+    // above are the whole answer (an Answer widget of a docs page is
+    // usually just that); the Simulation panel says how to add one.
+    if ctx.state.scenario.workloads.is_empty() {
+        return html! {};
+    }
     if ctx.sim.waiting && !ctx.updating {
         // Not simulated yet (the simulator loads when a panel of the run
         // comes near): say so rather than let silence read as "no loss".
