@@ -173,6 +173,10 @@ test('a Docusaurus fence with a bad line shows the line, the column and the text
   assert.match(listing, /^ {2}1 connection: listener=SASL_SSL user=alice$/m);
   assert.match(listing, /^ {2}3 producr: records=100$/m);
   assert.match(listing, /^ {4}\^$/m);
+  // Said to a docs page's reader: the format's name, never a repository path (issue 29).
+  const box = await frame.getByTestId('text-problems').innerText();
+  assert.doesNotMatch(box, /\.md\b|docs\//);
+  assert.match(await frame.getByTestId('text-format-hint').innerText(), /^The scenario text format takes kafka-configs\.sh --alter commands/);
   // Its own box says it, not the notice bar over a default scenario the widget does not show.
   assert.equal(await frame.getByTestId("notice").count(), 0);
   assert.equal(await frame.locator("#answer").count(), 0);
@@ -424,18 +428,30 @@ test('the full page reads a #text= link too: its scenario, or its problems above
   await context.close();
 });
 
-test('at 390 px the listing scrolls to the caret of a problem far along a long line', async () => {
+test('at 390 px a bad block opens its listing scrolled to the left: line numbers and carets in view', async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
-  const bad = "kafka-configs.sh --bootstrap-server broker-1.kafka.internal.example.com:9092 --alter --add-config 'producer_byte_rate=abc' --entity-type users --entity-name bob";
+  // Line 2 is long, with a problem far along it; line 3 has one at its start.
+  const bad = "connection: listener=SASL_SSL user=bob\nkafka-configs.sh --bootstrap-server broker-1.kafka.internal.example.com:9092 --alter --add-config 'producer_byte_rate=abc' --entity-type users --entity-name bob\nproducr: records=100";
   await page.goto(`${playground.url}?embed=answer#text=${encodeURIComponent(bad)}`);
   await page.getByTestId('text-problems').waitFor({ timeout: 30000 });
-  assert.match(await page.getByTestId('text-problem').first().innerText(), /^Line 1, column (\d+):/);
-  const column = Number(/column (\d+)/.exec(await page.getByTestId('text-problem').first().innerText())[1]);
-  assert.ok(column > 60, `column ${column}: far enough along to be off a phone's screen`);
-  const box = await page.getByTestId('text-listing').boundingBox();
-  const mark = await page.locator('.caret-mark').first().boundingBox();
-  assert.ok(mark.x >= box.x && mark.x + mark.width <= box.x + box.width, `the caret at ${mark.x} px is outside the listing (${box.x}..${box.x + box.width})`);
+  const problems = await page.getByTestId('text-problem').allInnerTexts();
+  const column = Number(/^Line 2, column (\d+):/.exec(problems[0])?.[1]);
+  assert.ok(column > 60, `${problems[0]}: far enough along to be off a phone's screen`);
+  assert.match(problems[1], /^Line 3, column 1:/);
+  const listing = page.getByTestId('text-listing');
+  // Give any late scrolling a chance, then look.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  assert.equal(await listing.evaluate((e) => e.scrollLeft), 0);
+  assert.ok(await listing.evaluate((e) => e.scrollWidth > e.clientWidth), 'the long line scrolls inside the listing');
+  const box = await listing.boundingBox();
+  const inside = (b) => b.x >= box.x && b.x + b.width <= box.x + box.width;
+  // Line 3's number and its caret (column 1) are on screen.
+  const row = page.locator('.text-listing .ln').nth(2);
+  assert.match(await row.innerText(), /^ {2}3 producr/);
+  const number = await row.evaluate((e) => { const r = document.createRange(); r.setStart(e.firstChild, 0); r.setEnd(e.firstChild, 4); const b = r.getBoundingClientRect(); return { x: b.x, width: b.width }; });
+  assert.ok(inside(number), `line 3's number at ${number.x} px is outside the listing (${box.x}..${box.x + box.width})`);
+  assert.ok(inside(await page.locator('.caret-mark').nth(1).boundingBox()), "line 3's caret is outside the listing");
   const widths = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: window.innerWidth }));
   assert.ok(widths.doc <= widths.view, JSON.stringify(widths));
   await context.close();

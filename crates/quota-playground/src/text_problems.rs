@@ -194,6 +194,10 @@ pub(crate) struct Props {
     pub(crate) note: Option<AttrValue>,
 }
 
+/// What the box says of the scenario text format, under the listing. A
+/// reader of a docs page sees it: it names no file of this repository.
+pub(crate) const HINT: &str = "The scenario text format takes kafka-configs.sh --alter commands for the quotas, connection: lines (listener, user or DN, client.id) and, optionally, brokers:, topic:, producer:, consumer: and run: lines.";
+
 /// The most problems listed (and marked in the text); the rest are counted.
 pub(crate) const SHOWN_PROBLEMS: usize = 20;
 /// A text longer than this many lines is shown only around the problems
@@ -252,22 +256,9 @@ pub(crate) fn text_problems(p: &Props) -> Html {
     let e = &p.errors;
     let rows = listing(&e.text, &e.problems);
     let more = e.problems.len().saturating_sub(SHOWN_PROBLEMS);
-    // A long line scrolls inside the listing: bring the first caret into
-    // view (centred), so a phone shows the place, not the line's start.
-    let listing_ref = use_node_ref();
-    {
-        let listing_ref = listing_ref.clone();
-        use_effect_with(p.errors.clone(), move |_| {
-            if let Some(pre) = listing_ref.cast::<web_sys::HtmlElement>() {
-                let mark = pre.query_selector(".caret-mark").ok().flatten();
-                if let Some(mark) = mark.and_then(|m| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(m).ok()) {
-                    // The listing is `position: relative`: offsetLeft is within it.
-                    let left = mark.offset_left() - pre.client_width() / 2;
-                    pre.set_scroll_left(left.max(0));
-                }
-            }
-        });
-    }
+    // A long line scrolls inside the listing, which opens scrolled to the
+    // left: the line numbers and the carets of short lines show, and each
+    // problem's sentence above names its line and column.
     let row = |r: &Row<'_>| match r {
         Row::Line { n, text, carets } => html! {
             <>
@@ -289,10 +280,10 @@ pub(crate) fn text_problems(p: &Props) -> Html {
                 <p class="msg" data-testid="text-problems-more">{ format!("… and {more} more problem{}.", if more == 1 { "" } else { "s" }) }</p>
             }
             if !rows.is_empty() {
-                <pre class="text-listing" data-testid="text-listing" ref={listing_ref}>{ for rows.iter().map(row) }</pre>
+                <pre class="text-listing" data-testid="text-listing">{ for rows.iter().map(row) }</pre>
             }
             if let Some(n) = &p.note { <p class="msg">{ n.clone() }</p> }
-            <p class="msg hint">{ "The lines a scenario text takes (docs/scenario-text.md): kafka-configs.sh --alter commands, and connection:, brokers:, topic:, producer:, consumer: and run: lines." }</p>
+            <p class="msg hint" data-testid="text-format-hint">{ HINT }</p>
         </section>
     }
 }
@@ -323,6 +314,12 @@ mod tests {
 
     fn problem(line: u32, column: u32) -> TextProblem {
         TextProblem { line, column, sentence: format!("Line {line}, column {column}: not a scenario line.") }
+    }
+
+    #[test]
+    fn the_hint_names_the_format_not_a_repository_path() {
+        assert!(!HINT.contains(".md") && !HINT.contains("docs/"), "{HINT}");
+        assert!(HINT.contains("scenario text format"));
     }
 
     #[test]
