@@ -90,7 +90,7 @@ fn path_error(e: serde_path_to_error::Error<serde_json::Error>, prefix: &str) ->
         // a field whose values are a fixed list (e.g. `"acks": 0`).
         None if message == "expected value" => (
             "a value this field does not take (a number where text is expected, or the reverse?)".to_owned(),
-            "one of the values docs/scenario-format.md lists".to_owned(),
+            "one of the values the scenario format lists for this field".to_owned(),
         ),
         None => (message.clone(), "a valid scenario".to_owned()),
     };

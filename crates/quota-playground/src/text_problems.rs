@@ -196,7 +196,7 @@ pub(crate) struct Props {
 
 /// What the box says of the scenario text format, under the listing. A
 /// reader of a docs page sees it: it names no file of this repository.
-pub(crate) const HINT: &str = "The scenario text format takes kafka-configs.sh --alter commands for the quotas, connection: lines (listener, user or DN, client.id) and, optionally, brokers:, topic:, producer:, consumer: and run: lines.";
+pub(crate) const HINT: &str = "The scenario text format takes kafka-configs.sh --alter commands for the quotas, connection: lines (listener, user or DN, client.id) and, optionally, brokers:, topic:, producer:, consumer:, move_leader:, set_quota: and run: lines.";
 
 /// The most problems listed (and marked in the text); the rest are counted.
 pub(crate) const SHOWN_PROBLEMS: usize = 20;
