@@ -21,13 +21,14 @@
 
 use std::collections::BTreeMap;
 
+use quota_engine::store::validate::{config_keys_for_entity_type, validate_entity, validate_quota_key_value, EntityMap};
 use quota_engine::{
-    java_double_to_string, EntityName, EntityType, QuotaEntity, QuotaKey, QuotaStore,
+    java_double_to_string, Alteration, ApiError, EntityName, EntityType, Op, QuotaEntity, QuotaKey, QuotaStore, RawEntity,
 };
 
 use quota_engine::jdk::double::parse_double;
 use crate::error::{position_of, Error, ErrorKind, Position};
-use crate::interchange::{by_entity, type_combination, DescribedQuota, Export, QuotaImport};
+use crate::interchange::{by_entity, DescribedQuota, Export, QuotaImport};
 
 /// A Java string literal for `s`.
 /// `v` as a Java source literal of type `double`: `2000000.0`, or
@@ -368,21 +369,89 @@ fn string_literal(s: &str) -> Option<String> {
     Some(out)
 }
 
+/// One entity as the program builds it: (type, name) pairs in `put`
+/// order, as strings (a type Kafka does not know is kept for Kafka's
+/// validation to name); `None` = the default entity (a `null` name).
+type Pairs = Vec<(String, Option<String>)>;
+
+/// One `ClientQuotaAlteration.Op`: the key as written, the value (`None`
+/// for `null`, a removal) and the byte offset of the `Op(` call.
+type OpAt = (String, Option<f64>, usize);
+
 /// What a Java expression stands for, as far as [`parse`] follows it.
 #[derive(Clone)]
 enum Value {
-    Map(Vec<(EntityType, EntityName)>),
-    Entity(Vec<(EntityType, EntityName)>),
-    Ops(Vec<(QuotaKey, Option<f64>, usize)>),
+    Map(Pairs),
+    Entity(Pairs),
+    Ops(Vec<OpAt>),
 }
 
-fn entity_type(s: &str) -> Option<EntityType> {
+/// The wire name of an entity type expression: a `ClientQuotaEntity`
+/// constant (`USER` = `"user"`, `CLIENT_ID` = `"client-id"`, `IP` =
+/// `"ip"`), or any string literal as written (an unknown one is Kafka's to
+/// refuse); `None` for anything else.
+fn entity_type(s: &str) -> Option<String> {
     match s.trim() {
-        "ClientQuotaEntity.USER" | "\"user\"" => Some(EntityType::User),
-        "ClientQuotaEntity.CLIENT_ID" | "\"client-id\"" => Some(EntityType::ClientId),
-        "ClientQuotaEntity.IP" | "\"ip\"" => Some(EntityType::Ip),
-        _ => None,
+        "ClientQuotaEntity.USER" => Some(EntityType::User.as_str().to_owned()),
+        "ClientQuotaEntity.CLIENT_ID" => Some(EntityType::ClientId.as_str().to_owned()),
+        "ClientQuotaEntity.IP" => Some(EntityType::Ip.as_str().to_owned()),
+        other => string_literal(other),
     }
+}
+
+/// Kafka's verdict on one alteration, as `ClientQuotaControlManager`
+/// gives it (the engine's [`QuotaStore::plan`] on an empty store: the
+/// duplicate-key check of `alterClientQuotas`, then `validateEntity`,
+/// `configKeysForEntityType` and `validateQuotaKeyValue` for each op in
+/// `HashMap` order), with the byte offset it points at: the failing op for
+/// an op's error, else the alteration.
+///
+/// On success, the entity and the ops that set a value, with their offsets.
+///
+/// Kafka: `metadata/src/main/java/org/apache/kafka/controller/ClientQuotaControlManager.java`.
+#[allow(clippy::type_complexity)]
+fn kafka_verdict(pairs: &Pairs, ops: &[OpAt], at: usize) -> Result<(QuotaEntity, Vec<(QuotaKey, Option<f64>, usize)>), (ApiError, usize)> {
+    let alteration = Alteration {
+        entity: RawEntity(pairs.clone()),
+        ops: ops
+            .iter()
+            .map(|(k, v, _)| Op {
+                key: k.clone(),
+                value: *v,
+            })
+            .collect(),
+    };
+    let plan = QuotaStore::new().plan(std::slice::from_ref(&alteration));
+    if let Some(e) = plan.results.into_iter().find_map(|r| r.error) {
+        // An op's own error points at that op; the entity's at the alteration.
+        let wire = EntityMap::from_wire(&alteration.entity);
+        let keys = validate_entity(&wire).and_then(|v| config_keys_for_entity_type(&v));
+        let op_at = keys.ok().and_then(|keys| {
+            ops.iter().find_map(|(k, v, pos)| {
+                v.and_then(|v| validate_quota_key_value(keys, k, v).err())
+                    .filter(|op_error| *op_error == e)
+                    .map(|_| *pos)
+            })
+        });
+        return Err((e, op_at.unwrap_or(at)));
+    }
+    let entity = validate_entity(&EntityMap::from_wire(&alteration.entity))
+        .ok()
+        .and_then(|v| v.to_quota_entity())
+        .ok_or_else(|| {
+            // Unreachable: Kafka accepted the entity, so it has one of the four shapes.
+            (ApiError::invalid_request("Invalid empty client quota entity"), at)
+        })?;
+    let mut out = Vec::new();
+    for (k, v, pos) in ops {
+        // A removal of a key Kafka does not know is accepted (and does nothing).
+        if let Some(key) = QuotaKey::from_name(k) {
+            out.push((key, *v, *pos));
+        } else if v.is_some() {
+            return Err((ApiError::invalid_request(format!("Invalid configuration key {k}")), *pos));
+        }
+    }
+    Ok((entity, out))
 }
 
 struct Reader<'t> {
@@ -403,17 +472,19 @@ impl Reader<'_> {
         )
     }
 
-    fn name(&self, at: usize, expr: &str) -> Result<EntityName, Error> {
+    fn name(&self, at: usize, expr: &str) -> Result<Option<String>, Error> {
         if expr == "null" {
-            return Ok(EntityName::Default);
+            return Ok(None);
         }
         string_literal(expr)
-            .map(EntityName::Named)
+            .map(Some)
             .ok_or_else(|| self.unresolved(at, expr, "an entity name"))
     }
 
-    /// `new ClientQuotaAlteration.Op("key", value)` calls in `s`.
-    fn ops(&self, s: &str, at: usize) -> Result<Vec<(QuotaKey, Option<f64>, usize)>, Error> {
+    /// `new ClientQuotaAlteration.Op("key", value)` calls in `s`. The key
+    /// is kept as written: Kafka names a key it does not know
+    /// ([`kafka_verdict`]).
+    fn ops(&self, s: &str, at: usize) -> Result<Vec<OpAt>, Error> {
         let mut out = Vec::new();
         let mut rest = s;
         let mut offset = 0;
@@ -429,13 +500,6 @@ impl Reader<'_> {
             };
             let key_name =
                 string_literal(key).ok_or_else(|| self.unresolved(pos, key, "a quota key"))?;
-            let quota = QuotaKey::from_name(&key_name).ok_or_else(|| {
-                Error::syntax(
-                    position_of(self.text, pos),
-                    "a quota key: producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate or connection_creation_rate",
-                    format!("`{key_name}`"),
-                )
-            })?;
             let v = if *value == "null" {
                 None
             } else {
@@ -456,7 +520,7 @@ impl Reader<'_> {
                         })?,
                 )
             };
-            out.push((quota, v, pos));
+            out.push((key_name, v, pos));
             offset += end;
             rest = &rest[end..];
         }
@@ -464,8 +528,15 @@ impl Reader<'_> {
     }
 
     /// The entity an expression denotes: a variable, `new
-    /// ClientQuotaEntity(map)`, or `new ClientQuotaEntity(Map.of(...))`.
-    fn entity(&self, expr: &str, at: usize) -> Result<Vec<(EntityType, EntityName)>, Error> {
+    /// ClientQuotaEntity(map)`, `new ClientQuotaEntity(Map.of(...))` or
+    /// `new ClientQuotaEntity(Collections.singletonMap(...))`.
+    ///
+    /// `Map.of` fails in Java before Kafka sees the entity, as the JDK's
+    /// `ImmutableCollections` do: a `null` name throws
+    /// `NullPointerException` (the default entity needs a `HashMap` or
+    /// `singletonMap`), a repeated type `IllegalArgumentException:
+    /// duplicate key: <type>`.
+    fn entity(&self, expr: &str, at: usize) -> Result<Pairs, Error> {
         let expr = expr.trim();
         if let Some(Value::Entity(e)) = self.vars.get(expr) {
             return Ok(e.clone());
@@ -478,14 +549,33 @@ impl Reader<'_> {
             for open in ["Map.of(", "Collections.singletonMap("] {
                 if let Some((args, _, _)) = call_args(inner, open) {
                     let parts = split_args(args);
-                    let mut m = Vec::new();
+                    let mut m: Pairs = Vec::new();
                     for pair in parts.chunks(2) {
                         let [t, n] = pair else {
                             return Err(self.unresolved(at, inner, "the entity map"));
                         };
                         let t = entity_type(t)
                             .ok_or_else(|| self.unresolved(at, t, "an entity type"))?;
-                        m.push((t, self.name(at, n)?));
+                        let n = self.name(at, n)?;
+                        if open == "Map.of(" {
+                            if n.is_none() {
+                                return Err(self.java_throws(
+                                    at,
+                                    "java.lang.NullPointerException",
+                                    &format!("Map.of refuses the null name of {t}"),
+                                    "for the default entity put null into a HashMap (m.put(ClientQuotaEntity.USER, null)) or use Collections.singletonMap",
+                                ));
+                            }
+                            if m.iter().any(|(seen, _)| *seen == t) {
+                                return Err(self.java_throws(
+                                    at,
+                                    &format!("java.lang.IllegalArgumentException: duplicate key: {t}"),
+                                    &format!("Map.of refuses {t} twice"),
+                                    "give each entity type once",
+                                ));
+                            }
+                        }
+                        m.push((t, n));
                     }
                     return Ok(m);
                 }
@@ -495,7 +585,18 @@ impl Reader<'_> {
         Err(self.unresolved(at, expr, "the ClientQuotaEntity"))
     }
 
-    fn op_list(&self, expr: &str, at: usize) -> Result<Vec<(QuotaKey, Option<f64>, usize)>, Error> {
+    /// Java itself fails at `at` with `exception` (as `toString()` prints
+    /// it) before any request is sent.
+    fn java_throws(&self, at: usize, exception: &str, what: &str, fix: &str) -> Error {
+        Error::new(
+            position_of(self.text, at),
+            ErrorKind::Invalid {
+                message: format!("{what}: Java throws {exception} before the Admin client sends anything; {fix}."),
+            },
+        )
+    }
+
+    fn op_list(&self, expr: &str, at: usize) -> Result<Vec<OpAt>, Error> {
         let expr = expr.trim();
         if let Some(Value::Ops(o)) = self.vars.get(expr) {
             return Ok(o.clone());
@@ -531,11 +632,27 @@ fn assigned(stmt: &str) -> Option<(&str, &str)> {
 /// `new ClientQuotaAlteration(entity, ops)`. Ops with a `null` value
 /// (removals) are noted, not imported.
 ///
+/// Each alteration is checked as Kafka's controller checks it, and one
+/// it refuses is refused with Kafka's error code and words
+/// ([`ErrorKind::Rejected`], [`Error::api_error`]), e.g. `Line 3, column
+/// 33: Kafka would reject this quota (INVALID_REQUEST: Invalid empty client
+/// quota entity)`: an empty entity, an unknown entity type (`Unhandled
+/// client quota entity type: group`), an ip with a user or client-id
+/// (`Invalid quota entity combination, IP entity shouldnot be combined with
+/// User or ClientId`), an empty name, an ip that is no address, an unknown
+/// key (`Invalid configuration key ...`, at its `Op`), a value Kafka
+/// refuses (at its `Op`), a key given twice (`Ignoring duplicate entity
+/// ...`). The words are the engine's ([`quota_engine::store::validate`],
+/// [`QuotaStore::plan`]), taken from
+/// `metadata/src/main/java/org/apache/kafka/controller/ClientQuotaControlManager.java`.
+///
 /// # Errors
 ///
 /// A name, key or value that is not a literal ([`ErrorKind::Unresolved`]),
-/// an unknown quota key or entity shape ([`ErrorKind::Syntax`]), or a text
-/// without any `ClientQuotaAlteration`; each with line and column.
+/// an alteration Kafka refuses ([`ErrorKind::Rejected`]), a `Map.of` Java
+/// itself would throw on (a `null` name, a type twice:
+/// [`ErrorKind::Invalid`]), a malformed call ([`ErrorKind::Syntax`]), or a
+/// text without any `ClientQuotaAlteration`; each with line and column.
 ///
 /// # Example
 ///
@@ -601,14 +718,11 @@ pub fn parse(text: &str) -> Result<QuotaImport, Error> {
                     ));
                 };
                 let parts = r.entity(entity, at)?;
-                let entity = QuotaEntity::from_parts(&parts).ok_or_else(|| {
-                    Error::syntax(
-                        position_of(text, at),
-                        "an entity of user, client-id, user and client-id, or ip",
-                        format!("the types {}", type_combination(&parts)),
-                    )
-                })?;
-                for (key, value, pos) in r.op_list(ops, st.start + offset_in(s, ops))? {
+                let ops = r.op_list(ops, st.start + offset_in(s, ops))?;
+                // Kafka's words for a refused alteration, at the op or the alteration.
+                let (entity, ops) = kafka_verdict(&parts, &ops, at)
+                    .map_err(|(e, pos)| Error::rejected(position_of(text, pos), e))?;
+                for (key, value, pos) in ops {
                     match value {
                         Some(v) => out.quotas.push(DescribedQuota {
                             entity: entity.clone(),
@@ -711,6 +825,180 @@ mod tests {
         let mut b = QuotaStore::new();
         back.apply(&mut b).unwrap();
         assert_eq!(b, s);
+    }
+
+    /// One alteration of `entity_map` (a Java expression for the map) with
+    /// `ops` (the `Op` calls), on line 3 of a program.
+    fn alteration(setup: &str, entity_map: &str, ops: &str) -> String {
+        format!(
+            "Map<String, String> m = new HashMap<>();\n{setup}\nadmin.alterClientQuotas(List.of(new ClientQuotaAlteration(new ClientQuotaEntity({entity_map}), List.of({ops})))).all().get();\n"
+        )
+    }
+
+    /// Line 3, at the column where `needle` starts on it.
+    fn column_of_line_3(text: &str, needle: &str) -> Position {
+        let line = text.lines().nth(2).expect("three lines");
+        let col = line.find(needle).expect("needle on line 3");
+        Position::new(3, u32::try_from(col + 1).expect("short line"))
+    }
+
+    /// The refusal of `text`: Kafka's error (code name and message) and
+    /// where it points.
+    fn refusal(text: &str) -> (String, Position, String) {
+        let e = parse(text).expect_err("Kafka refuses this alteration");
+        let kafka = e.api_error().expect("Kafka's error is kept").to_string();
+        (kafka, e.position, e.to_string())
+    }
+
+    // Kafka 4.3.1 ClientQuotaControlManager.java:313 (validateEntity).
+    #[test]
+    fn empty_entity_is_kafkas_invalid_empty_client_quota_entity() {
+        let (kafka, at, shown) = refusal(&alteration("", "m", "new ClientQuotaAlteration.Op(\"producer_byte_rate\", 1024.0)"));
+        assert_eq!(kafka, "INVALID_REQUEST: Invalid empty client quota entity");
+        assert_eq!(at, Position::new(3, 33));
+        assert_eq!(
+            shown,
+            "Line 3, column 33: Kafka would reject this quota (INVALID_REQUEST: Invalid empty client quota entity); expected a value and entity Kafka accepts."
+        );
+    }
+
+    // Kafka 4.3.1 ClientQuotaControlManager.java:329 (validateEntity).
+    #[test]
+    fn unknown_entity_type_is_kafkas_unhandled_client_quota_entity_type() {
+        let (kafka, at, _) = refusal(&alteration(
+            "m.put(\"group\", \"analytics\");",
+            "m",
+            "new ClientQuotaAlteration.Op(\"producer_byte_rate\", 1024.0)",
+        ));
+        assert_eq!(kafka, "INVALID_REQUEST: Unhandled client quota entity type: group");
+        assert_eq!(at.line, 3);
+        // The wire names are case-sensitive: "USER" is not ClientQuotaEntity.USER.
+        let (kafka, _, _) = refusal(&alteration(
+            "",
+            "Collections.singletonMap(\"USER\", \"alice\")",
+            "new ClientQuotaAlteration.Op(\"producer_byte_rate\", 1024.0)",
+        ));
+        assert_eq!(kafka, "INVALID_REQUEST: Unhandled client quota entity type: USER");
+    }
+
+    // Kafka 4.3.1 ClientQuotaControlManager.java:230-231 (configKeysForEntityType).
+    #[test]
+    fn ip_with_user_or_client_id_is_kafkas_invalid_quota_entity_combination() {
+        for other in ["ClientQuotaEntity.USER", "ClientQuotaEntity.CLIENT_ID"] {
+            let (kafka, at, _) = refusal(&alteration(
+                "",
+                &format!("Map.of({other}, \"a\", ClientQuotaEntity.IP, \"10.0.0.1\")"),
+                "new ClientQuotaAlteration.Op(\"connection_creation_rate\", 10.0)",
+            ));
+            // Kafka's text, the missing space of "shouldnot" included.
+            assert_eq!(
+                kafka,
+                "INVALID_REQUEST: Invalid quota entity combination, IP entity shouldnot be combined with User or ClientId"
+            );
+            assert_eq!(at, Position::new(3, 33));
+        }
+    }
+
+    // Kafka 4.3.1 ClientQuotaControlManager.java:257 (validateQuotaKeyValue).
+    #[test]
+    fn unknown_key_is_kafkas_invalid_configuration_key_at_the_op() {
+        let text = alteration(
+            "m.put(ClientQuotaEntity.USER, \"alice\");",
+            "m",
+            "new ClientQuotaAlteration.Op(\"producer_byte_rate\", 1024.0), new ClientQuotaAlteration.Op(\"producer_byte_rte\", 1024.0)",
+        );
+        let (kafka, at, _) = refusal(&text);
+        assert_eq!(kafka, "INVALID_REQUEST: Invalid configuration key producer_byte_rte");
+        // At the second Op, not the alteration.
+        assert_eq!(at, column_of_line_3(&text, "ClientQuotaAlteration.Op(\"producer_byte_rte\""));
+        // A key the entity cannot have is the same error (QuotaConfig.ipConfigs()).
+        let (kafka, _, _) = refusal(&alteration(
+            "m.put(ClientQuotaEntity.IP, \"10.0.0.1\");",
+            "m",
+            "new ClientQuotaAlteration.Op(\"producer_byte_rate\", 1024.0)",
+        ));
+        assert_eq!(kafka, "INVALID_REQUEST: Invalid configuration key producer_byte_rate");
+        // Removing a key Kafka does not know is no error (ClientQuotaControlManager.java:187-195).
+        let text = alteration(
+            "m.put(ClientQuotaEntity.USER, \"alice\");",
+            "m",
+            "new ClientQuotaAlteration.Op(\"producer_byte_rte\", null), new ClientQuotaAlteration.Op(\"producer_byte_rate\", 1024.0)",
+        );
+        assert_eq!(parse(&text).expect("accepted").quotas.len(), 1);
+    }
+
+    // Kafka 4.3.1 ClientQuotaControlManager.java:333 (validateEntity), :236
+    // (configKeysForEntityType), :260 (validateQuotaKeyValue).
+    #[test]
+    fn empty_name_bad_ip_and_zero_value_are_kafkas_words() {
+        let (kafka, _, _) = refusal(&alteration(
+            "m.put(ClientQuotaEntity.CLIENT_ID, \"\");",
+            "m",
+            "new ClientQuotaAlteration.Op(\"producer_byte_rate\", 1024.0)",
+        ));
+        assert_eq!(kafka, "INVALID_REQUEST: Empty client-id not supported");
+        let (kafka, _, _) = refusal(&alteration(
+            "m.put(ClientQuotaEntity.IP, \"broker.local\");",
+            "m",
+            "new ClientQuotaAlteration.Op(\"connection_creation_rate\", 10.0)",
+        ));
+        assert_eq!(kafka, "INVALID_REQUEST: broker.local is not a valid IP or resolvable host.");
+        let text = alteration(
+            "m.put(ClientQuotaEntity.USER, \"alice\");",
+            "m",
+            "new ClientQuotaAlteration.Op(\"producer_byte_rate\", 0.0)",
+        );
+        let (kafka, at, _) = refusal(&text);
+        assert_eq!(kafka, "INVALID_REQUEST: Quota producer_byte_rate must be greater than 0");
+        assert_eq!(at, column_of_line_3(&text, "ClientQuotaAlteration.Op("));
+    }
+
+    // Kafka 4.3.1 ClientQuotaControlManager.java:107-118 (alterClientQuotas):
+    // a repeated key marks the entity, which is then answered "Ignoring duplicate entity".
+    #[test]
+    fn repeated_key_is_kafkas_ignoring_duplicate_entity() {
+        let (kafka, _, _) = refusal(&alteration(
+            "m.put(ClientQuotaEntity.USER, \"alice\");",
+            "m",
+            "new ClientQuotaAlteration.Op(\"producer_byte_rate\", 1024.0), new ClientQuotaAlteration.Op(\"producer_byte_rate\", 2048.0)",
+        ));
+        assert_eq!(
+            kafka,
+            "INVALID_REQUEST: Ignoring duplicate entity ClientQuotaEntity(entries={user=alice})"
+        );
+    }
+
+    // JDK 17 ImmutableCollections (Map.of): observed with OpenJDK 17.0.15,
+    // `Map.of("user", null)` throws java.lang.NullPointerException and
+    // `Map.of("user", "a", "user", "b")` IllegalArgumentException: duplicate key: user.
+    #[test]
+    fn map_of_refuses_null_names_and_repeated_types_as_java_does() {
+        let e = parse(&alteration(
+            "",
+            "Map.of(ClientQuotaEntity.USER, null)",
+            "new ClientQuotaAlteration.Op(\"producer_byte_rate\", 1024.0)",
+        ))
+        .unwrap_err();
+        assert!(e.to_string().contains("Java throws java.lang.NullPointerException"), "{e}");
+        assert_eq!(e.position.line, 3);
+        let e = parse(&alteration(
+            "",
+            "Map.of(ClientQuotaEntity.USER, \"a\", ClientQuotaEntity.USER, \"b\")",
+            "new ClientQuotaAlteration.Op(\"producer_byte_rate\", 1024.0)",
+        ))
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("java.lang.IllegalArgumentException: duplicate key: user"),
+            "{e}"
+        );
+        // singletonMap and HashMap take null: the default entity.
+        let ok = parse(&alteration(
+            "",
+            "Collections.singletonMap(ClientQuotaEntity.USER, null)",
+            "new ClientQuotaAlteration.Op(\"producer_byte_rate\", 1024.0)",
+        ))
+        .unwrap();
+        assert_eq!(ok.quotas[0].entity.path(), "users/<default>");
     }
 
     #[test]
