@@ -46,7 +46,7 @@ test('10 MB/s for every user with client.id reporting: users/<default>/clients/r
   // Near miss: clients/reportng is one character away from client.id reporting.
   const near = page.getByTestId('near-misses-0-Produce');
   assert.match(await near.innerText(), /Did you mean/);
-  assert.match(await near.innerText(), /clients\/reportng \(producer_byte_rate=1\.0E7\) never applies to principal "alice" with client\.id "reporting"/);
+  assert.match(await near.innerText(), /clients\/reportng, with producer_byte_rate = 10 MB\/s per broker \(1\.0E7 bytes\/s\), never applies to principal "alice" with client\.id "reporting"/);
 
   // A bad wanted value is named, and nothing is proposed.
   const want = page.locator('#want-0-Produce');
@@ -64,18 +64,18 @@ test('10 MB/s for every user with client.id reporting: users/<default>/clients/r
   await page.locator('#scope-0-Produce').selectOption('every-user');
   await page.waitForFunction(() => document.querySelector('[data-testid="proposal-best-0-Produce"]')?.dataset.rung === '4');
   const answer = await page.getByTestId('advice-answer-0-Produce').innerText();
-  assert.match(answer, /^Set producer_byte_rate=1\.0E7 \(10 MB\/s per broker\) on /);
+  assert.match(answer, /^Set producer_byte_rate = 10 MB\/s per broker \(1\.0E7 bytes\/s\) on /);
   assert.match(answer, /users\/<default>\/clients\/reporting \(rung 4\)/);
   const command = await best.locator('textarea.command').inputValue();
   assert.match(command, /kafka-configs\.sh .*--alter --entity-type users --entity-default --entity-type clients --entity-name reporting --add-config producer_byte_rate=/);
   const facts = await best.innerText();
   assert.match(facts, /Also covers bob-reporting\./);
-  assert.match(facts, /Shadows: users\/<default> \(producer_byte_rate=2000000\.0\) stops applying/);
+  assert.match(facts, /Shadows: users\/<default>, with producer_byte_rate = 2 MB\/s per broker \(2000000\.0 bytes\/s\), stops applying/);
   // The other proposals, and the rungs that would not do, behind a details.
   await page.getByTestId('advice-0-Produce').locator('details.all-proposals > summary').click();
   assert.equal(await page.getByTestId('proposal-0-Produce-1').count(), 1);
   assert.match(await page.getByTestId('advice-0-Produce').locator('details.all-proposals').innerText(),
-    /Rung 7 \(clients\/reporting\): With producer_byte_rate=1\.0E7 on clients\/reporting, principal "alice" with client\.id "reporting" would still get/);
+    /Rung 7 \(clients\/reporting\): With producer_byte_rate = 10 MB\/s per broker \(1\.0E7 bytes\/s\) on clients\/reporting, principal "alice" with client\.id "reporting" would still get/);
 
   // request_percentage=1200 on (8 + 3) threads: a share of the capacity, and a warning.
   assert.match(await page.getByTestId('capacity-0').innerText(), /1100\.0 %/);

@@ -545,31 +545,11 @@ const KEY_WIDTH: usize = 24;
 
 /// A limit readable first, then in Kafka's form with its unit, where the
 /// two read differently (finite byte rates and request percentages):
-/// `10 MB/s per broker (1.0E7 bytes/s)`; other values in Kafka's form.
+/// `10 MB/s per broker (1.0E7 bytes/s)`; other values in Kafka's form. The
+/// engine's ladder reasons write values the same way
+/// ([`quota_engine::resolve::human::readable_limit`]).
 fn limit_text(key: QuotaKey, value: f64) -> String {
-    let kafka = format!(
-        "{} {}",
-        java_double_to_string(value),
-        key.unit(UnitLabel::PerBroker)
-    );
-    match key {
-        // Values Kafka accepts that never delay anyone (its sensor takes
-        // them as they are: `value <= NaN` is false with a 0 ms throttle, a
-        // NaN token bucket never goes below 0, Infinity is never exceeded).
-        QuotaKey::ControllerMutationRate if value.is_nan() => format!("{kafka} (NaN: metered, never throttles)"),
-        _ if value.is_nan() => format!("{kafka} (NaN: metered, never delays: every check fails with a 0 ms throttle)"),
-        _ if value == f64::INFINITY => format!("{kafka} (Infinity: never exceeded)"),
-        _ if !value.is_finite() => kafka,
-        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate | QuotaKey::RequestPercentage => {
-            format!(
-                "{} per broker ({} {})",
-                human_value(key, value),
-                java_double_to_string(value),
-                key.unit(UnitLabel::Short)
-            )
-        }
-        _ => kafka,
-    }
+    quota_engine::resolve::human::readable_limit(key, value)
 }
 
 /// The one-line answer for one quota type (without the key); who shares

@@ -56,7 +56,7 @@ fn for_every_user_the_answer_is_default_user_with_the_client_id_and_its_command(
     let mut lines = out.lines();
     assert_eq!(
         lines.next().unwrap(),
-        "Answer: Set producer_byte_rate=1.0E7 (10 MB/s per broker) on users/<default>/clients/reporting (rung 4): it reaches every user without a quota of their own (users/X/clients/reporting, users/X/clients/<default> or users/X), with client.id \"reporting\", each user its own budget."
+        "Answer: Set producer_byte_rate = 10 MB/s per broker (1.0E7 bytes/s) on users/<default>/clients/reporting (rung 4): it reaches every user without a quota of their own (users/X/clients/reporting, users/X/clients/<default> or users/X), with client.id \"reporting\", each user its own budget."
     );
     // The command goes to the runbook's cluster (issue 29), not localhost:9092.
     assert_eq!(
@@ -64,15 +64,15 @@ fn for_every_user_the_answer_is_default_user_with_the_client_id_and_its_command(
         "  kafka-configs.sh --bootstrap-server b:9092 --alter --entity-type users --entity-default --entity-type clients --entity-name reporting --add-config producer_byte_rate=10000000"
     );
     // Users with a quota of their own keep it.
-    assert!(out.contains("shadowed by: users/carol (producer_byte_rate=5000000.0) is more specific and keeps applying to principal \"carol\" with client.id \"reporting\""), "{out}");
-    assert!(out.contains("shadows: users/<default> (producer_byte_rate=2000000.0) stops applying to every user without a quota of their own, with client.id \"reporting\""), "{out}");
+    assert!(out.contains("shadowed by: users/carol, with producer_byte_rate = 5 MB/s per broker (5000000.0 bytes/s), is more specific and keeps applying to principal \"carol\" with client.id \"reporting\""), "{out}");
+    assert!(out.contains("shadows: users/<default>, with producer_byte_rate = 2 MB/s per broker (2000000.0 bytes/s), stops applying to every user without a quota of their own, with client.id \"reporting\""), "{out}");
     assert!(out.contains("Today principal \"alice\" with client.id \"reporting\" gets 2 MB/s per broker (2000000 bytes/s) from users/<default> (rung 6)."), "{out}");
     // clients/reporting already holds 10 MB/s but is outranked: not proposed, and why.
-    assert!(out.contains("- rung 7 (clients/C) clients/reporting: With producer_byte_rate=1.0E7 on clients/reporting, principal \"alice\" with client.id \"reporting\" would still get producer_byte_rate=2000000.0 from users/<default>."), "{out}");
+    assert!(out.contains("- rung 7 (clients/C) clients/reporting: With producer_byte_rate = 10 MB/s per broker (1.0E7 bytes/s) on clients/reporting, principal \"alice\" with client.id \"reporting\" would still get producer_byte_rate = 2 MB/s per broker (2000000.0 bytes/s) from users/<default>."), "{out}");
     // The typo'd client-id is named as a near miss.
     assert!(
         out.contains(
-            "Near misses:\n- clients/reportng (producer_byte_rate=7000000.0) never applies"
+            "Near misses:\n- clients/reportng, with producer_byte_rate = 7 MB/s per broker (7000000.0 bytes/s), never applies"
         ),
         "{out}"
     );
@@ -83,7 +83,7 @@ fn with_other_connections_the_answer_covers_them_all() {
     let mut args = ALICE.to_vec();
     args.extend(["10000000", "--also", "bob::reporting"]);
     let (out, _) = advise(QUOTAS, &args);
-    assert!(out.starts_with("Answer: Set producer_byte_rate=1.0E7 (10 MB/s per broker) on users/<default>/clients/reporting (rung 4)"), "{out}");
+    assert!(out.starts_with("Answer: Set producer_byte_rate = 10 MB/s per broker (1.0E7 bytes/s) on users/<default>/clients/reporting (rung 4)"), "{out}");
     assert!(
         out.contains("  also covers: principal \"bob\" with client.id \"reporting\"."),
         "{out}"
@@ -92,8 +92,8 @@ fn with_other_connections_the_answer_covers_them_all() {
     let mut alone = ALICE.to_vec();
     alone.push("10000000");
     let (out, _) = advise(QUOTAS, &alone);
-    assert!(out.starts_with("Answer: Set producer_byte_rate=1.0E7 (10 MB/s per broker) on users/alice/clients/reporting (rung 1)"), "{out}");
-    assert!(out.contains("Other proposals, most specific first:\n- Set producer_byte_rate=1.0E7 (10 MB/s per broker) on users/alice/clients/<default> (rung 2)"), "{out}");
+    assert!(out.starts_with("Answer: Set producer_byte_rate = 10 MB/s per broker (1.0E7 bytes/s) on users/alice/clients/reporting (rung 1)"), "{out}");
+    assert!(out.contains("Other proposals, most specific first:\n- Set producer_byte_rate = 10 MB/s per broker (1.0E7 bytes/s) on users/alice/clients/<default> (rung 2)"), "{out}");
 }
 
 #[test]
@@ -168,12 +168,12 @@ fn tls_near_miss_on_part_of_the_dn() {
         "3",
     ];
     let (out, _) = advise(q, &args);
-    assert!(out.contains("Near misses:\n- users/CN=my-app (consumer_byte_rate=1000.0) never applies to principal \"CN=my-app,OU=x\" with client.id \"c\": it names part of the certificate DN"), "{out}");
+    assert!(out.contains("Near misses:\n- users/CN=my-app, with consumer_byte_rate = 1 kB/s per broker (1000.0 bytes/s), never applies to principal \"CN=my-app,OU=x\" with client.id \"c\": it names part of the certificate DN"), "{out}");
     assert!(
         out.contains("written as users/CN=my-app,OU=x it would apply."),
         "{out}"
     );
-    assert!(out.contains("with its partitions led by 3 brokers, each broker allows it that much, so up to 3000.0 bytes/s (3 kB/s) across the cluster."), "{out}");
+    assert!(out.contains("with its partitions led by 3 brokers, each broker allows it that much, so up to 3 kB/s (3000.0 bytes/s) across the cluster."), "{out}");
 }
 
 #[test]
@@ -206,7 +206,7 @@ fn a_literal_default_user_prints_apart_from_the_default() {
         "{out}"
     );
     // users/<default> (the default) would not win over users/"<default>" (the literal).
-    assert!(out.contains("- rung 6 (users/<default>) users/<default>: With producer_byte_rate=2000.0 on users/<default>, principal \"<default>\" with client.id \"c\" would still get producer_byte_rate=1000.0 from users/\"<default>\"."), "{out}");
+    assert!(out.contains("- rung 6 (users/<default>) users/<default>: With producer_byte_rate = 2 kB/s per broker (2000.0 bytes/s) on users/<default>, principal \"<default>\" with client.id \"c\" would still get producer_byte_rate = 1 kB/s per broker (1000.0 bytes/s) from users/\"<default>\"."), "{out}");
     assert!(
         out.contains("except client.ids with a users/\"<default>\"/clients/... quota"),
         "{out}"

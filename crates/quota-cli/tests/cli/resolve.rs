@@ -394,7 +394,7 @@ fn a_quota_one_edit_away_is_named_on_stderr() {
     assert_eq!(out.status.code(), Some(0));
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr.contains("note: did you mean: users/CN=my-app (producer_byte_rate=1048576.0) never applies to principal \"CN=my-app,OU=eng\""),
+        stderr.contains("note: did you mean: users/CN=my-app, with producer_byte_rate = 1.05 MB/s = 1 MiB/s per broker (1048576.0 bytes/s), never applies to principal \"CN=my-app,OU=eng\""),
         "{stderr}"
     );
     assert!(!String::from_utf8(out.stdout).unwrap().contains("did you mean"));
@@ -559,7 +559,7 @@ kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_ra
     assert!(!report.contains("did you mean"), "{report}");
     let typo = "kafka-configs.sh --bootstrap-server b:9092 --alter --add-config producer_byte_rate=1048576 --entity-type users --entity-name alica\n";
     let (report, _) = run(&["resolve", "--quotas", "-", "--listener", "SASL_SSL", "--user", "alice"], Some(typo));
-    assert!(report.contains("note: did you mean: users/alica (producer_byte_rate=1048576.0) never applies"), "{report}");
+    assert!(report.contains("note: did you mean: users/alica, with producer_byte_rate = 1.05 MB/s = 1 MiB/s per broker (1048576.0 bytes/s), never applies"), "{report}");
 }
 
 /// Issue 29: the consumer_byte_rate answer says the largest fetch response

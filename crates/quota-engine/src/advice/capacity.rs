@@ -15,6 +15,8 @@ use serde::Serialize;
 
 use crate::broker::BrokerSettings;
 use crate::jdk::double::java_double_to_string;
+use crate::entity::QuotaKey;
+use crate::resolve::human::readable_limit;
 
 /// A `request_percentage` related to one broker's thread capacity.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -133,18 +135,18 @@ pub fn byte_rate_scope(per_broker: f64, leader_brokers: u32) -> ByteRateScope {
     let cluster = per_broker * f64::from(leader_brokers);
     let summary = match leader_brokers {
         0 => format!(
-            "{} bytes/s per broker; with no broker leading the client's partitions it moves nothing.",
-            java_double_to_string(per_broker)
+            "{}; with no broker leading the client's partitions it moves nothing.",
+            readable_limit(QuotaKey::ProducerByteRate, per_broker)
         ),
         1 => format!(
-            "{} bytes/s per broker; with its partitions led by 1 broker, that is also the client's ceiling for the cluster.",
-            java_double_to_string(per_broker)
+            "{}; with its partitions led by 1 broker, that is also the client's ceiling for the cluster.",
+            readable_limit(QuotaKey::ProducerByteRate, per_broker)
         ),
         n => format!(
-            "{} bytes/s per broker; with its partitions led by {n} brokers, each broker allows it that much, so up to {} bytes/s ({}) across the cluster.",
-            java_double_to_string(per_broker),
-            java_double_to_string(cluster),
-            human_bytes(cluster)
+            "{}; with its partitions led by {n} brokers, each broker allows it that much, so up to {} ({} bytes/s) across the cluster.",
+            readable_limit(QuotaKey::ProducerByteRate, per_broker),
+            human_bytes(cluster),
+            java_double_to_string(cluster)
         ),
     };
     ByteRateScope {

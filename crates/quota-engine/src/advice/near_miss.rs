@@ -18,7 +18,6 @@ use serde::Serialize;
 
 use super::exact::ExactPath;
 use crate::entity::{EntityName, EntityType, QuotaEntity, QuotaKey, QuotaType};
-use crate::jdk::double::java_double_to_string;
 use crate::principal::sanitize;
 use crate::resolve::{ClientIdentity, QuotaCallbacks};
 use crate::store::QuotaStore;
@@ -351,9 +350,9 @@ pub fn near_misses(
                 )
             };
             let reason = format!(
-                "{} ({key}={}) never applies to principal {principal:?} with client.id {client:?}: {}; {then}.",
+                "{}, with {key} = {}, never applies to principal {principal:?} with client.id {client:?}: {}; {then}.",
                 entity.exact_path(),
-                java_double_to_string(*value),
+                crate::resolve::human::readable_limit(*key, *value),
                 why(*kind, *part, written, actual),
             );
             out.push(NearMiss {
@@ -404,7 +403,7 @@ mod tests {
         assert!(m.would_apply);
         assert!(
             m.reason
-                .starts_with("users/CN=my-app (producer_byte_rate=1000000.0) never applies"),
+                .starts_with("users/CN=my-app, with producer_byte_rate = 1 MB/s per broker (1000000.0 bytes/s), never applies"),
             "{}",
             m.reason
         );

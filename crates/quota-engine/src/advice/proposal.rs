@@ -16,10 +16,8 @@
 
 use serde::Serialize;
 
-use super::capacity::human_bytes;
 use super::exact::{display_exact, ExactPath};
 use crate::entity::{EntityName, QuotaEntity, QuotaKey, QuotaType};
-use crate::jdk::double::java_double_to_string;
 use crate::principal::sanitize;
 use crate::resolve::{ClientIdentity, DefaultQuotaCallback, QuotaCallbacks, Resolution, Rung};
 use crate::store::QuotaStore;
@@ -140,11 +138,11 @@ impl Advice {
         let m = self.current.matched.as_ref()?;
         crate::jdk::double::java_double_equals(m.value, self.want).then(|| {
             format!(
-                "Nothing to set: principal {:?} with client.id {:?} already gets {}={} from {} (rung {}).",
+                "Nothing to set: principal {:?} with client.id {:?} already gets {} = {} from {} (rung {}).",
                 self.connection.principal_name,
                 self.connection.client_id,
                 self.key,
-                crate::java_double_to_string(m.value),
+                crate::resolve::human::readable_limit(self.key, m.value),
                 m.entity,
                 m.rung.number()
             )
@@ -234,8 +232,8 @@ fn matched(r: &Resolution) -> Option<(QuotaEntity, f64)> {
 fn show(m: &Option<(QuotaEntity, f64)>, key: QuotaKey) -> String {
     match m {
         Some((e, v)) => format!(
-            "{key}={} from {}",
-            java_double_to_string(*v),
+            "{key} = {} from {}",
+            crate::resolve::human::readable_limit(key, *v),
             e.exact_path()
         ),
         None => "no limit".to_owned(),
@@ -390,8 +388,8 @@ pub fn propose(
             rejected.push(Rejected {
                 rung,
                 reason: format!(
-                    "With {key}={} on {}, {} would still get {}.",
-                    java_double_to_string(want),
+                    "With {key} = {} on {}, {} would still get {}.",
+                    crate::resolve::human::readable_limit(key, want),
                     entity.exact_path(),
                     who(connection),
                     show(&matched(&r), key)
@@ -503,7 +501,7 @@ fn build_proposal(
             }
             None => (false, false, String::new()),
         };
-        let v = java_double_to_string(value);
+        let v = crate::resolve::human::readable_limit(key, value);
         let list = |cs: &[ClientIdentity]| cs.iter().map(who).collect::<Vec<_>>().join(", ");
         if rep_lost || !lost.is_empty() {
             let population = if rep_lost {
@@ -516,7 +514,7 @@ fn build_proposal(
                 value,
                 connections: lost.clone(),
                 summary: format!(
-                    "{} ({key}={v}) stops applying to {population}: the more specific {} takes over.",
+                    "{}, with {key} = {v}, stops applying to {population}: the more specific {} takes over.",
                     existing.exact_path(),
                     entity.exact_path()
                 ),
@@ -530,7 +528,7 @@ fn build_proposal(
                 value,
                 connections: kept.clone(),
                 summary: format!(
-                    "{} ({key}={v}) is more specific and keeps applying to {population}; {} does not reach them.",
+                    "{}, with {key} = {v}, is more specific and keeps applying to {population}; {} does not reach them.",
                     existing.exact_path(),
                     entity.exact_path()
                 ),
@@ -550,26 +548,18 @@ fn build_proposal(
     let already_in_place = current.rung() == Some(rung) && current.limit() == Some(want);
     let replaces = before.override_value(&entity);
     let reach = reach_words(rung, &target.principal_name, &target.client_id);
-    let v = match key {
-        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => {
-            format!(
-                "{} ({} per broker)",
-                java_double_to_string(want),
-                human_bytes(want)
-            )
-        }
-        _ => java_double_to_string(want),
-    };
+    // The reading first, Kafka's form second, as the ladder's reasons write it.
+    let v = crate::resolve::human::readable_limit(key, want);
     let n = rung.number();
     let summary = if already_in_place {
         format!(
-            "{} (rung {n}) already gives {} {key}={v}; it reaches {reach}.",
+            "{} (rung {n}) already gives {} {key} = {v}; it reaches {reach}.",
             entity.exact_path(),
             who(target)
         )
     } else {
         format!(
-            "Set {key}={v} on {} (rung {n}): it reaches {reach}.",
+            "Set {key} = {v} on {} (rung {n}): it reaches {reach}.",
             entity.exact_path()
         )
     };
@@ -605,7 +595,7 @@ mod tests {
         let a = propose(&store, &conn, &[], QuotaType::Request, 200.0);
         assert_eq!(
             a.already_applies().as_deref(),
-            Some("Nothing to set: principal \"ANONYMOUS\" with client.id \"reporting\" already gets request_percentage=200.0 from clients/reporting (rung 7).")
+            Some("Nothing to set: principal \"ANONYMOUS\" with client.id \"reporting\" already gets request_percentage = 2 threads' time per broker (200.0 % of one thread) from clients/reporting (rung 7).")
         );
         assert_eq!(propose(&store, &conn, &[], QuotaType::Request, 300.0).already_applies(), None);
     }

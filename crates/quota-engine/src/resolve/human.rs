@@ -81,6 +81,40 @@ pub fn human_value(key: QuotaKey, value: f64) -> String {
     }
 }
 
+/// A quota value as a sentence gives it: the reading an operator thinks in
+/// first, then Kafka's own form (`Double.toString`, as `kafka-configs.sh
+/// --describe` prints it) with its unit, where the two read differently:
+/// `10 MB/s per broker (1.0E7 bytes/s)`, `2 threads' time per broker (200.0
+/// % of one thread)`. The other keys, whose reading is Kafka's number with a
+/// unit, in Kafka's form: `10.0 partition mutations/s`, `5.0
+/// connections/s`. A value that never delays anyone says why: `NaN
+/// bytes/s per broker (NaN: metered, never delays: every check fails with
+/// a 0 ms throttle)`, `Infinity ... (Infinity: never exceeded)`.
+///
+/// The CLI's answer line (`kafka-quota resolve`) and the engine's ladder
+/// reasons (`RungCheck::reason` of [`super::Resolution::trace`]) both write values this way.
+///
+/// Kafka: a NaN quota is metered and never throttles (`Sensor.checkQuotas`:
+/// `value <= NaN` is false, and `QuotaUtils.throttleTime` of NaN is 0 ms),
+/// clients/src/main/java/org/apache/kafka/common/metrics/Sensor.java.
+pub fn readable_limit(key: QuotaKey, value: f64) -> String {
+    use crate::entity::UnitLabel;
+    let kafka = format!("{} {}", crate::java_double_to_string(value), key.unit(UnitLabel::PerBroker));
+    match key {
+        QuotaKey::ControllerMutationRate if value.is_nan() => format!("{kafka} (NaN: metered, never throttles)"),
+        _ if value.is_nan() => format!("{kafka} (NaN: metered, never delays: every check fails with a 0 ms throttle)"),
+        _ if value == f64::INFINITY => format!("{kafka} (Infinity: never exceeded)"),
+        _ if !value.is_finite() => kafka,
+        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate | QuotaKey::RequestPercentage => format!(
+            "{} per broker ({} {})",
+            human_value(key, value),
+            crate::java_double_to_string(value),
+            key.unit(UnitLabel::Short)
+        ),
+        _ => kafka,
+    }
+}
+
 /// `value` with `decimals` decimals (`{:.2}`), except from 10^15 on, where
 /// decimals mean nothing: Java's form (`1.0E306`, not 307 digits for
 /// `request_percentage=1e308`, a DOUBLE quota Kafka accepts, or a rate
@@ -282,6 +316,27 @@ mod tests {
             "1.02 MB/s = 1000 KiB/s"
         );
         assert_eq!(human_value(QuotaKey::ProducerByteRate, f64::NAN), "NaN");
+    }
+
+    #[test]
+    fn readable_limit_leads_with_the_reading_and_keeps_kafkas_form_second() {
+        assert_eq!(readable_limit(QuotaKey::ProducerByteRate, 1.0e7), "10 MB/s per broker (1.0E7 bytes/s)");
+        assert_eq!(readable_limit(QuotaKey::ConsumerByteRate, 500_000.0), "500 kB/s per broker (500000.0 bytes/s)");
+        assert_eq!(
+            readable_limit(QuotaKey::ProducerByteRate, 1_048_576.0),
+            "1.05 MB/s = 1 MiB/s per broker (1048576.0 bytes/s)"
+        );
+        assert_eq!(
+            readable_limit(QuotaKey::RequestPercentage, 200.0),
+            "2 threads' time per broker (200.0 % of one thread)"
+        );
+        assert_eq!(readable_limit(QuotaKey::ControllerMutationRate, 10.0), "10.0 partition mutations/s");
+        assert_eq!(readable_limit(QuotaKey::ConnectionCreationRate, 5.0), "5.0 connections/s");
+        assert!(readable_limit(QuotaKey::ProducerByteRate, f64::NAN).starts_with("NaN bytes/s per broker (NaN: metered, never delays"));
+        assert_eq!(
+            readable_limit(QuotaKey::ConsumerByteRate, f64::INFINITY),
+            "Infinity bytes/s per broker (Infinity: never exceeded)"
+        );
     }
 
     #[test]

@@ -8,7 +8,6 @@ use serde::{Serialize, Serializer};
 
 use super::ladder::{EntityKind, QuotaTypeFlags, Rung};
 use crate::entity::{QuotaEntity, QuotaKey, QuotaType};
-use crate::jdk::double::java_double_to_string;
 use crate::principal::jmx_sanitize;
 
 /// The bound Kafka uses when no quota applies: `Long.MAX_VALUE` as a double
@@ -311,7 +310,7 @@ impl Resolution {
         let limit = match &self.matched {
             Some(m) => format!(
                 "{key} = {} from {} ({})",
-                java_double_to_string(m.value),
+                super::human::readable_limit(key, m.value),
                 m.entity,
                 m.rung
             ),
@@ -342,7 +341,9 @@ pub(crate) fn reason_text(
     winner: Option<&QuotaEntity>,
 ) -> String {
     let key = quota_type.key();
-    let set = |v: f64| format!("{entity} has {key} = {}", java_double_to_string(v));
+    // The reading first, Kafka's form second (`10 MB/s per broker (1.0E7
+    // bytes/s)`), as the CLI's answer writes a value.
+    let set = |v: f64| format!("{entity} has {key} = {}", super::human::readable_limit(key, v));
     match outcome {
         RungOutcome::Applies => match configured {
             Some(v) => format!("{}; it is the most specific configured rung, so it applies.", set(v)),
@@ -389,6 +390,7 @@ pub(crate) fn reason_text(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jdk::double::java_double_to_string;
 
     #[test]
     fn sensor_and_mbean_names_follow_kafka() {

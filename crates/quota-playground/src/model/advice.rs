@@ -313,14 +313,14 @@ mod tests {
         let best = v.best.expect("a proposal for every user");
         assert_eq!(best.rung, 4);
         assert_eq!(best.entity, "users/<default>/clients/reporting");
-        assert!(v.answer.starts_with("Set producer_byte_rate=1.0E7"), "{}", v.answer);
+        assert!(v.answer.starts_with("Set producer_byte_rate = 10 MB/s per broker (1.0E7 bytes/s)"), "{}", v.answer);
         assert!(v.answer.contains("users/<default>/clients/reporting (rung 4)"), "{}", v.answer);
         assert!(best.command.contains("--entity-type users --entity-default --entity-type clients --entity-name reporting"), "{}", best.command);
         assert!(best.command.contains("--add-config producer_byte_rate="), "{}", best.command);
         // bob, with the same client.id and no quota of his own, is covered too.
         assert_eq!(best.covers, vec!["bob-reporting".to_owned()]);
         // users/<default> stops applying for client.id reporting.
-        assert!(best.shadows.iter().any(|s| s.starts_with("users/<default> (producer_byte_rate=2000000.0) stops applying")), "{:?}", best.shadows);
+        assert!(best.shadows.iter().any(|s| s.starts_with("users/<default>, with producer_byte_rate = 2 MB/s per broker (2000000.0 bytes/s), stops applying")), "{:?}", best.shadows);
         assert_eq!(v.today, "Today principal \"alice\" with client.id \"reporting\" gets 2000000.0 (2 MB/s) from users/<default> (rung 6).");
         // The other proposals include the most specific one, for alice alone.
         assert!(v.others.iter().any(|p| p.rung == 1 && p.entity == "users/alice/clients/reporting"));
@@ -337,7 +337,7 @@ mod tests {
         q.others.push(("carol-reporting".into(), ClientIdentity::new("carol", "reporting")));
         let best = advise(&q).best.unwrap();
         assert_eq!(best.rung, 4);
-        assert!(best.shadowed_by.iter().any(|s| s.starts_with("users/carol (producer_byte_rate=5000000.0) is more specific and keeps applying")), "{:?}", best.shadowed_by);
+        assert!(best.shadowed_by.iter().any(|s| s.starts_with("users/carol, with producer_byte_rate = 5 MB/s per broker (5000000.0 bytes/s), is more specific and keeps applying")), "{:?}", best.shadowed_by);
         assert_eq!(best.covers, vec!["bob-reporting".to_owned()]);
     }
 
@@ -408,7 +408,7 @@ mod tests {
         let c = ClientIdentity::new("alice", "reporting");
         let notes = near_miss_notes(&s, &c, QuotaType::Produce);
         assert_eq!(notes.len(), 1, "{notes:?}");
-        assert!(notes[0].starts_with("clients/reportng (producer_byte_rate=1.0E7) never applies"), "{}", notes[0]);
+        assert!(notes[0].starts_with("clients/reportng, with producer_byte_rate = 10 MB/s per broker (1.0E7 bytes/s), never applies"), "{}", notes[0]);
         let fetch = near_miss_notes(&s, &c, QuotaType::Fetch);
         assert!(fetch[0].starts_with("users/User:alice"), "{fetch:?}");
         assert!(near_miss_notes(&s, &c, QuotaType::Request).is_empty());
