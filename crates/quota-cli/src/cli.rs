@@ -33,4 +33,7 @@ pub(crate) enum Command {
     Monitoring(crate::cmd::monitoring::MonitoringArgs),
     /// A running cluster as a scenario file (quotas, brokers, settings, topic leaders), read-only.
     Snapshot(Box<crate::cmd::snapshot::SnapshotArgs>),
+    /// Record values at given times into Kafka's windowed Rate or TokenBucket and read back
+    /// what Kafka's classes return: the rate or tokens, QuotaViolationException, the throttle time.
+    Sensor(crate::cmd::sensor::SensorArgs),
 }

@@ -14,6 +14,7 @@ pub(crate) mod resolve;
 pub(crate) mod simulate;
 pub(crate) mod progress;
 pub(crate) mod simulate_report;
+pub(crate) mod sensor;
 pub(crate) mod snapshot;
 
 /// Exit code for success.
@@ -46,6 +47,7 @@ pub(crate) fn run(cli: Cli) -> ExitCode {
         Command::Link(args) => link::run(&args),
         Command::Monitoring(args) => monitoring::run(&args),
         Command::Snapshot(args) => snapshot::run(&args),
+        Command::Sensor(args) => sensor::run(&args),
     };
     // A closed pipe (`| head`) is not a failure; another stdout error is.
     if !crate::out::finish() && code == EXIT_OK {

@@ -12,5 +12,6 @@ mod live_peers;
 mod monitoring;
 mod pipe;
 mod resolve;
+mod sensor;
 mod simulate;
 mod state;
