@@ -43,6 +43,16 @@ pub enum ErrorClass {
     InvalidConnection,
     /// A Java regex feature this engine does not reproduce; the message names it.
     UnsupportedRegex,
+    /// `java.io.IOException`: the JDK's DN parser (`X500Name`, `RDN`, `AVA`,
+    /// `ObjectIdentifier`, `DerValue`) refuses a typed DN; the cause of
+    /// `X500Principal`'s `IllegalArgumentException`.
+    Io,
+    /// `java.io.EOFException`: a `#hex` DN value whose DER length runs past
+    /// its bytes (`not enough content`).
+    Eof,
+    /// A certificate DN the engine does not read as Java does; the message
+    /// names what.
+    UnsupportedDn,
 }
 
 impl ErrorClass {
@@ -73,6 +83,9 @@ impl ErrorClass {
             ErrorClass::ConnectionRejected => "quota_engine::ConnectionRejected",
             ErrorClass::InvalidConnection => "quota_engine::InvalidConnection",
             ErrorClass::UnsupportedRegex => "quota_engine::UnsupportedRegex",
+            ErrorClass::Io => "java.io.IOException",
+            ErrorClass::Eof => "java.io.EOFException",
+            ErrorClass::UnsupportedDn => "quota_engine::UnsupportedDn",
         }
     }
 }

@@ -9,10 +9,13 @@
 //!   (or why it is `ANONYMOUS`), warnings, and the sanitized name.
 //!   Kafka: `DefaultKafkaPrincipalBuilder`.
 //! - [`SslPrincipalMapper`] applies `ssl.principal.mapping.rules`
-//!   (`DEFAULT`, `RULE:pattern/replacement/[LU]`). The certificate DN is taken
-//!   as the user typed it and treated as the RFC 2253 string Kafka reads from
-//!   the certificate (`X500Principal.getName()`: `CN=x,OU=y`, no spaces after
-//!   commas).
+//!   (`DEFAULT`, `RULE:pattern/replacement/[LU]`) to the DN Kafka reads from
+//!   the certificate, `X500Principal.getName()` (RFC 2253: `CN=x,OU=y`, no
+//!   spaces after commas).
+//! - [`read_certificate_subject`] / [`X500Name`]: a typed DN read as JDK 17's
+//!   `X500Principal(String)` reads it (RFC 1779 and 2253 forms, `;`, quotes,
+//!   escapes, `#hex`, `OID.n=`), or openssl's printed subject, and its
+//!   `getName()`; a DN Java refuses is refused with Java's message.
 //! - [`KerberosName`] and [`KerberosShortNamer`] apply
 //!   `sasl.kerberos.principal.to.local.rules`
 //!   (`DEFAULT`, `RULE:[n:format](match)s/from/to/g/L|U`).
@@ -35,6 +38,7 @@ mod error;
 mod kerberos;
 mod sanitizer;
 mod ssl_mapper;
+mod x500;
 
 pub use builder::{
     AnonymousReason, Connection, ANONYMOUS_WARNING, Derivation, Identity, KafkaPrincipal, Listener, PrincipalBuilder,
@@ -46,3 +50,4 @@ pub use kerberos::{
 };
 pub use sanitizer::{desanitize, jmx_sanitize, sanitize};
 pub use ssl_mapper::{SslMapping, SslPrincipalMapper, SslRule};
+pub use x500::{read_certificate_subject, CertificateSubject, SubjectForm, X500Name};

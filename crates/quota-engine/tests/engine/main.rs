@@ -4,6 +4,8 @@
 //!   reads the fixtures from disk).
 //! - [`cluster`]: several brokers, a leadership move and a quota change in time.
 //! - [`outcome`]: named outcomes (`TimeoutException`) of runs that lose records.
+//! - [`x500`]: certificate DNs read as JDK 17's `X500Principal` reads them
+//!   (native only: it reads the vector file from disk).
 //! - [`same_on_every_target`]: the same Timeline natively and in wasm32;
 //!   `scripts/test-wasm.sh` runs this binary in Node.
 //!
@@ -15,4 +17,6 @@ mod lab;
 mod outcome;
 #[cfg(not(target_arch = "wasm32"))]
 mod cluster;
+#[cfg(not(target_arch = "wasm32"))]
+mod x500;
 mod same_on_every_target;
