@@ -43,7 +43,8 @@ real broker's: a new TokenBucket holds 0 tokens last refilled at clock 0, so on 
 starts full; --clock-start-ms 0 shows one that starts empty). Times may go backwards: Kafka \
 accepts that and computes with the negative elapsed time, and so does this command.
 
-Each record is `Sensor.record(value, time, true)` as the broker calls it: for a rate, \
+Each record is `Sensor.record(value, time, true)` as the broker calls it (TIME:VALUE:unchecked: \
+`Sensor.record(value, time, false)`, no check, as the fetch path unrecords): for a rate, \
 ClientQuotaManager.maybeRecordAndGetThrottleTimeMs (record, then check); for a token bucket, \
 StrictControllerMutationQuota.record (check, then record; refused with THROTTLING_QUOTA_EXCEEDED) \
 or PermissiveControllerMutationQuota.record (record, then check). Values are bytes for \
@@ -58,7 +59,7 @@ outcome; the throttle time), then why: each throttle's formula with its numbers.
 
 --json prints one document: {format: \"kafka-quota/sensor\", version: 1, stat, quota_type, \
 quota, samples, window_seconds, clock_start_ms, mode, burst, summary {records, violations, \
-max_throttle_ms, max_throttle_at_ms}, rows: [{event: record|read, at_ms, clock_ms, value, \
+max_throttle_ms, max_throttle_at_ms}, rows: [{event: record|read, at_ms, clock_ms, value, check, \
 rate, window_ms, sum, samples, tokens, mutation_rate, violation, accepted, throttle_ms, \
 throttle {formula, ms, uncapped_ms, cap_ms}, backwards}]} (docs/sensor.md lists each field).
 
@@ -147,11 +148,14 @@ pub(crate) struct SensorArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(i32::MAX)))]
     pub(crate) window_seconds: u32,
     /// A record: TIME:VALUE, e.g. `250ms:1048576` (repeatable; processed in
-    /// the order given, these before --records-file's).
+    /// the order given, these before --records-file's); TIME:VALUE:unchecked
+    /// records without the quota check (`Sensor.record(value, time, false)`,
+    /// as the fetch path unrecords a throttled response with a negative value).
     #[arg(long = "record", value_name = "TIME:VALUE", value_parser = parse_record_arg, allow_hyphen_values = true)]
-    pub(crate) records: Vec<(i64, f64)>,
-    /// A CSV file of records, one `at_ms,value` a line (a header line
-    /// `at_ms,value`, blank lines and `#` comments are skipped); `-` = standard input.
+    pub(crate) records: Vec<(i64, f64, bool)>,
+    /// A CSV file of records, one `at_ms,value` a line (`at_ms,value,unchecked`
+    /// for a record without the check; a header line `at_ms,value`, blank
+    /// lines and `#` comments are skipped); `-` = standard input.
     #[arg(long, value_name = "FILE")]
     pub(crate) records_file: Option<PathBuf>,
     /// A read at TIME (repeatable): Rate.measure / TokenBucket.measure, placed
@@ -197,12 +201,15 @@ impl Setup {
 /// One input event: a record or a read, at a time relative to the clock start (ms).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Event {
-    /// `Sensor.record(value, time, true)`.
+    /// `Sensor.record(value, time, check)`.
     Record {
         /// ms from time 0.
         at_ms: i64,
         /// The value recorded (bytes, percent, mutations).
         value: f64,
+        /// With the quota check (`true`, what the broker does for a
+        /// request), or without it (`false`: the fetch path's unrecord).
+        check: bool,
     },
     /// A metric read at a time (ms from time 0).
     Read {
@@ -278,18 +285,18 @@ impl Event {
 
 /// The records in order, with each read placed after the last record at or
 /// before its time (reads at one place in time order).
-pub(crate) fn events(records: &[(i64, f64)], reads: &[i64]) -> Vec<Event> {
+pub(crate) fn events(records: &[(i64, f64, bool)], reads: &[i64]) -> Vec<Event> {
     let mut reads: Vec<i64> = reads.to_vec();
     reads.sort_unstable();
     // Where each read goes: after the last record (in input order) at or before it.
-    let slot = |t: i64| records.iter().rposition(|(at, _)| *at <= t).map_or(0, |i| i + 1);
+    let slot = |t: i64| records.iter().rposition(|(at, _, _)| *at <= t).map_or(0, |i| i + 1);
     let mut out = Vec::new();
     for i in 0..=records.len() {
         for &t in reads.iter().filter(|&&t| slot(t) == i) {
             out.push(Event::Read { at_ms: t });
         }
-        if let Some(&(at_ms, value)) = records.get(i) {
-            out.push(Event::Record { at_ms, value });
+        if let Some(&(at_ms, value, check)) = records.get(i) {
+            out.push(Event::Record { at_ms, value, check });
         }
     }
     out
@@ -317,6 +324,10 @@ pub(crate) fn run_sensor(setup: &Setup, events: &[Event]) -> Result<Vec<Row>, St
             let backwards = last.is_some_and(|l| t < l);
             last = Some(t);
             let (accepted, violation) = match *ev {
+                Event::Record { value, check: false, .. } => {
+                    sensor.record_unchecked(t, value);
+                    (Some(true), None)
+                }
                 Event::Record { value, .. } => {
                     let a = sensor.record(setup.mode, t, value);
                     let violation = match a {
@@ -345,8 +356,16 @@ pub(crate) fn run_sensor(setup: &Setup, events: &[Event]) -> Result<Vec<Row>, St
                 }
                 Event::Read { .. } => (None, None),
             };
-            let tokens = sensor.tokens(t);
-            let mutation_rate = sensor.mutation_rate_per_s(t);
+            // A read (--at) is a metric read and refills the real bucket; the
+            // figures after a record are read from a copy, so that they change
+            // nothing Kafka's record did not change.
+            let (tokens, mutation_rate) = match ev {
+                Event::Read { .. } => (sensor.tokens(t), sensor.mutation_rate_per_s(t)),
+                Event::Record { .. } => {
+                    let mut copy = sensor.clone();
+                    (copy.tokens(t), copy.mutation_rate_per_s(t))
+                }
+            };
             rows.push(Row {
                 event: *ev,
                 clock_ms: t,
@@ -374,7 +393,11 @@ pub(crate) fn run_sensor(setup: &Setup, events: &[Event]) -> Result<Vec<Row>, St
         let backwards = last.is_some_and(|l| t < l);
         last = Some(t);
         let admission = match *ev {
-            Event::Record { value, .. } => Some(sensor.record(t, value)),
+            Event::Record { value, check: true, .. } => Some(sensor.record(t, value)),
+            Event::Record { value, check: false, .. } => {
+                sensor.record_unchecked(t, value);
+                None
+            }
             Event::Read { .. } => None,
         };
         let violation = match admission {
@@ -419,11 +442,18 @@ pub(crate) fn run_sensor(setup: &Setup, events: &[Event]) -> Result<Vec<Row>, St
             let mut probe = sensor.rate().clone();
             probe.sum(t)
         };
-        let (rate, window_ms) = match admission {
-            Some(a) => (a.observed(), a.window_ms()),
-            None => {
+        let (rate, window_ms) = match (admission, ev) {
+            // The check measured at `t`: Kafka's own figures.
+            (Some(a), _) => (a.observed(), a.window_ms()),
+            // A read (--at) is a metric read: it purges the real sensor.
+            (None, Event::Read { .. }) => {
                 let window_ms = sensor.window_size_ms(t);
                 (sensor.measure(t), window_ms)
+            }
+            // An unchecked record measures nothing in Kafka: read a copy.
+            (None, Event::Record { .. }) => {
+                let mut copy = sensor.rate().clone();
+                copy.measure_with_window(t)
             }
         };
         rows.push(Row {
@@ -495,19 +525,25 @@ fn parse_time_arg(s: &str) -> Result<i64, String> {
     parse_time(s)
 }
 
-/// `TIME:VALUE` (or `TIME,VALUE`).
-fn parse_record(s: &str) -> Result<(i64, f64), String> {
-    let Some((t, v)) = s.split_once([':', ',']) else {
-        return Err(format!(
-            "`{s}` is not a record; expected TIME:VALUE, e.g. 250ms:1048576"
-        ));
+/// `TIME:VALUE` or `TIME:VALUE:unchecked` (or with `,`): the time, the
+/// value and whether the quota is checked.
+fn parse_record(s: &str) -> Result<(i64, f64, bool), String> {
+    let parts: Vec<&str> = s.split([':', ',']).map(str::trim).collect();
+    let (t, v, check) = match parts.as_slice() {
+        [t, v] => (*t, *v, true),
+        [t, v, "unchecked"] => (*t, *v, false),
+        _ => {
+            return Err(format!(
+                "`{s}` is not a record; expected TIME:VALUE, e.g. 250ms:1048576, or TIME:VALUE:unchecked"
+            ))
+        }
     };
     let at = parse_time(t)?;
-    let v = parse_number(v.trim()).map_err(|e| format!("the value of `{s}`: {e}"))?;
-    Ok((at, v))
+    let v = parse_number(v).map_err(|e| format!("the value of `{s}`: {e}"))?;
+    Ok((at, v, check))
 }
 
-fn parse_record_arg(s: &str) -> Result<(i64, f64), String> {
+fn parse_record_arg(s: &str) -> Result<(i64, f64, bool), String> {
     parse_record(s)
 }
 
@@ -516,7 +552,7 @@ fn parse_record_arg(s: &str) -> Result<(i64, f64), String> {
 /// # Errors
 ///
 /// `NAME:LINE: reason` for the first bad line.
-pub(crate) fn parse_records_csv(name: &str, text: &str) -> Result<Vec<(i64, f64)>, String> {
+pub(crate) fn parse_records_csv(name: &str, text: &str) -> Result<Vec<(i64, f64, bool)>, String> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let l = line.trim();
@@ -526,12 +562,20 @@ pub(crate) fn parse_records_csv(name: &str, text: &str) -> Result<Vec<(i64, f64)
         if out.is_empty() && l.replace(' ', "").eq_ignore_ascii_case("at_ms,value") {
             continue;
         }
-        let (t, v) = l.split_once(',').ok_or_else(|| {
-            format!("{name}:{}: `{l}` is not a record; expected at_ms,value, e.g. 250,1048576", i + 1)
-        })?;
+        let fields: Vec<&str> = l.split(',').map(str::trim).collect();
+        let (t, v, check) = match fields.as_slice() {
+            [t, v] => (*t, *v, true),
+            [t, v, "unchecked"] => (*t, *v, false),
+            _ => {
+                return Err(format!(
+                    "{name}:{}: `{l}` is not a record; expected at_ms,value, e.g. 250,1048576, or at_ms,value,unchecked",
+                    i + 1
+                ))
+            }
+        };
         let at = parse_time(t).map_err(|e| format!("{name}:{}: {e}", i + 1))?;
-        let v = parse_number(v.trim()).map_err(|e| format!("{name}:{}: the value: {e}", i + 1))?;
-        out.push((at, v));
+        let v = parse_number(v).map_err(|e| format!("{name}:{}: the value: {e}", i + 1))?;
+        out.push((at, v, check));
     }
     Ok(out)
 }
@@ -599,7 +643,7 @@ pub(crate) fn run(args: &SensorArgs) -> u8 {
         errln!("kafka-quota: sensor needs something to record or read: --record TIME:VALUE, --records-file FILE (- for standard input) or --at TIME.");
         return EXIT_USAGE;
     }
-    for at in records.iter().map(|(at, _)| *at).chain(args.reads.iter().copied()) {
+    for at in records.iter().map(|(at, _, _)| *at).chain(args.reads.iter().copied()) {
         if args.clock_start_ms.checked_add(at).is_none() {
             errln!("kafka-quota: the time {at} ms after --clock-start-ms {} is beyond a Java long.", args.clock_start_ms);
             return EXIT_USAGE;
@@ -708,6 +752,9 @@ pub(crate) fn text(setup: &Setup, rows: &[Row]) -> String {
             };
             let outcome = match (accepted, violation, setup.mode) {
                 (None, _, _) => "read".to_owned(),
+                (Some(true), None, _) if matches!(r.event, Event::Record { check: false, .. }) => {
+                    "recorded unchecked".to_owned()
+                }
                 (Some(true), None, _) => "accepted".to_owned(),
                 (Some(false), Some(_), _) => "refused: THROTTLING_QUOTA_EXCEEDED".to_owned(),
                 (Some(true), Some(_), _) => "recorded, QuotaViolationException".to_owned(),
@@ -746,6 +793,7 @@ pub(crate) fn text(setup: &Setup, rows: &[Row]) -> String {
             };
             let outcome = match (&r.event, violation) {
                 (Event::Read { .. }, _) => "read",
+                (Event::Record { check: false, .. }, _) => "recorded unchecked",
                 (_, Some(_)) => "QuotaViolationException",
                 (_, None) => "within the quota",
             };
@@ -801,7 +849,8 @@ pub(crate) fn text(setup: &Setup, rows: &[Row]) -> String {
 
 fn event_text(e: &Event) -> String {
     match e {
-        Event::Record { value, .. } => format!("record {}", num(*value)),
+        Event::Record { value, check: true, .. } => format!("record {}", num(*value)),
+        Event::Record { value, check: false, .. } => format!("unrecord {}", num(*value)),
         Event::Read { .. } => "read".to_owned(),
     }
 }
@@ -824,15 +873,16 @@ pub(crate) fn to_json(setup: &Setup, rows: &[Row]) -> Value {
     let rows: Vec<Value> = rows
         .iter()
         .map(|r| {
-            let (event, value) = match r.event {
-                Event::Record { value, .. } => ("record", json!(value)),
-                Event::Read { .. } => ("read", Value::Null),
+            let (event, value, check) = match r.event {
+                Event::Record { value, check, .. } => ("record", json!(value), json!(check)),
+                Event::Read { .. } => ("read", Value::Null, Value::Null),
             };
             let mut row = json!({
                 "event": event,
                 "at_ms": r.event.at_ms(),
                 "clock_ms": r.clock_ms,
                 "value": value,
+                "check": check,
                 "backwards": r.backwards,
             });
             let extra = match &r.outcome {
@@ -924,9 +974,10 @@ mod tests {
                 return None;
             }
             match ev["op"].as_str()? {
-                "record" if ev["check"].as_bool() != Some(false) => out.push(Event::Record {
+                "record" => out.push(Event::Record {
                     at_ms: t,
                     value: ev["v"].as_f64()?,
+                    check: ev["check"].as_bool() != Some(false),
                 }),
                 "measure" => out.push(Event::Read { at_ms: t }),
                 _ => return None,
@@ -977,6 +1028,11 @@ mod tests {
                     let Outcome::Rate { rate, window_ms, violation, .. } = &row.outcome else {
                         panic!("{id}: a rate row");
                     };
+                    if ev["check"] == false {
+                        // Kafka measured nothing; the later rows show the state is Kafka's.
+                        assert!(violation.is_none(), "{id} step {i}: an unchecked record throws nothing");
+                        continue;
+                    }
                     assert!(same(&ev["measure"], *rate), "{id} step {i}: rate {rate}, Kafka {}", ev["measure"]);
                     assert_eq!(Some(*window_ms), ev["window_size_ms"].as_i64(), "{id} step {i}: window");
                     if ev["op"] == "record" {
@@ -1053,21 +1109,21 @@ mod tests {
 
     #[test]
     fn reads_go_after_the_records_at_or_before_them() {
-        let evs = events(&[(0, 1.0), (500, 2.0), (100, 3.0)], &[200, 0, 1000]);
+        let evs = events(&[(0, 1.0, true), (500, 2.0, true), (100, 3.0, false)], &[200, 0, 1000]);
         assert_eq!(
             evs,
             vec![
-                Event::Record { at_ms: 0, value: 1.0 },
+                Event::Record { at_ms: 0, value: 1.0, check: true },
                 Event::Read { at_ms: 0 },
-                Event::Record { at_ms: 500, value: 2.0 },
+                Event::Record { at_ms: 500, value: 2.0, check: true },
                 // After the last record at or before 200 ms in input order: 100 ms.
-                Event::Record { at_ms: 100, value: 3.0 },
+                Event::Record { at_ms: 100, value: 3.0, check: false },
                 Event::Read { at_ms: 200 },
                 Event::Read { at_ms: 1000 },
             ]
         );
         // A read before every record comes first.
-        assert_eq!(events(&[(10, 1.0)], &[5])[0], Event::Read { at_ms: 5 });
+        assert_eq!(events(&[(10, 1.0, true)], &[5])[0], Event::Read { at_ms: 5 });
     }
 
     #[test]
@@ -1079,14 +1135,16 @@ mod tests {
         assert!(parse_time("1.5ms").unwrap_err().contains("whole number of milliseconds"));
         assert!(parse_time("soon").unwrap_err().contains("not a number of milliseconds"));
         assert!(parse_time("1e30").is_err());
-        assert_eq!(parse_record("0ms:1048576"), Ok((0, 1_048_576.0)));
+        assert_eq!(parse_record("0ms:1048576"), Ok((0, 1_048_576.0, true)));
+        assert_eq!(parse_record("5ms:-1048576:unchecked"), Ok((5, -1_048_576.0, false)));
+        assert!(parse_record("5ms:1:later").unwrap_err().contains("TIME:VALUE:unchecked"));
         assert!(parse_record("0ms").unwrap_err().contains("expected TIME:VALUE"));
         assert!(parse_record("0ms:NaN").unwrap_err().contains("NaN"));
         assert!(parse_number("Infinity").unwrap_err().contains("infinite"));
         assert!(parse_records_csv("f.csv", "at_ms,value\n0,1\n\n# c\n5,x\n")
             .unwrap_err()
             .starts_with("f.csv:5: the value: `x` is not a number"));
-        assert_eq!(parse_records_csv("f.csv", "at_ms,value\n0,1\n7,2.5\n"), Ok(vec![(0, 1.0), (7, 2.5)]));
+        assert_eq!(parse_records_csv("f.csv", "at_ms,value\n0,1\n7,2.5,unchecked\n"), Ok(vec![(0, 1.0, true), (7, 2.5, false)]));
     }
 
     // Kafka 4.3.1 ClientQuotaControlManager.java:260, :276-279, :294-295 (validateQuotaKeyValue).

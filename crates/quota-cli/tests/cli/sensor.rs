@@ -102,6 +102,20 @@ fn records_from_a_csv_on_standard_input() {
     assert_eq!(doc["summary"]["violations"], 1);
 }
 
+// The fetch path's unrecord: Sensor.record(-bytes, now, false) (ClientQuotaManager.unrecordQuotaSensor).
+#[test]
+fn an_unchecked_record_throws_nothing_and_lowers_the_rate() {
+    let out = ok(&["--quota", "1000", "--record", "0:20000", "--record", "0:-20000:unchecked", "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(doc["rows"][0]["violation"], true);
+    assert_eq!(doc["rows"][1]["check"], false);
+    assert_eq!(doc["rows"][1]["violation"], false);
+    assert_eq!(doc["rows"][1]["rate"], 0.0);
+    let out = ok(&["--quota", "1000", "--record", "0:20000", "--record", "0:-20000:unchecked"]);
+    assert!(out.contains("unrecord -20000.0"), "{out}");
+    assert!(out.contains("recorded unchecked"), "{out}");
+}
+
 #[test]
 fn time_going_backwards_is_accepted_as_kafka_accepts_it() {
     let out = ok(&["--quota", "1000", "--record", "500:10", "--record", "100:10"]);
@@ -150,5 +164,5 @@ fn bad_input_is_named_with_the_reason() {
     assert!(err.contains("is a windowed rate in Kafka"), "{err}");
     let (code, _, err) = sensor(&["--quota", "1000", "--records-file", "-"], Some("0,1\n10;5\n"));
     assert_eq!(code, 1);
-    assert_eq!(err, "kafka-quota: <stdin>:2: `10;5` is not a record; expected at_ms,value, e.g. 250,1048576\n");
+    assert_eq!(err, "kafka-quota: <stdin>:2: `10;5` is not a record; expected at_ms,value, e.g. 250,1048576, or at_ms,value,unchecked\n");
 }
