@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use quota_engine::sim::{QuotaSetting, Scenario};
 use quota_engine::{QuotaEntity, QuotaKey, QuotaStore};
 use quota_formats::detect::{self, Detection, Format};
+use quota_formats::interchange::ExportOptions;
 use serde::{Deserialize, Serialize};
 
 use crate::model;
@@ -99,6 +100,13 @@ pub enum ImportPreview {
         /// and keeps the others, each being a request of its own
         /// ([`detect::import_skipping`]).
         skipped: Vec<Placed>,
+        /// What the text says about where its quotas go, which the page's
+        /// export then keeps (a KafkaUser's `strimzi.io/cluster` label and
+        /// namespace, a runbook's `--bootstrap-server`), as the CLI's
+        /// `convert` keeps it; every field `None` from a text that says
+        /// nothing of it.
+        #[serde(default)]
+        keep: ExportOptions,
     },
 }
 
@@ -158,6 +166,7 @@ pub fn preview(text: &str) -> ImportPreview {
             }
         }
         Ok(imported) => ImportPreview::Ready {
+            keep: imported.keep,
             skipped: imported
                 .skipped
                 .into_iter()
@@ -316,13 +325,15 @@ pub struct ExportView {
     pub unexpressed: Vec<String>,
 }
 
-/// Writes the scenario's quotas as `format`. The scenario JSON is the whole
-/// scenario (quotas, brokers, connections, workloads); the other formats
-/// hold its quotas (those Kafka accepts).
+/// Writes the scenario's quotas as `format`, with `options` (the Strimzi
+/// apiVersion, `strimzi.io/cluster` label and namespace, the
+/// kafka-configs.sh `--bootstrap-server`; the defaults where `None`). The
+/// scenario JSON is the whole scenario (quotas, brokers, connections,
+/// workloads); the other formats hold its quotas (those Kafka accepts).
 ///
 /// # Errors
 /// The writer's sentence when the format cannot be written in this build.
-pub fn export(scenario: &Scenario, format: Format) -> Result<ExportView, String> {
+pub fn export(scenario: &Scenario, format: Format, options: &ExportOptions) -> Result<ExportView, String> {
     if format == Format::ScenarioJson {
         return Ok(ExportView {
             text: quota_formats::scenario::to_json(scenario),
@@ -330,7 +341,7 @@ pub fn export(scenario: &Scenario, format: Format) -> Result<ExportView, String>
         });
     }
     let store = model::store_of(scenario);
-    let e = detect::export(&store, format).map_err(|e| e.to_string())?;
+    let e = detect::export_with(&store, format, options).map_err(|e| e.to_string())?;
     Ok(ExportView {
         text: e.text,
         unexpressed: e.unexpressed.iter().map(ToString::to_string).collect(),
@@ -397,6 +408,9 @@ pub enum Op {
         format: Format,
         /// The whole scenario.
         scenario: Box<Scenario>,
+        /// Where the quotas go ([`export`]); the defaults when absent.
+        #[serde(default)]
+        options: ExportOptions,
     },
 }
 
@@ -444,10 +458,10 @@ pub fn handle(request: &str) -> String {
         },
         Ok(Request {
             id,
-            op: Op::Export { format, scenario },
+            op: Op::Export { format, scenario, options },
         }) => Reply {
             id,
-            answer: Answer::Export(export(&scenario, format)),
+            answer: Answer::Export(export(&scenario, format, &options)),
         },
         Err(e) => Reply {
             id: 0,
@@ -658,6 +672,7 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
             Op::Export {
                 format: Format::Describe,
                 scenario: Box::new(s.clone()),
+                options: ExportOptions::default(),
             },
         )))
         .unwrap();
@@ -665,7 +680,7 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
             reply,
             Reply {
                 id: 8,
-                answer: Answer::Export(export(&s, Format::Describe))
+                answer: Answer::Export(export(&s, Format::Describe, &ExportOptions::default()))
             }
         );
         for junk in [
@@ -930,7 +945,7 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
             panic!()
         };
         apply_quotas(&mut s, &quotas, true);
-        let sh = export(&s, Format::ConfigsSh).unwrap();
+        let sh = export(&s, Format::ConfigsSh, &ExportOptions::default()).unwrap();
         assert!(
             sh.text
                 .contains("kafka-configs.sh --bootstrap-server localhost:9092 --alter"),
@@ -945,7 +960,7 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
             Format::Java,
             Format::ScenarioJson,
         ] {
-            let e = export(&s, f).unwrap();
+            let e = export(&s, f, &ExportOptions::default()).unwrap();
             assert!(e.unexpressed.is_empty(), "{f}: {:?}", e.unexpressed);
             let ImportPreview::Ready {
                 detected,
@@ -967,7 +982,7 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
         // The default scenario's user tenant-a is a Kubernetes name; the lab's
         // tenantUserA (capitals) is not, and is listed rather than dropped.
         apply_quotas(&mut s, &presets::default_scenario().quotas, false);
-        match export(&s, Format::Strimzi) {
+        match export(&s, Format::Strimzi, &ExportOptions::default()) {
             Ok(e) => {
                 assert!(
                     e.unexpressed
@@ -998,7 +1013,7 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
             }
             Err(m) => panic!("Strimzi export must work in the browser build: {m}"),
         }
-        match export(&s, Format::Terraform) {
+        match export(&s, Format::Terraform, &ExportOptions::default()) {
             Ok(e) => assert!(
                 e.unexpressed.iter().any(|u| u.contains("batch-loader")),
                 "{:?}",
@@ -1023,5 +1038,38 @@ $ kafka-configs.sh --bootstrap-server localhost:9098 --describe --entity-type us
         let Answer::ScenarioText(Err(problems)) = reply.answer else { panic!("{:?}", reply.answer) };
         assert_eq!(problems.iter().map(|p| (p.line, p.column)).collect::<Vec<_>>(), vec![(1, 13), (2, 1)]);
         assert!(problems[1].sentence.starts_with("Line 2, column 1: "), "{}", problems[1].sentence);
+    }
+
+    #[test]
+    fn a_strimzi_import_keeps_its_cluster_and_namespace_on_the_strimzi_export() {
+        let yaml = "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: orders\n  namespace: kafka-prod\n  labels:\n    strimzi.io/cluster: prod-kafka\nspec:\n  quotas:\n    producerByteRate: 1048576\n";
+        let ImportPreview::Ready { quotas, keep, .. } = preview(yaml) else {
+            panic!("{:?}", preview(yaml));
+        };
+        assert_eq!(keep.strimzi_cluster.as_deref(), Some("prod-kafka"));
+        assert_eq!(keep.strimzi_namespace.as_deref(), Some("kafka-prod"));
+        let mut s = presets::default_scenario();
+        apply_quotas(&mut s, &quotas, true);
+        // Through the worker's protocol, as the page asks it.
+        let reply: Reply = serde_json::from_str(&handle(
+            &serde_json::to_string(&Request { id: 3, op: Op::Export { format: Format::Strimzi, scenario: Box::new(s.clone()), options: keep.clone() } }).unwrap(),
+        ))
+        .unwrap();
+        let Answer::Export(Ok(e)) = reply.answer else { panic!("{:?}", reply.answer) };
+        assert!(
+            e.text.contains("apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: orders\n  namespace: kafka-prod\n  labels:\n    strimzi.io/cluster: prod-kafka\n"),
+            "{}",
+            e.text
+        );
+        assert!(!e.text.contains("my-cluster"), "{}", e.text);
+        // Exported back, it reads as the same quotas and the same placement.
+        let ImportPreview::Ready { quotas: again, keep: kept, .. } = preview(&e.text) else { panic!("{}", e.text) };
+        assert_eq!(again, quotas);
+        assert_eq!(kept, keep);
+        // Without options (an old page's request): the defaults, v1 and my-cluster.
+        let old = format!("{{\"id\":4,\"op\":{{\"Export\":{{\"format\":\"strimzi\",\"scenario\":{}}}}}}}", serde_json::to_string(&s).unwrap());
+        let reply: Reply = serde_json::from_str(&handle(&old)).unwrap();
+        let Answer::Export(Ok(e)) = reply.answer else { panic!("{:?}", reply.answer) };
+        assert!(e.text.contains("strimzi.io/cluster: my-cluster"), "{}", e.text);
     }
 }

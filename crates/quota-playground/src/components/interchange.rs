@@ -8,6 +8,8 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use quota_formats::detect::Format;
+use quota_formats::interchange::ExportOptions;
+use quota_formats::strimzi;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -38,12 +40,18 @@ pub(crate) fn interchange_panel() -> Html {
             }
         }
     });
+    // Where the exported quotas go (the Strimzi apiVersion, cluster label
+    // and namespace, the runbook's --bootstrap-server): what the last
+    // import said, as the CLI's `convert` keeps it, then what the user typed
+    // beside the export.
+    let options = use_state(ExportOptions::default);
+    let imports = use_state(|| 0u32);
     html! {
         <PanelBox id="import" title="Import and export"
             subtitle="Paste quotas as kafka-configs.sh commands, --describe output, Admin API Java, Strimzi KafkaUser YAML, Terraform, rpk or scenario JSON: the format is detected. Export copies the scenario's quotas in any format.">
             <div class="io">
-                <ImportBox />
-                <ExportMenu />
+                <ImportBox options={options.clone()} imports={imports.clone()} />
+                <ExportMenu {options} {imports} />
             </div>
         </PanelBox>
     }
@@ -111,8 +119,31 @@ fn placed_view(
 /// How many imported values the preview lists (the count covers all).
 const LIST_MAX: usize = 200;
 
+/// The export options the import box sets and the export menu reads and
+/// edits.
+#[derive(Properties, PartialEq)]
+struct IoProps {
+    /// Shared by both halves of the panel.
+    options: UseStateHandle<ExportOptions>,
+    /// How many imports were made: the Strimzi fields show what the
+    /// latest one said.
+    imports: UseStateHandle<u32>,
+}
+
+/// `kept` over `base`: each field the import said something of replaces
+/// the one before (a kafka-configs.sh runbook imported after a KafkaUser
+/// keeps the KafkaUser's cluster; a KafkaUser of another cluster replaces it).
+fn keep_over(base: &ExportOptions, kept: &ExportOptions) -> ExportOptions {
+    ExportOptions {
+        bootstrap_server: kept.bootstrap_server.clone().or_else(|| base.bootstrap_server.clone()),
+        strimzi_api_version: kept.strimzi_api_version.clone().or_else(|| base.strimzi_api_version.clone()),
+        strimzi_cluster: kept.strimzi_cluster.clone().or_else(|| base.strimzi_cluster.clone()),
+        strimzi_namespace: kept.strimzi_namespace.clone().or_else(|| base.strimzi_namespace.clone()),
+    }
+}
+
 #[function_component(ImportBox)]
-fn import_box() -> Html {
+fn import_box(props: &IoProps) -> Html {
     let ctx = use_scene();
     let text = use_state(String::new);
     let replace = use_state(|| false);
@@ -170,18 +201,23 @@ fn import_box() -> Html {
         })
     };
     let on_import = {
-        let (d, scenario, preview, replace, result) = (
+        let (d, scenario, preview, replace, result, options, imports) = (
             ctx.state.dispatcher(),
             ctx.state.scenario.clone(),
             preview.clone(),
             replace.clone(),
             result.clone(),
+            props.options.clone(),
+            props.imports.clone(),
         );
         Callback::from(move |_: MouseEvent| {
             if let ImportPreview::Ready {
-                detected, quotas, skipped, ..
+                detected, quotas, skipped, keep, ..
             } = &*preview
             {
+                // The export writes them back where they came from.
+                options.set(keep_over(&options, keep));
+                imports.set(imports.wrapping_add(1));
                 // Applied once, here: the reducer takes the result as it is.
                 let mut after = (*scenario).clone();
                 let (applied, refused) = interchange::apply_quotas(&mut after, quotas, *replace);
@@ -237,6 +273,7 @@ fn import_box() -> Html {
             quotas,
             notes,
             skipped,
+            ..
         } => {
             // Every item failed: nothing to import, every failure listed.
             let nothing = quotas.is_empty() && !skipped.is_empty();
@@ -330,7 +367,8 @@ fn import_box() -> Html {
 }
 
 #[function_component(ExportMenu)]
-fn export_menu() -> Html {
+fn export_menu(props: &IoProps) -> Html {
+    let options = props.options.clone();
     let ctx = use_scene();
     let format = use_state(|| Format::ConfigsSh);
     let copied = use_state(|| None::<bool>);
@@ -357,13 +395,14 @@ fn export_menu() -> Html {
         // "Copied" describes the text that was copied: a new text clears it.
         let copied = copied.clone();
         use_effect_with(
-            (ctx.state.revision, *format, *started),
-            move |(_, f, started)| {
+            (ctx.state.revision, *format, *started, (*options).clone()),
+            move |(_, f, started, options)| {
                 copied.set(None);
                 if *started {
                     asked.borrow().set(worker::send(Op::Export {
                         format: *f,
                         scenario: Box::new((*scenario).clone()),
+                        options: options.clone(),
                     }));
                     answer.set(None);
                 }
@@ -408,6 +447,8 @@ fn export_menu() -> Html {
                     }) }
                 </select>
             </div>
+            // Keyed by the imports: an import shows its values in the fields.
+            if *format == Format::Strimzi { <StrimziPlacement key={props.imports.to_string()} options={options.clone()} imports={props.imports.clone()} /> }
             <div class="field">
                 <label for="export-text">{ format!("The scenario as {}", format.title()) }</label>
                 <textarea id="export-text" data-testid="export-text" rows="8" readonly={true} spellcheck="false" value={text} />
@@ -435,5 +476,99 @@ fn export_menu() -> Html {
                 Ok(_) => html! { <p class="msg hint">{ "Every quota of the scenario is in the text." }</p> },
             } }
         </section>
+    }
+}
+
+/// The Strimzi export's apiVersion, `strimzi.io/cluster` label and
+/// namespace, beside the export: an import of KafkaUsers fills them (as
+/// `kafka-quota convert --to strimzi` keeps them), the user can change
+/// them. A value Kubernetes would refuse stays in its field with the
+/// reason ([`strimzi::cluster_label`], [`strimzi::namespace`]) and the
+/// export keeps the last accepted one.
+#[function_component(StrimziPlacement)]
+fn strimzi_placement(props: &IoProps) -> Html {
+    let options = props.options.clone();
+    // What is typed, which may not be accepted yet: (cluster, namespace).
+    let typed = {
+        let o = (*options).clone();
+        use_state(move || (o.strimzi_cluster.unwrap_or_default(), o.strimzi_namespace.unwrap_or_default()))
+    };
+    let cluster_error = {
+        let t = typed.0.trim();
+        (!t.is_empty()).then(|| strimzi::cluster_label(t).err()).flatten()
+    };
+    let namespace_error = {
+        let t = typed.1.trim();
+        (!t.is_empty()).then(|| strimzi::namespace(t).err()).flatten()
+    };
+    let on_cluster = {
+        let (options, typed) = (options.clone(), typed.clone());
+        Callback::from(move |e: InputEvent| {
+            let v = event_value(&e);
+            let t = v.trim().to_owned();
+            typed.set((v, typed.1.clone()));
+            if t.is_empty() || strimzi::cluster_label(&t).is_ok() {
+                options.set(ExportOptions { strimzi_cluster: (!t.is_empty()).then_some(t), ..(*options).clone() });
+            }
+        })
+    };
+    let on_namespace = {
+        let (options, typed) = (options.clone(), typed.clone());
+        Callback::from(move |e: InputEvent| {
+            let v = event_value(&e);
+            let t = v.trim().to_owned();
+            typed.set((typed.0.clone(), v));
+            if t.is_empty() || strimzi::namespace(&t).is_ok() {
+                options.set(ExportOptions { strimzi_namespace: (!t.is_empty()).then_some(t), ..(*options).clone() });
+            }
+        })
+    };
+    let on_version = {
+        let options = options.clone();
+        Callback::from(move |e: Event| {
+            if let Ok(v) = strimzi::api_version(&event_value(&e)) {
+                let v = (v != strimzi::DEFAULT_API_VERSION).then(|| v.to_owned());
+                options.set(ExportOptions { strimzi_api_version: v, ..(*options).clone() });
+            }
+        })
+    };
+    let version = options.strimzi_api_version.clone().unwrap_or_else(|| strimzi::DEFAULT_API_VERSION.to_owned());
+    html! {
+        <fieldset class="strimzi-placement" data-testid="strimzi-placement">
+            <legend>{ "Where the KafkaUsers go" }</legend>
+            <div class="field">
+                <label for="strimzi-cluster">{ "strimzi.io/cluster label" }</label>
+                <input id="strimzi-cluster" data-testid="strimzi-cluster" type="text" spellcheck="false" autocomplete="off"
+                    placeholder={strimzi::DEFAULT_CLUSTER} value={typed.0.clone()} oninput={on_cluster}
+                    aria-invalid={cluster_error.is_some().to_string()} aria-describedby="strimzi-cluster-msg" />
+                <p id="strimzi-cluster-msg" class={classes!("msg", if cluster_error.is_some() { "error" } else { "hint" })} data-testid="strimzi-cluster-msg">
+                    { match &cluster_error {
+                        Some(e) => format!("{e}; the export keeps {}.", options.strimzi_cluster.as_deref().unwrap_or(strimzi::DEFAULT_CLUSTER)),
+                        None => "The name of the Kafka resource whose User Operator manages these users (empty: my-cluster).".to_owned(),
+                    } }
+                </p>
+            </div>
+            <div class="field">
+                <label for="strimzi-namespace">{ "Namespace" }</label>
+                <input id="strimzi-namespace" data-testid="strimzi-namespace" type="text" spellcheck="false" autocomplete="off"
+                    placeholder="(none: kubectl's current namespace)" value={typed.1.clone()} oninput={on_namespace}
+                    aria-invalid={namespace_error.is_some().to_string()} aria-describedby="strimzi-namespace-msg" />
+                <p id="strimzi-namespace-msg" class={classes!("msg", if namespace_error.is_some() { "error" } else { "hint" })} data-testid="strimzi-namespace-msg">
+                    { match &namespace_error {
+                        Some(e) => format!("{e}; the export keeps {}.", options.strimzi_namespace.as_deref().map_or("no namespace".to_owned(), |n| n.to_owned())),
+                        None => "The namespace the User Operator watches (empty: none written).".to_owned(),
+                    } }
+                </p>
+            </div>
+            <div class="field">
+                <label for="strimzi-api-version">{ "apiVersion" }</label>
+                <select id="strimzi-api-version" data-testid="strimzi-api-version" onchange={on_version}>
+                    { for strimzi::API_VERSIONS.iter().rev().map(|v| html! {
+                        <option value={*v} ~selected={*v == version}>{ *v }</option>
+                    }) }
+                </select>
+                <p class="msg hint">{ "Strimzi 1.0 and later serve only kafka.strimzi.io/v1; v1beta2 is for Strimzi before 0.49." }</p>
+            </div>
+        </fieldset>
     }
 }
