@@ -484,7 +484,11 @@ fn advise(args: &AdviseArgs, live: Option<&crate::live::LiveCluster>) -> Result<
         format!("kafka-quota: the broker would not start with these principal rules: {e}")
     })?;
     let outcome = builder.build(&conn).map_err(|e| {
-        format!("kafka-quota: Kafka closes this connection before any quota applies: {e}")
+        if e.class() == quota_engine::principal::ErrorClass::InvalidDn {
+            format!("kafka-quota: --dn: {e}")
+        } else {
+            format!("kafka-quota: Kafka closes this connection before any quota applies: {e}")
+        }
     })?;
     let me = ClientIdentity::new(&outcome.principal.name, &conn.client_id);
     let advice = propose(cluster.store(), &me, &others, quota_type, want);

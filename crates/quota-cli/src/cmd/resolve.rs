@@ -427,7 +427,7 @@ pub(crate) struct ResolveArgs {
     /// The SASL PLAIN/SCRAM user name.
     #[arg(long, value_name = "U", requires = "listener")]
     pub(crate) user: Option<String>,
-    /// The client certificate's subject DN (SSL listener), e.g. `CN=app,OU=eng,O=org`.
+    /// The client certificate's subject DN (SSL listener), e.g. `CN=app,OU=eng,O=org`: any form Java's X500Principal reads (`CN=app, OU=eng`, `CN=app;OU=eng`), or openssl's `subject=...` line (its RDNs reversed to Java's order). The rules run on Java's getName() of it.
     #[arg(long, value_name = "DN", requires = "listener")]
     pub(crate) dn: Option<String>,
     /// The Kerberos principal (GSSAPI), e.g. `kafka-client/host@EXAMPLE.COM`.
@@ -631,7 +631,17 @@ fn print_answer(outcome: &PrincipalOutcome, conn: &Connection, resolutions: &[Re
 /// at are one line; a quota type with no quota anywhere is one line).
 fn print_explain(outcome: &PrincipalOutcome, resolutions: &[Resolution]) {
     outln!();
-    outln!("Principal: {} ({})", outcome.principal, outcome.derivation);
+    // A certificate DN Java reads differently from how it was typed: the
+    // reading and the rule, one line each.
+    match outcome.derivation.steps().as_slice() {
+        [_] => outln!("Principal: {} ({})", outcome.principal, outcome.derivation),
+        steps => {
+            outln!("Principal: {}", outcome.principal);
+            for step in steps {
+                outln!("  {step}");
+            }
+        }
+    }
     outln!(
         "user tag (sanitized principal): {:?}",
         outcome.sanitized_name
@@ -1056,6 +1066,10 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
     };
     let mut outcome = match builder.build(&conn) {
         Ok(o) => o,
+        Err(e) if e.class() == quota_engine::principal::ErrorClass::InvalidDn => {
+            errln!("kafka-quota: --dn: {e}");
+            return EXIT_BAD_INPUT;
+        }
         Err(e) if e.class() == quota_engine::principal::ErrorClass::InvalidConnection => {
             errln!("kafka-quota: the identity flags do not fit --listener: {e} Give --user (PLAIN, SCRAM), --kerberos (GSSAPI) or --oauth-sub (OAUTHBEARER) on a SASL listener, --dn on SSL.");
             return EXIT_BAD_INPUT;

@@ -11,6 +11,7 @@ mod kerberos;
 mod live_peers;
 mod monitoring;
 mod pipe;
+mod principal_dn;
 mod resolve;
 mod sensor;
 mod simulate;

@@ -15,6 +15,7 @@ use super::error::{ErrorClass, PrincipalError};
 use super::kerberos::{KerberosName, KerberosShortNamer};
 use super::sanitizer::sanitize;
 use super::ssl_mapper::SslPrincipalMapper;
+use super::x500::read_certificate_subject;
 
 /// The SASL mechanism a client authenticates with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -126,9 +127,11 @@ impl Listener {
 pub enum Identity {
     /// Nothing (a PLAINTEXT client, or an SSL client without a certificate).
     None,
-    /// The subject DN of the client certificate, as typed; treated as the RFC
-    /// 2253 string Kafka reads from the certificate (`CN=x,OU=y,O=z`, no
-    /// spaces after commas).
+    /// The subject DN of the client certificate, as typed: any DN Java's
+    /// `X500Principal(String)` reads (`CN=x, OU=y`, `CN=x;OU=y`, ...) or
+    /// openssl's printed subject (`subject=C = US, CN = x`). Kafka maps its
+    /// `X500Principal.getName()` (`CN=x,OU=y`), see
+    /// [`super::read_certificate_subject`].
     CertificateDn(String),
     /// The PLAIN / SCRAM user name.
     UserName(String),
@@ -260,6 +263,11 @@ pub enum Derivation {
     SslMapping {
         /// The DN as given.
         dn: String,
+        /// `X500Principal.getName()` of it: the DN the rules ran on.
+        java_dn: String,
+        /// How Java reads the given text ("Java reads the certificate
+        /// subject ... as ..."); `None` when it is already `java_dn`.
+        reading: Option<String>,
         /// Position (0-based) of the rule that matched.
         rule_index: u32,
         /// The rule as the configuration wrote it (issue 29: a trailing `/`
@@ -283,6 +291,22 @@ pub enum Derivation {
     },
 }
 
+impl Derivation {
+    /// The derivation as steps, in order: one for most principals; for a
+    /// certificate DN that Java reads differently from how it was typed,
+    /// the reading ("Java reads the certificate subject ... as ...") and
+    /// then the rule. `Display` joins them with `; `.
+    pub fn steps(&self) -> Vec<String> {
+        match self {
+            Derivation::SslMapping { java_dn, reading: Some(reading), rule_index, rule, .. } => vec![
+                reading.clone(),
+                format!("ssl.principal.mapping.rules entry #{rule_index} {rule} maps '{java_dn}'"),
+            ],
+            other => vec![other.to_string()],
+        }
+    }
+}
+
 impl fmt::Display for Derivation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -295,12 +319,11 @@ impl fmt::Display for Derivation {
             Derivation::Anonymous(AnonymousReason::NoClientCertificate) => f.write_str(
                 "ANONYMOUS: ssl.client.auth=requested and the client sent no certificate",
             ),
-            Derivation::SslMapping {
-                dn,
-                rule_index,
-                rule,
-            } => {
+            Derivation::SslMapping { dn, reading: None, rule_index, rule, .. } => {
                 write!(f, "certificate DN '{dn}' mapped by ssl.principal.mapping.rules entry #{rule_index} {rule}")
+            }
+            Derivation::SslMapping { reading: Some(reading), rule_index, rule, .. } => {
+                write!(f, "{reading}; ssl.principal.mapping.rules entry #{rule_index} {rule} maps that DN")
             }
             Derivation::Kerberos {
                 parsed,
@@ -491,13 +514,13 @@ impl PrincipalBuilder {
                 "The client sent no certificate and ssl.client.auth=required, so the broker fails the TLS \
                  handshake: the connection gets no principal.",
             )),
-            (_, Some(dn)) => {
-                if spaced_separator(dn) {
-                    warnings.push(format!(
-                        "The DN '{dn}' has spaces around ',' or '=': Kafka reads the certificate's DN in RFC 2253 \
-                         form (no such spaces), so rules are matched against that form; type it that way."
-                    ));
-                }
+            (_, Some(typed)) => {
+                // DefaultKafkaPrincipalBuilder maps
+                // ((X500Principal) peerPrincipal).getName(): the typed text
+                // read as Java reads it, in RFC 2253 form.
+                let subject = read_certificate_subject(typed)?;
+                warnings.extend(subject.notes.iter().cloned());
+                let dn = &subject.canonical;
                 // Kafka wraps only the IOException (NoMatchingRule); JDK runtime
                 // exceptions from a bad replacement propagate as they are.
                 let m = self.ssl.map(dn).map_err(|e| {
@@ -511,7 +534,13 @@ impl PrincipalBuilder {
                         e
                     }
                 })?;
-                let derivation = Derivation::SslMapping { dn: dn.clone(), rule_index: m.rule_index, rule: m.rule };
+                let derivation = Derivation::SslMapping {
+                    dn: typed.clone(),
+                    java_dn: subject.canonical.clone(),
+                    reading: subject.reading_step(),
+                    rule_index: m.rule_index,
+                    rule: m.rule,
+                };
                 Ok((KafkaPrincipal::user(&m.name), derivation))
             }
         }
@@ -620,43 +649,8 @@ fn wrong_identity(listener: &str, wanted: &str, got: &Identity) -> PrincipalErro
     )
 }
 
-/// Whether `dn` has a space next to an unescaped `,` or `=`, which the RFC
-/// 2253 form Kafka reads (`X500Principal.getName()`) never has; a space
-/// after an escaped comma (`O=Example\, Inc.`) is part of a value.
-fn spaced_separator(dn: &str) -> bool {
-    let chars: Vec<char> = dn.chars().collect();
-    let mut escaped = false;
-    for (i, &c) in chars.iter().enumerate() {
-        if escaped {
-            escaped = false;
-            continue;
-        }
-        match c {
-            '\\' => escaped = true,
-            ',' | '=' => {
-                let before = i > 0 && chars[i - 1] == ' ' && !(i > 1 && chars[i - 2] == '\\');
-                let after = chars.get(i + 1) == Some(&' ');
-                if before || after {
-                    return true;
-                }
-            }
-            _ => {}
-        }
-    }
-    false
-}
-
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn only_spaces_at_unescaped_separators_are_warned_about() {
-        assert!(spaced_separator("CN=app, O=Acme"));
-        assert!(spaced_separator("CN = app,O=Acme"));
-        assert!(!spaced_separator("CN=my-user,OU=eng,O=Example\\, Inc.,C=US"));
-        assert!(!spaced_separator("CN=app,O=Acme Corp"));
-        assert!(!spaced_separator("CN=a\\=b,O=x"));
-    }
-
     use super::*;
 
     fn conn(listener: Listener, identity: Identity) -> Connection {
@@ -767,6 +761,66 @@ mod tests {
             e.cause().map(PrincipalError::class),
             Some(ErrorClass::SslNoMatchingRule)
         );
+    }
+
+    fn ssl(dn: &str, rules: Option<&str>) -> Result<PrincipalOutcome, PrincipalError> {
+        PrincipalConfig { ssl_principal_mapping_rules: rules.map(str::to_owned), ..Default::default() }
+            .build()
+            .unwrap()
+            .build(&conn(Listener::Ssl { client_auth: SslClientAuth::Required }, Identity::CertificateDn(dn.into())))
+    }
+
+    /// Kafka maps `X500Principal.getName()`: the rules see `CN=app,OU=eng`
+    /// for a DN typed with spaces, and the derivation says so.
+    #[test]
+    fn rules_run_on_the_dn_as_java_reads_it() {
+        let out = ssl("CN = app, OU = eng", Some("RULE:^CN=(.*?),OU=eng$/$1/,DEFAULT")).unwrap();
+        assert_eq!(out.principal.name, "app");
+        let steps = out.derivation.steps();
+        assert_eq!(steps.len(), 2, "{steps:?}");
+        assert_eq!(
+            steps[0],
+            "Java reads the certificate subject 'CN = app, OU = eng' as 'CN=app,OU=eng' (X500Principal.getName(), RFC 2253)"
+        );
+        assert_eq!(steps[1], "ssl.principal.mapping.rules entry #0 RULE:^CN=(.*?),OU=eng$/$1/ maps 'CN=app,OU=eng'");
+        assert_eq!(out.derivation.to_string(), steps.join("; ").replace("maps 'CN=app,OU=eng'", "maps that DN"));
+        assert!(out.warnings.iter().any(|w| w.contains("subject=")), "{:?}", out.warnings);
+    }
+
+    /// openssl prints the RDNs in the certificate's order; Java (and so
+    /// Kafka) in reverse: `subject=CN = app, OU = eng` is `OU=eng,CN=app`.
+    #[test]
+    fn an_openssl_subject_line_is_the_reversed_dn() {
+        let out = ssl("subject=CN = app, OU = eng", None).unwrap();
+        assert_eq!(out.principal.name, "OU=eng,CN=app");
+        assert!(out.derivation.steps()[0].contains("reversed"), "{:?}", out.derivation.steps());
+    }
+
+    /// An emailAddress is no RFC 2253 keyword: Java prints its OID and DER hex.
+    #[test]
+    fn an_email_address_reaches_the_rules_as_oid_and_hex() {
+        let out = ssl("CN=app,emailAddress=app@example.com", None).unwrap();
+        assert_eq!(out.principal.name, "CN=app,1.2.840.113549.1.9.1=#160f617070406578616d706c652e636f6d");
+    }
+
+    /// A DN typed as Java prints it needs no reading step.
+    #[test]
+    fn an_rfc_2253_dn_is_mapped_as_typed() {
+        let out = ssl("CN=app,OU=eng", None).unwrap();
+        assert_eq!(out.derivation.steps(), vec!["certificate DN 'CN=app,OU=eng' mapped by ssl.principal.mapping.rules entry #0 DEFAULT".to_owned()]);
+        assert!(!out.warnings.iter().any(|w| w.contains("subject=")));
+    }
+
+    /// A DN Java refuses gives no principal, with Java's words for why.
+    #[test]
+    fn a_dn_java_refuses_is_refused_with_javas_reason() {
+        let e = ssl("CN=app,FOO=bar", None).unwrap_err();
+        assert_eq!(e.class(), ErrorClass::InvalidDn);
+        let iae = e.cause().unwrap();
+        assert_eq!(iae.class(), ErrorClass::IllegalArgument);
+        assert_eq!(iae.message(), "improperly specified input name: CN=app,FOO=bar");
+        assert_eq!(iae.cause().unwrap().message(), "Invalid keyword \"FOO\"");
+        assert!(e.to_string().contains("Invalid keyword \"FOO\" (java.io.IOException)"), "{e}");
     }
 
     #[test]

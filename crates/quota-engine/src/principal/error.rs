@@ -53,6 +53,10 @@ pub enum ErrorClass {
     /// A certificate DN the engine does not read as Java does; the message
     /// names what.
     UnsupportedDn,
+    /// A typed certificate DN that Java's `X500Principal(String)` refuses:
+    /// no certificate has such a subject, so there is no connection to
+    /// derive a principal for (the cause is Java's exception).
+    InvalidDn,
 }
 
 impl ErrorClass {
@@ -86,6 +90,7 @@ impl ErrorClass {
             ErrorClass::Io => "java.io.IOException",
             ErrorClass::Eof => "java.io.EOFException",
             ErrorClass::UnsupportedDn => "quota_engine::UnsupportedDn",
+            ErrorClass::InvalidDn => "quota_engine::InvalidDn",
         }
     }
 }

@@ -861,7 +861,7 @@ const PREFIXES: [&str; 2] = ["subject=", "Subject:"];
 ///   UTF8String otherwise).
 ///
 /// # Errors
-/// [`ErrorClass::InvalidConnection`] naming the text, caused by Java's
+/// [`ErrorClass::InvalidDn`] naming the text, caused by Java's
 /// `IllegalArgumentException` (`improperly specified input name: ...`) and
 /// its cause, when Java cannot read it: no certificate has such a subject.
 /// [`ErrorClass::UnsupportedDn`] for what the engine does not reproduce.
@@ -871,8 +871,8 @@ pub fn read_certificate_subject(typed: &str) -> Result<CertificateSubject, Princ
             return e;
         }
         PrincipalError::new(
-            ErrorClass::InvalidConnection,
-            format!("The certificate DN '{typed}' is not a DN Java can read, so no client certificate has it."),
+            ErrorClass::InvalidDn,
+            format!("The certificate DN '{typed}' is not a DN Java can read, so no client certificate has it"),
         )
         .caused_by(e)
     };
