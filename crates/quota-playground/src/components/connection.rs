@@ -235,7 +235,14 @@ fn principal_view(p: &PrincipalProps) -> Html {
                         <dt>{ "Sanitized (metric tag user)" }</dt>
                         <dd><code>{ if o.sanitized_name.is_empty() { "\"\"".to_owned() } else { o.sanitized_name.clone() } }</code></dd>
                         <dt>{ "How" }</dt>
-                        <dd>{ o.derivation.to_string() }</dd>
+                        <dd data-testid="principal-how">{
+                            // A certificate DN Java reads differently from how it
+                            // was typed: the engine's reading step, then the rule.
+                            match o.derivation.steps().as_slice() {
+                                [one] => html! { { one.clone() } },
+                                steps => html! { <ol class="steps">{ for steps.iter().map(|s| html! { <li>{ s.clone() }</li> }) }</ol> },
+                            }
+                        }</dd>
                     </dl>
                     { for ctx.analysis.cluster.principal_warnings(o).into_iter().map(|w| html! { <p class="msg warn" role="note" data-testid="principal-warning">{ "⚠ " }{ w }</p> }) }
                 </div>
@@ -250,7 +257,7 @@ fn principal_view(p: &PrincipalProps) -> Html {
                 });
             html! {
                 <div class="principal failed" data-testid="principal">
-                    <p class="msg error">{ format!("No principal: Kafka closes this connection. {e}") }</p>
+                    <p class="msg error">{ format!("No principal: {e}") }</p>
                     if no_realm {
                         <p class="msg hint" data-testid="realm-hint">{ "No Kerberos default realm is set: DEFAULT shortens name@REALM only when REALM is the broker's krb5.conf default_realm. Set it above." }</p>
                     }

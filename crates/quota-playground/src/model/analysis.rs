@@ -4,7 +4,7 @@
 
 use quota_engine::broker::BrokerSettings;
 use quota_engine::cluster::{self, Cluster, ConnectionPrincipal};
-use quota_engine::principal::{PrincipalBuilder, PrincipalConfig, PrincipalError, PrincipalOutcome};
+use quota_engine::principal::{ErrorClass, PrincipalBuilder, PrincipalConfig, PrincipalError, PrincipalOutcome};
 use quota_engine::resolve::Resolution;
 use quota_engine::sim::{ConnectionSpec, ListenerKind, Scenario, SensorTrack, Timeline};
 use quota_engine::{Alteration, EntityName, Op, QuotaEntity, QuotaKey, QuotaStore, QuotaType, RawEntity};
@@ -91,12 +91,29 @@ fn rules_message(e: &str) -> String {
     format!("The broker's principal rules are invalid: {e}")
 }
 
-/// Why Kafka closes a connection: the builder's message and its cause.
+/// Why a connection has no principal: Kafka closes it (the builder's
+/// message and its causes), or, for a certificate DN Java cannot read
+/// ([`ErrorClass::InvalidDn`]), there is no such certificate (Java's
+/// messages as causes).
 fn closed_message(e: &PrincipalError) -> String {
-    let mut m = e.message().to_owned();
-    if let Some(c) = e.cause() {
+    if e.class() == ErrorClass::InvalidDn {
+        // "... has it. Java: improperly specified input name: X (Invalid keyword "FOO")"
+        let mut m = format!("{}.", e.message());
+        if let Some(iae) = e.cause() {
+            m.push_str(&format!(" Java: {}", iae.message()));
+            if let Some(io) = iae.cause() {
+                m.push_str(&format!(" ({})", io.message()));
+            }
+        }
+        return m;
+    }
+    let mut m = "Kafka closes this connection. ".to_owned();
+    m.push_str(e.message());
+    let mut cause = e.cause();
+    while let Some(c) = cause {
         m.push_str(" Cause: ");
         m.push_str(c.message());
+        cause = c.cause();
     }
     m
 }
@@ -273,6 +290,31 @@ mod tests {
         let e = check_raw(&s, &RawEntity(vec![("ip".into(), Some("not an ip".into()))]), "connection_creation_rate", 5.0)
             .unwrap_err();
         assert!(e.contains("not an ip"), "{e}");
+    }
+
+    /// The page's principal is the engine's: an openssl subject line is
+    /// the reversed DN, with the reading as a step; a DN Java refuses has
+    /// no principal, with Java's messages and no "Kafka closes".
+    #[test]
+    fn a_certificate_dn_is_read_as_java_reads_it() {
+        let spec = |dn: &str| ConnectionSpec {
+            name: "tls".into(),
+            listener: ListenerKind::Ssl,
+            mechanism: None,
+            ssl_client_auth: None,
+            identity: Some(dn.into()),
+            client_id: "c".into(),
+            ip: "10.0.0.1".into(),
+            client_throttling: Default::default(),
+        };
+        let config = principal_config(&BrokerSettings::default());
+        let builder = config.build().map_err(|e| e.to_string());
+        let ok = principal_outcome(&spec("subject=CN = app, OU = eng"), &config, &builder).unwrap();
+        assert_eq!(ok.principal.name, "OU=eng,CN=app");
+        assert_eq!(ok.derivation.steps().len(), 2);
+        let e = principal_outcome(&spec("CN=app,FOO=bar"), &config, &builder).unwrap_err();
+        assert!(e.starts_with("The certificate DN 'CN=app,FOO=bar' is not a DN Java can read"), "{e}");
+        assert!(e.ends_with("has it. Java: improperly specified input name: CN=app,FOO=bar (Invalid keyword \"FOO\")"), "{e}");
     }
 
     #[test]
