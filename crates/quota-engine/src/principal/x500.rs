@@ -461,10 +461,13 @@ fn keyword_oid(keyword: &str, extra: &[(&str, &str)]) -> Parsed<Oid> {
 /// checked (first arc 0-2, second at most 39 under 0 and 1, none negative,
 /// at least two).
 fn parse_oid(text: &str) -> Parsed<Oid> {
-    if text.len() > 1000 || !text.is_ascii() {
+    // Java's Integer.parseInt and BigInteger take any Unicode decimal digit
+    // (Character.digit), and an OID's encoded length is capped at 4096
+    // bytes: neither is reproduced.
+    if text.len() > 1000 || text.chars().any(|c| !c.is_ascii() && (c.is_numeric() || u32::from(c) > 0xffff)) {
         return Err(ParseError::Unsupported(format!(
-            "The OID '{text}' is longer than 1000 characters or has non-ASCII characters; the engine does not \
-             reproduce how Java reads such an OID."
+            "The OID '{text}' is longer than 1000 characters or has a non-ASCII digit or a character beyond \
+             U+FFFF; the engine does not reproduce how Java reads such an OID."
         )));
     }
     let invalid = |m: String| ParseError::Io(format!("ObjectIdentifier() -- Invalid format: java.lang.NumberFormatException: {m}"));
@@ -523,10 +526,11 @@ fn java_parse_int(s: &str) -> Result<(bool, String), String> {
 
 /// `new BigInteger(s)` for an arc of more than 9 characters: (negative,
 /// digits without leading zeros), or the `NumberFormatException` message
-/// (`Integer.parseInt` of the 9-digit group holding a bad character).
+/// (`Integer.parseInt` of the 9-character group holding a bad character).
 fn big_integer(s: &str) -> Result<(bool, String), String> {
-    let minus = s.rfind('-');
-    let plus = s.rfind('+');
+    let c: Vec<char> = s.chars().collect();
+    let minus = c.iter().rposition(|&x| x == '-');
+    let plus = c.iter().rposition(|&x| x == '+');
     let mut cursor = 0;
     let mut negative = false;
     if let Some(i) = minus {
@@ -541,27 +545,25 @@ fn big_integer(s: &str) -> Result<(bool, String), String> {
         }
         cursor = 1;
     }
-    if cursor == s.len() {
+    if cursor == c.len() {
         return Err("Zero length BigInteger".to_owned());
     }
-    let bytes = s.as_bytes();
-    while cursor < s.len() && bytes[cursor] == b'0' {
+    while cursor < c.len() && c[cursor] == '0' {
         cursor += 1;
     }
-    if cursor == s.len() {
+    if cursor == c.len() {
         return Ok((false, "0".to_owned()));
     }
-    let rest = &s[cursor..];
-    let first_group = match rest.len() % 9 {
+    let rest = &c[cursor..];
+    let mut len = match rest.len() % 9 {
         0 => 9,
         n => n,
     };
     let mut start = 0;
-    let mut len = first_group;
     while start < rest.len() {
-        let group = &rest[start..start + len];
+        let group: String = rest[start..start + len].iter().collect();
         if !group.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(match java_parse_int(group) {
+            return Err(match java_parse_int(&group) {
                 Ok(_) => "Illegal digit".to_owned(),
                 Err(m) => m,
             });
@@ -569,7 +571,7 @@ fn big_integer(s: &str) -> Result<(bool, String), String> {
         start += len;
         len = 9;
     }
-    Ok((negative, rest.to_owned()))
+    Ok((negative, rest.iter().collect()))
 }
 
 /// `AVA.parseHexString` and `new DerValue(byte[])`: the tag and content of

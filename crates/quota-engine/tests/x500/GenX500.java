@@ -19,6 +19,8 @@
 //   runs the mapping rules on.
 //
 //   java crates/quota-engine/tests/x500/GenX500.java > crates/quota-engine/tests/fixtures/x500-vectors.json
+//   java crates/quota-engine/tests/x500/GenX500.java --typed-from inputs.b64 > /tmp/extra.json
+//     (a differential run over other inputs: X500_VECTORS_EXTRA=/tmp/extra.json cargo test -p quota-engine --test engine x500)
 import java.io.*;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.*;
@@ -265,6 +267,16 @@ public class GenX500 {
 
     public static void main(String[] args) throws Exception {
         List<String> cases = new ArrayList<>();
+        if (args.length == 2 && args[0].equals("--typed-from")) {
+            // Extra inputs, one base64 (UTF-8) line each, for a differential
+            // run (X500_VECTORS_EXTRA in tests/engine/x500.rs); typed cases only.
+            for (String line : Files.readAllLines(Path.of(args[1]))) {
+                if (!line.isBlank()) cases.add(typedCase(new String(Base64.getDecoder().decode(line.strip()), StandardCharsets.UTF_8)));
+            }
+            System.out.print("{\n  \"java_version\": " + json(System.getProperty("java.runtime.version"))
+                + ",\n  \"cases\": [\n" + String.join(",\n", cases) + "\n  ]\n}\n");
+            return;
+        }
         for (String s : TYPED) cases.add(typedCase(s));
         Path dir = Files.createTempDirectory("x500");
         try {
