@@ -946,8 +946,9 @@ fn hex_note(openssl: bool) -> String {
     };
     format!(
         "An attribute RFC 2253 has no keyword for prints as OID=#hex of its DER value; the hex here assumes \
-         {types}. A certificate whose CA chose another type gives other hex: check with the real certificate \
-         (keytool -printcert, or X509Certificate.getSubjectX500Principal().getName())."
+         {types}. A certificate whose CA chose another type gives other hex: check the real certificate \
+         (X509Certificate.getSubjectX500Principal().getName() in Java, or openssl asn1parse -in cert.pem, \
+         where UTF8STRING is tag 0c and PRINTABLESTRING 13)."
     )
 }
 
