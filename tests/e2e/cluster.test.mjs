@@ -129,7 +129,7 @@ test('a quota change at 5 s is a marker on the rate chart and the rate follows t
 
   // An event beyond the horizon is refused, the text stays, the marker stays at 5 s.
   await page.locator('#ev0-at').fill('700000');
-  await page.locator('#ev0-at-err').filter({ hasText: 'events[0].at_ms: The set_quota event at 700000 ms is beyond the horizon of 600000 ms' }).waitFor();
+  await page.locator('#ev0-at-problem').filter({ hasText: 'events[0].at_ms: The set_quota event at 700000 ms is beyond the horizon of 600000 ms' }).waitFor();
   assert.equal(await page.locator('#ev0-at').inputValue(), '700000');
   assert.equal(await marker.getAttribute('data-at-ms'), '5000');
   // Moving it to 8 s moves the marker.

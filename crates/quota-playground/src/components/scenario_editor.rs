@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use quota_engine::sim::{Acks, ClientThrottling, Scenario, ScenarioEvent, ScenarioProblem, TopicSpec, Workload, HORIZON_CAP_MS};
-use quota_engine::{QuotaEntity, QuotaKey};
+use quota_engine::{EntityName, QuotaKey};
 use yew::prelude::*;
 
 use super::{show_all_line, NumberField, SelectField, TextField, SHOWN_CLIENTS};
@@ -50,8 +50,10 @@ struct Ed<'a> {
     refused: &'a UseStateHandle<Option<Refused>>,
     /// Every client row is drawn (else the first [`SHOWN_CLIENTS`]).
     all_clients: &'a UseStateHandle<bool>,
-    /// The entities a `set_quota` event may name ([`model::event_entities`]).
-    entities: Rc<Vec<QuotaEntity>>,
+    /// The event the form holds as typed while the engine refuses it, with
+    /// the revision it was typed at ([`model::edit_event`]): shown until
+    /// the scenario changes.
+    draft: &'a UseStateHandle<Option<(u64, model::EventDraft)>>,
     /// How many workloads each connection has ([`model::clients_per_connection`]).
     clients_on: BTreeMap<&'a str, usize>,
 }
@@ -88,6 +90,34 @@ impl Ed<'_> {
         let make = Rc::new(make);
         let m = make.clone();
         (check(self.ctx, move |v| m(v)), self.commit(move |v: f64| Some(make(v))))
+    }
+
+    /// The draft of event `index`, when the form holds one for the
+    /// scenario on screen.
+    fn draft_of(&self, index: u32) -> Option<&model::EventDraft> {
+        match &**self.draft {
+            Some((revision, d)) if *revision == self.ctx.state.revision && d.index == index => Some(d),
+            _ => None,
+        }
+    }
+
+    /// A callback changing one field of event `index` as the form shows it
+    /// (`shown`: the stored event or the draft): the event with every field
+    /// as typed is checked as a whole ([`model::edit_event`]); accepted, it
+    /// is committed; refused, the form holds it as a draft, marked as not
+    /// applied, and the run keeps the stored event.
+    fn edit_event<T: 'static>(&self, index: u32, shown: &ScenarioEvent, change: impl Fn(&mut ScenarioEvent, T) + 'static) -> Callback<T> {
+        let d = self.ctx.state.dispatcher();
+        let (s, revision, draft, refused, shown) =
+            (self.ctx.state.scenario.clone(), self.ctx.state.revision, self.draft.clone(), self.refused.clone(), shown.clone());
+        Callback::from(move |v: T| match model::edit_event(&s, index, &shown, |e| change(e, v)) {
+            Ok(edit) => {
+                draft.set(None);
+                refused.set(None);
+                d.dispatch(Action::Cluster(edit));
+            }
+            Err(held) => draft.set(Some((revision, held))),
+        })
     }
 
     /// The refusal of the last button or list used, when `shown` says it
@@ -131,6 +161,7 @@ fn problems(all: &[ScenarioProblem], path: &str, testid: String) -> Html {
 pub(crate) fn scenario_editor() -> Html {
     let ctx = use_scene();
     let refused = use_state(|| None::<Refused>);
+    let draft = use_state(|| None::<(u64, model::EventDraft)>);
     let all_clients = use_state(|| false);
     let s = &ctx.state.scenario;
     let d = ctx.state.dispatcher();
@@ -143,7 +174,7 @@ pub(crate) fn scenario_editor() -> Html {
         all: &all,
         refused: &refused,
         all_clients: &all_clients,
-        entities: Rc::new(model::event_entities(s)),
+        draft: &draft,
         clients_on: model::clients_per_connection(s),
     };
     html! {
@@ -264,120 +295,178 @@ fn events_editor(ed: &Ed) -> Html {
     }
 }
 
-fn event_editor(ed: &Ed, i: usize, e: &ScenarioEvent) -> Html {
-    let (ctx, s, all) = (ed.ctx, ed.s, ed.all);
+/// A labelled `<select>` (as [`super::SelectField`] draws it) with the
+/// draft's problem at this field under it, the select marked invalid.
+fn select_with_problem(id: String, label: &str, value: &str, options: Vec<(AttrValue, AttrValue)>, on_change: Callback<String>, problem: Option<String>) -> Html {
+    let onchange = Callback::from(move |e: Event| on_change.emit(super::event_value(&e)));
+    let problem_id = format!("{id}-problem");
+    html! {
+        <div class={classes!("field", problem.is_some().then_some("invalid"))}>
+            <label for={id.clone()}>{ label.to_owned() }</label>
+            <select id={id.clone()} {onchange} aria-invalid={problem.is_some().to_string()}
+                aria-describedby={problem.as_ref().map(|_| problem_id.clone())}>
+                { for options.iter().map(|(v, l)| html! { <option value={v.clone()} ~selected={v.as_str() == value}>{ l.clone() }</option> }) }
+            </select>
+            if let Some(m) = problem { <p id={problem_id.clone()} class="msg error" role="alert" data-testid={problem_id}>{ m }</p> }
+        </div>
+    }
+}
+
+/// One part (user or client-id) of a quota change's entity as typed: the
+/// name, or the default entity ticked (`--entity-default`).
+fn entity_part(id: String, label: &str, name: &EntityName, on_name: Callback<String>, on_default: Callback<bool>) -> Html {
+    let default = name.is_default();
+    let oninput = Callback::from(move |e: InputEvent| on_name.emit(super::event_value(&e)));
+    let onchange = Callback::from(move |e: Event| on_default.emit(super::event_checked(&e)));
+    html! {
+        <div class="field name">
+            <label for={id.clone()}>{ label.to_owned() }</label>
+            <input id={id.clone()} type="text" value={name.as_option().unwrap_or_default().to_owned()} {oninput} disabled={default}
+                autocomplete="off" spellcheck="false" placeholder={if default { "<default>" } else { "" }} />
+            <label class="check"><input type="checkbox" id={format!("{id}-default")} checked={default} {onchange} />{ " default (--entity-default)" }</label>
+        </div>
+    }
+}
+
+fn event_editor(ed: &Ed, i: usize, stored: &ScenarioEvent) -> Html {
+    let (s, all) = (ed.s, ed.all);
     let idx = i as u32;
-    // An edit of this event: a copy with one field changed.
-    let with = |f: fn(&mut ScenarioEvent, f64)| {
-        let e = e.clone();
-        move |v: f64| {
-            let mut next = e.clone();
-            f(&mut next, v);
-            ClusterEdit::SetEvent { index: idx, event: next }
-        }
+    let draft = ed.draft_of(idx);
+    // The form shows the draft while there is one, else the stored event.
+    let e = draft.map_or(stored, |d| &d.event);
+    let at_problem = |field: &str| draft.and_then(|d| d.at(field));
+    let at = html! {
+        <NumberField id={format!("ev{i}-at")} label="At (ms)" value={e.at_ms() as f64} whole={Some((0, MAX_MS))} unit="ms"
+            problem={at_problem("at_ms").map(AttrValue::from)}
+            on_commit={ed.edit_event(idx, e, |e, v: f64| match e {
+                ScenarioEvent::MoveLeader { at_ms, .. } | ScenarioEvent::SetQuota { at_ms, .. } => *at_ms = v as u64,
+            })} />
     };
-    let with_text = |f: fn(&mut ScenarioEvent, &str)| {
-        let e = e.clone();
-        move |v: String| {
-            let mut next = e.clone();
-            f(&mut next, &v);
-            Some(ClusterEdit::SetEvent { index: idx, event: next })
-        }
-    };
-    let at = {
-        let (at_check, at_commit) = ed.number(with(|e, v| match e {
-            ScenarioEvent::MoveLeader { at_ms, .. } | ScenarioEvent::SetQuota { at_ms, .. } => *at_ms = v as u64,
-        }));
-        html! {
-            <NumberField id={format!("ev{i}-at")} label="At (ms)" value={e.at_ms() as f64} whole={Some((0, MAX_MS))}
-                check={at_check} on_commit={at_commit} unit="ms" />
-        }
-    };
+    // The draft's problems at the fields below; any other is listed with
+    // the note that the run keeps the stored event.
+    let mut placed = vec!["at_ms"];
     let fields = match e {
         ScenarioEvent::MoveLeader { topic, partition, to_broker, .. } => {
-            let topics = opts(s.topics.iter().map(|t| (t.name.clone(), t.name.clone())));
+            placed.extend(["topic", "partition", "to_broker"]);
+            let mut topics: Vec<(String, String)> = s.topics.iter().map(|t| (t.name.clone(), t.name.clone())).collect();
+            if !s.topics.iter().any(|t| t.name == *topic) {
+                topics.push((topic.clone(), format!("{topic} (not defined)")));
+            }
             let mut brokers: Vec<(String, String)> = (0..s.brokers.count).map(|b| (b.to_string(), format!("broker {b}"))).collect();
             if *to_broker >= s.brokers.count {
                 brokers.push((to_broker.to_string(), format!("broker {to_broker} (does not exist)")));
             }
-            let (part_check, part_commit) = ed.number(with(|e, v| if let ScenarioEvent::MoveLeader { partition, .. } = e { *partition = v as u32 }));
             html! {
                 <>
-                    <SelectField id={format!("ev{i}-topic")} label="Topic" value={topic.clone()} options={topics}
-                        on_change={ed.commit(with_text(|e, v| if let ScenarioEvent::MoveLeader { topic, .. } = e { *topic = v.to_owned() }))} />
+                    { select_with_problem(format!("ev{i}-topic"), "Topic", topic, opts(topics),
+                        ed.edit_event(idx, e, |e, v: String| if let ScenarioEvent::MoveLeader { topic, .. } = e { *topic = v }),
+                        at_problem("topic")) }
                     <NumberField id={format!("ev{i}-partition")} label="Partition" value={f64::from(*partition)} whole={Some((0, 100_000))}
-                        check={part_check} on_commit={part_commit} />
-                    <SelectField id={format!("ev{i}-to")} label="New leader" value={to_broker.to_string()} options={opts(brokers)}
-                        on_change={ed.commit(with_text(|e, v| if let (ScenarioEvent::MoveLeader { to_broker, .. }, Ok(b)) = (e, v.parse::<u32>()) { *to_broker = b }))} />
+                        problem={at_problem("partition").map(AttrValue::from)}
+                        on_commit={ed.edit_event(idx, e, |e, v: f64| if let ScenarioEvent::MoveLeader { partition, .. } = e { *partition = v as u32 })} />
+                    { select_with_problem(format!("ev{i}-to"), "New leader", &to_broker.to_string(), opts(brokers),
+                        ed.edit_event(idx, e, |e, v: String| if let (ScenarioEvent::MoveLeader { to_broker, .. }, Ok(b)) = (e, v.parse::<u32>()) { *to_broker = b }),
+                        at_problem("to_broker")) }
                 </>
             }
         }
         ScenarioEvent::SetQuota { entity, key, value, .. } => {
-            let entities = ed.entities.clone();
-            let pos = entities.iter().position(|x| x == entity).unwrap_or(0);
-            let ent_opts = opts(entities.iter().enumerate().map(|(j, x)| (j.to_string(), model::entity_path(x))));
-            let set_entity = {
-                let (e, entities) = (e.clone(), ed.entities.clone());
-                move |v: String| {
-                    let chosen = v.parse::<usize>().ok().and_then(|j| entities.get(j).cloned())?;
-                    let mut next = e.clone();
-                    if let ScenarioEvent::SetQuota { entity, .. } = &mut next {
-                        *entity = chosen;
+            placed.push("");
+            let kind = model::EventEntityKind::of(entity);
+            let mut kinds = vec![
+                (model::EventEntityKind::User, "User (--entity-type users)"),
+                (model::EventEntityKind::Client, "Client id (--entity-type clients)"),
+                (model::EventEntityKind::UserClient, "User and client id"),
+            ];
+            if kind == model::EventEntityKind::Ip {
+                kinds.push((model::EventEntityKind::Ip, "IP address (--entity-type ips)"));
+            }
+            let kind_opts = opts(kinds.into_iter().map(|(k, l)| (k.as_str().to_owned(), l.to_owned())));
+            let part = |user: bool| {
+                let name = if user { model::entity_user(entity) } else { model::entity_client(entity) }?;
+                let (id, label) = if user { (format!("ev{i}-user"), "User principal") } else { (format!("ev{i}-client"), "Client id") };
+                let on_name = ed.edit_event(idx, e, move |e, v: String| {
+                    if let ScenarioEvent::SetQuota { entity, .. } = e {
+                        *entity = model::entity_with_part(entity, user, EntityName::Named(v));
                     }
-                    Some(ClusterEdit::SetEvent { index: idx, event: next })
-                }
+                });
+                let on_default = ed.edit_event(idx, e, move |e, ticked: bool| {
+                    if let ScenarioEvent::SetQuota { entity, .. } = e {
+                        let name = if ticked { EntityName::Default } else { EntityName::Named(String::new()) };
+                        *entity = model::entity_with_part(entity, user, name);
+                    }
+                });
+                Some(entity_part(id, label, name, on_name, on_default))
             };
             let key_opts = opts(QuotaKey::CLIENT_KEYS.iter().map(|k| (k.as_str().to_owned(), k.as_str().to_owned())));
             let k = *key;
-            let value_text = value.map_or_else(String::new, |v| if v.fract() == 0.0 && v.abs() < 1e15 { format!("{v:.0}") } else { v.to_string() });
-            let validate = {
-                let (s, e) = (ctx.state.scenario.clone(), e.clone());
-                Callback::from(move |text: String| {
-                    let v = match model::parse_event_value(k, &text) {
-                        Ok(v) => v,
-                        Err(m) => return Some(m),
-                    };
-                    let mut next = e.clone();
-                    if let ScenarioEvent::SetQuota { value, .. } = &mut next {
-                        *value = v;
-                    }
-                    ClusterEdit::SetEvent { index: idx, event: next }.refusal(&s)
-                })
-            };
-            let set_value = {
-                let e = e.clone();
-                move |text: String| {
-                    let v = model::parse_event_value(k, &text).ok()?;
-                    let mut next = e.clone();
-                    if let ScenarioEvent::SetQuota { value, .. } = &mut next {
-                        *value = v;
-                    }
-                    Some(ClusterEdit::SetEvent { index: idx, event: next })
-                }
-            };
+            let value_text = value.map_or_else(String::new, model::event_value_text);
+            let note = model::literal_default_note(entity);
             html! {
                 <>
-                    <SelectField id={format!("ev{i}-entity")} label="Entity" value={pos.to_string()} options={ent_opts} on_change={ed.commit(set_entity)} />
-                    <SelectField id={format!("ev{i}-key")} label="Key" value={key.as_str()} options={key_opts}
-                        on_change={ed.commit(with_text(|e, v| if let (ScenarioEvent::SetQuota { key, .. }, Some(k)) = (e, QuotaKey::from_name(v)) { *key = k }))} />
+                    { select_with_problem(format!("ev{i}-kind"), "Entity type", kind.as_str(), kind_opts,
+                        ed.edit_event(idx, e, |e, v: String| {
+                            if let (ScenarioEvent::SetQuota { entity, .. }, Some(kind)) = (e, model::EventEntityKind::from_value(&v)) {
+                                *entity = model::entity_of_kind(entity, kind);
+                            }
+                        }),
+                        None) }
+                    if let Some(ip) = (kind == model::EventEntityKind::Ip).then(|| model::entity_path(entity)) {
+                        <p class="msg hint">{ format!("{ip}: an ip entity takes only connection_creation_rate") }</p>
+                    }
+                    { part(true).unwrap_or_default() }
+                    { part(false).unwrap_or_default() }
+                    { select_with_problem(format!("ev{i}-key"), "Key", key.as_str(), key_opts,
+                        ed.edit_event(idx, e, |e, v: String| if let (ScenarioEvent::SetQuota { key, .. }, Some(k)) = (e, QuotaKey::from_name(&v)) { *key = k }),
+                        None) }
                     <TextField id={format!("ev{i}-value")} label={format!("New value ({})", model::unit_of(k))} value={value_text}
-                        validate={validate} on_commit={ed.commit(set_value)} placeholder="empty = remove the quota"
+                        validate={Callback::from(move |text: String| model::parse_event_value(k, &text).err())}
+                        on_commit={ed.edit_event(idx, e, move |e, text: String| {
+                            if let (ScenarioEvent::SetQuota { value, .. }, Ok(v)) = (e, model::parse_event_value(k, &text)) {
+                                *value = v;
+                            }
+                        })}
+                        placeholder="empty = remove the quota"
                         hint={if value.is_none() { "removed (--delete-config): the sensors fall back to the next matching quota" } else { "empty removes the quota (--delete-config)" }} />
+                    if let Some(n) = note { <p class="msg hint literal-default">{ n }</p> }
                 </>
             }
         }
     };
-    let title = match e {
+    let title = match stored {
         ScenarioEvent::MoveLeader { .. } => "Leadership move",
         ScenarioEvent::SetQuota { .. } => "Quota change",
     };
+    let held = draft.map(|d| {
+        let quota = d.at("");
+        let others: Vec<String> = d
+            .problems
+            .iter()
+            .filter(|p| !placed.iter().any(|f| p.path == if f.is_empty() { format!("events[{i}]") } else { format!("events[{i}].{f}") }))
+            .map(ToString::to_string)
+            .collect();
+        let back = {
+            let draft = ed.draft.clone();
+            Callback::from(move |_: MouseEvent| draft.set(None))
+        };
+        html! {
+            <div class="msg warn draft-note" role="status" data-testid={format!("ev{i}-draft")}>
+                if let Some(q) = quota { <p class="msg error" role="alert" data-testid={format!("ev{i}-quota-problem")}>{ q }</p> }
+                { for others.into_iter().map(|m| html! { <p class="msg error" role="alert">{ m }</p> }) }
+                <p>{ model::held_note(stored) }</p>
+                <button type="button" class="ghost" data-testid={format!("ev{i}-draft-back")} onclick={back}>{ "Show the applied event" }</button>
+            </div>
+        }
+    });
     html! {
-        <fieldset class="event" data-testid={format!("event-{i}")} data-kind={e.kind()} data-at-ms={e.at_ms().to_string()}>
-            <legend>{ format!("{title} at {}", model::fmt_ms(e.at_ms() as f64)) }</legend>
+        <fieldset class={classes!("event", draft.is_some().then_some("held"))} data-testid={format!("event-{i}")} data-kind={stored.kind()}
+            data-at-ms={stored.at_ms().to_string()} data-applied={draft.is_none().to_string()}>
+            <legend>{ format!("{title} at {}", model::fmt_ms(stored.at_ms() as f64)) }</legend>
             <div class="grid">{ at }{ fields }</div>
+            { held.unwrap_or_default() }
             { problems(all, &format!("events[{i}]"), format!("ev{i}-problems")) }
-            <AfterEndNote i={i} at_ms={e.at_ms() as f64} />
-            <button type="button" class="ghost danger" aria-label={format!("Remove the {} at {}", title.to_lowercase(), model::fmt_ms(e.at_ms() as f64))}
+            <AfterEndNote i={i} at_ms={stored.at_ms() as f64} />
+            <button type="button" class="ghost danger" aria-label={format!("Remove the {} at {}", title.to_lowercase(), model::fmt_ms(stored.at_ms() as f64))}
                 onclick={ed.click(ClusterEdit::RemoveEvent(idx))}>{ "Remove event" }</button>
             { ed.refusal_note(|e| e.target() == Some(("events", idx)), format!("ev{i}-refused")) }
         </fieldset>

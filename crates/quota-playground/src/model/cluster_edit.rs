@@ -15,7 +15,7 @@
 use quota_engine::sim::{Acks, ClientThrottling, Scenario, ScenarioEvent, ScenarioProblem, TopicSpec, Workload};
 use std::collections::BTreeSet;
 
-use quota_engine::{ConfigType, QuotaEntity, QuotaKey};
+use quota_engine::{ConfigType, EntityName, QuotaEntity, QuotaKey};
 
 /// One edit of the cluster or of the run's time line.
 #[derive(Debug, Clone, PartialEq)]
@@ -346,10 +346,19 @@ pub fn problems_in(problems: &[ScenarioProblem], path: &str) -> Vec<String> {
         .collect()
 }
 
+/// The value of a quota change [`default_event`] adds when the scenario
+/// has no client quota to halve: 1 MB/s (bytes/s).
+pub const DEFAULT_EVENT_RATE: f64 = 1_000_000.0;
+
 /// The event [`ClusterEdit::AddEvent`] adds: at 5 s (or half the horizon
 /// when that is earlier), a `move_leader` of partition 0 of the first topic
 /// to the next broker (`None` with one broker or no topic), or a
-/// `set_quota` halving the first client quota (`None` without one).
+/// `set_quota` halving the first client quota. Without a client quota, the
+/// change sets [`DEFAULT_EVENT_RATE`] on the first client's client-id
+/// (`clients/<client.id>`; `clients/<default>` when it is empty), as
+/// `producer_byte_rate` for a producer and `consumer_byte_rate` for a
+/// consumer: a quota change may target an entity that has no quota yet,
+/// as `kafka-configs.sh --alter --add-config` may.
 pub fn default_event(s: &Scenario, move_leader: bool) -> Option<ScenarioEvent> {
     let at_ms = DEFAULT_EVENT_MS.min(s.horizon_ms / 2);
     if move_leader {
@@ -359,29 +368,38 @@ pub fn default_event(s: &Scenario, move_leader: bool) -> Option<ScenarioEvent> {
             return None;
         }
         let to_broker = (t.leader(0, count) + 1) % count;
-        Some(ScenarioEvent::MoveLeader { at_ms, topic: t.name.clone(), partition: 0, to_broker })
-    } else {
-        let q = s.quotas.iter().find(|q| !q.entity.is_ip())?;
-        // A DOUBLE key (request_percentage, controller_mutation_rate) takes
-        // half as is; a LONG or INT one a whole number of at least 1.
-        let value = match q.key.config_type() {
-            ConfigType::Double => q.value / 2.0,
-            ConfigType::Long | ConfigType::Int => (q.value / 2.0).floor().max(1.0),
-        };
-        Some(ScenarioEvent::SetQuota { at_ms, entity: q.entity.clone(), key: q.key, value: Some(value) })
+        return Some(ScenarioEvent::MoveLeader { at_ms, topic: t.name.clone(), partition: 0, to_broker });
     }
+    let Some(q) = s.quotas.iter().find(|q| !q.entity.is_ip()) else {
+        let first = s.workloads.first();
+        let conn = first.map(super::workload_connection).and_then(|name| s.connections.iter().find(|c| c.name == name)).or(s.connections.first());
+        let key = match first {
+            Some(Workload::Consumer(_)) => QuotaKey::ConsumerByteRate,
+            _ => QuotaKey::ProducerByteRate,
+        };
+        let entity = match conn.map(|c| c.client_id.as_str()) {
+            Some(id) if !id.is_empty() => QuotaEntity::client_id(id),
+            _ => QuotaEntity::ClientId(EntityName::Default),
+        };
+        return Some(ScenarioEvent::SetQuota { at_ms, entity, key, value: Some(DEFAULT_EVENT_RATE) });
+    };
+    // A DOUBLE key (request_percentage, controller_mutation_rate) takes
+    // half as is; a LONG or INT one a whole number of at least 1.
+    let value = match q.key.config_type() {
+        ConfigType::Double => q.value / 2.0,
+        ConfigType::Long | ConfigType::Int => (q.value / 2.0).floor().max(1.0),
+    };
+    Some(ScenarioEvent::SetQuota { at_ms, entity: q.entity.clone(), key: q.key, value: Some(value) })
 }
 
 /// Why [`default_event`] has no event to add, as the editor says it beside
-/// the disabled button: the missing topic or broker for a leadership move,
-/// the missing client quota for a quota change. `None` when there is one.
+/// the disabled button: the missing topic or broker for a leadership move.
+/// `None` when there is one (a quota change always has one).
 pub fn no_default_event(s: &Scenario, move_leader: bool) -> Option<String> {
     if default_event(s, move_leader).is_some() {
         return None;
     }
-    Some(if !move_leader {
-        "A quota change needs a client quota: add one in the Quotas panel.".to_owned()
-    } else if s.topics.is_empty() {
+    Some(if s.topics.is_empty() {
         "A leadership move needs a topic: add one above.".to_owned()
     } else {
         format!(
@@ -389,6 +407,160 @@ pub fn no_default_event(s: &Scenario, move_leader: bool) -> Option<String> {
             super::count_of(u64::from(s.brokers.count), "broker", "brokers")
         )
     })
+}
+
+/// Event `index` as the editor shows it after the user changed one field
+/// (`change`) of `shown`, the event as the form shows it: the stored event,
+/// or the draft the form holds (fields as typed that the engine refused
+/// together). The whole draft is checked, each field against the other
+/// fields as typed, never against their stored values: partition 0 →
+/// broker 1 becomes partition 1 → broker 0 in either order, though
+/// partition 1 → broker 1 and partition 0 → broker 0 are each refused on
+/// the way (the broker already leads that partition).
+///
+/// Returns the checked edit to make.
+///
+/// # Errors
+/// The draft with the problems it would add ([`ClusterEdit::check`]): the
+/// form keeps it, marked as not applied, and the run keeps the stored event.
+pub fn edit_event(s: &Scenario, index: u32, shown: &ScenarioEvent, change: impl FnOnce(&mut ScenarioEvent)) -> Result<ClusterEdit, EventDraft> {
+    let mut event = shown.clone();
+    change(&mut event);
+    match (ClusterEdit::SetEvent { index, event: event.clone() }).check(s) {
+        Ok(_) => Ok(ClusterEdit::SetEvent { index, event }),
+        Err(problems) => Err(EventDraft { index, event, problems }),
+    }
+}
+
+/// An event as typed in the editor that the engine refuses: the form shows
+/// it with its problems and says that the run keeps the stored event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventDraft {
+    /// Index into `events`.
+    pub index: u32,
+    /// The event as typed.
+    pub event: ScenarioEvent,
+    /// The problems the engine reports for it, each with its path
+    /// (`events[0].to_broker`).
+    pub problems: Vec<ScenarioProblem>,
+}
+
+impl EventDraft {
+    /// The messages of the problems at `field` of the event
+    /// (`events[i].<field>`), or at the event itself for `field` `""`
+    /// (a quota Kafka refuses: entity, key and value together), as
+    /// `path: message`.
+    pub fn at(&self, field: &str) -> Option<String> {
+        let path = if field.is_empty() { format!("events[{}]", self.index) } else { format!("events[{}].{field}", self.index) };
+        let msgs: Vec<String> = self.problems.iter().filter(|p| p.path == path).map(ToString::to_string).collect();
+        (!msgs.is_empty()).then(|| msgs.join(" "))
+    }
+}
+
+/// What the run does instead of a draft: the event it keeps, in words
+/// (`the move of partition 0 of topic 'lab' to broker 1 at 5.00 s`).
+pub fn held_note(stored: &ScenarioEvent) -> String {
+    let what = match stored {
+        ScenarioEvent::MoveLeader { topic, partition, to_broker, .. } => {
+            format!("the move of partition {partition} of topic '{topic}' to broker {to_broker}")
+        }
+        ScenarioEvent::SetQuota { entity, key, value, .. } => match value {
+            Some(v) => format!("the change of {key} of {} to {}", super::entity_path(entity), event_value_text(*v)),
+            None => format!("the removal of {key} from {}", super::entity_path(entity)),
+        },
+    };
+    format!(
+        "Not applied: the form shows what you typed, which the engine refuses (above); the run keeps {what} at {}.",
+        super::fmt_ms(stored.at_ms() as f64)
+    )
+}
+
+/// The kinds of entity a `set_quota` event may target in the editor (the
+/// client quota entities; `ips` take only `connection_creation_rate`, which
+/// the simulation does not meter over time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventEntityKind {
+    /// `users/<name>` or `users/<default>`.
+    User,
+    /// `clients/<name>` or `clients/<default>`.
+    Client,
+    /// `users/<u>/clients/<c>`.
+    UserClient,
+    /// `ips/<address>` (an imported event; kept as it is).
+    Ip,
+}
+
+impl EventEntityKind {
+    /// The kind of `e`.
+    pub fn of(e: &QuotaEntity) -> Self {
+        match e {
+            QuotaEntity::User(_) => Self::User,
+            QuotaEntity::ClientId(_) => Self::Client,
+            QuotaEntity::UserClientId { .. } => Self::UserClient,
+            QuotaEntity::Ip(_) => Self::Ip,
+        }
+    }
+
+    /// The form's value for this kind (`user`, `client`, `user-client`, `ip`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::User => "user",
+            Self::Client => "client",
+            Self::UserClient => "user-client",
+            Self::Ip => "ip",
+        }
+    }
+
+    /// The kind a form value names.
+    pub fn from_value(v: &str) -> Option<Self> {
+        [Self::User, Self::Client, Self::UserClient, Self::Ip].into_iter().find(|k| k.as_str() == v)
+    }
+}
+
+/// The user part of `e` (`None` for an entity without one).
+pub fn entity_user(e: &QuotaEntity) -> Option<&EntityName> {
+    match e {
+        QuotaEntity::User(u) | QuotaEntity::UserClientId { user: u, .. } => Some(u),
+        _ => None,
+    }
+}
+
+/// The client-id part of `e` (`None` for an entity without one).
+pub fn entity_client(e: &QuotaEntity) -> Option<&EntityName> {
+    match e {
+        QuotaEntity::ClientId(c) | QuotaEntity::UserClientId { client_id: c, .. } => Some(c),
+        _ => None,
+    }
+}
+
+/// `e` as an entity of kind `kind`: the parts `e` has are kept, a part it
+/// lacks starts as an empty name (which Kafka refuses until one is typed
+/// or the default is ticked).
+pub fn entity_of_kind(e: &QuotaEntity, kind: EventEntityKind) -> QuotaEntity {
+    let empty = || EntityName::Named(String::new());
+    let user = entity_user(e).cloned().unwrap_or_else(empty);
+    let client = entity_client(e).cloned().unwrap_or_else(empty);
+    match kind {
+        EventEntityKind::User => QuotaEntity::User(user),
+        EventEntityKind::Client => QuotaEntity::ClientId(client),
+        EventEntityKind::UserClient => QuotaEntity::UserClientId { user, client_id: client },
+        EventEntityKind::Ip => match e {
+            QuotaEntity::Ip(_) => e.clone(),
+            _ => QuotaEntity::Ip(empty()),
+        },
+    }
+}
+
+/// `e` with its user part (`user: true`) or client-id part replaced by
+/// `name`; an entity without that part is returned as it is.
+pub fn entity_with_part(e: &QuotaEntity, user: bool, name: EntityName) -> QuotaEntity {
+    match (e, user) {
+        (QuotaEntity::User(_), true) => QuotaEntity::User(name),
+        (QuotaEntity::ClientId(_), false) => QuotaEntity::ClientId(name),
+        (QuotaEntity::UserClientId { client_id, .. }, true) => QuotaEntity::UserClientId { user: name, client_id: client_id.clone() },
+        (QuotaEntity::UserClientId { user, .. }, false) => QuotaEntity::UserClientId { user: user.clone(), client_id: name },
+        _ => e.clone(),
+    }
 }
 
 /// How many workloads (clients) use each connection of `s`, by name: the
@@ -406,23 +578,6 @@ pub fn clients_per_connection(s: &Scenario) -> std::collections::BTreeMap<&str, 
 /// `clients` clients (more than one): the kind changes for all of them.
 pub fn client_kind_note(conn: &str, clients: usize) -> Option<String> {
     (clients > 1).then(|| format!("Changes connection '{conn}', used by {clients} clients: the kind is the connection's, so it changes for all of them."))
-}
-
-/// The entities a `set_quota` event may name in the editor: those of the
-/// scenario's quotas and events, in first-seen order (an event on another
-/// entity comes from an imported scenario and is kept).
-pub fn event_entities(s: &Scenario) -> Vec<QuotaEntity> {
-    let mut out: Vec<QuotaEntity> = Vec::new();
-    let from_events = s.events.iter().filter_map(|e| match e {
-        ScenarioEvent::SetQuota { entity, .. } => Some(entity),
-        ScenarioEvent::MoveLeader { .. } => None,
-    });
-    for e in s.quotas.iter().map(|q| &q.entity).chain(from_events) {
-        if !out.contains(e) {
-            out.push(e.clone());
-        }
-    }
-    out
 }
 
 /// A note when the brokers outnumber the brokers leading the partitions of
@@ -473,6 +628,16 @@ pub fn leader_set(t: &TopicSpec, broker_count: u32) -> BTreeSet<u32> {
         set.insert(TopicSpec::round_robin_leader(p, broker_count));
     }
     set
+}
+
+/// A `set_quota` event's value as the editor writes it: a whole number
+/// without a fraction (`1000000`), else as Rust writes the double (`0.25`).
+pub fn event_value_text(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        v.to_string()
+    }
 }
 
 /// Reads a `set_quota` event's value as typed: empty text removes the key
@@ -718,8 +883,129 @@ mod tests {
         s.topics.clear();
         assert_eq!(no_default_event(&s, true).unwrap(), "A leadership move needs a topic: add one above.");
         assert_eq!(no_default_event(&s, false), None);
+        // A quota change needs no quota: it may create one.
         s.quotas.clear();
-        assert!(no_default_event(&s, false).unwrap().starts_with("A quota change needs a client quota"));
+        assert_eq!(no_default_event(&s, false), None);
+    }
+
+    /// Two brokers, topic lab with 2 partitions (round robin: partition 0
+    /// on broker 0, 1 on broker 1), a move of partition 0 to broker 1.
+    fn move_0_to_1() -> Scenario {
+        let mut s = lab();
+        s.brokers.count = 2;
+        s.topics[0].partitions = 2;
+        let s = ClusterEdit::AddEvent { move_leader: true }.check(&s).unwrap();
+        assert_eq!(s.events, vec![ScenarioEvent::MoveLeader { at_ms: 5000, topic: "lab".into(), partition: 0, to_broker: 1 }]);
+        s
+    }
+
+    /// What the editor does with one typed field: the event as shown
+    /// (stored or held) changes, and the whole is checked.
+    fn type_into(s: &Scenario, shown: &ScenarioEvent, change: impl FnOnce(&mut ScenarioEvent)) -> (Scenario, Option<EventDraft>) {
+        match edit_event(s, 0, shown, change) {
+            Ok(edit) => (edit.check(s).unwrap(), None),
+            Err(d) => (s.clone(), Some(d)),
+        }
+    }
+
+    fn set_partition(p: u32) -> impl FnOnce(&mut ScenarioEvent) {
+        move |e| if let ScenarioEvent::MoveLeader { partition, .. } = e { *partition = p }
+    }
+
+    fn set_broker(b: u32) -> impl FnOnce(&mut ScenarioEvent) {
+        move |e| if let ScenarioEvent::MoveLeader { to_broker, .. } = e { *to_broker = b }
+    }
+
+    #[test]
+    fn a_leadership_move_becomes_another_in_either_order_of_its_fields() {
+        let s = move_0_to_1();
+        let want = ScenarioEvent::MoveLeader { at_ms: 5000, topic: "lab".into(), partition: 1, to_broker: 0 };
+        // Partition first: partition 1 → broker 1 is refused (broker 1
+        // leads it), held with the problem at to_broker; the run keeps 0 → 1.
+        let (after, held) = type_into(&s, &s.events[0], set_partition(1));
+        let held = held.unwrap();
+        assert_eq!(after.events, s.events);
+        assert!(held.at("to_broker").unwrap().starts_with("events[0].to_broker: The move_leader event moves partition 1 of topic 'lab' to broker 1, but"), "{held:?}");
+        assert_eq!(held.at("partition"), None);
+        assert_eq!(held_note(&after.events[0]), "Not applied: the form shows what you typed, which the engine refuses (above); the run keeps the move of partition 0 of topic 'lab' to broker 1 at 5.00 s.");
+        // Then the broker, checked with partition 1 as typed: applied.
+        let (done, held) = type_into(&after, &held.event, set_broker(0));
+        assert_eq!(held, None);
+        assert_eq!(done.events, vec![want.clone()]);
+        // Broker first: partition 0 → broker 0 is refused and held, then partition 1.
+        let (after, held) = type_into(&s, &s.events[0], set_broker(0));
+        let held = held.unwrap();
+        assert_eq!(after.events, s.events);
+        assert!(held.at("to_broker").unwrap().contains("moves partition 0 of topic 'lab' to broker 0, but"), "{held:?}");
+        let (done, held) = type_into(&after, &held.event, set_partition(1));
+        assert_eq!(held, None);
+        assert_eq!(done.events, vec![want]);
+        // Checked against the stored move instead (the old editor), the
+        // second field was refused too: the draft is what makes it work.
+        assert!(ClusterEdit::SetEvent { index: 0, event: ScenarioEvent::MoveLeader { at_ms: 5000, topic: "lab".into(), partition: 0, to_broker: 0 } }.refusal(&s).is_some());
+    }
+
+    #[test]
+    fn a_quota_change_on_an_entity_without_a_quota_is_added_and_throttles_from_its_time() {
+        let mut s = lab();
+        s.quotas.clear();
+        // 3000 records/s of 1 kB: 3 MB/s for 10 s, past the event at 5 s.
+        let Workload::Producer(p) = &mut s.workloads[0] else { panic!("the lab's client is a producer") };
+        p.throughput = 3000.0;
+        let s = ClusterEdit::AddEvent { move_leader: false }.check(&s).unwrap();
+        let client_id = s.connections[0].client_id.clone();
+        assert!(!client_id.is_empty());
+        assert_eq!(
+            s.events,
+            vec![ScenarioEvent::SetQuota { at_ms: 5000, entity: QuotaEntity::client_id(&client_id), key: QuotaKey::ProducerByteRate, value: Some(DEFAULT_EVENT_RATE) }]
+        );
+        // The producer is unthrottled until 5 s, then throttled to the new quota.
+        let t = quota_engine::sim::simulate(&s).unwrap();
+        let throttles: Vec<f64> = t.sensors.iter().flat_map(|x| x.throttles.iter().map(|e| e.at_ms)).collect();
+        assert!(!throttles.is_empty(), "the quota set at 5 s throttles the producer");
+        assert!(throttles.iter().all(|at| *at >= 5000.0), "{throttles:?}");
+        assert!(t.sensors.iter().all(|x| x.mbean == format!("kafka.server:type=Produce,client-id={client_id}")), "one budget, the client-id's");
+        // Any user, client-id or pair may be typed, the defaults included;
+        // Kafka's rule on empty names holds (the draft names the refusal).
+        let shown = s.events[0].clone();
+        let to = |kind| move |e: &mut ScenarioEvent| if let ScenarioEvent::SetQuota { entity, .. } = e { *entity = entity_of_kind(entity, kind) };
+        let held = edit_event(&s, 0, &shown, to(EventEntityKind::UserClient)).unwrap_err();
+        assert_eq!(held.event.clone(), ScenarioEvent::SetQuota { at_ms: 5000, entity: QuotaEntity::UserClientId { user: EntityName::Named(String::new()), client_id: EntityName::Named(client_id.clone()) }, key: QuotaKey::ProducerByteRate, value: Some(DEFAULT_EVENT_RATE) });
+        let msg = held.at("").unwrap();
+        assert!(msg.starts_with("events[0]: ") && msg.to_lowercase().contains("empty"), "{msg}");
+        let name = |n: EntityName| move |e: &mut ScenarioEvent| if let ScenarioEvent::SetQuota { entity, .. } = e { *entity = entity_with_part(entity, true, n) };
+        let edit = edit_event(&s, 0, &held.event, name(EntityName::Default)).unwrap();
+        let next = edit.check(&s).unwrap();
+        assert!(matches!(&next.events[0], ScenarioEvent::SetQuota { entity, .. } if model_path(entity) == format!("users/<default>/clients/{client_id}")));
+        let next = edit_event(&s, 0, &held.event, name(EntityName::Named("tenant-b".into()))).unwrap().check(&s).unwrap();
+        assert!(matches!(&next.events[0], ScenarioEvent::SetQuota { entity, .. } if model_path(entity) == format!("users/tenant-b/clients/{client_id}")));
+    }
+
+    fn model_path(e: &QuotaEntity) -> String {
+        crate::model::entity_path(e)
+    }
+
+    #[test]
+    fn a_quota_change_s_default_follows_the_first_client() {
+        let mut s = lab();
+        s.quotas.clear();
+        s.connections[0].client_id = String::new();
+        assert!(matches!(default_event(&s, false), Some(ScenarioEvent::SetQuota { entity: QuotaEntity::ClientId(EntityName::Default), key: QuotaKey::ProducerByteRate, .. })));
+        s.workloads.clear();
+        s.connections.clear();
+        assert!(matches!(default_event(&s, false), Some(ScenarioEvent::SetQuota { entity: QuotaEntity::ClientId(EntityName::Default), .. })));
+    }
+
+    #[test]
+    fn an_entity_changes_kind_keeping_its_parts() {
+        let e = QuotaEntity::UserClientId { user: EntityName::Default, client_id: EntityName::Named("c".into()) };
+        assert_eq!(entity_of_kind(&e, EventEntityKind::User), QuotaEntity::User(EntityName::Default));
+        assert_eq!(entity_of_kind(&e, EventEntityKind::Client), QuotaEntity::client_id("c"));
+        assert_eq!(entity_of_kind(&QuotaEntity::user("u"), EventEntityKind::UserClient), QuotaEntity::UserClientId { user: EntityName::Named("u".into()), client_id: EntityName::Named(String::new()) });
+        assert_eq!(entity_with_part(&e, false, EntityName::Default), QuotaEntity::UserClientId { user: EntityName::Default, client_id: EntityName::Default });
+        for k in [EventEntityKind::User, EventEntityKind::Client, EventEntityKind::UserClient, EventEntityKind::Ip] {
+            assert_eq!(EventEntityKind::from_value(k.as_str()), Some(k));
+        }
     }
 
     #[test]
