@@ -52,6 +52,32 @@ fn outcome(t: &Timeline, client: u32, cursor: f64) -> Html {
     }
 }
 
+/// How far the budget meter reaches, as a multiple of the quota: the bar
+/// is full at 1.5 × quota, so a rate over the quota shows past the mark.
+const METER_SPAN: f64 = 1.5;
+
+/// The budget meter of broker `b`: the measured `rate` against the quota
+/// `bound` (bytes/s), on a scale from 0 to [`METER_SPAN`] × quota with a
+/// mark at the quota, labelled 0, the quota and the full bar's rate.
+fn budget_meter(b: usize, bound: f64, rate: f64) -> Html {
+    let max = bound * METER_SPAN;
+    let mark = format!("left: {:.3}%", 100.0 / METER_SPAN);
+    html! {
+        <div class="budget-meter" data-testid="budget-meter">
+            <div class="meter-track">
+                <meter min="0" max={format!("{max:.0}")} high={format!("{bound:.0}")} value={format!("{rate:.0}")}
+                    aria-label={format!("Broker {b}: measured {} of quota {}; the full bar is {}", model::fmt_rate(rate), rate_text(bound), model::fmt_rate(max))} />
+                <span class="meter-mark" style={mark.clone()} aria-hidden="true"></span>
+            </div>
+            <div class="meter-scale" aria-hidden="true">
+                <span class="meter-zero" data-testid="meter-zero">{ "0" }</span>
+                <span class="meter-quota" style={mark} data-testid="meter-quota" title="the quota">{ model::fmt_rate(bound) }</span>
+                <span class="meter-max" data-testid="meter-max" title={format!("the full bar: {METER_SPAN} × the quota")}>{ model::fmt_rate(max) }</span>
+            </div>
+        </div>
+    }
+}
+
 /// What the cluster view shows: a run at a cursor. Props rather than the
 /// context, so that typing elsewhere (a new revision, the same run while
 /// the worker computes) skips the view and its hundreds of nodes entirely.
@@ -139,8 +165,7 @@ fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, focused: usize, a
                                             <span class="cell-line">{ format!("quota {}", rate_text(c.bound)) }</span>
                                             <span class="cell-line">{ format!("measured {}", model::fmt_rate(c.rate)) }</span>
                                             if c.bound < UNLIMITED_BOUND {
-                                                <meter min="0" max={format!("{:.0}", c.bound * 1.5)} high={format!("{:.0}", c.bound)} value={format!("{:.0}", c.rate)}
-                                                    aria-label={format!("Broker {b}: measured {} of quota {}", model::fmt_rate(c.rate), rate_text(c.bound))} />
+                                                { budget_meter(b, c.bound, c.rate) }
                                             }
                                             <span class="cell-line">{ format!("{} so far", model::count_of(c.throttles as u64, "throttle", "throttles")) }</span>
                                             <span class="cell-line">{ format!("{} in the run", model::fmt_bytes(c.bytes as f64)) }</span>

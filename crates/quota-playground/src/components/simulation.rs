@@ -332,24 +332,24 @@ fn throttles(t: &Timeline, track: &quota_engine::sim::SensorTrack, cursor: f64) 
                 </caption>
                 <thead><tr>
                     <th scope="col">{ "At" }</th><th scope="col">{ "Client" }</th><th scope="col">{ "Delay" }</th>
-                    <th scope="col">{ "Observed rate" }</th><th scope="col">{ "Formula X = (O − T) / T × W" }</th><th scope="col">{ "Mute" }</th>
+                    <th scope="col">{ "Observed rate" }</th><th scope="col" class="formula">{ "Formula X = (O − T) / T × W" }</th><th scope="col" class="mute">{ "Mute" }</th>
                 </tr></thead>
                 <tbody>
-                    if n == 0 { <tr><td colspan="6">{ "No throttle yet." }</td></tr> }
+                    if n == 0 { <tr><td class="wide" colspan="6">{ "No throttle yet." }</td></tr> }
                     { for shown.iter().map(|e| match e {
-                        None => html! { <tr class="gap"><td colspan="6">{ format!("… {} more (listed under \"All {n} throttles so far\" below) …", n.saturating_sub(8)) }</td></tr> },
+                        None => html! { <tr class="gap"><td class="wide" colspan="6">{ format!("… {} more (listed under \"All {n} throttles so far\" below) …", n.saturating_sub(8)) }</td></tr> },
                         Some(e) => html! {
                         <tr class={classes!((!e.applied).then_some("dim"))}>
                             <td>{ model::fmt_ms(e.at_ms) }</td>
                             <td>{ t.clients.get(e.client as usize).map(|c| c.name.clone()).unwrap_or_default() }</td>
                             <td>{ format!("{} ms", e.delay_ms) }</td>
                             <td>{ fmt_rate_of(track.quota_type, e.observed) }</td>
-                            <td><code>{ e.formula() }</code>{ match (e.applied, e.delay_ms) {
+                            <td class="formula"><code>{ e.formula() }</code>{ match (e.applied, e.delay_ms) {
                                 (true, _) => "",
                                 (false, d) if d <= 0 => " (a throttle time of 0 ms or less delays nothing)",
                                 (false, _) => " (Kafka applied the other quota's delay: the larger one, or the request quota's on a tie)",
                             } }</td>
-                            <td>{ format!("{} – {}", model::fmt_ms(e.mute_from_ms), model::fmt_ms(e.mute_to_ms)) }</td>
+                            <td class="mute">{ format!("{} – {}", model::fmt_ms(e.mute_from_ms), model::fmt_ms(e.mute_to_ms)) }</td>
                         </tr>
                     }}) }
                 </tbody>
@@ -390,7 +390,14 @@ fn latency(c: &quota_engine::sim::ClientTrack, cursor: f64) -> Html {
     html! {
         <div class="perf">
             <h3>{ format!("kafka-producer-perf-test.sh view of {}", c.name) }</h3>
-            <pre data-testid="perf-lines" aria-label="Perf-test output so far">{ if lines.is_empty() { "(no line printed yet)".to_owned() } else { lines.join("\n") } }</pre>
+            // One block per line, wrapped at the box's width with the rest of
+            // the line indented: the last line (the totals and percentiles)
+            // is longer than a phone's width and was cut off in a box
+            // scrolling sideways with nothing to say so.
+            <pre class="lines" data-testid="perf-lines" aria-label="Perf-test output so far">
+                if lines.is_empty() { <span class="line">{ "(no line printed yet)" }</span> }
+                { for lines.into_iter().map(|l| html! { <span class="line">{ l }</span> }) }
+            </pre>
             if !failed.is_empty() {
                 <p class="msg error" data-testid="perf-failed">{ format!(
                     "These lines count only the records sent without error. For each failed record the tool prints its exception on stderr (below, the first of each): {}.",
