@@ -12,7 +12,8 @@
  * simulation, cluster), link (a "v1." permalink or a full playground URL), text (else
  * the element's <pre>, else its text), height ("auto" or pixels), theme (light, dark, auto:
  * follow this page; the default), src (the playground's address; default: index.html next
- * to this script), readonly ("false" allows editing), title.
+ * to this script), readonly ("false" allows editing), title, quota (one quota key),
+ * chart (one chart of the simulation panel).
  */
 (function () {
   'use strict';
@@ -24,7 +25,7 @@
   var FENCE = 'pre.language-kafka-quota,pre.kafka-quota,pre>code.language-kafka-quota,div.language-kafka-quota pre';
   var live = [];
   // What a fence's "# embed:" line may set.
-  var OPTIONS = ['panel', 'height', 'theme', 'readonly', 'title'];
+  var OPTIONS = ['panel', 'height', 'theme', 'readonly', 'title', 'quota', 'chart'];
 
   // The page's own light/dark setting: Docusaurus (html[data-theme]),
   // MkDocs Material (body[data-md-color-scheme=slate|default]), a "dark" or
@@ -86,6 +87,8 @@
       var q = '?embed=' + encodeURIComponent(panel);
       if (!/^(false|off|no|0)$/i.test(a('readonly', ''))) q += '&readonly';
       if (theme === 'light' || theme === 'dark') q += '&theme=' + theme;
+      // The playground checks these and names a bad value in the widget.
+      ['quota', 'chart'].forEach(function (n) { var v = a(n, '').trim(); if (v) q += '&' + n + '=' + encodeURIComponent(v); });
       var fixed = parseInt(a('height', ''), 10);
       this._fixed = fixed > 0 ? fixed : 0;
 
@@ -191,7 +194,7 @@
         var i = kv.indexOf('='), k = kv.slice(0, i), v = kv.slice(i + 1);
         if (OPTIONS.indexOf(k) >= 0 || (k === 'link' && /^#?v\d+\.[\w-]*$/.test(v))) w.setAttribute(k, v);
       });
-      ['panel', 'height', 'theme', 'link', 'readonly', 'src'].forEach(function (n) {
+      ['panel', 'height', 'theme', 'link', 'readonly', 'src', 'quota', 'chart'].forEach(function (n) {
         var v = block.getAttribute('data-' + n) || pre.getAttribute('data-' + n);
         if (v != null) w.setAttribute(n, v);
       });

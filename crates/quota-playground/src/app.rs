@@ -117,6 +117,149 @@ pub(crate) fn embed_warning(value: Option<&str>) -> Option<String> {
     ))
 }
 
+/// A chart of the Simulation panel that an embed can show alone
+/// (`?chart=<slug>`, the element's `chart` attribute).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Chart {
+    /// Records acknowledged or consumed over the run, per client.
+    Progress,
+    /// The producer's buffer (`buffer.memory`) of the client shown.
+    Buffer,
+    /// The quota window: the samples Kafka sums against quota × window.
+    Window,
+    /// The budget's measured rate against its quota over the run.
+    Rate,
+}
+
+impl Chart {
+    /// Every chart, in the panel's order.
+    pub(crate) const ALL: [Chart; 4] = [Chart::Progress, Chart::Buffer, Chart::Window, Chart::Rate];
+
+    /// The name used in `?chart=`.
+    pub(crate) const fn slug(self) -> &'static str {
+        match self {
+            Chart::Progress => "progress",
+            Chart::Buffer => "buffer",
+            Chart::Window => "window",
+            Chart::Rate => "rate",
+        }
+    }
+
+    /// What the chart shows, for the list of names a bad value gets.
+    pub(crate) const fn what(self) -> &'static str {
+        match self {
+            Chart::Progress => "records acknowledged or consumed",
+            Chart::Buffer => "the producer's buffer",
+            Chart::Window => "the quota window's samples",
+            Chart::Rate => "the measured rate against the quota",
+        }
+    }
+
+    /// Whether the chart shows one budget (the one the panel's budget
+    /// picker chose).
+    pub(crate) const fn of_a_budget(self) -> bool {
+        matches!(self, Chart::Window | Chart::Rate)
+    }
+}
+
+/// What an embed shows of its panel (`?quota=`, `?chart=`): every quota
+/// type and every chart when `None`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Trim {
+    /// Only the answers, ladders, budgets and charts of this quota key.
+    pub(crate) key: Option<quota_engine::QuotaKey>,
+    /// Only this chart of the Simulation panel.
+    pub(crate) chart: Option<Chart>,
+}
+
+/// The panels `?quota=` trims.
+const TRIMMED_BY_QUOTA: [Panel; 4] = [Panel::Answer, Panel::Resolution, Panel::Simulation, Panel::Cluster];
+
+/// Reads `?quota=` and `?chart=` for an embed of `panel`: what to show,
+/// and a sentence for each value that cannot be used (naming the
+/// parameter and the values it takes; the panel is then shown whole on
+/// that account, never blank).
+pub(crate) fn embed_trim(panel: Panel, quota: Option<&str>, chart: Option<&str>) -> (Trim, Vec<String>) {
+    let mut trim = Trim::default();
+    let mut warnings = Vec::new();
+    let shown = |v: &str| {
+        let s: String = v.chars().take(40).collect();
+        if v.chars().count() > 40 { format!("{s}…") } else { s }
+    };
+    if let Some(v) = quota.map(str::trim).filter(|v| !v.is_empty()) {
+        let keys: Vec<&str> = quota_engine::QuotaKey::ALL.iter().map(|k| k.as_str()).collect();
+        match quota_engine::QuotaKey::from_name(&v.to_ascii_lowercase()) {
+            None => warnings.push(format!(
+                "'{}' is not a quota type; quota= takes one of {}. Showing every quota type.",
+                shown(v),
+                keys.join(", ")
+            )),
+            Some(_) if !TRIMMED_BY_QUOTA.contains(&panel) => warnings.push(format!(
+                "quota= trims the {} panels; the {} panel is shown whole.",
+                TRIMMED_BY_QUOTA.map(Panel::slug).join(", "),
+                panel.slug()
+            )),
+            Some(k) => trim.key = Some(k),
+        }
+    }
+    if let Some(v) = chart.map(str::trim).filter(|v| !v.is_empty()) {
+        let names: Vec<String> = Chart::ALL.iter().map(|c| format!("{} ({})", c.slug(), c.what())).collect();
+        match Chart::ALL.into_iter().find(|c| c.slug() == v.to_ascii_lowercase()) {
+            None => warnings.push(format!(
+                "'{}' is not a chart; chart= takes one of {}. Showing every chart.",
+                shown(v),
+                names.join(", ")
+            )),
+            Some(c) if panel != Panel::Simulation => warnings.push(format!(
+                "chart={} picks a chart of the simulation panel; the {} panel is shown whole.",
+                c.slug(),
+                panel.slug()
+            )),
+            Some(c) => trim.chart = Some(c),
+        }
+    }
+    (trim, warnings)
+}
+
+/// The style rules that trim the Simulation and Cluster panels to `trim`
+/// (the panels draw every chart and budget; an embed hides the others).
+/// `metered`: whether the run metered a budget of the trimmed key. Empty
+/// when nothing is trimmed.
+pub(crate) fn trim_css(panel: Panel, trim: Trim, metered: bool) -> String {
+    let mut css = String::new();
+    if let (Panel::Simulation, Some(c)) = (panel, trim.chart) {
+        let id = format!("[data-testid=chart-{}]", c.slug());
+        // The player, the outcome and the chart (with the budget picker for
+        // a chart of one budget); no tables, no other chart.
+        let keep = if c.of_a_budget() { ":not(.field)" } else { "" };
+        css.push_str(&format!(
+            "#simulation .sim-body>:not(.transport):not(.run-outcome):not(.charts){keep}{{display:none}}\
+             #simulation .charts:not(:has({id})),#simulation .charts>.fig:not(:has({id})){{display:none}}"
+        ));
+    }
+    if let Some(k) = trim.key {
+        // The cluster view lists the produce and fetch budgets by MBean.
+        if let (Panel::Cluster, Some(qt)) = (panel, k.quota_type()) {
+            let t = qt.metric_type();
+            css.push_str(&format!(
+                "#cluster tr[data-mbean]:not([data-mbean^=\"kafka.server:type={t},\"]):not([data-mbean=\"kafka.server:type={t}\"]){{display:none}}"
+            ));
+        }
+        if !metered {
+            // No budget of this key: the budget tables, picker and charts
+            // would show another key's, so they go (a note says why).
+            match panel {
+                Panel::Simulation => css.push_str(
+                    "#simulation .sim-body>.field,#simulation .sim-body>.charts:has([data-testid=chart-window]),#simulation .sim-body>.table-wrap:has(.throttles){display:none}",
+                ),
+                Panel::Cluster => css.push_str("#cluster .table-wrap:has(.cluster-budgets){display:none}"),
+                _ => {}
+            }
+        }
+    }
+    css
+}
+
 /// What every panel reads: the state (with its dispatcher), the analysis
 /// and the simulation of its scenario, and the embed mode.
 #[derive(Clone)]
@@ -139,6 +282,8 @@ pub(crate) struct Ctx {
     /// The viewport is under 600 px wide (the charts' narrow layout); kept
     /// current as the window is resized ([`hooks::use_narrow`]).
     pub(crate) narrow: bool,
+    /// What an embed shows of its panel (`?quota=`, `?chart=`).
+    pub(crate) trim: Trim,
 }
 
 impl PartialEq for Ctx {
@@ -150,6 +295,7 @@ impl PartialEq for Ctx {
             && Rc::ptr_eq(&self.link, &other.link)
             && self.embed == other.embed
             && self.narrow == other.narrow
+            && self.trim == other.trim
     }
 }
 
@@ -171,6 +317,7 @@ impl PartialEq for SceneCtx {
             && a.origin == b.origin
             && Rc::ptr_eq(&self.0.analysis, &other.0.analysis)
             && self.0.embed == other.0.embed
+            && self.0.trim == other.0.trim
     }
 }
 
@@ -194,6 +341,13 @@ pub fn app() -> Html {
     let embed_param = use_memo((), |_| platform::query_param("embed"));
     let embed = Panel::from_query(embed_param.as_deref());
     let embed_note = embed_warning(embed_param.as_deref());
+    let (trim, trim_notes) = {
+        let q = use_memo((), |_| (platform::query_param("quota"), platform::query_param("chart")));
+        match embed {
+            Some(p) => embed_trim(p, q.0.as_deref(), q.1.as_deref()),
+            None => (Trim::default(), Vec::new()),
+        }
+    };
     let readonly = embed.is_some() && is_readonly(platform::query_param("readonly").as_deref());
     let state = use_reducer(|| {
         let (scenario, origin, notice) = platform::initial_scenario(embed.is_some());
@@ -268,13 +422,47 @@ pub fn app() -> Html {
         Some(TextLoad::Edited { load }) => html! { <crate::text_problems::TextNotLoaded load={load.clone()} /> },
         _ => text_box.clone().unwrap_or_default(),
     };
-    let ctx = Ctx { state: state.clone(), analysis, sim, updating, link: link.clone(), embed, narrow };
+    // A budget of the trimmed key in the run: the one the charts show
+    // (the first the run throttled, else the first), `None` without one.
+    let key_sensor = trim.key.and_then(|k| {
+        let t = sim.result.as_ref().ok()?;
+        let of_key = |s: &&quota_engine::sim::SensorTrack| Some(s.quota_type) == k.quota_type();
+        let first = t.sensors.iter().position(|s| of_key(&s) && s.throttles.iter().any(|e| e.applied));
+        first.or_else(|| t.sensors.iter().position(|s| of_key(&s)))
+    });
+    {
+        // The charts show a budget of that key.
+        let state = state.clone();
+        let sensors = sim.result.as_ref().map(|t| t.sensors.len()).unwrap_or(0);
+        use_effect_with((key_sensor, sensors), move |(i, _)| {
+            // Once per run: a budget picked afterwards stays.
+            if let Some(i) = i.and_then(|i| u32::try_from(i).ok()) {
+                if state.focus_sensor != Some(i) {
+                    state.dispatch(crate::state::Action::FocusSensor(i));
+                }
+            }
+        });
+    }
+    let metered = trim.key.is_none() || key_sensor.is_some();
+    let trim_style = embed.map(|p| trim_css(p, trim, metered || sim.waiting)).unwrap_or_default();
+    let unmetered_note = match (embed, trim.key) {
+        (Some(Panel::Simulation | Panel::Cluster), Some(k)) if !metered && !sim.waiting && sim.result.is_ok() => Some(format!(
+            "The run metered no {} budget, so no budget, chart or throttle of it is shown.",
+            k.as_str()
+        )),
+        _ => None,
+    };
+    let ctx = Ctx { state: state.clone(), analysis, sim, updating, link: link.clone(), embed, narrow, trim };
     let body = match embed {
         Some(panel) => html! {
-            <main class={classes!("embed", readonly.then_some("readonly"))} data-testid="embed" data-panel={panel.slug()}>
+            <main class={classes!("embed", readonly.then_some("readonly"))} data-testid="embed" data-panel={panel.slug()}
+                data-quota={trim.key.map(|k| k.as_str())} data-chart={trim.chart.map(Chart::slug)}>
                 if let Some(w) = embed_note {
                     <p class="msg warn" role="note" data-testid="embed-warning">{ "⚠ " }{ w }</p>
                 }
+                { for trim_notes.iter().map(|w| html! { <p class="msg warn" role="note" data-testid="embed-warning">{ "⚠ " }{ w.clone() }</p> }) }
+                if !trim_style.is_empty() { <style data-testid="embed-trim">{ trim_style.clone() }</style> }
+                if let Some(n) = &unmetered_note { <p class="msg hint" role="note" data-testid="embed-trim-note">{ n.clone() }</p> }
                 // A damaged link says so in an embed too (the default
                 // scenario is shown, and the reader should know).
                 // (A `#text=` with problems has its own box, below.)
@@ -410,6 +598,39 @@ mod tests {
         assert_eq!(embed_warning(None), None);
         assert_eq!(embed_warning(Some("quotas")), None);
         assert!(embed_warning(Some(&"x".repeat(100))).unwrap().starts_with(&format!("'{}…'", "x".repeat(40))));
+    }
+
+    #[test]
+    fn quota_and_chart_trim_their_panels_and_a_bad_value_names_the_parameter_and_its_values() {
+        use quota_engine::QuotaKey;
+        assert_eq!(embed_trim(Panel::Answer, None, None), (Trim::default(), vec![]));
+        assert_eq!(embed_trim(Panel::Answer, Some(" Consumer_Byte_Rate "), Some("")).0.key, Some(QuotaKey::ConsumerByteRate));
+        let (t, w) = embed_trim(Panel::Simulation, Some("producer_byte_rate"), Some("rate"));
+        assert_eq!(t, Trim { key: Some(QuotaKey::ProducerByteRate), chart: Some(Chart::Rate) });
+        assert!(w.is_empty());
+        for c in Chart::ALL {
+            assert_eq!(embed_trim(Panel::Simulation, None, Some(c.slug())).0.chart, Some(c));
+        }
+        let (t, w) = embed_trim(Panel::Answer, Some("bytes"), None);
+        assert_eq!(t, Trim::default());
+        assert_eq!(w, vec!["'bytes' is not a quota type; quota= takes one of producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate, connection_creation_rate. Showing every quota type.".to_owned()]);
+        let (t, w) = embed_trim(Panel::Simulation, None, Some("pie"));
+        assert_eq!(t.chart, None);
+        assert_eq!(w, vec!["'pie' is not a chart; chart= takes one of progress (records acknowledged or consumed), buffer (the producer's buffer), window (the quota window's samples), rate (the measured rate against the quota). Showing every chart.".to_owned()]);
+        let (t, w) = embed_trim(Panel::Answer, None, Some("rate"));
+        assert_eq!(t.chart, None);
+        assert_eq!(w, vec!["chart=rate picks a chart of the simulation panel; the answer panel is shown whole.".to_owned()]);
+        let (t, w) = embed_trim(Panel::Quotas, Some("request_percentage"), None);
+        assert_eq!(t.key, None);
+        assert_eq!(w, vec!["quota= trims the answer, resolution, simulation, cluster panels; the quotas panel is shown whole.".to_owned()]);
+        // The style: only the simulation and cluster panels need one.
+        assert_eq!(trim_css(Panel::Answer, Trim { key: Some(QuotaKey::ProducerByteRate), chart: None }, true), "");
+        let css = trim_css(Panel::Simulation, Trim { key: None, chart: Some(Chart::Rate) }, true);
+        assert!(css.contains(".fig:not(:has([data-testid=chart-rate]))"), "{css}");
+        assert!(css.contains(":not(.charts):not(.field)"), "{css}");
+        let css = trim_css(Panel::Cluster, Trim { key: Some(QuotaKey::ConsumerByteRate), chart: None }, true);
+        assert!(css.contains(r#":not([data-mbean^="kafka.server:type=Fetch,"])"#), "{css}");
+        assert!(trim_css(Panel::Cluster, Trim { key: Some(QuotaKey::RequestPercentage), chart: None }, false).contains(".table-wrap:has(.cluster-budgets){display:none}"));
     }
 
     #[test]

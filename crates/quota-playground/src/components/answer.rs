@@ -22,6 +22,8 @@ pub(crate) fn answer_panel() -> Html {
     let more = s.connections.len().saturating_sub(SHOWN);
     let d = ctx.state.dispatcher();
     let embedded = ctx.embed.is_some();
+    // An embed trimmed to one quota type (`?quota=`) says that one only.
+    let only = ctx.trim.key;
     html! {
         <PanelBox id="answer" title="Answer"
             subtitle="Which quota applies to each connection, and where it is enforced; the Resolution panel shows why, rung by rung.">
@@ -42,7 +44,7 @@ pub(crate) fn answer_panel() -> Html {
                             <strong class="answer-who">{ a.connection.clone() }</strong>
                             { format!(" ({})", a.who) }
                             if !a.clauses.is_empty() { { ": " } }
-                            { for a.clauses.iter().map(|c| html! { <span class="answer-clause">{ format!("{c} ") }</span> }) }
+                            { for a.clauses_of(only).into_iter().map(|c| html! { <span class="answer-clause">{ format!("{c} ") }</span> }) }
                             if !embedded && !a.clauses.is_empty() {
                                 <a href="#/resolution" class="answer-why" onclick={why}>{ "Why?" }</a>
                             }

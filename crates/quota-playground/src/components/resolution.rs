@@ -119,7 +119,8 @@ pub(crate) fn resolution_panel() -> Html {
             { for empty_notes.iter().map(|(name, note)| html! {
                 <p class="msg hint scope-note" data-testid="empty-client-id-note">{ format!("{name}: {note}") }</p>
             }) }
-            { for QuotaType::ALL.iter().enumerate().map(|(slot, qt)| html! {
+            // An embed trimmed to one quota type (`?quota=`) shows its ladders only.
+            { for QuotaType::ALL.iter().enumerate().filter(|(_, qt)| ctx.trim.key.is_none_or(|k| k == qt.key())).map(|(slot, qt)| html! {
                 <section class="qtype" aria-label={model::quota_type_label(*qt)}>
                     <h3 class="qtype-title">{ model::quota_type_label(*qt) }</h3>
                     <div class="ladders" style={format!("--cols: {}", resolutions.len())}>
@@ -137,6 +138,7 @@ pub(crate) fn resolution_panel() -> Html {
                     </div>
                 </section>
             }) }
+            if ctx.trim.key.is_none_or(|k| k == quota_engine::QuotaKey::ConnectionCreationRate) {
             <section class="qtype" aria-label="connection_creation_rate">
                 <h3 class="qtype-title">{ "Connections (connection_creation_rate, per IP)" }</h3>
                 <div class="ladders" style={format!("--cols: {}", resolutions.len())}>
@@ -151,6 +153,7 @@ pub(crate) fn resolution_panel() -> Html {
                     }) }
                 </div>
             </section>
+            }
         </PanelBox>
     }
 }

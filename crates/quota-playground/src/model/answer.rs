@@ -36,6 +36,31 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// The clauses of quota key `key` only (all when `None`), as an embed
+    /// trimmed to one quota type (`?quota=`) shows them: the clause of its
+    /// quota type (the one saying why none applies, for a connection
+    /// without a principal), or the connection-rate clause for
+    /// `connection_creation_rate`; the empty client.id note stays with the
+    /// client quota types.
+    pub fn clauses_of(&self, key: Option<QuotaKey>) -> Vec<&String> {
+        let Some(key) = key else { return self.clauses.iter().collect() };
+        let n = QuotaType::ALL.len();
+        // With a principal: one clause per quota type, the address's, then
+        // maybe the empty client.id note; without: one, the address's.
+        let types = if self.clauses.len() > n { n } else { 1 };
+        let own = match key.quota_type() {
+            Some(qt) if types == n => QuotaType::ALL.iter().position(|t| *t == qt),
+            Some(_) => Some(0),
+            None => Some(types),
+        };
+        self.clauses
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| Some(*i) == own || (*i > types && key.quota_type().is_some()))
+            .map(|(_, c)| c)
+            .collect()
+    }
+
     /// The whole answer as one paragraph.
     pub fn sentence(&self) -> String {
         if self.clauses.is_empty() {
@@ -387,6 +412,38 @@ mod tests {
         ));
         let text = answers(&s, &Analysis::new(&s))[0].sentence();
         assert!(text.contains("(here: 7 other connections, c1, c2, c3, c4, c5 and 2 more)"), "{text}");
+    }
+
+    #[test]
+    fn an_embed_trimmed_to_one_key_keeps_that_keys_clause_only() {
+        let s = scenario(
+            r#"{"brokers": {"count": 3}, "topics": [{"name": "t", "partitions": 2, "leaders": [1, 1]}],
+                "quotas": [{"entity": {"client-id": null}, "key": "consumer_byte_rate", "value": 1000000}],
+                "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": ""}],
+                "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 10}}]}"#,
+        );
+        let a = &answers(&s, &Analysis::new(&s))[0];
+        assert_eq!(a.clauses_of(None).len(), a.clauses.len());
+        let fetch = a.clauses_of(Some(QuotaKey::ConsumerByteRate));
+        assert!(fetch[0].starts_with("Fetch: "), "{fetch:?}");
+        // The empty client.id's note stays with a client quota type.
+        assert_eq!(fetch.len(), 2, "{fetch:?}");
+        assert_eq!(fetch[1], EMPTY_CLIENT_ID);
+        let produce = a.clauses_of(Some(QuotaKey::ProducerByteRate));
+        assert!(produce[0].starts_with("Produce: unlimited"), "{produce:?}");
+        assert!(a.clauses_of(Some(QuotaKey::ControllerMutationRate))[0].starts_with("Controller mutations"));
+        let ip = a.clauses_of(Some(QuotaKey::ConnectionCreationRate));
+        assert_eq!(ip.len(), 1);
+        assert!(ip[0].starts_with("Connections from "), "{ip:?}");
+        // Without a principal: the one client clause, or the address's.
+        let b = Answer {
+            connection: "c".to_owned(),
+            who: "no principal".to_owned(),
+            clauses: vec!["No client quota applies.".to_owned(), "Connections from 10.0.0.1: unlimited.".to_owned()],
+            leading_brokers: None,
+        };
+        assert_eq!(b.clauses_of(Some(QuotaKey::RequestPercentage)), vec![&b.clauses[0]]);
+        assert_eq!(b.clauses_of(Some(QuotaKey::ConnectionCreationRate)), vec![&b.clauses[1]]);
     }
 
     #[test]
