@@ -321,7 +321,7 @@ mod tests {
         assert_eq!(best.covers, vec!["bob-reporting".to_owned()]);
         // users/<default> stops applying for client.id reporting.
         assert!(best.shadows.iter().any(|s| s.starts_with("users/<default>, with producer_byte_rate = 2 MB/s per broker (2000000.0 bytes/s), stops applying")), "{:?}", best.shadows);
-        assert_eq!(v.today, "Today principal \"alice\" with client.id \"reporting\" gets 2000000.0 (2 MB/s) from users/<default> (rung 6).");
+        assert_eq!(v.today, "Today principal \"alice\" with client.id \"reporting\" gets 2 MB/s (2000000.0 bytes/s) from users/<default> (rung 6).");
         // The other proposals include the most specific one, for alice alone.
         assert!(v.others.iter().any(|p| p.rung == 1 && p.entity == "users/alice/clients/reporting"));
         // clients/reporting is outranked by users/<default>: not proposed, with the reason.

@@ -49,12 +49,14 @@ pub fn count_of(n: u64, singular: &str, plural: &str) -> String {
     format!("{n} {}", if n == 1 { singular } else { plural })
 }
 
-/// A value as Kafka prints it (`2000000.0`), and a friendlier reading for
-/// byte rates (`2 MB/s`).
+/// A value as Kafka prints it (`2000000.0`), a byte rate read first and
+/// Kafka's form second (`2 MB/s (2000000.0 bytes/s)`), as the engine's
+/// ladder reasons and the CLI write it (`resolve::human::readable_limit`).
 pub fn fmt_value(key: QuotaKey, v: f64) -> String {
     let java = quota_engine::java_double_to_string(v);
     match key {
-        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => format!("{java} ({})", fmt_rate(v)),
+        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate if v.is_finite() => format!("{} ({java} bytes/s)", fmt_rate(v)),
+        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => format!("{java} bytes/s"),
         QuotaKey::RequestPercentage => format!("{java} %"),
         _ => format!("{java}/s"),
     }
