@@ -374,12 +374,12 @@ fn event_editor(ed: &Ed, i: usize, stored: &ScenarioEvent) -> Html {
             placed.push("");
             let kind = model::EventEntityKind::of(entity);
             let mut kinds = vec![
-                (model::EventEntityKind::User, "User (--entity-type users)"),
-                (model::EventEntityKind::Client, "Client id (--entity-type clients)"),
+                (model::EventEntityKind::User, "User (users)"),
+                (model::EventEntityKind::Client, "Client id (clients)"),
                 (model::EventEntityKind::UserClient, "User and client id"),
             ];
             if kind == model::EventEntityKind::Ip {
-                kinds.push((model::EventEntityKind::Ip, "IP address (--entity-type ips)"));
+                kinds.push((model::EventEntityKind::Ip, "IP address (ips)"));
             }
             let kind_opts = opts(kinds.into_iter().map(|(k, l)| (k.as_str().to_owned(), l.to_owned())));
             let part = |user: bool| {
