@@ -35,6 +35,9 @@ for (const colorScheme of ['light', 'dark']) {
     assert.match(text, /The certificate DN 'CN=app,FOO=bar' is not a DN Java can read/);
     assert.match(text, /Java: improperly specified input name: CN=app,FOO=bar \(Invalid keyword "FOO"\)/);
     assert.doesNotMatch(text, /Kafka closes/);
+    // The Resolution panel's heading for the connection says the same.
+    const who = await page.locator('#resolution .who p').first().innerText();
+    assert.equal(who, "no principal: The certificate DN 'CN=app,FOO=bar' is not a DN Java can read, so no client certificate has it");
     await shot(page, `certificate-dn-refused-${colorScheme}`, false);
     assert.deepEqual(errors, []);
     await context.close();

@@ -110,7 +110,9 @@ pub(crate) fn resolution_panel() -> Html {
                     let c = &s.connections[*i];
                     let who = match ctx.analysis.principals.get(*i) {
                         Some(Ok(p)) => format!("{} · client.id {}", p.principal, model::client_id_text(&c.client_id)),
-                        Some(Err(_)) => "no principal: Kafka closes this connection".to_owned(),
+                        // The first sentence of why: "Kafka closes this connection", or a
+                        // certificate DN Java cannot read.
+                        Some(Err(why)) => format!("no principal: {}", why.split(". ").next().unwrap_or(why).trim_end_matches('.')),
                         None => String::new(),
                     };
                     html! { <div class="who"><h3>{ c.name.clone() }</h3><p>{ who }</p></div> }
