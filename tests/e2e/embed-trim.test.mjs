@@ -202,6 +202,10 @@ ${TEXT}</code></pre></body></html>`);
   const { frame, iframe } = await ready(p, 0);
   assert.match(await iframe.getAttribute('src'), /\?embed=simulation&readonly&theme=light&quota=consumer_byte_rate&chart=window#text=/);
   assert.deepEqual(await shownCharts(frame), ['window']);
+  // The budget picker offers the trimmed key's budgets only.
+  const offered = await frame.locator('#focus-sensor option').allInnerTexts();
+  assert.ok(offered.length >= 1, 'a fetch budget offered');
+  for (const o of offered) assert.match(o, /^kafka\.server:type=Fetch,/);
   await p.goto(`${playground.url}?embed=resolution&quota=request_percentage#text=${encodeURIComponent(TEXT)}`);
   await p.waitForSelector('body[data-first-render-ms]');
   await p.locator('section.qtype').first().waitFor();

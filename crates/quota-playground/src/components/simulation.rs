@@ -247,7 +247,9 @@ fn run_view(ctx: &Ctx, t: &Timeline, all_metrics_mbeans: [&UseStateHandle<bool>;
             <select id="focus-sensor" onchange={move |e: Event| {
                 if let Ok(i) = event_value(&e).parse::<u32>() { d.dispatch(Action::FocusSensor(i)) }
             }}>
-                { for t.sensors.iter().enumerate().map(|(i, s)| html! {
+                // An embed trimmed to one quota type (`?quota=`) offers only
+                // that key's budgets.
+                { for t.sensors.iter().enumerate().filter(|(_, s)| ctx.trim.key.is_none_or(|k| k.quota_type() == Some(s.quota_type))).map(|(i, s)| html! {
                     <option value={i.to_string()} ~selected={i == si}>
                         { format!("{} on broker {} ({})", s.mbean, s.broker, bounds_text(s)) }
                     </option>
