@@ -293,6 +293,11 @@ pub fn redact(scenario: &Scenario) -> Scenario {
         let (conn, topic) = match w {
             Workload::Producer(p) => (&mut p.connection, &mut p.topic),
             Workload::Consumer(c) => (&mut c.connection, &mut c.topic),
+            Workload::Admin(a) => {
+                a.connection = namer.connection(&a.connection);
+                a.topic_prefix = namer.topic(&a.topic_prefix);
+                continue;
+            }
         };
         *conn = namer.connection(conn);
         *topic = namer.topic(topic);

@@ -675,6 +675,34 @@ impl Broker {
         }
     }
 
+    /// The `controller_mutation_rate` budget of `session`: its bound
+    /// (mutations/s) and metric tags; `None` when no quota applies.
+    ///
+    /// Kafka: `ControllerMutationQuotaManager.newQuotaFor` →
+    /// `getOrCreateQuotaSensors` (a read creates the sensor, as a request does).
+    pub fn controller_mutation_budget(&mut self, session: &Session) -> Option<(f64, MetricTags)> {
+        let state = self
+            .mutation_callback
+            .get_or_create_sensor(&session.principal_name, &session.client_id)?;
+        (state.bound < crate::metrics::UNLIMITED_BOUND).then_some((state.bound, state.metric_tags))
+    }
+
+    /// The tokens of `session`'s controller-mutation bucket at `at_ms`
+    /// (refilled; a new bucket on an epoch clock is full); `None` when no
+    /// quota applies.
+    ///
+    /// Kafka: the `tokens` metric of `ControllerMutationQuotaManager`
+    /// (`TokenBucket.measure`).
+    pub fn controller_mutation_tokens(&mut self, session: &Session, at_ms: i64) -> Option<f64> {
+        let (bound, tags) = self.controller_mutation_budget(session)?;
+        let window = self.window;
+        let sensor = match self.mutation.entry(tags) {
+            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::btree_map::Entry::Vacant(v) => v.insert(MutationSensor::try_new(window, bound).ok()?),
+        };
+        Some(sensor.tokens(at_ms))
+    }
+
     /// The MBean attributes of every budget on this broker, read at `at_ms`
     /// (reads purge samples, as a JMX read does in Kafka): `byte-rate` for
     /// Produce/Fetch, `request-time` for Request, and `throttle-time` (NaN

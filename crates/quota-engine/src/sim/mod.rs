@@ -67,6 +67,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod admin;
 mod cursor;
 pub mod estimate;
 mod queue;
@@ -83,8 +84,9 @@ pub use cursor::{next_event, prev_event, ClientAt, SampleBar};
 pub use estimate::{estimate, WorkEstimate};
 pub use queue::{EventQueue, Nanos};
 pub use rng::SplitMix64;
+pub use admin::{AdminRequest, AdminTopic, AdminTrack, TopicOutcome};
 pub use scenario::{
-    Acks, BrokerCosts, BrokersSpec, ClientCosts, ClientThrottling, ConnectionSpec, ConsumerConfig,
+    Acks, AdminConfig, AdminOperation, AdminWorkload, BrokerCosts, BrokersSpec, ClientCosts, ClientThrottling, ConnectionSpec, ConsumerConfig,
     ConsumerWorkload, Environment, LinkSpec, DEFAULT_DELIVERY_TIMEOUT_MS, ListenerKind, NetworkModel, Preload, ProducerConfig,
     ProducerWorkload, QuotaSetting, RequestCost, Scenario, ScenarioEvent, TextbookNetwork, TopicSpec,
     Workload,
@@ -119,16 +121,37 @@ pub fn simulate(scenario: &Scenario) -> Result<Timeline, Error> {
     if textbook::is_textbook(scenario) {
         return textbook::run(scenario).map(|run| run.timeline);
     }
-    Ok(modelled_world(scenario)?.run(scenario))
+    let (w, cluster) = modelled_world(scenario)?;
+    with_admin(w.run(scenario), scenario, &cluster)
 }
 
-/// The modelled network's world for `scenario`, after Kafka's checks.
-fn modelled_world(scenario: &Scenario) -> Result<world::World, Error> {
+/// The modelled network's world for `scenario`, after Kafka's checks, and
+/// the cluster it was built from.
+fn modelled_world(scenario: &Scenario) -> Result<(world::World, Cluster), Error> {
     scenario.validate().map_err(validate::first_error)?;
     scenario.brokers.settings.validate()?;
     let cluster = Cluster::new(scenario);
     cluster.check_quotas(scenario)?;
-    world::World::new(scenario, &cluster)
+    let w = world::World::new(scenario, &cluster)?;
+    Ok((w, cluster))
+}
+
+/// `t` with the scenario's admin workloads run ([`admin::run`]) and their
+/// end counted in the run's end.
+fn with_admin(mut t: Timeline, scenario: &Scenario, cluster: &Cluster) -> Result<Timeline, Error> {
+    t.admin = admin::run(scenario, cluster)?;
+    if let Some(end) = t.admin.iter().map(|a| a.end_ms).reduce(f64::max) {
+        let only_admin = t.clients.is_empty();
+        if only_admin || end > t.end_ms {
+            t.end_ms = if only_admin { end } else { t.end_ms.max(end) };
+        }
+        let horizon = scenario.horizon_ms.min(HORIZON_CAP_MS) as f64;
+        if t.admin.iter().any(|a| a.topics.iter().any(|x| x.outcome == TopicOutcome::Pending)) {
+            t.hit_horizon = true;
+            t.end_ms = t.end_ms.max(horizon);
+        }
+    }
+    Ok(t)
 }
 
 /// Checks that `scenario` can run, with every check [`simulate`] makes
@@ -182,7 +205,8 @@ pub fn simulate_with_progress(
     if textbook::is_textbook(scenario) {
         return textbook::run(scenario).map(|run| run.timeline);
     }
-    Ok(modelled_world(scenario)?.run_with_progress(scenario, on_progress))
+    let (w, cluster) = modelled_world(scenario)?;
+    with_admin(w.run_with_progress(scenario, on_progress), scenario, &cluster)
 }
 
 /// Simulates `scenario` on the modelled network like [`simulate`] (the
@@ -205,7 +229,10 @@ pub fn simulate_traced(scenario: &Scenario) -> Result<TracedRun, Error> {
             "The scenario has \"network\": \"textbook\": its per-request trace comes from textbook::run, and simulate_traced traces the modelled network only.".to_owned(),
         ));
     }
-    Ok(modelled_world(scenario)?.run_traced(scenario))
+    let (w, cluster) = modelled_world(scenario)?;
+    let mut run = w.run_traced(scenario);
+    run.timeline = with_admin(run.timeline, scenario, &cluster)?;
+    Ok(run)
 }
 
 /// [`simulate_traced`] with progress reports and a way to stop, as
@@ -221,7 +248,10 @@ pub fn simulate_traced_with_progress(
     if textbook::is_textbook(scenario) {
         return simulate_traced(scenario);
     }
-    Ok(modelled_world(scenario)?.run_traced_capped(scenario, TRACE_CAP, on_progress))
+    let (w, cluster) = modelled_world(scenario)?;
+    let mut run = w.run_traced_capped(scenario, TRACE_CAP, on_progress);
+    run.timeline = with_admin(run.timeline, scenario, &cluster)?;
+    Ok(run)
 }
 
 #[cfg(test)]

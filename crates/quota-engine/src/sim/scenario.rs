@@ -430,6 +430,199 @@ pub enum Workload {
     Producer(ProducerWorkload),
     /// A Java consumer reading records.
     Consumer(ConsumerWorkload),
+    /// A Java `Admin` client creating topics, adding partitions or deleting
+    /// topics under `controller_mutation_rate` ([`crate::sim::admin`]).
+    Admin(AdminWorkload),
+}
+
+impl Workload {
+    /// The connection (client) the workload uses.
+    pub fn connection(&self) -> &str {
+        match self {
+            Workload::Producer(p) => &p.connection,
+            Workload::Consumer(c) => &c.connection,
+            Workload::Admin(a) => &a.connection,
+        }
+    }
+
+    /// `producer`, `consumer` or `admin`: the workload's key in the JSON.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Workload::Producer(_) => "producer",
+            Workload::Consumer(_) => "consumer",
+            Workload::Admin(_) => "admin",
+        }
+    }
+}
+
+/// Which Admin API an [`AdminWorkload`] calls, and so which request and
+/// how many partition mutations each topic costs.
+///
+/// Kafka: `ControllerApis.handleCreateTopics` / `handleCreatePartitions` /
+/// `handleDeleteTopics` (core/src/main/scala/kafka/server/ControllerApis.scala)
+/// and `ReplicationControlManager`, which charges each topic its partitions
+/// (`context.applyPartitionChangeQuota`: the new partitions of a created
+/// topic, the added ones of CreatePartitions, all of a deleted topic's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AdminOperation {
+    /// `Admin.createTopics`: CreateTopics, strict since v6 (the Java 4.3.1
+    /// client sends v7).
+    #[default]
+    CreateTopics,
+    /// `Admin.createPartitions`: CreatePartitions, strict since v3 (the Java
+    /// client sends v3); `partitions` is the count added to each topic.
+    CreatePartitions,
+    /// `Admin.deleteTopics`: DeleteTopics, strict since v5 (the Java client
+    /// sends v6); `partitions` is each deleted topic's count.
+    DeleteTopics,
+}
+
+impl AdminOperation {
+    /// The Admin method's name, e.g. `createTopics`.
+    pub fn method(self) -> &'static str {
+        match self {
+            AdminOperation::CreateTopics => "createTopics",
+            AdminOperation::CreatePartitions => "createPartitions",
+            AdminOperation::DeleteTopics => "deleteTopics",
+        }
+    }
+
+    /// The request's name, e.g. `CreateTopics`.
+    pub fn request_name(self) -> &'static str {
+        match self {
+            AdminOperation::CreateTopics => "CreateTopics",
+            AdminOperation::CreatePartitions => "CreatePartitions",
+            AdminOperation::DeleteTopics => "DeleteTopics",
+        }
+    }
+
+    /// The versions Kafka 4.3.1 accepts (`validVersions` of the request's
+    /// JSON schema, clients/src/main/resources/common/message/): 2-7, 0-3, 1-6.
+    pub fn valid_versions(self) -> (i16, i16) {
+        match self {
+            AdminOperation::CreateTopics => (2, 7),
+            AdminOperation::CreatePartitions => (0, 3),
+            AdminOperation::DeleteTopics => (1, 6),
+        }
+    }
+
+    /// The first version whose response the client honours by throttling
+    /// its connection (`AbstractResponse.shouldClientThrottle`, KIP-219):
+    /// CreateTopics 3, CreatePartitions 1, DeleteTopics 2.
+    pub fn client_throttles_since(self) -> i16 {
+        match self {
+            AdminOperation::CreateTopics => 3,
+            AdminOperation::CreatePartitions => 1,
+            AdminOperation::DeleteTopics => 2,
+        }
+    }
+}
+
+/// An Admin-client application: `topics` topics of `partitions` each,
+/// created (or extended, or deleted) in calls of `topics_per_call` topics,
+/// the application's k-th call made at `start_ms + k * call_interval_ms`
+/// without waiting for the earlier ones (as a Terraform run or a script
+/// looping over `kafka-topics.sh --create` would, at a rate; all at once by
+/// default).
+///
+/// The topics are named `<topic_prefix>-<i>`. Unknown fields are refused.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdminWorkload {
+    /// The connection (client) the Admin client uses.
+    pub connection: String,
+    /// The Admin API called (default `create_topics`).
+    #[serde(default)]
+    pub operation: AdminOperation,
+    /// How many topics (at least 1).
+    pub topics: u32,
+    /// Partitions per topic: created, added (`create_partitions`) or deleted
+    /// (at least 1; default 1).
+    #[serde(default = "one_u32")]
+    pub partitions: u32,
+    /// The replication factor of created topics (default 1). The quota
+    /// counts partitions, not replicas (`applyPartitionChangeQuota`), so the
+    /// simulator only carries it for the lab's real runs.
+    #[serde(default = "one_u32", skip_serializing_if = "is_one_u32")]
+    pub replication_factor: u32,
+    /// Topic names are `<topic_prefix>-<i>` (default `admin`).
+    #[serde(default = "default_topic_prefix")]
+    pub topic_prefix: String,
+    /// Topics per Admin call; absent = all of them in one call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topics_per_call: Option<u32>,
+    /// Time between the application's calls (ms; default 0: all at once).
+    #[serde(default)]
+    pub call_interval_ms: u64,
+    /// When the application makes its first call (ms).
+    #[serde(default)]
+    pub start_ms: u64,
+    /// `CreateTopicsOptions.retryOnQuotaViolation` (and the same option of
+    /// the other two): the Admin client retries the topics refused with
+    /// `THROTTLING_QUOTA_EXCEEDED` once its connection is no longer
+    /// throttled, until the call's deadline (default true).
+    #[serde(default = "yes")]
+    pub retry_on_quota_violation: bool,
+    /// The request version the client sends; absent = the Java 4.3.1
+    /// client's newest (strict). An older version makes the quota
+    /// permissive ([`crate::broker::MutationRequest::mode`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<i16>,
+    /// Admin client configuration, Kafka names and defaults.
+    #[serde(default)]
+    pub config: AdminConfig,
+}
+
+impl AdminWorkload {
+    /// The request version sent: `api_version`, else the newest.
+    pub fn version(&self) -> i16 {
+        self.api_version.unwrap_or(self.operation.valid_versions().1)
+    }
+
+    /// Topics per call (at least 1).
+    pub fn per_call(&self) -> u32 {
+        self.topics_per_call.unwrap_or(self.topics).max(1)
+    }
+}
+
+fn one_u32() -> u32 {
+    1
+}
+
+fn is_one_u32(v: &u32) -> bool {
+    *v == 1
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn default_topic_prefix() -> String {
+    "admin".to_owned()
+}
+
+/// The Admin client configs the simulator reads. Unknown names are refused.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdminConfig {
+    /// `default.api.timeout.ms` (60000): each Admin call's deadline,
+    /// `KafkaAdminClient.calcDeadlineMs`; a call still retrying refused
+    /// topics then fails them with `ThrottlingQuotaExceededException`.
+    #[serde(rename = "default.api.timeout.ms", default = "default_api_timeout_ms")]
+    pub default_api_timeout_ms: u64,
+}
+
+fn default_api_timeout_ms() -> u64 {
+    60_000
+}
+
+impl Default for AdminConfig {
+    fn default() -> Self {
+        AdminConfig {
+            default_api_timeout_ms: default_api_timeout_ms(),
+        }
+    }
 }
 
 /// A producer application: `records` records of `record.size` bytes, sent as
@@ -796,6 +989,18 @@ pub struct BrokerCosts {
     /// Every thread time is multiplied by a factor drawn uniformly from
     /// `[1 - jitter, 1 + jitter)` (0 = exact).
     pub jitter: f64,
+    /// The controller's time from a controller-mutation request's arrival
+    /// to its response when it created, extended or deleted at least one
+    /// topic, µs: the KRaft leader waits `controller.quorum.append.linger.ms`
+    /// (25 ms, raft/src/main/java/org/apache/kafka/raft/QuorumConfig.java)
+    /// to batch the records, then commits them; a request whose topics were
+    /// all refused answers at once. Default 25,000.
+    #[serde(default = "default_controller_commit_us")]
+    pub controller_commit_us: f64,
+}
+
+fn default_controller_commit_us() -> f64 {
+    25_000.0
 }
 
 /// Client-side CPU time.
@@ -848,6 +1053,7 @@ impl Environment {
                 network_us_per_kib: 0.5,
             },
             jitter: 0.1,
+            controller_commit_us: 25_000.0,
         },
         client: ClientCosts {
             producer_send_us_per_record: 9.0,

@@ -118,6 +118,11 @@ pub struct Timeline {
     /// the textbook network leaves it empty.
     #[serde(skip_serializing_if = "ClusterTotals::is_single_broker")]
     pub totals: ClusterTotals,
+    /// One track per admin workload ([`crate::sim::admin`]): its requests,
+    /// the controller's decisions and each topic's outcome. Not written out
+    /// when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub admin: Vec<super::admin::AdminTrack>,
 }
 
 /// What an [`EventMarker`] marks.

@@ -17,10 +17,16 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use super::scenario::{Scenario, ScenarioEvent, Workload};
+use super::scenario::{AdminWorkload, NetworkModel, Scenario, ScenarioEvent, Workload};
 use super::world::{batch_allocation, record_size_in_batch, record_too_large};
 use crate::store::QuotaStore;
 use crate::Error;
+
+/// The most topics one admin workload may have (each topic is one row of
+/// its track).
+pub(crate) const ADMIN_TOPICS_MAX: u32 = 10_000;
+/// The most partitions per topic of an admin workload.
+pub(crate) const ADMIN_PARTITIONS_MAX: u32 = 100_000;
 
 /// One thing wrong with a scenario.
 #[derive(Debug, Clone, PartialEq)]
@@ -221,6 +227,85 @@ impl Scenario {
         }
     }
 
+    /// An admin workload's checks: its connection (known, used once, a
+    /// principal), its counts and version, and the network it runs on.
+    fn validate_admin<'a>(
+        &'a self,
+        i: usize,
+        a: &'a AdminWorkload,
+        cluster: &crate::cluster::Cluster,
+        used: &mut BTreeSet<&'a str>,
+        out: &mut Problems,
+    ) {
+        let at = |field: &str| format!("workloads[{i}].admin.{field}");
+        let conn_name = a.connection.as_str();
+        let spec = self.connections.iter().position(|c| c.name == conn_name);
+        if spec.is_none() {
+            out.invalid(at("connection"), unknown_connection(conn_name));
+        }
+        let first_use = used.insert(conn_name);
+        if spec.is_some() && !first_use {
+            out.invalid(
+                at("connection"),
+                format!("The connection '{conn_name}' is used by two workloads; give each client its own connection."),
+            );
+        }
+        if let (Some(j), true) = (spec, first_use) {
+            if let Err(e) = cluster.principal(j, &self.connections[j].name) {
+                out.push(format!("connections[{j}]"), e);
+            }
+        }
+        if self.network == NetworkModel::Textbook {
+            out.invalid(
+                at("connection"),
+                format!("The admin workload on '{conn_name}' needs the modelled network: the textbook network has producers and consumers only. Remove \"network\": \"textbook\" or the admin workload."),
+            );
+        }
+        if !(1..=ADMIN_TOPICS_MAX).contains(&a.topics) {
+            out.invalid(
+                at("topics"),
+                format!("The admin workload on '{conn_name}' has topics {}: it must be 1 to {ADMIN_TOPICS_MAX}.", a.topics),
+            );
+        }
+        if !(1..=ADMIN_PARTITIONS_MAX).contains(&a.partitions) {
+            out.invalid(
+                at("partitions"),
+                format!("The admin workload on '{conn_name}' has partitions {}: it must be 1 to {ADMIN_PARTITIONS_MAX} per topic.", a.partitions),
+            );
+        }
+        if a.topics_per_call == Some(0) {
+            out.invalid(
+                at("topics_per_call"),
+                format!("The admin workload on '{conn_name}' has topics_per_call 0: each call needs at least one topic (leave it out for one call with every topic)."),
+            );
+        }
+        if let Some(v) = a.api_version {
+            let (lo, hi) = a.operation.valid_versions();
+            if !(lo..=hi).contains(&v) {
+                out.invalid(
+                    at("api_version"),
+                    format!(
+                        "The admin workload on '{conn_name}' sends {} v{v}: Kafka 4.3.1 accepts versions {lo} to {hi} (UNSUPPORTED_VERSION otherwise).",
+                        a.operation.request_name()
+                    ),
+                );
+            }
+        }
+        if let Some(problem) = topic_name_problem(&format!("{}-{}", a.topic_prefix, a.topics.saturating_sub(1))) {
+            out.invalid(at("topic_prefix"), problem);
+        }
+        if a.config.default_api_timeout_ms == 0 || a.config.default_api_timeout_ms > i32::MAX as u64 {
+            out.invalid(
+                at("config.default.api.timeout.ms"),
+                format!(
+                    "The admin workload on '{conn_name}' sets default.api.timeout.ms={}: Kafka takes 1 to {} ms.",
+                    a.config.default_api_timeout_ms,
+                    i32::MAX
+                ),
+            );
+        }
+    }
+
     fn validate_workloads(&self, out: &mut Problems) {
         let cluster = crate::cluster::Cluster::new(self);
         let mut used = BTreeSet::new();
@@ -228,6 +313,10 @@ impl Scenario {
             let (kind, conn_name, topic) = match wl {
                 Workload::Producer(p) => ("producer", p.connection.as_str(), p.topic.as_str()),
                 Workload::Consumer(c) => ("consumer", c.connection.as_str(), c.topic.as_str()),
+                Workload::Admin(a) => {
+                    self.validate_admin(i, a, &cluster, &mut used, out);
+                    continue;
+                }
             };
             let at = |field: &str| format!("workloads[{i}].{kind}.{field}");
             let spec = self.connections.iter().position(|c| c.name == conn_name);
@@ -254,6 +343,7 @@ impl Scenario {
             let (start_ms, stop_ms) = match wl {
                 Workload::Producer(p) => (p.start_ms, p.stop_ms),
                 Workload::Consumer(c) => (c.start_ms, c.stop_ms),
+                Workload::Admin(_) => continue,
             };
             if let Some(stop) = stop_ms.filter(|stop| *stop <= start_ms) {
                 out.invalid(
@@ -274,6 +364,7 @@ impl Scenario {
             let send_buffer = match wl {
                 Workload::Producer(p) => p.config.send_buffer_bytes,
                 Workload::Consumer(c) => c.config.send_buffer_bytes,
+                Workload::Admin(_) => continue,
             };
             if send_buffer < 1 {
                 out.invalid(

@@ -15,6 +15,7 @@
 use crate::entity::QuotaType;
 use crate::resolve::MetricTags;
 
+use super::admin::{AdminRequest, AdminTopic, AdminTrack, TopicOutcome};
 use super::timeline::*;
 
 /// A value that can be written to and read from the wire form.
@@ -225,6 +226,7 @@ macro_rules! wire_unit_enum {
 wire_unit_enum! {
     MarkerKind [MoveLeader, SetQuota, ClientStop]
     ClientKind [Producer, Consumer]
+    TopicOutcome [Done, QuotaExceeded, TimedOut, Pending]
     QuotaType [Produce, Fetch, Request, ControllerMutation]
 }
 
@@ -242,7 +244,10 @@ macro_rules! wire_struct {
     )*};
 }
 wire_struct! {
-    Timeline { scenario, seed, end_ms, hit_horizon, cut_short, events, sensors, clients, brokers, markers, totals }
+    Timeline { scenario, seed, end_ms, hit_horizon, cut_short, events, sensors, clients, brokers, markers, totals, admin }
+    AdminTrack { name, client_id, principal, method, request, mode, partitions, quota, burst, budget, requests, topics, start_ms, end_ms }
+    AdminRequest { call, attempt, sent_ms, handled_ms, answered_ms, topics, accepted, refused, tokens_before, tokens_after, throttle_ms }
+    AdminTopic { name, outcome, at_ms, throttle_ms, attempts }
     EventMarker { at_ms, kind, text }
     BoundChange { at_ms, bound }
     ClientStop { at_ms, records_left }

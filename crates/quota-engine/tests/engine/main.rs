@@ -12,6 +12,7 @@
 //! Run: `cargo test -p quota-engine --test engine`.
 
 #[cfg(not(target_arch = "wasm32"))]
+mod admin;
 mod lab;
 #[cfg(not(target_arch = "wasm32"))]
 mod outcome;

@@ -174,6 +174,7 @@ fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
         .map(|w| match w {
             Workload::Producer(p) => (p.connection.as_str(), p.records),
             Workload::Consumer(c) => (c.connection.as_str(), c.records),
+            Workload::Admin(a) => (a.connection.as_str(), u64::from(a.topics)),
         })
         .collect();
     let total = |name: &str| totals.get(name).copied().unwrap_or(0);
@@ -261,7 +262,7 @@ fn run_view(ctx: &Ctx, t: &Timeline, all_metrics_mbeans: [&UseStateHandle<bool>;
         .and_then(|c| ctx.state.scenario.workloads.iter().find(|w| model::workload_connection(w) == c.name))
         .map_or(33_554_432, |w| match w {
             Workload::Producer(p) => p.config.buffer_memory,
-            Workload::Consumer(_) => 0,
+            Workload::Consumer(_) | Workload::Admin(_) => 0,
         });
     html! {
         <>
@@ -710,6 +711,7 @@ fn client_matches(w: &Workload, needle: &str) -> bool {
     let topic = match w {
         Workload::Producer(p) => &p.topic,
         Workload::Consumer(c) => &c.topic,
+        Workload::Admin(a) => &a.topic_prefix,
     };
     model::workload_connection(w).to_lowercase().contains(needle) || topic.to_lowercase().contains(needle)
 }
@@ -768,6 +770,7 @@ fn workload_editor(
             match &mut next {
                 Workload::Producer(p) => p.connection = v,
                 Workload::Consumer(c) => c.connection = v,
+                Workload::Admin(a) => a.connection = v,
             }
             d.dispatch(Action::SetWorkload { index: i as u32, workload: next });
         })
@@ -832,6 +835,23 @@ fn workload_editor(
                         { num("pmax", "max.partition.fetch.bytes", f64::from(c.max_partition_fetch_bytes), (1, 1 << 31), |w, v| if let Workload::Consumer(c) = w { c.config.max_partition_fetch_bytes = v as u32 }, "", Some(f64::from(cd.max_partition_fetch_bytes))) }
                         { num("fwait", "fetch.max.wait.ms", c.fetch_max_wait_ms as f64, (0, 600_000), |w, v| if let Workload::Consumer(c) = w { c.config.fetch_max_wait_ms = v as u64 }, "", Some(cd.fetch_max_wait_ms as f64)) }
                         { num("fmin", "fetch.min.bytes", f64::from(c.fetch_min_bytes), (1, 1 << 31), |w, v| if let Workload::Consumer(c) = w { c.config.fetch_min_bytes = v as u32 }, "", Some(f64::from(cd.fetch_min_bytes))) }
+                    </>
+                },
+            )
+        }
+        Workload::Admin(a) => {
+            let per_call = f64::from(a.per_call());
+            (
+                format!("Admin client on {} ({})", a.connection, a.operation.method()),
+                html! {
+                    <>
+                        { num("topics", "Topics", f64::from(a.topics), (1, 10_000), |w, v| if let Workload::Admin(a) = w { a.topics = v as u32 }, "topics in all", None) }
+                        { num("partitions", "Partitions per topic", f64::from(a.partitions), (1, 100_000), |w, v| if let Workload::Admin(a) = w { a.partitions = v as u32 }, "each partition is one mutation", None) }
+                        { num("per-call", "Topics per call", per_call, (1, 10_000), |w, v| if let Workload::Admin(a) = w { a.topics_per_call = Some(v as u32) }, "", None) }
+                        { num("interval", "call_interval_ms", a.call_interval_ms as f64, (0, 3_600_000), |w, v| if let Workload::Admin(a) = w { a.call_interval_ms = v as u64 }, "between the application's calls", None) }
+                        { num("start", "Starts at (ms)", a.start_ms as f64, (0, 3_600_000), |w, v| if let Workload::Admin(a) = w { a.start_ms = v as u64 }, "", None) }
+                        { num("timeout", "default.api.timeout.ms", a.config.default_api_timeout_ms as f64, (1, i32::MAX as u64), |w, v| if let Workload::Admin(a) = w { a.config.default_api_timeout_ms = v as u64 }, "", Some(60_000.0)) }
+                        { num("version", "api_version", f64::from(a.version()), (0, 7), |w, v| if let Workload::Admin(a) = w { a.api_version = Some(v as i16) }, "older than strictSinceVersion = permissive", None) }
                     </>
                 },
             )

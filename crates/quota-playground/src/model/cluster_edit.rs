@@ -121,6 +121,8 @@ impl ClusterEdit {
                     let topic = match w {
                         Workload::Producer(p) => &mut p.topic,
                         Workload::Consumer(c) => &mut c.topic,
+                        // Its topics are its own (`<topic_prefix>-<i>`).
+                        Workload::Admin(_) => continue,
                     };
                     if *topic == old {
                         topic.clone_from(name);
@@ -191,12 +193,14 @@ impl ClusterEdit {
             ClusterEdit::SetStart { index, start_ms } => match s.workloads.get_mut(*index as usize) {
                 Some(Workload::Producer(p)) => p.start_ms = *start_ms,
                 Some(Workload::Consumer(c)) => c.start_ms = *start_ms,
+                Some(Workload::Admin(a)) => a.start_ms = *start_ms,
                 None => {}
             },
             ClusterEdit::SetStop { index, stop_ms } => match s.workloads.get_mut(*index as usize) {
                 Some(Workload::Producer(p)) => p.stop_ms = *stop_ms,
                 Some(Workload::Consumer(c)) => c.stop_ms = *stop_ms,
-                None => {}
+                // An Admin call runs to its deadline: no stop.
+                Some(Workload::Admin(_)) | None => {}
             },
             ClusterEdit::SetAcks { index, acks } => {
                 if let Some(Workload::Producer(p)) = s.workloads.get_mut(*index as usize) {
@@ -700,6 +704,7 @@ mod tests {
             match w {
                 Workload::Producer(p) => p.topic = "a b".into(),
                 Workload::Consumer(c) => c.topic = "a b".into(),
+                Workload::Admin(_) => {}
             }
         }
         assert!(ClusterEdit::RenameTopic { index: 0, name: "a c".into() }.refusal(&bad).is_some());

@@ -90,10 +90,7 @@ pub fn fresh_connection_name(s: &Scenario, base: &str) -> String {
 
 /// The connection a workload runs on.
 pub fn workload_connection(w: &Workload) -> &str {
-    match w {
-        Workload::Producer(p) => &p.connection,
-        Workload::Consumer(c) => &c.connection,
-    }
+    w.connection()
 }
 
 /// Replaces connection `index`, renaming its workloads with it.
@@ -106,6 +103,7 @@ pub fn set_connection(s: &mut Scenario, index: u32, spec: ConnectionSpec) {
             let c = match w {
                 Workload::Producer(p) => &mut p.connection,
                 Workload::Consumer(c) => &mut c.connection,
+                Workload::Admin(a) => &mut a.connection,
             };
             if *c == old.name {
                 c.clone_from(&new_name);

@@ -631,6 +631,7 @@ impl World {
             brokers,
             markers,
             totals,
+            admin: Vec::new(),
         };
         timeline.close_series();
         timeline
