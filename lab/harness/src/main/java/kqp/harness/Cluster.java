@@ -245,6 +245,42 @@ final class Cluster implements AutoCloseable {
         admin.deleteTopics(names).all().get(30, TimeUnit.SECONDS);
     }
 
+    /**
+     * Deletes every topic named {@code <prefix>-*} for one of the prefixes, then waits until the cluster
+     * lists none of them and every broker has applied the deletion; returns how many it deleted.
+     */
+    int deleteTopicsUnder(Collection<String> prefixes) throws Exception {
+        List<String> names = topicsUnder(prefixes);
+        if (names.isEmpty()) return 0;
+        admin.deleteTopics(names).all().get(60, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            List<String> left = topicsUnder(prefixes);
+            if (left.isEmpty()) break;
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(left.size() + " topics still listed 60 s after their deletion, e.g. "
+                    + left.get(0));
+            }
+            Thread.sleep(50);
+        }
+        waitApplied();
+        return names.size();
+    }
+
+    private List<String> topicsUnder(Collection<String> prefixes) throws Exception {
+        List<String> out = new ArrayList<>();
+        for (String t : admin.listTopics().names().get(30, TimeUnit.SECONDS)) {
+            for (String p : prefixes) {
+                if (t.startsWith(p + "-")) {
+                    out.add(t);
+                    break;
+                }
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
     // ---- broker metrics -----------------------------------------------------------------------------------
 
     record MBeanReading(int broker, String mbean, Map<String, Object> keys, Map<String, Double> attributes) {}

@@ -54,12 +54,21 @@ public final class Main {
         + " the measured time. t0 is the instant the workloads are released (each starts at t0 + start_ms);"
         + " progress points, start_ms, end_ms, bytes_first_5s (< t0 + 5000 ms) and the events' times are"
         + " relative to t0. This is the article's perf-test-like measurement: kafka-producer-perf-test.sh"
-        + " also starts its clock after building the producer, before the first send().";
+        + " also starts its clock after building the producer, before the first send(). An admin workload's"
+        + " clock starts just before its first Admin.createTopics call (the Admin client is built before t0 and"
+        + " may already have fetched metadata) and ends when its last topic future completes.";
     static final String AGGREGATION = "run.duration_ms = the longest client duration_ms; run.end_ms = the"
         + " latest client end_ms (from t0); run.throttle_max_ms = the max of the clients' throttle_max_ms;"
         + " run.throttle_avg_ms = the max of the clients' throttle_avg_ms (the most throttled client's"
         + " average); run.bytes_first_5s, records_ok and records_failed = sums over the clients. Null when"
-        + " no client has the figure (a client metric with no sample reads NaN, written null).";
+        + " no client has the figure (a client metric with no sample reads NaN, written null). With admin"
+        + " workloads: run.duration_ms also covers the span from their first createTopics call to the completion"
+        + " of their last topic future (the longest of that and the clients' durations), run.throttle_max_ms also"
+        + " the largest ThrottlingQuotaExceededException.throttleTimeMs() of a topic future (0 when none);"
+        + " topics_requested / topics_created / topics_throttled (ThrottlingQuotaExceededException) / topics_failed"
+        + " (any other exception; up to 5 distinct \"Class: message\" in topic_errors, and an error of the repeat)"
+        + " count their topics; created_at_ms / throttled_at_ms are the sorted completion times of those topics'"
+        + " futures, ms since the first createTopics call.";
     static final String CLIENT_METRICS = "throttle_avg_ms / throttle_max_ms are the clients' own windowed"
         + " metrics read before close(): producer-metrics produce-throttle-time-avg/-max (producer),"
         + " consumer-fetch-manager-metrics fetch-throttle-time-avg/-max (consumer), over the last"
@@ -80,6 +89,13 @@ public final class Main {
         int timeoutS = 120;
         /** -1: (quota.window.num x quota.window.size.seconds + 1) s, from the brokers' configs. */
         long cooldownMs = -1;
+        /** --cooldown-ms was given: it is then the cooldown of every budget, controller mutations included. */
+        boolean cooldownGiven;
+        /**
+         * A controller-mutation budget's cooldown: (controller.quota.window.num x
+         * controller.quota.window.size.seconds + 1) s from the brokers' configs (11 + 1 s when they do not say).
+         */
+        long mutationCooldownMs = -1;
         int maxPoints = 300;
         boolean warmup = true;
     }
@@ -128,7 +144,11 @@ public final class Main {
                 }
                 case "--repeats-override" -> { o.repeatsOverride = positive(a, need(a, v)); i++; }
                 case "--timeout-s" -> { o.timeoutS = positive(a, need(a, v)); i++; }
-                case "--cooldown-ms" -> { o.cooldownMs = Long.parseLong(need(a, v)); i++; }
+                case "--cooldown-ms" -> {
+                    o.cooldownMs = Long.parseLong(need(a, v));
+                    o.cooldownGiven = o.cooldownMs >= 0;
+                    i++;
+                }
                 case "--max-points" -> { o.maxPoints = Math.max(2, positive(a, need(a, v))); i++; }
                 case "--no-warmup" -> o.warmup = false;
                 case "-h", "--help" -> throw new UsageException("help");
@@ -210,7 +230,9 @@ public final class Main {
             Map<Integer, Map<String, String>> brokerConfigs = new LinkedHashMap<>();
             ObjectNode bc = clusterJson.putObject("broker_configs");
             for (int id : env.brokerIds) {
-                Map<String, String> c = cluster.brokerConfigs(id, RunExecutor.COMPARED_SETTINGS);
+                List<String> wanted = new ArrayList<>(RunExecutor.COMPARED_SETTINGS);
+                wanted.addAll(RunExecutor.MUTATION_SETTINGS);
+                Map<String, String> c = cluster.brokerConfigs(id, wanted);
                 brokerConfigs.put(id, c);
                 bc.set(Integer.toString(id), mapper.valueToTree(c));
             }
@@ -223,12 +245,34 @@ public final class Main {
                 }
                 opt.cooldownMs = (windows + 1) * 1000;
             }
+            if (opt.cooldownGiven) {
+                opt.mutationCooldownMs = opt.cooldownMs;
+            } else {
+                long windows = 0;
+                for (Map<String, String> c : brokerConfigs.values()) {
+                    try {
+                        windows = Math.max(windows, Long.parseLong(c.get("controller.quota.window.num"))
+                            * Long.parseLong(c.get("controller.quota.window.size.seconds")));
+                    } catch (RuntimeException e) {
+                        // not reported: Kafka's defaults below
+                    }
+                }
+                if (windows <= 0) windows = 11;
+                opt.mutationCooldownMs = (windows + 1) * 1000;
+            }
             harness.put("cooldown_ms", opt.cooldownMs);
+            harness.put("mutation_cooldown_ms", opt.mutationCooldownMs);
             harness.put("cooldown", "before a run, wait until cooldown_ms (quota.window.num x"
                 + " quota.window.size.seconds + 1 s unless --cooldown-ms) has passed since an earlier run drew on"
                 + " the same budget (quota type Produce/Fetch/Request x the same client-id or principal) while a"
                 + " quota of that type naming that kind of entity (client-id or user) was set, so that its samples have left the brokers' quota windows and each"
-                + " run starts as the simulator does, with fresh sensors");
+                + " run starts as the simulator does, with fresh sensors. A controller-mutation budget (quota type"
+                + " Mutation, controller_mutation_rate: a token bucket of rate x controller.quota.window.num x"
+                + " controller.quota.window.size.seconds tokens that refills at the rate) waits mutation_cooldown_ms"
+                + " (that window + 1 s, from the brokers' configs, 11 + 1 s when they do not report it;"
+                + " --cooldown-ms when given) plus, unless --cooldown-ms, the largest topic's partitions / the smallest"
+                + " controller_mutation_rate of the run that used it last (strict mode takes a topic's partitions"
+                + " while the bucket is not below 0, so it can end that far below empty), so that it starts full");
             if (!cluster.jmxProblems.isEmpty()) {
                 clusterJson.set("jmx_problems", mapper.valueToTree(cluster.jmxProblems));
                 System.err.println("harness: WARNING: " + cluster.jmxProblems);

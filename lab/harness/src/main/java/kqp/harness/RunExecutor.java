@@ -32,6 +32,15 @@ final class RunExecutor {
         "num.io.threads", "num.network.threads", "fetch.max.bytes", "metrics.num.samples",
         "metrics.sample.window.ms", "ssl.principal.mapping.rules", "sasl.kerberos.principal.to.local.rules",
         "socket.receive.buffer.bytes");
+    /**
+     * The controller-mutation quota's window (ControllerMutationQuotaManager's token bucket: burst =
+     * controller_mutation_rate x num x size), read from the brokers with the settings above; not a
+     * scenario setting.
+     */
+    static final List<String> MUTATION_SETTINGS = List.of("controller.quota.window.num",
+        "controller.quota.window.size.seconds");
+    /** The client.id of the harness's own Admin client (Cluster); no scenario connection may use it. */
+    static final String HARNESS_ADMIN_CLIENT_ID = "harness-admin";
 
     private final Main.Options opt;
     private final ObjectMapper mapper;
@@ -40,6 +49,12 @@ final class RunExecutor {
     private final Map<Integer, Map<String, String>> brokerConfigs;
     /** Last time (System.nanoTime) a budget key (client-id:X, user:Y) carried measured traffic. */
     private final Map<String, Long> lastUse = new HashMap<>();
+    /**
+     * For a Mutation budget key: how far (ms) below empty the run that used it last may have left its token
+     * bucket (strict mode accepts a topic while the bucket holds at least 0 tokens, then takes all of its
+     * partitions: at most the largest topic's partitions / the rate), refilled on top of the window.
+     */
+    private final Map<String, Long> mutationDebtMs = new HashMap<>();
 
     RunExecutor(Main.Options opt, ObjectMapper mapper, Cluster cluster, Map<Integer, Map<String, String>> brokerConfigs) {
         this.opt = opt;
@@ -59,10 +74,11 @@ final class RunExecutor {
         List<String> errors = new ArrayList<>();
         List<ClientRun> clients = new ArrayList<>();
         List<String> realTopics = new ArrayList<>();
+        List<String> adminPrefixes = new ArrayList<>();
         ArrayNode eventsJson = out.putArray("events");
         boolean measured = false;
         try {
-            execute(runName, plan, repeat, out, errors, clients, realTopics, eventsJson);
+            execute(runName, plan, repeat, out, errors, clients, realTopics, adminPrefixes, eventsJson);
             measured = true;
         } catch (ScenarioPlan.Refused r) {
             errors.add("refused: " + r.getMessage());
@@ -87,6 +103,18 @@ final class RunExecutor {
             } catch (Throwable t) {
                 errors.add("deleting topics " + realTopics + ": " + t);
             }
+            // The admin workloads' topics (every topic under their prefixes, whatever the futures said), by the
+            // harness's own Admin client (client.id harness-admin, which no scenario connection may use) after
+            // the scenario's quotas are gone, so no quota applies to the deletion and it draws on no budget of
+            // the run; waited for, so the cluster does not fill up.
+            if (!adminPrefixes.isEmpty()) {
+                try {
+                    int n = cluster.deleteTopicsUnder(adminPrefixes);
+                    out.put("admin_topics_deleted_after", n);
+                } catch (Throwable t) {
+                    errors.add("deleting the admin workloads' topics " + adminPrefixes + "-*: " + t);
+                }
+            }
         }
         String error = errors.isEmpty() ? null : String.join("; ", errors);
         if (error == null) out.putNull("error");
@@ -108,7 +136,8 @@ final class RunExecutor {
     }
 
     private void execute(String runName, ScenarioPlan plan, int repeat, ObjectNode out, List<String> errors,
-                         List<ClientRun> clients, List<String> realTopics, ArrayNode eventsJson) throws Exception {
+                         List<ClientRun> clients, List<String> realTopics, List<String> adminPrefixes,
+                         ArrayNode eventsJson) throws Exception {
         // --- checks that need the cluster ---
         List<Integer> ids = cluster.env.brokerIds;
         if (plan.brokerCount > ids.size()) {
@@ -131,7 +160,18 @@ final class RunExecutor {
         Map<String, Connections.Resolved> resolved = new LinkedHashMap<>();
         for (int i = 0; i < plan.connections.size(); i++) {
             ScenarioPlan.Connection c = plan.connections.get(i);
+            if (HARNESS_ADMIN_CLIENT_ID.equals(c.clientId())) {
+                throw new ScenarioPlan.Refused("scenario.connections[" + i + "].client.id", "\""
+                    + HARNESS_ADMIN_CLIENT_ID + "\" is the harness's own Admin client (it creates and deletes the"
+                    + " run's topics)");
+            }
             resolved.put(c.name(), connections.resolve(c, "scenario.connections[" + i + "]"));
+        }
+        for (ScenarioPlan.Workload w : plan.workloads) {
+            if (w.isAdmin() && w.admin().replicationFactor() > ids.size()) {
+                throw new ScenarioPlan.Refused("scenario.workloads[" + w.index() + "].admin.replication_factor",
+                    w.admin().replicationFactor() + "; the cluster has " + ids.size() + " brokers");
+            }
         }
         if (!plan.ignored.isEmpty()) out.set("ignored", mapper.valueToTree(plan.ignored));
 
@@ -171,6 +211,32 @@ final class RunExecutor {
             props.putAll(r.props());
             props.putAll(w.config());
             props.setProperty("client.id", c.clientId()); // exactly as the scenario says, "" included
+            if (w.isAdmin()) {
+                // <topic_prefix>-<run>-r<repeat>-<suffix>-<i>: the harness adds the run, the repeat and a random
+                // suffix to the scenario's prefix, so that no repeat (nor a topic not yet deleted from an earlier
+                // one) collides with another.
+                String prefix = w.admin().topicPrefix() + "-" + runName + "-r" + repeat + "-" + suffix
+                    + (plan.workloads.stream().filter(ScenarioPlan.Workload::isAdmin).count() > 1 ? "-w" + w.index()
+                        : "");
+                int room = 249 - 1 - Integer.toString(w.admin().topics() - 1).length();
+                if (prefix.length() > room) prefix = prefix.substring(prefix.length() - room);
+                adminPrefixes.add(prefix);
+                try {
+                    clients.add(new AdminRun(w, props, prefix, r.principal(), r.source()));
+                } catch (org.apache.kafka.common.KafkaException e) {
+                    // Admin.create refuses a bad config (e.g. a default.api.timeout.ms set below
+                    // request.timeout.ms) with a ConfigException under "Failed to create new KafkaAdminClient".
+                    for (Throwable t = e; t != null; t = t.getCause()) {
+                        if (t instanceof org.apache.kafka.common.config.ConfigException ce) {
+                            throw new ScenarioPlan.Refused("scenario.workloads[" + w.index() + "].admin.config",
+                                "the Java Admin 4.3.1 refuses it: " + ce.getMessage() + " (request.timeout.ms: "
+                                    + props.getProperty("request.timeout.ms", "30000, the default") + ")");
+                        }
+                    }
+                    throw e;
+                }
+                continue;
+            }
             String topic = topicNames.get(w.topic());
             if (w.producer()) {
                 clients.add(new ClientRun.Producer(w, props, topic, plan.seed, r.principal(), r.source()));
@@ -182,11 +248,17 @@ final class RunExecutor {
         if (clients.isEmpty()) throw new ScenarioPlan.Refused("scenario.workloads", "no workload to run");
 
         // --- let an earlier run's traffic on the same budgets leave the brokers' quota windows ---
+        // A Mutation budget (controller_mutation_rate) is a token bucket that refills at the rate: full again
+        // controller.quota.window.num x controller.quota.window.size.seconds after it was empty, plus what it went
+        // below empty, plus a second (Main's mutationCooldownMs) -- unless --cooldown-ms says otherwise.
         Set<String> keys = budgetKeys(clients, ALL_KINDS);
         long waitUntil = 0;
         for (String k : keys) {
             Long last = lastUse.get(k);
-            if (last != null) waitUntil = Math.max(waitUntil, last + opt.cooldownMs * 1_000_000L);
+            if (last == null) continue;
+            long ms = isMutationKey(k) ? opt.mutationCooldownMs + (opt.cooldownGiven ? 0
+                : mutationDebtMs.getOrDefault(k, 0L)) : opt.cooldownMs;
+            waitUntil = Math.max(waitUntil, last + ms * 1_000_000L);
         }
         long cool = waitUntil - System.nanoTime();
         if (cool > 0) Thread.sleep(cool / 1_000_000L + 1);
@@ -257,7 +329,11 @@ final class RunExecutor {
             if (eventError.get() != null) errors.add("event: " + eventError.get());
         }
         eventResults.forEach(eventsJson::add);
-        for (String k : budgetKeys(clients, quotaKinds(plan))) lastUse.put(k, runEnd);
+        long debt = mutationDebtMs(plan);
+        for (String k : budgetKeys(clients, quotaKinds(plan))) {
+            lastUse.put(k, runEnd);
+            if (isMutationKey(k)) mutationDebtMs.put(k, debt);
+        }
 
         // --- the clients' figures ---
         ArrayNode cj = mapper.createArrayNode();
@@ -269,7 +345,21 @@ final class RunExecutor {
         long runFailed = 0;
         long runOk = 0;
         boolean allFinished = true;
+        List<AdminRun> admins = new ArrayList<>();
         for (ClientRun c : clients) {
+            if (c instanceof AdminRun a) {
+                admins.add(a);
+                cj.add(adminJson(a, t0));
+                if (a.endNs > 0) runEndMs = Math.max(runEndMs, (a.endNs - t0) / 1e6);
+                else allFinished = false;
+                if (a.error != null) errors.add(a.name + ": " + a.error);
+                long failed = a.count("failed");
+                if (failed > 0) {
+                    errors.add(a.name + ": " + failed + " topics failed for another reason than the quota: "
+                        + String.join(" | ", a.otherErrors(5)));
+                }
+                continue;
+            }
             ObjectNode o = clientJson(c, t0);
             cj.add(o);
             if (c.endNs > 0) {
@@ -297,6 +387,21 @@ final class RunExecutor {
         }
         if (timedOut) errors.add("timed out after " + opt.timeoutS + " s");
         out.set("clients", cj);
+        // The admin workloads: from their first createTopics call to their last topic future.
+        long adminFirst = Long.MAX_VALUE;
+        long adminLast = 0;
+        for (AdminRun a : admins) {
+            if (a.startNs > 0) adminFirst = Math.min(adminFirst, a.startNs);
+            if (a.endNs > 0) adminLast = Math.max(adminLast, a.endNs);
+        }
+        if (!admins.isEmpty() && allFinished && adminFirst != Long.MAX_VALUE) {
+            runDuration = Math.max(runDuration, (adminLast - adminFirst) / 1e6);
+        }
+        if (!admins.isEmpty()) {
+            double m = 0;
+            for (AdminRun a : admins) m = Math.max(m, a.throttleTimeMax());
+            runThrottleMax = maxOf(runThrottleMax, m);
+        }
         ObjectNode run = out.putObject("run");
         if (allFinished) run.put("duration_ms", Main.round(runDuration, 1));
         else run.putNull("duration_ms");
@@ -307,6 +412,118 @@ final class RunExecutor {
         run.put("bytes_first_5s", runBytes5);
         run.put("records_ok", runOk);
         run.put("records_failed", runFailed);
+        if (!admins.isEmpty()) {
+            long requested = 0;
+            long created = 0;
+            long throttled = 0;
+            long failed = 0;
+            List<String> topicErrors = new ArrayList<>();
+            List<Double> createdAt = new ArrayList<>();
+            List<Double> throttledAt = new ArrayList<>();
+            long base = adminFirst == Long.MAX_VALUE ? t0 : adminFirst;
+            for (AdminRun a : admins) {
+                requested += a.spec.topics();
+                for (AdminRun.TopicOutcome o : a.outcomes()) {
+                    double at = Main.round((o.atNs() - base) / 1e6, 1);
+                    switch (o.outcome()) {
+                        case "created" -> {
+                            created++;
+                            createdAt.add(at);
+                        }
+                        case "throttled" -> {
+                            throttled++;
+                            throttledAt.add(at);
+                        }
+                        default -> {
+                            failed++;
+                            if (!topicErrors.contains(o.error()) && topicErrors.size() < 5) topicErrors.add(o.error());
+                        }
+                    }
+                }
+            }
+            createdAt.sort(null);
+            throttledAt.sort(null);
+            run.put("topics_requested", requested);
+            run.put("topics_created", created);
+            run.put("topics_throttled", throttled);
+            run.put("topics_failed", failed);
+            run.set("topic_errors", mapper.valueToTree(topicErrors));
+            run.set("created_at_ms", mapper.valueToTree(createdAt));
+            run.set("throttled_at_ms", mapper.valueToTree(throttledAt));
+        }
+    }
+
+    private static boolean isMutationKey(String k) {
+        return k.startsWith("Mutation/");
+    }
+
+    /**
+     * How far below empty (in ms of refill) the run can leave a Mutation token bucket: strict mode
+     * (CreateTopics v6+) accepts a topic while the bucket is at 0 or above and then takes all its partitions,
+     * so at most the largest topic's partitions / the smallest controller_mutation_rate of the run.
+     */
+    private static long mutationDebtMs(ScenarioPlan plan) {
+        int parts = 0;
+        for (ScenarioPlan.Workload w : plan.workloads) if (w.isAdmin()) parts = Math.max(parts, w.admin().partitions());
+        double rate = Double.MAX_VALUE;
+        List<ScenarioPlan.Quota> all = new ArrayList<>(plan.quotas);
+        for (ScenarioPlan.Event e : plan.events) all.add(e.quota());
+        for (ScenarioPlan.Quota q : all) {
+            if ("controller_mutation_rate".equals(q.key()) && q.value() != null && q.value() > 0) {
+                rate = Math.min(rate, q.value());
+            }
+        }
+        if (parts == 0 || rate == Double.MAX_VALUE) return 0;
+        return (long) Math.ceil(parts / rate * 1000);
+    }
+
+    private ObjectNode adminJson(AdminRun a, long t0) {
+        ObjectNode o = mapper.createObjectNode();
+        o.put("name", a.name);
+        o.put("kind", a.w.kind());
+        o.put("client_id", a.configuredClientId);
+        o.put("client_id_effective", a.effectiveClientId);
+        o.put("principal", "User:" + a.principal);
+        o.put("config", a.configSource);
+        o.put("operation", a.spec.operation());
+        o.put("topic_prefix", a.realPrefix);
+        o.put("topics_requested", a.spec.topics());
+        o.put("partitions", a.spec.partitions());
+        o.put("replication_factor", a.spec.replicationFactor());
+        o.put("topics_per_call", a.spec.topicsPerCall());
+        o.put("call_interval_ms", a.spec.callIntervalMs());
+        o.put("retry_on_quota_violation", a.spec.retryOnQuotaViolation());
+        if (!a.w.config().isEmpty()) o.set("client_config", mapper.valueToTree(a.w.config()));
+        o.put("start_ms", a.startNs > 0 ? Main.round((a.startNs - t0) / 1e6, 1) : null);
+        if (a.endNs > 0) {
+            o.put("end_ms", Main.round((a.endNs - t0) / 1e6, 1));
+            o.put("duration_ms", Main.round((a.endNs - a.startNs) / 1e6, 1));
+        } else {
+            o.putNull("end_ms");
+            o.putNull("duration_ms");
+        }
+        ArrayNode calls = o.putArray("calls_at_ms");
+        for (int k = 0; k < a.callsMade(); k++) calls.add(Main.round((a.callNs[k] - t0) / 1e6, 1));
+        List<AdminRun.TopicOutcome> outs = a.outcomes();
+        o.put("topics_created", a.count("created"));
+        o.put("topics_throttled", a.count("throttled"));
+        o.put("topics_failed", a.count("failed"));
+        o.set("topic_errors", mapper.valueToTree(a.otherErrors(5)));
+        o.put("throttle_max_ms", a.throttleTimeMax());
+        // Each topic in completion order: [ms since t0, index, outcome, throttle_time_ms or null].
+        ArrayNode topics = o.putArray("topics");
+        for (AdminRun.TopicOutcome t : outs) {
+            ArrayNode row = topics.addArray();
+            row.add(Main.round((t.atNs() - t0) / 1e6, 1));
+            row.add(Integer.parseInt(t.topic().substring(t.topic().lastIndexOf('-') + 1)));
+            row.add(t.outcome());
+            if (t.throttleTimeMs() == null) row.addNull();
+            else row.add(t.throttleTimeMs());
+        }
+        ObjectNode m = o.putObject("metrics");
+        a.metricsAtEnd().forEach((k, v) -> putNullable(m, k, v));
+        if (a.error != null) o.put("error", a.error);
+        return o;
     }
 
     /**
@@ -321,7 +538,9 @@ final class RunExecutor {
     private static Set<String> budgetKeys(List<ClientRun> clients, Map<String, Set<String>> kinds) {
         Set<String> keys = new HashSet<>();
         for (ClientRun c : clients) {
-            for (String type : c.w.producer() ? List.of("Produce", "Request") : List.of("Fetch", "Request")) {
+            List<String> types = c.w.isAdmin() ? List.of("Mutation", "Request")
+                : c.w.producer() ? List.of("Produce", "Request") : List.of("Fetch", "Request");
+            for (String type : types) {
                 Set<String> k = kinds.get(type);
                 if (k == null) continue;
                 if (k.contains("client-id")) keys.add(type + "/client-id:" + c.effectiveClientId);
@@ -333,7 +552,8 @@ final class RunExecutor {
 
     /** Every type and entity kind: the keys a new run checks against. */
     private static final Map<String, Set<String>> ALL_KINDS = Map.of("Produce", Set.of("user", "client-id"),
-        "Fetch", Set.of("user", "client-id"), "Request", Set.of("user", "client-id"));
+        "Fetch", Set.of("user", "client-id"), "Request", Set.of("user", "client-id"),
+        "Mutation", Set.of("user", "client-id"));
 
     /**
      * The quota manager types that had a quota at some time in the run (its quotas and its events), each with
@@ -348,6 +568,7 @@ final class RunExecutor {
                 case "producer_byte_rate" -> "Produce";
                 case "consumer_byte_rate" -> "Fetch";
                 case "request_percentage" -> "Request";
+                case "controller_mutation_rate" -> "Mutation";
                 default -> null;
             };
             if (type == null) continue;
@@ -563,6 +784,12 @@ final class RunExecutor {
             sb.append(", first 5 s=").append(String.format(Locale.ROOT, "%.1f MB",
                 run.get("bytes_first_5s").asLong() / 1e6));
             sb.append(", failed=").append(run.get("records_failed").asLong());
+            if (run.has("topics_requested")) {
+                sb.append(", topics created=").append(run.get("topics_created").asLong()).append('/')
+                    .append(run.get("topics_requested").asLong())
+                    .append(" throttled=").append(run.get("topics_throttled").asLong())
+                    .append(" failed=").append(run.get("topics_failed").asLong());
+            }
             int n = r.get("clients").size();
             if (n > 1) sb.append(", clients=").append(n);
         } else {

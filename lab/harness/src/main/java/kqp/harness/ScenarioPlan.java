@@ -14,7 +14,7 @@ import java.util.Set;
 
 /**
  * A scenario file (docs/scenario-format.md, version 1) read for a real
- * cluster. Everything the harness cannot do for real is refused by name with
+ * cluster: producers, consumers and admin workloads (create_topics only). Everything the harness cannot do for real is refused by name with
  * its path ({@link Refused}); the simulator-only parts (environment,
  * horizon_ms, textbook on the modelled network) are ignored and listed in
  * {@link #ignored}.
@@ -48,10 +48,27 @@ final class ScenarioPlan {
     record Connection(String name, String listener, String mechanism, String identity, String clientId,
                       String sslClientAuth) {}
 
+    /**
+     * An admin workload: {@code topics} topics named {@code <topicPrefix>-<i>} (the harness makes the prefix
+     * unique per repeat), created with the real Java Admin client in calls of {@code topicsPerCall} topics,
+     * call k at start_ms + k x callIntervalMs.
+     */
+    record AdminSpec(String operation, int topics, int partitions, short replicationFactor, String topicPrefix,
+                     int topicsPerCall, long callIntervalMs, boolean retryOnQuotaViolation) {
+        int calls() {
+            return (topics + topicsPerCall - 1) / topicsPerCall;
+        }
+    }
+
+    /** A producer, consumer or (admin != null) admin workload; topic, records and recordSize are 0 / null for admin. */
     record Workload(int index, boolean producer, String connection, String topic, long records, int recordSize,
-                    double throughput, long startMs, Long stopMs, Map<String, String> config) {
+                    double throughput, long startMs, Long stopMs, Map<String, String> config, AdminSpec admin) {
         String kind() {
-            return producer ? "producer" : "consumer";
+            return admin != null ? "admin" : producer ? "producer" : "consumer";
+        }
+
+        boolean isAdmin() {
+            return admin != null;
         }
     }
 
@@ -183,9 +200,15 @@ final class ScenarioPlan {
         i = 0;
         for (JsonNode w : array(sc, "workloads")) {
             String path = "scenario.workloads[" + i + "]";
-            fields(w, path, Set.of("producer", "consumer"));
+            fields(w, path, Set.of("producer", "consumer", "admin"));
+            int kinds = (w.has("producer") ? 1 : 0) + (w.has("consumer") ? 1 : 0) + (w.has("admin") ? 1 : 0);
+            if (kinds != 1) throw new Refused(path, "one of producer, consumer or admin");
+            if (w.has("admin")) {
+                workloads.add(admin(i, w.get("admin"), path + ".admin"));
+                i++;
+                continue;
+            }
             boolean producer = w.has("producer");
-            if (producer == w.has("consumer")) throw new Refused(path, "one of producer or consumer");
             JsonNode b = producer ? w.get("producer") : w.get("consumer");
             path += producer ? ".producer" : ".consumer";
             if (producer) {
@@ -221,13 +244,13 @@ final class ScenarioPlan {
                     config.put(e.getKey(), scalar(e.getValue(), path + ".config." + e.getKey()));
                 }
             }
-            for (String owned : List.of("bootstrap.servers", "client.id", "key.serializer", "value.serializer",
-                "key.deserializer", "value.deserializer", "group.id")) {
+            for (String owned : OWNED_CONFIGS) {
                 if (config.containsKey(owned)) {
                     throw new Refused(path + ".config." + owned, "set by the connection / the harness");
                 }
             }
-            workloads.add(new Workload(i, producer, conn, topic, records, size, throughput, start, stop, config));
+            workloads.add(new Workload(i, producer, conn, topic, records, size, throughput, start, stop, config,
+                null));
             i++;
         }
 
@@ -245,6 +268,88 @@ final class ScenarioPlan {
             events.add(new Event(i, at, quota(e, path, true)));
             i++;
         }
+    }
+
+    /** The operations of the simulator's admin workloads; the harness runs the first only. */
+    static final List<String> ADMIN_OPERATIONS = List.of("create_topics", "create_partitions", "delete_topics");
+
+    /** Clients configs the harness sets itself (the connection's, and client.id exactly as the scenario says). */
+    static final List<String> OWNED_CONFIGS = List.of("bootstrap.servers", "client.id", "key.serializer",
+        "value.serializer", "key.deserializer", "value.deserializer", "group.id");
+
+    private Workload admin(int index, JsonNode b, String path) throws Refused {
+        fields(b, path, Set.of("connection", "operation", "topics", "partitions", "replication_factor",
+            "topic_prefix", "topics_per_call", "call_interval_ms", "start_ms", "retry_on_quota_violation",
+            "api_version", "config"));
+        String conn = b.path("connection").asText(null);
+        if (conn == null || connections.stream().noneMatch(c -> c.name().equals(conn))) {
+            throw new Refused(path + ".connection", "no connection named " + conn);
+        }
+        // Defaults as the simulator's: operation create_topics, partitions 1.
+        JsonNode op = b.get("operation");
+        if (op != null && !op.isTextual()) throw new Refused(path + ".operation", "a string");
+        String operation = op == null ? "create_topics" : op.asText();
+        if (!"create_topics".equals(operation)) {
+            throw new Refused(path + ".operation", ADMIN_OPERATIONS.contains(operation)
+                ? "\"" + operation + "\" runs in the simulator only: the lab runs create_topics only"
+                : "unknown operation \"" + operation + "\" (the simulator has " + ADMIN_OPERATIONS
+                    + "; the lab runs create_topics only)");
+        }
+        if (b.hasNonNull("api_version")) {
+            throw new Refused(path + ".api_version", "the real Java Admin 4.3.1 always sends its newest"
+                + " CreateTopics version (the highest both it and the broker support) and cannot be made to send"
+                + " an older one; leave api_version out");
+        }
+        long topics = requiredLong(b, "topics", path);
+        if (topics < 1 || topics > 100_000) throw new Refused(path + ".topics", "1 to 100000");
+        long partitions = optionalLong(b, "partitions", path, 1);
+        if (partitions < 1 || partitions > 100_000) throw new Refused(path + ".partitions", "1 to 100000");
+        long rf = optionalLong(b, "replication_factor", path, 1);
+        if (rf < 1 || rf > Short.MAX_VALUE) throw new Refused(path + ".replication_factor", "at least 1");
+        JsonNode pre = b.get("topic_prefix");
+        String prefix = "admin";
+        if (pre != null) {
+            if (!pre.isTextual()) throw new Refused(path + ".topic_prefix", "a string");
+            prefix = pre.asText();
+            if (prefix.isEmpty() || prefix.length() > 180 || !prefix.matches("[A-Za-z0-9._-]+")) {
+                throw new Refused(path + ".topic_prefix", "1 to 180 of ASCII letters, digits, '.', '_' and '-'");
+            }
+        }
+        long perCall = optionalLong(b, "topics_per_call", path, topics);
+        if (perCall < 1) throw new Refused(path + ".topics_per_call", "at least 1");
+        long interval = optionalLong(b, "call_interval_ms", path, 0);
+        if (interval < 0) throw new Refused(path + ".call_interval_ms", "0 or above");
+        long start = optionalLong(b, "start_ms", path, 0);
+        if (start < 0) throw new Refused(path + ".start_ms", "0 or above");
+        boolean retry = true;
+        JsonNode r = b.get("retry_on_quota_violation");
+        if (r != null) {
+            if (!r.isBoolean()) throw new Refused(path + ".retry_on_quota_violation", "true or false");
+            retry = r.asBoolean();
+        }
+        Map<String, String> config = new LinkedHashMap<>();
+        JsonNode cfg = b.path("config");
+        if (!cfg.isMissingNode() && !cfg.isNull() && !cfg.isObject()) throw new Refused(path + ".config", "an object");
+        if (cfg.isObject()) {
+            for (Map.Entry<String, JsonNode> e : cfg.properties()) {
+                config.put(e.getKey(), scalar(e.getValue(), path + ".config." + e.getKey()));
+            }
+        }
+        for (String owned : OWNED_CONFIGS) {
+            if (config.containsKey(owned)) {
+                throw new Refused(path + ".config." + owned, "set by the connection / the harness");
+            }
+        }
+        AdminSpec spec = new AdminSpec(operation, (int) topics, (int) partitions, (short) rf, prefix,
+            (int) Math.min(perCall, topics), interval, retry);
+        return new Workload(index, false, conn, null, 0, 0, -1, start, null, config, spec);
+    }
+
+    private static long optionalLong(JsonNode n, String field, String path, long dflt) throws Refused {
+        JsonNode v = n.get(field);
+        if (v == null) return dflt;
+        if (!v.isIntegralNumber()) throw new Refused(path + "." + field, "an integer");
+        return v.asLong();
     }
 
     private static Quota quota(JsonNode q, String path, boolean event) throws Refused {
