@@ -20,13 +20,13 @@ use clap::Args;
 use quota_engine::cluster::Cluster;
 use quota_engine::java_double_to_string;
 use quota_engine::sim::{
-    estimate, simulate_traced_with_progress, simulate_with_progress, textbook, ClientKind,
-    ClientTrack, MarkerKind, Outcome, Timeline, TRACE_CAP,
+    estimate, simulate_traced_with_progress, simulate_with_progress, textbook, AdminTrack,
+    ClientKind, ClientTrack, MarkerKind, Outcome, Timeline, TopicOutcome, TRACE_CAP,
 };
 use quota_formats::scenario_text;
 
 use super::resolve::read_text;
-use super::simulate_report::{failed_clients, failure_summary, json, Ran};
+use super::simulate_report::{failed_admins, failed_clients, failure_summary, json, Ran};
 use super::progress::Watch;
 use super::{EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_OK, EXIT_RECORDS_LOST};
 
@@ -51,7 +51,8 @@ or when stderr is not a terminal); Ctrl-C stops any run and prints the run so fa
 
 Exit codes: 0 the run completed (or the horizon stopped it with no record lost); \
 1 bad input (the scenario cannot be read or cannot run); 2 usage; \
-3 the simulation ran but at least one client lost records; \
+3 the simulation ran but at least one client lost records, or an Admin call's topics failed \
+(ThrottlingQuotaExceededException, TimeoutException); \
 130 Ctrl-C cut the run short (what ran is printed).";
 
 /// Arguments of `kafka-quota simulate`.
@@ -265,7 +266,7 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
     }
     if file.scenario.workloads.is_empty() {
         errln!(
-            "kafka-quota: {name}: the scenario has no workloads, so there is nothing to simulate: add a producer or a consumer under \"workloads\" (docs/scenario-format.md), or a producer: or consumer: line to a text scenario (docs/scenario-text.md); `kafka-quota resolve` answers which quota applies without simulating."
+            "kafka-quota: {name}: the scenario has no workloads, so there is nothing to simulate: add a producer, a consumer or an admin client under \"workloads\" (docs/scenario-format.md), or a producer: or consumer: line to a text scenario (docs/scenario-text.md); `kafka-quota resolve` answers which quota applies without simulating."
         );
         return EXIT_BAD_INPUT;
     }
@@ -301,9 +302,10 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
     };
     let timeline = ran.timeline();
     let lost = failed_clients(timeline).count();
+    let admins_failed = failed_admins(timeline).count();
     let code = if timeline.cut_short {
         EXIT_CUT_SHORT
-    } else if lost > 0 {
+    } else if lost > 0 || admins_failed > 0 {
         EXIT_RECORDS_LOST
     } else {
         EXIT_OK
@@ -316,6 +318,10 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
     } else if lost > 0 {
         errln!(
             "kafka-quota: {name}: {lost} client(s) lost records (exit code {EXIT_RECORDS_LOST})."
+        );
+    } else if admins_failed > 0 {
+        errln!(
+            "kafka-quota: {name}: {admins_failed} Admin client(s) had topics fail (exit code {EXIT_RECORDS_LOST})."
         );
     }
     if args.json {
@@ -353,6 +359,10 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
         outln!();
         print_client(c, timeline.cut_short, ran.textbook().is_some());
     }
+    for a in &timeline.admin {
+        outln!();
+        print_admin(a);
+    }
     print_markers(timeline);
     print_totals(timeline);
     if let Some(run) = ran.textbook() {
@@ -369,5 +379,59 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
             outln!("{summary}");
         }
     }
+    if admins_failed > 0 {
+        outln!();
+        outln!("FAILED: Admin calls' topics failed (exit code {EXIT_RECORDS_LOST}):");
+        for a in failed_admins(timeline) {
+            outln!("{}: {}", a.name, a.summary());
+        }
+    }
     code
+}
+
+/// One Admin client's run: who it is, its budget, the engine's one-line
+/// answer ([`AdminTrack::summary`]), its first request as the controller
+/// decided it, and its topics' outcomes.
+fn print_admin(a: &AdminTrack) {
+    outln!(
+        "{} (Admin client, {} {}, {} mode): principal {}, client-id {:?}",
+        a.name, a.method, a.request, a.mode, a.principal, a.client_id
+    );
+    match (a.quota, a.burst) {
+        (Some(q), Some(b)) => outln!(
+            "  budget {}: controller_mutation_rate {} mutations/s, burst {} tokens ({} partition(s) a topic)",
+            a.budget,
+            java_double_to_string(q),
+            java_double_to_string(b),
+            a.partitions
+        ),
+        _ => outln!("  no controller_mutation_rate applies: every topic is accepted at once"),
+    }
+    outln!("  {}", a.summary());
+    if let Some(first) = a.requests.first() {
+        let tokens = match (first.tokens_before, first.tokens_after) {
+            (Some(b), Some(f)) => format!("; tokens {} -> {}", java_double_to_string(b), java_double_to_string(f)),
+            _ => String::new(),
+        };
+        outln!(
+            "  requests: {} (the first at {} ms: {} accepted, {} refused with THROTTLING_QUOTA_EXCEEDED{tokens}; throttle_time_ms {}); largest throttle_time_ms {}",
+            a.requests.len(),
+            java_double_to_string(first.sent_ms),
+            first.accepted,
+            first.refused,
+            first.throttle_ms,
+            a.throttle_max_ms()
+        );
+    }
+    outln!(
+        "  topics: {} done, {} ThrottlingQuotaExceededException, {} TimeoutException{}; duration {} ms",
+        a.count(TopicOutcome::Done),
+        a.count(TopicOutcome::QuotaExceeded),
+        a.count(TopicOutcome::TimedOut),
+        match a.count(TopicOutcome::Pending) {
+            0 => String::new(),
+            n => format!(", {n} pending at the horizon"),
+        },
+        java_double_to_string(a.duration_ms())
+    );
 }

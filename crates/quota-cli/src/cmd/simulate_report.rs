@@ -7,6 +7,7 @@
 use quota_engine::entity::QuotaType;
 use quota_engine::sim::textbook::{BudgetSummary, ClientSummary, RequestTrace, TextbookRun};
 use quota_engine::sim::{
+    AdminTrack, TopicOutcome,
     ClientKind, ClientThrottle, ClientTrack, ModelledRequest, Outcome, SensorTrack, Timeline,
     TracedRun,
 };
@@ -74,6 +75,16 @@ pub(crate) fn failure_summary(c: &ClientTrack) -> Option<String> {
     })
 }
 
+/// The Admin clients with a topic that failed
+/// (`ThrottlingQuotaExceededException` or `TimeoutException`).
+pub(crate) fn failed_admins(t: &Timeline) -> impl Iterator<Item = &AdminTrack> {
+    t.admin.iter().filter(|a| {
+        a.topics
+            .iter()
+            .any(|x| matches!(x.outcome, TopicOutcome::QuotaExceeded | TopicOutcome::TimedOut))
+    })
+}
+
 /// How the whole run ended, in the `--json` document.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -84,6 +95,8 @@ enum RunStatus {
     Completed,
     /// At least one client lost records (exit code 3).
     RecordsLost,
+    /// No record was lost, but an Admin call's topics failed (exit code 3).
+    TopicsFailed,
     /// No record was lost, but the horizon stopped at least one client.
     Stopped,
 }
@@ -98,6 +111,10 @@ struct RunOutcome {
     failed_records: u64,
     /// The clients that lost records, with their failure summary.
     failed_clients: Vec<FailedClient>,
+    /// The Admin clients whose topics failed, with the engine's summary
+    /// ([`AdminTrack::summary`]); absent when the run has no Admin client.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failed_admin_clients: Option<Vec<FailedClient>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -288,6 +305,8 @@ pub(crate) fn json(ran: &Ran, exit_code: u8) -> Result<String, serde_json::Error
         RunStatus::CutShort
     } else if !failed.is_empty() {
         RunStatus::RecordsLost
+    } else if failed_admins(t).next().is_some() {
+        RunStatus::TopicsFailed
     } else if t.clients.iter().any(|c| !c.outcome.is_completed()) {
         RunStatus::Stopped
     } else {
@@ -301,6 +320,11 @@ pub(crate) fn json(ran: &Ran, exit_code: u8) -> Result<String, serde_json::Error
             exit_code,
             failed_records: t.clients.iter().map(|c| c.outcome.failed_records()).sum(),
             failed_clients: failed,
+            failed_admin_clients: (!t.admin.is_empty()).then(|| {
+                failed_admins(t)
+                    .map(|a| FailedClient { name: a.name.clone(), summary: a.summary() })
+                    .collect()
+            }),
         },
         clients: t
             .clients

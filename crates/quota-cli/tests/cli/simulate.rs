@@ -423,3 +423,43 @@ fn a_textbook_summary_prints_bytes_and_requests_only() {
         }
     }
 }
+
+/// 40 topics of 10 partitions under controller_mutation_rate=20 (KIP-599).
+const ADMIN: &str = "../../examples/admin-create-topics.json";
+
+#[test]
+fn an_admin_client_under_a_mutation_quota_prints_its_budget_requests_and_topics() {
+    let out = kafka_quota().args(["simulate", fixture(ADMIN).to_str().unwrap()]).output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("admin (Admin client, createTopics CreateTopics v7, strict mode): principal User:ANONYMOUS, client-id \"admin-burst\""), "{stdout}");
+    assert!(stdout.contains("controller_mutation_rate 20.0 mutations/s, burst 220.0 tokens (10 partition(s) a topic)"), "{stdout}");
+    assert!(stdout.contains("All 40 topics created in 8,"), "{stdout}");
+    assert!(stdout.contains("23 accepted, 17 refused with THROTTLING_QUOTA_EXCEEDED; tokens 220.0 -> -10.0; throttle_time_ms 475"), "{stdout}");
+    assert!(stdout.contains("topics: 40 done, 0 ThrottlingQuotaExceededException, 0 TimeoutException"), "{stdout}");
+}
+
+#[test]
+fn admin_topics_that_fail_at_the_deadline_exit_3_and_say_so_in_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(fixture(ADMIN)).unwrap()).unwrap();
+    v["scenario"]["workloads"][0]["admin"]["topics"] = 60.into();
+    v["scenario"]["workloads"][0]["admin"]["config"] = serde_json::json!({"default.api.timeout.ms": 5000});
+    let file = dir.path().join("timeout.json");
+    std::fs::write(&file, v.to_string()).unwrap();
+    let out = kafka_quota().args(["simulate", file.to_str().unwrap()]).output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(stdout.contains("FAILED: Admin calls' topics failed (exit code 3):"), "{stdout}");
+    assert!(stdout.contains("admin: 32 of 60 topics created; 28 failed with ThrottlingQuotaExceededException"), "{stdout}");
+    assert!(String::from_utf8(out.stderr).unwrap().contains("1 Admin client(s) had topics fail (exit code 3)"));
+    let out = kafka_quota().args(["simulate", "--json", file.to_str().unwrap()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["outcome"]["status"], "topics-failed");
+    assert_eq!(doc["outcome"]["failed_admin_clients"][0]["name"], "admin");
+    let admin = &doc["timeline"]["admin"][0];
+    assert_eq!(admin["requests"][0]["accepted"], 23);
+    let failed = admin["topics"].as_array().unwrap().iter().filter(|t| t["outcome"] == "quota_exceeded").count();
+    assert_eq!(failed, 28);
+}
