@@ -27,13 +27,17 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{Context, Result};
-use quota_engine::sim::{simulate, Environment, Scenario, ScenarioEvent, Timeline, Workload};
+use quota_engine::sim::{simulate, Environment, Scenario, ScenarioEvent, Timeline, TopicOutcome, Workload};
 use serde::{Deserialize, Serialize};
 
 /// Throttled durations and max throttle: within this fraction of real.
 pub const TIME_TOLERANCE: f64 = 0.05;
 /// Bytes acknowledged in the first 5 s: within this fraction of real.
 pub const BYTES_TOLERANCE: f64 = 0.10;
+/// Topics created and topics failed with `ThrottlingQuotaExceededException`
+/// by Admin clients: within this fraction of real (one topic of 20 or more:
+/// a retry that lands a millisecond either side of the deadline).
+pub const TOPICS_TOLERANCE: f64 = 0.05;
 /// The instant `bytes_first_5s` is read at (ms from the run's start).
 pub const FIRST_WINDOW_MS: f64 = 5_000.0;
 
@@ -83,6 +87,14 @@ pub struct Figures {
     /// Records failed, a count.
     #[serde(default)]
     pub records_failed: Option<f64>,
+    /// Admin clients: topics whose future completed (created), a count;
+    /// absent for a run without Admin clients.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topics_created: Option<f64>,
+    /// Admin clients: topics whose future failed with
+    /// `ThrottlingQuotaExceededException`, a count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topics_throttled: Option<f64>,
 }
 
 /// `target/real-kafka/real.json`, the parts read here.
@@ -266,6 +278,23 @@ pub fn simulated_figures(s: &Scenario, t: &Timeline) -> Figures {
         f.bytes_first_5s = f.bytes_first_5s.map(|b| b + (done * per_record).round());
         f.records_failed = f.records_failed.map(|n| n + c.outcome.failed_records() as f64);
     }
+    // Admin clients, as the harness measures them: from the first call to
+    // the last future, the futures' outcomes, and the largest
+    // ThrottlingQuotaExceededException.throttleTimeMs() (0 when none).
+    if !t.admin.is_empty() {
+        let (mut created, mut throttled, mut exc_max) = (0.0, 0.0, 0.0_f64);
+        for a in &t.admin {
+            f.duration_ms = f.duration_ms.map(|d| d.max(a.duration_ms()));
+            created += f64::from(a.count(TopicOutcome::Done));
+            throttled += f64::from(a.count(TopicOutcome::QuotaExceeded));
+            for x in a.topics.iter().filter(|x| x.outcome == TopicOutcome::QuotaExceeded) {
+                exc_max = exc_max.max(x.throttle_ms as f64);
+            }
+        }
+        f.topics_created = Some(created);
+        f.topics_throttled = Some(throttled);
+        f.throttle_max_ms = max(f.throttle_max_ms, Some(exc_max));
+    }
     f.duration_ms = f.duration_ms.map(|d| (d * 10.0).round() / 10.0);
     f.throttle_avg_ms = f.throttle_avg_ms.map(|d| (d * 10.0).round() / 10.0);
     f
@@ -300,6 +329,8 @@ pub fn real_figures(repeats: &[RealRepeat]) -> RealFigures {
         throttle_avg_ms: pick("throttle_avg_ms", |f| f.throttle_avg_ms),
         bytes_first_5s: pick("bytes_first_5s", |f| f.bytes_first_5s),
         records_failed: pick("records_failed", |f| f.records_failed),
+        topics_created: pick("topics_created", |f| f.topics_created),
+        topics_throttled: pick("topics_throttled", |f| f.topics_throttled),
     };
     RealFigures {
         median,
@@ -325,7 +356,11 @@ fn close(real: f64, sim: f64, tol: f64) -> bool {
 pub fn outside(real: &Figures, spread: &BTreeMap<&'static str, [f64; 2]>, sim: &Figures) -> Vec<String> {
     let mut out = Vec::new();
     let in_range = |name: &str, s: f64| {
-        let tol = if name == "bytes_first_5s" { BYTES_TOLERANCE } else { TIME_TOLERANCE };
+        let tol = match name {
+            "bytes_first_5s" => BYTES_TOLERANCE,
+            "topics_created" | "topics_throttled" => TOPICS_TOLERANCE,
+            _ => TIME_TOLERANCE,
+        };
         spread.get(name).is_some_and(|[lo, hi]| {
             let mid = (lo + hi) / 2.0;
             (hi - lo) <= 2.0 * 2.0 * tol * mid.abs() && *lo <= s && s <= *hi
@@ -344,13 +379,20 @@ pub fn outside(real: &Figures, spread: &BTreeMap<&'static str, [f64; 2]>, sim: &
             s.map_or("none".into(), |v| v.to_string())
         )),
     };
+    // An Admin run's retries are its throttles, whether or not a topic's
+    // exception carries one: its duration is always held.
+    let admin = real.topics_created.is_some() || sim.topics_created.is_some();
     let throttled = real.throttle_max_ms.unwrap_or(0.0) > 0.0 || sim.throttle_max_ms.unwrap_or(0.0) > 0.0;
-    if throttled {
+    if throttled || admin {
         check("duration_ms", real.duration_ms, sim.duration_ms, TIME_TOLERANCE);
         check("throttle_max_ms", real.throttle_max_ms, sim.throttle_max_ms, TIME_TOLERANCE);
     }
     check("bytes_first_5s", real.bytes_first_5s, sim.bytes_first_5s, BYTES_TOLERANCE);
     check("records_failed", real.records_failed, sim.records_failed, 0.0);
+    if admin {
+        check("topics_created", real.topics_created, sim.topics_created, TOPICS_TOLERANCE);
+        check("topics_throttled", real.topics_throttled, sim.topics_throttled, TOPICS_TOLERANCE);
+    }
     out
 }
 
@@ -484,8 +526,8 @@ fn triple(r: &RunReport, name: &str, get: fn(&Figures) -> Option<f64>, article: 
 /// `real / simulated / article` (real with its min–max over repeats).
 pub fn markdown(report: &Report) -> String {
     let mut s = String::new();
-    s.push_str("| run | quota keys | duration ms | max throttle ms | avg throttle ms | bytes in first 5 s | records failed | verdict |\n");
-    s.push_str("|---|---|---|---|---|---|---|---|\n");
+    s.push_str("| run | quota keys | duration ms | max throttle ms | avg throttle ms | bytes in first 5 s | records failed | topics created, quota-exceeded | verdict |\n");
+    s.push_str("|---|---|---|---|---|---|---|---|---|\n");
     for r in &report.runs {
         let verdict = if r.within_tolerance {
             "within tolerance".to_owned()
@@ -495,8 +537,19 @@ pub fn markdown(report: &Report) -> String {
             format!("**outside**: {}", r.outside.join("; "))
         };
         let keys = if r.quota_keys.is_empty() { "none".to_owned() } else { r.quota_keys.join(", ") };
+        let topics = if r.simulated.is_some_and(|f| f.topics_created.is_some())
+            || r.real.as_ref().is_some_and(|f| f.median.topics_created.is_some())
+        {
+            format!(
+                "{}, {}",
+                triple(r, "topics_created", |f| f.topics_created, false),
+                triple(r, "topics_throttled", |f| f.topics_throttled, false)
+            )
+        } else {
+            "–".to_owned()
+        };
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             r.name,
             keys,
             triple(r, "duration_ms", |f| f.duration_ms, true),
@@ -504,6 +557,7 @@ pub fn markdown(report: &Report) -> String {
             triple(r, "throttle_avg_ms", |f| f.throttle_avg_ms, true),
             triple(r, "bytes_first_5s", |f| f.bytes_first_5s, false),
             triple(r, "records_failed", |f| f.records_failed, false),
+            topics,
             verdict
         ));
     }
@@ -542,6 +596,8 @@ mod tests {
             throttle_avg_ms: Some(1.0),
             bytes_first_5s: Some(bytes),
             records_failed: Some(0.0),
+            topics_created: None,
+            topics_throttled: None,
         }
     }
 

@@ -444,7 +444,7 @@ fn admin_topics_that_fail_at_the_deadline_exit_3_and_say_so_in_json() {
     let dir = tempfile::tempdir().unwrap();
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(fixture(ADMIN)).unwrap()).unwrap();
     v["scenario"]["workloads"][0]["admin"]["topics"] = 60.into();
-    v["scenario"]["workloads"][0]["admin"]["config"] = serde_json::json!({"default.api.timeout.ms": 5000});
+    v["scenario"]["workloads"][0]["admin"]["config"] = serde_json::json!({"default.api.timeout.ms": 5000, "request.timeout.ms": 5000});
     let file = dir.path().join("timeout.json");
     std::fs::write(&file, v.to_string()).unwrap();
     let out = kafka_quota().args(["simulate", file.to_str().unwrap()]).output().unwrap();

@@ -427,7 +427,7 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<AdminTrack>, Er
                 let per = c.spec.per_call();
                 let from = k.saturating_mul(per);
                 let to = from.saturating_add(per).min(c.spec.topics);
-                let deadline = now.saturating_add(ms_to_us(c.spec.config.default_api_timeout_ms));
+                let deadline = now.saturating_add(ms_to_us(c.spec.config.api_timeout_ms()));
                 c.queue.push_back(Call {
                     call: k,
                     attempt: 1,

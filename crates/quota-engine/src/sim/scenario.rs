@@ -611,16 +611,42 @@ pub struct AdminConfig {
     /// topics then fails them with `ThrottlingQuotaExceededException`.
     #[serde(rename = "default.api.timeout.ms", default = "default_api_timeout_ms")]
     pub default_api_timeout_ms: u64,
+    /// `request.timeout.ms` (30000). Kafka refuses a `default.api.timeout.ms`
+    /// below it, and raises the default one to it
+    /// (`KafkaAdminClient.configureDefaultApiTimeoutMs`); a request is never
+    /// in flight that long here.
+    #[serde(rename = "request.timeout.ms", default = "default_admin_request_timeout_ms")]
+    pub request_timeout_ms: u64,
 }
 
 fn default_api_timeout_ms() -> u64 {
     60_000
 }
 
+fn default_admin_request_timeout_ms() -> u64 {
+    30_000
+}
+
+impl AdminConfig {
+    /// The deadline each call gets (ms): `default.api.timeout.ms`, or
+    /// `request.timeout.ms` when that is larger and the API timeout was
+    /// left at its default (Kafka logs "Overriding the default value for
+    /// default.api.timeout.ms"). A set value below `request.timeout.ms` is
+    /// refused by the scenario's validation, as Kafka refuses it.
+    pub fn api_timeout_ms(&self) -> u64 {
+        if self.default_api_timeout_ms == default_api_timeout_ms() {
+            self.default_api_timeout_ms.max(self.request_timeout_ms)
+        } else {
+            self.default_api_timeout_ms
+        }
+    }
+}
+
 impl Default for AdminConfig {
     fn default() -> Self {
         AdminConfig {
             default_api_timeout_ms: default_api_timeout_ms(),
+            request_timeout_ms: default_admin_request_timeout_ms(),
         }
     }
 }

@@ -294,6 +294,29 @@ impl Scenario {
         if let Some(problem) = topic_name_problem(&format!("{}-{}", a.topic_prefix, a.topics.saturating_sub(1))) {
             out.invalid(at("topic_prefix"), problem);
         }
+        let cfg = &a.config;
+        if (1..=i32::MAX as u64).contains(&cfg.request_timeout_ms)
+            && cfg.api_timeout_ms() < cfg.request_timeout_ms
+        {
+            // KafkaAdminClient.configureDefaultApiTimeoutMs: a ConfigException.
+            out.invalid(
+                at("config.default.api.timeout.ms"),
+                format!(
+                    "The admin workload on '{conn_name}' sets default.api.timeout.ms={} below request.timeout.ms={}: the Java Admin client refuses it (ConfigException: The specified value of default.api.timeout.ms must be no smaller than the value of request.timeout.ms.).",
+                    cfg.default_api_timeout_ms, cfg.request_timeout_ms
+                ),
+            );
+        }
+        if cfg.request_timeout_ms > i32::MAX as u64 {
+            out.invalid(
+                at("config.request.timeout.ms"),
+                format!(
+                    "The admin workload on '{conn_name}' sets request.timeout.ms={}: Kafka takes 0 to {} ms.",
+                    cfg.request_timeout_ms,
+                    i32::MAX
+                ),
+            );
+        }
         if a.config.default_api_timeout_ms == 0 || a.config.default_api_timeout_ms > i32::MAX as u64 {
             out.invalid(
                 at("config.default.api.timeout.ms"),

@@ -51,7 +51,7 @@ fn a_burst_of_topics_is_created_at_once_then_one_topic_per_throttle() {
 
 #[test]
 fn the_topics_still_refused_at_the_deadline_fail_with_throttling_quota_exceeded() {
-    let t = simulate(&scenario(60, r#", "config": {"default.api.timeout.ms": 5000}"#)).expect("runs");
+    let t = simulate(&scenario(60, r#", "config": {"default.api.timeout.ms": 5000, "request.timeout.ms": 5000}"#)).expect("runs");
     let a = &t.admin[0];
     let done = a.count(TopicOutcome::Done);
     let refused = a.count(TopicOutcome::QuotaExceeded);
@@ -111,7 +111,8 @@ fn bad_admin_fields_are_named() {
         (r#", "api_version": 9"#, "workloads[0].admin.api_version", "Kafka 4.3.1 accepts versions 2 to 7"),
         (r#", "topics_per_call": 0"#, "workloads[0].admin.topics_per_call", "at least one topic"),
         (r#", "topic_prefix": "a b""#, "workloads[0].admin.topic_prefix", "Topic name is invalid"),
-        (r#", "config": {"default.api.timeout.ms": 0}"#, "workloads[0].admin.config.default.api.timeout.ms", "1 to 2147483647 ms"),
+        (r#", "config": {"default.api.timeout.ms": 0, "request.timeout.ms": 0}"#, "workloads[0].admin.config.default.api.timeout.ms", "1 to 2147483647 ms"),
+        (r#", "config": {"default.api.timeout.ms": 5000}"#, "workloads[0].admin.config.default.api.timeout.ms", "must be no smaller than the value of request.timeout.ms"),
     ];
     for (extra, path, words) in cases {
         let problems = scenario(10, extra).validate().expect_err(extra);
