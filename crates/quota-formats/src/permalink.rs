@@ -298,6 +298,10 @@ pub fn redact(scenario: &Scenario) -> Scenario {
                 a.topic_prefix = namer.topic(&a.topic_prefix);
                 continue;
             }
+            Workload::Connects(c) => {
+                c.connection = namer.connection(&c.connection);
+                continue;
+            }
         };
         *conn = namer.connection(conn);
         *topic = namer.topic(topic);

@@ -218,6 +218,9 @@ pub struct Broker {
     ip_default: Option<f64>,
     /// Connection-rate sensors by address (see [`ip_key`]).
     ip_sensors: BTreeMap<String, RateSensor>,
+    /// The broker-wide connection-rate sensor (`max.connection.creation.rate`),
+    /// made at the first connection when that setting is not unlimited.
+    broker_connections: Option<RateSensor>,
 }
 
 /// The key Kafka's `ConnectionQuotas` would use for `ip`: an `InetAddress`,
@@ -295,6 +298,7 @@ impl Broker {
             ip_quotas: named,
             ip_default: default,
             ip_sensors: BTreeMap::new(),
+            broker_connections: None,
         })
     }
 
@@ -617,6 +621,41 @@ impl Broker {
             sensor.record_unchecked(at_ms, -1.0);
         }
         a
+    }
+
+    /// The acceptor's wait before it accepts a new connection at `at_ms`
+    /// under `max.connection.creation.rate` (ms, at most one quota window;
+    /// 0 when the setting is unlimited or the rate allows it). The
+    /// connection is recorded either way, as Kafka records it before it
+    /// waits.
+    ///
+    /// Kafka: `ConnectionQuotas.waitForConnectionSlot` →
+    /// `recordConnectionAndGetThrottleTimeMs` → `recordAndGetThrottleTimeMs`
+    /// on the broker connection-rate sensor (`boundedThrottleTime`, capped at
+    /// `quota.window.size.seconds`), core/src/main/scala/kafka/network/SocketServer.scala.
+    pub fn broker_connection_wait_ms(&mut self, at_ms: i64) -> i64 {
+        let limit = self.settings.max_connection_creation_rate;
+        if limit == i32::MAX {
+            return 0;
+        }
+        let window = self.window;
+        let sensor = match &mut self.broker_connections {
+            Some(s) => s,
+            None => match RateSensor::capped_at_one_window(window, f64::from(limit)) {
+                Ok(s) => self.broker_connections.insert(s),
+                Err(_) => return 0,
+            },
+        };
+        sensor.record(at_ms, 1.0).throttle_ms().max(0)
+    }
+
+    /// Takes a connection back out of the broker-wide rate, as Kafka does
+    /// when the per-IP quota then throttles it
+    /// (`ConnectionQuotas.updateListenerMetrics`: `record(-1.0, timeMs, false)`).
+    pub fn unrecord_broker_connection(&mut self, at_ms: i64) {
+        if let Some(s) = &mut self.broker_connections {
+            s.record_unchecked(at_ms, -1.0);
+        }
     }
 
     /// One topic of a controller-mutation request with `partitions`

@@ -97,6 +97,30 @@ pub struct BrokerSettings {
         skip_serializing_if = "is_default_socket_receive_buffer"
     )]
     pub socket_receive_buffer_bytes: i32,
+    /// `max.connection.creation.rate` (connections/s, default
+    /// `Int.MaxValue` = unlimited): the broker-wide limit on new
+    /// connections; the acceptor waits before it accepts the next one
+    /// rather than closing it (`ConnectionQuotas.waitForConnectionSlot`,
+    /// core/src/main/scala/kafka/network/SocketServer.scala). Not written
+    /// when default. The per-listener `listener.name.<l>.max.connection.creation.rate`
+    /// is not modelled.
+    ///
+    /// Kafka: `SocketServerConfigs.MAX_CONNECTION_CREATION_RATE_CONFIG`
+    /// (server/src/main/java/org/apache/kafka/network/SocketServerConfigs.java).
+    #[serde(
+        rename = "max.connection.creation.rate",
+        default = "default_max_connection_creation_rate",
+        skip_serializing_if = "is_default_max_connection_creation_rate"
+    )]
+    pub max_connection_creation_rate: i32,
+}
+
+fn default_max_connection_creation_rate() -> i32 {
+    i32::MAX
+}
+
+fn is_default_max_connection_creation_rate(v: &i32) -> bool {
+    *v == i32::MAX
 }
 
 /// `socket.receive.buffer.bytes` default, bytes (`100 * 1024`).
@@ -148,6 +172,7 @@ impl Default for BrokerSettings {
             sasl_kerberos_principal_to_local_rules: None,
             kerberos_default_realm: None,
             socket_receive_buffer_bytes: DEFAULT_SOCKET_RECEIVE_BUFFER_BYTES,
+            max_connection_creation_rate: default_max_connection_creation_rate(),
         }
     }
 }

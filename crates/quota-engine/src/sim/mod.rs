@@ -68,6 +68,7 @@
 //! ```
 
 pub mod admin;
+pub mod connects;
 mod cursor;
 pub mod estimate;
 mod queue;
@@ -85,8 +86,9 @@ pub use estimate::{estimate, WorkEstimate};
 pub use queue::{EventQueue, Nanos};
 pub use rng::SplitMix64;
 pub use admin::{AdminRequest, AdminTopic, AdminTrack, TopicOutcome};
+pub use connects::{ConnectAttempt, ConnectClient, ConnectsTrack};
 pub use scenario::{
-    Acks, AdminConfig, AdminOperation, AdminWorkload, BrokerCosts, BrokersSpec, ClientCosts, ClientThrottling, ConnectionSpec, ConsumerConfig,
+    Acks, AdminConfig, AdminOperation, AdminWorkload, ConnectConfig, ConnectPattern, ConnectsWorkload, BrokerCosts, BrokersSpec, ClientCosts, ClientThrottling, ConnectionSpec, ConsumerConfig,
     ConsumerWorkload, Environment, LinkSpec, DEFAULT_DELIVERY_TIMEOUT_MS, ListenerKind, NetworkModel, Preload, ProducerConfig,
     ProducerWorkload, QuotaSetting, RequestCost, Scenario, ScenarioEvent, TextbookNetwork, TopicSpec,
     Workload,
@@ -140,12 +142,18 @@ fn modelled_world(scenario: &Scenario) -> Result<(world::World, Cluster), Error>
 /// end counted in the run's end.
 fn with_admin(mut t: Timeline, scenario: &Scenario, cluster: &Cluster) -> Result<Timeline, Error> {
     t.admin = admin::run(scenario, cluster)?;
-    if let Some(end) = t.admin.iter().map(|a| a.end_ms).reduce(f64::max) {
-        let only_admin = t.clients.is_empty();
-        if only_admin || end > t.end_ms {
-            t.end_ms = if only_admin { end } else { t.end_ms.max(end) };
+    t.connects = connects::run(scenario, cluster)?;
+    let horizon = scenario.horizon_ms.min(HORIZON_CAP_MS) as f64;
+    if let Some(end) = t.connects.iter().map(|c| c.end_ms).reduce(f64::max) {
+        t.end_ms = if t.clients.is_empty() && t.admin.is_empty() { end } else { t.end_ms.max(end) };
+        if t.connects.iter().any(|c| !c.finished) {
+            t.hit_horizon = true;
+            t.end_ms = t.end_ms.max(horizon);
         }
-        let horizon = scenario.horizon_ms.min(HORIZON_CAP_MS) as f64;
+    }
+    if let Some(end) = t.admin.iter().map(|a| a.end_ms).reduce(f64::max) {
+        let only_admin = t.clients.is_empty() && t.connects.is_empty();
+        t.end_ms = if only_admin { end } else { t.end_ms.max(end) };
         if t.admin.iter().any(|a| a.topics.iter().any(|x| x.outcome == TopicOutcome::Pending)) {
             t.hit_horizon = true;
             t.end_ms = t.end_ms.max(horizon);

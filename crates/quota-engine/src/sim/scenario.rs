@@ -433,6 +433,10 @@ pub enum Workload {
     /// A Java `Admin` client creating topics, adding partitions or deleting
     /// topics under `controller_mutation_rate` ([`crate::sim::admin`]).
     Admin(AdminWorkload),
+    /// Clients opening connections to a broker under
+    /// `connection_creation_rate` and `max.connection.creation.rate`
+    /// ([`crate::sim::connects`]).
+    Connects(ConnectsWorkload),
 }
 
 impl Workload {
@@ -442,6 +446,7 @@ impl Workload {
             Workload::Producer(p) => &p.connection,
             Workload::Consumer(c) => &c.connection,
             Workload::Admin(a) => &a.connection,
+            Workload::Connects(c) => &c.connection,
         }
     }
 
@@ -451,6 +456,88 @@ impl Workload {
             Workload::Producer(_) => "producer",
             Workload::Consumer(_) => "consumer",
             Workload::Admin(_) => "admin",
+            Workload::Connects(_) => "connects",
+        }
+    }
+}
+
+/// How a [`ConnectsWorkload`]'s connections are opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConnectPattern {
+    /// `count` clients each open one connection, the k-th at
+    /// `start_ms + k * interval_ms` (all at once by default): a pool, or
+    /// an application's instances starting.
+    #[default]
+    Pool,
+    /// `count` clients lose their connection at `start_ms` (a broker
+    /// restart, a network blip) and reconnect after their
+    /// `reconnect.backoff.ms`, each with its own jitter.
+    Storm,
+    /// One client opens a connection, sends one request, closes it, and
+    /// opens the next `interval_ms` after: `count` times (a client that
+    /// reconnects on every send).
+    Reopen,
+}
+
+/// Clients opening connections to one broker from the connection's `ip`.
+/// Each connection is accepted, or refused by the per-IP
+/// `connection_creation_rate` (held for the throttle time, then closed,
+/// and the Java client reconnects after `reconnect.backoff.ms`, doubling
+/// up to `reconnect.backoff.max.ms`, ±20 % jitter) or delayed by the
+/// broker-wide `max.connection.creation.rate` (the acceptor waits).
+/// Unknown fields are refused.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectsWorkload {
+    /// The connection (its `ip`, listener and identity) every client uses.
+    pub connection: String,
+    /// How the connections are opened (default `pool`).
+    #[serde(default)]
+    pub pattern: ConnectPattern,
+    /// Connections (`pool`, `storm`) or open-send-close cycles (`reopen`),
+    /// 1 to 10,000.
+    pub count: u32,
+    /// `pool`: between two clients' first connection; `reopen`: from a
+    /// close to the next open (ms; default 0).
+    #[serde(default)]
+    pub interval_ms: u64,
+    /// The broker connected to (default 0).
+    #[serde(default)]
+    pub broker: u32,
+    /// When the first connection is opened, or the storm's connections drop (ms).
+    #[serde(default)]
+    pub start_ms: u64,
+    /// Client configs, Kafka names and defaults.
+    #[serde(default)]
+    pub config: ConnectConfig,
+}
+
+/// The client configs a [`ConnectsWorkload`] reads. Unknown names are refused.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectConfig {
+    /// `reconnect.backoff.ms` (50): the first wait after a connection fails.
+    #[serde(rename = "reconnect.backoff.ms", default = "default_reconnect_backoff_ms")]
+    pub reconnect_backoff_ms: u64,
+    /// `reconnect.backoff.max.ms` (1000): the cap of the doubling wait.
+    #[serde(rename = "reconnect.backoff.max.ms", default = "default_reconnect_backoff_max_ms")]
+    pub reconnect_backoff_max_ms: u64,
+}
+
+fn default_reconnect_backoff_ms() -> u64 {
+    50
+}
+
+fn default_reconnect_backoff_max_ms() -> u64 {
+    1000
+}
+
+impl Default for ConnectConfig {
+    fn default() -> Self {
+        ConnectConfig {
+            reconnect_backoff_ms: default_reconnect_backoff_ms(),
+            reconnect_backoff_max_ms: default_reconnect_backoff_max_ms(),
         }
     }
 }

@@ -123,6 +123,11 @@ pub struct Timeline {
     /// when there are none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub admin: Vec<super::admin::AdminTrack>,
+    /// One track per connects workload ([`crate::sim::connects`]): every
+    /// connection attempt as the broker's acceptor decided it. Not written
+    /// out when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub connects: Vec<super::connects::ConnectsTrack>,
 }
 
 /// What an [`EventMarker`] marks.

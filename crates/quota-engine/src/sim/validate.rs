@@ -17,7 +17,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use super::scenario::{AdminWorkload, NetworkModel, Scenario, ScenarioEvent, Workload};
+use super::scenario::{AdminWorkload, ConnectsWorkload, NetworkModel, Scenario, ScenarioEvent, Workload};
 use super::world::{batch_allocation, record_size_in_batch, record_too_large};
 use crate::store::QuotaStore;
 use crate::Error;
@@ -27,6 +27,8 @@ use crate::Error;
 pub(crate) const ADMIN_TOPICS_MAX: u32 = 10_000;
 /// The most partitions per topic of an admin workload.
 pub(crate) const ADMIN_PARTITIONS_MAX: u32 = 100_000;
+/// The most connections (or cycles) of one connects workload.
+pub(crate) const CONNECTS_MAX: u32 = 10_000;
 
 /// One thing wrong with a scenario.
 #[derive(Debug, Clone, PartialEq)]
@@ -329,6 +331,59 @@ impl Scenario {
         }
     }
 
+    /// A connects workload's checks: its connection (known, used once), its
+    /// count and broker, and the network it runs on.
+    fn validate_connects<'a>(
+        &'a self,
+        i: usize,
+        c: &'a ConnectsWorkload,
+        used: &mut BTreeSet<&'a str>,
+        out: &mut Problems,
+    ) {
+        let at = |field: &str| format!("workloads[{i}].connects.{field}");
+        let conn_name = c.connection.as_str();
+        let known = self.connections.iter().any(|s| s.name == conn_name);
+        if !known {
+            out.invalid(at("connection"), unknown_connection(conn_name));
+        }
+        if known && !used.insert(conn_name) {
+            out.invalid(
+                at("connection"),
+                format!("The connection '{conn_name}' is used by two workloads; give each client its own connection."),
+            );
+        }
+        if self.network == NetworkModel::Textbook {
+            out.invalid(
+                at("connection"),
+                format!("The connects workload on '{conn_name}' needs the modelled network: the textbook network has producers and consumers only. Remove \"network\": \"textbook\" or the connects workload."),
+            );
+        }
+        if !(1..=CONNECTS_MAX).contains(&c.count) {
+            out.invalid(
+                at("count"),
+                format!("The connects workload on '{conn_name}' has count {}: it must be 1 to {CONNECTS_MAX}.", c.count),
+            );
+        }
+        if c.broker >= self.brokers.count {
+            out.invalid(
+                at("broker"),
+                format!(
+                    "The connects workload on '{conn_name}' connects to broker {}, but the cluster has brokers 0 to {}.",
+                    c.broker,
+                    self.brokers.count.saturating_sub(1)
+                ),
+            );
+        }
+        // ExponentialBackoff: a backoff.max below the backoff is the backoff
+        // (initialInterval = min(max, initial)); Kafka's ConfigDef takes 0 and up (longs).
+        if c.config.reconnect_backoff_ms > i64::MAX as u64 / 1000 || c.config.reconnect_backoff_max_ms > i64::MAX as u64 / 1000 {
+            out.invalid(
+                at("config"),
+                format!("The connects workload on '{conn_name}' has a reconnect backoff beyond what this simulator can count in µs."),
+            );
+        }
+    }
+
     fn validate_workloads(&self, out: &mut Problems) {
         let cluster = crate::cluster::Cluster::new(self);
         let mut used = BTreeSet::new();
@@ -338,6 +393,10 @@ impl Scenario {
                 Workload::Consumer(c) => ("consumer", c.connection.as_str(), c.topic.as_str()),
                 Workload::Admin(a) => {
                     self.validate_admin(i, a, &cluster, &mut used, out);
+                    continue;
+                }
+                Workload::Connects(c) => {
+                    self.validate_connects(i, c, &mut used, out);
                     continue;
                 }
             };
@@ -366,7 +425,7 @@ impl Scenario {
             let (start_ms, stop_ms) = match wl {
                 Workload::Producer(p) => (p.start_ms, p.stop_ms),
                 Workload::Consumer(c) => (c.start_ms, c.stop_ms),
-                Workload::Admin(_) => continue,
+                Workload::Admin(_) | Workload::Connects(_) => continue,
             };
             if let Some(stop) = stop_ms.filter(|stop| *stop <= start_ms) {
                 out.invalid(
@@ -387,7 +446,7 @@ impl Scenario {
             let send_buffer = match wl {
                 Workload::Producer(p) => p.config.send_buffer_bytes,
                 Workload::Consumer(c) => c.config.send_buffer_bytes,
-                Workload::Admin(_) => continue,
+                Workload::Admin(_) | Workload::Connects(_) => continue,
             };
             if send_buffer < 1 {
                 out.invalid(

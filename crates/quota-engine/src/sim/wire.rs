@@ -16,6 +16,7 @@ use crate::entity::QuotaType;
 use crate::resolve::MetricTags;
 
 use super::admin::{AdminRequest, AdminTopic, AdminTrack, TopicOutcome};
+use super::connects::{ConnectAttempt, ConnectClient, ConnectsTrack};
 use super::timeline::*;
 
 /// A value that can be written to and read from the wire form.
@@ -97,7 +98,7 @@ macro_rules! wire_number {
         }
     )*};
 }
-wire_number!(u32, u64, i64, f64);
+wire_number!(i32, u32, u64, i64, f64);
 
 impl Wire for bool {
     fn put(&self, out: &mut Vec<u8>) {
@@ -244,10 +245,13 @@ macro_rules! wire_struct {
     )*};
 }
 wire_struct! {
-    Timeline { scenario, seed, end_ms, hit_horizon, cut_short, events, sensors, clients, brokers, markers, totals, admin }
+    Timeline { scenario, seed, end_ms, hit_horizon, cut_short, events, sensors, clients, brokers, markers, totals, admin, connects }
     AdminTrack { name, client_id, principal, method, request, mode, partitions, quota, burst, budget, requests, topics, start_ms, end_ms }
     AdminRequest { call, attempt, sent_ms, handled_ms, answered_ms, topics, accepted, refused, tokens_before, tokens_after, throttle_ms }
     AdminTopic { name, outcome, at_ms, throttle_ms, attempts }
+    ConnectsTrack { name, ip, pattern, count, broker, ip_quota, ip_entity, broker_rate, attempts, attempts_total, clients, finished, start_ms, end_ms }
+    ConnectAttempt { client, attempt, sent_ms, accepted_ms, acceptor_wait_ms, throttle_ms, closed_ms, ready_ms }
+    ConnectClient { ready_ms, attempts, throttled }
     EventMarker { at_ms, kind, text }
     BoundChange { at_ms, bound }
     ClientStop { at_ms, records_left }

@@ -13,6 +13,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 mod admin;
+mod connects;
 mod lab;
 #[cfg(not(target_arch = "wasm32"))]
 mod outcome;

@@ -525,6 +525,7 @@ fn client_row(ed: &Ed, i: usize, w: &Workload) -> Html {
         Workload::Producer(p) => (p.start_ms, p.stop_ms, "Producer"),
         Workload::Consumer(c) => (c.start_ms, c.stop_ms, "Consumer"),
         Workload::Admin(a) => (a.start_ms, None, "Admin"),
+        Workload::Connects(c) => (c.start_ms, None, "Connections"),
     };
     let conn = model::workload_connection(w).to_owned();
     let throttling = s.connections.iter().find(|c| c.name == conn).map(|c| c.client_throttling).unwrap_or_default();

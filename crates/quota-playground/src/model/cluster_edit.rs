@@ -122,7 +122,7 @@ impl ClusterEdit {
                         Workload::Producer(p) => &mut p.topic,
                         Workload::Consumer(c) => &mut c.topic,
                         // Its topics are its own (`<topic_prefix>-<i>`).
-                        Workload::Admin(_) => continue,
+                        Workload::Admin(_) | Workload::Connects(_) => continue,
                     };
                     if *topic == old {
                         topic.clone_from(name);
@@ -194,13 +194,14 @@ impl ClusterEdit {
                 Some(Workload::Producer(p)) => p.start_ms = *start_ms,
                 Some(Workload::Consumer(c)) => c.start_ms = *start_ms,
                 Some(Workload::Admin(a)) => a.start_ms = *start_ms,
+                Some(Workload::Connects(c)) => c.start_ms = *start_ms,
                 None => {}
             },
             ClusterEdit::SetStop { index, stop_ms } => match s.workloads.get_mut(*index as usize) {
                 Some(Workload::Producer(p)) => p.stop_ms = *stop_ms,
                 Some(Workload::Consumer(c)) => c.stop_ms = *stop_ms,
                 // An Admin call runs to its deadline: no stop.
-                Some(Workload::Admin(_)) | None => {}
+                Some(Workload::Admin(_) | Workload::Connects(_)) | None => {}
             },
             ClusterEdit::SetAcks { index, acks } => {
                 if let Some(Workload::Producer(p)) = s.workloads.get_mut(*index as usize) {
@@ -704,7 +705,7 @@ mod tests {
             match w {
                 Workload::Producer(p) => p.topic = "a b".into(),
                 Workload::Consumer(c) => c.topic = "a b".into(),
-                Workload::Admin(_) => {}
+                Workload::Admin(_) | Workload::Connects(_) => {}
             }
         }
         assert!(ClusterEdit::RenameTopic { index: 0, name: "a c".into() }.refusal(&bad).is_some());

@@ -104,6 +104,7 @@ pub fn set_connection(s: &mut Scenario, index: u32, spec: ConnectionSpec) {
                 Workload::Producer(p) => &mut p.connection,
                 Workload::Consumer(c) => &mut c.connection,
                 Workload::Admin(a) => &mut a.connection,
+                Workload::Connects(c) => &mut c.connection,
             };
             if *c == old.name {
                 c.clone_from(&new_name);

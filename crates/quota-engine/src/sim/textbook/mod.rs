@@ -209,15 +209,18 @@ fn prepare(scenario: &Scenario) -> Result<Run, Error> {
             e.kind()
         )));
     }
-    if let Some(i) = scenario.workloads.iter().position(|w| matches!(w, Workload::Admin(_))) {
+    if let Some((i, w)) =
+        scenario.workloads.iter().enumerate().find(|(_, w)| matches!(w, Workload::Admin(_) | Workload::Connects(_)))
+    {
         return Err(Error::invalid_scenario(format!(
-            "workloads[{i}].admin: The textbook network has producers and consumers only: remove the admin workload, or \"network\": \"textbook\" to run it on the modelled network."
+            "workloads[{i}].{kind}: The textbook network has producers and consumers only: remove the {kind} workload, or \"network\": \"textbook\" to run it on the modelled network.",
+            kind = w.kind()
         )));
     }
     if scenario.workloads.iter().any(|w| match w {
         Workload::Producer(p) => p.stop_ms.is_some(),
         Workload::Consumer(c) => c.stop_ms.is_some(),
-        Workload::Admin(_) => false,
+        Workload::Admin(_) | Workload::Connects(_) => false,
     }) {
         return Err(Error::invalid_scenario(
             "The textbook network runs every client to its end: remove stop_ms or use the modelled network.".to_owned(),
@@ -269,7 +272,7 @@ fn prepare(scenario: &Scenario) -> Result<Run, Error> {
             Workload::Producer(p) => (p.connection.as_str(), p.topic.as_str()),
             Workload::Consumer(c) => (c.connection.as_str(), c.topic.as_str()),
             // Refused by `check` before a run.
-            Workload::Admin(_) => continue,
+            Workload::Admin(_) | Workload::Connects(_) => continue,
         };
         let Some((spec_index, spec)) = scenario.connections.iter().enumerate().find(|(_, c)| c.name == conn_name) else {
             return Err(Error::invalid_scenario(format!(
@@ -310,7 +313,7 @@ fn prepare(scenario: &Scenario) -> Result<Run, Error> {
                     )))
                 }
             },
-            Workload::Admin(_) => continue,
+            Workload::Admin(_) | Workload::Connects(_) => continue,
         };
         let principal = cluster.principal(spec_index, &spec.name)?;
         let session = run.broker.session(&principal.name, &spec.client_id);
@@ -831,6 +834,7 @@ impl Run {
             markers: Vec::new(),
             totals: ClusterTotals::default(),
             admin: Vec::new(),
+            connects: Vec::new(),
         };
         timeline.close_series();
         TextbookRun {

@@ -317,7 +317,7 @@ impl World {
                 Workload::Producer(p) => (p.connection.as_str(), p.topic.as_str()),
                 Workload::Consumer(c) => (c.connection.as_str(), c.topic.as_str()),
                 // Admin clients talk to the controller alone: crate::sim::admin.
-                Workload::Admin(_) => continue,
+                Workload::Admin(_) | Workload::Connects(_) => continue,
             };
             let Some((spec_index, spec)) = s.connections.iter().enumerate().find(|(_, c)| c.name == conn_name) else {
                 return Err(Error::invalid_scenario(validate::unknown_connection(conn_name)));
@@ -335,7 +335,7 @@ impl World {
             let send_buffer = match wl {
                 Workload::Producer(p) => p.config.send_buffer_bytes,
                 Workload::Consumer(c) => c.config.send_buffer_bytes,
-                Workload::Admin(_) => continue,
+                Workload::Admin(_) | Workload::Connects(_) => continue,
             };
             let send_buffer = u64::try_from(send_buffer).unwrap_or(1);
             let receive_buffer =
@@ -384,7 +384,7 @@ impl World {
                     let co = Consumer::new(c, slots.clone(), links);
                     (Role::Consumer(w.consumers.push(co)), c.start_ms, c.stop_ms)
                 }
-                Workload::Admin(_) => continue,
+                Workload::Admin(_) | Workload::Connects(_) => continue,
             };
             w.clients.push(ClientInfo::new(spec, principal.display, role, conn_ids));
             w.schedule(SimTime::from_ms(start_ms.min(HORIZON_CAP_MS)), Ev::ClientStart(client));

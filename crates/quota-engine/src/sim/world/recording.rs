@@ -632,6 +632,7 @@ impl World {
             markers,
             totals,
             admin: Vec::new(),
+            connects: Vec::new(),
         };
         timeline.close_series();
         timeline
