@@ -21,7 +21,7 @@ use quota_engine::cluster::Cluster;
 use quota_engine::java_double_to_string;
 use quota_engine::sim::{
     estimate, simulate_traced_with_progress, simulate_with_progress, textbook, AdminTrack,
-    ClientKind, ClientTrack, MarkerKind, Outcome, Timeline, TopicOutcome, TRACE_CAP,
+    ClientKind, ClientTrack, ConnectsTrack, MarkerKind, Outcome, Timeline, TopicOutcome, TRACE_CAP,
 };
 use quota_formats::scenario_text;
 
@@ -363,6 +363,10 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
         outln!();
         print_admin(a);
     }
+    for c in &timeline.connects {
+        outln!();
+        print_connects(c);
+    }
     print_markers(timeline);
     print_totals(timeline);
     if let Some(run) = ran.textbook() {
@@ -387,6 +391,43 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
         }
     }
     code
+}
+
+/// One connects workload's run: where from, the limits that applied, the
+/// engine's one-line answer ([`ConnectsTrack::summary`]), the first
+/// refusal and the spread of the ready times.
+fn print_connects(c: &ConnectsTrack) {
+    outln!("{} ({} of {} connection(s) from {} to broker {})", c.name, c.pattern, c.count, c.ip, c.broker);
+    let ip = match (&c.ip_entity, c.ip_quota) {
+        (Some(e), Some(q)) => format!("connection_creation_rate {} on {e}", q as i64),
+        _ => "no connection_creation_rate applies".to_owned(),
+    };
+    let broker = c
+        .broker_rate
+        .map_or_else(|| "max.connection.creation.rate unlimited".to_owned(), |r| format!("max.connection.creation.rate {r}"));
+    outln!("  limits: {ip}; {broker}");
+    outln!("  {}", c.summary());
+    if let Some(first) = c.attempts.iter().find(|a| a.throttle_ms > 0) {
+        outln!(
+            "  first refusal: taken by the acceptor at {} ms, throttle {} ms, socket closed at {} ms",
+            java_double_to_string(first.accepted_ms),
+            first.throttle_ms,
+            first.closed_ms.map_or_else(|| "(still held at the end)".to_owned(), java_double_to_string)
+        );
+    }
+    let mut ready: Vec<f64> = c.clients.iter().filter_map(|x| x.ready_ms).collect();
+    ready.sort_by(f64::total_cmp);
+    if let (Some(first), Some(last)) = (ready.first(), ready.last()) {
+        outln!(
+            "  ready: {} of {}, the first at {} ms, the last at {} ms; {} attempt(s), {} refused",
+            ready.len(),
+            c.count,
+            java_double_to_string(*first),
+            java_double_to_string(*last),
+            c.attempts_total,
+            c.throttled_total()
+        );
+    }
 }
 
 /// One Admin client's run: who it is, its budget, the engine's one-line
