@@ -95,6 +95,18 @@ pub struct Figures {
     /// `ThrottlingQuotaExceededException`, a count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub topics_throttled: Option<f64>,
+    /// Connects: clients whose first connection the per-IP quota refused,
+    /// a count; absent for a run without connects workloads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connections_refused_first: Option<f64>,
+    /// Connects: every refused attempt, a count (shown, not held: the
+    /// reconnects' jitter draws differ between the JVM and the seed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connection_refusals: Option<f64>,
+    /// Connects: when the first refused socket was closed (ms from the
+    /// start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_close_ms: Option<f64>,
 }
 
 /// `target/real-kafka/real.json`, the parts read here.
@@ -295,6 +307,23 @@ pub fn simulated_figures(s: &Scenario, t: &Timeline) -> Figures {
         f.topics_throttled = Some(throttled);
         f.throttle_max_ms = max(f.throttle_max_ms, Some(exc_max));
     }
+    // Connects workloads, as the harness measures them: start to the last
+    // client ready, refusals, and the first close the clients saw.
+    if !t.connects.is_empty() {
+        let (mut first, mut all, mut close) = (0.0, 0.0, None::<f64>);
+        for c in &t.connects {
+            f.duration_ms = f.duration_ms.map(|d| d.max(c.end_ms - c.start_ms));
+            first += c.attempts.iter().filter(|a| a.attempt == 1 && a.throttle_ms > 0).count() as f64;
+            all += c.throttled_total() as f64;
+            for ms in c.attempts.iter().filter_map(|a| a.closed_ms) {
+                close = Some(close.map_or(ms, |x: f64| x.min(ms)));
+            }
+        }
+        f.connections_refused_first = Some(first);
+        f.connection_refusals = Some(all);
+        f.first_close_ms = close;
+        f.throttle_max_ms = max(f.throttle_max_ms, Some(0.0));
+    }
     f.duration_ms = f.duration_ms.map(|d| (d * 10.0).round() / 10.0);
     f.throttle_avg_ms = f.throttle_avg_ms.map(|d| (d * 10.0).round() / 10.0);
     f
@@ -331,6 +360,9 @@ pub fn real_figures(repeats: &[RealRepeat]) -> RealFigures {
         records_failed: pick("records_failed", |f| f.records_failed),
         topics_created: pick("topics_created", |f| f.topics_created),
         topics_throttled: pick("topics_throttled", |f| f.topics_throttled),
+        connections_refused_first: pick("connections_refused_first", |f| f.connections_refused_first),
+        connection_refusals: pick("connection_refusals", |f| f.connection_refusals),
+        first_close_ms: pick("first_close_ms", |f| f.first_close_ms),
     };
     RealFigures {
         median,
@@ -358,7 +390,7 @@ pub fn outside(real: &Figures, spread: &BTreeMap<&'static str, [f64; 2]>, sim: &
     let in_range = |name: &str, s: f64| {
         let tol = match name {
             "bytes_first_5s" => BYTES_TOLERANCE,
-            "topics_created" | "topics_throttled" => TOPICS_TOLERANCE,
+            "topics_created" | "topics_throttled" | "connections_refused_first" => TOPICS_TOLERANCE,
             _ => TIME_TOLERANCE,
         };
         spread.get(name).is_some_and(|[lo, hi]| {
@@ -382,8 +414,9 @@ pub fn outside(real: &Figures, spread: &BTreeMap<&'static str, [f64; 2]>, sim: &
     // An Admin run's retries are its throttles, whether or not a topic's
     // exception carries one: its duration is always held.
     let admin = real.topics_created.is_some() || sim.topics_created.is_some();
+    let connects = real.connections_refused_first.is_some() || sim.connections_refused_first.is_some();
     let throttled = real.throttle_max_ms.unwrap_or(0.0) > 0.0 || sim.throttle_max_ms.unwrap_or(0.0) > 0.0;
-    if throttled || admin {
+    if throttled || admin || connects {
         check("duration_ms", real.duration_ms, sim.duration_ms, TIME_TOLERANCE);
         check("throttle_max_ms", real.throttle_max_ms, sim.throttle_max_ms, TIME_TOLERANCE);
     }
@@ -392,6 +425,10 @@ pub fn outside(real: &Figures, spread: &BTreeMap<&'static str, [f64; 2]>, sim: &
     if admin {
         check("topics_created", real.topics_created, sim.topics_created, TOPICS_TOLERANCE);
         check("topics_throttled", real.topics_throttled, sim.topics_throttled, TOPICS_TOLERANCE);
+    }
+    if connects {
+        check("connections_refused_first", real.connections_refused_first, sim.connections_refused_first, TOPICS_TOLERANCE);
+        check("first_close_ms", real.first_close_ms, sim.first_close_ms, TIME_TOLERANCE);
     }
     out
 }
@@ -526,7 +563,7 @@ fn triple(r: &RunReport, name: &str, get: fn(&Figures) -> Option<f64>, article: 
 /// `real / simulated / article` (real with its min–max over repeats).
 pub fn markdown(report: &Report) -> String {
     let mut s = String::new();
-    s.push_str("| run | quota keys | duration ms | max throttle ms | avg throttle ms | bytes in first 5 s | records failed | topics created, quota-exceeded | verdict |\n");
+    s.push_str("| run | quota keys | duration ms | max throttle ms | avg throttle ms | bytes in first 5 s | records failed | Admin topics created, quota-exceeded; connections | verdict |\n");
     s.push_str("|---|---|---|---|---|---|---|---|---|\n");
     for r in &report.runs {
         let verdict = if r.within_tolerance {
@@ -537,7 +574,16 @@ pub fn markdown(report: &Report) -> String {
             format!("**outside**: {}", r.outside.join("; "))
         };
         let keys = if r.quota_keys.is_empty() { "none".to_owned() } else { r.quota_keys.join(", ") };
-        let topics = if r.simulated.is_some_and(|f| f.topics_created.is_some())
+        let connects = r.simulated.is_some_and(|f| f.connections_refused_first.is_some())
+            || r.real.as_ref().is_some_and(|f| f.median.connections_refused_first.is_some());
+        let topics = if connects {
+            format!(
+                "refused first {}, refusals {}, first close ms {}",
+                triple(r, "connections_refused_first", |f| f.connections_refused_first, false),
+                triple(r, "connection_refusals", |f| f.connection_refusals, false),
+                triple(r, "first_close_ms", |f| f.first_close_ms, false)
+            )
+        } else if r.simulated.is_some_and(|f| f.topics_created.is_some())
             || r.real.as_ref().is_some_and(|f| f.median.topics_created.is_some())
         {
             format!(
@@ -598,6 +644,9 @@ mod tests {
             records_failed: Some(0.0),
             topics_created: None,
             topics_throttled: None,
+            connections_refused_first: None,
+            connection_refusals: None,
+            first_close_ms: None,
         }
     }
 
