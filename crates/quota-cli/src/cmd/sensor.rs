@@ -5,6 +5,9 @@
 //! tokens (`TokenBucket.measure`), whether `Sensor.record` throws
 //! `QuotaViolationException`, and the throttle time with its formula's
 //! numbers. `--json` prints the same as one document (docs/sensor.md).
+//! `--set-quota` changes the quota during a run, as the broker does when a
+//! quota is altered (`ClientQuotaManager.updateQuotaMetricConfigs` replaces the
+//! metric's config; the samples or tokens are kept).
 //!
 //! Kafka (4.3.1): `Sensor.record` / `Sensor.checkQuotas`
 //! (clients/src/main/java/org/apache/kafka/common/metrics/Sensor.java),
@@ -53,19 +56,27 @@ request_percentage (nanoseconds x 100 / 1e9: 5 ms of thread time is 0.5), and pa
 (mutations) for controller_mutation_rate. A read (--at) is a metric read: like a JMX read \
 it purges old samples of a rate and refills a bucket.
 
+A quota change (--set-quota TIME:BOUND) is what the broker does when the quota is altered: \
+ClientQuotaManager.updateQuotaMetricConfigs replaces the metric's config with the new bound. \
+A rate keeps its samples and later checks compare with the new bound; a token bucket keeps its \
+tokens, and its next refill (record or read) adds new bound x the seconds since the last refill \
+and clamps to the new burst. The change measures nothing (its row shows what a read just after \
+it would return, read from a copy); it comes after the records and reads at or before its time.
+
 Output: one line of answer (how many records Kafka's sensor refuses and the longest \
-throttle), a table with one row per record and read (rate and window, or tokens; the \
-outcome; the throttle time), then why: each throttle's formula with its numbers.
+throttle), a table with one row per record, read and quota change (rate and window, or tokens; \
+the outcome; the throttle time), then why: each throttle's formula with its numbers.
 
 --json prints one document: {format: \"kafka-quota/sensor\", version: 1, stat, quota_type, \
 quota, samples, window_seconds, clock_start_ms, mode, burst, summary {records, violations, \
-max_throttle_ms, max_throttle_at_ms}, rows: [{event: record|read, at_ms, clock_ms, value, check, \
-rate, window_ms, sum, samples, tokens, mutation_rate, violation, accepted, throttle_ms, \
-throttle {formula, ms, uncapped_ms, cap_ms}, backwards}]} (docs/sensor.md lists each field).
+max_throttle_ms, max_throttle_at_ms}, rows: [{event: record|read|set_quota, at_ms, clock_ms, \
+value, check, quota and burst (set_quota rows), rate, window_ms, sum, samples, tokens, \
+mutation_rate, violation, accepted, throttle_ms, throttle {formula, ms, uncapped_ms, cap_ms}, \
+backwards}]} (docs/sensor.md lists each field).
 
 Exit codes: 0 answered; 1 a records file cannot be read or has a bad line (named with its \
-line); 2 usage: a bad --record, --at, --quota or window (the message names the input and \
-the reason).";
+line); 2 usage: a bad --record, --at, --quota, --set-quota or window (the message names the \
+input and the reason).";
 
 /// Which of Kafka's stats the sensor holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -154,14 +165,22 @@ pub(crate) struct SensorArgs {
     #[arg(long = "record", value_name = "TIME:VALUE", value_parser = parse_record_arg, allow_hyphen_values = true)]
     pub(crate) records: Vec<(i64, f64, bool)>,
     /// A CSV file of records, one `at_ms,value` a line (`at_ms,value,unchecked`
-    /// for a record without the check; a header line `at_ms,value`, blank
-    /// lines and `#` comments are skipped); `-` = standard input.
+    /// for a record without the check, `at_ms,bound,set_quota` for a quota
+    /// change; a header line `at_ms,value`, blank lines and `#` comments are
+    /// skipped); `-` = standard input.
     #[arg(long, value_name = "FILE")]
     pub(crate) records_file: Option<PathBuf>,
     /// A read at TIME (repeatable): Rate.measure / TokenBucket.measure, placed
     /// after the records at or before it. Every record is read anyway.
     #[arg(long = "at", value_name = "TIME", value_parser = parse_time_arg, allow_hyphen_values = true)]
     pub(crate) reads: Vec<i64>,
+    /// A quota change: TIME:BOUND, e.g. `15s:2000000` (repeatable): the
+    /// metric's config replaced with the new bound, as
+    /// ClientQuotaManager.updateQuotaMetricConfigs does (a rate keeps its
+    /// samples, a token bucket its tokens), placed after the records and
+    /// reads at or before TIME. Checked as --quota is.
+    #[arg(long = "set-quota", value_name = "TIME:BOUND", value_parser = parse_set_quota_arg, allow_hyphen_values = true)]
+    pub(crate) quota_changes: Vec<(i64, f64)>,
     /// Token bucket: strict (refuse while below 0) or permissive (throttle).
     #[arg(long, value_enum, default_value = "strict")]
     pub(crate) mode: ModeArg,
@@ -182,7 +201,7 @@ pub(crate) struct Setup {
     /// The quota type (unit, throttle rule; the token bucket for
     /// controller_mutation_rate).
     pub(crate) quota_type: QuotaTypeArg,
-    /// The quota bound per second.
+    /// The quota bound per second at time 0 (`--set-quota` changes it later).
     pub(crate) quota: f64,
     /// Samples x window.
     pub(crate) window: QuotaWindow,
@@ -215,6 +234,15 @@ pub(crate) enum Event {
     Read {
         /// ms from time 0.
         at_ms: i64,
+    },
+    /// A quota change: the metric's config replaced with a new bound
+    /// (`ClientQuotaManager.updateQuotaMetricConfigs`); the samples or
+    /// tokens are kept, nothing is measured.
+    SetQuota {
+        /// ms from time 0 (where the change goes among the records and reads).
+        at_ms: i64,
+        /// The new bound per second.
+        bound: f64,
     },
 }
 
@@ -276,25 +304,37 @@ pub(crate) struct Row {
 }
 
 impl Event {
+    /// The new bound of a quota change.
+    fn bound_set(&self) -> Option<f64> {
+        match self {
+            Event::SetQuota { bound, .. } => Some(*bound),
+            _ => None,
+        }
+    }
+
     fn at_ms(&self) -> i64 {
         match self {
-            Event::Record { at_ms, .. } | Event::Read { at_ms } => *at_ms,
+            Event::Record { at_ms, .. } | Event::Read { at_ms } | Event::SetQuota { at_ms, .. } => *at_ms,
         }
     }
 }
 
-/// The records in order, with each read placed after the last record at or
-/// before its time (reads at one place in time order).
-pub(crate) fn events(records: &[(i64, f64, bool)], reads: &[i64]) -> Vec<Event> {
-    let mut reads: Vec<i64> = reads.to_vec();
-    reads.sort_unstable();
-    // Where each read goes: after the last record (in input order) at or before it.
+/// The records in order, with each read and quota change placed after the
+/// last record at or before its time (those at one place in time order; at
+/// one time the reads first, then the changes in input order).
+pub(crate) fn events(records: &[(i64, f64, bool)], reads: &[i64], quota_changes: &[(i64, f64)]) -> Vec<Event> {
+    let mut timed: Vec<Event> = reads
+        .iter()
+        .map(|&at_ms| Event::Read { at_ms })
+        .chain(quota_changes.iter().map(|&(at_ms, bound)| Event::SetQuota { at_ms, bound }))
+        .collect();
+    // A stable sort: changes at one time keep their input order.
+    timed.sort_by_key(|e| (e.at_ms(), matches!(e, Event::SetQuota { .. })));
+    // Where each goes: after the last record (in input order) at or before it.
     let slot = |t: i64| records.iter().rposition(|(at, _, _)| *at <= t).map_or(0, |i| i + 1);
     let mut out = Vec::new();
     for i in 0..=records.len() {
-        for &t in reads.iter().filter(|&&t| slot(t) == i) {
-            out.push(Event::Read { at_ms: t });
-        }
+        out.extend(timed.iter().filter(|e| slot(e.at_ms()) == i).copied());
         if let Some(&(at_ms, value, check)) = records.get(i) {
             out.push(Event::Record { at_ms, value, check });
         }
@@ -355,13 +395,20 @@ pub(crate) fn run_sensor(setup: &Setup, events: &[Event]) -> Result<Vec<Row>, St
                     (Some(a.is_accepted()), violation)
                 }
                 Event::Read { .. } => (None, None),
+                // ClientQuotaManager.updateQuotaMetricConfigs: `metric.config(...)`
+                // with the new bound; TokenBucket reads `config.quota().bound()`
+                // (rate and burst) at its next measure or record.
+                Event::SetQuota { bound, .. } => {
+                    sensor.set_quota(bound).map_err(|e| e.to_string())?;
+                    (None, None)
+                }
             };
             // A read (--at) is a metric read and refills the real bucket; the
-            // figures after a record are read from a copy, so that they change
-            // nothing Kafka's record did not change.
+            // figures after a record or a quota change are read from a copy,
+            // so that they change nothing Kafka did not change.
             let (tokens, mutation_rate) = match ev {
                 Event::Read { .. } => (sensor.tokens(t), sensor.mutation_rate_per_s(t)),
-                Event::Record { .. } => {
+                Event::Record { .. } | Event::SetQuota { .. } => {
                     let mut copy = sensor.clone();
                     (copy.tokens(t), copy.mutation_rate_per_s(t))
                 }
@@ -399,6 +446,13 @@ pub(crate) fn run_sensor(setup: &Setup, events: &[Event]) -> Result<Vec<Row>, St
                 None
             }
             Event::Read { .. } => None,
+            // ClientQuotaManager.updateQuotaMetricConfigs: the metric's config
+            // replaced, the samples kept; Sensor.checkQuotas reads
+            // `config.quota()` at the next checked record.
+            Event::SetQuota { bound, .. } => {
+                sensor.set_quota(bound).map_err(|e| e.to_string())?;
+                None
+            }
         };
         let violation = match admission {
             Some(Admission::Throttled {
@@ -450,8 +504,9 @@ pub(crate) fn run_sensor(setup: &Setup, events: &[Event]) -> Result<Vec<Row>, St
                 let window_ms = sensor.window_size_ms(t);
                 (sensor.measure(t), window_ms)
             }
-            // An unchecked record measures nothing in Kafka: read a copy.
-            (None, Event::Record { .. }) => {
+            // An unchecked record or a quota change measures nothing in
+            // Kafka: read a copy.
+            (None, Event::Record { .. } | Event::SetQuota { .. }) => {
                 let mut copy = sensor.rate().clone();
                 copy.measure_with_window(t)
             }
@@ -547,46 +602,81 @@ fn parse_record_arg(s: &str) -> Result<(i64, f64, bool), String> {
     parse_record(s)
 }
 
-/// The records of a CSV text: `at_ms,value` a line.
+/// `TIME:BOUND` (or with `,`): a quota change's time and new bound (checked
+/// against the quota type later, as --quota is).
+fn parse_set_quota(s: &str) -> Result<(i64, f64), String> {
+    let parts: Vec<&str> = s.split([':', ',']).map(str::trim).collect();
+    let [t, v] = parts.as_slice() else {
+        return Err(format!("`{s}` is not a quota change; expected TIME:BOUND, e.g. 15s:2000000"));
+    };
+    let at = parse_time(t)?;
+    let v = parse_number(v).map_err(|e| format!("the bound of `{s}`: {e}"))?;
+    Ok((at, v))
+}
+
+fn parse_set_quota_arg(s: &str) -> Result<(i64, f64), String> {
+    parse_set_quota(s)
+}
+
+/// What a records file holds: records, and quota changes (`at_ms,bound,set_quota`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct RecordsFile {
+    /// `(at_ms, value, check)` in file order.
+    pub(crate) records: Vec<(i64, f64, bool)>,
+    /// `(at_ms, bound)` in file order.
+    pub(crate) quota_changes: Vec<(i64, f64)>,
+}
+
+/// The records and quota changes of a CSV text: `at_ms,value`,
+/// `at_ms,value,unchecked` or `at_ms,bound,set_quota` a line; each new bound
+/// is checked as --quota is, for `quota_type`.
 ///
 /// # Errors
 ///
 /// `NAME:LINE: reason` for the first bad line.
-pub(crate) fn parse_records_csv(name: &str, text: &str) -> Result<Vec<(i64, f64, bool)>, String> {
-    let mut out = Vec::new();
+pub(crate) fn parse_records_csv(name: &str, text: &str, quota_type: QuotaTypeArg) -> Result<RecordsFile, String> {
+    let mut out = RecordsFile::default();
+    let mut any = false;
     for (i, line) in text.lines().enumerate() {
         let l = line.trim();
         if l.is_empty() || l.starts_with('#') {
             continue;
         }
-        if out.is_empty() && l.replace(' ', "").eq_ignore_ascii_case("at_ms,value") {
+        if !any && l.replace(' ', "").eq_ignore_ascii_case("at_ms,value") {
             continue;
         }
+        any = true;
         let fields: Vec<&str> = l.split(',').map(str::trim).collect();
-        let (t, v, check) = match fields.as_slice() {
-            [t, v] => (*t, *v, true),
-            [t, v, "unchecked"] => (*t, *v, false),
+        let (t, v, kind) = match fields.as_slice() {
+            [t, v] => (*t, *v, None),
+            [t, v, k @ ("unchecked" | "set_quota")] => (*t, *v, Some(*k)),
             _ => {
                 return Err(format!(
-                    "{name}:{}: `{l}` is not a record; expected at_ms,value, e.g. 250,1048576, or at_ms,value,unchecked",
+                    "{name}:{}: `{l}` is not a record; expected at_ms,value, e.g. 250,1048576, at_ms,value,unchecked or at_ms,bound,set_quota",
                     i + 1
                 ))
             }
         };
         let at = parse_time(t).map_err(|e| format!("{name}:{}: {e}", i + 1))?;
-        let v = parse_number(v).map_err(|e| format!("{name}:{}: the value: {e}", i + 1))?;
-        out.push((at, v, check));
+        if kind == Some("set_quota") {
+            let bound = parse_number(v).map_err(|e| format!("{name}:{}: the bound: {e}", i + 1))?;
+            check_quota(&format!("{name}:{}: the bound {}", i + 1, num(bound)), quota_type, bound)?;
+            out.quota_changes.push((at, bound));
+        } else {
+            let v = parse_number(v).map_err(|e| format!("{name}:{}: the value: {e}", i + 1))?;
+            out.records.push((at, v, kind.is_none()));
+        }
     }
     Ok(out)
 }
 
-/// The quota checked as Kafka's `ClientQuotaControlManager.validateQuotaKeyValue` checks it.
-fn check_quota(quota_type: QuotaTypeArg, quota: f64) -> Result<(), String> {
+/// The quota checked as Kafka's `ClientQuotaControlManager.validateQuotaKeyValue`
+/// checks it; `what` names the input (`--quota 0.0`).
+fn check_quota(what: &str, quota_type: QuotaTypeArg, quota: f64) -> Result<(), String> {
     let key = quota_type.key();
     validate_quota_key_value(&QuotaKey::CLIENT_KEYS, key.as_str(), quota).map(|_| ()).map_err(|e| {
         format!(
-            "kafka-quota: --quota {}: Kafka refuses this {} ({e}, ClientQuotaControlManager.validateQuotaKeyValue).",
-            num(quota),
+            "{what}: Kafka refuses this {} ({e}, ClientQuotaControlManager.validateQuotaKeyValue).",
             key.as_str()
         )
     })
@@ -611,9 +701,15 @@ pub(crate) fn run(args: &SensorArgs) -> u8 {
         }
         (StatArg::Rate, Some(t)) => t,
     };
-    if let Err(e) = check_quota(quota_type, args.quota) {
-        errln!("{e}");
+    if let Err(e) = check_quota(&format!("--quota {}", num(args.quota)), quota_type, args.quota) {
+        errln!("kafka-quota: {e}");
         return EXIT_USAGE;
+    }
+    for &(at, bound) in &args.quota_changes {
+        if let Err(e) = check_quota(&format!("--set-quota {at}ms:{}", num(bound)), quota_type, bound) {
+            errln!("kafka-quota: {e}");
+            return EXIT_USAGE;
+        }
     }
     let window = match QuotaWindow::try_new(args.samples, i64::from(args.window_seconds) * 1000) {
         Ok(w) => w,
@@ -623,6 +719,7 @@ pub(crate) fn run(args: &SensorArgs) -> u8 {
         }
     };
     let mut records = args.records.clone();
+    let mut quota_changes = args.quota_changes.clone();
     if let Some(path) = &args.records_file {
         let (name, text) = match read_text(path) {
             Ok(x) => x,
@@ -631,8 +728,11 @@ pub(crate) fn run(args: &SensorArgs) -> u8 {
                 return EXIT_BAD_INPUT;
             }
         };
-        match parse_records_csv(&name, &text) {
-            Ok(r) => records.extend(r),
+        match parse_records_csv(&name, &text, quota_type) {
+            Ok(f) => {
+                records.extend(f.records);
+                quota_changes.extend(f.quota_changes);
+            }
             Err(e) => {
                 errln!("kafka-quota: {e}");
                 return EXIT_BAD_INPUT;
@@ -643,7 +743,12 @@ pub(crate) fn run(args: &SensorArgs) -> u8 {
         errln!("kafka-quota: sensor needs something to record or read: --record TIME:VALUE, --records-file FILE (- for standard input) or --at TIME.");
         return EXIT_USAGE;
     }
-    for at in records.iter().map(|(at, _, _)| *at).chain(args.reads.iter().copied()) {
+    for at in records
+        .iter()
+        .map(|(at, _, _)| *at)
+        .chain(args.reads.iter().copied())
+        .chain(quota_changes.iter().map(|(at, _)| *at))
+    {
         if args.clock_start_ms.checked_add(at).is_none() {
             errln!("kafka-quota: the time {at} ms after --clock-start-ms {} is beyond a Java long.", args.clock_start_ms);
             return EXIT_USAGE;
@@ -659,7 +764,7 @@ pub(crate) fn run(args: &SensorArgs) -> u8 {
         },
         clock_start_ms: args.clock_start_ms,
     };
-    let evs = events(&records, &args.reads);
+    let evs = events(&records, &args.reads, &quota_changes);
     let rows = match run_sensor(&setup, &evs) {
         Ok(r) => r,
         Err(e) => {
@@ -711,7 +816,28 @@ fn window_text(w: QuotaWindow) -> String {
 
 /// Burst of a token bucket: `samples x window_s x quota` (Kafka: `TokenBucket.burst`).
 fn burst(setup: &Setup) -> f64 {
-    setup.window.samples() as f64 * (setup.window.window_ms() as f64 / 1000.0) * setup.quota
+    burst_at(setup, setup.quota)
+}
+
+/// Burst of the bucket under the bound `quota`.
+fn burst_at(setup: &Setup, quota: f64) -> f64 {
+    setup.window.samples() as f64 * (setup.window.window_ms() as f64 / 1000.0) * quota
+}
+
+/// `, then quota 2.0 at 10 ms, 200.0 at 30 ms` for the quota changes, or nothing.
+fn changes_text(rows: &[Row]) -> String {
+    let changes: Vec<String> = rows
+        .iter()
+        .filter_map(|r| match r.event {
+            Event::SetQuota { at_ms, bound } => Some(format!("{} at {at_ms} ms", num(bound))),
+            _ => None,
+        })
+        .collect();
+    if changes.is_empty() {
+        String::new()
+    } else {
+        format!(", then quota {}", changes.join(", "))
+    }
 }
 
 /// The text output: the answer, the table, the why.
@@ -737,10 +863,11 @@ pub(crate) fn text(setup: &Setup, rows: &[Row]) -> String {
             MutationMode::Permissive => format!("{} of {} requests throttled", s.violations, s.records),
         };
         out.push_str(&format!(
-            "TokenBucket ({key}, {mode}) refilled at {} {unit}, burst {} ({}): {verdict}{longest}.\n\n",
+            "TokenBucket ({key}, {mode}) refilled at {} {unit}, burst {} ({}){}: {verdict}{longest}.\n\n",
             num(setup.quota),
             num(burst(setup)),
-            window_text(setup.window)
+            window_text(setup.window),
+            changes_text(rows)
         ));
         out.push_str(&format!(
             "{:>10}  {:<24}  {:>22}  {:<40}  {:>11}\n",
@@ -750,15 +877,16 @@ pub(crate) fn text(setup: &Setup, rows: &[Row]) -> String {
             let Outcome::Bucket { tokens, accepted, violation, .. } = &r.outcome else {
                 continue;
             };
-            let outcome = match (accepted, violation, setup.mode) {
-                (None, _, _) => "read".to_owned(),
-                (Some(true), None, _) if matches!(r.event, Event::Record { check: false, .. }) => {
+            let outcome = match (r.event.bound_set(), accepted, violation) {
+                (Some(bound), _, _) => format!("burst now {}, tokens kept", num(burst_at(setup, bound))),
+                (None, None, _) => "read".to_owned(),
+                (None, Some(true), None) if matches!(r.event, Event::Record { check: false, .. }) => {
                     "recorded unchecked".to_owned()
                 }
-                (Some(true), None, _) => "accepted".to_owned(),
-                (Some(false), Some(_), _) => "refused: THROTTLING_QUOTA_EXCEEDED".to_owned(),
-                (Some(true), Some(_), _) => "recorded, QuotaViolationException".to_owned(),
-                (Some(false), None, _) => "refused".to_owned(),
+                (None, Some(true), None) => "accepted".to_owned(),
+                (None, Some(false), Some(_)) => "refused: THROTTLING_QUOTA_EXCEEDED".to_owned(),
+                (None, Some(true), Some(_)) => "recorded, QuotaViolationException".to_owned(),
+                (None, Some(false), None) => "refused".to_owned(),
             };
             out.push_str(&format!(
                 "{:>10}  {:<24}  {:>22}  {:<40}  {:>11}{}\n",
@@ -777,9 +905,10 @@ pub(crate) fn text(setup: &Setup, rows: &[Row]) -> String {
             ""
         };
         out.push_str(&format!(
-            "Rate ({key}) against {} {unit}, {}{cap}: {} of {} records over the quota{longest}.\n\n",
+            "Rate ({key}) against {} {unit}, {}{cap}{}: {} of {} records over the quota{longest}.\n\n",
             num(setup.quota),
             window_text(setup.window),
+            changes_text(rows),
             s.violations,
             s.records
         ));
@@ -793,6 +922,7 @@ pub(crate) fn text(setup: &Setup, rows: &[Row]) -> String {
             };
             let outcome = match (&r.event, violation) {
                 (Event::Read { .. }, _) => "read",
+                (Event::SetQuota { .. }, _) => "new bound, samples kept",
                 (Event::Record { check: false, .. }, _) => "recorded unchecked",
                 (_, Some(_)) => "QuotaViolationException",
                 (_, None) => "within the quota",
@@ -819,6 +949,9 @@ pub(crate) fn text(setup: &Setup, rows: &[Row]) -> String {
             MutationMode::Strict => "  Strict (StrictControllerMutationQuota.record): checkQuotas first; tokens below 0 throw QuotaViolationException and the request fails with THROTTLING_QUOTA_EXCEEDED, nothing recorded; otherwise any size is recorded.\n",
             MutationMode::Permissive => "  Permissive (PermissiveControllerMutationQuota.record): record, then check; tokens below 0 throw QuotaViolationException and the response is throttled.\n",
         });
+        if rows.iter().any(|r| matches!(r.event, Event::SetQuota { .. })) {
+            out.push_str("  A quota change replaces the metric's config (ClientQuotaManager.updateQuotaMetricConfigs) and refills nothing: the tokens are kept, and the next record or read refills at the new quota for all the time since the last refill (before the change too), clamped to the new burst = samples x window x new quota (TokenBucket reads config.quota().bound() at each measure and record); a throttle divides by the new quota. The change's row is read from a copy.\n");
+        }
     } else {
         out.push_str(&format!(
             "  Rate.measure = sum of the samples / window; the window is now - the oldest sample's start, padded to (samples - 1) x {} s = {} ms while shorter (the burst allowance). Samples whose last record is {} ms old are reset first.\n",
@@ -827,6 +960,9 @@ pub(crate) fn text(setup: &Setup, rows: &[Row]) -> String {
             setup.window.expire_age_ms()
         ));
         out.push_str("  Sensor.record(value, now, true) records, then throws QuotaViolationException when the rate is above the quota (Quota.acceptable: rate <= quota).\n");
+        if rows.iter().any(|r| matches!(r.event, Event::SetQuota { .. })) {
+            out.push_str("  A quota change replaces the metric's config (ClientQuotaManager.updateQuotaMetricConfigs): the samples are kept and the rate is unchanged; the next checked record compares it with the new bound (Sensor.checkQuotas reads config.quota()). The change measures nothing; its row is read from a copy.\n");
+        }
     }
     let mut any = false;
     for r in rows {
@@ -852,6 +988,7 @@ fn event_text(e: &Event) -> String {
         Event::Record { value, check: true, .. } => format!("record {}", num(*value)),
         Event::Record { value, check: false, .. } => format!("unrecord {}", num(*value)),
         Event::Read { .. } => "read".to_owned(),
+        Event::SetQuota { bound, .. } => format!("quota set to {}", num(*bound)),
     }
 }
 
@@ -876,6 +1013,7 @@ pub(crate) fn to_json(setup: &Setup, rows: &[Row]) -> Value {
             let (event, value, check) = match r.event {
                 Event::Record { value, check, .. } => ("record", json!(value), json!(check)),
                 Event::Read { .. } => ("read", Value::Null, Value::Null),
+                Event::SetQuota { .. } => ("set_quota", Value::Null, Value::Null),
             };
             let mut row = json!({
                 "event": event,
@@ -912,6 +1050,12 @@ pub(crate) fn to_json(setup: &Setup, rows: &[Row]) -> Value {
             if let (Value::Object(row), Value::Object(extra)) = (&mut row, extra) {
                 row.extend(extra);
             }
+            if let (Value::Object(row), Event::SetQuota { bound, .. }) = (&mut row, r.event) {
+                row.insert("quota".to_owned(), json!(bound));
+                if setup.is_bucket() {
+                    row.insert("burst".to_owned(), json!(burst_at(setup, bound)));
+                }
+            }
             row
         })
         .collect();
@@ -945,8 +1089,8 @@ pub(crate) fn to_json(setup: &Setup, rows: &[Row]) -> Value {
 mod tests {
     //! `kafka-quota sensor`'s library function against the vectors Kafka
     //! 4.3.1's own classes produced (tests/fixtures/kafka-vectors-4.3.1,
-    //! lab/vectors): every case the command can express (no `set_quota`,
-    //! every record checked as the broker records), both stats.
+    //! lab/vectors): every case of both stats (84 rate, 67 token bucket),
+    //! the quota changes (`set_quota`) as `--set-quota` places them.
 
     use super::*;
 
@@ -963,27 +1107,52 @@ mod tests {
         QuotaWindow::try_new(samples, config["window_ms"].as_i64().expect("window_ms")).expect("window")
     }
 
-    /// The case's records and reads as events on a clock starting at 0 (the
-    /// vectors' times are the broker clock), or `None` when the command
-    /// cannot express the case.
+    /// The case's records, reads and quota changes as events on a clock
+    /// starting at 0 (the vectors' times are the broker clock), or `None`
+    /// when the command cannot express the case. A `set_quota` has no time
+    /// in the vectors (Kafka's config change has none): it gets the time of
+    /// the operation before it, where `--set-quota` places it (after the
+    /// records and reads at or before its time). The events are replayed in
+    /// the vector's order; in a case with quota changes, [`events`] (the
+    /// command's placement of its arguments) must give that order.
     fn case_events(case: &Value) -> Option<Vec<Event>> {
-        let mut out = Vec::new();
+        let (mut records, mut reads, mut changes) = (Vec::new(), Vec::new(), Vec::new());
+        let mut direct = Vec::new();
+        let mut last = 0;
         for ev in case["events"].as_array()? {
+            if ev["op"] == "set_quota" {
+                let bound = ev["bound"].as_f64()?;
+                changes.push((last, bound));
+                direct.push(Event::SetQuota { at_ms: last, bound });
+                continue;
+            }
             let t = ev["t"].as_i64()?;
             if t < 0 {
                 return None;
             }
+            last = t;
             match ev["op"].as_str()? {
-                "record" => out.push(Event::Record {
-                    at_ms: t,
-                    value: ev["v"].as_f64()?,
-                    check: ev["check"].as_bool() != Some(false),
-                }),
-                "measure" => out.push(Event::Read { at_ms: t }),
+                "record" => {
+                    let (value, check) = (ev["v"].as_f64()?, ev["check"].as_bool() != Some(false));
+                    records.push((t, value, check));
+                    direct.push(Event::Record { at_ms: t, value, check });
+                }
+                "measure" => {
+                    reads.push(t);
+                    direct.push(Event::Read { at_ms: t });
+                }
                 _ => return None,
             }
         }
-        Some(out)
+        if !changes.is_empty() {
+            assert_eq!(
+                events(&records, &reads, &changes),
+                direct,
+                "{}: --set-quota at the time of the operation before it is placed where the vector has it",
+                case["id"]
+            );
+        }
+        Some(direct)
     }
 
     fn same(expected: &Value, got: f64) -> bool {
@@ -997,10 +1166,11 @@ mod tests {
     // QuotaUtils.throttleTime (produce/fetch) and boundedThrottleTime
     // (ClientRequestQuotaManager), as the vectors recorded them.
     #[test]
-    fn rate_matches_kafkas_rate_and_quota_utils_on_every_expressible_vector_case() {
+    fn rate_matches_kafkas_rate_and_quota_utils_on_every_vector_case() {
         let v = vectors("rate");
         let mut cases = 0;
         let mut checked = 0;
+        let mut changes = 0;
         for case in v["cases"].as_array().expect("cases") {
             let Some(evs) = case_events(case) else { continue };
             let config = &case["config"];
@@ -1028,6 +1198,13 @@ mod tests {
                     let Outcome::Rate { rate, window_ms, violation, .. } = &row.outcome else {
                         panic!("{id}: a rate row");
                     };
+                    if ev["op"] == "set_quota" {
+                        // Kafka measured nothing; the later rows check the new bound.
+                        assert_eq!(row.event.bound_set(), ev["bound"].as_f64(), "{id} step {i}: the new bound");
+                        assert!(violation.is_none(), "{id} step {i}: a quota change throws nothing");
+                        changes += 1;
+                        continue;
+                    }
                     if ev["check"] == false {
                         // Kafka measured nothing; the later rows show the state is Kafka's.
                         assert!(violation.is_none(), "{id} step {i}: an unchecked record throws nothing");
@@ -1051,20 +1228,24 @@ mod tests {
                 }
             }
         }
-        // Most of the 84 cases are expressible; a broken filter must not pass silently.
-        eprintln!("rate: {cases} cases, {checked} rows");
-        assert!(cases >= 50, "only {cases} rate cases replayed");
+        // Every case, the quota changes included; a broken filter must not pass silently.
+        eprintln!("rate: {cases} cases, {checked} rows, {changes} quota changes");
+        assert_eq!(cases, 84, "rate cases replayed");
+        assert_eq!(Some(cases), v["case_count"].as_u64().map(|n| n as usize));
         assert!(checked > 10_000, "only {checked} rows checked");
+        // rate-set-quota-midstream: 1e6 -> 2e6 -> 5e5, once per quota type.
+        assert_eq!(changes, 4, "quota changes replayed");
     }
 
     // Kafka 4.3.1: TokenBucket, StrictControllerMutationQuota.record,
     // PermissiveControllerMutationQuota.record,
     // ControllerMutationQuotaManager.throttleTimeMs, as the vectors recorded them.
     #[test]
-    fn token_bucket_matches_kafkas_controller_mutation_quota_on_every_expressible_vector_case() {
+    fn token_bucket_matches_kafkas_controller_mutation_quota_on_every_vector_case() {
         let v = vectors("token_bucket");
         let mut cases = 0;
         let mut refused = 0;
+        let mut changes = 0;
         for case in v["cases"].as_array().expect("cases") {
             let Some(evs) = case_events(case) else { continue };
             let config = &case["config"];
@@ -1084,10 +1265,21 @@ mod tests {
             };
             assert!(same(&config["burst"], burst(&setup)), "{id}: burst");
             let rows = run_sensor(&setup, &evs).expect("runs");
-            for (i, (row, ev)) in rows.iter().zip(case["events"].as_array().expect("events")).enumerate() {
+            let expected = case["events"].as_array().expect("events");
+            assert_eq!(rows.len(), expected.len(), "{id}");
+            for (i, (row, ev)) in rows.iter().zip(expected).enumerate() {
                 let Outcome::Bucket { tokens, accepted, violation, .. } = &row.outcome else {
                     panic!("{id}: a bucket row");
                 };
+                if ev["op"] == "set_quota" {
+                    // Kafka measured nothing (its tokens show at the next record).
+                    let bound = row.event.bound_set().expect("a quota change");
+                    assert_eq!(Some(bound), ev["bound"].as_f64(), "{id} step {i}: the new bound");
+                    assert!(same(&ev["burst"], burst_at(&setup, bound)), "{id} step {i}: the new burst");
+                    assert!(violation.is_none() && accepted.is_none(), "{id} step {i}: a quota change");
+                    changes += 1;
+                    continue;
+                }
                 assert!(same(&ev["tokens"], *tokens), "{id} step {i}: tokens {tokens}, Kafka {}", ev["tokens"]);
                 if ev["op"] == "record" {
                     assert_eq!(*accepted, ev["accepted"].as_bool(), "{id} step {i}: accepted");
@@ -1102,14 +1294,17 @@ mod tests {
                 }
             }
         }
-        eprintln!("token bucket: {cases} cases, {refused} refusals");
-        assert!(cases >= 50, "only {cases} token bucket cases replayed");
+        eprintln!("token bucket: {cases} cases, {refused} refusals, {changes} quota changes");
+        assert_eq!(cases, 67, "token bucket cases replayed");
+        assert_eq!(Some(cases), v["case_count"].as_u64().map(|n| n as usize));
         assert!(refused > 100, "only {refused} strict refusals checked");
+        // tb-set-quota-strict and -permissive: 20 -> 2 -> 200 each.
+        assert_eq!(changes, 4, "quota changes replayed");
     }
 
     #[test]
     fn reads_go_after_the_records_at_or_before_them() {
-        let evs = events(&[(0, 1.0, true), (500, 2.0, true), (100, 3.0, false)], &[200, 0, 1000]);
+        let evs = events(&[(0, 1.0, true), (500, 2.0, true), (100, 3.0, false)], &[200, 0, 1000], &[]);
         assert_eq!(
             evs,
             vec![
@@ -1123,7 +1318,55 @@ mod tests {
             ]
         );
         // A read before every record comes first.
-        assert_eq!(events(&[(10, 1.0, true)], &[5])[0], Event::Read { at_ms: 5 });
+        assert_eq!(events(&[(10, 1.0, true)], &[5], &[])[0], Event::Read { at_ms: 5 });
+    }
+
+    #[test]
+    fn quota_changes_go_after_the_records_and_reads_at_or_before_them() {
+        let evs = events(
+            &[(0, 1.0, true), (100, 2.0, true)],
+            &[100, 50],
+            &[(100, 7.0), (0, 5.0), (100, 6.0)],
+        );
+        assert_eq!(
+            evs,
+            vec![
+                Event::Record { at_ms: 0, value: 1.0, check: true },
+                Event::SetQuota { at_ms: 0, bound: 5.0 },
+                Event::Read { at_ms: 50 },
+                Event::Record { at_ms: 100, value: 2.0, check: true },
+                // At one time: the read first, then the changes in input order.
+                Event::Read { at_ms: 100 },
+                Event::SetQuota { at_ms: 100, bound: 7.0 },
+                Event::SetQuota { at_ms: 100, bound: 6.0 },
+            ]
+        );
+    }
+
+    // Kafka 4.3.1: TokenBucket.measure/record read config.quota().bound() at
+    // each call (TokenBucket.java:78-80, :88-90), so the refill after a change
+    // uses the new quota over the whole gap and clamps to the new burst.
+    #[test]
+    fn a_lowered_bucket_quota_clamps_at_the_next_refill_and_refills_at_the_new_rate() {
+        let setup = Setup {
+            quota_type: QuotaTypeArg::ControllerMutationRate,
+            quota: 20.0,
+            window: QuotaWindow::KAFKA_DEFAULT,
+            mode: MutationMode::Strict,
+            clock_start_ms: DEFAULT_CLOCK_START_MS,
+        };
+        let evs = events(&[(0, 10.0, true), (1000, 1.0, true)], &[], &[(0, 2.0)]);
+        let rows = run_sensor(&setup, &evs).expect("runs");
+        let tokens: Vec<f64> = rows
+            .iter()
+            .map(|r| match r.outcome {
+                Outcome::Bucket { tokens, .. } => tokens,
+                Outcome::Rate { .. } => f64::NAN,
+            })
+            .collect();
+        // 220 - 10 = 210; the change's row (a copy) is clamped to 2 x 11 = 22;
+        // at 1 s: min(22, 210 + 2 x 1) - 1 = 21.
+        assert_eq!(tokens, vec![210.0, 22.0, 21.0]);
     }
 
     #[test]
@@ -1141,22 +1384,40 @@ mod tests {
         assert!(parse_record("0ms").unwrap_err().contains("expected TIME:VALUE"));
         assert!(parse_record("0ms:NaN").unwrap_err().contains("NaN"));
         assert!(parse_number("Infinity").unwrap_err().contains("infinite"));
-        assert!(parse_records_csv("f.csv", "at_ms,value\n0,1\n\n# c\n5,x\n")
+        let p = QuotaTypeArg::ProducerByteRate;
+        assert!(parse_records_csv("f.csv", "at_ms,value\n0,1\n\n# c\n5,x\n", p)
             .unwrap_err()
             .starts_with("f.csv:5: the value: `x` is not a number"));
-        assert_eq!(parse_records_csv("f.csv", "at_ms,value\n0,1\n7,2.5,unchecked\n"), Ok(vec![(0, 1.0, true), (7, 2.5, false)]));
+        assert_eq!(
+            parse_records_csv("f.csv", "at_ms,value\n0,1\n7,2.5,unchecked\n9,2000,set_quota\n", p),
+            Ok(RecordsFile {
+                records: vec![(0, 1.0, true), (7, 2.5, false)],
+                quota_changes: vec![(9, 2000.0)],
+            })
+        );
+        assert_eq!(
+            parse_records_csv("f.csv", "0,1\n9,0,set_quota\n", p).unwrap_err(),
+            "f.csv:2: the bound 0.0: Kafka refuses this producer_byte_rate (INVALID_REQUEST: Quota producer_byte_rate must be greater than 0, ClientQuotaControlManager.validateQuotaKeyValue)."
+        );
+        assert!(parse_records_csv("f.csv", "9,x,set_quota\n", p).unwrap_err().starts_with("f.csv:1: the bound: `x` is not a number"));
+        assert_eq!(parse_set_quota("15s:2000000"), Ok((15_000, 2_000_000.0)));
+        assert!(parse_set_quota("15s").unwrap_err().contains("expected TIME:BOUND"));
+        assert!(parse_set_quota("15s:2:3").unwrap_err().contains("expected TIME:BOUND"));
+        assert!(parse_set_quota("-1:5").unwrap_err().contains("is negative"));
+        assert!(parse_set_quota("1:NaN").unwrap_err().contains("the bound of `1:NaN`: `NaN` is NaN"));
     }
 
     // Kafka 4.3.1 ClientQuotaControlManager.java:260, :276-279, :294-295 (validateQuotaKeyValue).
     #[test]
     fn an_absurd_quota_is_refused_with_kafkas_words() {
-        let e = check_quota(QuotaTypeArg::ProducerByteRate, 0.0).unwrap_err();
+        let e = check_quota("--quota 0.0", QuotaTypeArg::ProducerByteRate, 0.0).unwrap_err();
+        assert!(e.starts_with("--quota 0.0: Kafka refuses this producer_byte_rate"), "{e}");
         assert!(e.contains("INVALID_REQUEST: Quota producer_byte_rate must be greater than 0"), "{e}");
-        let e = check_quota(QuotaTypeArg::ProducerByteRate, 1e19).unwrap_err();
+        let e = check_quota("q", QuotaTypeArg::ProducerByteRate, 1e19).unwrap_err();
         assert!(e.contains("is too large for a LONG."), "{e}");
-        let e = check_quota(QuotaTypeArg::ConsumerByteRate, 1.5).unwrap_err();
+        let e = check_quota("q", QuotaTypeArg::ConsumerByteRate, 1.5).unwrap_err();
         assert!(e.contains("consumer_byte_rate cannot be a fractional value."), "{e}");
-        assert!(check_quota(QuotaTypeArg::RequestPercentage, 0.5).is_ok());
-        assert!(check_quota(QuotaTypeArg::ControllerMutationRate, -1.0).is_err());
+        assert!(check_quota("q", QuotaTypeArg::RequestPercentage, 0.5).is_ok());
+        assert!(check_quota("q", QuotaTypeArg::ControllerMutationRate, -1.0).is_err());
     }
 }
