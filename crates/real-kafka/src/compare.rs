@@ -63,6 +63,45 @@ pub struct RunSpec {
     /// The lab article's figures for this run, when it has some.
     #[serde(default)]
     pub article: Option<Figures>,
+    /// Also simulate the run with this many seeds and report the spread
+    /// beside the real repeats' (a quota near what a client uses throttles
+    /// in some runs and not in others).
+    #[serde(default)]
+    pub seeds: Option<u32>,
+}
+
+/// A run's outcome spread: over the real repeats, or over the seeds.
+#[derive(Debug, Clone, Serialize)]
+pub struct Spread {
+    /// Runs (repeats or seeds).
+    pub runs: usize,
+    /// Runs in which the run's clients were throttled (max throttle > 0).
+    pub throttled: usize,
+    /// The shortest, median and longest duration (ms).
+    pub duration_ms: [f64; 3],
+}
+
+impl Spread {
+    fn of(items: &[(f64, f64)]) -> Option<Spread> {
+        let mut d: Vec<f64> = items.iter().map(|(d, _)| *d).collect();
+        let mid = median(&mut d)?;
+        Some(Spread {
+            runs: items.len(),
+            throttled: items.iter().filter(|(_, t)| *t > 0.0).count(),
+            duration_ms: [d[0], mid, d[d.len() - 1]],
+        })
+    }
+
+    fn text(&self, unit: &str) -> String {
+        format!(
+            "throttled in {} of {} {unit}, duration {}-{} ms (median {})",
+            self.throttled,
+            self.runs,
+            num(self.duration_ms[0]),
+            num(self.duration_ms[2]),
+            num(self.duration_ms[1])
+        )
+    }
 }
 
 fn one() -> u32 {
@@ -205,6 +244,10 @@ pub struct RunReport {
     /// The scenario's problem when it could not be simulated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub simulation_error: Option<String>,
+    /// With `seeds` in the run: the real repeats' spread and the
+    /// simulator's over the seeds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spread: Option<[Option<Spread>; 2]>,
 }
 
 /// Reads one scenario file (envelope or bare), as the CLI does.
@@ -485,6 +528,29 @@ pub fn compare(
             }
         };
         let real_figs = measured.filter(|m| !m.repeats.is_empty()).map(|m| real_figures(&m.repeats));
+        let spread = spec.seeds.map(|n| {
+            let real: Vec<(f64, f64)> = measured
+                .map(|m| {
+                    m.repeats
+                        .iter()
+                        .filter_map(|r| r.run)
+                        .filter_map(|f| Some((f.duration_ms?, f.throttle_max_ms.unwrap_or(0.0))))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let sim: Vec<(f64, f64)> = quota_engine::sim::simulate_seeds(&scenario, n)
+                .map(|sp| {
+                    (0..sp.seeds.len())
+                        .map(|i| {
+                            let d = sp.clients.iter().filter_map(|c| c.duration_ms[i]).fold(0.0, f64::max);
+                            let t = sp.clients.iter().map(|c| c.throttle_max_ms[i]).fold(0.0, f64::max);
+                            (d, t)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            [Spread::of(&real), Spread::of(&sim)]
+        });
         let outside = match (&real_figs, &simulated) {
             (Some(r), Some(s)) => outside(&r.median, &r.spread, s),
             _ => vec!["no real or no simulated figures".to_owned()],
@@ -501,6 +567,7 @@ pub fn compare(
             article: spec.article,
             real_error,
             simulation_error,
+            spread,
         });
     }
     Ok(Report {
@@ -608,6 +675,19 @@ pub fn markdown(report: &Report) -> String {
         ));
     }
     s.push_str("\nCells: real / simulated / article (real: the median of the repeats, with min–max when they differ; – where there is no figure).\n");
+    let spread: Vec<&RunReport> = report.runs.iter().filter(|r| r.spread.is_some()).collect();
+    if !spread.is_empty() {
+        s.push_str("\nThe spread of runs near their quota (the real repeats; the simulator over seeds):\n\n");
+        for r in spread {
+            let [real, sim] = r.spread.as_ref().map_or([None, None], |x| x.clone());
+            s.push_str(&format!(
+                "- **{}**: real, {}; simulated, {}.\n",
+                r.name,
+                real.map_or_else(|| "not measured".to_owned(), |x| x.text("repeats")),
+                sim.map_or_else(|| "not simulated".to_owned(), |x| x.text("seeds"))
+            ));
+        }
+    }
     let explained: Vec<&RunReport> = report.runs.iter().filter(|r| r.explanation.is_some()).collect();
     if !explained.is_empty() {
         s.push('\n');

@@ -70,6 +70,12 @@ pub(crate) struct SimulateArgs {
     /// No progress bar on stderr, however long the run.
     #[arg(long, short = 'q')]
     pub(crate) quiet: bool,
+    /// Run the scenario N times, with its seed, seed+1, ... seed+N-1, and
+    /// print the spread instead of one run: per client, in how many runs it
+    /// was throttled, and its durations (1 to 1000; the seed draws the
+    /// broker thread-time jitter and the reconnect backoff's).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(quota_engine::sim::SEEDS_MAX)))]
+    pub(crate) seeds: Option<u32>,
 }
 
 /// One client's summary. The metric names are the Java client's: the
@@ -270,6 +276,9 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
         );
         return EXIT_BAD_INPUT;
     }
+    if let Some(n) = args.seeds {
+        return run_seeds(&name, &file.scenario, n, args.json);
+    }
     let cluster = Cluster::new(&file.scenario);
     for (entity, key, value) in cluster.unmatched_quotas(&file.scenario) {
         errln!(
@@ -391,6 +400,46 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
         }
     }
     code
+}
+
+/// `simulate --seeds N`: the spread over N seeds, as text or JSON; exits 0,
+/// or 1 when the scenario cannot run.
+fn run_seeds(name: &str, scenario: &quota_engine::sim::Scenario, n: u32, json: bool) -> u8 {
+    let spread = match quota_engine::sim::simulate_seeds(scenario, n) {
+        Ok(s) => s,
+        Err(e) => {
+            errln!("kafka-quota: {name}: the scenario cannot run: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    if json {
+        match serde_json::to_string(&spread) {
+            Ok(s) => outln!("{s}"),
+            Err(e) => {
+                errln!("kafka-quota: cannot write the spread as JSON: {e}.");
+                return EXIT_BAD_INPUT;
+            }
+        }
+        return EXIT_OK;
+    }
+    outln!("scenario {:?}: {n} runs, one per seed", scenario.name);
+    for c in &spread.clients {
+        outln!();
+        outln!("{}", c.summary(&spread.seeds));
+        outln!("  seed  duration ms  throttle-time-max ms  records failed");
+        for (i, seed) in spread.seeds.iter().enumerate().take(50) {
+            outln!(
+                "  {seed:>4}  {:>11}  {:>20}  {:>14}",
+                c.duration_ms[i].map_or_else(|| "-".to_owned(), |d| format!("{d:.1}")),
+                format!("{:.1}", c.throttle_max_ms[i]),
+                c.records_failed[i]
+            );
+        }
+        if spread.seeds.len() > 50 {
+            outln!("  ... and {} more (--json lists every run)", spread.seeds.len() - 50);
+        }
+    }
+    EXIT_OK
 }
 
 /// One connects workload's run: where from, the limits that applied, the

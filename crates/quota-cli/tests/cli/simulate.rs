@@ -480,3 +480,28 @@ fn a_pool_of_connections_under_an_ip_quota_prints_its_limits_refusals_and_ready_
     // that is its select timeout at 1,000 ms.
     assert!(stdout.contains("first refusal: taken by the acceptor at 0.0 ms, throttle 500 ms, socket closed at 1000.1 ms"), "{stdout}");
 }
+
+#[test]
+fn seeds_print_the_spread_of_a_run_near_its_quota() {
+    let out = kafka_quota()
+        .args(["simulate", "--seeds", "5", fixture("../../examples/producer-2mb-quota.json").to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains(": 5 runs, one per seed"), "{stdout}");
+    assert!(stdout.contains("throttled in every one of 5 runs (seeds 1-5); duration "), "{stdout}");
+    assert_eq!(stdout.lines().filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit())).count(), 5, "{stdout}");
+    let out = kafka_quota()
+        .args(["simulate", "--seeds", "3", "--json", fixture("../../examples/producer-2mb-quota.json").to_str().unwrap()])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["seeds"], serde_json::json!([1, 2, 3]));
+    assert_eq!(doc["clients"][0]["duration_ms"].as_array().unwrap().len(), 3);
+    kafka_quota()
+        .args(["simulate", "--seeds", "0", fixture("../../examples/producer-2mb-quota.json").to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(contains("--seeds"));
+}

@@ -69,6 +69,7 @@
 
 pub mod admin;
 pub mod connects;
+pub mod seeds;
 mod cursor;
 pub mod estimate;
 mod queue;
@@ -87,6 +88,7 @@ pub use queue::{EventQueue, Nanos};
 pub use rng::SplitMix64;
 pub use admin::{AdminRequest, AdminTopic, AdminTrack, TopicOutcome};
 pub use connects::{ConnectAttempt, ConnectClient, ConnectsTrack};
+pub use seeds::{simulate_seeds, ClientSpread, SeedSpread, SEEDS_MAX};
 pub use scenario::{
     Acks, AdminConfig, AdminOperation, AdminWorkload, ConnectConfig, ConnectPattern, ConnectsWorkload, BrokerCosts, BrokersSpec, ClientCosts, ClientThrottling, ConnectionSpec, ConsumerConfig,
     ConsumerWorkload, Environment, LinkSpec, DEFAULT_DELIVERY_TIMEOUT_MS, ListenerKind, NetworkModel, Preload, ProducerConfig,

@@ -14,6 +14,7 @@
 #[cfg(not(target_arch = "wasm32"))]
 mod admin;
 mod connects;
+mod seeds;
 mod lab;
 #[cfg(not(target_arch = "wasm32"))]
 mod outcome;
