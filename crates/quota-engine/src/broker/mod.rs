@@ -343,8 +343,10 @@ impl Broker {
     /// samples and take the new bound, removal falls back to the next
     /// matching quota); `connection_creation_rate` updates the per-IP limit
     /// and the bound of every existing per-IP sensor it now resolves to;
-    /// `controller_mutation_rate` updates the resolution (new buckets take
-    /// it; existing token buckets keep their rate). The value is assumed
+    /// `controller_mutation_rate` updates the resolution and the rate of
+    /// every existing token bucket (its tokens kept, refilled at the new
+    /// rate up to the new burst from its last update, as Kafka's
+    /// `TokenBucket` reads the metric's config at each call). The value is assumed
     /// checked by [`crate::store::QuotaStore`]. Sessions should be opened
     /// again ([`Broker::session`]) since their budgets may have changed.
     ///
@@ -368,6 +370,15 @@ impl Broker {
         match key.quota_type() {
             Some(QuotaType::ControllerMutation) => {
                 self.mutation_callback.update_quota(entity, value)?;
+                // ControllerMutationQuotaManager is a ClientQuotaManager:
+                // updateQuotaMetricConfigs gives the `tokens` metric its new
+                // quota, which TokenBucket reads at every measure and record.
+                for (tags, sensor) in &mut self.mutation {
+                    if let Some(bound) = self.mutation_callback.sensor_bound(tags) {
+                        // Bounds are positive or unlimited; a refused one leaves it.
+                        let _ = sensor.set_rate(bound);
+                    }
+                }
             }
             Some(qt) => {
                 if let Some(m) = self.manager_mut(qt) {

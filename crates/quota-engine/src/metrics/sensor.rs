@@ -433,6 +433,18 @@ impl MutationSensor {
         }
     }
 
+    /// Gives the bucket a new quota (mutations/s): its tokens are kept and
+    /// refilled at the new rate, up to the new burst, from their last update
+    /// (Kafka: `ClientQuotaManager.updateQuotaMetricConfigs` replaces the
+    /// `tokens` metric's config; `TokenBucket.measure`/`record` read it).
+    ///
+    /// # Errors
+    ///
+    /// As [`TokenBucket::set_rate`]; the bucket is left unchanged.
+    pub fn set_rate(&mut self, rate_per_s: f64) -> Result<(), Error> {
+        self.bucket.set_rate(rate_per_s)
+    }
+
     /// Records into both stats without checking (`Sensor.record(v, t, false)`).
     pub fn record_unchecked(&mut self, at_ms: i64, mutations: f64) {
         self.mutation_rate.record(at_ms, mutations);

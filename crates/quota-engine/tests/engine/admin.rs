@@ -129,3 +129,24 @@ fn bad_admin_fields_are_named() {
     .expect_err("unknown field");
     assert!(e.to_string().contains("partitons"), "{e}");
 }
+
+#[test]
+fn a_quota_raised_mid_run_refills_the_same_bucket_faster() {
+    // The budget is the client-id's. At 2 s the quota goes from 20 to 200:
+    // Kafka's ControllerMutationQuotaManager (a ClientQuotaManager) gives
+    // the existing `tokens` metric the new quota, which TokenBucket reads at
+    // every call, so the rest pass at one topic per 50 ms, not 500 ms.
+    let mut s = scenario(40, "");
+    s.events = serde_json::from_str(
+        r#"[{"at_ms": 2000, "kind": "set_quota", "entity": {"client-id": "admin-burst"}, "key": "controller_mutation_rate", "value": 200}]"#,
+    )
+    .expect("events");
+    let t = simulate(&s).expect("runs");
+    let a = &t.admin[0];
+    assert_eq!(a.count(TopicOutcome::Done), 40);
+    // Before 2 s: 23 + about 4 retries; after it the bucket refills 10x faster.
+    let d = a.duration_ms();
+    assert!(d < 3_500.0, "{d}: {}", a.summary());
+    let late: Vec<_> = a.requests.iter().filter(|r| r.handled_ms > 2_100.0 && r.throttle_ms > 0).collect();
+    assert!(late.iter().all(|r| r.throttle_ms < 100), "{late:?}");
+}
