@@ -204,8 +204,21 @@ fn lesson_metrics() -> String {
     )
 }
 
+fn lesson_admin() -> String {
+    r#"{
+  "name": "Topic creation under controller_mutation_rate",
+  "description": "An Admin client creates 40 topics of 10 partitions in one createTopics call under controller_mutation_rate=20 for client-id admin-burst.",
+  "seed": 1,
+  "topics": [],
+  "quotas": [{"entity": {"client-id": "admin-burst"}, "key": "controller_mutation_rate", "value": 20}],
+  "connections": [{"name": "admin", "listener": "PLAINTEXT", "client.id": "admin-burst"}],
+  "workloads": [{"admin": {"connection": "admin", "topics": 40, "partitions": 10}}]
+}"#
+    .to_owned()
+}
+
 /// The lessons, in the article's order.
-pub const LESSONS: [Lesson; 7] = [
+pub const LESSONS: [Lesson; 8] = [
     Lesson {
         id: 1,
         title: "A quota delays rather than errors, until delivery.timeout.ms",
@@ -281,6 +294,24 @@ pub const LESSONS: [Lesson; 7] = [
                   for perf-throttled and 0.0 for cpu-bound, whose responses all carried a throttle time of 0.",
         scenario: lesson_metrics,
     },
+    Lesson {
+        id: 8,
+        title: "Topic creation under controller_mutation_rate",
+        finding: "40 topics of 10 partitions under controller_mutation_rate=20: 23 are created at once, the other 17 one per retry every 500 ms; createTopics completes after about 8.5 s, without an error.",
+        explain: "The controller meters partition mutations in a token bucket per budget, here client-id admin-burst: quota × \
+                  quota.window.num × quota.window.size.seconds = 20 × 11 × 1 s, a burst of 220 tokens, full when the Admin client \
+                  starts. CreateTopics v7 is strict: the controller charges the topics of a request their 10 partitions in turn \
+                  and accepts each while the bucket holds 0 tokens or more, so 23 topics pass (the 23rd takes it from 0 to -10) \
+                  and the other 17 are refused with THROTTLING_QUOTA_EXCEEDED and a throttle time of 475 ms: the 500 ms the bucket \
+                  takes to climb back to 0 at 20 mutations/s, less the 25 ms the controller took to commit the 23 topics before \
+                  it answered. The Admin client waits out the throttle and retries the refused topics in a new request; each \
+                  retry finds the bucket back at 0, gets one topic created and the rest refused, so the last topic is created \
+                  after 17 retries, at about 8.5 s. The application sees a slow createTopics, not an error. Scrub the tokens \
+                  chart: each step down is a request. Then set default.api.timeout.ms to 5000 in the Admin client's settings, \
+                  with request.timeout.ms at 5000 too (the Java client refuses a default.api.timeout.ms below it): 32 topics are \
+                  created, and the 8 still being retried at the 5 s deadline fail with ThrottlingQuotaExceededException.",
+        scenario: lesson_admin,
+    },
 ];
 
 /// The lesson with this id.
@@ -326,6 +357,53 @@ mod tests {
             assert!(!t.hit_horizon, "lesson {} hit the horizon", l.id);
             assert!(t.clients.iter().all(|c| c.metrics.record_error_total == 0), "lesson {}", l.id);
         }
+    }
+
+    /// Lesson 8's figures are the engine's: the burst, the first
+    /// request's 23 accepted and 17 refused, the 475 ms throttle, one topic
+    /// per retry, about 8.5 s in all; and with default.api.timeout.ms (and
+    /// request.timeout.ms) at 5000, 32 created and 8 failing with
+    /// ThrottlingQuotaExceededException at the deadline.
+    #[test]
+    fn the_admin_lesson_states_what_the_engine_computes() {
+        use quota_engine::sim::TopicOutcome;
+        let l = lesson(8).unwrap();
+        assert_eq!(l.title, "Topic creation under controller_mutation_rate");
+        let t = model::simulate(&l.scenario()).unwrap();
+        assert!(t.clients.is_empty() && t.admin.len() == 1);
+        let a = &t.admin[0];
+        assert_eq!((a.quota, a.burst, a.partitions, a.topics.len()), (Some(20.0), Some(220.0), 10, 40));
+        assert_eq!((a.request.as_str(), a.mode.as_str(), a.budget.as_str()), ("CreateTopics v7", "strict", "user=\"\", client-id=admin-burst"));
+        let first = &a.requests[0];
+        assert_eq!((first.accepted, first.refused, first.throttle_ms), (23, 17, 475));
+        assert_eq!((first.tokens_before, first.tokens_after), (Some(220.0), Some(-10.0)));
+        // "less the 25 ms the controller took to commit": answered 25 ms
+        // after it was decided, plus the link's round trip.
+        assert!((25.0..26.0).contains(&(first.answered_ms - first.handled_ms)), "{first:?}");
+        // "one topic per retry every 500 ms", "after 17 retries".
+        assert_eq!(a.requests.len(), 18);
+        assert!(a.requests[1..].iter().all(|r| r.accepted == 1 && (470..=475).contains(&r.throttle_ms) || r.refused == 0));
+        for w in a.requests.windows(2) {
+            let gap = w[1].sent_ms - w[0].sent_ms;
+            assert!((499.0..=501.0).contains(&gap), "{gap}");
+        }
+        // "about 8.5 s", no error.
+        assert_eq!(a.count(TopicOutcome::Done), 40);
+        assert!((8_450.0..8_550.0).contains(&a.duration_ms()), "{}", a.duration_ms());
+        assert_eq!(a.summary(), "All 40 topics created in 8,526 ms after 17 retries on THROTTLING_QUOTA_EXCEEDED.");
+        for words in ["220 tokens", "23 topics pass", "from 0 to -10", "other 17", "475 ms", "500 ms", "25 ms", "after 17 retries", "about 8.5 s"] {
+            assert!(l.explain.contains(words), "{words}");
+        }
+        // "set default.api.timeout.ms to 5000 ... 32 topics are created,
+        // and the 8 ... fail with ThrottlingQuotaExceededException".
+        let mut v: serde_json::Value = serde_json::from_str(&lesson_admin()).unwrap();
+        v["workloads"][0]["admin"]["config"] = serde_json::json!({"default.api.timeout.ms": 5000, "request.timeout.ms": 5000});
+        let t = model::simulate(&serde_json::from_value(v).unwrap()).unwrap();
+        let a = &t.admin[0];
+        assert_eq!((a.count(TopicOutcome::Done), a.count(TopicOutcome::QuotaExceeded), a.count(TopicOutcome::TimedOut)), (32, 8, 0));
+        assert!(a.topics.iter().filter(|x| x.outcome == TopicOutcome::QuotaExceeded).all(|x| (5_000.0..5_002.0).contains(&x.at_ms)));
+        assert!(l.explain.contains("32 topics are created, and the 8 still being retried at the 5 s deadline fail with ThrottlingQuotaExceededException"));
+        assert!(a.summary().starts_with("32 of 40 topics created; 8 failed with ThrottlingQuotaExceededException"), "{}", a.summary());
     }
 
     #[test]
