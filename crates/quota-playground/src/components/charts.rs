@@ -1,7 +1,7 @@
 //! Hand-drawn SVG charts over the Timeline, each with a text equivalent
 //! (an `aria-label` summary and a table under "Data").
 
-use quota_engine::sim::{ClientKind, ClientTrack, SensorTrack, Timeline};
+use quota_engine::sim::{AdminTrack, ClientKind, ClientTrack, SensorTrack, Timeline};
 use quota_engine::QuotaType;
 use yew::prelude::*;
 
@@ -404,6 +404,116 @@ pub(crate) fn buffer_chart(c: &ClientTrack, buffer_memory: u64, end_ms: f64, cur
             <p class="legend">{ key("buffer", "bytes in the accumulator") }{ key("blocked", "send() blocked") }</p>
         </figure>
     }
+}
+
+/// A token count as the controller's bucket holds it: at most two
+/// decimals, no trailing zeros (`220`, `-9.98`, `0.02`).
+pub(crate) fn fmt_tokens(v: f64) -> String {
+    quota_engine::resolve::human::trim_number(v, 2)
+}
+
+/// The controller's mutation bucket of an Admin client over the run
+/// ([`AdminTrack::tokens_at`]): `points` are [`admin_token_points`],
+/// computed once per run by the caller. Lines at the burst (the bucket's
+/// capacity) and at 0 (below it a strict request's topics are refused), a
+/// mark per request (all topics accepted, or some refused) and the cursor.
+pub(crate) fn tokens_chart(a: &AdminTrack, points: &[(f64, f64)], end_ms: f64, cursor: f64) -> Html {
+    let (Some(quota), Some(burst)) = (a.quota, a.burst) else { return html! {} };
+    let end = end_ms.max(1.0);
+    let (w, h) = inner();
+    let low = points.iter().map(|p| p.1).fold(0.0, f64::min);
+    let span = (burst - low).max(1e-9);
+    let sc = Scale { x: (0.0, end), y: (low - span * 0.06, burst + span * 0.06), w, h };
+    let pts = |past: bool| points.iter().copied().filter(move |(at, _)| (*at <= cursor) == past);
+    // The y ticks: the burst, half of it and 0, and the lowest the bucket
+    // went when it is far enough below 0 to be read apart from it.
+    let mut ticks: Vec<(f64, String)> = [burst, burst / 2.0, 0.0].iter().map(|v| (PAD_T + sc.py(*v), fmt_tokens(*v))).collect();
+    if sc.py(low) - sc.py(0.0) >= 14.0 {
+        ticks.push((PAD_T + sc.py(low), fmt_tokens(low)));
+    }
+    let now = a.tokens_at(cursor);
+    let refused = a.requests.iter().filter(|r| r.refused > 0).count();
+    let label = format!(
+        "Mutation tokens of {} ({}) over {}: a burst of {} tokens refilled at {} per second; {} requests, {} with topics refused; the lowest {}; at {} the bucket holds {}.",
+        a.name,
+        a.budget,
+        model::fmt_ms(end),
+        fmt_tokens(burst),
+        fmt_tokens(quota),
+        a.requests.len(),
+        refused,
+        fmt_tokens(low),
+        model::fmt_ms(cursor),
+        now.map_or_else(|| "nothing".to_owned(), fmt_tokens),
+    );
+    let zero = px1(sc.py(0.0));
+    let body = html! {
+        <>
+            <rect class="refuse-zone" x="0" y={zero.clone()} width={w.to_string()} height={px1((h - sc.py(0.0)).max(0.0))} />
+            <line class="quota" x1="0" x2={w.to_string()} y1={px1(sc.py(burst))} y2={px1(sc.py(burst))} />
+            <line class="floor" x1="0" x2={w.to_string()} y1={zero.clone()} y2={zero} />
+            <path class="line future" d={sc.path(pts(false))} />
+            <path class="line" d={sc.path(pts(true))} />
+            // The first requests (a 10,000-topic run may send thousands):
+            // each at its decision, at the tokens it left.
+            { for a.requests.iter().take(600).map(|r| {
+                let y = r.tokens_after.unwrap_or(burst);
+                html! {
+                    <circle class={classes!("req", if r.refused > 0 { "refused" } else { "ok" })}
+                        cx={px1(sc.px(r.handled_ms))} cy={px1(sc.py(y))} r="3.5">
+                        <title>{ format!("{}: call {} attempt {}, {} of {} topics accepted, {} refused; tokens {} → {}; throttle {} ms",
+                            model::fmt_ms(r.handled_ms), r.call, r.attempt, r.accepted, r.topics, r.refused,
+                            r.tokens_before.map_or_else(String::new, fmt_tokens), r.tokens_after.map_or_else(String::new, fmt_tokens), r.throttle_ms) }</title>
+                    </circle>
+                }
+            }) }
+            <line class="cursor" x1={px1(sc.px(cursor))} x2={px1(sc.px(cursor))} y1="0" y2={h.to_string()} />
+        </>
+    };
+    html! {
+        <figure class="fig" data-testid="admin-tokens-figure" data-cursor-ms={format!("{cursor:.0}")}
+            data-tokens-now={now.map(|v| format!("{v:.2}"))}>
+            <figcaption>{ format!("Mutation tokens of {} (controller_mutation_rate)", a.name) }</figcaption>
+            { frame(label, "chart-admin-tokens", body, &ticks, &time_ticks(end)) }
+            <p class="legend">{ key("line", "tokens in the bucket") }
+                { key("quota", format!("burst: {} tokens", fmt_tokens(burst))) }
+                { key("floor", if a.mode == "strict" { "0: below it topics are refused" } else { "0: below it responses are throttled" }) }
+                { key("req ok", "request, all topics accepted") }
+                if refused > 0 { { key("req refused", "request with topics refused") } }</p>
+        </figure>
+    }
+}
+
+/// The points of [`tokens_chart`]'s line over `[0, end_ms]`:
+/// [`AdminTrack::tokens_at`] sampled `samples` times, with the tokens just
+/// before and after each request (the steps drawn sharp) and the moment
+/// the bucket is full again after one (the refill's corner); in time order.
+/// Empty without a quota.
+pub(crate) fn admin_token_points(a: &AdminTrack, end_ms: f64, samples: usize) -> Vec<(f64, f64)> {
+    let (Some(quota), Some(burst)) = (a.quota, a.burst) else { return Vec::new() };
+    let end = end_ms.max(0.0);
+    // (time, order at that time, tokens): before a request's decision,
+    // then after it, then a sample (which reads the after value).
+    let mut pts: Vec<(f64, u8, f64)> = Vec::with_capacity(samples + 1 + 3 * a.requests.len());
+    for k in 0..=samples {
+        let ms = end * k as f64 / samples.max(1) as f64;
+        if let Some(v) = a.tokens_at(ms) {
+            pts.push((ms, 2, v));
+        }
+    }
+    for (i, r) in a.requests.iter().enumerate() {
+        let (Some(before), Some(after)) = (r.tokens_before, r.tokens_after) else { continue };
+        pts.push((r.handled_ms, 0, before));
+        pts.push((r.handled_ms, 1, after));
+        let full = r.handled_ms + (burst - after) / quota * 1000.0;
+        let next = a.requests.get(i + 1).map_or(end, |n| n.handled_ms);
+        if after < burst && full < next && full <= end && quota > 0.0 {
+            pts.push((full, 1, burst));
+        }
+    }
+    pts.retain(|p| p.0.is_finite() && p.2.is_finite() && p.0 <= end);
+    pts.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+    pts.into_iter().map(|(t, _, v)| (t, v)).collect()
 }
 
 /// One entry of a chart's legend: the swatch of class `sw <class>` and its

@@ -121,6 +121,20 @@ fn cluster_view(p: &ClusterViewProps) -> Html {
 /// the budgets per broker, the bytes per client; the client lists shortened
 /// to [`in_short_list`] unless `all`.
 fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, focused: usize, all: &UseStateHandle<bool>) -> Html {
+    if t.clients.is_empty() {
+        // Admin clients only: no bytes, no produce or fetch budget; their
+        // controller_mutation_rate bucket is in the Simulation panel.
+        return html! {
+            <div class="cluster-view" data-testid="cluster-view">
+                <h3>{ format!("The cluster at {}", model::fmt_ms(cursor)) }</h3>
+                <p class="msg" data-testid="cluster-no-clients">{ format!(
+                    "This run has no producer or consumer, so no bytes move through the brokers' produce and fetch budgets. Its {} under controller_mutation_rate {} shown in the Simulation panel, under Admin clients.",
+                    model::count_of(t.admin.len() as u64, "Admin client", "Admin clients"),
+                    if t.admin.len() == 1 { "is" } else { "are" }
+                ) }</p>
+            </div>
+        };
+    }
     let brokers = t.brokers.len().max(t.totals.brokers as usize).max(1);
     let budgets = model::budget_rows(t, cursor);
     let mut clients = table.at(t, cursor);

@@ -4,6 +4,7 @@
 //! to the scenario only when it is valid, and an invalid one stays in the
 //! field with the message beside it, so nothing typed is lost.
 
+mod admin;
 mod answer;
 mod charts;
 mod cluster;

@@ -552,10 +552,16 @@ fn client_row(ed: &Ed, i: usize, w: &Workload) -> Html {
             <div class="grid">
                 <NumberField id={format!("tl{i}-start")} label="Starts at (ms)" value={start as f64} whole={Some((0, MAX_MS))} unit="ms"
                     check={start_check} on_commit={start_commit} />
-                <TextField id={format!("tl{i}-stop")} label="Stops at (ms)" value={stop.map_or_else(String::new, |v| v.to_string())}
-                    validate={stop_validate} placeholder="empty = runs to the end"
-                    on_commit={ed.commit(move |text: String| parse_stop(&text).ok().map(|stop_ms| ClusterEdit::SetStop { index: idx, stop_ms }))}
-                    hint={if matches!(w, Workload::Producer(_)) { "then close(Duration.ZERO): buffered and in-flight records fail" } else { "then the consumer closes" }} />
+                // A stop applies to a producer or a consumer (ClusterEdit::SetStop);
+                // an Admin call runs until its futures complete or its deadline.
+                if matches!(w, Workload::Producer(_) | Workload::Consumer(_)) {
+                    <TextField id={format!("tl{i}-stop")} label="Stops at (ms)" value={stop.map_or_else(String::new, |v| v.to_string())}
+                        validate={stop_validate} placeholder="empty = runs to the end"
+                        on_commit={ed.commit(move |text: String| parse_stop(&text).ok().map(|stop_ms| ClusterEdit::SetStop { index: idx, stop_ms }))}
+                        hint={if matches!(w, Workload::Producer(_)) { "then close(Duration.ZERO): buffered and in-flight records fail" } else { "then the consumer closes" }} />
+                } else if matches!(w, Workload::Admin(_)) {
+                    <p class="msg hint" data-testid={format!("tl{i}-no-stop")}>{ "No stop: each Admin call runs until its topics' futures complete, or fail at default.api.timeout.ms." }</p>
+                }
                 <SelectField id={format!("tl{i}-kind")} label="Client kind" value={kind_value}
                     options={opts([
                         ("kip-219".to_owned(), "KIP-219 (Java ≥ 2.0)".to_owned()),

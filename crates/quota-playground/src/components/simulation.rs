@@ -83,6 +83,13 @@ fn sim_body(p: &SimBodyProps) -> Html {
         let (_, si) = model::focus(t, *fc, *fs);
         t.sensors.get(si).map(|s| s.rate_curve(t.end_ms.max(1.0)))
     });
+    // The Admin clients' token lines, once per run: each samples its
+    // bucket over the run.
+    let admin_points = use_memo(Run(ctx.sim.clone()), |run| {
+        run.0.result.as_ref().ok().map_or_else(Vec::new, |t| {
+            t.admin.iter().map(|a| charts::admin_token_points(a, t.end_ms, 240)).collect::<Vec<_>>()
+        })
+    });
     match &ctx.sim.result {
         // No run yet (the first is in the worker): the live region says so.
         Err(_) if ctx.sim.waiting => html! {},
@@ -93,7 +100,9 @@ fn sim_body(p: &SimBodyProps) -> Html {
                 // before anyone plays the run to its end.
                 { for (*outcome).as_ref().map(run_outcome_line) }
                 <Transport />
-                { clients_table(ctx, t, &all_clients) }
+                // A run of Admin clients only has no producer or consumer to list.
+                if !t.clients.is_empty() { { clients_table(ctx, t, &all_clients) } }
+                { super::admin::admin_section(t, &admin_points, ctx.state.cursor_ms.min(t.end_ms)) }
                 { run_view(ctx, t, [&all_metrics, &all_mbeans], (*curve).as_deref().unwrap_or(&[])) }
             </>
         },
@@ -175,6 +184,7 @@ fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
             Workload::Producer(p) => (p.connection.as_str(), p.records),
             Workload::Consumer(c) => (c.connection.as_str(), c.records),
             Workload::Admin(a) => (a.connection.as_str(), u64::from(a.topics)),
+            Workload::Connects(c) => (c.connection.as_str(), u64::from(c.count)),
         })
         .collect();
     let total = |name: &str| totals.get(name).copied().unwrap_or(0);
@@ -262,16 +272,18 @@ fn run_view(ctx: &Ctx, t: &Timeline, all_metrics_mbeans: [&UseStateHandle<bool>;
         .and_then(|c| ctx.state.scenario.workloads.iter().find(|w| model::workload_connection(w) == c.name))
         .map_or(33_554_432, |w| match w {
             Workload::Producer(p) => p.config.buffer_memory,
-            Workload::Consumer(_) | Workload::Admin(_) => 0,
+            Workload::Consumer(_) | Workload::Admin(_) | Workload::Connects(_) => 0,
         });
     html! {
         <>
-            <div class="charts">
-                { charts::progress_chart(t, cursor) }
-                if let Some(c) = client { { charts::buffer_chart(c, buffer_memory, t.end_ms, cursor) } }
-            </div>
+            if !t.clients.is_empty() {
+                <div class="charts">
+                    { charts::progress_chart(t, cursor) }
+                    if let Some(c) = client { { charts::buffer_chart(c, buffer_memory, t.end_ms, cursor) } }
+                </div>
+            }
             if t.sensors.is_empty() {
-                <p class="empty">{ "No budget was metered: no quota applies to these clients, so the brokers recorded nothing." }</p>
+                <p class="empty" data-testid="no-budget">{ no_budget_text(t) }</p>
             } else {
                 { budget_picker }
                 if let Some(track) = track {
@@ -285,6 +297,17 @@ fn run_view(ctx: &Ctx, t: &Timeline, all_metrics_mbeans: [&UseStateHandle<bool>;
             if let Some(c) = client { { latency(c, cursor) } }
             { metrics(t, ci, all_metrics_mbeans) }
         </>
+    }
+}
+
+/// Why the panel shows no budget (the run metered none): no quota applies
+/// to the producers and consumers, or there are none, only Admin clients,
+/// whose `controller_mutation_rate` bucket is drawn in their own section.
+fn no_budget_text(t: &Timeline) -> &'static str {
+    match (t.clients.is_empty(), t.admin.is_empty()) {
+        (true, false) => "This run has Admin clients only: no produce, fetch or request budget was metered. Their controller_mutation_rate bucket is shown under Admin clients above.",
+        (false, false) => "No produce, fetch or request budget was metered: no such quota applies to the producers and consumers. The Admin clients' controller_mutation_rate bucket is shown under Admin clients above.",
+        _ => "No budget was metered: no quota applies to these clients, so the brokers recorded nothing.",
     }
 }
 
@@ -496,19 +519,21 @@ fn metrics(t: &Timeline, focused: usize, all: [&UseStateHandle<bool>; 2]) -> Htm
     });
     html! {
         <div class="metrics">
-            <div class="table-wrap">
-                <table data-testid="client-metrics">
-                    <caption>{ "Client metrics at the end of the run" }</caption>
-                    <thead><tr><th scope="col">{ "Metric" }</th><th scope="col">{ "Value" }</th></tr></thead>
-                    { for groups.map(|(n, rows)| html! {
-                        <tbody>
-                            <tr class="group"><th colspan="2" scope="rowgroup">{ n }</th></tr>
-                            { for rows.into_iter().map(|(k, v)| html! { <tr><td><code>{ breakable(&k) }</code></td><td class="n">{ v }</td></tr> }) }
-                        </tbody>
-                    }) }
-                </table>
-            </div>
-            { show_all_line(hidden_clients, t.clients.len(), "client", "clients", "metrics-show-all", all_clients) }
+            if !t.clients.is_empty() {
+                <div class="table-wrap">
+                    <table data-testid="client-metrics">
+                        <caption>{ "Client metrics at the end of the run" }</caption>
+                        <thead><tr><th scope="col">{ "Metric" }</th><th scope="col">{ "Value" }</th></tr></thead>
+                        { for groups.map(|(n, rows)| html! {
+                            <tbody>
+                                <tr class="group"><th colspan="2" scope="rowgroup">{ n }</th></tr>
+                                { for rows.into_iter().map(|(k, v)| html! { <tr><td><code>{ breakable(&k) }</code></td><td class="n">{ v }</td></tr> }) }
+                            </tbody>
+                        }) }
+                    </table>
+                </div>
+                { show_all_line(hidden_clients, t.clients.len(), "client", "clients", "metrics-show-all", all_clients) }
+            }
             <div class="table-wrap">
                 <table data-testid="broker-metrics">
                     <caption>{ "Broker MBeans at the end of the run" }</caption>
@@ -692,6 +717,21 @@ fn setup() -> Html {
     }
 }
 
+/// The JSON name of an Admin workload's field edited under `key` (its
+/// editor's id), as the engine's problems name it; `None` for a config
+/// (named by its label, e.g. `default.api.timeout.ms`).
+fn admin_property(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "topics" => "topics",
+        "partitions" => "partitions",
+        "per-call" => "topics_per_call",
+        "interval" => "call_interval_ms",
+        "start" => "start_ms",
+        "version" => "api_version",
+        _ => return None,
+    })
+}
+
 /// Client editors per page of the Clients and broker settings section.
 const CLIENTS_PER_PAGE: usize = 20;
 
@@ -712,6 +752,7 @@ fn client_matches(w: &Workload, needle: &str) -> bool {
         Workload::Producer(p) => &p.topic,
         Workload::Consumer(c) => &c.topic,
         Workload::Admin(a) => &a.topic_prefix,
+        Workload::Connects(c) => &c.connection,
     };
     model::workload_connection(w).to_lowercase().contains(needle) || topic.to_lowercase().contains(needle)
 }
@@ -732,13 +773,22 @@ fn workload_editor(
     // The engine's problem at a setting of this client, as `path: message`
     // (its path is the client's and ends with the property's name, e.g.
     // `workloads[0].producer.config.delivery.timeout.ms`).
-    let (head, kind) = (format!("workloads[{i}]."), if matches!(w, Workload::Producer(_)) { "producer" } else { "consumer" });
+    let (head, kind) = (
+        format!("workloads[{i}]."),
+        match w {
+            Workload::Producer(_) => "producer",
+            Workload::Consumer(_) => "consumer",
+            Workload::Admin(_) => "admin",
+            Workload::Connects(_) => "connects",
+        },
+    );
     let problem_at = |property: &str| {
         let (plain, config) = (format!("{head}{kind}.{property}"), format!("{head}{kind}.config.{property}"));
         problems.iter().find(|p| p.path == plain || p.path == config).map(|p| AttrValue::from(p.to_string()))
     };
     // A client setting with a default (`Some`: the engine's, which is the
     // Java client's) says it, and an empty field sets it back to it.
+    let admin = matches!(w, Workload::Admin(_));
     let num = |key: &str, label: &str, value: f64, range: (u64, u64), f: WFn, hint: &str, default: Option<f64>| {
         let (d, w) = (d.clone(), w.clone());
         let on_commit = Callback::from(move |v: f64| {
@@ -750,7 +800,13 @@ fn workload_editor(
             Some(v) => Some(AttrValue::from(format!("default {v}; empty = the default"))),
             None => (!hint.is_empty()).then(|| AttrValue::from(hint.to_owned())),
         };
-        let problem = problem_at(if key == "size" { "record.size" } else { label });
+        // The engine names an Admin workload's own fields by their JSON names.
+        let property = match key {
+            "size" => "record.size",
+            k if admin => admin_property(k).unwrap_or(label),
+            _ => label,
+        };
+        let problem = problem_at(property);
         html! {
             <NumberField id={format!("w{i}-{key}")} label={label.to_owned()} value={value} whole={Some(range)} {on_commit} {hint} empty={default} {problem} />
         }
@@ -771,6 +827,7 @@ fn workload_editor(
                 Workload::Producer(p) => p.connection = v,
                 Workload::Consumer(c) => c.connection = v,
                 Workload::Admin(a) => a.connection = v,
+                Workload::Connects(c) => c.connection = v,
             }
             d.dispatch(Action::SetWorkload { index: i as u32, workload: next });
         })
@@ -851,7 +908,27 @@ fn workload_editor(
                         { num("interval", "call_interval_ms", a.call_interval_ms as f64, (0, 3_600_000), |w, v| if let Workload::Admin(a) = w { a.call_interval_ms = v as u64 }, "between the application's calls", None) }
                         { num("start", "Starts at (ms)", a.start_ms as f64, (0, 3_600_000), |w, v| if let Workload::Admin(a) = w { a.start_ms = v as u64 }, "", None) }
                         { num("timeout", "default.api.timeout.ms", a.config.default_api_timeout_ms as f64, (1, i32::MAX as u64), |w, v| if let Workload::Admin(a) = w { a.config.default_api_timeout_ms = v as u64 }, "", Some(60_000.0)) }
+                        { num("reqtimeout", "request.timeout.ms", a.config.request_timeout_ms as f64, (0, i32::MAX as u64), |w, v| if let Workload::Admin(a) = w { a.config.request_timeout_ms = v as u64 }, "", Some(30_000.0)) }
                         { num("version", "api_version", f64::from(a.version()), (0, 7), |w, v| if let Workload::Admin(a) = w { a.api_version = Some(v as i16) }, "older than strictSinceVersion = permissive", None) }
+                    </>
+                },
+            )
+        }
+        Workload::Connects(c) => {
+            let pattern = match c.pattern {
+                quota_engine::sim::ConnectPattern::Pool => "pool",
+                quota_engine::sim::ConnectPattern::Storm => "storm",
+                quota_engine::sim::ConnectPattern::Reopen => "reopen",
+            };
+            (
+                format!("Connections from {} ({pattern})", c.connection),
+                html! {
+                    <>
+                        { num("count", "Connections", f64::from(c.count), (1, 10_000), |w, v| if let Workload::Connects(c) = w { c.count = v as u32 }, "connections, or open-send-close cycles (reopen)", None) }
+                        { num("interval", "interval_ms", c.interval_ms as f64, (0, 3_600_000), |w, v| if let Workload::Connects(c) = w { c.interval_ms = v as u64 }, "pool: between opens; reopen: after each close", None) }
+                        { num("start", "Starts at (ms)", c.start_ms as f64, (0, 3_600_000), |w, v| if let Workload::Connects(c) = w { c.start_ms = v as u64 }, "", None) }
+                        { num("backoff", "reconnect.backoff.ms", c.config.reconnect_backoff_ms as f64, (0, 3_600_000), |w, v| if let Workload::Connects(c) = w { c.config.reconnect_backoff_ms = v as u64 }, "", Some(50.0)) }
+                        { num("backoffmax", "reconnect.backoff.max.ms", c.config.reconnect_backoff_max_ms as f64, (0, 3_600_000), |w, v| if let Workload::Connects(c) = w { c.config.reconnect_backoff_max_ms = v as u64 }, "", Some(1000.0)) }
                     </>
                 },
             )

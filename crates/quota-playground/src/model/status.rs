@@ -2,7 +2,7 @@
 //! it: a client whose records failed (the Timeline's `Outcome::Failed`)
 //! never reads "done".
 
-use quota_engine::sim::{ClientTrack, NamedException, Outcome, Timeline};
+use quota_engine::sim::{ClientTrack, NamedException, Outcome, Timeline, TopicOutcome};
 
 
 use super::format::fmt_ms;
@@ -120,6 +120,9 @@ pub fn client_status(c: &ClientTrack, cursor: f64, end_ms: f64) -> ClientStatus 
 /// when a client was cut short by the horizon or is still running (none
 /// lost a record, but not all were sent or read), else `done`;
 /// `detail` has every failed client's exception lines, each after its name.
+/// The Admin clients follow (the first three by name, with the engine's
+/// summary, [`quota_engine::sim::AdminTrack::summary`]); one whose topics
+/// failed makes the class `failed`, one still pending `partial`.
 pub fn run_outcome(t: &Timeline) -> ClientStatus {
     /// Clients that lost records named one by one before "N more".
     const NAMED: usize = 3;
@@ -146,6 +149,15 @@ pub fn run_outcome(t: &Timeline) -> ClientStatus {
             parts.push(format!("{who} {word}"));
         }
     }
+    let admin_failed = t.admin.iter().any(|a| a.topics.iter().any(|x| matches!(x.outcome, TopicOutcome::QuotaExceeded | TopicOutcome::TimedOut)));
+    let admin_pending = t.admin.iter().any(|a| a.topics.iter().any(|x| x.outcome == TopicOutcome::Pending));
+    for a in t.admin.iter().take(NAMED) {
+        parts.push(format!("Admin client {}: {}", a.name, a.summary().trim_end_matches('.')));
+    }
+    if t.admin.len() > NAMED {
+        let n = (t.admin.len() - NAMED) as u64;
+        parts.push(super::count_of(n, "more Admin client", "more Admin clients"));
+    }
     let detail = failed
         .iter()
         .flat_map(|(c, st)| st.detail.lines().map(move |l| format!("{}: {l}", c.name)))
@@ -153,9 +165,9 @@ pub fn run_outcome(t: &Timeline) -> ClientStatus {
         .join("\n");
     ClientStatus {
         text: format!("How the run ends, at {}: {}.", fmt_ms(t.end_ms), if parts.is_empty() { "no clients".to_owned() } else { parts.join("; ") }),
-        class: if !failed.is_empty() {
+        class: if !failed.is_empty() || admin_failed {
             "failed"
-        } else if ends.iter().any(|(c, st)| how(c, st) >= 2) {
+        } else if ends.iter().any(|(c, st)| how(c, st) >= 2) || admin_pending {
             "partial"
         } else {
             "done"
@@ -300,6 +312,23 @@ mod tests {
         let o = run_outcome(&cut);
         assert_eq!(o.class, "partial", "{}", o.text);
         assert!(o.text.ends_with("1 client cut short by the horizon."), "{}", o.text);
+    }
+
+    /// A run of Admin clients only ends with the engine's summary of each,
+    /// failed when topics failed.
+    #[test]
+    fn the_run_outcome_of_admin_clients_is_the_engine_s_summary() {
+        let s = crate::presets::lesson(8).unwrap().scenario();
+        let t = crate::model::simulate(&s).unwrap();
+        let o = run_outcome(&t);
+        assert_eq!(o.text, "How the run ends, at 8.53 s: Admin client admin: All 40 topics created in 8,526 ms after 17 retries on THROTTLING_QUOTA_EXCEEDED.");
+        assert_eq!(o.class, "done");
+        let mut v = serde_json::to_value(&s).unwrap();
+        v["workloads"][0]["admin"]["config"] = serde_json::json!({"default.api.timeout.ms": 5000, "request.timeout.ms": 5000});
+        let t = crate::model::simulate(&serde_json::from_value(v).unwrap()).unwrap();
+        let o = run_outcome(&t);
+        assert!(o.text.contains("Admin client admin: 32 of 40 topics created; 8 failed with ThrottlingQuotaExceededException"), "{}", o.text);
+        assert_eq!(o.class, "failed");
     }
 
     #[test]
