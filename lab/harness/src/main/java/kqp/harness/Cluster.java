@@ -2,6 +2,7 @@ package kqp.harness;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -15,6 +16,7 @@ import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.apache.kafka.common.quota.ClientQuotaFilter;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -114,6 +116,50 @@ final class Cluster implements AutoCloseable {
         for (String n : names) {
             ConfigEntry e = c.get(n);
             out.put(n, e == null ? null : e.value());
+        }
+        return out;
+    }
+
+    /** The entries of {@code names} in broker {@code id}'s configuration, with their sources (null when absent). */
+    Map<String, ConfigEntry> brokerConfigEntries(int id, Collection<String> names) throws Exception {
+        ConfigResource r = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(id));
+        Config c = admin.describeConfigs(List.of(r)).all().get(30, TimeUnit.SECONDS).get(r);
+        Map<String, ConfigEntry> out = new LinkedHashMap<>();
+        for (String n : names) out.put(n, c.get(n));
+        return out;
+    }
+
+    /**
+     * Sets ({@code value} non-null) or deletes (null) broker {@code id}'s own dynamic config {@code name}
+     * (incrementalAlterConfigs on ConfigResource BROKER "id"); returns once the controller has committed it
+     * (not yet applied: {@link #waitApplied}).
+     */
+    void alterBrokerConfig(int id, String name, String value) throws Exception {
+        ConfigResource r = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(id));
+        AlterConfigOp op = value == null
+            ? new AlterConfigOp(new ConfigEntry(name, ""), AlterConfigOp.OpType.DELETE)
+            : new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET);
+        admin.incrementalAlterConfigs(Map.of(r, List.of(op))).all().get(30, TimeUnit.SECONDS);
+    }
+
+    /** The harness Admin client's connection-creation-total (every connection it has opened, to any broker). */
+    double adminConnectionCreations() {
+        Double v = ClientRun.metric(admin.metrics(), "admin-client-metrics", "connection-creation-total");
+        return v == null ? 0 : v;
+    }
+
+    /**
+     * Each broker's PLAINTEXT listener (host:port by broker id), from describeCluster on the PLAINTEXT bootstrap:
+     * a throwaway Admin client (client.id harness-plaintext-lookup), closed before this returns.
+     */
+    Map<Integer, InetSocketAddress> plaintextAddresses() throws Exception {
+        Properties p = env.clientProperties("PLAINTEXT_CONFIG", "plaintext.properties", "PLAINTEXT_BOOTSTRAP");
+        p.setProperty(AdminClientConfig.CLIENT_ID_CONFIG, "harness-plaintext-lookup");
+        Map<Integer, InetSocketAddress> out = new TreeMap<>();
+        try (Admin a = Admin.create(p)) {
+            for (Node n : a.describeCluster().nodes().get(30, TimeUnit.SECONDS)) {
+                out.put(n.id(), new InetSocketAddress(n.host(), n.port()));
+            }
         }
         return out;
     }
@@ -317,6 +363,48 @@ final class Cluster implements AutoCloseable {
                 Map<String, Object> keys = new TreeMap<>(n.getKeyPropertyList());
                 out.add(new MBeanReading(id, n.getCanonicalName(), keys, attrs));
             }
+        }
+        return out;
+    }
+
+    /**
+     * Broker {@code id}'s connection-rate MBeans: {@code kafka.server:type=socket-server-metrics} (the broker-wide
+     * broker-connection-accept-rate), {@code ...,listener=L} (the listener's connection-accept-rate and its
+     * connection-accept-throttle-time / ip-connection-accept-throttle-time), {@code ...,ip=A} (the per-IP
+     * connection-accept-rate, present once an ip quota recorded a connection), and the listener's
+     * {@code kafka.network:type=Acceptor,name=AcceptorBlockedPercent}; every numeric attribute.
+     */
+    List<MBeanReading> connectionMBeans(int id, String listener) throws Exception {
+        List<MBeanReading> out = new ArrayList<>();
+        MBeanServerConnection c = jmx.get(id);
+        if (c == null) return out;
+        List<ObjectName> names = new ArrayList<>();
+        for (ObjectName n : c.queryNames(new ObjectName("kafka.server:type=socket-server-metrics,*"), null)) {
+            Map<String, String> keys = n.getKeyPropertyList();
+            if (keys.size() == 1 || keys.size() == 2 && (listener.equals(keys.get("listener")) || keys.containsKey("ip"))) {
+                names.add(n);
+            }
+        }
+        names.addAll(c.queryNames(new ObjectName("kafka.network:type=Acceptor,name=AcceptorBlockedPercent,listener="
+            + listener), null));
+        names.sort((a, b) -> a.getCanonicalName().compareTo(b.getCanonicalName()));
+        for (ObjectName n : names) {
+            MBeanAttributeInfo[] infos;
+            try {
+                infos = c.getMBeanInfo(n).getAttributes();
+            } catch (javax.management.InstanceNotFoundException gone) {
+                continue;
+            }
+            String[] attrNames = new String[infos.length];
+            for (int i = 0; i < infos.length; i++) attrNames[i] = infos[i].getName();
+            Map<String, Double> attrs = new TreeMap<>();
+            for (Attribute a : c.getAttributes(n, attrNames).asList()) {
+                if (a.getValue() instanceof Number num) {
+                    double d = num.doubleValue();
+                    attrs.put(a.getName(), Double.isFinite(d) ? d : null);
+                }
+            }
+            out.add(new MBeanReading(id, n.getCanonicalName(), new TreeMap<>(n.getKeyPropertyList()), attrs));
         }
         return out;
     }

@@ -56,7 +56,12 @@ public final class Main {
         + " relative to t0. This is the article's perf-test-like measurement: kafka-producer-perf-test.sh"
         + " also starts its clock after building the producer, before the first send(). An admin workload's"
         + " clock starts just before its first Admin.createTopics call (the Admin client is built before t0 and"
-        + " may already have fetched metadata) and ends when its last topic future completes.";
+        + " may already have fetched metadata) and ends when its last topic future completes. A connects workload's"
+        + " clients are raw sockets to one broker's PLAINTEXT listener, each sending one ApiVersionsRequest (Kafka's"
+        + " own classes, the newest version); its start is t0 + start_ms; a client is ready when the ApiVersions"
+        + " response has arrived, and a refused attempt (end-of-stream or reset before an answer: the acceptor held"
+        + " the socket for the connection_creation_rate throttle, then closed it) is timed when the client saw the"
+        + " close; ready_ms, close_ms and first_close_ms are ms since t0.";
     static final String AGGREGATION = "run.duration_ms = the longest client duration_ms; run.end_ms = the"
         + " latest client end_ms (from t0); run.throttle_max_ms = the max of the clients' throttle_max_ms;"
         + " run.throttle_avg_ms = the max of the clients' throttle_avg_ms (the most throttled client's"
@@ -68,7 +73,13 @@ public final class Main {
         + " topics_requested / topics_created / topics_throttled (ThrottlingQuotaExceededException) / topics_failed"
         + " (any other exception; up to 5 distinct \"Class: message\" in topic_errors, and an error of the repeat)"
         + " count their topics; created_at_ms / throttled_at_ms are the sorted completion times of those topics'"
-        + " futures, ms since the first createTopics call.";
+        + " futures, ms since the first createTopics call. With connects workloads: run.duration_ms also covers the span"
+        + " from their start (t0 + start_ms) to the last client's (reopen: the last cycle's) ApiVersions answer (null"
+        + " when one never got it); connections_ready = clients/cycles answered, connections_refused_first = those"
+        + " whose first attempt was closed unanswered, connection_refusals = every attempt closed unanswered,"
+        + " connection_attempts = every attempt; first_close_ms / close_ms / ready_ms = the first and the sorted"
+        + " times of those closes and answers (ms since t0); closes_seen_as counts the closes by how the client saw"
+        + " them (eof, reset); throttle_max_ms 0, bytes_first_5s 0, records_failed 0.";
     static final String CLIENT_METRICS = "throttle_avg_ms / throttle_max_ms are the clients' own windowed"
         + " metrics read before close(): producer-metrics produce-throttle-time-avg/-max (producer),"
         + " consumer-fetch-manager-metrics fetch-throttle-time-avg/-max (consumer), over the last"
@@ -232,6 +243,7 @@ public final class Main {
             for (int id : env.brokerIds) {
                 List<String> wanted = new ArrayList<>(RunExecutor.COMPARED_SETTINGS);
                 wanted.addAll(RunExecutor.MUTATION_SETTINGS);
+                wanted.addAll(RunExecutor.DYNAMIC_SETTINGS);
                 Map<String, String> c = cluster.brokerConfigs(id, wanted);
                 brokerConfigs.put(id, c);
                 bc.set(Integer.toString(id), mapper.valueToTree(c));
@@ -272,7 +284,12 @@ public final class Main {
                 + " (that window + 1 s, from the brokers' configs, 11 + 1 s when they do not report it;"
                 + " --cooldown-ms when given) plus, unless --cooldown-ms, the largest topic's partitions / the smallest"
                 + " controller_mutation_rate of the run that used it last (strict mode takes a topic's partitions"
-                + " while the bucket is not below 0, so it can end that far below empty), so that it starts full");
+                + " while the bucket is not below 0, so it can end that far below empty), so that it starts full."
+                + " A connects workload waits cooldown_ms since the harness last may have opened a connection to its"
+                + " broker (the end of the previous repeat and its cleanup, Main's warm-up, a new connection of the"
+                + " harness Admin client, the PLAINTEXT address lookup), so that the broker's connection-rate sensors"
+                + " (broker-wide, per listener, per IP: every harness client connects from 127.0.0.1) hold none of"
+                + " them");
             if (!cluster.jmxProblems.isEmpty()) {
                 clusterJson.set("jmx_problems", mapper.valueToTree(cluster.jmxProblems));
                 System.err.println("harness: WARNING: " + cluster.jmxProblems);

@@ -39,6 +39,16 @@ final class RunExecutor {
      */
     static final List<String> MUTATION_SETTINGS = List.of("controller.quota.window.num",
         "controller.quota.window.size.seconds");
+    /**
+     * Broker settings a scenario may name that the harness applies for the run as a dynamic config of each of the
+     * scenario's brokers (incrementalAlterConfigs on ConfigResource BROKER "id", removed after the run) instead
+     * of comparing them with the cluster's: max.connection.creation.rate is a per-broker dynamic config (Kafka
+     * 4.3.1 DynamicBrokerConfig; SocketServer.reconfigure calls ConnectionQuotas.updateBrokerMaxConnectionRate,
+     * which sets the broker-wide connection-rate sensor's quota at once).
+     */
+    static final List<String> DYNAMIC_SETTINGS = List.of("max.connection.creation.rate");
+    /** The client.id of the throwaway Admin client that looks the brokers' PLAINTEXT addresses up. */
+    static final String HARNESS_LOOKUP_CLIENT_ID = "harness-plaintext-lookup";
     /** The client.id of the harness's own Admin client (Cluster); no scenario connection may use it. */
     static final String HARNESS_ADMIN_CLIENT_ID = "harness-admin";
 
@@ -55,6 +65,10 @@ final class RunExecutor {
      * partitions: at most the largest topic's partitions / the rate), refilled on top of the window.
      */
     private final Map<String, Long> mutationDebtMs = new HashMap<>();
+    /** Each broker's PLAINTEXT listener, looked up at the first connects workload. */
+    private Map<Integer, java.net.InetSocketAddress> plaintextAddresses;
+    /** The harness Admin client's connection-creation-total when last read. */
+    private double lastAdminConnections;
 
     RunExecutor(Main.Options opt, ObjectMapper mapper, Cluster cluster, Map<Integer, Map<String, String>> brokerConfigs) {
         this.opt = opt;
@@ -63,6 +77,32 @@ final class RunExecutor {
         this.connections = new Connections(cluster.env,
             brokerConfigs.get(cluster.env.brokerIds.get(0)).get("ssl.principal.mapping.rules"));
         this.brokerConfigs = brokerConfigs;
+        // Main's warm-up clients (and its Admin client's first connections) have just connected to every broker.
+        connectionUse(System.nanoTime());
+        lastAdminConnections = cluster.adminConnectionCreations();
+    }
+
+    /**
+     * The budget key of broker {@code id}'s connection-rate sensors: the broker-wide one (every connection to a
+     * listener other than the inter-broker one, max.connection.creation.rate), the listeners' and the per-IP one
+     * of 127.0.0.1 (connection_creation_rate; it records connections while an ip quota applies). Every client of
+     * the harness connects from 127.0.0.1, so any connection it opens to a broker is a sample there.
+     */
+    static String connectionKey(int brokerId) {
+        return "Connection/broker:" + brokerId;
+    }
+
+    /** The harness may have opened a connection to any broker at {@code atNs}. */
+    private void connectionUse(long atNs) {
+        for (int id : cluster.env.brokerIds) lastUse.merge(connectionKey(id), atNs, Math::max);
+    }
+
+    /** Reads the harness Admin client's connection-creation-total; a new connection counts as a connection use now. */
+    private double adminConnectionsNow() {
+        double n = cluster.adminConnectionCreations();
+        if (n > lastAdminConnections) connectionUse(System.nanoTime());
+        lastAdminConnections = Math.max(lastAdminConnections, n);
+        return n;
     }
 
     /** The outcome of one repeat: its JSON and the line for stdout. */
@@ -75,10 +115,11 @@ final class RunExecutor {
         List<ClientRun> clients = new ArrayList<>();
         List<String> realTopics = new ArrayList<>();
         List<String> adminPrefixes = new ArrayList<>();
+        Map<Integer, List<String>> dynamicApplied = new LinkedHashMap<>();
         ArrayNode eventsJson = out.putArray("events");
         boolean measured = false;
         try {
-            execute(runName, plan, repeat, out, errors, clients, realTopics, adminPrefixes, eventsJson);
+            execute(runName, plan, repeat, out, errors, clients, realTopics, adminPrefixes, dynamicApplied, eventsJson);
             measured = true;
         } catch (ScenarioPlan.Refused r) {
             errors.add("refused: " + r.getMessage());
@@ -98,6 +139,13 @@ final class RunExecutor {
             } catch (Throwable t) {
                 errors.add("removing the quotas after the run: " + t);
             }
+            if (!dynamicApplied.isEmpty()) {
+                try {
+                    out.put("broker_settings_removed_after", removeDynamicSettings(dynamicApplied));
+                } catch (Throwable t) {
+                    errors.add("removing the dynamic broker settings " + dynamicApplied + " after the run: " + t);
+                }
+            }
             try {
                 cluster.deleteTopics(realTopics);
             } catch (Throwable t) {
@@ -115,6 +163,9 @@ final class RunExecutor {
                     errors.add("deleting the admin workloads' topics " + adminPrefixes + "-*: " + t);
                 }
             }
+            // This repeat's clients and the cleanup above may have connected to any broker until now.
+            connectionUse(System.nanoTime());
+            adminConnectionsNow();
         }
         String error = errors.isEmpty() ? null : String.join("; ", errors);
         if (error == null) out.putNull("error");
@@ -137,14 +188,32 @@ final class RunExecutor {
 
     private void execute(String runName, ScenarioPlan plan, int repeat, ObjectNode out, List<String> errors,
                          List<ClientRun> clients, List<String> realTopics, List<String> adminPrefixes,
-                         ArrayNode eventsJson) throws Exception {
+                         Map<Integer, List<String>> dynamicApplied, ArrayNode eventsJson) throws Exception {
         // --- checks that need the cluster ---
         List<Integer> ids = cluster.env.brokerIds;
         if (plan.brokerCount > ids.size()) {
             throw new ScenarioPlan.Refused("scenario.brokers.count", plan.brokerCount + " brokers; the cluster has "
                 + ids.size() + " (BROKER_IDS=" + ids + ")");
         }
+        Map<String, String> dynamicSettings = new LinkedHashMap<>();
         for (var s : plan.brokerSettings.entrySet()) {
+            if (DYNAMIC_SETTINGS.contains(s.getKey())) {
+                long v;
+                try {
+                    v = Long.parseLong(s.getValue());
+                } catch (NumberFormatException e) {
+                    v = -1;
+                }
+                if (v < 1 || v > Integer.MAX_VALUE) {
+                    // The config's definition says atLeast(0), but a dynamic update is validated by each listener's
+                    // ConnectionQuotas.ListenerConnectionQuota.validateReconfiguration, which refuses a rate <= 0.
+                    throw new ScenarioPlan.Refused("scenario.brokers.settings." + s.getKey(), s.getValue()
+                        + ": an integer from 1 to " + Integer.MAX_VALUE + " (a broker refuses a dynamic "
+                        + s.getKey() + " <= 0)");
+                }
+                dynamicSettings.put(s.getKey(), Long.toString(v));
+                continue;
+            }
             if (!COMPARED_SETTINGS.contains(s.getKey())) {
                 throw new ScenarioPlan.Refused("scenario.brokers.settings." + s.getKey(), "unknown broker setting");
             }
@@ -160,10 +229,10 @@ final class RunExecutor {
         Map<String, Connections.Resolved> resolved = new LinkedHashMap<>();
         for (int i = 0; i < plan.connections.size(); i++) {
             ScenarioPlan.Connection c = plan.connections.get(i);
-            if (HARNESS_ADMIN_CLIENT_ID.equals(c.clientId())) {
+            if (HARNESS_ADMIN_CLIENT_ID.equals(c.clientId()) || HARNESS_LOOKUP_CLIENT_ID.equals(c.clientId())) {
                 throw new ScenarioPlan.Refused("scenario.connections[" + i + "].client.id", "\""
-                    + HARNESS_ADMIN_CLIENT_ID + "\" is the harness's own Admin client (it creates and deletes the"
-                    + " run's topics)");
+                    + c.clientId() + "\" is the harness's own Admin client (it creates and deletes the"
+                    + " run's topics, or looks the brokers' addresses up)");
             }
             resolved.put(c.name(), connections.resolve(c, "scenario.connections[" + i + "]"));
         }
@@ -173,11 +242,26 @@ final class RunExecutor {
                     w.admin().replicationFactor() + "; the cluster has " + ids.size() + " brokers");
             }
         }
+        boolean hasConnects = plan.workloads.stream().anyMatch(ScenarioPlan.Workload::isConnects);
+        if (hasConnects && plaintextAddresses == null) {
+            plaintextAddresses = cluster.plaintextAddresses();
+            connectionUse(System.nanoTime());
+        }
+        for (ScenarioPlan.Workload w : plan.workloads) {
+            if (w.isConnects() && !plaintextAddresses.containsKey(ids.get(w.connects().broker()))) {
+                throw new ScenarioPlan.Refused("scenario.workloads[" + w.index() + "].connects.broker", "broker "
+                    + ids.get(w.connects().broker()) + " has no PLAINTEXT listener in describeCluster on the"
+                    + " PLAINTEXT bootstrap (" + plaintextAddresses + ")");
+            }
+        }
         if (!plan.ignored.isEmpty()) out.set("ignored", mapper.valueToTree(plan.ignored));
 
-        // --- a clean slate: no client quota anywhere ---
+        // --- a clean slate: no client quota anywhere, no dynamic broker setting the harness sets ---
         List<String> removed = cluster.clearQuotas();
         out.put("quotas_removed_before", removed.size());
+        // Also the harness Admin client's connection to every broker (describeConfigs on a BROKER resource goes
+        // to that broker), opened here, before the run's quotas are set.
+        out.put("broker_settings_removed_before", clearDynamicSettings());
 
         // --- topics under fresh names, then the preload (no quota is set yet, so it is not throttled) ---
         Map<String, String> topicNames = new LinkedHashMap<>();
@@ -198,10 +282,35 @@ final class RunExecutor {
             if (t.preload() != null) preload(topicNames.get(t.name()), t, plan.seed);
         }
 
-        // --- the scenario's quotas, applied on every broker ---
+        // --- the scenario's quotas, applied on every broker; its dynamic broker settings, on its brokers ---
+        double adminConnQuota = adminConnectionsNow();
         cluster.alterQuotas(plan.quotas);
+        for (int b = 0; b < plan.brokerCount && !dynamicSettings.isEmpty(); b++) {
+            int id = ids.get(b);
+            for (var s : dynamicSettings.entrySet()) {
+                dynamicApplied.computeIfAbsent(id, k -> new ArrayList<>()).add(s.getKey());
+                cluster.alterBrokerConfig(id, s.getKey(), s.getValue());
+            }
+        }
         double propagation = cluster.waitApplied();
         out.put("quota_propagation_ms", Main.round(propagation, 1));
+        if (!dynamicSettings.isEmpty()) {
+            ObjectNode applied = out.putObject("broker_settings_applied");
+            for (var e : dynamicApplied.entrySet()) {
+                ObjectNode o = applied.putObject(Integer.toString(e.getKey()));
+                for (var ce : cluster.brokerConfigEntries(e.getKey(), e.getValue()).entrySet()) {
+                    String want = dynamicSettings.get(ce.getKey());
+                    org.apache.kafka.clients.admin.ConfigEntry entry = ce.getValue();
+                    if (entry == null || !want.equals(entry.value())
+                        || entry.source() != org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG) {
+                        throw new IllegalStateException("broker " + e.getKey() + " reports " + ce.getKey() + "="
+                            + (entry == null ? null : entry.value() + " (" + entry.source() + ")") + " after setting it"
+                            + " to " + want);
+                    }
+                    o.put(ce.getKey(), entry.value());
+                }
+            }
+        }
 
         // --- the clients, built before t0 ---
         for (ScenarioPlan.Workload w : plan.workloads) {
@@ -237,6 +346,11 @@ final class RunExecutor {
                 }
                 continue;
             }
+            if (w.isConnects()) {
+                int id = ids.get(w.connects().broker());
+                clients.add(new ConnectsRun(w, props, plaintextAddresses.get(id), id, r.principal(), r.source()));
+                continue;
+            }
             String topic = topicNames.get(w.topic());
             if (w.producer()) {
                 clients.add(new ClientRun.Producer(w, props, topic, plan.seed, r.principal(), r.source()));
@@ -252,6 +366,12 @@ final class RunExecutor {
         // controller.quota.window.num x controller.quota.window.size.seconds after it was empty, plus what it went
         // below empty, plus a second (Main's mutationCooldownMs) -- unless --cooldown-ms says otherwise.
         Set<String> keys = budgetKeys(clients, ALL_KINDS);
+        // A connects workload: its broker's connection-rate sensors (quota.window.num x quota.window.size.seconds
+        // of samples) must hold none of the harness's connections, the harness Admin client's included.
+        adminConnectionsNow();
+        for (ClientRun c : clients) {
+            if (c instanceof ConnectsRun cr) keys.add(connectionKey(cr.brokerId));
+        }
         long waitUntil = 0;
         for (String k : keys) {
             Long last = lastUse.get(k);
@@ -265,6 +385,7 @@ final class RunExecutor {
         out.put("cooldown_ms", Main.round(Math.max(0, cool) / 1e6, 0));
 
         // --- t0: every workload thread waits for t0 + start_ms ---
+        double adminConnT0 = adminConnectionsNow();
         long t0 = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
         out.put("t0_epoch_ms", System.currentTimeMillis() + 50);
         List<Thread> threads = new ArrayList<>();
@@ -309,11 +430,29 @@ final class RunExecutor {
         }
         clientsDone.set(true);
         long runEnd = System.nanoTime();
+        double adminConnEnd = cluster.adminConnectionCreations();
+        if (hasConnects) {
+            ObjectNode h = out.putObject("harness_admin_connections");
+            // The harness Admin client's connection-creation-total: before the run's quotas were set, then the new
+            // connections from there to t0 (the cooldown waits for them) and during the measured part.
+            h.put("before_quotas", (long) adminConnQuota);
+            h.put("quotas_to_t0", (long) (adminConnT0 - adminConnQuota));
+            h.put("during_run", (long) (adminConnEnd - adminConnT0));
+            if (adminConnEnd > adminConnT0) {
+                errors.add("the harness's own Admin client opened " + Main.num(adminConnEnd - adminConnT0)
+                    + " connection(s) during the measured part: the brokers' connection-rate sensors count them");
+            }
+        }
 
         // --- the brokers' quota MBeans of the budgets the run touched, read at once ---
         ArrayNode bm = out.putArray("broker_metrics");
+        Set<Integer> connectBrokers = new java.util.TreeSet<>();
+        for (ClientRun c : clients) if (c instanceof ConnectsRun cr) connectBrokers.add(cr.brokerId);
         for (int b : ids) {
-            for (Cluster.MBeanReading m : cluster.quotaMBeans(b, n -> touched(n, clients, leaderBrokers.contains(b)))) {
+            List<Cluster.MBeanReading> readings = new ArrayList<>(cluster.quotaMBeans(b, n -> touched(n, clients,
+                leaderBrokers.contains(b))));
+            if (connectBrokers.contains(b)) readings.addAll(cluster.connectionMBeans(b, "PLAINTEXT"));
+            for (Cluster.MBeanReading m : readings) {
                 ObjectNode o = bm.addObject();
                 o.put("broker", m.broker());
                 o.put("mbean", m.mbean());
@@ -346,7 +485,16 @@ final class RunExecutor {
         long runOk = 0;
         boolean allFinished = true;
         List<AdminRun> admins = new ArrayList<>();
+        List<ConnectsRun> connects = new ArrayList<>();
         for (ClientRun c : clients) {
+            if (c instanceof ConnectsRun cr) {
+                connects.add(cr);
+                cj.add(connectsJson(cr, t0));
+                if (cr.endNs > 0) runEndMs = Math.max(runEndMs, (cr.endNs - t0) / 1e6);
+                else allFinished = false;
+                if (cr.error != null) errors.add(cr.name + ": " + cr.error);
+                continue;
+            }
             if (c instanceof AdminRun a) {
                 admins.add(a);
                 cj.add(adminJson(a, t0));
@@ -402,6 +550,17 @@ final class RunExecutor {
             for (AdminRun a : admins) m = Math.max(m, a.throttleTimeMax());
             runThrottleMax = maxOf(runThrottleMax, m);
         }
+        // The connects workloads: from their start (t0 + start_ms) to the last client's answer.
+        long connectsFirst = Long.MAX_VALUE;
+        long connectsLast = 0;
+        for (ConnectsRun cr : connects) {
+            connectsFirst = Math.min(connectsFirst, cr.startAtNs());
+            connectsLast = Math.max(connectsLast, cr.endNs);
+        }
+        if (!connects.isEmpty()) {
+            if (allFinished) runDuration = Math.max(runDuration, (connectsLast - connectsFirst) / 1e6);
+            runThrottleMax = maxOf(runThrottleMax, 0.0);
+        }
         ObjectNode run = out.putObject("run");
         if (allFinished) run.put("duration_ms", Main.round(runDuration, 1));
         else run.putNull("duration_ms");
@@ -451,6 +610,148 @@ final class RunExecutor {
             run.set("created_at_ms", mapper.valueToTree(createdAt));
             run.set("throttled_at_ms", mapper.valueToTree(throttledAt));
         }
+        if (!connects.isEmpty()) {
+            long requested = 0;
+            long ready = 0;
+            long attempts = 0;
+            long refusedFirst = 0;
+            long refusals = 0;
+            List<Double> closeAt = new ArrayList<>();
+            List<Double> readyAt = new ArrayList<>();
+            Map<String, Long> closesBy = new java.util.TreeMap<>();
+            for (ConnectsRun cr : connects) {
+                requested += cr.spec.count();
+                ready += cr.ready();
+                refusedFirst += cr.refusedFirst();
+                refusals += cr.refusals();
+                for (ConnectsRun.Attempt a : cr.attempts()) {
+                    attempts++;
+                    double at = Main.round((a.atNs() - t0) / 1e6, 1);
+                    if (a.outcome().equals("closed")) closeAt.add(at);
+                    if (a.outcome().equals("ready")) readyAt.add(at);
+                }
+                cr.closesBy().forEach((k, v) -> closesBy.merge(k, v, Long::sum));
+            }
+            closeAt.sort(null);
+            readyAt.sort(null);
+            run.put("connections_requested", requested);
+            run.put("connections_ready", ready);
+            run.put("connections_refused_first", refusedFirst);
+            run.put("connection_refusals", refusals);
+            run.put("connection_attempts", attempts);
+            if (closeAt.isEmpty()) run.putNull("first_close_ms");
+            else run.put("first_close_ms", closeAt.get(0));
+            run.set("close_ms", mapper.valueToTree(closeAt));
+            run.set("ready_ms", mapper.valueToTree(readyAt));
+            run.set("closes_seen_as", mapper.valueToTree(closesBy));
+        }
+    }
+
+    /** One connects workload's figures: its clients (cycles for reopen) and every attempt. */
+    private ObjectNode connectsJson(ConnectsRun c, long t0) {
+        ObjectNode o = mapper.createObjectNode();
+        o.put("name", c.name);
+        o.put("kind", c.w.kind());
+        o.put("client_id", c.configuredClientId);
+        o.put("client_id_effective", c.effectiveClientId);
+        o.put("principal", "User:" + c.principal);
+        o.put("config", c.configSource);
+        o.put("pattern", c.spec.pattern());
+        o.put("count", c.spec.count());
+        o.put("interval_ms", c.spec.intervalMs());
+        o.put("broker", c.spec.broker());
+        o.put("broker_id", c.brokerId);
+        o.put("address", c.address.getHostString() + ":" + c.address.getPort());
+        o.put("api_versions_version", c.version);
+        o.put("answer_timeout_ms", ConnectsRun.ANSWER_TIMEOUT_MS);
+        o.set("client_config", mapper.valueToTree(c.w.config()));
+        o.put("start_ms", Main.round((c.startAtNs() - t0) / 1e6, 1));
+        o.put("first_connect_ms", c.firstConnectNs() > 0 ? Main.round((c.firstConnectNs() - t0) / 1e6, 1) : null);
+        if (c.endNs > 0) {
+            o.put("end_ms", Main.round((c.endNs - t0) / 1e6, 1));
+            o.put("duration_ms", Main.round((c.endNs - c.startAtNs()) / 1e6, 1));
+        } else {
+            o.putNull("end_ms");
+            o.putNull("duration_ms");
+        }
+        o.put("connections_ready", c.ready());
+        o.put("connections_refused_first", c.refusedFirst());
+        o.put("connection_refusals", c.refusals());
+        o.put("connections_open_at_end", c.openConnections());
+        // Per client (cycle): [ready ms or null, attempts, refusals].
+        ArrayNode cl = o.putArray("clients");
+        for (int k = 0; k < c.clients(); k++) {
+            ArrayNode row = cl.addArray();
+            long r = c.readyNs(k);
+            if (r > 0) row.add(Main.round((r - t0) / 1e6, 1));
+            else row.addNull();
+            row.add(c.attemptsOf(k));
+            row.add(c.refusalsOf(k));
+        }
+        // Every attempt by the time its outcome was seen: [client, attempt, connect ms, outcome ms, outcome, how,
+        // the reconnect backoff drawn after a close (ms) or null].
+        ArrayNode at = o.putArray("attempts");
+        for (ConnectsRun.Attempt a : c.attempts()) {
+            ArrayNode row = at.addArray();
+            row.add(a.client());
+            row.add(a.attempt());
+            row.add(Main.round((a.connectNs() - t0) / 1e6, 1));
+            row.add(Main.round((a.atNs() - t0) / 1e6, 1));
+            row.add(a.outcome());
+            row.add(a.how());
+            if (a.backoffMs() >= 0) row.add(a.backoffMs());
+            else row.addNull();
+        }
+        if (c.error != null) o.put("error", c.error);
+        return o;
+    }
+
+    /**
+     * Removes broker-level dynamic values of {@link #DYNAMIC_SETTINGS} from every broker of the cluster (left by
+     * an earlier run that did not finish), waits until they are applied; the count removed. A cluster-wide default
+     * (ConfigResource BROKER "") is not the harness's: the repeat fails on it.
+     */
+    private int clearDynamicSettings() throws Exception {
+        int n = 0;
+        for (int id : cluster.env.brokerIds) {
+            for (var e : cluster.brokerConfigEntries(id, DYNAMIC_SETTINGS).entrySet()) {
+                org.apache.kafka.clients.admin.ConfigEntry c = e.getValue();
+                if (c == null) continue;
+                if (c.source() == org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG) {
+                    cluster.alterBrokerConfig(id, e.getKey(), null);
+                    n++;
+                } else if (c.source() == org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG) {
+                    throw new IllegalStateException("the cluster has a cluster-wide dynamic " + e.getKey() + "="
+                        + c.value() + " (not the harness's: remove it with kafka-configs --alter --entity-type brokers"
+                        + " --entity-default --delete-config " + e.getKey() + ")");
+                }
+            }
+        }
+        if (n > 0) cluster.waitApplied();
+        return n;
+    }
+
+    /** Deletes the dynamic settings the run set, waits until applied, and checks they are gone; the count removed. */
+    private int removeDynamicSettings(Map<Integer, List<String>> applied) throws Exception {
+        int n = 0;
+        for (var e : applied.entrySet()) {
+            for (String k : e.getValue()) {
+                cluster.alterBrokerConfig(e.getKey(), k, null);
+                n++;
+            }
+        }
+        cluster.waitApplied();
+        for (var e : applied.entrySet()) {
+            for (var ce : cluster.brokerConfigEntries(e.getKey(), e.getValue()).entrySet()) {
+                org.apache.kafka.clients.admin.ConfigEntry c = ce.getValue();
+                if (c != null && c.source() == org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG) {
+                    throw new IllegalStateException("broker " + e.getKey() + " still has the dynamic " + ce.getKey()
+                        + "=" + c.value());
+                }
+            }
+        }
+        applied.clear();
+        return n;
     }
 
     private static boolean isMutationKey(String k) {
@@ -539,6 +840,7 @@ final class RunExecutor {
         Set<String> keys = new HashSet<>();
         for (ClientRun c : clients) {
             List<String> types = c.w.isAdmin() ? List.of("Mutation", "Request")
+                : c.w.isConnects() ? List.of("Request")
                 : c.w.producer() ? List.of("Produce", "Request") : List.of("Fetch", "Request");
             for (String type : types) {
                 Set<String> k = kinds.get(type);
@@ -784,6 +1086,13 @@ final class RunExecutor {
             sb.append(", first 5 s=").append(String.format(Locale.ROOT, "%.1f MB",
                 run.get("bytes_first_5s").asLong() / 1e6));
             sb.append(", failed=").append(run.get("records_failed").asLong());
+            if (run.has("connections_requested")) {
+                sb.append(", ready=").append(run.get("connections_ready").asLong()).append('/')
+                    .append(run.get("connections_requested").asLong())
+                    .append(" refused first=").append(run.get("connections_refused_first").asLong())
+                    .append(" refusals=").append(run.get("connection_refusals").asLong())
+                    .append(" first close=").append(fmt(run.get("first_close_ms"), "%.0f ms"));
+            }
             if (run.has("topics_requested")) {
                 sb.append(", topics created=").append(run.get("topics_created").asLong()).append('/')
                     .append(run.get("topics_requested").asLong())

@@ -14,7 +14,8 @@ import java.util.Set;
 
 /**
  * A scenario file (docs/scenario-format.md, version 1) read for a real
- * cluster: producers, consumers and admin workloads (create_topics only). Everything the harness cannot do for real is refused by name with
+ * cluster: producers, consumers, admin workloads (create_topics only) and connects workloads (raw
+ * connections to one broker's PLAINTEXT listener). Everything the harness cannot do for real is refused by name with
  * its path ({@link Refused}); the simulator-only parts (environment,
  * horizon_ms, textbook on the modelled network) are ignored and listed in
  * {@link #ignored}.
@@ -60,15 +61,41 @@ final class ScenarioPlan {
         }
     }
 
-    /** A producer, consumer or (admin != null) admin workload; topic, records and recordSize are 0 / null for admin. */
+    /**
+     * A connects workload (the simulator's ConnectsWorkload): {@code count} clients each opening a raw connection
+     * to the scenario broker {@code broker}'s listener (pool: the k-th at start_ms + k x intervalMs; storm: each at
+     * start_ms + its first jittered reconnect backoff), or one client opening, sending one request and closing
+     * {@code count} times, intervalMs after each close (reopen). A refused connection is reconnected after
+     * {@code ExponentialBackoff(reconnectBackoffMs, 2, reconnectBackoffMaxMs, 0.2)}, as the Java NetworkClient does.
+     */
+    record ConnectsSpec(String pattern, int count, long intervalMs, int broker, long reconnectBackoffMs,
+                        long reconnectBackoffMaxMs) {
+        boolean reopen() {
+            return "reopen".equals(pattern);
+        }
+
+        boolean storm() {
+            return "storm".equals(pattern);
+        }
+    }
+
+    /**
+     * A producer, consumer, (admin != null) admin or (connects != null) connects workload; topic, records and
+     * recordSize are 0 / null for admin and connects.
+     */
     record Workload(int index, boolean producer, String connection, String topic, long records, int recordSize,
-                    double throughput, long startMs, Long stopMs, Map<String, String> config, AdminSpec admin) {
+                    double throughput, long startMs, Long stopMs, Map<String, String> config, AdminSpec admin,
+                    ConnectsSpec connects) {
         String kind() {
-            return admin != null ? "admin" : producer ? "producer" : "consumer";
+            return admin != null ? "admin" : connects != null ? "connects" : producer ? "producer" : "consumer";
         }
 
         boolean isAdmin() {
             return admin != null;
+        }
+
+        boolean isConnects() {
+            return connects != null;
         }
     }
 
@@ -184,7 +211,9 @@ final class ScenarioPlan {
             if (listener == null) throw new Refused(path + ".listener", "required");
             String ip = c.path("ip").asText("127.0.0.1");
             if (!"127.0.0.1".equals(ip)) {
-                throw new Refused(path + ".ip", "the real clients connect from 127.0.0.1, not " + ip);
+                throw new Refused(path + ".ip", "\"" + ip + "\": the lab's clients connect over loopback, so the"
+                    + " broker sees them (and its ip quotas count them) as 127.0.0.1: the lab's connection must have"
+                    + " \"ip\": \"127.0.0.1\"");
             }
             String throttling = c.path("client_throttling").asText("kip219");
             if (!"kip219".equals(throttling)) {
@@ -200,11 +229,17 @@ final class ScenarioPlan {
         i = 0;
         for (JsonNode w : array(sc, "workloads")) {
             String path = "scenario.workloads[" + i + "]";
-            fields(w, path, Set.of("producer", "consumer", "admin"));
-            int kinds = (w.has("producer") ? 1 : 0) + (w.has("consumer") ? 1 : 0) + (w.has("admin") ? 1 : 0);
-            if (kinds != 1) throw new Refused(path, "one of producer, consumer or admin");
+            fields(w, path, Set.of("producer", "consumer", "admin", "connects"));
+            int kinds = (w.has("producer") ? 1 : 0) + (w.has("consumer") ? 1 : 0) + (w.has("admin") ? 1 : 0)
+                + (w.has("connects") ? 1 : 0);
+            if (kinds != 1) throw new Refused(path, "one of producer, consumer, admin or connects");
             if (w.has("admin")) {
                 workloads.add(admin(i, w.get("admin"), path + ".admin"));
+                i++;
+                continue;
+            }
+            if (w.has("connects")) {
+                workloads.add(connects(i, w.get("connects"), path + ".connects"));
                 i++;
                 continue;
             }
@@ -250,7 +285,7 @@ final class ScenarioPlan {
                 }
             }
             workloads.add(new Workload(i, producer, conn, topic, records, size, throughput, start, stop, config,
-                null));
+                null, null));
             i++;
         }
 
@@ -342,7 +377,70 @@ final class ScenarioPlan {
         }
         AdminSpec spec = new AdminSpec(operation, (int) topics, (int) partitions, (short) rf, prefix,
             (int) Math.min(perCall, topics), interval, retry);
-        return new Workload(index, false, conn, null, 0, 0, -1, start, null, config, spec);
+        return new Workload(index, false, conn, null, 0, 0, -1, start, null, config, spec, null);
+    }
+
+    /** The patterns of the simulator's connects workloads. */
+    static final List<String> CONNECT_PATTERNS = List.of("pool", "storm", "reopen");
+    /** The client configs a connects workload reads (the simulator's ConnectConfig), with Kafka's defaults. */
+    static final Map<String, Long> CONNECT_CONFIGS = Map.of("reconnect.backoff.ms", 50L,
+        "reconnect.backoff.max.ms", 1000L);
+    /** At most this many pool / storm clients: the harness runs one thread (and one socket) per client. */
+    static final int MAX_CONNECT_CLIENTS = 1000;
+
+    private Workload connects(int index, JsonNode b, String path) throws Refused {
+        // Fields and defaults as the simulator's ConnectsWorkload (deny_unknown_fields).
+        fields(b, path, Set.of("connection", "pattern", "count", "interval_ms", "broker", "start_ms", "config"));
+        String conn = b.path("connection").asText(null);
+        int ci = -1;
+        for (int k = 0; k < connections.size(); k++) if (connections.get(k).name().equals(conn)) ci = k;
+        if (conn == null || ci < 0) throw new Refused(path + ".connection", "no connection named " + conn);
+        Connection c = connections.get(ci);
+        if (!"PLAINTEXT".equals(c.listener())) {
+            throw new Refused("scenario.connections[" + ci + "].listener", "\"" + c.listener() + "\": the lab's"
+                + " connects workloads (" + path + ") open raw PLAINTEXT connections only (no TLS or SASL handshake)");
+        }
+        JsonNode pat = b.get("pattern");
+        if (pat != null && !pat.isTextual()) throw new Refused(path + ".pattern", "a string");
+        String pattern = pat == null ? "pool" : pat.asText();
+        if (!CONNECT_PATTERNS.contains(pattern)) {
+            throw new Refused(path + ".pattern", "unknown pattern \"" + pattern + "\" (one of " + CONNECT_PATTERNS + ")");
+        }
+        long count = requiredLong(b, "count", path);
+        if (count < 1 || count > 10_000) throw new Refused(path + ".count", "must be 1 to 10000");
+        if (!"reopen".equals(pattern) && count > MAX_CONNECT_CLIENTS) {
+            throw new Refused(path + ".count", count + ": the lab runs one thread and one socket per " + pattern
+                + " client, at most " + MAX_CONNECT_CLIENTS);
+        }
+        long interval = optionalLong(b, "interval_ms", path, 0);
+        if (interval < 0) throw new Refused(path + ".interval_ms", "0 or above");
+        long broker = optionalLong(b, "broker", path, 0);
+        if (broker < 0 || broker >= brokerCount) {
+            throw new Refused(path + ".broker", "no broker " + broker + ": the cluster has brokers 0 to "
+                + (brokerCount - 1) + " (brokers.count " + brokerCount + ")");
+        }
+        long start = optionalLong(b, "start_ms", path, 0);
+        if (start < 0) throw new Refused(path + ".start_ms", "0 or above");
+        Map<String, Long> cfg = new LinkedHashMap<>(CONNECT_CONFIGS);
+        JsonNode cn = b.get("config");
+        if (cn != null && !cn.isNull()) {
+            if (!cn.isObject()) throw new Refused(path + ".config", "an object");
+            for (Map.Entry<String, JsonNode> e : cn.properties()) {
+                String p = path + ".config." + e.getKey();
+                if (!CONNECT_CONFIGS.containsKey(e.getKey())) {
+                    throw new Refused(p, "unknown config (a connects workload reads " + CONNECT_CONFIGS.keySet() + ")");
+                }
+                if (!e.getValue().isIntegralNumber() || e.getValue().asLong() < 0) {
+                    throw new Refused(p, "an integer, 0 or above");
+                }
+                cfg.put(e.getKey(), e.getValue().asLong());
+            }
+        }
+        Map<String, String> config = new LinkedHashMap<>();
+        cfg.forEach((k, v) -> config.put(k, Long.toString(v)));
+        ConnectsSpec spec = new ConnectsSpec(pattern, (int) count, interval, (int) broker,
+            cfg.get("reconnect.backoff.ms"), cfg.get("reconnect.backoff.max.ms"));
+        return new Workload(index, false, conn, null, 0, 0, -1, start, null, config, null, spec);
     }
 
     private static long optionalLong(JsonNode n, String field, String path, long dflt) throws Refused {
