@@ -187,3 +187,20 @@ test('a 10,000-topic Admin run lists a few requests, not thousands of rows', asy
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('an embed trimmed to controller_mutation_rate keeps the Admin clients without the unmetered note; another quota type hides them', async () => {
+  const link = await permalink(adminOnly(40));
+  const open = (quota) => openApp(browser, `${server.url}?embed=simulation&quota=${quota}#${link}`, { viewport: { width: 720, height: 900 } });
+  let { page, errors, context } = await open('controller_mutation_rate');
+  await page.getByTestId('admin-clients').waitFor();
+  assert.ok(await page.getByTestId('admin-clients').isVisible());
+  assert.equal(await page.getByTestId('embed-trim-note').count(), 0);
+  assert.equal(await shownText(page.getByTestId('admin-summary')), 'All 40 topics created in 8,526 ms after 17 retries on THROTTLING_QUOTA_EXCEEDED.');
+  assert.deepEqual(errors, []);
+  await context.close();
+  ({ page, errors, context } = await open('producer_byte_rate'));
+  await page.getByTestId('embed-trim-note').waitFor();
+  assert.equal(await page.getByTestId('admin-clients').isVisible(), false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -237,6 +237,12 @@ pub(crate) fn trim_css(panel: Panel, trim: Trim, metered: bool) -> String {
              #simulation .charts:not(:has({id})),#simulation .charts>.fig:not(:has({id})){{display:none}}"
         ));
     }
+    if let (Panel::Simulation, Some(k)) = (panel, trim.key) {
+        // The Admin clients' section is of controller_mutation_rate only.
+        if k != quota_engine::QuotaKey::ControllerMutationRate {
+            css.push_str("#simulation .admin-clients{display:none}");
+        }
+    }
     if let Some(k) = trim.key {
         // The cluster view lists the produce and fetch budgets by MBean.
         if let (Panel::Cluster, Some(qt)) = (panel, k.quota_type()) {
@@ -445,8 +451,13 @@ pub fn app() -> Html {
     }
     let metered = trim.key.is_none() || key_sensor.is_some();
     let trim_style = embed.map(|p| trim_css(p, trim, metered || sim.waiting)).unwrap_or_default();
+    // An Admin client's controller_mutation_rate bucket is in its own
+    // section (not a sensor of the run): shown, so the note is not said.
+    let admin_metered = trim.key == Some(quota_engine::QuotaKey::ControllerMutationRate)
+        && embed == Some(Panel::Simulation)
+        && sim.result.as_ref().is_ok_and(|t| t.admin.iter().any(|a| a.quota.is_some()));
     let unmetered_note = match (embed, trim.key) {
-        (Some(Panel::Simulation | Panel::Cluster), Some(k)) if !metered && !sim.waiting && sim.result.is_ok() => Some(format!(
+        (Some(Panel::Simulation | Panel::Cluster), Some(k)) if !metered && !admin_metered && !sim.waiting && sim.result.is_ok() => Some(format!(
             "The run metered no {} budget, so no budget, chart or throttle of it is shown.",
             k.as_str()
         )),
@@ -631,6 +642,10 @@ mod tests {
         let css = trim_css(Panel::Cluster, Trim { key: Some(QuotaKey::ConsumerByteRate), chart: None }, true);
         assert!(css.contains(r#":not([data-mbean^="kafka.server:type=Fetch,"])"#), "{css}");
         assert!(trim_css(Panel::Cluster, Trim { key: Some(QuotaKey::RequestPercentage), chart: None }, false).contains(".table-wrap:has(.cluster-budgets){display:none}"));
+        // The Admin clients' section stays for controller_mutation_rate only.
+        let admin = "#simulation .admin-clients{display:none}";
+        assert!(trim_css(Panel::Simulation, Trim { key: Some(QuotaKey::ProducerByteRate), chart: None }, true).contains(admin));
+        assert!(!trim_css(Panel::Simulation, Trim { key: Some(QuotaKey::ControllerMutationRate), chart: None }, false).contains(admin));
     }
 
     #[test]
