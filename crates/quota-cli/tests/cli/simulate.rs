@@ -474,11 +474,12 @@ fn a_pool_of_connections_under_an_ip_quota_prints_its_limits_refusals_and_ready_
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("apps (pool of 30 connection(s) from 10.0.0.9 to broker 0)"), "{stdout}");
     assert!(stdout.contains("limits: connection_creation_rate 2 on ips/10.0.0.9; max.connection.creation.rate unlimited"), "{stdout}");
-    assert!(stdout.contains("All 30 connections were ready by 11,"), "{stdout}");
-    // 20 fit the 10 s minimum window at 2/s; the 21st measures 2.1/s:
-    // (2.1 - 2) / 2 x 10,000 ms = 500 ms, and the acceptor's next loop after
-    // that is its select timeout at 1,000 ms.
-    assert!(stdout.contains("first refusal: taken by the acceptor at 0.0 ms, throttle 500 ms, socket closed at 1000.1 ms"), "{stdout}");
+    assert!(stdout.contains("All 30 connections were ready by 12,"), "{stdout}");
+    // 20 fit the 10 s minimum window at 2/s; the 21st, taken at 20 ms (one
+    // acceptor pass a ms), measures 21 / 10.02 s: (2.0958 - 2) / 2 x 10,020
+    // = 480 ms, and the acceptor's next loop after that is its select
+    // timeout 500 ms after the burst's last pass.
+    assert!(stdout.contains("first refusal: taken by the acceptor at 20.0 ms, throttle 480 ms, socket closed at 530.1 ms"), "{stdout}");
 }
 
 #[test]

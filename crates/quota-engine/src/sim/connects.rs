@@ -272,6 +272,10 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
     }
     let mut acceptors: Vec<Acceptor> = (0..brokers.len()).map(|_| Acceptor::default()).collect();
     let latency = i64::try_from(scenario.environment.link.latency_us).unwrap_or(1_000_000);
+    let pass = {
+        let us = scenario.environment.broker.accept_us;
+        if us.is_finite() && us > 0.0 { us.min(1e9).round() as i64 } else { 0 }
+    };
     let horizon = ms_to_us(scenario.horizon_ms.min(super::HORIZON_CAP_MS));
     // Its own stream, so adding connects workloads leaves the rest of a run unchanged.
     let mut rng = SplitMix64::new(scenario.seed ^ 0x6b69_7036_3132);
@@ -343,7 +347,9 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
                 let start = now.max(acc.free_us);
                 let wait_ms = broker.broker_connection_wait_ms(start.div_euclid(1000) + super::admin::CONTROLLER_CLOCK_START_MS);
                 let accepted = start + wait_ms * 1000;
-                acc.free_us = accepted;
+                // The pass takes its time; the next connection waits for it.
+                let pass_end = accepted + pass;
+                acc.free_us = pass_end;
                 let at_ms = accepted.div_euclid(1000);
                 let adm = broker.accept_connection(&runs[w].ip, super::admin::CONTROLLER_CLOCK_START_MS + at_ms);
                 let throttle_ms = if adm.is_throttled() { adm.throttle_ms() } else { 0 };
@@ -353,7 +359,7 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
                 }
                 let run = &mut runs[w];
                 let c = &mut run.clients[k as usize];
-                let ready_us = (throttle_ms == 0).then(|| accepted + latency + 2 * latency * run.rtts);
+                let ready_us = (throttle_ms == 0).then(|| pass_end + latency + 2 * latency * run.rtts);
                 if throttle_ms > 0 {
                     c.throttled += 1;
                 } else if let Some(r) = ready_us {
@@ -379,7 +385,7 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
                 }
                 // The acceptor's loop: this wake closes what is due, and
                 // its next select times out 500 ms later.
-                wake(&mut acceptors[b], b, accepted, latency, &mut runs, &mut q, &mut push);
+                wake(&mut acceptors[b], b, pass_end, latency, &mut runs, &mut q, &mut push);
             }
             Ev::AcceptorTimeout { b, gen } => {
                 let Some(acc) = acceptors.get_mut(b as usize) else { continue };

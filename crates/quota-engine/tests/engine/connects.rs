@@ -33,22 +33,29 @@ fn a_pool_gets_the_burst_at_once_and_the_rest_are_held_then_closed_on_the_accept
     let first: Vec<_> = c.attempts.iter().filter(|a| a.attempt == 1).collect();
     assert_eq!(first.iter().filter(|a| a.throttle_ms == 0).count(), 20);
     assert_eq!(first.iter().filter(|a| a.throttle_ms > 0).count(), 10);
-    // (2.1 - 2) / 2 x 10,000 ms = 500 ms; un-recorded, so every refusal
-    // at that instant measures the same.
-    assert!(first.iter().filter(|a| a.throttle_ms > 0).all(|a| a.throttle_ms == 500), "{first:?}");
-    // Held until the acceptor loops after the throttle ends: its select
-    // times out every 500 ms, and at 500 ms the throttle has not ended
-    // (end < now), so the close is at 1,000 ms.
-    let closed: Vec<f64> = first.iter().filter_map(|a| a.closed_ms).collect();
+    // The acceptor takes one connection a pass (1 ms each here,
+    // environment.broker.accept_us), so the 21st is taken at 20 ms, when
+    // the window is 10.02 s: 21 / 10.02 = 2.0958/s, throttled
+    // (2.0958 - 2) / 2 x 10,020 = 480 ms; refused ones are un-recorded, so
+    // each later one measures 1 ms less.
+    let refused: Vec<_> = first.iter().filter(|a| a.throttle_ms > 0).collect();
+    assert_eq!((refused[0].accepted_ms, refused[0].throttle_ms), (20.0, 480));
+    assert_eq!((refused[9].accepted_ms, refused[9].throttle_ms), (29.0, 471));
+    // Held until the acceptor loops after the throttle ends: after the
+    // burst's last pass (30 ms) its select times out 500 ms later, at
+    // 530 ms, when every throttle (ending at 500 ms) has passed. The real
+    // 4.3.1 broker closed them at 526-529 ms (docs/real-kafka.md).
+    let closed: Vec<f64> = refused.iter().filter_map(|a| a.closed_ms).collect();
     assert_eq!(closed.len(), 10);
-    assert!(closed.iter().all(|&ms| (1_000.0..1_001.0).contains(&ms)), "{closed:?}");
+    assert!(closed.iter().all(|&ms| (530.0..531.0).contains(&ms)), "{closed:?}");
     assert!(c.finished, "{}", c.summary());
     // Kafka's Rate divides by at least 10 s (quota.window.num - 1 full
     // windows) and by the elapsed time beyond: 21 connections measure 2/s
-    // only once the window reaches 10.5 s, and the 20 of the first sample
-    // leave the window only when it expires at 11 s, so the refused 10
-    // keep reconnecting (and being refused) until about then.
-    assert!((10_000.0..12_500.0).contains(&c.end_ms), "{}", c.summary());
+    // only once the window reaches 10.5 s, and the first sample leaves the
+    // window only 11 s after its last event, so the refused 10 keep
+    // reconnecting (and being refused) until about then.
+    // The real cluster: 12,786 and 12,864 ms, 81 refusals.
+    assert!((12_000.0..13_500.0).contains(&c.end_ms), "{}", c.summary());
     assert!(c.summary().starts_with("All 30 connections were ready by "), "{}", c.summary());
     assert!(c.summary().contains("10 were refused by connection_creation_rate=2 on ips/10.0.0.9"), "{}", c.summary());
 }
