@@ -204,3 +204,33 @@ test('an embed trimmed to controller_mutation_rate keeps the Admin clients witho
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a producer beside an Admin client without a quota: both shown, the Admin section without a bucket', async () => {
+  const s = {
+    topics: [{ name: 'lab', partitions: 1 }],
+    quotas: [{ entity: { 'client-id': 'app-1' }, key: 'producer_byte_rate', value: 2000000 }],
+    connections: [
+      { name: 'app', listener: 'PLAINTEXT', 'client.id': 'app-1' },
+      { name: 'admin', listener: 'PLAINTEXT', 'client.id': 'ops' },
+    ],
+    workloads: [
+      { producer: { connection: 'app', topic: 'lab', records: 6000, 'record.size': 1000 } },
+      { admin: { connection: 'admin', topics: 5, partitions: 3, start_ms: 100 } },
+    ],
+  };
+  const { page, errors, context } = await openApp(browser, `${server.url}#${await permalink(s)}`, { viewport: { width: 390, height: 844 } });
+  const section = page.getByTestId('admin-clients');
+  await section.waitFor();
+  assert.equal(await page.getByTestId('clients').locator('tbody tr').count(), 1);
+  assert.ok(await page.getByTestId('chart-progress').count() === 1);
+  assert.ok(await page.getByTestId('chart-rate').count() === 1);
+  assert.match(await shownText(section.getByTestId('admin-summary')), /^All 5 topics created in \d+ ms\.$/);
+  assert.match(await shownText(section.getByTestId('admin-budget')), /no controller_mutation_rate applies: unlimited/);
+  assert.equal(await section.getByTestId('chart-admin-tokens').count(), 0);
+  assert.match(await shownText(section.getByTestId('admin-request-0')), /unlimited/);
+  assert.match(await page.getByTestId('run-outcome').innerText(), /1 client done; Admin client admin: All 5 topics created/);
+  assert.ok(await overflow(page) <= 0, `${await overflow(page)}px of horizontal overflow`);
+  assert.deepEqual(await cutOff(page), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
