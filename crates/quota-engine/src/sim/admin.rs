@@ -501,7 +501,7 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<AdminTrack>, Er
                 sent.row.answered_ms = us_to_ms(now);
                 let throttle_ms = sent.row.throttle_ms;
                 let call = sent.call.clone();
-                let refused = sent.refused.clone();
+                let refused: std::collections::BTreeSet<u32> = sent.refused.iter().copied().collect();
                 if throttle_ms > 0 {
                     // The client's own wait (NetworkClient.maybeThrottle), or
                     // the broker's mute from when it sent the response.
@@ -529,7 +529,7 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<AdminTrack>, Er
                     c.queue.push_back(Call {
                         call: call.call,
                         attempt: call.attempt + 1,
-                        topics: refused,
+                        topics: refused.into_iter().collect(),
                         deadline: call.deadline,
                         created: now,
                         refused_throttle: Some(throttle_ms),
@@ -623,7 +623,15 @@ fn decide(controller: &mut Broker, c: &mut Client, r: usize, at_ms: i64) -> Opti
     let topics = c.sent[r].call.topics.clone();
     let mut accepted = 0;
     let mut refused = Vec::new();
-    for t in topics {
+    for (i, t) in topics.iter().copied().enumerate() {
+        if !refused.is_empty() && c.kind.mode(c.version) == MutationMode::Strict {
+            // Strict: the check that refused a topic leaves the bucket and
+            // the clock as they were, so every later topic of the request
+            // is refused the same way (StrictControllerMutationQuota.record
+            // throws before it records).
+            refused.extend_from_slice(&topics[i..]);
+            break;
+        }
         let d = controller.controller_mutation(&c.session, c.kind, c.version, at_ms, c.spec.partitions);
         if let Some(a) = d.admission {
             after = Some(a.tokens());

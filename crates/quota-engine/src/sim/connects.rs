@@ -222,7 +222,9 @@ struct Run {
 struct Acceptor {
     free_us: i64,
     gen: u64,
-    held: Vec<(i64, usize, u32)>,
+    /// Soonest end first: (end of throttle in ms, workload, client, its
+    /// attempt row when kept).
+    held: BinaryHeap<Reverse<(i64, usize, u32, Option<usize>)>>,
 }
 
 type Queue = BinaryHeap<Reverse<(i64, u64, Ev)>>;
@@ -345,6 +347,11 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
                 let b = runs[w].spec.broker as usize;
                 let (Some(broker), Some(acc)) = (brokers.get_mut(b), acceptors.get_mut(b)) else { continue };
                 let start = now.max(acc.free_us);
+                if start > horizon {
+                    // Still in the acceptor's backlog when the run stops.
+                    stopped = true;
+                    continue;
+                }
                 let wait_ms = broker.broker_connection_wait_ms(start.div_euclid(1000) + super::admin::CONTROLLER_CLOCK_START_MS);
                 let accepted = start + wait_ms * 1000;
                 // The pass takes its time; the next connection waits for it.
@@ -353,11 +360,12 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
                 let at_ms = accepted.div_euclid(1000);
                 let adm = broker.accept_connection(&runs[w].ip, super::admin::CONTROLLER_CLOCK_START_MS + at_ms);
                 let throttle_ms = if adm.is_throttled() { adm.throttle_ms() } else { 0 };
+                let run = &mut runs[w];
                 if throttle_ms > 0 {
                     broker.unrecord_broker_connection(super::admin::CONTROLLER_CLOCK_START_MS + at_ms);
-                    acc.held.push((at_ms + throttle_ms, w, k));
+                    let row = (run.rows.len() < CONNECT_ATTEMPTS_CAP).then_some(run.rows.len());
+                    acc.held.push(Reverse((at_ms + throttle_ms, w, k, row)));
                 }
-                let run = &mut runs[w];
                 let c = &mut run.clients[k as usize];
                 let ready_us = (throttle_ms == 0).then(|| pass_end + latency + 2 * latency * run.rtts);
                 if throttle_ms > 0 {
@@ -431,7 +439,12 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
         let clients: Vec<ConnectClient> = run
             .clients
             .iter()
-            .map(|c| ConnectClient { ready_ms: c.ready_us.map(us_to_ms), attempts: c.attempts, throttled: c.throttled })
+            .map(|c| ConnectClient {
+                // Ready only within the run.
+                ready_ms: c.ready_us.filter(|r| *r <= horizon).map(us_to_ms),
+                attempts: c.attempts,
+                throttled: c.throttled,
+            })
             .collect();
         let all_ready = clients.len() as u64 >= u64::from(spec.count) && clients.iter().all(|c| c.ready_ms.is_some());
         let end_ms = if all_ready {
@@ -477,21 +490,17 @@ fn wake(
     push: &mut impl FnMut(&mut Queue, i64, Ev),
 ) {
     let now_ms = now.div_euclid(1000);
-    let mut keep = Vec::new();
-    for (end_ms, w, k) in std::mem::take(&mut acc.held) {
-        if end_ms < now_ms {
-            if let Some(row) =
-                runs[w].rows.iter_mut().rev().find(|r| r.client == k && r.throttle_ms > 0 && r.closed_ms.is_none())
-            {
-                row.closed_ms = Some(us_to_ms(now));
-            }
-            // The client sees the close a latency later.
-            push(q, now + latency, Ev::Closed { w, k });
-        } else {
-            keep.push((end_ms, w, k));
+    while let Some(Reverse((end_ms, w, k, row))) = acc.held.peek().copied() {
+        if end_ms >= now_ms {
+            break;
         }
+        acc.held.pop();
+        if let Some(r) = row.and_then(|i| runs.get_mut(w).and_then(|run| run.rows.get_mut(i))) {
+            r.closed_ms = Some(us_to_ms(now));
+        }
+        // The client sees the close a latency later.
+        push(q, now + latency, Ev::Closed { w, k });
     }
-    acc.held = keep;
     acc.gen += 1;
     if !acc.held.is_empty() {
         push(q, now + ACCEPTOR_SELECT_MS * 1000, Ev::AcceptorTimeout { b: b as u32, gen: acc.gen });
