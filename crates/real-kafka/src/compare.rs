@@ -356,7 +356,9 @@ pub fn simulated_figures(s: &Scenario, t: &Timeline) -> Figures {
         let (mut first, mut all, mut close) = (0.0, 0.0, None::<f64>);
         for c in &t.connects {
             f.duration_ms = f.duration_ms.map(|d| d.max(c.end_ms - c.start_ms));
-            first += c.attempts.iter().filter(|a| a.attempt == 1 && a.throttle_ms > 0).count() as f64;
+            // Uncapped: a client is refused at first whenever it is refused
+            // at all (a pool or storm client connects until it is in).
+            first += c.clients.iter().filter(|x| x.throttled > 0).count() as f64;
             all += c.throttled_total() as f64;
             for ms in c.attempts.iter().filter_map(|a| a.closed_ms) {
                 close = Some(close.map_or(ms, |x: f64| x.min(ms)));

@@ -426,7 +426,7 @@ fn run_seeds(name: &str, scenario: &quota_engine::sim::Scenario, n: u32, json: b
     for c in &spread.clients {
         outln!();
         outln!("{}", c.summary(&spread.seeds));
-        outln!("  seed  duration ms  throttle-time-max ms  records failed");
+        outln!("  seed  duration ms  max throttle ms  records (topics) failed");
         for (i, seed) in spread.seeds.iter().enumerate().take(50) {
             outln!(
                 "  {seed:>4}  {:>11}  {:>20}  {:>14}",
@@ -447,14 +447,7 @@ fn run_seeds(name: &str, scenario: &quota_engine::sim::Scenario, n: u32, json: b
 /// refusal and the spread of the ready times.
 fn print_connects(c: &ConnectsTrack) {
     outln!("{} ({} of {} connection(s) from {} to broker {})", c.name, c.pattern, c.count, c.ip, c.broker);
-    let ip = match (&c.ip_entity, c.ip_quota) {
-        (Some(e), Some(q)) => format!("connection_creation_rate {} on {e}", q as i64),
-        _ => "no connection_creation_rate applies".to_owned(),
-    };
-    let broker = c
-        .broker_rate
-        .map_or_else(|| "max.connection.creation.rate unlimited".to_owned(), |r| format!("max.connection.creation.rate {r}"));
-    outln!("  limits: {ip}; {broker}");
+    outln!("  limits: {}", c.limits_sentence());
     outln!("  {}", c.summary());
     if let Some(first) = c.attempts.iter().find(|a| a.throttle_ms > 0) {
         outln!(
@@ -487,16 +480,7 @@ fn print_admin(a: &AdminTrack) {
         "{} (Admin client, {} {}, {} mode): principal {}, client-id {:?}",
         a.name, a.method, a.request, a.mode, a.principal, a.client_id
     );
-    match (a.quota, a.burst) {
-        (Some(q), Some(b)) => outln!(
-            "  budget {}: controller_mutation_rate {} mutations/s, burst {} tokens ({} partition(s) a topic)",
-            a.budget,
-            java_double_to_string(q),
-            java_double_to_string(b),
-            a.partitions
-        ),
-        _ => outln!("  no controller_mutation_rate applies: every topic is accepted at once"),
-    }
+    outln!("  {}", a.budget_sentence());
     outln!("  {}", a.summary());
     if let Some(first) = a.requests.first() {
         let tokens = match (first.tokens_before, first.tokens_after) {

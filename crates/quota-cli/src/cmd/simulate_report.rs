@@ -97,7 +97,9 @@ enum RunStatus {
     RecordsLost,
     /// No record was lost, but an Admin call's topics failed (exit code 3).
     TopicsFailed,
-    /// No record was lost, but the horizon stopped at least one client.
+    /// No record was lost, but the horizon stopped at least one client: a
+    /// producer or consumer, an Admin client with a topic pending, or a
+    /// connects workload with a connection not ready.
     Stopped,
 }
 
@@ -307,7 +309,10 @@ pub(crate) fn json(ran: &Ran, exit_code: u8) -> Result<String, serde_json::Error
         RunStatus::RecordsLost
     } else if failed_admins(t).next().is_some() {
         RunStatus::TopicsFailed
-    } else if t.clients.iter().any(|c| !c.outcome.is_completed()) {
+    } else if t.clients.iter().any(|c| !c.outcome.is_completed())
+        || t.admin.iter().any(|a| a.count(TopicOutcome::Pending) > 0)
+        || t.connects.iter().any(|c| !c.finished)
+    {
         RunStatus::Stopped
     } else {
         RunStatus::Completed

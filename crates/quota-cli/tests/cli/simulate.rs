@@ -433,7 +433,7 @@ fn an_admin_client_under_a_mutation_quota_prints_its_budget_requests_and_topics(
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("admin (Admin client, createTopics CreateTopics v7, strict mode): principal User:ANONYMOUS, client-id \"admin-burst\""), "{stdout}");
-    assert!(stdout.contains("controller_mutation_rate 20.0 mutations/s, burst 220.0 tokens (10 partition(s) a topic)"), "{stdout}");
+    assert!(stdout.contains("controller_mutation_rate 20.0 mutations/s, a burst of 220.0 tokens (10 partitions a topic)"), "{stdout}");
     assert!(stdout.contains("All 40 topics created in 8,"), "{stdout}");
     assert!(stdout.contains("23 accepted, 17 refused with THROTTLING_QUOTA_EXCEEDED; tokens 220.0 -> -10.0; throttle_time_ms 475"), "{stdout}");
     assert!(stdout.contains("topics: 40 done, 0 ThrottlingQuotaExceededException, 0 TimeoutException"), "{stdout}");
@@ -505,4 +505,20 @@ fn seeds_print_the_spread_of_a_run_near_its_quota() {
         .assert()
         .code(2)
         .stderr(contains("--seeds"));
+}
+
+#[test]
+fn admin_topics_or_connections_left_at_the_horizon_make_the_run_stopped_not_completed() {
+    let dir = tempfile::tempdir().unwrap();
+    for example in [ADMIN, "../../examples/connection-pool-ip-quota.json"] {
+        let mut v: Value = serde_json::from_str(&std::fs::read_to_string(fixture(example)).unwrap()).unwrap();
+        v["scenario"]["horizon_ms"] = 3000.into();
+        let file = dir.path().join("short.json");
+        std::fs::write(&file, v.to_string()).unwrap();
+        let out = kafka_quota().args(["simulate", "--json", file.to_str().unwrap()]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{example}");
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(doc["outcome"]["status"], "stopped", "{example}");
+        assert_eq!(doc["timeline"]["hit_horizon"], true, "{example}");
+    }
 }

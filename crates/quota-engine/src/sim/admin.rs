@@ -169,6 +169,11 @@ pub struct AdminTrack {
     pub start_ms: f64,
     /// When the last future completed (ms); the horizon when one is pending.
     pub end_ms: f64,
+    /// The budget's quota after each `set_quota` event of the run: (at ms,
+    /// mutations/s, `None` when no quota applies any more). The token
+    /// bucket keeps its tokens and refills at the new rate up to the new
+    /// burst (`ClientQuotaManager.updateQuotaMetricConfigs`).
+    pub quota_changes: Vec<(f64, Option<f64>)>,
 }
 
 impl AdminTrack {
@@ -187,20 +192,99 @@ impl AdminTrack {
         self.requests.iter().map(|r| r.throttle_ms).max().unwrap_or(0)
     }
 
-    /// The bucket's tokens at `at_ms` as the controller would measure them
-    /// (refilled at the quota from the last request before, capped at the
-    /// burst); `None` without a quota or before the first request. The
-    /// bucket is the budget's: other workloads on it are not seen here.
+    /// The quota in force at `at_ms` (mutations/s), after the run's
+    /// `set_quota` events; `None` when none applies.
+    pub fn quota_at(&self, at_ms: f64) -> Option<f64> {
+        let mut q = self.quota;
+        for (t, v) in &self.quota_changes {
+            if *t <= at_ms {
+                q = *v;
+            }
+        }
+        q
+    }
+
+    /// The bucket's tokens at `at_ms` as a read of Kafka's `tokens` metric
+    /// would return them: the tokens after the last request before, refilled
+    /// at the quota in force at `at_ms` over the whole time since (Kafka's
+    /// `TokenBucket` refills lazily with the rate its config has when read),
+    /// capped at that quota's burst; the full burst before the first
+    /// request; `None` when no quota applies. The bucket is the budget's:
+    /// other workloads drawing on it are not seen here.
     pub fn tokens_at(&self, at_ms: f64) -> Option<f64> {
-        let (quota, burst) = (self.quota?, self.burst?);
-        let last = self.requests.iter().filter(|r| r.handled_ms <= at_ms).max_by(|a, b| {
-            a.handled_ms.total_cmp(&b.handled_ms)
-        });
+        let quota = self.quota_at(at_ms)?;
+        let per_quota = self.burst? / self.quota?;
+        let burst = quota * per_quota;
+        let last = self
+            .requests
+            .iter()
+            .filter(|r| r.handled_ms <= at_ms && r.tokens_after.is_some())
+            .max_by(|a, b| a.handled_ms.total_cmp(&b.handled_ms));
         let Some(last) = last else {
             return Some(burst);
         };
         let after = last.tokens_after?;
         Some((after + quota * (at_ms - last.handled_ms) / 1000.0).min(burst))
+    }
+
+    /// The bucket over the run for a chart: `samples` evenly spaced reads of
+    /// [`AdminTrack::tokens_at`] from 0 to `end_ms`, plus the exact points
+    /// just before and after each request (its `tokens_before` and
+    /// `tokens_after`), each quota change and the moment the bucket fills
+    /// up again, in time order: (ms, tokens). Empty without a quota.
+    pub fn token_points(&self, samples: usize) -> Vec<(f64, f64)> {
+        if self.quota.is_none() {
+            return Vec::new();
+        }
+        let end = self.end_ms.max(1.0);
+        let mut pts: Vec<(f64, f64)> = Vec::new();
+        let n = samples.clamp(2, 10_000);
+        for i in 0..n {
+            let t = end * i as f64 / (n - 1) as f64;
+            if let Some(v) = self.tokens_at(t) {
+                pts.push((t, v));
+            }
+        }
+        for r in &self.requests {
+            if let (Some(b), Some(a)) = (r.tokens_before, r.tokens_after) {
+                pts.push((r.handled_ms, b));
+                pts.push((r.handled_ms + 1e-6, a));
+                // Where the refill reaches the burst, if before the next change.
+                if let Some(q) = self.quota_at(r.handled_ms).filter(|q| *q > 0.0) {
+                    let burst = q * (self.burst.unwrap_or(0.0) / self.quota.unwrap_or(1.0));
+                    let full = r.handled_ms + (burst - a) / q * 1000.0;
+                    if full > r.handled_ms && full < end {
+                        if let Some(v) = self.tokens_at(full) {
+                            pts.push((full, v));
+                        }
+                    }
+                }
+            }
+        }
+        for (t, _) in &self.quota_changes {
+            if let Some(v) = self.tokens_at(*t) {
+                pts.push((*t, v));
+            }
+        }
+        pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        pts
+    }
+
+    /// The budget in one sentence, e.g. `budget user="", client-id=admin:
+    /// controller_mutation_rate 20 mutations/s, a burst of 220 tokens (10
+    /// partitions a topic)`, or that none applies.
+    pub fn budget_sentence(&self) -> String {
+        match (self.quota, self.burst) {
+            (Some(q), Some(b)) => format!(
+                "budget {}: controller_mutation_rate {} mutations/s, a burst of {} tokens ({} partition{} a topic)",
+                self.budget,
+                crate::java_double_to_string(q),
+                crate::java_double_to_string(b),
+                self.partitions,
+                if self.partitions == 1 { "" } else { "s" }
+            ),
+            _ => "no controller_mutation_rate applies to this client: every topic is accepted at once".to_owned(),
+        }
     }
 
     /// One sentence: what the application saw, e.g. `All 40 topics created
@@ -409,6 +493,8 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<AdminTrack>, Er
     }
     let mut now = 0i64;
     let mut stopped = false;
+    // Per client: the quota at the start, then after each change.
+    let mut quota_changes: Vec<Vec<(f64, Option<f64>)>> = heads.iter().map(|(q, _, _)| vec![(0.0, *q)]).collect();
     while let Some(Reverse((at, _, ev))) = q.pop() {
         if at > horizon {
             stopped = true;
@@ -420,6 +506,12 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<AdminTrack>, Er
                 if let ScenarioEvent::SetQuota { entity, key, value, .. } = &scenario.events[i] {
                     // Checked by the scenario's validation; a refusal leaves the quota as it was.
                     let _ = controller.update_quota(entity, *key, *value);
+                    for (c, changes) in clients.iter().zip(quota_changes.iter_mut()) {
+                        let now_q = controller.controller_mutation_budget(&c.session).map(|(b, _)| b);
+                        if changes.last().map_or(true, |(_, q): &(f64, Option<f64>)| *q != now_q) {
+                            changes.push((us_to_ms(now), now_q));
+                        }
+                    }
                 }
             }
             Ev::AppCall { w, k } => {
@@ -474,7 +566,7 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<AdminTrack>, Er
                 let r = c.sent.len() - 1;
                 c.in_flight = Some(r);
                 // Client -> broker, then broker -> controller (forwarded).
-                push(&mut q, now + 2 * latency, Ev::Arrive { w, r });
+                push(&mut q, now.saturating_add(latency.saturating_mul(2)), Ev::Arrive { w, r });
             }
             Ev::Arrive { w, r } => {
                 let c = &mut clients[w];
@@ -489,7 +581,7 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<AdminTrack>, Er
                     None => 0,
                 };
                 sent.row.handled_ms = at_ms as f64;
-                push(&mut q, send + 2 * latency, Ev::Answer { w, r });
+                push(&mut q, send.saturating_add(latency.saturating_mul(2)), Ev::Answer { w, r });
             }
             Ev::Answer { w, r } => {
                 let c = &mut clients[w];
@@ -524,6 +616,11 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<AdminTrack>, Er
                         topic.outcome = TopicOutcome::Done;
                     }
                     topic.at_ms = us_to_ms(now);
+                }
+                // The request's row is all that is kept of it from now on.
+                if let Some(sent) = c.sent.get_mut(r) {
+                    sent.call.topics = Vec::new();
+                    sent.refused = Vec::new();
                 }
                 if retry && !expired && !refused.is_empty() {
                     c.queue.push_back(Call {
@@ -581,7 +678,9 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<AdminTrack>, Er
     }
     let end_of_run = if stopped { horizon } else { now };
     let mut tracks = Vec::new();
-    for (c, (quota, burst, budget)) in clients.into_iter().zip(heads) {
+    for ((c, (quota, burst, budget)), mut changes) in clients.into_iter().zip(heads).zip(quota_changes) {
+        // The first entry is the start's quota, already in `quota`.
+        changes.remove(0);
         let spec = scenario.connections.iter().find(|s| s.name == c.spec.connection);
         let mut topics = c.topics;
         for t in topics.iter_mut().filter(|t| t.outcome == TopicOutcome::Pending) {
@@ -607,6 +706,7 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<AdminTrack>, Er
             topics,
             start_ms: c.spec.start_ms as f64,
             end_ms,
+            quota_changes: changes,
         });
     }
     Ok(tracks)

@@ -45,11 +45,17 @@ use serde::Serialize;
 use crate::broker::Broker;
 use crate::cluster::Cluster;
 use crate::sim::rng::SplitMix64;
-use crate::sim::scenario::{ConnectPattern, ConnectsWorkload, ListenerKind, Scenario, Workload};
+use crate::entity::QuotaKey;
+use crate::sim::scenario::{ConnectPattern, ConnectsWorkload, ListenerKind, Scenario, ScenarioEvent, Workload};
 use crate::Error;
 
 /// The most attempt rows a track keeps (its counts cover every attempt).
 pub const CONNECT_ATTEMPTS_CAP: usize = 20_000;
+
+/// The most connection attempts one run makes, over every connects
+/// workload; a run that reaches it stops there (a refusing quota with no
+/// backoff would otherwise reconnect until the horizon).
+pub const CONNECT_ATTEMPTS_MAX: u64 = 2_000_000;
 
 /// The acceptor's `select` timeout (ms): `Acceptor.acceptNewConnections`,
 /// `nioSelector.select(500)`.
@@ -112,6 +118,14 @@ pub struct ConnectsTrack {
     pub attempts: Vec<ConnectAttempt>,
     /// Every attempt, kept or not.
     pub attempts_total: u64,
+    /// The acceptor's waits for `max.connection.creation.rate`: how many
+    /// attempts waited, and the total wait (ms), over every attempt.
+    pub acceptor_waits: u64,
+    /// See [`ConnectsTrack::acceptor_wait_total_ms`].
+    pub acceptor_wait_ms: i64,
+    /// The run stopped at [`CONNECT_ATTEMPTS_MAX`] attempts, before its
+    /// horizon.
+    pub attempts_cap_hit: bool,
     /// Per client, in order (a `reopen` track: per cycle made).
     pub clients: Vec<ConnectClient>,
     /// Every client's connection was ready (every cycle done) before the
@@ -130,9 +144,22 @@ impl ConnectsTrack {
     }
 
     /// The acceptor's total wait for `max.connection.creation.rate` over
-    /// the kept attempts (ms).
+    /// every attempt (ms).
     pub fn acceptor_wait_total_ms(&self) -> i64 {
-        self.attempts.iter().map(|a| a.acceptor_wait_ms).sum()
+        self.acceptor_wait_ms
+    }
+
+    /// The limits in one sentence, e.g. `connection_creation_rate 2 on
+    /// ips/10.0.0.9; max.connection.creation.rate unlimited`.
+    pub fn limits_sentence(&self) -> String {
+        let ip = match (&self.ip_entity, self.ip_quota) {
+            (Some(e), Some(q)) => format!("connection_creation_rate {} on {e}", q as i64),
+            _ => format!("no connection_creation_rate applies to {}", self.ip),
+        };
+        let broker = self
+            .broker_rate
+            .map_or_else(|| "max.connection.creation.rate unlimited".to_owned(), |r| format!("max.connection.creation.rate {r}"));
+        format!("{ip}; {broker}")
     }
 
     /// Clients whose connection was ready.
@@ -173,10 +200,17 @@ impl ConnectsTrack {
         }
         let wait = self.acceptor_wait_total_ms();
         if wait > 0 {
-            let delayed = self.attempts.iter().filter(|a| a.acceptor_wait_ms > 0).count();
+            let delayed = self.acceptor_waits;
             s.push_str(&format!(
                 "; the acceptor waited {} ms in all before {delayed} of them for max.connection.creation.rate",
                 super::estimate::grouped(u64::try_from(wait).unwrap_or(0))
+            ));
+        }
+        if self.attempts_cap_hit {
+            s.push_str(&format!(
+                "; the simulator stopped the run at {} ms after {} connection attempts, its limit",
+                super::estimate::grouped(self.end_ms.round().max(0.0) as u64),
+                super::estimate::grouped(CONNECT_ATTEMPTS_MAX)
             ));
         }
         s.push('.');
@@ -197,6 +231,8 @@ enum Ev {
     Closed { w: usize, k: u32 },
     /// A `reopen` client's request is answered: it closes and waits.
     Sent { w: usize, k: u32 },
+    /// Scenario event `i` (a `set_quota` of `connection_creation_rate`).
+    Quota { i: usize },
 }
 
 struct Client {
@@ -214,6 +250,8 @@ struct Run {
     clients: Vec<Client>,
     rows: Vec<ConnectAttempt>,
     total: u64,
+    waits: u64,
+    wait_ms: i64,
 }
 
 /// One broker's acceptor: when it is next free, its loop's last wake, and
@@ -288,6 +326,13 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
         q.push(Reverse((at, seq, ev)));
         seq += 1;
     };
+    // First at equal times. ConnectionQuotas.updateIpConnectionRateQuota: the per-IP limit (and
+    // the bound of the live sensors) changes at once on every broker.
+    for i in super::validate::event_order(&scenario.events) {
+        if let ScenarioEvent::SetQuota { key: QuotaKey::ConnectionCreationRate, at_ms, .. } = &scenario.events[i] {
+            push(&mut q, ms_to_us(*at_ms), Ev::Quota { i });
+        }
+    }
     for (w, spec) in specs.iter().enumerate() {
         let Some(conn) = scenario.connections.iter().find(|c| c.name == spec.connection) else {
             return Err(Error::invalid_scenario(super::validate::unknown_connection(&spec.connection)));
@@ -304,7 +349,7 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
         let mut clients = Vec::new();
         for k in 0..n {
             let at = match spec.pattern {
-                ConnectPattern::Pool => start + ms_to_us(spec.interval_ms.saturating_mul(u64::from(k))),
+                ConnectPattern::Pool => start.saturating_add(ms_to_us(spec.interval_ms.saturating_mul(u64::from(k)))),
                 ConnectPattern::Reopen => start,
                 // Dropped from READY: backoff(0), then failedAttempts is 1.
                 ConnectPattern::Storm => {
@@ -326,8 +371,10 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
                 sent_us: 0,
             });
         }
-        runs.push(Run { spec: (*spec).clone(), ip: conn.ip.clone(), rtts, clients, rows: Vec::new(), total: 0 });
+        runs.push(Run { spec: (*spec).clone(), ip: conn.ip.clone(), rtts, clients, rows: Vec::new(), total: 0, waits: 0, wait_ms: 0 });
     }
+    let mut attempts = 0u64;
+    let mut cap_hit = false;
     let mut now = 0i64;
     let mut stopped = false;
     while let Some(Reverse((at, _, ev))) = q.pop() {
@@ -337,11 +384,25 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
         }
         now = at;
         match ev {
+            Ev::Quota { i } => {
+                if let ScenarioEvent::SetQuota { entity, key, value, .. } = &scenario.events[i] {
+                    for b in &mut brokers {
+                        // Checked by the scenario's validation; a refusal leaves the quota.
+                        let _ = b.update_quota(entity, *key, *value);
+                    }
+                }
+            }
             Ev::Connect { w, k } => {
+                attempts += 1;
+                if attempts > CONNECT_ATTEMPTS_MAX {
+                    cap_hit = true;
+                    stopped = true;
+                    break;
+                }
                 let c = &mut runs[w].clients[k as usize];
                 c.attempts += 1;
                 c.sent_us = now;
-                push(&mut q, now + latency, Ev::Arrive { w, k });
+                push(&mut q, now.saturating_add(latency), Ev::Arrive { w, k });
             }
             Ev::Arrive { w, k } => {
                 let b = runs[w].spec.broker as usize;
@@ -367,7 +428,7 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
                     acc.held.push(Reverse((at_ms + throttle_ms, w, k, row)));
                 }
                 let c = &mut run.clients[k as usize];
-                let ready_us = (throttle_ms == 0).then(|| pass_end + latency + 2 * latency * run.rtts);
+                let ready_us = (throttle_ms == 0).then(|| pass_end.saturating_add(latency.saturating_mul(1 + 2 * run.rtts)));
                 if throttle_ms > 0 {
                     c.throttled += 1;
                 } else if let Some(r) = ready_us {
@@ -375,10 +436,14 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
                     c.failed = 0;
                     if run.spec.pattern == ConnectPattern::Reopen {
                         // One request and its answer, then close.
-                        push(&mut q, r + 2 * latency, Ev::Sent { w, k });
+                        push(&mut q, r.saturating_add(latency.saturating_mul(2)), Ev::Sent { w, k });
                     }
                 }
                 run.total += 1;
+                if wait_ms > 0 {
+                    run.waits += 1;
+                    run.wait_ms = run.wait_ms.saturating_add(wait_ms);
+                }
                 if run.rows.len() < CONNECT_ATTEMPTS_CAP {
                     run.rows.push(ConnectAttempt {
                         client: k,
@@ -413,7 +478,7 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
                     &mut rng,
                 );
                 c.failed += 1;
-                push(&mut q, now + ms_to_us(backoff), Ev::Connect { w, k });
+                push(&mut q, now.saturating_add(ms_to_us(backoff)), Ev::Connect { w, k });
             }
             Ev::Sent { w, .. } => {
                 let run = &mut runs[w];
@@ -421,13 +486,13 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
                 if done < run.spec.count {
                     // The next cycle is another client of the track.
                     run.clients.push(Client { failed: 0, attempts: 0, throttled: 0, ready_us: None, sent_us: 0 });
-                    let next = now + ms_to_us(run.spec.interval_ms);
+                    let next = now.saturating_add(ms_to_us(run.spec.interval_ms));
                     push(&mut q, next, Ev::Connect { w, k: done });
                 }
             }
         }
     }
-    let end_run = if stopped { horizon } else { now };
+    let end_run = if cap_hit { now } else if stopped { horizon } else { now };
     let mut tracks = Vec::new();
     for (run, spec) in runs.into_iter().zip(specs) {
         let b = spec.broker as usize;
@@ -468,6 +533,9 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
             broker_rate: (broker_rate != i32::MAX).then_some(broker_rate),
             attempts: run.rows,
             attempts_total: run.total,
+            acceptor_waits: run.waits,
+            acceptor_wait_ms: run.wait_ms,
+            attempts_cap_hit: cap_hit,
             clients,
             finished: all_ready,
             start_ms: spec.start_ms as f64,
@@ -499,7 +567,7 @@ fn wake(
             r.closed_ms = Some(us_to_ms(now));
         }
         // The client sees the close a latency later.
-        push(q, now + latency, Ev::Closed { w, k });
+        push(q, now.saturating_add(latency), Ev::Closed { w, k });
     }
     acc.gen += 1;
     if !acc.held.is_empty() {

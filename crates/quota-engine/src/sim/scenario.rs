@@ -450,7 +450,7 @@ impl Workload {
         }
     }
 
-    /// `producer`, `consumer` or `admin`: the workload's key in the JSON.
+    /// `producer`, `consumer`, `admin` or `connects`: the workload's key in the JSON.
     pub fn kind(&self) -> &'static str {
         match self {
             Workload::Producer(_) => "producer",
@@ -474,9 +474,12 @@ pub enum ConnectPattern {
     /// restart, a network blip) and reconnect after their
     /// `reconnect.backoff.ms`, each with its own jitter.
     Storm,
-    /// One client opens a connection, sends one request, closes it, and
-    /// opens the next `interval_ms` after: `count` times (a client that
-    /// reconnects on every send).
+    /// A connection is opened, sends one request and is closed, and the
+    /// next is opened `interval_ms` after: `count` times, each by a new
+    /// client (an application that creates and closes a producer for every
+    /// send; a new client starts with no reconnect backoff, where one
+    /// Java client reconnecting would wait `reconnect.backoff.ms` first,
+    /// `ClusterConnectionStates.disconnected`).
     Reopen,
 }
 

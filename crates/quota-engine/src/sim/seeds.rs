@@ -15,17 +15,22 @@ use crate::Error;
 /// The most seeds one call runs.
 pub const SEEDS_MAX: u32 = 1_000;
 
-/// One client over every seed.
+/// One client over every seed: a producer or consumer, an Admin client,
+/// or a connects workload.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClientSpread {
     /// The client (connection) name.
     pub name: String,
     /// Per seed, in [`SeedSpread::seeds`] order: its duration (ms; `None`
-    /// when it did not finish).
+    /// when it did not finish: for an Admin client, a topic still pending;
+    /// for connects, a connection not ready).
     pub duration_ms: Vec<Option<f64>>,
-    /// Per seed: its `throttle-time-max` (ms; 0 for Kafka's NaN).
+    /// Per seed: a producer's or consumer's `throttle-time-max`, an Admin
+    /// client's largest response `throttle_time_ms`, a connects workload's
+    /// largest per-IP throttle (ms; 0 for Kafka's NaN or none).
     pub throttle_max_ms: Vec<f64>,
-    /// Per seed: the records it lost.
+    /// Per seed: the records it lost (an Admin client: its topics that
+    /// failed; connects: 0).
     pub records_failed: Vec<u64>,
 }
 
@@ -70,7 +75,7 @@ impl ClientSpread {
             tail.push_str(&format!("; {unfinished} run(s) did not finish"));
         }
         if lost > 0 {
-            tail.push_str(&format!("; records lost in {lost} run(s)"));
+            tail.push_str(&format!("; records (or an Admin client's topics) lost in {lost} run(s)"));
         }
         format!("{head}{durations}{tail}.")
     }
@@ -112,12 +117,26 @@ pub fn simulate_seeds(scenario: &Scenario, count: u32) -> Result<SeedSpread, Err
 /// in its worker and gathers them the same way).
 pub fn add_run(spread: &mut SeedSpread, seed: u64, t: &Timeline) {
     spread.seeds.push(seed);
+    let mut rows: Vec<(&str, Option<f64>, f64, u64)> = Vec::new();
     for c in &t.clients {
-        let entry = match spread.clients.iter().position(|x| x.name == c.name) {
+        let max = c.metrics.throttle_time_max;
+        rows.push((&c.name, c.duration_ms, if max.is_finite() { max } else { 0.0 }, c.outcome.failed_records()));
+    }
+    for a in &t.admin {
+        let pending = a.count(super::TopicOutcome::Pending) > 0;
+        let failed = a.topics.len() as u64 - u64::from(a.count(super::TopicOutcome::Done)) - u64::from(a.count(super::TopicOutcome::Pending));
+        rows.push((&a.name, (!pending).then(|| a.duration_ms()), a.throttle_max_ms() as f64, failed));
+    }
+    for c in &t.connects {
+        let max = c.attempts.iter().map(|x| x.throttle_ms).max().unwrap_or(0);
+        rows.push((&c.name, c.finished.then(|| c.end_ms - c.start_ms), max as f64, 0));
+    }
+    for (name, duration, throttle, failed) in rows {
+        let entry = match spread.clients.iter().position(|x| x.name == name) {
             Some(i) => &mut spread.clients[i],
             None => {
                 spread.clients.push(ClientSpread {
-                    name: c.name.clone(),
+                    name: name.to_owned(),
                     duration_ms: Vec::new(),
                     throttle_max_ms: Vec::new(),
                     records_failed: Vec::new(),
@@ -126,9 +145,8 @@ pub fn add_run(spread: &mut SeedSpread, seed: u64, t: &Timeline) {
                 &mut spread.clients[last]
             }
         };
-        let max = c.metrics.throttle_time_max;
-        entry.duration_ms.push(c.duration_ms);
-        entry.throttle_max_ms.push(if max.is_finite() { max } else { 0.0 });
-        entry.records_failed.push(c.outcome.failed_records());
+        entry.duration_ms.push(duration);
+        entry.throttle_max_ms.push(throttle);
+        entry.records_failed.push(failed);
     }
 }

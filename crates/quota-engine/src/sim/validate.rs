@@ -17,7 +17,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use super::scenario::{AdminWorkload, ConnectsWorkload, NetworkModel, Scenario, ScenarioEvent, Workload};
+use super::scenario::{AdminOperation, AdminWorkload, ConnectsWorkload, NetworkModel, Scenario, ScenarioEvent, Workload};
 use super::world::{batch_allocation, record_size_in_batch, record_too_large};
 use crate::store::QuotaStore;
 use crate::Error;
@@ -29,6 +29,13 @@ pub(crate) const ADMIN_TOPICS_MAX: u32 = 10_000;
 pub(crate) const ADMIN_PARTITIONS_MAX: u32 = 100_000;
 /// The most connections (or cycles) of one connects workload.
 pub(crate) const CONNECTS_MAX: u32 = 10_000;
+/// The longest one-way link latency a scenario may have (µs: a minute).
+const LATENCY_MAX_US: u64 = 60_000_000;
+/// The longest broker cost a scenario may give (µs: a minute).
+const COST_MAX_US: f64 = 60_000_000.0;
+/// The longest time a workload's start, interval or backoff may name (ms:
+/// the horizon cap).
+const TIME_MAX_MS: u64 = super::world::HORIZON_CAP_MS;
 
 /// One thing wrong with a scenario.
 #[derive(Debug, Clone, PartialEq)]
@@ -151,6 +158,24 @@ impl Scenario {
                     "The link bandwidth {bandwidth} bytes/s is not valid: it must be a finite number above zero."
                 ),
             );
+        }
+        let latency = self.environment.link.latency_us;
+        if latency > LATENCY_MAX_US {
+            out.invalid(
+                "environment.link.latency_us".to_owned(),
+                format!("The link latency {latency} µs is not valid: it must be at most {LATENCY_MAX_US} µs (a minute)."),
+            );
+        }
+        for (field, v) in [
+            ("controller_commit_us", self.environment.broker.controller_commit_us),
+            ("accept_us", self.environment.broker.accept_us),
+        ] {
+            if !(v.is_finite() && (0.0..=COST_MAX_US).contains(&v)) {
+                out.invalid(
+                    format!("environment.broker.{field}"),
+                    format!("The broker's {field} {v} µs is not valid: it must be a finite number from 0 to {COST_MAX_US} µs (a minute)."),
+                );
+            }
         }
         let count = self.brokers.count;
         if count == 0 || count > 1000 {
@@ -293,6 +318,30 @@ impl Scenario {
                 );
             }
         }
+        // ReplicationControlManager.createTopic: INVALID_REPLICATION_FACTOR
+        // before any quota is charged (StripedReplicaPlacer's words).
+        if a.operation == AdminOperation::CreateTopics {
+            if a.replication_factor == 0 {
+                out.invalid(
+                    at("replication_factor"),
+                    "INVALID_REPLICATION_FACTOR: Replication factor must be larger than 0, or -1 to use the default value.".to_owned(),
+                );
+            } else if a.replication_factor > self.brokers.count {
+                out.invalid(
+                    at("replication_factor"),
+                    format!(
+                        "INVALID_REPLICATION_FACTOR: Unable to replicate the partition {rf} time(s): The target replication factor of {rf} cannot be reached because only {n} broker(s) are registered or some brokers have all their log directories cordoned.",
+                        rf = a.replication_factor,
+                        n = self.brokers.count
+                    ),
+                );
+            }
+        }
+        for (field, v) in [("start_ms", a.start_ms), ("call_interval_ms", a.call_interval_ms)] {
+            if v > TIME_MAX_MS {
+                out.invalid(at(field), format!("The admin workload on '{conn_name}' has {field} {v}: at most {TIME_MAX_MS} ms (the horizon's cap)."));
+            }
+        }
         if let Some(problem) = topic_name_problem(&format!("{}-{}", a.topic_prefix, a.topics.saturating_sub(1))) {
             out.invalid(at("topic_prefix"), problem);
         }
@@ -376,11 +425,15 @@ impl Scenario {
         }
         // ExponentialBackoff: a backoff.max below the backoff is the backoff
         // (initialInterval = min(max, initial)); Kafka's ConfigDef takes 0 and up (longs).
-        if c.config.reconnect_backoff_ms > i64::MAX as u64 / 1000 || c.config.reconnect_backoff_max_ms > i64::MAX as u64 / 1000 {
-            out.invalid(
-                at("config"),
-                format!("The connects workload on '{conn_name}' has a reconnect backoff beyond what this simulator can count in µs."),
-            );
+        for (field, v) in [
+            ("start_ms", c.start_ms),
+            ("interval_ms", c.interval_ms),
+            ("config.reconnect.backoff.ms", c.config.reconnect_backoff_ms),
+            ("config.reconnect.backoff.max.ms", c.config.reconnect_backoff_max_ms),
+        ] {
+            if v > TIME_MAX_MS {
+                out.invalid(at(field), format!("The connects workload on '{conn_name}' has {field} {v}: at most {TIME_MAX_MS} ms (the horizon's cap)."));
+            }
         }
     }
 

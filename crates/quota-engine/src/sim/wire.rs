@@ -171,6 +171,17 @@ impl<T: Wire> Wire for Vec<T> {
     }
 }
 
+impl<A: Wire, B: Wire> Wire for (A, B) {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.0.put(out);
+        self.1.put(out);
+    }
+    fn get(r: &mut Reader<'_>) -> Self {
+        let a = A::get(r);
+        (a, B::get(r))
+    }
+}
+
 impl<T: Wire> Wire for Option<T> {
     fn put(&self, out: &mut Vec<u8>) {
         match self {
@@ -246,10 +257,10 @@ macro_rules! wire_struct {
 }
 wire_struct! {
     Timeline { scenario, seed, end_ms, hit_horizon, cut_short, events, sensors, clients, brokers, markers, totals, admin, connects }
-    AdminTrack { name, client_id, principal, method, request, mode, partitions, quota, burst, budget, requests, topics, start_ms, end_ms }
+    AdminTrack { name, client_id, principal, method, request, mode, partitions, quota, burst, budget, requests, topics, start_ms, end_ms, quota_changes }
     AdminRequest { call, attempt, sent_ms, handled_ms, answered_ms, topics, accepted, refused, tokens_before, tokens_after, throttle_ms }
     AdminTopic { name, outcome, at_ms, throttle_ms, attempts }
-    ConnectsTrack { name, ip, pattern, count, broker, ip_quota, ip_entity, broker_rate, attempts, attempts_total, clients, finished, start_ms, end_ms }
+    ConnectsTrack { name, ip, pattern, count, broker, ip_quota, ip_entity, broker_rate, attempts, attempts_total, acceptor_waits, acceptor_wait_ms, attempts_cap_hit, clients, finished, start_ms, end_ms }
     ConnectAttempt { client, attempt, sent_ms, accepted_ms, acceptor_wait_ms, throttle_ms, closed_ms, ready_ms }
     ConnectClient { ready_ms, attempts, throttled }
     EventMarker { at_ms, kind, text }

@@ -150,3 +150,87 @@ fn a_quota_raised_mid_run_refills_the_same_bucket_faster() {
     let late: Vec<_> = a.requests.iter().filter(|r| r.handled_ms > 2_100.0 && r.throttle_ms > 0).collect();
     assert!(late.iter().all(|r| r.throttle_ms < 100), "{late:?}");
 }
+
+#[test]
+fn create_partitions_and_delete_topics_charge_their_partitions_strict_from_their_versions() {
+    // CreatePartitions is strict since v3 (the Java client's newest),
+    // DeleteTopics since v5 (the client sends v6).
+    for (op, request) in [("create_partitions", "CreatePartitions v3"), ("delete_topics", "DeleteTopics v6")] {
+        let t = simulate(&scenario(40, &format!(r#", "operation": "{op}""#))).expect("runs");
+        let a = &t.admin[0];
+        assert_eq!((a.request.as_str(), a.mode.as_str()), (request, "strict"));
+        assert_eq!((a.requests[0].accepted, a.requests[0].refused), (23, 17), "{op}");
+        assert_eq!(a.count(TopicOutcome::Done), 40);
+    }
+    // CreatePartitions v2 is before its strictSinceVersion: permissive.
+    let t = simulate(&scenario(40, r#", "operation": "create_partitions", "api_version": 2"#)).expect("runs");
+    assert_eq!(t.admin[0].mode, "permissive");
+    assert_eq!(t.admin[0].requests[0].accepted, 40);
+    assert_eq!(t.admin[0].requests[0].tokens_after, Some(-180.0));
+}
+
+#[test]
+fn two_admin_clients_on_one_client_id_share_one_bucket() {
+    let text = r#"{
+      "topics": [],
+      "quotas": [{"entity": {"client-id": "admin-burst"}, "key": "controller_mutation_rate", "value": 20}],
+      "connections": [{"name": "a1", "listener": "PLAINTEXT", "client.id": "admin-burst"},
+                      {"name": "a2", "listener": "PLAINTEXT", "client.id": "admin-burst"}],
+      "workloads": [{"admin": {"connection": "a1", "topics": 20, "partitions": 10, "topic_prefix": "one"}},
+                    {"admin": {"connection": "a2", "topics": 20, "partitions": 10, "topic_prefix": "two"}}]
+    }"#;
+    let t = simulate(&serde_json::from_str(text).expect("parses")).expect("runs");
+    // 220 tokens for both: the first request takes 20 topics (-> 20 tokens),
+    // the second 3 more (-> -10), not 20 more.
+    let first = (t.admin[0].requests[0].accepted, t.admin[1].requests[0].accepted);
+    assert_eq!(first.0 + first.1, 23, "{first:?}");
+    assert_eq!(t.admin[0].budget, t.admin[1].budget);
+}
+
+#[test]
+fn the_horizon_leaves_topics_pending_and_the_run_says_it_stopped() {
+    let mut s = scenario(40, "");
+    s.horizon_ms = 3_000;
+    let t = simulate(&s).expect("runs");
+    let a = &t.admin[0];
+    assert!(t.hit_horizon);
+    let pending = a.count(TopicOutcome::Pending);
+    assert!(pending > 0 && a.count(TopicOutcome::Done) + pending == 40, "{}", a.summary());
+    assert!(a.summary().contains("still pending when the run stopped"), "{}", a.summary());
+}
+
+#[test]
+fn a_quota_lowered_mid_run_slows_the_retries_and_the_chart_follows_it() {
+    let mut s = scenario(40, "");
+    s.events = serde_json::from_str(
+        r#"[{"at_ms": 1000, "kind": "set_quota", "entity": {"client-id": "admin-burst"}, "key": "controller_mutation_rate", "value": 5}]"#,
+    )
+    .expect("events");
+    let t = simulate(&s).expect("runs");
+    let a = &t.admin[0];
+    assert_eq!(a.quota_changes, vec![(1000.0, Some(5.0))]);
+    assert_eq!(a.quota_at(999.0), Some(20.0));
+    assert_eq!(a.quota_at(1000.0), Some(5.0));
+    // A topic of 10 partitions now takes 2 s to refill: 17 retries take
+    // well over the 8.5 s they take at 20/s.
+    assert!(a.duration_ms() > 20_000.0, "{}", a.summary());
+    // After the change the bucket refills at 5/s up to 55 tokens.
+    let late = a.tokens_at(a.end_ms + 60_000.0).expect("a quota");
+    assert_eq!(late, 55.0);
+    let pts = a.token_points(100);
+    assert!(pts.windows(2).all(|w| w[0].0 <= w[1].0), "in time order");
+    assert!(pts.iter().all(|(_, v)| *v <= 220.0));
+}
+
+#[test]
+fn a_call_in_flight_at_its_deadline_fails_its_retried_topics_with_the_throttle_left() {
+    // A 1 s deadline: the retry answered just before it is in flight or
+    // queued when it passes; the topics still refused fail with
+    // ThrottlingQuotaExceededException, carrying the throttle left.
+    let t = simulate(&scenario(40, r#", "config": {"default.api.timeout.ms": 1000, "request.timeout.ms": 1000}"#)).expect("runs");
+    let a = &t.admin[0];
+    let failed: Vec<_> = a.topics.iter().filter(|x| x.outcome == TopicOutcome::QuotaExceeded).collect();
+    assert!(!failed.is_empty());
+    assert!(failed.iter().all(|x| (1_000.0..1_002.0).contains(&x.at_ms) && x.throttle_ms <= 475), "{failed:?}");
+    assert_eq!(a.count(TopicOutcome::Done) as usize + failed.len(), 40);
+}

@@ -118,3 +118,65 @@ fn bad_connects_fields_are_named() {
         assert!(problems.iter().any(|p| p.path == path && p.error.to_string().contains(words)), "{problems:?}");
     }
 }
+
+#[test]
+fn a_storm_past_the_burst_reconnects_after_the_doubling_backoff() {
+    let t = simulate(&scenario(r#""pattern": "storm", "count": 30, "start_ms": 1000"#, "")).expect("runs");
+    let c = &t.connects[0];
+    assert!(c.throttled_total() > 0);
+    // A storm client was READY before: its first refusal backs off
+    // backoff(1) = 100 ms x [0.8, 1.2) from the close it sees.
+    for k in c.clients.iter().enumerate().filter(|(_, x)| x.throttled > 0).map(|(k, _)| k as u32) {
+        let rows: Vec<_> = c.attempts.iter().filter(|a| a.client == k).collect();
+        let (first, second) = (rows[0], rows[1]);
+        let seen = first.closed_ms.expect("closed") + 0.1; // a latency later
+        let gap = second.sent_ms - seen;
+        assert!((80.0..121.0).contains(&gap), "client {k}: {gap} ms");
+    }
+}
+
+#[test]
+fn a_quota_change_reaches_the_live_per_ip_sensor() {
+    let mut s = scenario(r#""pattern": "pool", "count": 30"#, "");
+    s.events = serde_json::from_str(
+        r#"[{"at_ms": 100, "kind": "set_quota", "entity": {"ip": "10.0.0.9"}, "key": "connection_creation_rate", "value": 1000}]"#,
+    )
+    .expect("events");
+    let t = simulate(&s).expect("runs");
+    let c = &t.connects[0];
+    // ConnectionQuotas.updateIpConnectionRateQuota: the 10 refused at first
+    // get in at their first reconnect, after 1,000/s applies.
+    assert_eq!(c.throttled_total(), 10, "{}", c.summary());
+    assert!(c.end_ms < 1_000.0, "{}", c.summary());
+}
+
+#[test]
+fn reopen_cycles_are_counted_and_a_refusing_quota_with_no_backoff_stops_at_the_attempt_limit() {
+    let t = simulate(&scenario(r#""pattern": "reopen", "count": 40"#, "")).expect("runs");
+    let c = &t.connects[0];
+    // 20 cycles fit the burst; then each needs the rate to fall under 2/s.
+    assert!(c.clients[..20].iter().all(|x| x.throttled == 0));
+    assert!(c.clients[20..].iter().any(|x| x.throttled > 0));
+    // A quota of 0 connections/s (NaN's Int) refuses everything for a
+    // window at a time; 10,000 clients without backoff would reconnect
+    // until the horizon: the run stops at its attempt limit.
+    let mut s = scenario(r#""pattern": "pool", "count": 10000, "config": {"reconnect.backoff.ms": 0, "reconnect.backoff.max.ms": 0}"#, "");
+    s.quotas[0].value = 1.0;
+    s.environment.broker.accept_us = 1.0;
+    let t = simulate(&s).expect("runs");
+    let c = &t.connects[0];
+    assert!(c.attempts_cap_hit && !c.finished, "{}", c.summary());
+    // Counted when they reach the acceptor: the last few are on the wire.
+    let max = quota_engine::sim::connects::CONNECT_ATTEMPTS_MAX;
+    assert!(c.attempts_total <= max && c.attempts_total > max - 10_000, "{}", c.attempts_total);
+    assert_eq!(c.attempts.len(), quota_engine::sim::connects::CONNECT_ATTEMPTS_CAP);
+    assert!(c.summary().contains("connection attempts, its limit"), "{}", c.summary());
+}
+
+#[test]
+fn acceptor_waits_are_counted_past_the_kept_rows() {
+    let t = simulate(&scenario(r#""pattern": "pool", "count": 30"#, r#""max.connection.creation.rate": 1"#)).expect("runs");
+    let c = &t.connects[0];
+    assert_eq!(c.acceptor_waits as usize, c.attempts.iter().filter(|a| a.acceptor_wait_ms > 0).count());
+    assert_eq!(c.acceptor_wait_total_ms(), c.attempts.iter().map(|a| a.acceptor_wait_ms).sum::<i64>());
+}
