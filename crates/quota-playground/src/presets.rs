@@ -217,8 +217,22 @@ fn lesson_admin() -> String {
     .to_owned()
 }
 
+fn lesson_connects() -> String {
+    // examples/connection-pool-ip-quota.json, the lab's connection-pool-ip-quota from 10.0.0.9.
+    r#"{
+  "name": "A reconnect storm under connection_creation_rate",
+  "description": "An application's 30 instances start together on one host (10.0.0.9) under connection_creation_rate=2 for that address.",
+  "seed": 1,
+  "topics": [],
+  "quotas": [{"entity": {"ip": "10.0.0.9"}, "key": "connection_creation_rate", "value": 2}],
+  "connections": [{"name": "apps", "listener": "PLAINTEXT", "client.id": "app", "ip": "10.0.0.9"}],
+  "workloads": [{"connects": {"connection": "apps", "pattern": "pool", "count": 30}}]
+}"#
+    .to_owned()
+}
+
 /// The lessons, in the article's order.
-pub const LESSONS: [Lesson; 8] = [
+pub const LESSONS: [Lesson; 9] = [
     Lesson {
         id: 1,
         title: "A quota delays rather than errors, until delivery.timeout.ms",
@@ -269,7 +283,9 @@ pub const LESSONS: [Lesson; 8] = [
                   fixed per-request cost: 181 ms of thread time against 13 ms for the same bytes. It crosses the 1 % line, is \
                   throttled about 100 times for up to 1,000 ms (the one-window cap) and takes about 12 s. Give the batched \
                   producer 10,000 records and it is throttled too. The costs model a laptop broker; the lab found 1 % a coin \
-                  flip for small traffic.",
+                  flip for small traffic. Run 20 seeds under the clients table: the chatty producer is throttled in all 20 runs \
+                  and the batched one in none. The simulator draws its thread-time jitter per request, where the lab's \
+                  variation was per session, so far from the line, as both producers are here, no seed flips the outcome.",
         scenario: lesson_request,
     },
     Lesson {
@@ -311,6 +327,30 @@ pub const LESSONS: [Lesson; 8] = [
                   with request.timeout.ms at 5000 too (the Java client refuses a default.api.timeout.ms below it): 32 topics are \
                   created, and the 8 still being retried at the 5 s deadline fail with ThrottlingQuotaExceededException.",
         scenario: lesson_admin,
+    },
+    Lesson {
+        id: 9,
+        title: "A reconnect storm under connection_creation_rate",
+        finding: "30 connections at once from one address under connection_creation_rate=2: 20 are answered at once, the other 10 are held unanswered for about half a second and closed, and they reconnect and are refused again until all 30 are ready at about 12.9 s, after 81 refusals.",
+        explain: "Thirty instances of an application start together on one host, 10.0.0.9, under connection_creation_rate=2 for \
+                  that address. Kafka's rate divides by at least 10 s (quota.window.num - 1 windows of 1 s), so 20 connections \
+                  fit at once: the acceptor takes one a millisecond, and the 21st, taken at 20 ms, measures 21 / 10.02 s, over \
+                  2 per second, with a throttle of 480 ms. It is not refused outright: the broker takes it off the count, keeps \
+                  the socket without reading it for the throttle time and closes it on the acceptor's next loop, at about \
+                  530 ms here (its select times out 500 ms after the last connection it took). The client saw its connection \
+                  open and its ApiVersions request go out, no answer, then a disconnect. It reconnects after \
+                  reconnect.backoff.ms, 50 ms, doubled after each failure (100, 200, 400, 800 ms) up to \
+                  reconnect.backoff.max.ms, 1,000 ms, each ±20 %. As the window grows one more gets in at 573 ms and \
+                  another at 11.18 s, but the others keep being refused: the burst's sample leaves the window only 11 s \
+                  after its last event (the refusals at 590 ms count), at about 11.6 s. All 30 are ready at about 12.9 s, \
+                  after 81 refusals and up to 10 attempts for one connection, as on the lab's real 4.3.1 cluster; run \
+                  20 seeds and the backoff's jitter moves that end only between 12.8 and 12.9 s. In the \
+                  Connections chart each red mark is a refusal on its client's line, its bar the time the acceptor held the \
+                  socket. max.connection.creation.rate, the broker-wide limit, works differently: the acceptor waits before \
+                  it takes the next connection, and nothing is refused. Delete the IP quota in the Quotas panel and set \
+                  max.connection.creation.rate to 2 under Brokers in the simulation's settings: 20 are ready at once, the \
+                  acceptor waits before each of the other 10, and all 30 are ready at about 9.0 s without a refusal.",
+        scenario: lesson_connects,
     },
 ];
 
@@ -406,6 +446,86 @@ mod tests {
         assert!(a.summary().starts_with("32 of 40 topics created; 8 failed with ThrottlingQuotaExceededException"), "{}", a.summary());
     }
 
+    /// Lesson 9's figures are the engine's: 20 at once, the 21st taken at
+    /// 20 ms with a throttle of 480 ms (21 / 10.02 s), the sockets closed at
+    /// about 530 ms, the backoff doubling from 50 to 1,000 ms, one more in at
+    /// 573 ms and one at 11.18 s, the burst's sample leaving the window 11 s
+    /// after the refusals at 590 ms, all 30 ready at about 12.9 s after 81
+    /// refusals, up to 10 attempts; and the broker-wide variant: 20 at
+    /// once, the acceptor waiting before the other 10, all ready at about
+    /// 9.0 s, none refused.
+    #[test]
+    fn the_connects_lesson_states_what_the_engine_computes() {
+        let l = lesson(9).unwrap();
+        assert_eq!(l.title, "A reconnect storm under connection_creation_rate");
+        let t = model::simulate(&l.scenario()).unwrap();
+        assert!(t.clients.is_empty() && t.admin.is_empty() && t.connects.len() == 1);
+        let c = &t.connects[0];
+        assert_eq!((c.ip.as_str(), c.ip_quota, c.ip_entity.as_deref(), c.broker_rate, c.count), ("10.0.0.9", Some(2.0), Some("ips/10.0.0.9"), None, 30));
+        // "20 connections fit at once": the first 20 attempts, one a ms, all accepted.
+        let first: Vec<_> = c.attempts.iter().filter(|a| a.attempt == 1).collect();
+        assert_eq!(first.len(), 30);
+        assert!(first[..20].iter().enumerate().all(|(k, a)| a.throttle_ms == 0 && a.accepted_ms == k as f64));
+        // "the 21st, taken at 20 ms ... a throttle of 480 ms": (21 / 10.02 - 2) / 2 x 10,020.
+        let r = first[20];
+        assert_eq!((r.accepted_ms, r.throttle_ms), (20.0, 480));
+        assert!(21.0 / 10.02 > 2.0 && ((21.0 / 10.02 - 2.0) / 2.0 * 10_020.0 - 480.0_f64).abs() < 1.0);
+        // "closes it ... at about 530 ms": all 10, held past their throttle.
+        assert!(first[20..].iter().all(|a| a.throttle_ms > 0 && a.closed_ms.is_some_and(|ms| (529.5..531.0).contains(&ms))));
+        assert!(first[20..].iter().all(|a| a.closed_ms.unwrap() > a.accepted_ms + a.throttle_ms as f64));
+        // "reconnect.backoff.ms, 50 ms, doubled ... (100, 200, 400, 800 ms) up to 1,000 ms, each ±20 %":
+        // from the close (seen a link latency later) to the next attempt.
+        for k in 20..30u32 {
+            let mine: Vec<_> = c.attempts.iter().filter(|a| a.client == k).collect();
+            for (n, w) in mine.windows(2).enumerate() {
+                let gap = w[1].sent_ms - w[0].closed_ms.unwrap();
+                let term = (50.0 * 2f64.powi(n as i32)).min(1_000.0);
+                assert!(gap >= term * 0.8 - 0.5 && gap <= term * 1.2 + 1.0, "client {k} attempt {}: {gap} ms after the close, term {term}", w[1].attempt);
+            }
+        }
+        // "one more gets in at 573 ms and another at 11.18 s".
+        let later: Vec<f64> = c.attempts.iter().filter(|a| a.attempt > 1 && a.throttle_ms == 0).map(|a| a.accepted_ms).collect();
+        assert_eq!(later[..2], [573.0, 11_179.0]);
+        // "the refusals at 590 ms": the last event of the burst's sample (its first second).
+        let early = c.attempts.iter().filter(|a| a.throttle_ms > 0 && a.accepted_ms < 1_000.0).map(|a| a.accepted_ms).fold(0.0, f64::max);
+        assert_eq!(early, 590.0);
+        // "leaves the window ... at about 11.6 s": refused up to then, none after.
+        let last_refused = c.attempts.iter().filter(|a| a.throttle_ms > 0).map(|a| a.accepted_ms).fold(0.0, f64::max);
+        assert!((11_000.0..11_590.0).contains(&last_refused), "{last_refused}");
+        assert!(c.attempts.iter().filter(|a| a.accepted_ms >= 11_590.0).all(|a| a.throttle_ms == 0));
+        assert!(c.attempts.iter().any(|a| a.accepted_ms >= 11_590.0));
+        // "all 30 are ready at about 12.9 s, after 81 refusals and up to 10 attempts".
+        assert!(c.finished && (12_850.0..12_950.0).contains(&c.end_ms), "{}", c.end_ms);
+        assert_eq!(c.throttled_total(), 81);
+        assert_eq!(c.clients.iter().map(|k| k.attempts).max(), Some(10));
+        assert_eq!(
+            c.summary(),
+            "All 30 connections were ready by 12,859 ms; 10 were refused by connection_creation_rate=2 on ips/10.0.0.9 (held for the throttle time, then closed, and reconnected after reconnect.backoff.ms), 81 refusals in all, up to 10 attempts for one."
+        );
+        for words in ["20 connections fit at once", "taken at 20 ms", "21 / 10.02 s", "480 ms", "about 530 ms", "500 ms after", "50 ms", "(100, 200, 400, 800 ms)",
+            "1,000 ms", "573 ms", "11.18 s", "11 s after its last event", "590 ms", "about 11.6 s", "about 12.9 s", "81 refusals", "up to 10 attempts",
+            "20 are ready at once", "each of the other 10", "about 9.0 s without a refusal"] {
+            assert!(l.explain.contains(words), "{words}");
+        }
+        assert!(l.finding.contains("20 are answered at once") && l.finding.contains("about 12.9 s, after 81 refusals"));
+        // "run 20 seeds and the backoff's jitter moves that end only between 12.8 and 12.9 s".
+        let spread = quota_engine::sim::seeds::simulate_seeds(&l.scenario(), 20).unwrap();
+        let d = spread.clients[0].durations_sorted();
+        assert_eq!(d.len(), 20);
+        assert!((12_750.0..12_850.0).contains(&d[0]) && (12_850.0..12_950.0).contains(&d[19]), "{d:?}");
+        assert!(l.explain.contains("run 20 seeds and the backoff's jitter moves that end only between 12.8 and 12.9 s"));
+        // The suggestion: no IP quota, max.connection.creation.rate=2.
+        let mut s = l.scenario();
+        s.quotas.clear();
+        s.brokers.settings.max_connection_creation_rate = 2;
+        let t = model::simulate(&s).unwrap();
+        let c = &t.connects[0];
+        assert_eq!((c.ip_quota, c.broker_rate, c.throttled_total()), (None, Some(2), 0));
+        assert_eq!(c.attempts.iter().filter(|a| a.acceptor_wait_ms == 0 && a.ready_ms.is_some_and(|r| r < 25.0)).count(), 20);
+        assert_eq!(c.attempts.iter().filter(|a| a.acceptor_wait_ms > 0).count(), 10);
+        assert!(c.finished && (8_950.0..9_050.0).contains(&c.end_ms), "{}", c.end_ms);
+    }
+
     #[test]
     fn the_delay_lesson_reproduces_the_lab() {
         let t = model::simulate(&lesson(1).unwrap().scenario()).unwrap();
@@ -488,6 +608,21 @@ mod tests {
         let per_request = tc / chatty.metrics.requests as f64;
         assert!((0.16..0.20).contains(&per_request), "{per_request} ms per request");
         assert!(t.clients.iter().all(|c| c.metrics.record_error_total == 0 && c.metrics.record_retry_total == 0));
+    }
+
+    /// "Run 20 seeds ...: the chatty producer is throttled in all 20 runs
+    /// and the batched one in none", as the engine's spread says it.
+    #[test]
+    fn the_request_lesson_s_seeds_throttle_the_chatty_producer_every_time() {
+        use quota_engine::sim::seeds::simulate_seeds;
+        let l = lesson(5).unwrap();
+        assert!(l.explain.contains("Run 20 seeds under the clients table: the chatty producer is throttled in all 20 runs and the batched one in none."));
+        let spread = simulate_seeds(&l.scenario(), 20).unwrap();
+        assert_eq!(spread.seeds, (1..=20).collect::<Vec<u64>>());
+        let by = |n: &str| spread.clients.iter().find(|c| c.name == n).unwrap();
+        assert_eq!((by("chatty").throttled_runs(), by("batched").throttled_runs()), (20, 0));
+        assert!(by("chatty").summary(&spread.seeds).starts_with("chatty: throttled in every one of 20 runs (seeds 1-20)"));
+        assert!(by("batched").summary(&spread.seeds).starts_with("batched: never throttled in 20 runs (seeds 1-20)"));
     }
 
     #[test]
