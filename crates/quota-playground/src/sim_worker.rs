@@ -68,6 +68,74 @@ pub fn request_text(rev: u64, scenario: &Scenario) -> String {
     format!("{rev} {json}")
 }
 
+/// The most seeds the page runs in one spread (the CLI's
+/// `kafka-quota simulate --seeds` takes up to
+/// [`quota_engine::sim::seeds::SEEDS_MAX`]).
+pub const PAGE_SEEDS_MAX: u32 = 100;
+
+/// What the page asks for one run of a spread over seeds: `seed`, the job,
+/// a space, and the scenario's JSON with the seed of the run in it.
+pub fn seed_request_text(job: u64, scenario: &Scenario) -> String {
+    let json = serde_json::to_string(scenario).unwrap_or_default();
+    format!("seed {job} {json}")
+}
+
+/// `t` reduced to what [`quota_engine::sim::seeds::add_run`] reads of a
+/// run, so that a run of a spread crosses to the page in one small message:
+/// each producer's and consumer's name, duration, metrics and outcome
+/// (their series and spans left out); each Admin client's topics' outcomes
+/// (their names left out) and its request with the largest throttle; each
+/// connects workload's end and its attempt with the largest throttle
+/// (the other attempts and the clients left out); no budget, broker or
+/// marker.
+pub fn for_spread(mut t: Timeline) -> Timeline {
+    t.sensors.clear();
+    t.brokers.clear();
+    t.markers.clear();
+    for c in &mut t.clients {
+        c.throttles.points.clear();
+        c.buffer.points.clear();
+        c.progress.points.clear();
+        c.mutes.clear();
+        c.blocked.clear();
+        c.perf = None;
+        c.waits = None;
+    }
+    for a in &mut t.admin {
+        let most = a.requests.iter().max_by_key(|r| r.throttle_ms).cloned();
+        a.requests = most.into_iter().collect();
+        for topic in &mut a.topics {
+            topic.name.clear();
+        }
+    }
+    for c in &mut t.connects {
+        let most = c.attempts.iter().max_by_key(|x| x.throttle_ms).cloned();
+        c.attempts = most.into_iter().collect();
+        c.clients.clear();
+    }
+    t
+}
+
+/// The worker's answer to a [`seed_request_text`] (the text after `seed `):
+/// one [`Part::Seed`].
+fn answer_seed(request: &str) -> Vec<u8> {
+    let read = request.split_once(' ').and_then(|(job, json)| Some((job.parse::<u64>().ok()?, json)));
+    let Some((job, json)) = read else {
+        return Part::Seed { job: 0, seed: 0, result: Err("The simulation worker could not read a request for a seed.".to_owned()) }.to_bytes();
+    };
+    let result = serde_json::from_str::<Scenario>(json)
+        .map_err(|e| format!("The simulation worker could not read a request: {e}."))
+        .and_then(|s| {
+            let seed = s.seed;
+            crate::model::simulate(&s).map(|t| (seed, for_spread(t)))
+        });
+    match result {
+        Ok((seed, t)) => Part::Seed { job, seed, result: Ok(t) },
+        Err(why) => Part::Seed { job, seed: 0, result: Err(why) },
+    }
+    .to_bytes()
+}
+
 /// One message of the worker's answer for revision `rev` (written with
 /// [`Part::to_bytes`], read with [`Part::from_bytes`]).
 // One message at a time, moved once: boxing the Timeline would buy nothing
@@ -102,6 +170,18 @@ pub enum Part {
         /// The tracks.
         tracks: Vec<ClientTrack>,
     },
+    /// One run of a spread over seeds ([`seed_request_text`]): the job, the
+    /// seed, and the run reduced to what
+    /// [`quota_engine::sim::seeds::add_run`] reads ([`for_spread`]), or the
+    /// reason it could not be done. One message, whatever the run's size.
+    Seed {
+        /// The job (the page's spread it belongs to).
+        job: u64,
+        /// The seed the run used.
+        seed: u64,
+        /// The reduced Timeline, or the reason (a sentence).
+        result: Result<Timeline, String>,
+    },
 }
 
 impl Part {
@@ -109,6 +189,7 @@ impl Part {
     pub fn rev(&self) -> u64 {
         match self {
             Part::Head { rev, .. } | Part::Sensors { rev, .. } | Part::Clients { rev, .. } => *rev,
+            Part::Seed { job, .. } => *job,
         }
     }
 
@@ -143,6 +224,21 @@ impl Part {
                 rev.put(&mut out);
                 tracks.put(&mut out);
             }
+            Part::Seed { job, seed, result } => {
+                out.push(3);
+                job.put(&mut out);
+                seed.put(&mut out);
+                match result {
+                    Ok(t) => {
+                        out.push(0);
+                        t.put(&mut out);
+                    }
+                    Err(why) => {
+                        out.push(1);
+                        why.put(&mut out);
+                    }
+                }
+            }
         }
         out
     }
@@ -165,6 +261,15 @@ impl Part {
             }
             1 => Part::Sensors { rev, tracks: Vec::get(&mut r) },
             2 => Part::Clients { rev, tracks: Vec::get(&mut r) },
+            3 => {
+                let seed = u64::get(&mut r);
+                let result = match r.get_byte() {
+                    0 => Ok(Timeline::get(&mut r)),
+                    1 => Err(String::get(&mut r)),
+                    _ => return None,
+                };
+                Part::Seed { job: rev, seed, result }
+            }
             _ => return None,
         };
         r.is_done().then_some(part)
@@ -199,6 +304,9 @@ fn batches<T: Wire>(tracks: Vec<T>, wrap: impl Fn(Vec<T>) -> Part) -> Vec<Vec<u8
 /// reported). An unreadable request is answered with a head carrying the
 /// reason and revision 0.
 pub fn answer(request: &str, now: impl Fn() -> f64) -> Vec<Vec<u8>> {
+    if let Some(seed) = request.strip_prefix("seed ") {
+        return vec![answer_seed(seed)];
+    }
     let head = |rev, result, took_ms, rest| Part::Head { rev, result, took_ms, rest }.to_bytes();
     let read = request.split_once(' ').and_then(|(rev, json)| Some((rev.parse::<u64>().ok()?, json)));
     let Some((rev, json)) = read else {
@@ -260,6 +368,8 @@ impl Assembler {
             },
             Part::Sensors { rev, tracks } => self.add(rev, |t| t.sensors.extend(tracks)),
             Part::Clients { rev, tracks } => self.add(rev, |t| t.clients.extend(tracks)),
+            // A run of a spread is not a part of the run shown (`on_part` routes it).
+            Part::Seed { .. } => Fed::Pending,
         }
     }
 
@@ -525,6 +635,146 @@ struct Client {
     listener: Option<yew::Callback<SimEvent>>,
     /// The module on the page's main thread, once the worker failed.
     here: Here,
+    /// The spread over seeds being run, one seed at a time ([`run_seeds`]).
+    seeds: Option<SeedJob>,
+    /// Its request waiting for the worker's `ready`.
+    seed_unsent: Option<String>,
+    /// The last job number given.
+    last_job: u64,
+    /// The listener of [`SeedEvent`]s (one: the seeds control's).
+    seed_listener: Option<yew::Callback<SeedEvent>>,
+}
+
+/// A spread over seeds being run: `count` runs of `scenario` with seeds
+/// `scenario.seed`, `scenario.seed + 1`, …, one request at a time, so that
+/// the run of a new edit waits for one seed at most, and a cancelled job
+/// stops after the run in flight.
+struct SeedJob {
+    job: u64,
+    scenario: Scenario,
+    count: u32,
+    /// Runs answered so far (the next seed is `scenario.seed + done`).
+    done: u32,
+}
+
+impl SeedJob {
+    /// The request of the next seed.
+    fn next_request(&self) -> String {
+        let mut s = self.scenario.clone();
+        s.seed = self.scenario.seed.wrapping_add(u64::from(self.done));
+        seed_request_text(self.job, &s)
+    }
+}
+
+/// What the seeds control hears of [`run_seeds`].
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum SeedEvent {
+    /// One run of job `job` with seed `seed`: the run reduced for the
+    /// spread ([`for_spread`]), or why it could not be done (the job ends).
+    Run(u64, u64, Result<Timeline, String>),
+    /// Job `job` stopped before its end: why, in words.
+    Stopped(u64, String),
+}
+
+/// The listener of [`SeedEvent`]s.
+pub(crate) fn listen_seeds(cb: Option<yew::Callback<SeedEvent>>) {
+    CLIENT.with(|c| c.borrow_mut().seed_listener = cb);
+}
+
+fn emit_seed(event: SeedEvent) {
+    let listener = CLIENT.with(|c| c.borrow().seed_listener.clone());
+    if let Some(l) = listener {
+        l.emit(event);
+    }
+}
+
+/// Runs `scenario` with `count` seeds from its own up, one after another
+/// in the simulation worker (between the runs of the page's edits), each
+/// answered as a [`SeedEvent::Run`]; a job already running is dropped.
+/// Returns the job's number.
+pub(crate) fn run_seeds(scenario: &Scenario, count: u32) -> u64 {
+    prestart();
+    let (job, message) = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        c.last_job += 1;
+        let j = SeedJob { job: c.last_job, scenario: scenario.clone(), count: count.clamp(1, PAGE_SEEDS_MAX), done: 0 };
+        let m = j.next_request();
+        c.seeds = Some(j);
+        c.seed_unsent = None;
+        (c.last_job, m)
+    });
+    post_seed(job, message);
+    job
+}
+
+/// Drops the spread being run: the run in flight is answered and ignored.
+pub(crate) fn cancel_seeds() {
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        c.seeds = None;
+        c.seed_unsent = None;
+    });
+}
+
+/// Sends a seed's request to the worker (or keeps it until `ready`), or,
+/// once the worker failed, to the module on the main thread when it is
+/// loaded; else the job stops with why.
+fn post_seed(job: u64, message: String) {
+    enum To {
+        Worker(web_sys::Worker),
+        Later,
+        Here,
+        Stop(String),
+    }
+    let to = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.failed.is_some() {
+            return match &c.here {
+                Here::Ready(_) => To::Here,
+                Here::Failed(why) => To::Stop(why.clone()),
+                _ => To::Stop("the simulation module is still loading on the page's main thread; try again in a moment".to_owned()),
+            };
+        }
+        match (&c.worker, c.ready) {
+            (Some(w), true) => To::Worker(w.clone()),
+            _ => {
+                c.seed_unsent = Some(message.clone());
+                To::Later
+            }
+        }
+    });
+    match to {
+        To::Worker(w) => {
+            let _ = w.post_message(&JsValue::from_str(&message));
+        }
+        To::Later => {}
+        To::Here => run_here(message),
+        To::Stop(why) => {
+            cancel_seeds();
+            emit_seed(SeedEvent::Stopped(job, why));
+        }
+    }
+}
+
+/// A run of a spread came back: told to the listener when it is of the
+/// job running, and the next seed is asked for.
+fn on_seed(job: u64, seed: u64, result: Result<Timeline, String>) {
+    let next = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        let j = c.seeds.as_mut().filter(|j| j.job == job)?;
+        j.done += 1;
+        let next = (result.is_ok() && j.done < j.count).then(|| j.next_request());
+        if next.is_none() {
+            c.seeds = None;
+        }
+        Some(next)
+    });
+    let Some(next) = next else { return };
+    emit_seed(SeedEvent::Run(job, seed, result));
+    if let Some(m) = next {
+        post_seed(job, m);
+    }
 }
 
 /// The simulator module loaded on the page's main thread (the fallback).
@@ -571,9 +821,14 @@ fn fail(why: String) {
         c.coalescer.reset();
         c.waiting = None;
         c.unsent = None;
-        Some(running)
+        c.seed_unsent = None;
+        let job = c.seeds.take().map(|j| j.job);
+        Some((running, job))
     });
-    if let Some(running) = first {
+    if let Some((running, job)) = first {
+        if let Some(job) = job {
+            emit_seed(SeedEvent::Stopped(job, format!("the simulation worker stopped ({why})")));
+        }
         emit(SimEvent::Failed(why, running));
     }
 }
@@ -617,6 +872,10 @@ fn run_here(message: String) {
         }
         Some(Err(None)) => CLIENT.with(|c| c.borrow_mut().here_unsent = Some(message)),
         Some(Err(Some(sentence))) => {
+            if let Some(rest) = message.strip_prefix("seed ") {
+                let job = rest.split_once(' ').and_then(|(j, _)| j.parse().ok()).unwrap_or(0);
+                return on_part(&Part::Seed { job, seed: 0, result: Err(sentence) }.to_bytes());
+            }
             let rev = message.split_once(' ').and_then(|(r, _)| r.parse().ok()).unwrap_or(0);
             on_part(&Part::Head { rev, result: Err(sentence), took_ms: 0.0, rest: 0 }.to_bytes());
         }
@@ -746,13 +1005,16 @@ fn on_message(e: web_sys::MessageEvent) {
         return;
     }
     if text == "ready" {
-        let unsent = CLIENT.with(|c| {
+        let (unsent, seed_unsent) = CLIENT.with(|c| {
             let mut c = c.borrow_mut();
             c.ready = true;
-            c.unsent.take()
+            (c.unsent.take(), c.seed_unsent.take())
         });
         if let Some(m) = unsent {
             post(m);
+        }
+        if let (Some(m), Some(job)) = (seed_unsent, CLIENT.with(|c| c.borrow().seeds.as_ref().map(|j| j.job))) {
+            post_seed(job, m);
         }
         return;
     }
@@ -772,6 +1034,9 @@ fn on_part(bytes: &[u8]) {
         }
         return fail(what);
     };
+    if let Part::Seed { job, seed, result } = part {
+        return on_seed(job, seed, result);
+    }
     let fed = CLIENT.with(|c| c.borrow_mut().assembler.feed(part));
     let Fed::Done(rev, result, took_ms) = fed else { return };
     let (rev, newest, next) = CLIENT.with(|c| {
@@ -1031,6 +1296,61 @@ mod tests {
         // The 100-producer run comes in many small parts.
         let (_, parts) = round_trip(scenarios.last().unwrap());
         assert!(parts > 5, "{parts}");
+    }
+
+    /// A run of a spread: one small message carrying what `add_run` reads,
+    /// the same figures as the run on the page; the spread of 20 seeds
+    /// gathered from them is the engine's `simulate_seeds`.
+    #[test]
+    fn a_seed_s_run_crosses_in_one_part_and_gathers_into_the_engine_s_spread() {
+        use quota_engine::sim::seeds::{add_run, simulate_seeds, SeedSpread};
+        let s = crate::presets::lesson(5).unwrap().scenario();
+        let mut spread = SeedSpread { seeds: Vec::new(), clients: Vec::new() };
+        for k in 0..20u64 {
+            let mut one = s.clone();
+            one.seed = s.seed + k;
+            let msgs = answer(&seed_request_text(7, &one), || 0.0);
+            assert_eq!(msgs.len(), 1);
+            assert!(msgs[0].len() < 4_096, "{} bytes", msgs[0].len());
+            let Some(Part::Seed { job: 7, seed, result: Ok(t) }) = Part::from_bytes(&msgs[0]) else { panic!("not a seed part") };
+            assert_eq!(seed, one.seed);
+            assert!(t.sensors.is_empty() && t.clients.iter().all(|c| c.progress.points.is_empty()));
+            // A seed's part is not a part of the run shown.
+            assert_eq!(Assembler::default().feed(Part::Seed { job: 7, seed, result: Ok(t.clone()) }), Fed::Pending);
+            add_run(&mut spread, seed, &t);
+        }
+        assert_eq!(spread, simulate_seeds(&s, 20).unwrap());
+        // With Admin clients and connections (lessons 8 and 9, and both beside
+        // a producer): the same spread as the engine's, in small parts.
+        let mut both = crate::presets::lesson(8).unwrap().scenario();
+        let connects = crate::presets::lesson(9).unwrap().scenario();
+        both.connections.extend(connects.connections.clone());
+        both.quotas.extend(connects.quotas.clone());
+        both.workloads.extend(connects.workloads.clone());
+        let mut mixed = both.clone();
+        let producer = crate::presets::default_scenario();
+        mixed.connections.extend(producer.connections.clone());
+        mixed.quotas.extend(producer.quotas.clone());
+        mixed.topics.extend(producer.topics.clone());
+        mixed.workloads.extend(producer.workloads.clone());
+        for s in [crate::presets::lesson(8).unwrap().scenario(), connects, both, mixed] {
+            let mut spread = SeedSpread { seeds: Vec::new(), clients: Vec::new() };
+            for k in 0..5u64 {
+                let mut one = s.clone();
+                one.seed = s.seed + k;
+                let msgs = answer(&seed_request_text(1, &one), || 0.0);
+                assert!(msgs.len() == 1 && msgs[0].len() < 16_384, "{}: {} bytes", s.name, msgs[0].len());
+                let Some(Part::Seed { seed, result: Ok(t), .. }) = Part::from_bytes(&msgs[0]) else { panic!("{}", s.name) };
+                add_run(&mut spread, seed, &t);
+            }
+            assert_eq!(spread, simulate_seeds(&s, 5).unwrap(), "{}", s.name);
+        }
+        // A scenario that cannot run: the reason, for the job.
+        let mut bad = s.clone();
+        bad.workloads.clear();
+        let Some(Part::Seed { job: 8, result: Err(why), .. }) = Part::from_bytes(&answer(&seed_request_text(8, &bad), || 0.0)[0]) else { panic!() };
+        assert_eq!(why, "Add a producer or a consumer to simulate this scenario.");
+        let Some(Part::Seed { job: 0, result: Err(_), .. }) = Part::from_bytes(&answer("seed x", || 0.0)[0]) else { panic!() };
     }
 
     #[test]
