@@ -29,7 +29,7 @@ pub(crate) struct SimView {
 impl SimView {
     /// The view of a run (from the worker).
     pub(crate) fn from_result(result: Result<Timeline, String>) -> Self {
-        let events = result.as_ref().map(Timeline::event_times).unwrap_or_default();
+        let events = result.as_ref().map(step_stops).unwrap_or_default();
         SimView { result, events, note: None, waiting: false }
     }
 
@@ -42,6 +42,30 @@ impl SimView {
     pub(crate) fn end_ms(&self) -> f64 {
         self.result.as_ref().map_or(0.0, |t| t.end_ms)
     }
+}
+
+/// Connection attempts whose moments are step stops, per track (a storm
+/// may make tens of thousands).
+const CONNECT_STOPS: usize = 2_000;
+
+/// The transport's step stops: [`Timeline::event_times`], and the moments
+/// of the first connection attempts (taken by the acceptor, closed, ready).
+fn step_stops(t: &Timeline) -> Vec<f64> {
+    let mut v = t.event_times();
+    if t.connects.is_empty() {
+        return v;
+    }
+    for c in &t.connects {
+        for a in c.attempts.iter().take(CONNECT_STOPS) {
+            v.push(a.accepted_ms);
+            v.extend(a.closed_ms);
+            v.extend(a.ready_ms);
+        }
+    }
+    v.retain(|x| x.is_finite() && *x >= 0.0 && *x <= t.end_ms);
+    v.sort_unstable_by(f64::total_cmp);
+    v.dedup_by(|a, b| (*a - *b).abs() < 0.5);
+    v
 }
 
 /// The panels that show the run: the simulation starts when one of them

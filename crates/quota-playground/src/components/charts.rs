@@ -1,7 +1,8 @@
 //! Hand-drawn SVG charts over the Timeline, each with a text equivalent
 //! (an `aria-label` summary and a table under "Data").
 
-use quota_engine::sim::{AdminTrack, ClientKind, ClientTrack, SensorTrack, Timeline};
+use quota_engine::sim::seeds::ClientSpread;
+use quota_engine::sim::{AdminTrack, ClientKind, ClientTrack, ConnectsTrack, SensorTrack, Timeline};
 use quota_engine::QuotaType;
 use yew::prelude::*;
 
@@ -514,6 +515,142 @@ pub(crate) fn admin_token_points(a: &AdminTrack, end_ms: f64, samples: usize) ->
     pts.retain(|p| p.0.is_finite() && p.2.is_finite() && p.0 <= end);
     pts.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
     pts.into_iter().map(|(t, _, v)| (t, v)).collect()
+}
+
+/// The points of [`connects_chart`]'s line: the connections ready over
+/// `[0, end_ms]`, a step up at each client's `ready_ms` (in time order),
+/// from 0 at the start to the last step, held to `end_ms`.
+pub(crate) fn ready_steps(c: &ConnectsTrack, end_ms: f64) -> Vec<(f64, f64)> {
+    let mut ready: Vec<f64> = c.clients.iter().filter_map(|k| k.ready_ms).filter(|ms| ms.is_finite()).collect();
+    ready.sort_by(f64::total_cmp);
+    let mut pts = Vec::with_capacity(2 * ready.len() + 2);
+    pts.push((0.0, 0.0));
+    for (k, ms) in ready.iter().enumerate() {
+        pts.push((*ms, k as f64));
+        pts.push((*ms, k as f64 + 1.0));
+    }
+    pts.push((end_ms.max(ready.last().copied().unwrap_or(0.0)), ready.len() as f64));
+    pts
+}
+
+/// Refused attempts a chart draws at most (a storm of 10,000 may be
+/// refused hundreds of thousands of times; the table and the summary
+/// count them all).
+pub(crate) const REFUSED_MARKS: usize = 600;
+
+/// A connects track over the run: the connections ready (a step line from
+/// the clients' `ready_ms`, `steps` from [`ready_steps`]), each refused
+/// attempt as a mark where the acceptor took it, on its client's lane, with
+/// the span the acceptor held its socket (to `closed_ms`, or the run's end
+/// when it was not closed), and the cursor.
+pub(crate) fn connects_chart(c: &ConnectsTrack, steps: &[(f64, f64)], end_ms: f64, cursor: f64) -> Html {
+    let end = end_ms.max(1.0);
+    let (w, h) = inner();
+    let top = (c.clients.len().max(c.count as usize)).max(1) as f64;
+    let sc = Scale { x: (0.0, end), y: (0.0, top), w, h };
+    let pts = |past: bool| steps.iter().copied().filter(move |(at, _)| (*at <= cursor) == past);
+    let refused: Vec<&quota_engine::sim::ConnectAttempt> = c.attempts.iter().filter(|a| a.throttle_ms > 0).take(REFUSED_MARKS).collect();
+    let ready_now = c.clients.iter().filter(|k| k.ready_ms.is_some_and(|r| r <= cursor)).count();
+    let held_now = held_at(c, cursor);
+    let label = format!(
+        "Connections of {} from {} over {}: {} of {} ready by the end, {} refused attempts{}; at {} {} ready and the acceptor holds {} refused {}.",
+        c.name,
+        c.ip,
+        model::fmt_ms(end),
+        c.ready(),
+        c.count,
+        model::grouped(c.throttled_total()),
+        if c.throttled_total() as usize > refused.len() { format!(" (the first {} drawn)", refused.len()) } else { String::new() },
+        model::fmt_ms(cursor),
+        ready_now,
+        held_now,
+        if held_now == 1 { "socket" } else { "sockets" },
+    );
+    let lane = |client: u32| sc.py(f64::from(client) + 0.5);
+    let mut ticks: Vec<(f64, String)> = [top, top / 2.0, 0.0].iter().map(|v| (PAD_T + sc.py(*v), format!("{v:.0}"))).collect();
+    if top < 2.0 {
+        ticks.remove(1);
+    }
+    let body = html! {
+        <>
+            <line class="quota" x1="0" x2={w.to_string()} y1={px1(sc.py(top))} y2={px1(sc.py(top))} />
+            { for refused.iter().map(|a| {
+                let (x, y) = (sc.px(a.accepted_ms), lane(a.client));
+                let to = sc.px(a.closed_ms.unwrap_or(end));
+                html! {
+                    <g class="refusal">
+                        <rect class="held" x={px1(x)} y={px1(y - 1.5)} width={px1((to - x).max(1.0))} height="3" />
+                        <circle class="req refused" cx={px1(x)} cy={px1(y)} r="3">
+                            <title>{ format!("client {} attempt {}: taken by the acceptor at {}, throttle {} ms, {}",
+                                a.client, a.attempt, model::fmt_ms(a.accepted_ms), a.throttle_ms,
+                                a.closed_ms.map_or_else(|| "not closed by the end".to_owned(), |ms| format!("closed at {}", model::fmt_ms(ms)))) }</title>
+                        </circle>
+                    </g>
+                }
+            }) }
+            <path class="line future" d={sc.path(pts(false))} />
+            <path class="line" d={sc.path(pts(true))} />
+            <line class="cursor" x1={px1(sc.px(cursor))} x2={px1(sc.px(cursor))} y1="0" y2={h.to_string()} />
+        </>
+    };
+    html! {
+        <figure class="fig" data-testid="connects-figure" data-cursor-ms={format!("{cursor:.0}")}
+            data-ready-now={ready_now.to_string()} data-held-now={held_now.to_string()}>
+            <figcaption>{ format!("Connections of {} ready, and the refused ones the acceptor held", c.name) }</figcaption>
+            { frame(label, "chart-connects", body, &ticks, &time_ticks(end)) }
+            <p class="legend">{ key("line", "connections ready") }
+                { key("quota", format!("all {}", c.count)) }
+                if !refused.is_empty() { { key("req refused", "attempt refused (on its client's line)") }{ key("held", "socket held, until the acceptor closes it") } }</p>
+        </figure>
+    }
+}
+
+/// Refused sockets the acceptor holds at `cursor` (of the attempts kept):
+/// taken by then, not closed yet.
+pub(crate) fn held_at(c: &ConnectsTrack, cursor: f64) -> usize {
+    c.attempts
+        .iter()
+        .filter(|a| a.throttle_ms > 0 && a.accepted_ms <= cursor && a.closed_ms.is_none_or(|ms| ms > cursor))
+        .count()
+}
+
+/// One client's durations over the seeds of a spread, a bar per seed (its
+/// height the run's duration; a throttled run marked, a run that did not
+/// finish drawn to the top and hatched), for the seeds panel.
+pub(crate) fn seed_strip(c: &ClientSpread, seeds: &[u64], testid: String) -> Html {
+    const SH: f64 = 56.0;
+    let n = c.duration_ms.len().max(1);
+    let top = c.duration_ms.iter().flatten().copied().fold(0.0, f64::max).max(1.0);
+    let w = 400.0;
+    let bw = w / n as f64;
+    let label = format!(
+        "Durations of {} over {}: {}",
+        c.name,
+        model::count_of(c.duration_ms.len() as u64, "seed", "seeds"),
+        c.duration_ms
+            .iter()
+            .zip(seeds)
+            .map(|(d, s)| format!("seed {s} {}", d.map_or_else(|| "did not finish".to_owned(), model::fmt_ms)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    html! {
+        <svg class="chart strip" viewBox={format!("0 0 {w} {SH}")} role="img" aria-label={label} data-testid={testid} preserveAspectRatio="none">
+            { for c.duration_ms.iter().enumerate().map(|(i, d)| {
+                let throttled = c.throttle_max_ms.get(i).is_some_and(|t| *t > 0.0);
+                let v = d.unwrap_or(top);
+                let bh = (v / top * (SH - 4.0)).max(2.0);
+                html! {
+                    <rect class={classes!("seed", throttled.then_some("throttled"), d.is_none().then_some("unfinished"))}
+                        x={px1(i as f64 * bw + bw * 0.1)} y={px1(SH - bh)} width={px1((bw * 0.8).max(1.0))} height={px1(bh)}>
+                        <title>{ format!("seed {}: {}{}", seeds.get(i).copied().unwrap_or(0),
+                            d.map_or_else(|| "did not finish".to_owned(), model::fmt_ms),
+                            if throttled { format!(", throttled (throttle-time-max {})", model::fmt_ms(c.throttle_max_ms[i])) } else { ", not throttled".to_owned() }) }</title>
+                    </rect>
+                }
+            }) }
+        </svg>
+    }
 }
 
 /// One entry of a chart's legend: the swatch of class `sw <class>` and its

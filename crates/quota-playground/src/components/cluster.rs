@@ -122,15 +122,30 @@ fn cluster_view(p: &ClusterViewProps) -> Html {
 /// to [`in_short_list`] unless `all`.
 fn view(t: &Timeline, table: &model::ClientTable, cursor: f64, focused: usize, all: &UseStateHandle<bool>) -> Html {
     if t.clients.is_empty() {
-        // Admin clients only: no bytes, no produce or fetch budget; their
-        // controller_mutation_rate bucket is in the Simulation panel.
+        // Admin clients or connections only: no bytes, no produce or fetch
+        // budget; their controller_mutation_rate bucket and connection rates
+        // are in the Simulation panel.
+        let mut where_ = Vec::new();
+        if !t.admin.is_empty() {
+            where_.push(format!(
+                "Its {} under controller_mutation_rate {} shown in the Simulation panel, under Admin clients.",
+                model::count_of(t.admin.len() as u64, "Admin client", "Admin clients"),
+                if t.admin.len() == 1 { "is" } else { "are" }
+            ));
+        }
+        if !t.connects.is_empty() {
+            where_.push(format!(
+                "Its {} under connection_creation_rate and max.connection.creation.rate {} shown in the Simulation panel, under Connections.",
+                model::count_of(t.connects.len() as u64, "connects workload", "connects workloads"),
+                if t.connects.len() == 1 { "is" } else { "are" }
+            ));
+        }
         return html! {
             <div class="cluster-view" data-testid="cluster-view">
                 <h3>{ format!("The cluster at {}", model::fmt_ms(cursor)) }</h3>
                 <p class="msg" data-testid="cluster-no-clients">{ format!(
-                    "This run has no producer or consumer, so no bytes move through the brokers' produce and fetch budgets. Its {} under controller_mutation_rate {} shown in the Simulation panel, under Admin clients.",
-                    model::count_of(t.admin.len() as u64, "Admin client", "Admin clients"),
-                    if t.admin.len() == 1 { "is" } else { "are" }
+                    "This run has no producer or consumer, so no bytes move through the brokers' produce and fetch budgets. {}",
+                    where_.join(" ")
                 ) }</p>
             </div>
         };

@@ -5,6 +5,8 @@
 //! field with the message beside it, so nothing typed is lost.
 
 mod admin;
+mod connects;
+mod seeds;
 mod answer;
 mod charts;
 mod cluster;

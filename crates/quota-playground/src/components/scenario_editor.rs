@@ -561,6 +561,8 @@ fn client_row(ed: &Ed, i: usize, w: &Workload) -> Html {
                         hint={if matches!(w, Workload::Producer(_)) { "then close(Duration.ZERO): buffered and in-flight records fail" } else { "then the consumer closes" }} />
                 } else if matches!(w, Workload::Admin(_)) {
                     <p class="msg hint" data-testid={format!("tl{i}-no-stop")}>{ "No stop: each Admin call runs until its topics' futures complete, or fail at default.api.timeout.ms." }</p>
+                } else {
+                    <p class="msg hint" data-testid={format!("tl{i}-no-stop")}>{ "No stop: each client reconnects until its connection is ready." }</p>
                 }
                 <SelectField id={format!("tl{i}-kind")} label="Client kind" value={kind_value}
                     options={opts([

@@ -90,6 +90,12 @@ fn sim_body(p: &SimBodyProps) -> Html {
             t.admin.iter().map(|a| charts::admin_token_points(a, t.end_ms, 240)).collect::<Vec<_>>()
         })
     });
+    // The connects tracks' ready lines, once per run.
+    let connects_steps = use_memo(Run(ctx.sim.clone()), |run| {
+        run.0.result.as_ref().ok().map_or_else(Vec::new, |t| {
+            t.connects.iter().map(|c| charts::ready_steps(c, t.end_ms)).collect::<Vec<_>>()
+        })
+    });
     match &ctx.sim.result {
         // No run yet (the first is in the worker): the live region says so.
         Err(_) if ctx.sim.waiting => html! {},
@@ -101,8 +107,15 @@ fn sim_body(p: &SimBodyProps) -> Html {
                 { for (*outcome).as_ref().map(run_outcome_line) }
                 <Transport />
                 // A run of Admin clients only has no producer or consumer to list.
-                if !t.clients.is_empty() { { clients_table(ctx, t, &all_clients) } }
+                if !t.clients.is_empty() {
+                    { clients_table(ctx, t, &all_clients) }
+                    // The spread over seeds, under the clients it is about.
+                    <super::seeds::SeedsSpread />
+                }
                 { super::admin::admin_section(t, &admin_points, ctx.state.cursor_ms.min(t.end_ms)) }
+                { super::connects::connects_section(t, &connects_steps, ctx.state.cursor_ms.min(t.end_ms)) }
+                // Without a producer or consumer: under the Admin clients and connections.
+                if t.clients.is_empty() { <super::seeds::SeedsSpread /> }
                 { run_view(ctx, t, [&all_metrics, &all_mbeans], (*curve).as_deref().unwrap_or(&[])) }
             </>
         },
@@ -302,13 +315,24 @@ fn run_view(ctx: &Ctx, t: &Timeline, all_metrics_mbeans: [&UseStateHandle<bool>;
 
 /// Why the panel shows no budget (the run metered none): no quota applies
 /// to the producers and consumers, or there are none, only Admin clients,
-/// whose `controller_mutation_rate` bucket is drawn in their own section.
-fn no_budget_text(t: &Timeline) -> &'static str {
-    match (t.clients.is_empty(), t.admin.is_empty()) {
-        (true, false) => "This run has Admin clients only: no produce, fetch or request budget was metered. Their controller_mutation_rate bucket is shown under Admin clients above.",
-        (false, false) => "No produce, fetch or request budget was metered: no such quota applies to the producers and consumers. The Admin clients' controller_mutation_rate bucket is shown under Admin clients above.",
-        _ => "No budget was metered: no quota applies to these clients, so the brokers recorded nothing.",
+/// whose `controller_mutation_rate` bucket is drawn in their own section,
+/// or connections, whose `connection_creation_rate` is in theirs.
+fn no_budget_text(t: &Timeline) -> String {
+    let mut elsewhere = Vec::new();
+    if !t.admin.is_empty() {
+        elsewhere.push("The Admin clients' controller_mutation_rate bucket is shown under Admin clients above.");
     }
+    if !t.connects.is_empty() {
+        elsewhere.push("The connections' connection_creation_rate and max.connection.creation.rate are shown under Connections above.");
+    }
+    let head = match (t.clients.is_empty(), t.admin.is_empty(), t.connects.is_empty()) {
+        (true, false, true) => "This run has Admin clients only: no produce, fetch or request budget was metered.",
+        (true, true, false) => "This run opens connections only: no produce, fetch or request budget was metered.",
+        (true, false, false) => "This run has Admin clients and connections only: no produce, fetch or request budget was metered.",
+        (false, true, true) | (true, true, true) => "No budget was metered: no quota applies to these clients, so the brokers recorded nothing.",
+        (false, _, _) => "No produce, fetch or request budget was metered: no such quota applies to the producers and consumers.",
+    };
+    std::iter::once(head).chain(elsewhere).collect::<Vec<_>>().join(" ")
 }
 
 /// When the cursor is past the last throttle the run recorded for `track`
@@ -708,6 +732,18 @@ fn setup() -> Html {
                     <NumberField id="num-network-threads" label="num.network.threads" value={f64::from(settings.num_network_threads)} whole={Some((1, 256))}
                         on_commit={bs(|s, v| s.num_network_threads = v)} check={check_settings(|s, v| s.num_network_threads = v)}
                         hint="default 3 (per listener in Kafka)" />
+                    // The broker-wide connection rate: for a run that opens connections
+                    // (a connects workload), or one that sets it.
+                    if s.workloads.iter().any(|w| matches!(w, Workload::Connects(_))) || settings.max_connection_creation_rate != i32::MAX {
+                        <NumberField id="max-connection-creation-rate" label="max.connection.creation.rate" value={f64::from(settings.max_connection_creation_rate)}
+                            whole={Some((0, i32::MAX as u64))} empty={Some(f64::from(i32::MAX))} unit="/s"
+                            on_commit={let (d, settings) = (d.clone(), settings.clone()); Callback::from(move |v: f64| {
+                                let mut next = settings.clone();
+                                next.max_connection_creation_rate = v.min(f64::from(i32::MAX)) as i32;
+                                d.dispatch(Action::SetBrokerSettings(next));
+                            })}
+                            hint="default 2147483647 (unlimited); empty = the default. New connections per second the broker's acceptor takes from all addresses: over it, it waits before the next one and refuses none" />
+                    }
                 </div>
                 { for s.topics.iter().filter_map(|t| model::spread_note(s, t)).map(|note| html! {
                     <p class="msg warn" role="note" data-testid="setup-spread">{ note }{ " Partitions and leaders: the Cluster and time panel." }</p>

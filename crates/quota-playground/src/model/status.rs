@@ -122,7 +122,8 @@ pub fn client_status(c: &ClientTrack, cursor: f64, end_ms: f64) -> ClientStatus 
 /// `detail` has every failed client's exception lines, each after its name.
 /// The Admin clients follow (the first three by name, with the engine's
 /// summary, [`quota_engine::sim::AdminTrack::summary`]); one whose topics
-/// failed makes the class `failed`, one still pending `partial`.
+/// failed makes the class `failed`, one still pending `partial`; then the
+/// connects workloads likewise.
 pub fn run_outcome(t: &Timeline) -> ClientStatus {
     /// Clients that lost records named one by one before "N more".
     const NAMED: usize = 3;
@@ -158,6 +159,16 @@ pub fn run_outcome(t: &Timeline) -> ClientStatus {
         let n = (t.admin.len() - NAMED) as u64;
         parts.push(super::count_of(n, "more Admin client", "more Admin clients"));
     }
+    // The connects workloads, the same way ([`quota_engine::sim::ConnectsTrack::summary`]):
+    // one whose connections were not all ready makes the class `partial`.
+    let connects_pending = t.connects.iter().any(|c| !c.finished);
+    for c in t.connects.iter().take(NAMED) {
+        parts.push(format!("connections from {}: {}", c.name, c.summary().trim_end_matches('.')));
+    }
+    if t.connects.len() > NAMED {
+        let n = (t.connects.len() - NAMED) as u64;
+        parts.push(super::count_of(n, "more connects workload", "more connects workloads"));
+    }
     let detail = failed
         .iter()
         .flat_map(|(c, st)| st.detail.lines().map(move |l| format!("{}: {l}", c.name)))
@@ -167,7 +178,7 @@ pub fn run_outcome(t: &Timeline) -> ClientStatus {
         text: format!("How the run ends, at {}: {}.", fmt_ms(t.end_ms), if parts.is_empty() { "no clients".to_owned() } else { parts.join("; ") }),
         class: if !failed.is_empty() || admin_failed {
             "failed"
-        } else if ends.iter().any(|(c, st)| how(c, st) >= 2) || admin_pending {
+        } else if ends.iter().any(|(c, st)| how(c, st) >= 2) || admin_pending || connects_pending {
             "partial"
         } else {
             "done"
@@ -329,6 +340,22 @@ mod tests {
         let o = run_outcome(&t);
         assert!(o.text.contains("Admin client admin: 32 of 40 topics created; 8 failed with ThrottlingQuotaExceededException"), "{}", o.text);
         assert_eq!(o.class, "failed");
+    }
+
+    /// A run of connections only ends with the engine's summary of each,
+    /// partial when the horizon stopped it before all were ready.
+    #[test]
+    fn the_run_outcome_of_connections_is_the_engine_s_summary() {
+        let mut s = crate::presets::lesson(9).unwrap().scenario();
+        let t = crate::model::simulate(&s).unwrap();
+        let o = run_outcome(&t);
+        assert_eq!(o.text, format!("How the run ends, at 12.86 s: connections from apps: {}", t.connects[0].summary()));
+        assert_eq!(o.class, "done");
+        s.horizon_ms = 5_000;
+        let t = crate::model::simulate(&s).unwrap();
+        let o = run_outcome(&t);
+        assert!(o.text.contains("connections from apps: 21 of 30 connections were ready when the run stopped at 5,000 ms"), "{}", o.text);
+        assert_eq!(o.class, "partial");
     }
 
     #[test]
