@@ -227,47 +227,50 @@ impl AdminTrack {
         Some((after + quota * (at_ms - last.handled_ms) / 1000.0).min(burst))
     }
 
-    /// The bucket over the run for a chart: `samples` evenly spaced reads of
-    /// [`AdminTrack::tokens_at`] from 0 to `end_ms`, plus the exact points
+    /// The bucket over `[0, end_ms]` for a chart: `samples` evenly spaced
+    /// reads of [`AdminTrack::tokens_at`], plus the exact points
     /// just before and after each request (its `tokens_before` and
     /// `tokens_after`), each quota change and the moment the bucket fills
     /// up again, in time order: (ms, tokens). Empty without a quota.
-    pub fn token_points(&self, samples: usize) -> Vec<(f64, f64)> {
-        if self.quota.is_none() {
+    pub fn token_points(&self, end_ms: f64, samples: usize) -> Vec<(f64, f64)> {
+        if self.quota.is_none() || !end_ms.is_finite() {
             return Vec::new();
         }
-        let end = self.end_ms.max(1.0);
-        let mut pts: Vec<(f64, f64)> = Vec::new();
+        let end = end_ms.max(1.0);
+        // (ms, order at that ms: before a request, after it, then a read, tokens).
+        let mut pts: Vec<(f64, u8, f64)> = Vec::new();
         let n = samples.clamp(2, 10_000);
         for i in 0..n {
             let t = end * i as f64 / (n - 1) as f64;
             if let Some(v) = self.tokens_at(t) {
-                pts.push((t, v));
+                pts.push((t, 2, v));
             }
         }
-        for r in &self.requests {
-            if let (Some(b), Some(a)) = (r.tokens_before, r.tokens_after) {
-                pts.push((r.handled_ms, b));
-                pts.push((r.handled_ms + 1e-6, a));
-                // Where the refill reaches the burst, if before the next change.
-                if let Some(q) = self.quota_at(r.handled_ms).filter(|q| *q > 0.0) {
-                    let burst = q * (self.burst.unwrap_or(0.0) / self.quota.unwrap_or(1.0));
-                    let full = r.handled_ms + (burst - a) / q * 1000.0;
-                    if full > r.handled_ms && full < end {
-                        if let Some(v) = self.tokens_at(full) {
-                            pts.push((full, v));
-                        }
+        let per_quota = self.burst.unwrap_or(0.0) / self.quota.unwrap_or(1.0);
+        for (i, r) in self.requests.iter().enumerate() {
+            let (Some(b), Some(a)) = (r.tokens_before, r.tokens_after) else { continue };
+            pts.push((r.handled_ms, 0, b));
+            pts.push((r.handled_ms, 1, a));
+            // Where the refill reaches the burst, before the next request.
+            if let Some(q) = self.quota_at(r.handled_ms).filter(|q| *q > 0.0) {
+                let burst = q * per_quota;
+                let full = r.handled_ms + (burst - a) / q * 1000.0;
+                let next = self.requests.get(i + 1).map_or(end, |n| n.handled_ms);
+                if a < burst && full < next {
+                    if let Some(v) = self.tokens_at(full) {
+                        pts.push((full, 1, v));
                     }
                 }
             }
         }
         for (t, _) in &self.quota_changes {
             if let Some(v) = self.tokens_at(*t) {
-                pts.push((*t, v));
+                pts.push((*t, 2, v));
             }
         }
-        pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-        pts
+        pts.retain(|(t, _, v)| *t <= end && v.is_finite());
+        pts.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        pts.into_iter().map(|(t, _, v)| (t, v)).collect()
     }
 
     /// The budget in one sentence, e.g. `budget user="", client-id=admin:

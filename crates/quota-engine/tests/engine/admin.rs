@@ -217,7 +217,7 @@ fn a_quota_lowered_mid_run_slows_the_retries_and_the_chart_follows_it() {
     // After the change the bucket refills at 5/s up to 55 tokens.
     let late = a.tokens_at(a.end_ms + 60_000.0).expect("a quota");
     assert_eq!(late, 55.0);
-    let pts = a.token_points(100);
+    let pts = a.token_points(a.end_ms, 100);
     assert!(pts.windows(2).all(|w| w[0].0 <= w[1].0), "in time order");
     assert!(pts.iter().all(|(_, v)| *v <= 220.0));
 }

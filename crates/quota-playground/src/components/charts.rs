@@ -491,30 +491,8 @@ pub(crate) fn tokens_chart(a: &AdminTrack, points: &[(f64, f64)], end_ms: f64, c
 /// the bucket is full again after one (the refill's corner); in time order.
 /// Empty without a quota.
 pub(crate) fn admin_token_points(a: &AdminTrack, end_ms: f64, samples: usize) -> Vec<(f64, f64)> {
-    let (Some(quota), Some(burst)) = (a.quota, a.burst) else { return Vec::new() };
-    let end = end_ms.max(0.0);
-    // (time, order at that time, tokens): before a request's decision,
-    // then after it, then a sample (which reads the after value).
-    let mut pts: Vec<(f64, u8, f64)> = Vec::with_capacity(samples + 1 + 3 * a.requests.len());
-    for k in 0..=samples {
-        let ms = end * k as f64 / samples.max(1) as f64;
-        if let Some(v) = a.tokens_at(ms) {
-            pts.push((ms, 2, v));
-        }
-    }
-    for (i, r) in a.requests.iter().enumerate() {
-        let (Some(before), Some(after)) = (r.tokens_before, r.tokens_after) else { continue };
-        pts.push((r.handled_ms, 0, before));
-        pts.push((r.handled_ms, 1, after));
-        let full = r.handled_ms + (burst - after) / quota * 1000.0;
-        let next = a.requests.get(i + 1).map_or(end, |n| n.handled_ms);
-        if after < burst && full < next && full <= end && quota > 0.0 {
-            pts.push((full, 1, burst));
-        }
-    }
-    pts.retain(|p| p.0.is_finite() && p.2.is_finite() && p.0 <= end);
-    pts.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
-    pts.into_iter().map(|(t, _, v)| (t, v)).collect()
+    // The engine's series: it follows the run's quota changes.
+    a.token_points(end_ms, samples)
 }
 
 /// The points of [`connects_chart`]'s line: the connections ready over
