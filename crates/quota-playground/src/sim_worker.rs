@@ -252,27 +252,32 @@ impl Part {
             0 => {
                 let took_ms = f64::get(&mut r);
                 let rest = u32::get(&mut r);
-                let result = match r.get_byte() {
-                    0 => Ok(Timeline::get(&mut r)),
-                    1 => Err(String::get(&mut r)),
-                    _ => return None,
-                };
+                let result = read_result(&mut r)?;
                 Part::Head { rev, result, took_ms, rest }
             }
             1 => Part::Sensors { rev, tracks: Vec::get(&mut r) },
             2 => Part::Clients { rev, tracks: Vec::get(&mut r) },
             3 => {
                 let seed = u64::get(&mut r);
-                let result = match r.get_byte() {
-                    0 => Ok(Timeline::get(&mut r)),
-                    1 => Err(String::get(&mut r)),
-                    _ => return None,
-                };
+                let result = read_result(&mut r)?;
                 Part::Seed { job: rev, seed, result }
             }
             _ => return None,
         };
         r.is_done().then_some(part)
+    }
+}
+
+/// A Timeline or the reason it could not be had, as [`Part::to_bytes`]
+/// writes it (a tag byte, then either); `None` for another tag. One reader
+/// for a head and a seed's run: the page's module carries the Timeline's
+/// reader once.
+#[inline(never)]
+fn read_result(r: &mut Reader<'_>) -> Option<Result<Timeline, String>> {
+    match r.get_byte() {
+        0 => Some(Ok(Timeline::get(r))),
+        1 => Some(Err(String::get(r))),
+        _ => None,
     }
 }
 

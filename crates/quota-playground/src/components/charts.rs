@@ -500,7 +500,7 @@ pub(crate) fn admin_token_points(a: &AdminTrack, end_ms: f64, samples: usize) ->
 /// from 0 at the start to the last step, held to `end_ms`.
 pub(crate) fn ready_steps(c: &ConnectsTrack, end_ms: f64) -> Vec<(f64, f64)> {
     let mut ready: Vec<f64> = c.clients.iter().filter_map(|k| k.ready_ms).filter(|ms| ms.is_finite()).collect();
-    ready.sort_by(f64::total_cmp);
+    ready.sort_unstable_by(f64::total_cmp);
     let mut pts = Vec::with_capacity(2 * ready.len() + 2);
     pts.push((0.0, 0.0));
     for (k, ms) in ready.iter().enumerate() {
