@@ -511,7 +511,7 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<AdminTrack>, Er
                     let _ = controller.update_quota(entity, *key, *value);
                     for (c, changes) in clients.iter().zip(quota_changes.iter_mut()) {
                         let now_q = controller.controller_mutation_budget(&c.session).map(|(b, _)| b);
-                        if changes.last().map_or(true, |(_, q): &(f64, Option<f64>)| *q != now_q) {
+                        if changes.last().is_none_or(|(_, q): &(f64, Option<f64>)| *q != now_q) {
                             changes.push((us_to_ms(now), now_q));
                         }
                     }

@@ -254,6 +254,10 @@ struct Run {
     wait_ms: i64,
 }
 
+/// A socket the acceptor holds: (end of its throttle in ms, workload,
+/// client, its attempt row when kept).
+type Held = (i64, usize, u32, Option<usize>);
+
 /// One broker's acceptor: when it is next free, its loop's last wake, and
 /// the throttled sockets it holds (end of throttle in ms, workload, client).
 #[derive(Default)]
@@ -262,7 +266,7 @@ struct Acceptor {
     gen: u64,
     /// Soonest end first: (end of throttle in ms, workload, client, its
     /// attempt row when kept).
-    held: BinaryHeap<Reverse<(i64, usize, u32, Option<usize>)>>,
+    held: BinaryHeap<Reverse<Held>>,
 }
 
 type Queue = BinaryHeap<Reverse<(i64, u64, Ev)>>;

@@ -129,7 +129,7 @@ pub fn add_run(spread: &mut SeedSpread, seed: u64, t: &Timeline) {
     }
     for c in &t.connects {
         let max = c.attempts.iter().map(|x| x.throttle_ms).max().unwrap_or(0);
-        rows.push((&c.name, c.finished.then(|| c.end_ms - c.start_ms), max as f64, 0));
+        rows.push((&c.name, c.finished.then_some(c.end_ms - c.start_ms), max as f64, 0));
     }
     for (name, duration, throttle, failed) in rows {
         let entry = match spread.clients.iter().position(|x| x.name == name) {
