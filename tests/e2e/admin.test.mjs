@@ -132,6 +132,9 @@ test('an Admin-only scenario with default.api.timeout.ms=5000 shows the topics f
   assert.equal(await q.locator('code').getAttribute('title'), 'org.apache.kafka.common.errors.ThrottlingQuotaExceededException');
   assert.equal(await section.getByTestId('admin-done').getAttribute('data-count'), '32');
   assert.match(await page.getByTestId('run-outcome').getAttribute('class'), /failed/);
+  // The Answer says topics failed, not records lost (no producer or consumer).
+  const top = page.getByTestId('answer-run-outcome');
+  assert.match(await shownText(top), /^⚠ In the simulated run, Admin calls' topics fail\. How the run ends/);
   // The other panels of the run: no budget picker, no blank or broken chart.
   assert.equal(await page.locator('#focus-sensor').count(), 0);
   assert.ok(await page.getByTestId('broker-metrics').count() === 1);

@@ -426,10 +426,10 @@ fn run_seeds(name: &str, scenario: &quota_engine::sim::Scenario, n: u32, json: b
     for c in &spread.clients {
         outln!();
         outln!("{}", c.summary(&spread.seeds));
-        outln!("  seed  duration ms  max throttle ms  records (topics) failed");
+        outln!("  {:>4}  {:>11}  {:>15}  {:>22}", "seed", "duration ms", "max throttle ms", "records (topics) failed");
         for (i, seed) in spread.seeds.iter().enumerate().take(50) {
             outln!(
-                "  {seed:>4}  {:>11}  {:>20}  {:>14}",
+                "  {seed:>4}  {:>11}  {:>15}  {:>22}",
                 c.duration_ms[i].map_or_else(|| "-".to_owned(), |d| format!("{d:.1}")),
                 format!("{:.1}", c.throttle_max_ms[i]),
                 c.records_failed[i]

@@ -70,7 +70,14 @@ pub fn human_value(key: QuotaKey, value: f64) -> String {
         }
         QuotaKey::RequestPercentage => {
             let threads = value / 100.0;
-            let n = trim_number(threads, 2);
+            // Two significant digits below 0.01 thread (0.5 % is 0.005
+            // threads, not 0.01).
+            let decimals = if threads != 0.0 && threads.abs() < 0.01 {
+                (-threads.abs().log10()).ceil() as usize + 1
+            } else {
+                2
+            };
+            let n = trim_number(threads, decimals.min(12));
             let noun = if n == "1" { "thread's" } else { "threads'" };
             format!("{n} {noun} time")
         }
@@ -362,6 +369,11 @@ mod tests {
             human_value(QuotaKey::RequestPercentage, 50.0),
             "0.5 threads' time"
         );
+        // Small request quotas keep two significant digits: 0.5 % is
+        // 0.005 threads, not a rounded 0.01.
+        assert_eq!(human_value(QuotaKey::RequestPercentage, 0.5), "0.005 threads' time");
+        assert_eq!(human_value(QuotaKey::RequestPercentage, 0.3), "0.003 threads' time");
+        assert_eq!(human_value(QuotaKey::RequestPercentage, 0.25), "0.0025 threads' time");
         assert_eq!(
             human_value(QuotaKey::ControllerMutationRate, 10.0),
             "10 partition mutations/s"

@@ -307,9 +307,25 @@ impl AdminTrack {
         } else {
             format!(" after {retries} retr{} on THROTTLING_QUOTA_EXCEEDED", if retries == 1 { "y" } else { "ies" })
         };
+        // What the run's throttles did beyond the topics' fate.
+        let mut notes = String::new();
+        let zero = self.requests.iter().filter(|r| r.refused > 0 && r.throttle_ms == 0).count();
+        if zero > 0 {
+            notes.push_str(&format!(
+                " {zero} refusal{} carried throttle_time_ms 0 (a throttle past Java's int range, or one over by the time the response was sent), so the Admin client retried at once.",
+                if zero == 1 { "" } else { "s" }
+            ));
+        }
+        let max = self.throttle_max_ms();
+        if self.mode == "permissive" && max > 0 {
+            notes.push_str(&format!(
+                " Permissive mode refuses nothing, but the responses throttled the connection for up to {} ms.",
+                super::estimate::grouped(u64::try_from(max).unwrap_or(0))
+            ));
+        }
         if usize::try_from(done).unwrap_or(0) == n {
             return format!(
-                "All {n} topic{} {verb} in {} ms{retried}.",
+                "All {n} topic{} {verb} in {} ms{retried}.{notes}",
                 if n == 1 { "" } else { "s" },
                 super::estimate::grouped(self.duration_ms().round().max(0.0) as u64)
             );
@@ -327,7 +343,7 @@ impl AdminTrack {
         if p > 0 {
             parts.push(format!("{p} still pending when the run stopped"));
         }
-        format!("{}{retried}.", parts.join("; "))
+        format!("{}{retried}.{notes}", parts.join("; "))
     }
 }
 

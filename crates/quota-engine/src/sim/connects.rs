@@ -192,7 +192,8 @@ impl ConnectsTrack {
             };
             let most = self.clients.iter().map(|c| c.attempts).max().unwrap_or(0);
             s.push_str(&format!(
-                "; {refused_first} were refused{quota} (held for the throttle time, then closed, and reconnected after reconnect.backoff.ms), {total} refusal{} in all, up to {most} attempts for one",
+                "; {refused_first} {} refused{quota} (held for the throttle time, then closed, and reconnected after reconnect.backoff.ms), {total} refusal{} in all, up to {most} attempts for one",
+                if refused_first == 1 { "was" } else { "were" },
                 if total == 1 { "" } else { "s" }
             ));
         } else {

@@ -74,7 +74,14 @@ pub(crate) fn answer_panel() -> Html {
 #[function_component(RunLoss)]
 fn run_loss() -> Html {
     let ctx = use_ctx();
-    let outcome = use_memo(Run(ctx.sim.clone()), |run| run.0.result.as_ref().ok().map(model::run_outcome));
+    let outcome = use_memo(Run(ctx.sim.clone()), |run| {
+        run.0.result.as_ref().ok().map(|t| {
+            // Records lost by a producer or consumer, or only an Admin
+            // client's topics failed: said differently.
+            let records = t.clients.iter().any(|c| c.outcome.failed_records() > 0);
+            (model::run_outcome(t), records)
+        })
+    });
     // No producer or consumer: there is no run to speak of, and the answers
     // above are the whole answer (an Answer widget of a docs page is
     // usually just that); the Simulation panel says how to add one.
@@ -93,7 +100,7 @@ fn run_loss() -> Html {
     }
     let stale = ctx.updating.then_some("stale");
     let before = || if ctx.updating { " (the run before the last edit; the new one is being computed)" } else { "" };
-    let Some(o) = (*outcome).as_ref() else {
+    let Some((o, records_lost)) = (*outcome).as_ref() else {
         // The engine refused to run the scenario (a producer Kafka would not
         // create, say): the answers above stand, but the run does not exist.
         return match &ctx.sim.result {
@@ -130,7 +137,7 @@ fn run_loss() -> Html {
     html! {
         <p class={classes!("msg", "error", "answer-loss", stale)} data-testid="answer-run-outcome"
             title={(!o.detail.is_empty()).then(|| o.detail.clone())}>
-            { "⚠ The simulated run loses records. " }{ o.text.clone() }{ before() }
+            { if *records_lost { "⚠ The simulated run loses records. " } else { "⚠ In the simulated run, Admin calls' topics fail. " } }{ o.text.clone() }{ before() }
             if ctx.embed.is_none() { { " " }<a href="#/simulation" onclick={see}>{ "See the run" }</a> }
         </p>
     }

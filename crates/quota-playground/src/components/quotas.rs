@@ -54,7 +54,7 @@ fn quota_row(p: &RowProps) -> Html {
     let check = {
         let scenario = ctx.state.scenario.clone();
         let (entity, kept) = (entity.clone(), kept.clone());
-        Callback::from(move |v: f64| model::check_quota(&scenario, &entity, key, v).err().map(|e| e + &kept))
+        Callback::from(move |v: f64| model::check_quota(&scenario, &entity, key, v).err().map(|e| end_sentence(e) + &kept))
     };
     let remove = {
         let d = ctx.state.dispatcher();
@@ -290,6 +290,16 @@ fn add_quota() -> Html {
             }
             <button type="submit" disabled={verdict.is_err()}>{ "Set quota" }</button>
         </form>
+    }
+}
+
+/// `message` ending with a full stop (Kafka's messages often have none),
+/// so that a sentence can follow it.
+fn end_sentence(message: String) -> String {
+    if message.ends_with(['.', '!', '?']) {
+        message
+    } else {
+        message + "."
     }
 }
 
