@@ -16,6 +16,7 @@ mod admin;
 mod connects;
 mod seeds;
 mod lab;
+mod paced;
 #[cfg(not(target_arch = "wasm32"))]
 mod outcome;
 #[cfg(not(target_arch = "wasm32"))]

@@ -685,14 +685,28 @@ impl World {
         let pr = &mut self.producers[p];
         if pr.started && pr.blocked_since.is_none() && pr.next_record < pr.total {
             let slot = ix(pr.sticky);
-            let in_open = pr.deques[slot]
+            let open = pr.deques[slot]
                 .back()
                 .map(|b| &pr.batches[*b])
-                .filter(|bt| !bt.closed && bt.records < pr.cap)
-                .map_or(0, |bt| u64::from(bt.records));
+                .filter(|bt| !bt.closed && bt.records < pr.cap);
+            let in_open = open.map_or(0, |bt| u64::from(bt.records));
             let space = (u64::from(pr.cap) - in_open).min(pr.total - pr.next_record);
-            let at = (pr.next_append + pr.interval * space.saturating_sub(1))
-                .max(now + SimSpan::from_ns(1));
+            let boundary = pr.next_append + pr.interval * space.saturating_sub(1);
+            // Kafka appends each record at its send() (RecordAccumulator.append)
+            // and the sender takes a batch once linger.ms has passed since
+            // its first: the records sent by then must be in it when the
+            // sender looks, so the catch-up comes then if that is before the
+            // batch fills (a paced producer's batches leave at linger.ms,
+            // not full). Not for linger.ms=0, whose batches the sender takes
+            // whenever it can, nor for a batch that lingered already.
+            let first = open.filter(|bt| bt.records > 0).map_or(pr.next_append, |bt| bt.created);
+            let lingered = first + SimSpan::from_ms(pr.cfg.linger_ms);
+            let at = if pr.cfg.linger_ms > 0 && lingered > now && lingered < boundary {
+                lingered
+            } else {
+                boundary
+            }
+            .max(now + SimSpan::from_ns(1));
             if at != pr.tick_at {
                 pr.tick_at = at;
                 self.schedule(at, Ev::AppTick(p));
