@@ -33,3 +33,44 @@ fn a_paced_producers_batches_leave_at_linger_ms() {
         assert!((per_request - expected).abs() < 0.6, "linger {linger}: {per_request} records a request");
     }
 }
+
+/// The sticky partitioner moves on after `batch.size` bytes went to a
+/// partition, also when the sender took each batch at `linger.ms` before it
+/// filled: a switch held back while a batch was open comes once none is
+/// (Kafka: `RecordAccumulator.partitionChanged`, `allBatchesFull`,
+/// `BuiltInPartitioner.updatePartitionInfo`). Before, only a full batch
+/// moved the simulated producer on, so a paced producer whose batches left
+/// at linger.ms wrote to one partition for its whole run.
+#[test]
+fn a_paced_producer_moves_on_after_batch_size_bytes() {
+    let s: Scenario = serde_json::from_str(
+        r#"{
+      "brokers": {"count": 3},
+      "topics": [{"name": "t", "partitions": 6}],
+      "quotas": [{"entity": {"user": null}, "key": "producer_byte_rate", "value": 100000000}],
+      "connections": [{"name": "p", "listener": "PLAINTEXT", "client.id": "app"}],
+      "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 1200, "record.size": 1000,
+                     "throughput": 100, "config": {"acks": "1", "linger.ms": 5}}}]
+    }"#,
+    )
+    .expect("parses");
+    let t = simulate(&s).expect("runs");
+    let p = t.client("p").expect("the producer");
+    assert_eq!(p.metrics.records_done, 1200);
+    // One record a request (linger.ms 5, 10 ms between records), so the
+    // switch comes after batch.size (16,384 bytes: 15 or 16 records here).
+    assert!(p.metrics.requests >= 1100, "{} requests", p.metrics.requests);
+    let per_broker: Vec<f64> = (0..3)
+        .map(|b| {
+            t.sensors
+                .iter()
+                .filter(|s| s.broker == b)
+                .flat_map(|s| s.samples.iter().map(|w| w.sum))
+                .sum()
+        })
+        .collect();
+    let total: f64 = per_broker.iter().sum();
+    for (b, bytes) in per_broker.iter().enumerate() {
+        assert!((bytes / total - 1.0 / 3.0).abs() < 0.05, "broker {b}: {per_broker:?}");
+    }
+}

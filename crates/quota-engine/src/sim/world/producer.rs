@@ -96,6 +96,10 @@ pub(super) struct Producer {
     blocked_since: Option<SimTime>,
     block_episode: u64,
     sticky: u32,
+    /// Records appended to the sticky partition since the partitioner moved
+    /// to it (Kafka's `StickyPartitionInfo.producedBytes`, counted in
+    /// records: `cap` of them is `batch.size`).
+    produced: u64,
     /// Batches per partition, oldest first.
     deques: Vec<VecDeque<BatchId>>,
     /// The batches buffered or in flight (a completed or failed batch is
@@ -165,6 +169,7 @@ impl Producer {
             blocked_since: None,
             block_episode: 0,
             sticky: 0,
+            produced: 0,
             deques: (0..n).map(|_| VecDeque::new()).collect(),
             batches: Live::new(),
             buffer_used: 0,
@@ -459,11 +464,21 @@ impl World {
             {
                 return;
             }
+            let is_open = |pr: &Producer, slot: u32| {
+                pr.deques[ix(slot)].back().copied().filter(|b| {
+                    let bt = &pr.batches[*b];
+                    !bt.closed && bt.records < pr.cap
+                })
+            };
+            // A switch held back while the partition had a batch open comes
+            // once none is (the batch filled, or the sender took it at
+            // linger.ms): Kafka's RecordAccumulator.partitionChanged.
+            if pr.produced >= u64::from(pr.cap) && pr.slots.len() > 1 && is_open(pr, pr.sticky).is_none() {
+                pr.sticky = (pr.sticky + 1) % len_u32(pr.slots.len());
+                pr.produced = 0;
+            }
             let slot = pr.sticky;
-            let open = pr.deques[ix(slot)].back().copied().filter(|b| {
-                let bt = &pr.batches[*b];
-                !bt.closed && bt.records < pr.cap
-            });
+            let open = is_open(pr, slot);
             let b = match open {
                 Some(b) => b,
                 None => {
@@ -497,14 +512,24 @@ impl World {
             let pr = &mut self.producers[p];
             let space = u64::from(pr.cap - pr.batches[b].records);
             let by_time = (now - pr.next_append).as_ns() / pr.interval.as_ns() + 1;
-            let k = space.min(pr.total - pr.next_record).min(by_time);
+            // At most up to twice batch.size on the partition, where the
+            // partitioner moves on mid-batch (below).
+            let cap = u64::from(pr.cap);
+            let to_switch = if pr.slots.len() > 1 { 2 * cap - pr.produced.min(2 * cap - 1) } else { u64::MAX };
+            let k = space.min(pr.total - pr.next_record).min(by_time).min(to_switch);
             // k <= space, which came from a u32.
             pr.batches[b].records += u32::try_from(k).unwrap_or(u32::MAX);
             pr.next_record += k;
             pr.next_append += pr.interval * k;
-            if pr.batches[b].records == pr.cap && pr.slots.len() > 1 {
-                // Sticky partitioner: a full batch moves the producer on.
+            pr.produced += k;
+            // Sticky partitioner: once batch.size has gone to the partition,
+            // a full batch moves the producer on (with one still open, the
+            // switch waits for it, above), and twice batch.size does in any
+            // case. Kafka: BuiltInPartitioner.updatePartitionInfo, called by
+            // RecordAccumulator.append with enableSwitch = allBatchesFull.
+            if pr.slots.len() > 1 && (pr.produced >= cap && pr.batches[b].records == pr.cap || pr.produced >= 2 * cap) {
                 pr.sticky = (pr.sticky + 1) % len_u32(pr.slots.len());
+                pr.produced = 0;
             }
         }
     }
