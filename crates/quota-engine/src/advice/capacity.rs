@@ -70,8 +70,8 @@ pub fn request_capacity(percent: f64, settings: &BrokerSettings) -> RequestCapac
     let summary = format!(
         "request_percentage={} is {} thread(s) worth of time per quota window, {} % of one broker's capacity of {} % ((num.io.threads {} + num.network.threads {}) x 100 %); each broker enforces it on its own.",
         java_double_to_string(percent),
-        trim_number(threads_worth),
-        crate::resolve::human::fixed(share * 100.0, 1),
+        crate::resolve::human::trim_number(threads_worth, crate::resolve::human::small_decimals(threads_worth, 2)),
+        crate::resolve::human::fixed(share * 100.0, crate::resolve::human::small_decimals(share * 100.0, 1)),
         java_double_to_string(capacity),
         settings.num_io_threads,
         settings.num_network_threads,
@@ -198,6 +198,18 @@ mod tests {
         assert!(c.summary.contains("18.2 %"), "{}", c.summary);
         // Exactly at capacity is not above it.
         assert!(!request_capacity(1100.0, &BrokerSettings::default()).exceeds_capacity);
+    }
+
+    /// A small quota keeps two significant digits: the article's 1 % (and
+    /// the lab's 0.3 %) is not "0 thread(s)" or "0.0 %" of the capacity.
+    #[test]
+    fn a_small_percentage_keeps_two_significant_digits() {
+        let c = request_capacity(0.3, &BrokerSettings::default());
+        assert!(c.summary.starts_with("request_percentage=0.3 is 0.003 thread(s) worth of time per quota window, 0.027 % of one broker's capacity of 1100.0 %"), "{}", c.summary);
+        let c = request_capacity(1.0, &BrokerSettings::default());
+        assert!(c.summary.contains("is 0.01 thread(s) worth"), "{}", c.summary);
+        assert!(c.summary.contains(", 0.091 % of one broker's"), "{}", c.summary);
+        assert!(request_capacity(0.0, &BrokerSettings::default()).summary.contains("is 0 thread(s) worth of time per quota window, 0.0 % of"));
     }
 
     #[test]

@@ -72,12 +72,7 @@ pub fn human_value(key: QuotaKey, value: f64) -> String {
             let threads = value / 100.0;
             // Two significant digits below 0.01 thread (0.5 % is 0.005
             // threads, not 0.01).
-            let decimals = if threads != 0.0 && threads.abs() < 0.01 {
-                (-threads.abs().log10()).ceil() as usize + 1
-            } else {
-                2
-            };
-            let n = trim_number(threads, decimals.min(12));
+            let n = trim_number(threads, small_decimals(threads, 2));
             let noun = if n == "1" { "thread's" } else { "threads'" };
             format!("{n} {noun} time")
         }
@@ -131,6 +126,20 @@ pub fn fixed(value: f64, decimals: usize) -> String {
         return crate::java_double_to_string(value);
     }
     format!("{value:.decimals$}")
+}
+
+/// How many decimals `value` needs: `decimals`, or, for a value below
+/// 10^-`decimals` (not zero), enough for two significant digits (at most
+/// 12): `small_decimals(0.005, 2)` is 4 (`0.005`, not `0.01`),
+/// `small_decimals(0.027, 1)` is 3 (`0.027`, not `0.0`).
+pub fn small_decimals(value: f64, decimals: usize) -> usize {
+    let v = value.abs();
+    if v != 0.0 && v.is_finite() && v < 10f64.powi(-(decimals.min(12) as i32)) {
+        // -log10(v) > decimals >= 0 here, so the cast is of a small positive number.
+        ((-v.log10()).ceil() as usize + 1).min(12)
+    } else {
+        decimals
+    }
 }
 
 /// `value` with at most `decimals` decimals and no trailing zeros (`2`,
