@@ -137,7 +137,10 @@ test('an Admin-only scenario with default.api.timeout.ms=5000 shows the topics f
   assert.match(await shownText(top), /^⚠ In the simulated run, Admin calls' topics fail\. How the run ends/);
   // The other panels of the run: no budget picker, no blank or broken chart.
   assert.equal(await page.locator('#focus-sensor').count(), 0);
-  assert.ok(await page.getByTestId('broker-metrics').count() === 1);
+  // No Produce, Fetch or Request sensor, so no MBean: no empty table (the
+  // panel's sentence says no budget was metered, and where to look).
+  assert.equal(await page.getByTestId('broker-metrics').count(), 0);
+  assert.match(await shownText(page.getByTestId('no-budget')), /no produce, fetch or request budget was metered/);
   await section.scrollIntoViewIfNeeded();
   await shot(page, 'admin-timeout-390', false);
   await q.scrollIntoViewIfNeeded();

@@ -129,7 +129,12 @@ test('a connections-only permalink: the section, the cluster view and the time l
   assert.equal(await page.getByTestId('clients').count(), 0);
   assert.equal(await page.getByTestId('client-metrics').count(), 0);
   assert.equal(await page.locator('#focus-sensor').count(), 0);
-  assert.ok(await page.getByTestId('broker-metrics').count() === 1);
+  // No Produce, Fetch or Request sensor, so no MBean: no empty table (the
+  // panel's sentence says no budget was metered, and where to look).
+  assert.equal(await page.getByTestId('broker-metrics').count(), 0);
+  assert.match(await shownText(page.getByTestId('no-budget')), /no produce, fetch or request budget was metered/);
+  await page.getByTestId('no-budget').scrollIntoViewIfNeeded();
+  await shot(page, 'connects-no-mbeans-390', false);
   assert.match(await shownText(page.getByTestId('cluster-no-clients')), /^This run has no producer or consumer.* Its 1 connects workload under connection_creation_rate and max\.connection\.creation\.rate is shown in the Simulation panel, under Connections\.$/);
   const row = page.getByTestId('client-time-0');
   await row.scrollIntoViewIfNeeded();

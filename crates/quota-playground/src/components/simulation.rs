@@ -558,6 +558,9 @@ fn metrics(t: &Timeline, focused: usize, all: [&UseStateHandle<bool>; 2]) -> Htm
                 </div>
                 { show_all_line(hidden_clients, t.clients.len(), "client", "clients", "metrics-show-all", all_clients) }
             }
+            // No sensor, no MBean: the panel's no-budget sentence says why
+            // (an empty table would read as a failure).
+            if mbeans_total > 0 {
             <div class="table-wrap">
                 <table data-testid="broker-metrics">
                     <caption>{ "Broker MBeans at the end of the run" }</caption>
@@ -575,6 +578,7 @@ fn metrics(t: &Timeline, focused: usize, all: [&UseStateHandle<bool>; 2]) -> Htm
             </div>
             { show_all_line(mbeans_hidden, mbeans_total, "MBean attribute", "MBean attributes", "mbeans-show-all", all_mbeans) }
             <p class="msg hint">{ "NaN means the sensor has no sample in its window (nothing was throttled or recorded recently), not zero. A dashboard should show it as 'no data'." }</p>
+            }
         </div>
     }
 }
