@@ -12,9 +12,9 @@
 //!   ([`crate::sim::ClientCosts::producer_send_us_per_record`]) and the link
 //!   ([`crate::sim::LinkSpec::bandwidth_bytes_per_s`]) allow over the span it
 //!   runs (start to stop or the horizon, at most
-//!   [`crate::sim::HORIZON_CAP_MS`]); a request carries at least one full
-//!   batch (the simulator catches a producer's appends up one batch at a
-//!   time);
+//!   [`crate::sim::HORIZON_CAP_MS`]); a request carries at least one
+//!   batch, full for an unpaced producer, and for a paced one (`throughput`)
+//!   the records sent within its `linger.ms` (one with `linger.ms=0`);
 //! - a consumer fetches the bytes it reads (the preload and what the
 //!   producers of its topic send, up to its `records`) at most
 //!   `fetch.max.bytes` (and `max.partition.fetch.bytes` per partition) at a
@@ -165,10 +165,15 @@ pub fn estimate(s: &Scenario) -> WorkEstimate {
             let runs_ms = if rate.is_finite() && rate > 0.0 { count(f(records) * 1000.0 / rate).min(span) } else { span };
             producing_ms = producing_ms.max(p.start_ms.saturating_add(runs_ms));
             let cap = records_per_batch(p.config.batch_size, rec);
-            // The simulator catches a producer's appends up one batch at a
-            // time, so even a paced producer's batches are full (a model
-            // difference from the Java producer, noted in BENCHMARKS.md).
-            let fill = cap;
+            // An unpaced producer's batches fill (its appends are caught up
+            // one batch at a time); a paced one's leave at linger.ms with
+            // the records sent by then (one each with linger.ms=0), as the
+            // Java producer's do.
+            let fill = if p.throughput > 0.0 && rate.is_finite() {
+                cap.min(count((f(p.config.linger_ms) * rate / 1000.0).floor()).saturating_add(1))
+            } else {
+                cap
+            };
             let batches = records.div_ceil(fill.max(1));
             let bytes = records.saturating_mul(rec).saturating_add(batches.saturating_mul(BATCH_OVERHEAD));
             produced.push((p.topic.as_str(), records, bytes, batches));
@@ -251,6 +256,13 @@ mod tests {
             include_str!("../../../../lab/scenarios/consumer-client-quota.json"),
             include_str!("../../../../tests/fixtures/big/events-1000.json"),
             include_str!("../../../../tests/fixtures/big/consumer-100gb.json"),
+            // 100 paced producers (10 records/s, linger.ms=100): about one record a request.
+            include_str!("../../../../tests/fixtures/bench/100-clients-3-brokers.json"),
+            // Paced with linger.ms=0: one record a request.
+            r#"{"scenario": {"name": "paced, linger.ms=0", "topics": [{"name": "t", "partitions": 3}],
+                "connections": [{"name": "p", "listener": "PLAINTEXT", "client.id": "app"}],
+                "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 2000, "record.size": 1000,
+                               "throughput": 200, "config": {"linger.ms": 0}}}]}}"#,
         ] {
             let s = fixture(text);
             let e = estimate(&s);

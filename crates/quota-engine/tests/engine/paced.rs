@@ -34,6 +34,22 @@ fn a_paced_producers_batches_leave_at_linger_ms() {
     }
 }
 
+/// With `linger.ms=0` a batch is ready at once and the append that creates
+/// it wakes the sender (`KafkaProducer.doSend`: `newBatchCreated` →
+/// `sender.wakeup()`), so at 100 records/s each record leaves in its own
+/// request, within a round trip. Before, the simulator caught a paced
+/// producer up one full batch at a time: 16 records a request and up to
+/// 150 ms of latency.
+#[test]
+fn a_paced_producer_with_linger_0_sends_each_record_at_once() {
+    let t = simulate(&paced(0)).expect("runs");
+    let p = t.client("p").expect("the producer");
+    assert_eq!(p.metrics.records_done, 1000);
+    assert_eq!(p.metrics.requests, 1000, "one record a request");
+    let lat = p.latency.as_ref().expect("latency");
+    assert!(lat.max_ms < 2, "a record waits a round trip at most: {lat:?}");
+}
+
 /// The sticky partitioner moves on after `batch.size` bytes went to a
 /// partition, also when the sender took each batch at `linger.ms` before it
 /// filled: a switch held back while a batch was open comes once none is

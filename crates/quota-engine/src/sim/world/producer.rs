@@ -85,6 +85,8 @@ pub(super) struct Producer {
     alloc: u64,
     /// Time between two `send()` calls.
     interval: SimSpan,
+    /// Paced by the workload's `throughput` (records/s), not as fast as it can.
+    paced: bool,
     /// The topic's partitions, in order.
     pub(super) slots: Vec<PartitionId>,
     /// The connection to each broker that leads one of `slots`, by broker.
@@ -160,6 +162,7 @@ impl Producer {
             cap: u32::try_from(cap).unwrap_or(u32::MAX),
             alloc,
             interval,
+            paced: p.throughput > 0.0,
             slots,
             links,
             started: false,
@@ -722,12 +725,19 @@ impl World {
             // its first: the records sent by then must be in it when the
             // sender looks, so the catch-up comes then if that is before the
             // batch fills (a paced producer's batches leave at linger.ms,
-            // not full). Not for linger.ms=0, whose batches the sender takes
-            // whenever it can, nor for a batch that lingered already.
+            // not full). With linger.ms=0 a batch is ready at once and the
+            // append of a new batch wakes the sender
+            // (KafkaProducer.doSend: `result.newBatchCreated` →
+            // `sender.wakeup()`), so a paced producer's records are caught
+            // up as each is sent; an unpaced one (throughput -1) keeps the
+            // lazy catch-up, its sender being busy anyway. Not for a batch
+            // that lingered already.
             let first = open.filter(|bt| bt.records > 0).map_or(pr.next_append, |bt| bt.created);
             let lingered = first + SimSpan::from_ms(pr.cfg.linger_ms);
             let at = if pr.cfg.linger_ms > 0 && lingered > now && lingered < boundary {
                 lingered
+            } else if pr.cfg.linger_ms == 0 && pr.paced && pr.next_append > now && pr.next_append < boundary {
+                pr.next_append
             } else {
                 boundary
             }
