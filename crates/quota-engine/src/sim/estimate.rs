@@ -256,7 +256,7 @@ mod tests {
             include_str!("../../../../lab/scenarios/consumer-client-quota.json"),
             include_str!("../../../../tests/fixtures/big/events-1000.json"),
             include_str!("../../../../tests/fixtures/big/consumer-100gb.json"),
-            // 100 paced producers (10 records/s, linger.ms=100): about one record a request.
+            // 100 paced producers (10 records/s, linger.ms=100): about two records a request.
             include_str!("../../../../tests/fixtures/bench/100-clients-3-brokers.json"),
             // Paced with linger.ms=0: one record a request.
             r#"{"scenario": {"name": "paced, linger.ms=0", "topics": [{"name": "t", "partitions": 3}],

@@ -74,7 +74,7 @@ fn a_paced_producer_moves_on_after_batch_size_bytes() {
     let p = t.client("p").expect("the producer");
     assert_eq!(p.metrics.records_done, 1200);
     // One record a request (linger.ms 5, 10 ms between records), so the
-    // switch comes after batch.size (16,384 bytes: 15 or 16 records here).
+    // switch comes after batch.size (16,384 bytes: 16 records here, a batch's worth).
     assert!(p.metrics.requests >= 1100, "{} requests", p.metrics.requests);
     let per_broker: Vec<f64> = (0..3)
         .map(|b| {

@@ -525,11 +525,15 @@ impl World {
             pr.next_record += k;
             pr.next_append += pr.interval * k;
             pr.produced += k;
-            // Sticky partitioner: once batch.size has gone to the partition,
-            // a full batch moves the producer on (with one still open, the
-            // switch waits for it, above), and twice batch.size does in any
-            // case. Kafka: BuiltInPartitioner.updatePartitionInfo, called by
-            // RecordAccumulator.append with enableSwitch = allBatchesFull.
+            // Sticky partitioner: once a batch's worth of records (`cap`) has
+            // gone to the partition, a full batch moves the producer on (with
+            // one still open, the switch waits for it, above), and twice that
+            // does in any case. Kafka: BuiltInPartitioner.updatePartitionInfo,
+            // called by RecordAccumulator.append with enableSwitch =
+            // allBatchesFull; Kafka counts bytes with each batch's header and
+            // a batch is full only once a record did not fit, so an unpaced
+            // Java producer usually fills two batches before it moves (a
+            // difference of the model, in docs/scenario-format.md).
             if pr.slots.len() > 1 && (pr.produced >= cap && pr.batches[b].records == pr.cap || pr.produced >= 2 * cap) {
                 pr.sticky = (pr.sticky + 1) % len_u32(pr.slots.len());
                 pr.produced = 0;
@@ -730,8 +734,9 @@ impl World {
             // (KafkaProducer.doSend: `result.newBatchCreated` →
             // `sender.wakeup()`), so a paced producer's records are caught
             // up as each is sent; an unpaced one (throughput -1) keeps the
-            // lazy catch-up, its sender being busy anyway. Not for a batch
-            // that lingered already.
+            // lazy catch-up (a simplification of the model: an idle Java
+            // sender would send part of a batch). Not for a batch that
+            // lingered already.
             let first = open.filter(|bt| bt.records > 0).map_or(pr.next_append, |bt| bt.created);
             let lingered = first + SimSpan::from_ms(pr.cfg.linger_ms);
             let at = if pr.cfg.linger_ms > 0 && lingered > now && lingered < boundary {
