@@ -50,8 +50,8 @@ fn a_paced_producer_with_linger_0_sends_each_record_at_once() {
     assert!(lat.max_ms < 2, "a record waits a round trip at most: {lat:?}");
 }
 
-/// The sticky partitioner moves on after `batch.size` bytes went to a
-/// partition, also when the sender took each batch at `linger.ms` before it
+/// The sticky partitioner moves on after a batch's worth of records (the
+/// simulator's stand-in for `batch.size` bytes) went to a partition, also when the sender took each batch at `linger.ms` before it
 /// filled: a switch held back while a batch was open comes once none is
 /// (Kafka: `RecordAccumulator.partitionChanged`, `allBatchesFull`,
 /// `BuiltInPartitioner.updatePartitionInfo`). Before, only a full batch

@@ -99,8 +99,8 @@ pub(super) struct Producer {
     block_episode: u64,
     sticky: u32,
     /// Records appended to the sticky partition since the partitioner moved
-    /// to it (Kafka's `StickyPartitionInfo.producedBytes`, counted in
-    /// records: `cap` of them is `batch.size`).
+    /// to it (Kafka's `StickyPartitionInfo.producedBytes`, counted in whole
+    /// records: `cap` of them, a batch's worth, stand for `batch.size`).
     produced: u64,
     /// Batches per partition, oldest first.
     deques: Vec<VecDeque<BatchId>>,
@@ -518,7 +518,7 @@ impl World {
             // At most up to twice batch.size on the partition, where the
             // partitioner moves on mid-batch (below).
             let cap = u64::from(pr.cap);
-            let to_switch = if pr.slots.len() > 1 { 2 * cap - pr.produced.min(2 * cap - 1) } else { u64::MAX };
+            let to_switch = if pr.slots.len() > 1 { (2 * cap).saturating_sub(pr.produced).max(1) } else { u64::MAX };
             let k = space.min(pr.total - pr.next_record).min(by_time).min(to_switch);
             // k <= space, which came from a u32.
             pr.batches[b].records += u32::try_from(k).unwrap_or(u32::MAX);
