@@ -42,7 +42,7 @@ use crate::principal::{
     SaslMechanism, SslClientAuth,
 };
 use crate::resolve::{BudgetGroups, ClientIdentity, QuotaCallbacks, Resolution};
-use crate::sim::{ConnectionSpec, ListenerKind, Scenario};
+use crate::scenario::{ConnectionSpec, ListenerKind, Scenario};
 use crate::store::{ApiError, QuotaStore};
 use crate::Error;
 
@@ -61,51 +61,22 @@ pub fn ssl_client_auth(configured: Option<SslClientAuth>, has_dn: bool) -> SslCl
     }
 }
 
-fn mechanism_of(spec: &ConnectionSpec) -> Result<SaslMechanism, Error> {
-    let name = spec.mechanism.as_deref().unwrap_or("PLAIN");
-    SaslMechanism::from_name(name).ok_or_else(|| {
-        Error::invalid_scenario(format!(
-            "The connection '{}' names the SASL mechanism '{name}', which is not one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI, OAUTHBEARER.",
-            spec.name
-        ))
-    })
-}
-
 /// The connection the principal builder takes for `spec`: the listener (an
 /// SSL connection with a DN and no `ssl.client.auth` means `required`, see
-/// [`ssl_client_auth`]), the identity read according to the listener and
-/// mechanism (ignored on PLAINTEXT), the client id and the IP. The
-/// playground shows the [`PrincipalOutcome`] of exactly this connection.
-///
-/// # Errors
-///
-/// [`ErrorKind::InvalidScenario`](crate::ErrorKind::InvalidScenario) for an unknown mechanism or `ssl.client.auth` value.
-pub fn engine_connection(spec: &ConnectionSpec, config: &PrincipalConfig) -> Result<Connection, Error> {
+/// [`ssl_client_auth`]; a SASL one without a mechanism uses `PLAIN`,
+/// [`ConnectionSpec::sasl_mechanism`]), the identity read according to the
+/// listener and mechanism (ignored on PLAINTEXT; an OAUTHBEARER identity is
+/// the token's claim named by `config`'s `sasl.oauthbearer.sub.claim.name`),
+/// the client id and the IP. The playground and the CLI show the
+/// [`PrincipalOutcome`] of exactly this connection.
+pub fn engine_connection(spec: &ConnectionSpec, config: &PrincipalConfig) -> Connection {
     let listener = match spec.listener {
         ListenerKind::Plaintext => Listener::Plaintext,
-        ListenerKind::Ssl => {
-            let configured = match spec.ssl_client_auth.as_deref() {
-                None => None,
-                Some("none") => Some(SslClientAuth::None),
-                Some("requested") => Some(SslClientAuth::Requested),
-                Some("required") => Some(SslClientAuth::Required),
-                Some(other) => {
-                    return Err(Error::invalid_scenario(format!(
-                        "The connection '{}' has ssl.client.auth='{other}': it must be none, requested or required.",
-                        spec.name
-                    )))
-                }
-            };
-            Listener::Ssl {
-                client_auth: ssl_client_auth(configured, spec.identity.is_some()),
-            }
-        }
-        ListenerKind::SaslPlaintext => Listener::SaslPlaintext {
-            mechanism: mechanism_of(spec)?,
+        ListenerKind::Ssl => Listener::Ssl {
+            client_auth: ssl_client_auth(spec.ssl_client_auth, spec.identity.is_some()),
         },
-        ListenerKind::SaslSsl => Listener::SaslSsl {
-            mechanism: mechanism_of(spec)?,
-        },
+        ListenerKind::SaslPlaintext => Listener::SaslPlaintext { mechanism: spec.sasl_mechanism() },
+        ListenerKind::SaslSsl => Listener::SaslSsl { mechanism: spec.sasl_mechanism() },
     };
     let identity = match (&listener, &spec.identity) {
         (_, None) => Identity::None,
@@ -123,12 +94,12 @@ pub fn engine_connection(spec: &ConnectionSpec, config: &PrincipalConfig) -> Res
             }
         }
     };
-    Ok(Connection {
+    Connection {
         listener,
         identity,
         client_id: spec.client_id.clone(),
-        source_ip: Some(spec.ip.clone()),
-    })
+        source_ip: Some(spec.ip.as_str().to_owned()),
+    }
 }
 
 /// Applies the scenario's quotas to a fresh [`QuotaStore`], in order.
@@ -170,11 +141,10 @@ fn first_refusal(scenario: &Scenario, verdicts: &[Option<ApiError>]) -> Option<E
 /// One scenario connection as the brokers see it.
 #[derive(Debug, Clone)]
 pub struct ConnectionPrincipal {
-    /// The connection the principal builder takes ([`engine_connection`]),
-    /// or why the spec cannot be read.
-    pub connection: Result<Connection, Error>,
-    /// What the builder makes of it; `None` when the connection cannot be
-    /// read or the principal rules do not parse ([`Cluster::rules`]).
+    /// The connection the principal builder takes ([`engine_connection`]).
+    pub connection: Connection,
+    /// What the builder makes of it; `None` when the principal rules do not
+    /// parse ([`Cluster::rules`]).
     pub outcome: Option<Result<PrincipalOutcome, PrincipalError>>,
 }
 
@@ -223,10 +193,7 @@ impl Cluster {
             .iter()
             .map(|spec| {
                 let connection = engine_connection(spec, &cluster.principal_config);
-                let outcome = match (&connection, &cluster.rules) {
-                    (Ok(conn), Ok(builder)) => Some(builder.build(conn)),
-                    _ => None,
-                };
+                let outcome = cluster.rules.as_ref().ok().map(|builder| builder.build(&connection));
                 ConnectionPrincipal { connection, outcome }
             })
             .collect();
@@ -375,7 +342,7 @@ impl Cluster {
         let ip_entities: Vec<QuotaEntity> = scenario
             .connections
             .iter()
-            .filter_map(|c| self.ip_rate(&c.ip).map(|(e, _)| e))
+            .filter_map(|c| self.ip_rate(c.ip.as_str()).map(|(e, _)| e))
             .collect();
         let mut out = Vec::new();
         for (entity, values) in self.store.entries() {
@@ -428,14 +395,12 @@ impl Cluster {
     }
 
     /// The principal a simulated client on scenario connection `i` runs as,
-    /// with the simulator's errors (the connection's first, then the rules',
-    /// then the builder's).
+    /// with the simulator's errors (the rules' first, then the builder's).
     pub(crate) fn principal(&self, i: usize, name: &str) -> Result<DerivedPrincipal, Error> {
         let refused = |e: &PrincipalError| Error::no_principal(name.to_owned(), e.clone());
         let c = self
             .connection(i)
             .ok_or_else(|| Error::invalid_scenario(format!("The connection '{name}' is not defined in connections.")))?;
-        c.connection.as_ref().map_err(Clone::clone)?;
         self.rules.as_ref().map_err(refused)?;
         match &c.outcome {
             Some(Ok(out)) => Ok(DerivedPrincipal {
@@ -523,7 +488,7 @@ mod tests {
     {"entity": {"user": "a"}, "key": "consumer_byte_rate", "value": 1000}
   ],
   "connections": [
-    {"name": "bad", "listener": "SASL_PLAINTEXT", "mechanism": "NOPE", "identity": "a", "client.id": "c"},
+    {"name": "scram", "listener": "SASL_PLAINTEXT", "mechanism": "SCRAM-SHA-256", "identity": "b", "client.id": "c"},
     {"name": "p", "listener": "SASL_PLAINTEXT", "identity": "a", "client.id": "c"},
     {"name": "q", "listener": "SASL_PLAINTEXT", "identity": "a", "client.id": "c"}
   ],
@@ -536,10 +501,13 @@ mod tests {
         let refused = c.check_quotas(&s).unwrap_err();
         assert!(refused.is_quota_refused());
         assert_eq!(refused.api_error(), c.quota_error(0));
-        assert!(c.connection(0).unwrap().connection.is_err());
+        assert_eq!(
+            c.connection(0).unwrap().connection.listener,
+            Listener::SaslPlaintext { mechanism: SaslMechanism::ScramSha256 }
+        );
         assert_eq!(c.connection(1).unwrap().principal().unwrap().principal.name, "a");
         assert_eq!(c.sharers(1, QuotaType::Fetch), vec![2]);
-        assert!(c.resolve(0).is_none());
+        assert_eq!(c.connection(0).unwrap().principal().unwrap().principal.name, "b");
         // Only the connections a workload uses must have a principal.
         let mut ok = s.clone();
         ok.quotas.remove(0);

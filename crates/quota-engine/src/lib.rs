@@ -78,6 +78,7 @@ pub mod json_f64;
 pub mod metrics;
 pub mod principal;
 pub mod resolve;
+pub mod scenario;
 pub mod sim;
 pub mod store;
 

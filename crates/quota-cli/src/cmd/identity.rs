@@ -9,12 +9,9 @@
 //! connection's principal from the `SaslServer`'s authorization id, never
 //! from the TLS session (clients/src/main/java/org/apache/kafka/common/security/authenticator/DefaultKafkaPrincipalBuilder.java).
 
-use std::collections::BTreeMap;
-
-use quota_engine::cluster::ssl_client_auth;
-use quota_engine::principal::{
-    parse_config_list, Connection, Identity, Listener, PrincipalConfig, SaslMechanism, SslClientAuth,
-};
+use quota_engine::cluster::engine_connection;
+use quota_engine::principal::{parse_config_list, Connection, PrincipalConfig, SaslMechanism, SslClientAuth};
+use quota_engine::scenario::{ClientThrottling, ConnectionSpec, ListenerKind, SourceIp};
 
 use super::resolve::{ClientAuthArg, ListenerArg};
 
@@ -57,94 +54,88 @@ impl IdentityFlags<'_> {
     }
 
     /// The connection, and a note for stderr when a flag is valid but does
-    /// not shape the principal (a client certificate on SASL_SSL). `Err` is
-    /// the message for stderr.
+    /// not shape the principal (a client certificate on SASL_SSL, an
+    /// identity on PLAINTEXT). `Err` is the message for stderr.
+    ///
+    /// The flags become the scenario's [`ConnectionSpec`], the same spec
+    /// the playground's Connection panel edits, and the engine reads it
+    /// ([`engine_connection`], with the rules of [`Self::principal_config`]):
+    /// one route from a connection to its principal for every surface.
     pub(crate) fn connection(&self) -> Result<(Connection, Option<String>), String> {
-        let default_mechanism = if self.kerberos.is_some() {
-            "GSSAPI"
-        } else if self.oauth_sub.is_some() {
-            "OAUTHBEARER"
-        } else {
-            "PLAIN"
+        let (spec, note) = self.connection_spec()?;
+        Ok((engine_connection(&spec, &self.principal_config()), note))
+    }
+
+    /// The flags as a scenario connection (named `cli`), and the note of
+    /// [`Self::connection`].
+    pub(crate) fn connection_spec(&self) -> Result<(ConnectionSpec, Option<String>), String> {
+        let mechanism = match self.mechanism {
+            Some(name) => Some(SaslMechanism::from_name(name).ok_or_else(|| {
+                format!("kafka-quota: --mechanism {name} is not a SASL mechanism Kafka has; expected PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI or OAUTHBEARER.")
+            })?),
+            None if self.kerberos.is_some() => Some(SaslMechanism::Gssapi),
+            None if self.oauth_sub.is_some() => Some(SaslMechanism::OAuthBearer),
+            None => None,
         };
-        let mech_name = self.mechanism.unwrap_or(default_mechanism);
-        let mechanism = SaslMechanism::from_name(mech_name).ok_or_else(|| {
-            format!("kafka-quota: --mechanism {mech_name} is not a SASL mechanism Kafka has; expected PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI or OAUTHBEARER.")
-        })?;
-        let sasl_identity = if let Some(u) = self.user {
-            Some(Identity::UserName(u.to_owned()))
-        } else if let Some(k) = self.kerberos {
-            Some(Identity::KerberosPrincipal(k.to_owned()))
-        } else {
-            self.oauth_sub.map(|s| Identity::OAuthToken {
-                claims: BTreeMap::from([("sub".to_owned(), s.to_owned())]),
-            })
-        };
+        let sasl_identity = self.user.or(self.kerberos).or(self.oauth_sub);
         let mut note = None;
         let (listener, identity) = match self.listener {
-            ListenerArg::Plaintext => (
-                Listener::Plaintext,
-                match (self.dn, sasl_identity) {
-                    (Some(dn), _) => Identity::CertificateDn(dn.to_owned()),
-                    (None, Some(id)) => id,
-                    (None, None) => Identity::None,
-                },
-            ),
+            ListenerArg::Plaintext => {
+                if let Some(flag) = self.identity_flag() {
+                    note = Some(format!("note: {flag}: a PLAINTEXT listener does not authenticate, so the principal is User:ANONYMOUS whatever the client presents."));
+                }
+                (ListenerKind::Plaintext, None)
+            }
             ListenerArg::Ssl => {
-                let client_auth = ssl_client_auth(
-                    self.ssl_client_auth.map(|a| match a {
-                        ClientAuthArg::None => SslClientAuth::None,
-                        ClientAuthArg::Requested => SslClientAuth::Requested,
-                        ClientAuthArg::Required => SslClientAuth::Required,
-                    }),
-                    self.dn.is_some(),
-                );
                 let identity = match (self.dn, sasl_identity) {
                     (Some(_), Some(_)) => {
                         return Err("kafka-quota: an SSL listener authenticates by the client certificate alone: --user, --kerberos and --oauth-sub need a SASL listener (SASL_SSL, where --dn may stay: the principal then comes from SASL).".to_owned());
                     }
-                    (Some(dn), None) => Identity::CertificateDn(dn.to_owned()),
-                    (None, Some(id)) => id,
-                    (None, None) => Identity::None,
+                    (None, Some(_)) => {
+                        return Err("kafka-quota: an SSL listener authenticates by the client certificate alone: --user, --kerberos and --oauth-sub need a SASL listener (SASL_PLAINTEXT or SASL_SSL); give the certificate's subject with --dn.".to_owned());
+                    }
+                    (dn, None) => dn,
                 };
-                (Listener::Ssl { client_auth }, identity)
+                (ListenerKind::Ssl, identity)
             }
             ListenerArg::SaslPlaintext => {
                 if self.dn.is_some() {
                     return Err("kafka-quota: --dn: a SASL_PLAINTEXT listener has no TLS, so a client presents no certificate there; give the SASL identity (--user, --kerberos or --oauth-sub), or use --listener SASL_SSL or SSL.".to_owned());
                 }
-                (Listener::SaslPlaintext { mechanism }, sasl_identity.unwrap_or(Identity::None))
+                (ListenerKind::SaslPlaintext, sasl_identity)
             }
             ListenerArg::SaslSsl => {
-                let Some(identity) = sasl_identity else {
-                    if self.dn.is_some() {
-                        return Err("kafka-quota: a SASL_SSL connection is authenticated by SASL: give its identity with --user, --kerberos or --oauth-sub. A client certificate (--dn) is valid there but authenticates TLS only; the principal comes from SASL.".to_owned());
-                    }
-                    return Ok((
-                        Connection {
-                            listener: Listener::SaslSsl { mechanism },
-                            identity: Identity::None,
-                            client_id: self.client_id.to_owned(),
-                            source_ip: None,
-                        },
-                        None,
-                    ));
-                };
-                if self.dn.is_some() {
+                if sasl_identity.is_none() && self.dn.is_some() {
+                    return Err("kafka-quota: a SASL_SSL connection is authenticated by SASL: give its identity with --user, --kerberos or --oauth-sub. A client certificate (--dn) is valid there but authenticates TLS only; the principal comes from SASL.".to_owned());
+                }
+                if sasl_identity.is_some() && self.dn.is_some() {
                     note = Some("note: --dn: the client certificate authenticates TLS only; on a SASL_SSL listener the principal comes from SASL (DefaultKafkaPrincipalBuilder), so the DN changes nothing here.".to_owned());
                 }
-                (Listener::SaslSsl { mechanism }, identity)
+                (ListenerKind::SaslSsl, sasl_identity)
             }
         };
-        Ok((
-            Connection {
-                listener,
-                identity,
-                client_id: self.client_id.to_owned(),
-                source_ip: None,
-            },
-            note,
-        ))
+        let spec = ConnectionSpec {
+            name: "cli".to_owned(),
+            listener,
+            mechanism,
+            ssl_client_auth: self.ssl_client_auth.map(|a| match a {
+                ClientAuthArg::None => SslClientAuth::None,
+                ClientAuthArg::Requested => SslClientAuth::Requested,
+                ClientAuthArg::Required => SslClientAuth::Required,
+            }),
+            identity: identity.map(str::to_owned),
+            client_id: self.client_id.to_owned(),
+            ip: SourceIp::default(),
+            client_throttling: ClientThrottling::default(),
+        };
+        Ok((spec, note))
+    }
+
+    /// The identity flag given, for a note (`--user`, `--dn`, ...).
+    fn identity_flag(&self) -> Option<&'static str> {
+        [("--user", self.user), ("--dn", self.dn), ("--kerberos", self.kerberos), ("--oauth-sub", self.oauth_sub)]
+            .into_iter()
+            .find_map(|(flag, v)| v.map(|_| flag))
     }
 
     /// `--kerberos-realm`, or the realm of `--kerberos` (`name[/host]@REALM`).

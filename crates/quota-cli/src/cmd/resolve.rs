@@ -40,7 +40,7 @@ use quota_engine::broker::BrokerSettings;
 use quota_engine::cluster::Cluster;
 use quota_engine::principal::{Connection, PrincipalOutcome};
 use quota_engine::resolve::{Resolution, Rung, RungOutcome, TagDecision};
-use quota_engine::store::validate::IpAddress;
+use quota_engine::scenario::SourceIp;
 use quota_engine::resolve::human::{human_value, metered_by, number_ranges, sharers_under, CONTROLLER_SCOPE, NAN_CONNECTION_RATE};
 use quota_engine::resolve::QuotaCallbacks;
 use quota_engine::{java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, QuotaType, UnitLabel};
@@ -856,27 +856,12 @@ const JSON_FORMAT: &str = "kafka-quota/resolve";
 /// or goes away (new fields may appear within a version).
 const JSON_VERSION: u32 = 1;
 
-/// A `--ip` value: as given, and the address as Java prints it
-/// (`InetAddress.getHostAddress`).
-#[derive(Debug, Clone)]
-pub(crate) struct SourceIp {
-    /// As given (trimmed).
-    given: String,
-    /// As Java prints it.
-    address: String,
-}
-
 /// `--ip`'s value parser: an IPv4 or IPv6 literal, as a socket's source
 /// address is (checked before any file is read; a bad one is a usage
-/// error, exit code 2).
+/// error, exit code 2), read as a scenario connection's `ip` is
+/// ([`SourceIp::parse`], the one message the page shows too).
 fn ip_literal(ip: &str) -> Result<SourceIp, String> {
-    // InetAddress.getByName("") is the loopback address, right for an
-    // entity name but never a socket's source address.
-    let given = ip.trim();
-    match Some(given).filter(|t| !t.is_empty()).and_then(IpAddress::parse) {
-        Some(address) => Ok(SourceIp { given: given.to_owned(), address: address.to_string() }),
-        None => Err("not an IP address: a connection's source address is an IPv4 or IPv6 literal (Kafka takes it from the socket), e.g. 10.0.0.1 or 2001:db8::1".to_owned()),
-    }
+    SourceIp::parse(ip)
 }
 
 /// The `connection_creation_rate` answer for one source address.
@@ -898,14 +883,14 @@ struct IpAnswer {
 
 /// Which `connection_creation_rate` applies to connections from `ip`.
 fn ip_answer(cluster: &Cluster, ip: &SourceIp) -> IpAnswer {
-    let address = ip.address.clone();
+    let address = ip.address().to_string();
     let key = QuotaKey::ConnectionCreationRate;
     let unit = key.unit(UnitLabel::PerBroker);
-    let (entity, limit, summary) = match cluster.ip_rate(ip.given.as_str()) {
+    let (entity, limit, summary) = match cluster.ip_rate(ip.as_str()) {
         Some((entity, v)) => {
             let path = entity.path();
             let how = match &entity {
-                QuotaEntity::Ip(quota_engine::EntityName::Named(name)) if name != ip.given.as_str() => {
+                QuotaEntity::Ip(quota_engine::EntityName::Named(name)) if name != ip.as_str() => {
                     ", the same address written another way: Kafka compares addresses, not text".to_owned()
                 }
                 QuotaEntity::Ip(quota_engine::EntityName::Default) => {
@@ -913,10 +898,10 @@ fn ip_answer(cluster: &Cluster, ip: &SourceIp) -> IpAnswer {
                 }
                 _ => String::new(),
             };
-            let given = if address == ip.given.as_str() {
+            let given = if address == ip.as_str() {
                 address.clone()
             } else {
-                format!("{} (address {address})", ip.given.as_str())
+                format!("{} (address {address})", ip.as_str())
             };
             let summary = format!(
                 "New connections from {given} are limited to {} {unit} per broker by {path}{how}{}.",
@@ -928,11 +913,11 @@ fn ip_answer(cluster: &Cluster, ip: &SourceIp) -> IpAnswer {
         None => (
             None,
             None,
-            format!("New connections from {} are not rate-limited: no ips/ quota matches that address and there is no ips/<default>.", ip.given.as_str()),
+            format!("New connections from {} are not rate-limited: no ips/ quota matches that address and there is no ips/<default>.", ip.as_str()),
         ),
     };
     IpAnswer {
-        ip: ip.given.clone(),
+        ip: ip.as_str().to_owned(),
         address,
         entity,
         limit,

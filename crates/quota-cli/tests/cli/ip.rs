@@ -99,7 +99,8 @@ fn a_host_name_or_garbage_is_refused_with_the_reason() {
     // note comes first.
     let err = usage_error(&["--ip", "broker.example.com"]);
     assert!(
-        err.starts_with("error: invalid value 'broker.example.com' for '--ip <ADDRESS>': not an IP address: a connection's source address is an IPv4 or IPv6 literal"),
+        // The sentence the page's Source IP field and a scenario file give.
+        err.starts_with("error: invalid value 'broker.example.com' for '--ip <ADDRESS>': 'broker.example.com' is not an IP address. The broker sees the client's socket address: an IPv4 or IPv6 literal"),
         "{err}"
     );
     assert!(usage_error(&["--ip", " "]).starts_with("error: invalid value ' ' for '--ip <ADDRESS>'"));

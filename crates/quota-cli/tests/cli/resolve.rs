@@ -367,6 +367,33 @@ fn a_client_certificate_on_sasl_ssl_is_valid_and_the_principal_comes_from_sasl()
 }
 
 #[test]
+fn the_identity_flags_read_as_the_pages_connection_spec() {
+    let run = |args: &[&str]| {
+        let out = kafka_quota()
+            .args(["resolve", "--quotas", "examples/runbook.sh"])
+            .args(args)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .output()
+            .expect("runs");
+        (out.status.code(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    // PLAINTEXT: the identity is ignored (the page's "ignored on PLAINTEXT"),
+    // and stderr says so.
+    let (code, stdout, stderr) = run(&["--listener", "PLAINTEXT", "--user", "tenantUserA"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.starts_with("User:ANONYMOUS, client-id \"\", PLAINTEXT listener:"), "{stdout}");
+    assert!(stderr.contains("note: --user: a PLAINTEXT listener does not authenticate"), "{stderr}");
+    // A SASL name on SSL is a usage mistake, said as one.
+    let (code, _, stderr) = run(&["--listener", "SSL", "--user", "tenantUserA"]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("an SSL listener authenticates by the client certificate alone"), "{stderr}");
+    // --kerberos alone means GSSAPI, as the page's mechanism would be set.
+    let (code, stdout, stderr) = run(&["--listener", "SASL_PLAINTEXT", "--kerberos", "tenantUserA/host@EXAMPLE.COM"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.starts_with("User:tenantUserA, client-id \"\", SASL_PLAINTEXT listener:"), "{stdout}");
+}
+
+#[test]
 fn the_anonymous_warning_appears_only_where_a_named_user_quota_could_fail() {
     let dir = tempfile::tempdir().unwrap();
     let only_clients = dir.path().join("clients.sh");

@@ -33,6 +33,9 @@ pub enum SaslMechanism {
 }
 
 impl SaslMechanism {
+    /// Every mechanism, in the order Kafka's documentation lists them.
+    pub const ALL: [SaslMechanism; 5] = [Self::Plain, Self::ScramSha256, Self::ScramSha512, Self::Gssapi, Self::OAuthBearer];
+
     /// The name as in `sasl.enabled.mechanisms` (`"SCRAM-SHA-256"`, ...).
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -46,21 +49,35 @@ impl SaslMechanism {
 
     /// Parses a mechanism name (exact, upper-case, as Kafka spells it).
     pub fn from_name(name: &str) -> Option<Self> {
-        [
-            Self::Plain,
-            Self::ScramSha256,
-            Self::ScramSha512,
-            Self::Gssapi,
-            Self::OAuthBearer,
-        ]
-        .into_iter()
-        .find(|m| m.as_str() == name)
+        Self::ALL.into_iter().find(|m| m.as_str() == name)
     }
 }
 
 impl fmt::Display for SaslMechanism {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// Written as Kafka spells the mechanism (`"SCRAM-SHA-256"`), as in a
+/// scenario connection's `mechanism`.
+impl serde::Serialize for SaslMechanism {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// Read from Kafka's spelling (exact, upper-case); any other string is
+/// refused with a message naming it and the five mechanisms, worded as
+/// serde's own (`unknown ..., expected ...`).
+impl<'de> serde::Deserialize<'de> for SaslMechanism {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        SaslMechanism::from_name(&name).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown SASL mechanism '{name}', expected one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI, OAUTHBEARER"
+            ))
+        })
     }
 }
 
@@ -84,6 +101,30 @@ impl SslClientAuth {
             SslClientAuth::Requested => "requested",
             SslClientAuth::Required => "required",
         }
+    }
+
+    /// Parses a configuration value (exact, lower-case, as Kafka's
+    /// `ssl.client.auth` documents it).
+    pub fn from_name(name: &str) -> Option<Self> {
+        [Self::None, Self::Requested, Self::Required].into_iter().find(|a| a.as_str() == name)
+    }
+}
+
+/// Written as the configuration value (`"required"`).
+impl serde::Serialize for SslClientAuth {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// Read from the configuration value; any other string is refused with a
+/// message naming it and the three values.
+impl<'de> serde::Deserialize<'de> for SslClientAuth {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        SslClientAuth::from_name(&name).ok_or_else(|| {
+            serde::de::Error::custom(format!("unknown ssl.client.auth value '{name}', expected none, requested or required"))
+        })
     }
 }
 

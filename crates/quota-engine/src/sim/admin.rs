@@ -60,7 +60,7 @@ use crate::broker::{Broker, MutationRequest, Session};
 use crate::cluster::Cluster;
 use crate::entity::QuotaKey;
 use crate::metrics::MutationMode;
-use crate::sim::scenario::{AdminOperation, AdminWorkload, ListenerKind, Scenario, ScenarioEvent, Workload};
+use crate::scenario::{AdminOperation, AdminWorkload, ListenerKind, Scenario, ScenarioEvent, Workload};
 use crate::Error;
 
 /// How one topic of an Admin call ended, as the application's future sees it.

@@ -46,7 +46,7 @@ use crate::broker::Broker;
 use crate::cluster::Cluster;
 use crate::sim::rng::SplitMix64;
 use crate::entity::QuotaKey;
-use crate::sim::scenario::{ConnectPattern, ConnectsWorkload, ListenerKind, Scenario, ScenarioEvent, Workload};
+use crate::scenario::{ConnectPattern, ConnectsWorkload, ListenerKind, Scenario, ScenarioEvent, Workload};
 use crate::Error;
 
 /// The most attempt rows a track keeps (its counts cover every attempt).
@@ -376,7 +376,7 @@ pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>,
                 sent_us: 0,
             });
         }
-        runs.push(Run { spec: (*spec).clone(), ip: conn.ip.clone(), rtts, clients, rows: Vec::new(), total: 0, waits: 0, wait_ms: 0 });
+        runs.push(Run { spec: (*spec).clone(), ip: conn.ip.as_str().to_owned(), rtts, clients, rows: Vec::new(), total: 0, waits: 0, wait_ms: 0 });
     }
     let mut attempts = 0u64;
     let mut cap_hit = false;

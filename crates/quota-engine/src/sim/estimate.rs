@@ -30,7 +30,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::scenario::{Scenario, Workload};
+use crate::scenario::{Scenario, Workload};
 use super::world::{record_size_in_batch, records_per_batch, BATCH_OVERHEAD, HORIZON_CAP_MS};
 
 /// Events per request: send, arrive, handle, respond, unmute, the

@@ -74,7 +74,7 @@ mod cursor;
 pub mod estimate;
 mod queue;
 mod rng;
-mod scenario;
+
 pub mod textbook;
 mod time;
 mod timeline;
@@ -89,7 +89,7 @@ pub use rng::SplitMix64;
 pub use admin::{AdminRequest, AdminTopic, AdminTrack, TopicOutcome};
 pub use connects::{ConnectAttempt, ConnectClient, ConnectsTrack};
 pub use seeds::{simulate_seeds, ClientSpread, SeedSpread, SEEDS_MAX};
-pub use scenario::{
+pub use crate::scenario::{
     Acks, AdminConfig, AdminOperation, AdminWorkload, ConnectConfig, ConnectPattern, ConnectsWorkload, BrokerCosts, BrokersSpec, ClientCosts, ClientThrottling, ConnectionSpec, ConsumerConfig,
     ConsumerWorkload, Environment, LinkSpec, DEFAULT_DELIVERY_TIMEOUT_MS, ListenerKind, NetworkModel, Preload, ProducerConfig,
     ProducerWorkload, QuotaSetting, RequestCost, Scenario, ScenarioEvent, TextbookNetwork, TopicSpec,

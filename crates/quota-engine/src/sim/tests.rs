@@ -240,7 +240,7 @@ fn connection_rate_quota_throttles_new_connections_per_ip() {
     // Another IP is not affected.
     let mut other = s.clone();
     for c in &mut other.connections[10..] {
-        c.ip = "10.0.0.10".to_owned();
+        c.ip = "10.0.0.10".parse().unwrap();
     }
     let t = simulate(&other).unwrap();
     assert!(t.clients.iter().all(|c| c.mutes.is_empty()));

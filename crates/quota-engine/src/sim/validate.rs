@@ -17,7 +17,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use super::scenario::{AdminOperation, AdminWorkload, ConnectsWorkload, NetworkModel, Scenario, ScenarioEvent, Workload};
+use crate::scenario::{AdminOperation, AdminWorkload, ConnectsWorkload, NetworkModel, Scenario, ScenarioEvent, Workload};
 use super::world::{batch_allocation, record_size_in_batch, record_too_large};
 use crate::store::QuotaStore;
 use crate::Error;

@@ -2,6 +2,7 @@
 //! name, certificate DN or Kerberos principal, `client.id`, IP), the
 //! brokers' mapping rules, and the principal the engine derives.
 
+use quota_engine::principal::{SaslMechanism, SslClientAuth};
 use quota_engine::sim::{ClientThrottling, ConnectionSpec, ListenerKind};
 use yew::prelude::*;
 
@@ -26,7 +27,6 @@ fn listener_hint(l: ListenerKind) -> &'static str {
     }
 }
 
-const MECHANISMS: [&str; 5] = ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "GSSAPI", "OAUTHBEARER"];
 
 fn listener_name(l: ListenerKind) -> &'static str {
     match l {
@@ -120,18 +120,18 @@ pub(crate) fn connection_panel() -> Html {
             d.dispatch(Action::SetConnection { index: sel as u32, spec: next });
         })
     };
-    let mech = spec.mechanism.clone().unwrap_or_else(|| "PLAIN".into());
+    let mech = spec.sasl_mechanism();
     let identity_label = match spec.listener {
         ListenerKind::Plaintext => "Identity (ignored on PLAINTEXT)",
         ListenerKind::Ssl => "Client certificate subject DN (empty = no certificate)",
-        _ => match mech.as_str() {
-            "GSSAPI" => "Kerberos principal (name[/host]@REALM)",
-            "OAUTHBEARER" => "Token 'sub' claim",
+        _ => match mech {
+            SaslMechanism::Gssapi => "Kerberos principal (name[/host]@REALM)",
+            SaslMechanism::OAuthBearer => "Token 'sub' claim",
             _ => "SASL user name",
         },
     };
     let settings = s.brokers.settings.clone();
-    let gssapi = matches!(spec.listener, ListenerKind::SaslPlaintext | ListenerKind::SaslSsl) && mech == "GSSAPI";
+    let gssapi = matches!(spec.listener, ListenerKind::SaslPlaintext | ListenerKind::SaslSsl) && mech == SaslMechanism::Gssapi;
     let (auth, auth_set) = model::effective_ssl_client_auth(&spec);
     let auth_hint = match (auth_set, spec.identity.is_some()) {
         (true, _) => "Set for this connection's listener.",
@@ -157,16 +157,16 @@ pub(crate) fn connection_panel() -> Html {
                     options={opts(&LISTENERS)} on_change={on_listener}
                     hint={listener_hint(spec.listener)} />
                 if matches!(spec.listener, ListenerKind::SaslPlaintext | ListenerKind::SaslSsl) {
-                    <SelectField id="conn-mech" label="SASL mechanism" value={mech.clone()}
-                        options={MECHANISMS.iter().map(|m| (AttrValue::Static(m), AttrValue::Static(m))).collect::<Vec<_>>()}
-                        on_change={edit(|c, v| c.mechanism = Some(v))} />
+                    <SelectField id="conn-mech" label="SASL mechanism" value={mech.as_str()}
+                        options={SaslMechanism::ALL.iter().map(|m| (AttrValue::Static(m.as_str()), AttrValue::Static(m.as_str()))).collect::<Vec<_>>()}
+                        on_change={edit(|c, v| c.mechanism = SaslMechanism::from_name(&v).or(c.mechanism))} />
                 }
                 if spec.listener == ListenerKind::Ssl {
                     <SelectField id="conn-auth" label="Broker ssl.client.auth"
                         value={auth.clone()}
                         options={opts(&[("none", "none (default)"), ("requested", "requested"), ("required", "required")])}
                         hint={auth_hint}
-                        on_change={edit(|c, v| c.ssl_client_auth = Some(v))} />
+                        on_change={edit(|c, v| c.ssl_client_auth = SslClientAuth::from_name(&v).or(c.ssl_client_auth))} />
                 }
                 <TextField id="conn-identity" label={identity_label} value={spec.identity.clone().unwrap_or_default()}
                     disabled={spec.listener == ListenerKind::Plaintext}
@@ -180,7 +180,7 @@ pub(crate) fn connection_panel() -> Html {
                 }
                 <TextField id="conn-client-id" label="client.id" value={spec.client_id.clone()}
                     on_commit={edit(|c, v| c.client_id = v)} hint="Chosen by the client: it can be anything." />
-                <TextField id="conn-ip" label="Source IP" value={spec.ip.clone()} on_commit={edit(|c, v| c.ip = v.trim().to_owned())}
+                <TextField id="conn-ip" label="Source IP" value={spec.ip.to_string()} on_commit={edit(|c, v| if let Ok(ip) = v.parse() { c.ip = ip })}
                     validate={{
                         // Said as the quota field says it: what the answers use meanwhile.
                         let kept = format!(" Until then the answers use {}.", spec.ip);
@@ -253,7 +253,7 @@ fn principal_view(p: &PrincipalProps) -> Html {
             let no_realm = s.brokers.settings.kerberos_default_realm.is_none()
                 && s.connections.get(p.index).is_some_and(|c| {
                     matches!(c.listener, ListenerKind::SaslPlaintext | ListenerKind::SaslSsl)
-                        && c.mechanism.as_deref() == Some("GSSAPI")
+                        && c.sasl_mechanism() == SaslMechanism::Gssapi
                 });
             html! {
                 <div class="principal failed" data-testid="principal">

@@ -146,7 +146,7 @@ pub(crate) fn resolution_panel() -> Html {
                 <div class="ladders" style={format!("--cols: {}", resolutions.len())}>
                     { for resolutions.iter().map(|(i, _)| {
                         let ip = &s.connections[*i].ip;
-                        let text = match ctx.analysis.ip_rate(s, ip) {
+                        let text = match ctx.analysis.ip_rate(s, ip.as_str()) {
                             Some((e, v)) => format!("{ip}: {} new connections/s per broker from {}{}", quota_engine::java_double_to_string(v), model::entity_path(&e),
                                 if v.is_nan() { format!("; {}", quota_engine::resolve::human::NAN_CONNECTION_RATE) } else { String::new() }),
                             None => format!("{ip}: unlimited (no ips quota matches)"),

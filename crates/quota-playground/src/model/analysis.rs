@@ -82,7 +82,7 @@ pub fn principal_outcome(
     builder: &Result<PrincipalBuilder, String>,
 ) -> Result<PrincipalOutcome, String> {
     let builder = builder.as_ref().map_err(|e| rules_message(e))?;
-    let conn = cluster::engine_connection(spec, config).map_err(|e| e.to_string())?;
+    let conn = cluster::engine_connection(spec, config);
     builder.build(&conn).map_err(|e| closed_message(&e))
 }
 
@@ -119,14 +119,13 @@ fn closed_message(e: &PrincipalError) -> String {
 }
 
 /// [`principal_outcome`] of an analysed connection: the rules' error
-/// first, then the connection's, then the builder's.
+/// first, then the builder's.
 fn principal_of(rules: Result<&PrincipalBuilder, &PrincipalError>, c: &ConnectionPrincipal) -> Result<PrincipalOutcome, String> {
     rules.map_err(|e| rules_message(e.message()))?;
-    c.connection.as_ref().map_err(|e| e.to_string())?;
     match &c.outcome {
         Some(Ok(outcome)) => Ok(outcome.clone()),
         Some(Err(e)) => Err(closed_message(e)),
-        // Not reached: with rules and a connection the builder answers.
+        // Not reached: with rules the builder answers.
         None => Err(String::new()),
     }
 }
@@ -136,13 +135,7 @@ fn principal_of(rules: Result<&PrincipalBuilder, &PrincipalError>, c: &Connectio
 /// (the forms Java's `InetAddress.getByName` reads without a lookup, as
 /// `quota_engine::store::validate::is_valid_ip_entity` checks them).
 pub fn source_ip_error(ip: &str) -> Option<String> {
-    let ip = ip.trim();
-    if ip.is_empty() {
-        return Some("Enter the client's IP address: the broker always knows the socket's source address.".to_owned());
-    }
-    (!quota_engine::store::validate::is_valid_ip_entity(Some(ip))).then(|| {
-        format!("'{ip}' is not an IP address. The broker sees the client's socket address: an IPv4 or IPv6 literal such as 10.0.0.7 or 2001:db8::7.")
-    })
+    quota_engine::scenario::SourceIp::parse(ip).err()
 }
 
 /// A warning when an SSL connection's certificate subject does not look like
@@ -160,7 +153,7 @@ pub fn dn_warning(spec: &ConnectionSpec) -> Option<String> {
 /// `engine_connection` reads it).
 pub fn effective_ssl_client_auth(spec: &ConnectionSpec) -> (String, bool) {
     match &spec.ssl_client_auth {
-        Some(v) => (v.clone(), true),
+        Some(v) => (v.as_str().to_owned(), true),
         None => (cluster::ssl_client_auth(None, spec.identity.is_some()).as_str().to_owned(), false),
     }
 }
@@ -304,7 +297,7 @@ mod tests {
             ssl_client_auth: None,
             identity: Some(dn.into()),
             client_id: "c".into(),
-            ip: "10.0.0.1".into(),
+            ip: "10.0.0.1".parse().unwrap(),
             client_throttling: Default::default(),
         };
         let config = principal_config(&BrokerSettings::default());
@@ -322,11 +315,11 @@ mod tests {
         let spec = ConnectionSpec {
             name: "k".into(),
             listener: ListenerKind::SaslSsl,
-            mechanism: Some("GSSAPI".into()),
+            mechanism: Some(quota_engine::principal::SaslMechanism::Gssapi),
             ssl_client_auth: None,
             identity: Some("alice@EXAMPLE.COM".into()),
             client_id: "c".into(),
-            ip: "10.0.0.1".into(),
+            ip: "10.0.0.1".parse().unwrap(),
             client_throttling: Default::default(),
         };
         let mut settings = BrokerSettings {

@@ -290,7 +290,7 @@ pub fn first_answers(scenario: &Scenario, analysis: &Analysis, n: usize) -> Vec<
             let leading = leading_brokers(scenario, i);
             let burst_ms = scenario.brokers.settings.quota_window().map_or(10_000, |w| w.min_window_size_ms());
             // Checked when the broker accepts the socket: every arm ends with it.
-            let ip = ip_clause(&c.ip, analysis.ip_rate(scenario, &c.ip));
+            let ip = ip_clause(c.ip.as_str(), analysis.ip_rate(scenario, c.ip.as_str()));
             match (analysis.principals.get(i), analysis.resolve(i)) {
                 (Some(Ok(p)), Some(rs)) => Answer {
                     connection: c.name.clone(),

@@ -122,7 +122,7 @@ pub fn add_connection(s: &mut Scenario, base: u32) {
         ssl_client_auth: None,
         identity: None,
         client_id: "app".into(),
-        ip: "127.0.0.1".into(),
+        ip: Default::default(),
         client_throttling: Default::default(),
     });
     spec.name = fresh_connection_name(s, &spec.name);
@@ -215,11 +215,11 @@ mod tests {
         let sasl = ConnectionSpec {
             name: "a".into(),
             listener: ListenerKind::SaslSsl,
-            mechanism: Some("PLAIN".into()),
+            mechanism: Some(quota_engine::principal::SaslMechanism::Plain),
             ssl_client_auth: None,
             identity: Some("tenant-a".into()),
             client_id: "c".into(),
-            ip: "10.0.0.1".into(),
+            ip: "10.0.0.1".parse().unwrap(),
             client_throttling: Default::default(),
         };
         let ssl = change_listener(&sasl, ListenerKind::Ssl);
@@ -244,7 +244,7 @@ mod tests {
         assert_eq!(change_listener(&plain, ListenerKind::Ssl).identity, None);
         assert_eq!(change_listener(&plain, ListenerKind::SaslSsl).identity.as_deref(), Some("tenant-a"));
         // Leaving SSL drops ssl.client.auth and the DN.
-        typed.ssl_client_auth = Some("requested".into());
+        typed.ssl_client_auth = Some(quota_engine::principal::SslClientAuth::Requested);
         let back = change_listener(&typed, ListenerKind::SaslPlaintext);
         assert_eq!((back.identity, back.ssl_client_auth), (None, None));
         // The page remembers each kind's identity: SASL -> SSL -> SASL gives

@@ -14,7 +14,7 @@ use super::ids::{BrokerId, ClientId, ConnectionId, PartitionId, RequestId, Track
 use super::recording::QuotaSlot;
 use super::{Role, World};
 use crate::entity::{QuotaEntity, QuotaKey};
-use crate::sim::scenario::ScenarioEvent;
+use crate::scenario::ScenarioEvent;
 use crate::sim::timeline::{
     BudgetTotals, BufferPoint, ClientStop, ClientTotals, ClusterTotals, EventMarker, MarkerKind,
 };

@@ -28,7 +28,7 @@ use super::broker::{Req, ReqKind};
 use super::ids::{len_u32, BrokerId, ClientId, ConnectionId, RequestId, TrackId};
 use super::{Ev, Role, World};
 use crate::broker::Session;
-use crate::sim::scenario::{ClientThrottling, ConnectionSpec};
+use crate::scenario::{ClientThrottling, ConnectionSpec};
 use crate::sim::time::{count_f64, SimSpan, SimTime};
 use crate::sim::timeline::{RequestWait, Span};
 
@@ -137,7 +137,7 @@ impl Conn {
             broker,
             session,
             throttling: spec.client_throttling,
-            ip: spec.ip.clone(),
+            ip: spec.ip.as_str().to_owned(),
             handshake_rtts,
             up_free: SimTime::ZERO,
             down_free: SimTime::ZERO,

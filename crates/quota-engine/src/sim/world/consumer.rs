@@ -11,7 +11,7 @@ use super::ids::{ix, BrokerId, ConnectionId, ConsumerId, PartitionId, RequestId}
 use super::{Ev, World};
 use crate::broker::stats::WindowedAvgMax;
 use crate::metrics::QuotaWindow;
-use crate::sim::scenario::{ConsumerConfig, ConsumerWorkload};
+use crate::scenario::{ConsumerConfig, ConsumerWorkload};
 use crate::sim::time::{count_f64, ms_f64, SimSpan, SimTime};
 use crate::sim::timeline::ProgressPoint;
 

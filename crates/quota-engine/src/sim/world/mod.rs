@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 
 use super::queue::EventQueue;
 use super::rng::SplitMix64;
-use super::scenario::{ListenerKind, Scenario, Workload};
+use crate::scenario::{ListenerKind, Scenario, Workload};
 use super::time::{SimSpan, SimTime};
 use super::timeline::{EventMarker, SensorTrack, Timeline};
 use super::validate;
@@ -197,7 +197,7 @@ pub(crate) struct World {
     now: SimTime,
     q: EventQueue<Ev>,
     rng: SplitMix64,
-    env: super::scenario::Environment,
+    env: crate::scenario::Environment,
     /// Link bandwidth, bytes/s.
     bw: f64,
     /// One-way link latency.
@@ -220,7 +220,7 @@ pub(crate) struct World {
     events: u64,
     unfinished: u32,
     /// The scenario's events, by position.
-    scenario_events: Vec<super::scenario::ScenarioEvent>,
+    scenario_events: Vec<crate::scenario::ScenarioEvent>,
     /// Each topic's partitions, by topic name.
     topic_slots: BTreeMap<String, Vec<PartitionId>>,
     /// Markers for the Timeline, in time order.

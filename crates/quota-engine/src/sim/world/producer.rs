@@ -22,7 +22,7 @@ use super::{
 };
 use crate::broker::stats::WindowedAvgMax;
 use crate::metrics::QuotaWindow;
-use crate::sim::scenario::{Acks, Environment, ProducerConfig, ProducerWorkload};
+use crate::scenario::{Acks, Environment, ProducerConfig, ProducerWorkload};
 use crate::sim::time::{ms_f64, SimSpan, SimTime};
 use crate::sim::timeline::{BufferPoint, ProgressPoint, Span};
 

@@ -16,7 +16,7 @@ use super::{Role, World};
 use crate::broker::{SensorId, Session};
 use crate::entity::QuotaType;
 use crate::metrics::Admission;
-use crate::sim::scenario::{ConnectionSpec, Scenario};
+use crate::scenario::{ConnectionSpec, Scenario};
 use crate::sim::time::{count_f64, ms_f64, SimSpan, SimTime};
 use crate::sim::timeline::{
     BoundChange, BrokerTrack, BufferPoint, ClientKind, ClientMetrics, ClientStop, ClientThrottle,

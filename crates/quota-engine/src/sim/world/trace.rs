@@ -4,7 +4,7 @@
 
 use super::ids::ix;
 use super::World;
-use crate::sim::scenario::Scenario;
+use crate::scenario::Scenario;
 use crate::sim::time::{SimSpan, SimTime};
 use crate::sim::timeline::{ModelledRequest, RequestApi, TracedRun, TRACE_CAP};
 

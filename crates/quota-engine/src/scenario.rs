@@ -1,5 +1,13 @@
 //! The scenario: everything a simulation run depends on, as one serde value.
 //!
+//! This module sits below both [`crate::cluster`] (which analyses a
+//! scenario) and [`crate::sim`] (which runs it, and re-exports these types
+//! as `sim::Scenario` and so on); it imports neither. Fields are typed as
+//! the broker reads them, so a bad value is refused when the scenario is
+//! read, with a message naming it: the listener ([`ListenerKind`]), the SASL
+//! mechanism ([`SaslMechanism`]), `ssl.client.auth` ([`SslClientAuth`]) and
+//! the source address ([`SourceIp`]).
+//!
 //! Quotas are `{entity, key, value}` entries applied to a
 //! [`QuotaStore`](crate::store::QuotaStore); broker settings and client
 //! configs use Kafka's own property names and defaults; connections say who a
@@ -12,6 +20,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::broker::BrokerSettings;
 use crate::entity::{QuotaEntity, QuotaKey};
+use crate::principal::{SaslMechanism, SslClientAuth};
+use crate::store::validate::IpAddress;
 
 /// A complete simulation input. Unknown fields are rejected.
 ///
@@ -330,14 +340,18 @@ pub struct ConnectionSpec {
     pub name: String,
     /// The listener's security protocol.
     pub listener: ListenerKind,
-    /// SASL mechanism (`PLAIN`, `SCRAM-SHA-256`, `SCRAM-SHA-512`, `GSSAPI`,
-    /// `OAUTHBEARER`); SASL listeners only. Default `PLAIN`.
+    /// SASL mechanism, written as Kafka spells it (`PLAIN`, `SCRAM-SHA-256`,
+    /// `SCRAM-SHA-512`, `GSSAPI`, `OAUTHBEARER`; any other name is refused
+    /// when the scenario is read); SASL listeners only. Absent = `PLAIN`
+    /// ([`ConnectionSpec::sasl_mechanism`]).
     #[serde(default)]
-    pub mechanism: Option<String>,
+    pub mechanism: Option<SaslMechanism>,
     /// The SSL listener's `ssl.client.auth` (`none`, `requested`,
-    /// `required`); default `required` when an identity (DN) is given, else `none`.
+    /// `required`; any other value is refused when the scenario is read);
+    /// absent = `required` when an identity (DN) is given, else `none`
+    /// ([`crate::cluster::ssl_client_auth`]).
     #[serde(rename = "ssl.client.auth", default)]
-    pub ssl_client_auth: Option<String>,
+    pub ssl_client_auth: Option<SslClientAuth>,
     /// The SASL user name (PLAIN, SCRAM), Kerberos principal (GSSAPI) or
     /// token `sub` claim (OAUTHBEARER), or the certificate DN (SSL listener;
     /// none = no client certificate). Ignored on PLAINTEXT.
@@ -346,9 +360,12 @@ pub struct ConnectionSpec {
     /// The client's `client.id` (may be empty).
     #[serde(rename = "client.id", default)]
     pub client_id: String,
-    /// The client's source address (for `ip` connection-rate quotas).
-    #[serde(default = "default_ip")]
-    pub ip: String,
+    /// The client's source address (for `ip` connection-rate quotas): an
+    /// IPv4 or IPv6 literal as `InetAddress.getByName` reads it; anything
+    /// else is refused when the scenario is read ([`SourceIp`]). Default
+    /// `127.0.0.1`.
+    #[serde(default)]
+    pub ip: SourceIp,
     /// How throttling plays out on this connection: the client honours
     /// `throttle_time_ms` (KIP-219, Java clients >= 2.0), the broker is older
     /// than 2.0 and delays the response for it (legacy, any client), or the
@@ -358,8 +375,102 @@ pub struct ConnectionSpec {
     pub client_throttling: ClientThrottling,
 }
 
-fn default_ip() -> String {
-    "127.0.0.1".to_owned()
+impl ConnectionSpec {
+    /// The SASL mechanism the client authenticates with: `mechanism`, else
+    /// `PLAIN` (the scenario's default; Kafka's own client default,
+    /// `sasl.mechanism=GSSAPI`, is not assumed).
+    pub fn sasl_mechanism(&self) -> SaslMechanism {
+        self.mechanism.unwrap_or(SaslMechanism::Plain)
+    }
+}
+
+/// A connection's source address: the text as written (kept, so a scenario
+/// reads back as it was written) and the address it names.
+///
+/// Only literals Kafka's broker could see on a socket are accepted: the
+/// forms [`IpAddress::parse`] reads as `InetAddress.getByName` does without
+/// the network (IPv4, IPv6 with `::`, a numeric zone, `[...]`). Host names
+/// and named zones are refused. Two spellings of one address
+/// (`::1`, `0:0:0:0:0:0:0:1`) are one address for the broker's per-IP
+/// quotas ([`SourceIp::address`]).
+///
+/// Kafka: `ConnectionQuotas.connectionRatePerIp` keys by `InetAddress`
+/// (core/src/main/scala/kafka/network/SocketServer.scala).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceIp {
+    text: String,
+    address: IpAddress,
+}
+
+impl SourceIp {
+    /// `text` as a source address (surrounding blanks trimmed).
+    ///
+    /// # Errors
+    ///
+    /// A message naming `text` when it is not an IP literal (one sentence
+    /// the page, the CLI's `--ip` and a scenario file all show).
+    pub fn parse(text: &str) -> Result<SourceIp, String> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err("Enter the client's IP address: the broker always knows the socket's source address.".to_owned());
+        }
+        match IpAddress::parse(text) {
+            Some(address) => Ok(SourceIp { text: text.to_owned(), address }),
+            None => Err(format!(
+                "'{text}' is not an IP address. The broker sees the client's socket address: an IPv4 or IPv6 literal such as 10.0.0.7 or 2001:db8::7."
+            )),
+        }
+    }
+
+    /// The text as written, e.g. `"10.0.0.7"`.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The address, as the broker compares it.
+    pub fn address(&self) -> IpAddress {
+        self.address
+    }
+}
+
+impl Default for SourceIp {
+    /// `127.0.0.1`.
+    fn default() -> Self {
+        SourceIp { text: "127.0.0.1".to_owned(), address: IpAddress::V4([127, 0, 0, 1]) }
+    }
+}
+
+impl std::fmt::Display for SourceIp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl std::str::FromStr for SourceIp {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        SourceIp::parse(s)
+    }
+}
+
+impl Serialize for SourceIp {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text)
+    }
+}
+
+impl<'de> Deserialize<'de> for SourceIp {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        // Worded as serde's own errors (`found, expected ...`), which the
+        // scenario file's reader turns into "expected ..., but found ...".
+        SourceIp::parse(&text).map_err(|_| {
+            serde::de::Error::custom(format!(
+                "'{}', which is not an IP address, expected an IPv4 or IPv6 literal such as 10.0.0.7 or 2001:db8::7 (the broker sees the client's socket address)",
+                text.trim()
+            ))
+        })
+    }
 }
 
 /// How throttling plays out on a connection: which kind of client, against
@@ -1194,5 +1305,48 @@ impl Environment {
 impl Default for Environment {
     fn default() -> Self {
         Environment::LAB
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn connection(fields: &str) -> Result<ConnectionSpec, String> {
+        serde_json::from_str(&format!(r#"{{"name": "c", "listener": "SASL_SSL"{fields}}}"#)).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn typed_connection_fields_read_kafkas_spellings_and_write_them_back() {
+        let c = connection(r#", "mechanism": "SCRAM-SHA-512", "ssl.client.auth": "requested", "ip": "0:0:0:0:0:0:0:1""#).unwrap();
+        assert_eq!(c.mechanism, Some(SaslMechanism::ScramSha512));
+        assert_eq!(c.ssl_client_auth, Some(SslClientAuth::Requested));
+        // The text is kept as written; the address is the broker's key.
+        assert_eq!(c.ip.as_str(), "0:0:0:0:0:0:0:1");
+        assert_eq!(c.ip.address(), "::1".parse::<SourceIp>().unwrap().address());
+        let back = serde_json::to_value(&c).unwrap();
+        assert_eq!(back["mechanism"], "SCRAM-SHA-512");
+        assert_eq!(back["ssl.client.auth"], "requested");
+        assert_eq!(back["ip"], "0:0:0:0:0:0:0:1");
+        // Absent fields: PLAIN, Kafka's ssl.client.auth rule, 127.0.0.1.
+        let d = connection("").unwrap();
+        assert_eq!((d.sasl_mechanism(), d.ssl_client_auth, d.ip.as_str()), (SaslMechanism::Plain, None, "127.0.0.1"));
+    }
+
+    #[test]
+    fn a_bad_mechanism_client_auth_or_ip_is_refused_when_read_naming_the_value() {
+        let e = connection(r#", "mechanism": "scram-sha-256""#).unwrap_err();
+        assert!(e.starts_with("unknown SASL mechanism 'scram-sha-256', expected one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI, OAUTHBEARER"), "{e}");
+        let e = connection(r#", "ssl.client.auth": "want""#).unwrap_err();
+        assert!(e.starts_with("unknown ssl.client.auth value 'want', expected none, requested or required"), "{e}");
+        let e = connection(r#", "ip": "kafka-1""#).unwrap_err();
+        assert!(e.starts_with("'kafka-1', which is not an IP address, expected an IPv4 or IPv6 literal"), "{e}");
+        assert!(connection(r#", "ip": "  ""#).unwrap_err().starts_with("'', which is not an IP address"));
+        // The page's field and the CLI's --ip say it as a sentence.
+        assert!(SourceIp::parse("kafka-1").unwrap_err().starts_with("'kafka-1' is not an IP address. The broker sees"));
+        assert!(SourceIp::parse(" ").unwrap_err().starts_with("Enter the client's IP address"));
+        // A named IPv6 zone depends on the broker's interfaces: refused.
+        assert!(connection(r#", "ip": "fe80::1%eth0""#).is_err());
+        assert!(connection(r#", "ip": "fe80::1%2""#).is_ok());
     }
 }
