@@ -126,7 +126,7 @@ test('the quota list reads a value as the add form does (Kafka parses it, Kafka 
   await field.fill('NaN');
   await page.waitForFunction(() => /NaN/.test(document.querySelector('[data-testid="limit-0-Produce"]').innerText));
   // Kafka's sensor takes it: the run meters the client and never delays it.
-  await page.locator('#answer li.answer').filter({ hasText: 'a NaN quota meters the client but never delays it' }).waitFor();
+  await page.locator('#answer li.answer').filter({ hasText: 'NaN bytes/s per broker (NaN: metered, never delays: every check fails with a 0 ms throttle)' }).waitFor();
   await page.getByTestId('cluster-budgets').waitFor();
   const max = await page.getByTestId('scrubber').getAttribute('max');
   await page.getByTestId('scrubber').fill(max);

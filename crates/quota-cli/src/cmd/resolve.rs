@@ -41,7 +41,7 @@ use quota_engine::cluster::Cluster;
 use quota_engine::principal::{Connection, PrincipalOutcome};
 use quota_engine::resolve::{Resolution, Rung, RungOutcome, TagDecision};
 use quota_engine::scenario::SourceIp;
-use quota_engine::resolve::human::{human_value, metered_by, number_ranges, sharers_under, CONTROLLER_SCOPE, NAN_CONNECTION_RATE};
+use quota_engine::resolve::human::{human_value, metered_by, number_ranges, readable_limit, sharers_under, CONTROLLER_SCOPE, NAN_CONNECTION_RATE};
 use quota_engine::resolve::QuotaCallbacks;
 use quota_engine::{java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, QuotaType, UnitLabel};
 use quota_formats::configs_sh::{parse_script, Mode};
@@ -543,15 +543,6 @@ fn budget_sentence(r: &Resolution) -> String {
 /// the answer lines.
 const KEY_WIDTH: usize = 24;
 
-/// A limit readable first, then in Kafka's form with its unit, where the
-/// two read differently (finite byte rates and request percentages):
-/// `10 MB/s per broker (1.0E7 bytes/s)`; other values in Kafka's form. The
-/// engine's ladder reasons write values the same way
-/// ([`quota_engine::resolve::human::readable_limit`]).
-fn limit_text(key: QuotaKey, value: f64) -> String {
-    quota_engine::resolve::human::readable_limit(key, value)
-}
-
 /// The one-line answer for one quota type (without the key); who shares
 /// the budget comes from `callbacks`' own decision of the metric tags
 /// (`sharers_under`, as the page says it).
@@ -567,7 +558,7 @@ fn answer_line(r: &Resolution, callbacks: &QuotaCallbacks, settings: &BrokerSett
     match &r.matched {
         Some(m) => format!(
             "{} from {} (rung {}); {}shared by {}{}",
-            limit_text(key, m.value),
+            readable_limit(key, m.value),
             m.entity,
             m.rung.number(),
             if r.quota_type == QuotaType::ControllerMutation { format!("one budget for the whole cluster: {CONTROLLER_SCOPE}; ") } else { String::new() },
@@ -661,7 +652,7 @@ fn print_explain(outcome: &PrincipalOutcome, resolutions: &[Resolution]) {
         match &r.matched {
             Some(m) => outln!(
                 "  limit: {} from {}, {}",
-                limit_text(key, m.value),
+                readable_limit(key, m.value),
                 m.entity,
                 m.rung
             ),

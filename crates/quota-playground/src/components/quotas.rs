@@ -68,7 +68,7 @@ fn quota_row(p: &RowProps) -> Html {
                 <code class="key">{ r.key.as_str() }</code>
             </div>
             <NumberField id={format!("quota-{}", p.index)} label={format!("{} of {}", r.key, r.entity)} sr_label={true}
-                value={r.value} {on_commit} check={check} unit={model::unit_of(r.key)} hint={model::fmt_value(r.key, r.value)}
+                value={r.value} {on_commit} check={check} unit={model::unit_of(r.key)} hint={model::readable_limit(r.key, r.value)}
                 parser={Callback::from(move |t: String| model::parse_quota_value(key, &t).map_err(|e| e + &kept))} />
             <button type="button" class="ghost danger" aria-label={format!("Remove {} of {}", r.key, r.entity)} onclick={remove}>{ "Remove" }</button>
             if let Some(e) = &r.error { <p class="msg error">{ format!("Kafka refuses this entry: {e}") }</p> }

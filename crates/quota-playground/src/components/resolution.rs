@@ -165,7 +165,7 @@ fn ladder(r: &Resolution, sharers: &[String], conn: usize, near: &[String], capa
     let limit = match &r.matched {
         Some(m) => html! {
             <p class="limit" data-testid={format!("limit-{}-{}", conn, r.quota_type.metric_type())}>
-                <strong>{ model::fmt_value(key, m.value) }</strong>
+                <strong>{ model::readable_limit(key, m.value) }</strong>
                 { format!(" from {} (rung {})", model::entity_path(&m.entity), m.rung.number()) }
             </p>
         },

@@ -16,7 +16,7 @@ use quota_engine::broker::BrokerSettings;
 use quota_engine::resolve::ClientIdentity;
 use quota_engine::{java_double_to_string, EntityName, QuotaEntity, QuotaKey, QuotaStore, QuotaType};
 
-use super::fmt_value;
+use super::readable_limit;
 
 /// The scope choices of the "Make this apply" form, in the order shown:
 /// the `<select>` value, its label and the engine's [`Scope`].
@@ -202,7 +202,7 @@ pub fn advise(q: &AdviceQuery) -> AdviceView {
     let today = match &a.current.matched {
         Some(m) => format!(
             "Today {who} gets {} from {} (rung {}).",
-            fmt_value(key, m.value),
+            readable_limit(key, m.value),
             m.entity.exact_path(),
             m.rung.number()
         ),
@@ -321,7 +321,7 @@ mod tests {
         assert_eq!(best.covers, vec!["bob-reporting".to_owned()]);
         // users/<default> stops applying for client.id reporting.
         assert!(best.shadows.iter().any(|s| s.starts_with("users/<default>, with producer_byte_rate = 2 MB/s per broker (2000000.0 bytes/s), stops applying")), "{:?}", best.shadows);
-        assert_eq!(v.today, "Today principal \"alice\" with client.id \"reporting\" gets 2 MB/s (2000000.0 bytes/s) from users/<default> (rung 6).");
+        assert_eq!(v.today, "Today principal \"alice\" with client.id \"reporting\" gets 2 MB/s per broker (2000000.0 bytes/s) from users/<default> (rung 6).");
         // The other proposals include the most specific one, for alice alone.
         assert!(v.others.iter().any(|p| p.rung == 1 && p.entity == "users/alice/clients/reporting"));
         // clients/reporting is outranked by users/<default>: not proposed, with the reason.

@@ -96,23 +96,12 @@ pub fn leading_brokers(scenario: &Scenario, i: usize) -> Option<usize> {
     Some(brokers.len())
 }
 
-/// A limit in Kafka's form and, for byte rates, a human one:
-/// `2000000.0 bytes/s (2 MB/s)`, `200.0 % of one thread`.
-fn limit_text(key: QuotaKey, v: f64) -> String {
-    let java = java_double_to_string(v);
-    match key {
-        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => format!("{} ({java} bytes/s)", fmt_rate(v)),
-        QuotaKey::RequestPercentage => format!("{java} % of one broker thread"),
-        _ => format!("{java} mutations/s"),
-    }
-}
-
 /// Other connections in a budget named in an answer before "and N more"
 /// (a hundred clients of one user would otherwise make each answer a list).
 const NAMED_SHARERS: usize = 5;
 
-/// The clause for one quota type, e.g. "Produce: 2 MB/s (2000000.0 bytes/s)
-/// per broker from users/tenant-a (rung 3), a budget shared with nobody;
+/// The clause for one quota type, e.g. "Produce: 2 MB/s per broker
+/// (2000000.0 bytes/s) from users/tenant-a (rung 3), a budget shared with nobody;
 /// 2 MB/s per broker × 3 brokers leading its partitions ≈ at most 6 MB/s
 /// sustained for the cluster (each broker first lets a burst of about 10 s
 /// of quota through)." The burst is the smallest window Kafka divides a
@@ -155,30 +144,20 @@ fn clause(r: &Resolution, callback: &DefaultQuotaCallback, sharers: &[String], l
     // `ControllerApis` checks `quotas.controllerMutation`
     // (core/src/main/scala/kafka/server/ControllerApis.scala).
     let controller = r.quota_type == QuotaType::ControllerMutation;
+    // The limit as every surface writes it (`readable_limit`: the CLI's
+    // answer line and the ladder's reasons too), NaN and Infinity with why
+    // they never delay anyone (a quota sensor takes them as they are;
+    // `RateSensor::try_new`).
     let mut out = format!(
-        "{label}: {} {} from {} (rung {}), {shared}",
-        limit_text(key, m.value),
-        if controller { "for the whole cluster" } else { "per broker" },
+        "{label}: {}{} from {} (rung {}), {shared}",
+        quota_engine::resolve::human::readable_limit(key, m.value),
+        if controller { " for the whole cluster" } else { "" },
         super::entity_path(&m.entity),
         m.rung.number()
     );
     if controller {
         out.push_str("; ");
         out.push_str(quota_engine::resolve::human::CONTROLLER_SCOPE);
-    }
-    // Values Kafka accepts that never delay anyone (a quota sensor takes
-    // them as they are; `RateSensor::try_new`).
-    match r.quota_type {
-        _ if m.value == f64::INFINITY => out.push_str("; an Infinity quota is never exceeded"),
-        // The controller-mutation quota is a token bucket (`TokenBucket`,
-        // checked with `Quota.lowerBound(0)`): NaN tokens are never below 0.
-        QuotaType::ControllerMutation if m.value.is_nan() => {
-            out.push_str("; a NaN quota meters the client but never throttles it: the token bucket's tokens become NaN, never below 0")
-        }
-        _ if m.value.is_nan() => {
-            out.push_str("; a NaN quota meters the client but never delays it: every check fails with a throttle time of Math.round(NaN) = 0 ms")
-        }
-        _ => {}
     }
     let byte_rate = matches!(key, QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate) && m.value.is_finite();
     match leading {
@@ -346,7 +325,7 @@ mod tests {
         assert_eq!(a[0].leading_brokers, Some(3));
         assert_eq!(
             a[0].sentence(),
-            "app (User:tenant-a, client.id app-1): Produce: 2 MB/s (2000000.0 bytes/s) per broker from users/tenant-a (rung 3), \
+            "app (User:tenant-a, client.id app-1): Produce: 2 MB/s per broker (2000000.0 bytes/s) from users/tenant-a (rung 3), \
              shared by all connections of user tenant-a, whatever their client-id (here: connection other); 2 MB/s per broker × 3 brokers leading its partitions ≈ at most 6 MB/s sustained for the cluster (each broker first lets a burst of about 10 s of quota through). \
              Fetch: unlimited. Requests: unlimited. Controller mutations: unlimited. Connections from 127.0.0.1: unlimited."
         );
@@ -468,7 +447,7 @@ mod tests {
         let a = answers(&s, &Analysis::new(&s));
         let text = a[0].sentence();
         assert!(
-            text.contains("Produce: 2 MB/s (2000000.0 bytes/s) per broker from users/tenant-a (rung 3), ")
+            text.contains("Produce: 2 MB/s per broker (2000000.0 bytes/s) from users/tenant-a (rung 3), ")
                 && text.contains("; one of the 3 brokers leads its partitions, so that is also the most it gets from the cluster"),
             "{text}"
         );
@@ -512,10 +491,11 @@ mod tests {
         .unwrap();
         let a = answers(&s, &Analysis::new(&s));
         let text = a[0].sentence();
-        assert!(text.contains("Produce: NaN B/s (NaN bytes/s) per broker from users/a (rung 3)"), "{text}");
-        assert!(text.contains("a NaN quota meters the client but never delays it: every check fails with a throttle time of Math.round(NaN) = 0 ms."), "{text}");
-        assert!(text.contains("an Infinity quota is never exceeded."), "{text}");
-        assert!(text.contains("a NaN quota meters the client but never throttles it: the token bucket's tokens become NaN, never below 0."), "{text}");
+        // One formatter (the engine's `readable_limit`, as the CLI's answer
+        // line): Kafka's NaN, never "NaN B/s", and why it never delays.
+        assert!(text.contains("Produce: NaN bytes/s per broker (NaN: metered, never delays: every check fails with a 0 ms throttle) from users/a (rung 3)"), "{text}");
+        assert!(text.contains("Requests: Infinity % of one broker thread (Infinity: never exceeded) from users/a"), "{text}");
+        assert!(text.contains("Controller mutations: NaN partition mutations/s (NaN: metered, never throttles) for the whole cluster"), "{text}");
     }
 
     #[test]
@@ -555,7 +535,7 @@ mod tests {
         .unwrap();
         let a = answers(&s, &Analysis::new(&s));
         let cm = a[0].clauses.iter().find(|c| c.starts_with("Controller mutations")).unwrap();
-        assert!(cm.starts_with("Controller mutations: 5.0 mutations/s for the whole cluster from users/<default> (rung 6), "), "{cm}");
+        assert!(cm.starts_with("Controller mutations: 5.0 partition mutations/s for the whole cluster from users/<default> (rung 6), "), "{cm}");
         assert!(cm.contains("; the active controller meters it, as brokers forward CreateTopics"), "{cm}");
         assert_eq!(cm.matches("whole cluster").count(), 1, "{cm}");
         assert!(!cm.contains("per broker") && !cm.contains("brokers leading"), "{cm}");

@@ -49,18 +49,12 @@ pub fn count_of(n: u64, singular: &str, plural: &str) -> String {
     format!("{n} {}", if n == 1 { singular } else { plural })
 }
 
-/// A value as Kafka prints it (`2000000.0`), a byte rate read first and
-/// Kafka's form second (`2 MB/s (2000000.0 bytes/s)`), as the engine's
-/// ladder reasons and the CLI write it (`resolve::human::readable_limit`).
-pub fn fmt_value(key: QuotaKey, v: f64) -> String {
-    let java = quota_engine::java_double_to_string(v);
-    match key {
-        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate if v.is_finite() => format!("{} ({java} bytes/s)", fmt_rate(v)),
-        QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate => format!("{java} bytes/s"),
-        QuotaKey::RequestPercentage => format!("{java} %"),
-        _ => format!("{java}/s"),
-    }
-}
+/// A quota's value as every surface writes it: the engine's
+/// [`quota_engine::resolve::human::readable_limit`] (`2 MB/s per broker
+/// (2000000.0 bytes/s)`, `NaN bytes/s per broker (NaN: metered, never
+/// delays: ...)`), the form of the CLI's answer line and the ladder's
+/// reasons. Re-exported so the page has no formatter of its own.
+pub use quota_engine::resolve::human::readable_limit;
 
 /// Bytes per second in decimal units, as the lab article writes them.
 pub fn fmt_rate(bytes_per_s: f64) -> String {

@@ -153,8 +153,8 @@ mod tests {
         assert_eq!(fmt_ms(-0.3), "0 ms");
         assert_eq!(fmt_ms(12_100.0), "12.10 s");
         assert_eq!(fmt_metric(f64::NAN), "NaN");
-        assert_eq!(fmt_value(QuotaKey::ProducerByteRate, 2e6), "2 MB/s (2000000.0 bytes/s)");
-        assert_eq!(fmt_value(QuotaKey::ConsumerByteRate, f64::NAN), "NaN bytes/s");
+        assert_eq!(readable_limit(QuotaKey::ProducerByteRate, 2e6), "2 MB/s per broker (2000000.0 bytes/s)");
+        assert!(readable_limit(QuotaKey::ConsumerByteRate, f64::NAN).starts_with("NaN bytes/s per broker (NaN: metered, never delays"));
     }
 
     /// The reduced path keeps, per pixel column, the first, lowest,
