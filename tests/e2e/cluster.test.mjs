@@ -51,7 +51,7 @@ test('3 brokers and 3 partitions: the Answer and the cluster view say about 3 x 
 
   // The Answer: per broker x brokers = cluster.
   const answer = await page.locator('#answer').innerText();
-  const m = answer.match(/Produce: ([\d.]+) MB\/s \(2000000\.0 bytes\/s\) per broker .*?; ([\d.]+) MB\/s per broker × (\d+) brokers leading its partitions ≈ at most ([\d.]+) MB\/s sustained for the cluster \(each broker first lets a burst of about 10 s of quota through\)/);
+  const m = answer.match(/Produce: ([\d.]+) MB\/s per broker \(2000000\.0 bytes\/s\) .*?; ([\d.]+) MB\/s per broker × (\d+) brokers leading its partitions ≈ at most ([\d.]+) MB\/s sustained for the cluster \(each broker first lets a burst of about 10 s of quota through\)/);
   assert.ok(m, answer);
   assert.deepEqual([Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])], [2, 2, 3, 6]);
 
@@ -240,6 +240,20 @@ test('a link with a client starting after 1 h and two clients on one connection:
   await page.locator('#tl1-start-err').filter({ hasText: '86400000' }).waitFor();
   await page.locator('#tl1-start').fill('7100000');
   await page.waitForFunction(() => !document.querySelector('#tl1-start-err'));
+  // The Simulation panel's start field is the same edit with the same bound:
+  // it shows the value and takes 7300000 (past the old 1 h cap there), and
+  // the cluster view follows.
+  await openSetup(page);
+  await page.waitForFunction(() => document.querySelector('#w1-start')?.value === '7100000');
+  await page.locator('#w1-start').fill('7300000');
+  await page.locator('#w1-start').press('Enter');
+  await page.waitForFunction(() => document.querySelector('#tl1-start')?.value === '7300000');
+  assert.equal(await page.locator('#w1-start-err').count(), 0);
+  await page.locator('#w1-start').fill('90000000');
+  await page.locator('#w1-start-err').filter({ hasText: '86400000' }).waitFor();
+  await page.locator('#w1-start').fill('7100000');
+  await page.locator('#w1-start').press('Enter');
+  await page.waitForFunction(() => !document.querySelector('#w1-start-err') && document.querySelector('#tl1-start')?.value === '7100000');
   // The kind belongs to the connection both clients use.
   for (const i of [0, 1]) {
     assert.match(await page.locator(`#tl${i}-kind-hint`).innerText(), /^Changes connection 'app', used by 2 clients/);

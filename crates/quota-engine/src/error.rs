@@ -443,7 +443,7 @@ mod tests {
         assert!(source.source().is_none());
         // Scenario::validate reports the same error at the quota's path.
         let problems = s.validate().unwrap_err();
-        assert_eq!(problems[0].path, "quotas[0]");
+        assert_eq!(problems[0].path.to_string(), "quotas[0]");
         assert_eq!(problems[0].error, e);
     }
 

@@ -15,6 +15,12 @@
 //! from them as Kafka's default principal builder derives it. The
 //! [`Environment`] (link, broker and client costs) defaults to the lab
 //! calibration documented on [`Environment::LAB`].
+//!
+//! A problem with a scenario is placed by a typed [`ProblemPath`] into this
+//! JSON (`topics[0].partitions`).
+
+mod path;
+pub use path::{PathStep, ProblemPath};
 
 use serde::{Deserialize, Serialize};
 

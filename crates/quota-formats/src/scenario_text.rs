@@ -531,7 +531,7 @@ impl Reader {
         if self.problems.is_empty() {
             if let Err(found) = scenario.validate() {
                 for p in found {
-                    let pos = self.place_of(&p.path);
+                    let pos = self.place_of(&p.path.to_string());
                     let mut message = format!("{}: {}", p.path, p.error);
                     // Kafka's own messages (InvalidTopicException's) end without a full stop.
                     if !message.ends_with('.') {

@@ -450,7 +450,7 @@ fn socket_buffers_below_one_byte_are_refused_with_their_path() {
         r#""socket.receive.buffer.bytes": 0"#,
     );
     let problems = s.validate().unwrap_err();
-    let paths: Vec<&str> = problems.iter().map(|p| p.path.as_str()).collect();
+    let paths: Vec<String> = problems.iter().map(|p| p.path.to_string()).collect();
     assert_eq!(
         paths,
         [

@@ -17,7 +17,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use crate::scenario::{AdminOperation, AdminWorkload, ConnectsWorkload, NetworkModel, Scenario, ScenarioEvent, Workload};
+use crate::scenario::{AdminOperation, AdminWorkload, ConnectsWorkload, NetworkModel, ProblemPath, Scenario, ScenarioEvent, Workload};
 use super::world::{batch_allocation, record_size_in_batch, record_too_large};
 use crate::store::QuotaStore;
 use crate::Error;
@@ -40,9 +40,9 @@ const TIME_MAX_MS: u64 = super::world::HORIZON_CAP_MS;
 /// One thing wrong with a scenario.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScenarioProblem {
-    /// Where, as a path into the scenario JSON, e.g.
+    /// Where, as a typed path into the scenario JSON, read as
     /// `workloads[1].producer.connection` or `topics[0].partitions`.
-    pub path: String,
+    pub path: ProblemPath,
     /// What, with the message [`super::simulate`] reports.
     pub error: Error,
 }
@@ -91,11 +91,11 @@ pub(crate) fn unknown_topic(name: &str) -> String {
 struct Problems(Vec<ScenarioProblem>);
 
 impl Problems {
-    fn push(&mut self, path: String, error: Error) {
+    fn push(&mut self, path: ProblemPath, error: Error) {
         self.0.push(ScenarioProblem { path, error });
     }
 
-    fn invalid(&mut self, path: String, message: String) {
+    fn invalid(&mut self, path: ProblemPath, message: String) {
         self.push(path, Error::invalid_scenario(message));
     }
 }
@@ -131,7 +131,7 @@ impl Scenario {
     ///   "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 1}}]
     /// }"#)?;
     /// let problems = s.validate().unwrap_err();
-    /// let paths: Vec<&str> = problems.iter().map(|p| p.path.as_str()).collect();
+    /// let paths: Vec<String> = problems.iter().map(|p| p.path.to_string()).collect();
     /// assert_eq!(paths, ["topics[0].partitions", "workloads[0].consumer.connection"]);
     /// # Ok::<(), serde_json::Error>(())
     /// ```
@@ -139,13 +139,13 @@ impl Scenario {
         let mut out = Problems::default();
         let settings = &self.brokers.settings;
         if let Err(e) = settings.validate() {
-            out.push("brokers.settings".to_owned(), e);
+            out.push(ProblemPath::field("brokers").then("settings"), e);
         }
         let mut store = QuotaStore::new();
         for (i, q) in self.quotas.iter().enumerate() {
             if let Err(e) = store.set(&q.entity, q.key, q.value) {
                 out.push(
-                    format!("quotas[{i}]"),
+                    ProblemPath::quota(i),
                     Error::quota_refused(q.entity.path(), q.key.as_str().to_owned(), e),
                 );
             }
@@ -153,7 +153,7 @@ impl Scenario {
         let bandwidth = self.environment.link.bandwidth_bytes_per_s;
         if !(bandwidth.is_finite() && bandwidth > 0.0) {
             out.invalid(
-                "environment.link.bandwidth_bytes_per_s".to_owned(),
+                ProblemPath::field("environment").then("link").then("bandwidth_bytes_per_s"),
                 format!(
                     "The link bandwidth {bandwidth} bytes/s is not valid: it must be a finite number above zero."
                 ),
@@ -162,7 +162,7 @@ impl Scenario {
         let latency = self.environment.link.latency_us;
         if latency > LATENCY_MAX_US {
             out.invalid(
-                "environment.link.latency_us".to_owned(),
+                ProblemPath::field("environment").then("link").then("latency_us"),
                 format!("The link latency {latency} µs is not valid: it must be at most {LATENCY_MAX_US} µs (a minute)."),
             );
         }
@@ -172,7 +172,7 @@ impl Scenario {
         ] {
             if !(v.is_finite() && (0.0..=COST_MAX_US).contains(&v)) {
                 out.invalid(
-                    format!("environment.broker.{field}"),
+                    ProblemPath::field("environment").then("broker").then(field),
                     format!("The broker's {field} {v} µs is not valid: it must be a finite number from 0 to {COST_MAX_US} µs (a minute)."),
                 );
             }
@@ -180,7 +180,7 @@ impl Scenario {
         let count = self.brokers.count;
         if count == 0 || count > 1000 {
             out.invalid(
-                "brokers.count".to_owned(),
+                ProblemPath::field("brokers").then("count"),
                 format!("The broker count {count} is not valid: it must be between 1 and 1000."),
             );
         }
@@ -198,11 +198,11 @@ impl Scenario {
         let mut names = BTreeSet::new();
         for (i, t) in self.topics.iter().enumerate() {
             if let Some(why) = topic_name_problem(&t.name) {
-                out.invalid(format!("topics[{i}].name"), why);
+                out.invalid(ProblemPath::topic(i).then("name"), why);
             }
             if t.partitions == 0 || t.partitions > 100_000 {
                 out.invalid(
-                    format!("topics[{i}].partitions"),
+                    ProblemPath::topic(i).then("partitions"),
                     format!(
                         "Topic '{}' has {} partitions: it must have between 1 and 100000.",
                         t.name, t.partitions
@@ -211,14 +211,14 @@ impl Scenario {
             }
             if !names.insert(t.name.as_str()) {
                 out.invalid(
-                    format!("topics[{i}].name"),
+                    ProblemPath::topic(i).then("name"),
                     format!("Topic '{}' is defined twice.", t.name),
                 );
             }
             if let Some(leaders) = &t.leaders {
                 if leaders.len() != t.partitions as usize {
                     out.invalid(
-                        format!("topics[{i}].leaders"),
+                        ProblemPath::topic(i).then("leaders"),
                         format!(
                             "Topic '{}' lists {} leaders for {} partitions: give one broker id per partition.",
                             t.name,
@@ -230,7 +230,7 @@ impl Scenario {
                 for (p, b) in leaders.iter().enumerate() {
                     if *b >= self.brokers.count {
                         out.invalid(
-                            format!("topics[{i}].leaders[{p}]"),
+                            ProblemPath::topic(i).then("leaders").at(p),
                             format!(
                                 "Partition {p} of topic '{}' is led by broker {b}, which does not exist: the brokers are 0 to {}.",
                                 t.name,
@@ -243,7 +243,7 @@ impl Scenario {
             if let Some(pre) = &t.preload {
                 if pre.record_size == 0 || pre.batch_size == 0 {
                     out.invalid(
-                        format!("topics[{i}].preload"),
+                        ProblemPath::topic(i).then("preload"),
                         format!(
                             "The preload of topic '{}' needs record.size and batch.size above zero.",
                             t.name
@@ -264,7 +264,7 @@ impl Scenario {
         used: &mut BTreeSet<&'a str>,
         out: &mut Problems,
     ) {
-        let at = |field: &str| format!("workloads[{i}].admin.{field}");
+        let at = |field: &str| ProblemPath::workload(i).then("admin").setting(field);
         let conn_name = a.connection.as_str();
         let spec = self.connections.iter().position(|c| c.name == conn_name);
         if spec.is_none() {
@@ -279,7 +279,7 @@ impl Scenario {
         }
         if let (Some(j), true) = (spec, first_use) {
             if let Err(e) = cluster.principal(j, &self.connections[j].name) {
-                out.push(format!("connections[{j}]"), e);
+                out.push(ProblemPath::connection(j), e);
             }
         }
         if self.network == NetworkModel::Textbook {
@@ -389,7 +389,7 @@ impl Scenario {
         used: &mut BTreeSet<&'a str>,
         out: &mut Problems,
     ) {
-        let at = |field: &str| format!("workloads[{i}].connects.{field}");
+        let at = |field: &str| ProblemPath::workload(i).then("connects").setting(field);
         let conn_name = c.connection.as_str();
         let known = self.connections.iter().any(|s| s.name == conn_name);
         if !known {
@@ -453,7 +453,7 @@ impl Scenario {
                     continue;
                 }
             };
-            let at = |field: &str| format!("workloads[{i}].{kind}.{field}");
+            let at = |field: &str| ProblemPath::workload(i).then(kind).setting(field);
             let spec = self.connections.iter().position(|c| c.name == conn_name);
             if spec.is_none() {
                 out.invalid(at("connection"), unknown_connection(conn_name));
@@ -472,7 +472,7 @@ impl Scenario {
             }
             if let (Some(j), true) = (spec, first_use) {
                 if let Err(e) = cluster.principal(j, &self.connections[j].name) {
-                    out.push(format!("connections[{j}]"), e);
+                    out.push(ProblemPath::connection(j), e);
                 }
             }
             let (start_ms, stop_ms) = match wl {
@@ -593,7 +593,7 @@ impl Scenario {
             let at = e.at_ms();
             if at > horizon {
                 out.invalid(
-                    format!("events[{i}].at_ms"),
+                    ProblemPath::event(i).then("at_ms"),
                     format!(
                         "The {} event at {at} ms is beyond the horizon of {horizon} ms: it would never happen.",
                         e.kind()
@@ -604,7 +604,7 @@ impl Scenario {
                 // the event would be listed as having happened with nothing
                 // simulated after it.
                 out.invalid(
-                    format!("events[{i}].at_ms"),
+                    ProblemPath::event(i).then("at_ms"),
                     format!(
                         "The {} event at {at} ms is at the horizon of {horizon} ms: nothing after it would be simulated; move it before the horizon.",
                         e.kind()
@@ -622,11 +622,11 @@ impl Scenario {
             };
             match self.topics.iter().find(|t| t.name == *topic) {
                 None => out.invalid(
-                    format!("events[{i}].topic"),
+                    ProblemPath::event(i).then("topic"),
                     format!("The move_leader event names the topic '{topic}', which is not defined in topics."),
                 ),
                 Some(t) if *partition >= t.partitions => out.invalid(
-                    format!("events[{i}].partition"),
+                    ProblemPath::event(i).then("partition"),
                     format!(
                         "The move_leader event names partition {partition} of topic '{topic}', which has {} partitions (0 to {}).",
                         t.partitions,
@@ -637,7 +637,7 @@ impl Scenario {
             }
             if *to_broker >= self.brokers.count {
                 out.invalid(
-                    format!("events[{i}].to_broker"),
+                    ProblemPath::event(i).then("to_broker"),
                     format!(
                         "The move_leader event moves the leader to broker {to_broker}, which does not exist: the brokers are 0 to {}.",
                         self.brokers.count.saturating_sub(1)
@@ -670,7 +670,7 @@ impl Scenario {
                 .or_insert_with(|| t.leader(*partition, self.brokers.count));
             if *leader == *to_broker {
                 out.invalid(
-                    format!("events[{i}].to_broker"),
+                    ProblemPath::event(i).then("to_broker"),
                     format!(
                         "The move_leader event moves partition {partition} of topic '{topic}' to broker {to_broker}, but partition {partition} of topic '{topic}' is already led by broker {to_broker} at {at_ms} ms: move it to another broker or remove the event."
                     ),
@@ -696,7 +696,7 @@ impl Scenario {
             };
             if let Err(e) = result {
                 out.push(
-                    format!("events[{i}]"),
+                    ProblemPath::event(i),
                     Error::quota_refused(entity.path(), key.as_str().to_owned(), e),
                 );
             }
@@ -732,8 +732,8 @@ pub(crate) fn first_error(problems: Vec<ScenarioProblem>) -> Error {
     problems.into_iter().next().map_or_else(
         || Error::invalid_scenario(String::new()),
         |p| {
-            if p.path.starts_with("events[") {
-                p.error.at_path(&p.path)
+            if p.path.item().is_some_and(|(list, _)| list == "events") {
+                p.error.at_path(&p.path.to_string())
             } else {
                 p.error
             }
@@ -781,9 +781,11 @@ mod tests {
         )
         .unwrap();
         let problems = s.validate().unwrap_err();
+        let paths: Vec<String> = problems.iter().map(|p| p.path.to_string()).collect();
         let got: Vec<(&str, String)> = problems
             .iter()
-            .map(|p| (p.path.as_str(), p.error.to_string()))
+            .zip(&paths)
+            .map(|(p, path)| (path.as_str(), p.error.to_string()))
             .collect();
         assert_eq!(
             got,
@@ -842,7 +844,7 @@ mod tests {
             .validate()
             .unwrap_err()
             .into_iter()
-            .map(|p| (p.path, p.error.to_string()))
+            .map(|p| (p.path.to_string(), p.error.to_string()))
             .collect();
         let expected = [
             ("topics[0].leaders[1]", "Partition 1 of topic 't' is led by broker 2, which does not exist: the brokers are 0 to 1."),
@@ -876,7 +878,7 @@ mod tests {
         for bad in ["0", "-2", "-0.5"] {
             let problems = with(bad).validate().unwrap_err();
             assert_eq!(problems.len(), 1, "{bad}");
-            assert_eq!(problems[0].path, "workloads[0].producer.throughput");
+            assert_eq!(problems[0].path.to_string(), "workloads[0].producer.throughput");
             let msg = problems[0].error.to_string();
             assert!(msg.contains("use -1 for unlimited"), "{msg}");
         }
@@ -916,7 +918,7 @@ mod tests {
             .validate()
             .unwrap_err()
             .into_iter()
-            .map(|p| (p.path, p.error.to_string()))
+            .map(|p| (p.path.to_string(), p.error.to_string()))
             .collect();
         let expected = [
             ("events[5].at_ms", "The move_leader event at 10000 ms is at the horizon of 10000 ms: nothing after it would be simulated; move it before the horizon."),
@@ -944,7 +946,7 @@ mod tests {
         )
         .unwrap();
         let problems = s.validate().unwrap_err();
-        assert_eq!(problems[0].path, "events[1]");
+        assert_eq!(problems[0].path.to_string(), "events[1]");
         let e = super::super::simulate(&s).unwrap_err();
         assert!(e.is_quota_refused());
         assert_eq!(e.api_error(), problems[0].error.api_error());
@@ -978,7 +980,7 @@ mod tests {
         )
         .unwrap();
         s.environment.link.bandwidth_bytes_per_s = 0.0;
-        let paths: Vec<String> = s.validate().unwrap_err().into_iter().map(|p| p.path).collect();
+        let paths: Vec<String> = s.validate().unwrap_err().into_iter().map(|p| p.path.to_string()).collect();
         assert_eq!(
             paths,
             [
@@ -1006,7 +1008,7 @@ mod tests {
         };
         let problems = with(1000, 5, 30000).validate().unwrap_err();
         assert_eq!(problems.len(), 1);
-        assert_eq!(problems[0].path, "workloads[0].producer.config.delivery.timeout.ms");
+        assert_eq!(problems[0].path.to_string(), "workloads[0].producer.config.delivery.timeout.ms");
         assert_eq!(
             problems[0].error.to_string(),
             "The producer on 'p' cannot be created: delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms \

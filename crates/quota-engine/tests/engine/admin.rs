@@ -117,7 +117,7 @@ fn bad_admin_fields_are_named() {
     for (extra, path, words) in cases {
         let problems = scenario(10, extra).validate().expect_err(extra);
         assert!(
-            problems.iter().any(|p| p.path == path && p.error.to_string().contains(words)),
+            problems.iter().any(|p| p.path.to_string() == path && p.error.to_string().contains(words)),
             "{extra}: {problems:?}"
         );
         let e = simulate(&scenario(10, extra)).expect_err(extra).to_string();

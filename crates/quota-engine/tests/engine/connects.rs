@@ -115,7 +115,7 @@ fn bad_connects_fields_are_named() {
         (r#""count": 3, "broker": 2"#, "workloads[0].connects.broker", "the cluster has brokers 0 to 0"),
     ] {
         let problems = scenario(workload, "").validate().expect_err(workload);
-        assert!(problems.iter().any(|p| p.path == path && p.error.to_string().contains(words)), "{problems:?}");
+        assert!(problems.iter().any(|p| p.path.to_string() == path && p.error.to_string().contains(words)), "{problems:?}");
     }
 }
 

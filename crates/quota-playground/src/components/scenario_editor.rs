@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use quota_engine::sim::{Acks, ClientThrottling, Scenario, ScenarioEvent, ScenarioProblem, TopicSpec, Workload, HORIZON_CAP_MS};
+use quota_engine::sim::{Acks, ClientThrottling, ProblemPath, Scenario, ScenarioEvent, ScenarioProblem, TopicSpec, Workload, HORIZON_CAP_MS};
 use quota_engine::{EntityName, QuotaKey};
 use yew::prelude::*;
 
@@ -144,7 +144,7 @@ fn check(ctx: &Ctx, make: impl Fn(f64) -> ClusterEdit + 'static) -> Callback<f64
 }
 
 /// The problems `Scenario::validate` reported at `path`, as a list.
-fn problems(all: &[ScenarioProblem], path: &str, testid: String) -> Html {
+fn problems(all: &[ScenarioProblem], path: &ProblemPath, testid: String) -> Html {
     let ps = model::problems_in(all, path);
     if ps.is_empty() {
         return html! {};
@@ -258,7 +258,7 @@ fn topic_editor(ed: &Ed, i: usize) -> Html {
             if t.partitions > shown {
                 <p class="msg hint">{ format!("Partitions {shown} to {} keep their leaders (not listed here).", t.partitions - 1) }</p>
             }
-            { problems(all, &format!("topics[{i}]"), format!("topic{i}-problems")) }
+            { problems(all, &ProblemPath::topic(i), format!("topic{i}-problems")) }
             <div class="copy-row">
                 if t.leaders.is_some() {
                     <button type="button" onclick={ed.click(ClusterEdit::RoundRobin(idx))}>{ "Leaders round robin" }</button>
@@ -266,7 +266,7 @@ fn topic_editor(ed: &Ed, i: usize) -> Html {
                 <button type="button" class="ghost danger" aria-label={format!("Remove topic {}", t.name)}
                     onclick={ed.click(ClusterEdit::RemoveTopic(idx))}>{ "Remove topic" }</button>
             </div>
-            { ed.refusal_note(|e| e.target() == Some(("topics", idx)), format!("topic{i}-refused")) }
+            { ed.refusal_note(|e| e.target() == Some(ProblemPath::topic(i)), format!("topic{i}-refused")) }
         </fieldset>
     }
 }
@@ -442,7 +442,7 @@ fn event_editor(ed: &Ed, i: usize, stored: &ScenarioEvent) -> Html {
         let others: Vec<String> = d
             .problems
             .iter()
-            .filter(|p| !placed.iter().any(|f| p.path == if f.is_empty() { format!("events[{i}]") } else { format!("events[{i}].{f}") }))
+            .filter(|p| !placed.iter().any(|f| p.path == if f.is_empty() { ProblemPath::event(i) } else { ProblemPath::event(i).then(*f) }))
             .map(ToString::to_string)
             .collect();
         let back = {
@@ -464,11 +464,11 @@ fn event_editor(ed: &Ed, i: usize, stored: &ScenarioEvent) -> Html {
             <legend>{ format!("{title} at {}", model::fmt_ms(stored.at_ms() as f64)) }</legend>
             <div class="grid">{ at }{ fields }</div>
             { held.unwrap_or_default() }
-            { problems(all, &format!("events[{i}]"), format!("ev{i}-problems")) }
+            { problems(all, &ProblemPath::event(i), format!("ev{i}-problems")) }
             <AfterEndNote i={i} at_ms={stored.at_ms() as f64} />
             <button type="button" class="ghost danger" aria-label={format!("Remove the {} at {}", title.to_lowercase(), model::fmt_ms(stored.at_ms() as f64))}
                 onclick={ed.click(ClusterEdit::RemoveEvent(idx))}>{ "Remove event" }</button>
-            { ed.refusal_note(|e| e.target() == Some(("events", idx)), format!("ev{i}-refused")) }
+            { ed.refusal_note(|e| e.target() == Some(ProblemPath::event(i)), format!("ev{i}-refused")) }
         </fieldset>
     }
 }
@@ -589,8 +589,8 @@ fn client_row(ed: &Ed, i: usize, w: &Workload) -> Html {
                         hint={(p.config.acks == Acks::None).then_some("acks=0: no response, so the broker cannot send a throttle time; the request quota is not enforced")} />
                 }
             </div>
-            { problems(all, &format!("workloads[{i}]"), format!("tl{i}-problems")) }
-            { ed.refusal_note(|e| e.target() == Some(("workloads", idx)), format!("tl{i}-refused")) }
+            { problems(all, &ProblemPath::workload(i), format!("tl{i}-problems")) }
+            { ed.refusal_note(|e| e.target() == Some(ProblemPath::workload(i)), format!("tl{i}-refused")) }
         </fieldset>
     }
 }

@@ -4,7 +4,7 @@
 //! the quota, throttles with their formula, mutes, the producer buffer,
 //! latencies, and the client and broker metrics.
 
-use quota_engine::sim::{Acks, ClientKind, Scenario, Timeline, Workload};
+use quota_engine::sim::{Acks, ClientKind, ProblemPath, Scenario, Timeline, Workload, HORIZON_CAP_MS};
 use yew::prelude::*;
 
 use super::charts::{self, fmt_rate_of};
@@ -813,17 +813,14 @@ fn workload_editor(
     // The engine's problem at a setting of this client, as `path: message`
     // (its path is the client's and ends with the property's name, e.g.
     // `workloads[0].producer.config.delivery.timeout.ms`).
-    let (head, kind) = (
-        format!("workloads[{i}]."),
-        match w {
-            Workload::Producer(_) => "producer",
-            Workload::Consumer(_) => "consumer",
-            Workload::Admin(_) => "admin",
-            Workload::Connects(_) => "connects",
-        },
-    );
+    let client = ProblemPath::workload(i).then(match w {
+        Workload::Producer(_) => "producer",
+        Workload::Consumer(_) => "consumer",
+        Workload::Admin(_) => "admin",
+        Workload::Connects(_) => "connects",
+    });
     let problem_at = |property: &str| {
-        let (plain, config) = (format!("{head}{kind}.{property}"), format!("{head}{kind}.config.{property}"));
+        let (plain, config) = (client.clone().then(property.to_owned()), client.clone().then("config").then(property.to_owned()));
         problems.iter().find(|p| p.path == plain || p.path == config).map(|p| AttrValue::from(p.to_string()))
     };
     // A client setting with a default (`Some`: the engine's, which is the
@@ -849,6 +846,19 @@ fn workload_editor(
         let problem = problem_at(property);
         html! {
             <NumberField id={format!("w{i}-{key}")} label={label.to_owned()} value={value} whole={Some(range)} {on_commit} {hint} empty={default} {problem} />
+        }
+    };
+    // The start of any client: one route (the cluster view's
+    // `ClusterEdit::SetStart`) and one bound (the engine's horizon cap, as
+    // the cluster view's start field), whichever panel it is typed in.
+    let start = |value: u64| {
+        let d = d.clone();
+        let on_commit = Callback::from(move |v: f64| {
+            d.dispatch(Action::Cluster(model::ClusterEdit::SetStart { index: i as u32, start_ms: v as u64 }));
+        });
+        let problem = problem_at("start_ms");
+        html! {
+            <NumberField id={format!("w{i}-start")} label="Starts at (ms)" value={value as f64} whole={Some((0, HORIZON_CAP_MS))} {on_commit} {problem} />
         }
     };
     let (pd, cd) = (quota_engine::sim::ProducerConfig::default(), quota_engine::sim::ConsumerConfig::default());
@@ -905,7 +915,7 @@ fn workload_editor(
                     <>
                         { num("records", "Records", p.records as f64, (1, 10_000_000), |w, v| if let Workload::Producer(p) = w { p.records = v as u64 }, "", None) }
                         { num("size", "Record size (bytes)", f64::from(p.record_size), (1, 100_000_000), |w, v| if let Workload::Producer(p) = w { p.record_size = v as u32 }, "", None) }
-                        { num("start", "Starts at (ms)", p.start_ms as f64, (0, 3_600_000), |w, v| if let Workload::Producer(p) = w { p.start_ms = v as u64 }, "", None) }
+                        { start(p.start_ms) }
                         <SelectField id={format!("w{i}-acks")} label="acks" value={acks}
                             options={vec![("0".into(), "0".into()), ("1".into(), "1".into()), ("all".into(), "all (default)".into())]} on_change={set_acks} />
                         { num("batch", "batch.size", f64::from(c.batch_size), (1, 100_000_000), |w, v| if let Workload::Producer(p) = w { p.config.batch_size = v as u32 }, "", Some(f64::from(pd.batch_size))) }
@@ -927,7 +937,7 @@ fn workload_editor(
                 html! {
                     <>
                         { num("records", "Records to read", cw.records as f64, (1, 10_000_000), |w, v| if let Workload::Consumer(c) = w { c.records = v as u64 }, "read from a preloaded topic", None) }
-                        { num("start", "Starts at (ms)", cw.start_ms as f64, (0, 3_600_000), |w, v| if let Workload::Consumer(c) = w { c.start_ms = v as u64 }, "", None) }
+                        { start(cw.start_ms) }
                         { num("fmax", "fetch.max.bytes", f64::from(c.fetch_max_bytes), (1, 1 << 31), |w, v| if let Workload::Consumer(c) = w { c.config.fetch_max_bytes = v as u32 }, "", Some(f64::from(cd.fetch_max_bytes))) }
                         { num("pmax", "max.partition.fetch.bytes", f64::from(c.max_partition_fetch_bytes), (1, 1 << 31), |w, v| if let Workload::Consumer(c) = w { c.config.max_partition_fetch_bytes = v as u32 }, "", Some(f64::from(cd.max_partition_fetch_bytes))) }
                         { num("fwait", "fetch.max.wait.ms", c.fetch_max_wait_ms as f64, (0, 600_000), |w, v| if let Workload::Consumer(c) = w { c.config.fetch_max_wait_ms = v as u64 }, "", Some(cd.fetch_max_wait_ms as f64)) }
@@ -945,8 +955,8 @@ fn workload_editor(
                         { num("topics", "Topics", f64::from(a.topics), (1, 10_000), |w, v| if let Workload::Admin(a) = w { a.topics = v as u32 }, "topics in all", None) }
                         { num("partitions", "Partitions per topic", f64::from(a.partitions), (1, 100_000), |w, v| if let Workload::Admin(a) = w { a.partitions = v as u32 }, "each partition is one mutation", None) }
                         { num("per-call", "Topics per call", per_call, (1, 10_000), |w, v| if let Workload::Admin(a) = w { a.topics_per_call = Some(v as u32) }, "", None) }
-                        { num("interval", "call_interval_ms", a.call_interval_ms as f64, (0, 3_600_000), |w, v| if let Workload::Admin(a) = w { a.call_interval_ms = v as u64 }, "between the application's calls", None) }
-                        { num("start", "Starts at (ms)", a.start_ms as f64, (0, 3_600_000), |w, v| if let Workload::Admin(a) = w { a.start_ms = v as u64 }, "", None) }
+                        { num("interval", "call_interval_ms", a.call_interval_ms as f64, (0, HORIZON_CAP_MS), |w, v| if let Workload::Admin(a) = w { a.call_interval_ms = v as u64 }, "between the application's calls", None) }
+                        { start(a.start_ms) }
                         { num("timeout", "default.api.timeout.ms", a.config.default_api_timeout_ms as f64, (1, i32::MAX as u64), |w, v| if let Workload::Admin(a) = w { a.config.default_api_timeout_ms = v as u64 }, "", Some(60_000.0)) }
                         { num("reqtimeout", "request.timeout.ms", a.config.request_timeout_ms as f64, (0, i32::MAX as u64), |w, v| if let Workload::Admin(a) = w { a.config.request_timeout_ms = v as u64 }, "", Some(30_000.0)) }
                         { num("version", "api_version", f64::from(a.version()), (0, 7), |w, v| if let Workload::Admin(a) = w { a.api_version = Some(v as i16) }, "older than strictSinceVersion = permissive", None) }
@@ -965,10 +975,10 @@ fn workload_editor(
                 html! {
                     <>
                         { num("count", "Connections", f64::from(c.count), (1, 10_000), |w, v| if let Workload::Connects(c) = w { c.count = v as u32 }, "connections, or open-send-close cycles (reopen)", None) }
-                        { num("interval", "interval_ms", c.interval_ms as f64, (0, 3_600_000), |w, v| if let Workload::Connects(c) = w { c.interval_ms = v as u64 }, "pool: between opens; reopen: after each close", None) }
-                        { num("start", "Starts at (ms)", c.start_ms as f64, (0, 3_600_000), |w, v| if let Workload::Connects(c) = w { c.start_ms = v as u64 }, "", None) }
-                        { num("backoff", "reconnect.backoff.ms", c.config.reconnect_backoff_ms as f64, (0, 3_600_000), |w, v| if let Workload::Connects(c) = w { c.config.reconnect_backoff_ms = v as u64 }, "", Some(50.0)) }
-                        { num("backoffmax", "reconnect.backoff.max.ms", c.config.reconnect_backoff_max_ms as f64, (0, 3_600_000), |w, v| if let Workload::Connects(c) = w { c.config.reconnect_backoff_max_ms = v as u64 }, "", Some(1000.0)) }
+                        { num("interval", "interval_ms", c.interval_ms as f64, (0, HORIZON_CAP_MS), |w, v| if let Workload::Connects(c) = w { c.interval_ms = v as u64 }, "pool: between opens; reopen: after each close", None) }
+                        { start(c.start_ms) }
+                        { num("backoff", "reconnect.backoff.ms", c.config.reconnect_backoff_ms as f64, (0, HORIZON_CAP_MS), |w, v| if let Workload::Connects(c) = w { c.config.reconnect_backoff_ms = v as u64 }, "", Some(50.0)) }
+                        { num("backoffmax", "reconnect.backoff.max.ms", c.config.reconnect_backoff_max_ms as f64, (0, HORIZON_CAP_MS), |w, v| if let Workload::Connects(c) = w { c.config.reconnect_backoff_max_ms = v as u64 }, "", Some(1000.0)) }
                     </>
                 },
             )

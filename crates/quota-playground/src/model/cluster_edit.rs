@@ -12,7 +12,7 @@
 //! scenario that is invalid for another reason can still be repaired one
 //! field at a time.
 
-use quota_engine::sim::{Acks, ClientThrottling, Scenario, ScenarioEvent, ScenarioProblem, TopicSpec, Workload};
+use quota_engine::sim::{Acks, ClientThrottling, ProblemPath, Scenario, ScenarioEvent, ScenarioProblem, TopicSpec, Workload};
 use std::collections::BTreeSet;
 
 use quota_engine::{ConfigType, EntityName, QuotaEntity, QuotaKey};
@@ -234,14 +234,14 @@ impl ClusterEdit {
     pub fn check(&self, s: &Scenario) -> Result<Scenario, Vec<ScenarioProblem>> {
         let old = s.validate().err().unwrap_or_default();
         if let ClusterEdit::SetLeader { topic, .. } = self {
-            let path = format!("topics[{topic}].partitions");
+            let path = ProblemPath::topic(*topic as usize).then("partitions");
             if let Some(p) = old.iter().find(|p| p.path == path) {
                 return Err(vec![p.clone()]);
             }
         }
         let mut next = s.clone();
         self.apply(&mut next);
-        let carried: Vec<(String, String)> = old.iter().filter_map(|p| self.carry(s, p)).collect();
+        let carried: Vec<(ProblemPath, String)> = old.iter().filter_map(|p| self.carry(s, p)).collect();
         let added: Vec<ScenarioProblem> = next
             .validate()
             .err()
@@ -261,24 +261,24 @@ impl ClusterEdit {
     /// event `i` drops its problems and renumbers the later ones; a rename
     /// rewrites `'old'` as `'new'` in the problems of the topic and of the
     /// events that name it; other edits keep it as it is.
-    fn carry(&self, s: &Scenario, p: &ScenarioProblem) -> Option<(String, String)> {
+    fn carry(&self, s: &Scenario, p: &ScenarioProblem) -> Option<(ProblemPath, String)> {
         let msg = p.error.to_string();
         match self {
-            ClusterEdit::RemoveTopic(i) => renumber(&p.path, "topics", *i).map(|path| (path, msg)),
-            ClusterEdit::RemoveEvent(i) => renumber(&p.path, "events", *i).map(|path| (path, msg)),
+            ClusterEdit::RemoveTopic(i) => p.path.renumbered("topics", *i as usize).map(|path| (path, msg)),
+            ClusterEdit::RemoveEvent(i) => p.path.renumbered("events", *i as usize).map(|path| (path, msg)),
             ClusterEdit::RenameTopic { index, name } => {
                 let Some(old) = s.topics.get(*index as usize).map(|t| t.name.as_str()) else {
                     return Some((p.path.clone(), msg));
                 };
                 // The old name's own problem (Kafka's topic name rules) goes
                 // with it: a new name is judged afresh, not as that problem renamed.
-                if p.path == format!("topics[{index}].name") {
+                if p.path == ProblemPath::topic(*index as usize).then("name") {
                     return None;
                 }
-                let about_it = match indexed(&p.path) {
-                    Some(("topics", j)) => j == *index,
+                let about_it = match p.path.item() {
+                    Some(("topics", j)) => j == *index as usize,
                     Some(("events", j)) => {
-                        matches!(s.events.get(j as usize), Some(ScenarioEvent::MoveLeader { topic, .. }) if topic == old)
+                        matches!(s.events.get(j), Some(ScenarioEvent::MoveLeader { topic, .. }) if topic == old)
                     }
                     _ => false,
                 };
@@ -295,60 +295,35 @@ impl ClusterEdit {
         self.check(s).err().map(|ps| ps.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "))
     }
 
-    /// The list and index the edit is about (`("topics", 2)`), `None` for
-    /// an edit that adds an item: the editor says a refusal there.
-    pub fn target(&self) -> Option<(&'static str, u32)> {
+    /// The item the edit is about (`topics[2]`), `None` for an edit that
+    /// adds an item: the editor says a refusal there.
+    pub fn target(&self) -> Option<ProblemPath> {
+        let n = |i: &u32| *i as usize;
         match self {
             ClusterEdit::AddTopic | ClusterEdit::AddEvent { .. } => None,
-            ClusterEdit::RenameTopic { index, .. } | ClusterEdit::SetPartitions { index, .. } => Some(("topics", *index)),
-            ClusterEdit::SetLeader { topic, .. } => Some(("topics", *topic)),
-            ClusterEdit::RoundRobin(i) | ClusterEdit::RemoveTopic(i) => Some(("topics", *i)),
-            ClusterEdit::SetEvent { index, .. } => Some(("events", *index)),
-            ClusterEdit::RemoveEvent(i) => Some(("events", *i)),
+            ClusterEdit::RenameTopic { index, .. } | ClusterEdit::SetPartitions { index, .. } => Some(ProblemPath::topic(n(index))),
+            ClusterEdit::SetLeader { topic, .. } => Some(ProblemPath::topic(n(topic))),
+            ClusterEdit::RoundRobin(i) | ClusterEdit::RemoveTopic(i) => Some(ProblemPath::topic(n(i))),
+            ClusterEdit::SetEvent { index, .. } => Some(ProblemPath::event(n(index))),
+            ClusterEdit::RemoveEvent(i) => Some(ProblemPath::event(n(i))),
             ClusterEdit::SetStart { index, .. }
             | ClusterEdit::SetStop { index, .. }
             | ClusterEdit::SetAcks { index, .. }
-            | ClusterEdit::SetClientKind { index, .. } => Some(("workloads", *index)),
+            | ClusterEdit::SetClientKind { index, .. } => Some(ProblemPath::workload(n(index))),
         }
     }
 }
 
-/// The list and index a problem path starts with: `topics[2].leaders[0]`
-/// gives `("topics", 2)`.
-fn indexed(path: &str) -> Option<(&str, u32)> {
-    let (list, rest) = path.split_once('[')?;
-    let (n, _) = rest.split_once(']')?;
-    Some((list, n.parse().ok()?))
-}
-
-/// `path` after item `removed` of `list` is removed: `None` for a path
-/// inside the removed item, the index one lower for a later item.
-fn renumber(path: &str, list: &str, removed: u32) -> Option<String> {
-    match indexed(path) {
-        Some((l, j)) if l == list && j == removed => None,
-        Some((l, j)) if l == list && j > removed => {
-            let rest = &path[path.find(']').map_or(path.len(), |k| k + 1)..];
-            Some(format!("{list}[{}]{rest}", j - 1))
-        }
-        _ => Some(path.to_owned()),
-    }
-}
-
-/// The problems of `s` at `path` or inside it (`topics[0]` matches
-/// `topics[0].leaders[2]`), as `path: message`.
-pub fn problems_at(s: &Scenario, path: &str) -> Vec<String> {
+/// The problems of `s` at `path` or inside it (`topics[0]` holds
+/// `topics[0].leaders[2]`, not `topics[10]`), as `path: message`.
+pub fn problems_at(s: &Scenario, path: &ProblemPath) -> Vec<String> {
     problems_in(&s.validate().err().unwrap_or_default(), path)
 }
 
 /// The problems of `problems` (one `Scenario::validate` result) at `path`
 /// or inside it, as `path: message`.
-pub fn problems_in(problems: &[ScenarioProblem], path: &str) -> Vec<String> {
-    let (dot, bracket) = (format!("{path}."), format!("{path}["));
-    problems
-        .iter()
-        .filter(|p| p.path == path || p.path.starts_with(&dot) || p.path.starts_with(&bracket))
-        .map(ToString::to_string)
-        .collect()
+pub fn problems_in(problems: &[ScenarioProblem], path: &ProblemPath) -> Vec<String> {
+    problems.iter().filter(|p| p.path.starts_with(path)).map(ToString::to_string).collect()
 }
 
 /// The value of a quota change [`default_event`] adds when the scenario
@@ -456,7 +431,8 @@ impl EventDraft {
     /// (a quota Kafka refuses: entity, key and value together), as
     /// `path: message`.
     pub fn at(&self, field: &str) -> Option<String> {
-        let path = if field.is_empty() { format!("events[{}]", self.index) } else { format!("events[{}].{field}", self.index) };
+        let event = ProblemPath::event(self.index as usize);
+        let path = if field.is_empty() { event } else { event.then(field.to_owned()) };
         let msgs: Vec<String> = self.problems.iter().filter(|p| p.path == path).map(ToString::to_string).collect();
         (!msgs.is_empty()).then(|| msgs.join(" "))
     }
@@ -741,7 +717,7 @@ mod tests {
         // A renamed topic takes its events and workloads along.
         let r = ClusterEdit::RenameTopic { index: 0, name: "orders".into() }.check(&m).unwrap();
         assert!(matches!(&r.events[0], ScenarioEvent::MoveLeader { topic, .. } if topic == "orders"));
-        assert_eq!(problems_at(&r, "topics"), Vec::<String>::new());
+        assert_eq!(problems_at(&r, &ProblemPath::field("topics")), Vec::<String>::new());
         assert_eq!(ClusterEdit::RemoveEvent(0).check(&r).unwrap().events, vec![]);
     }
 
@@ -774,10 +750,10 @@ mod tests {
         let mut s = ClusterEdit::SetLeader { topic: 0, partition: 0, broker: 2 }.check(&s).unwrap();
         // The broker count goes down under the explicit leader.
         s.brokers.count = 1;
-        let ps = problems_at(&s, "topics[0]");
+        let ps = problems_at(&s, &ProblemPath::item_of("topics", 0));
         assert_eq!(ps.len(), 1);
         assert!(ps[0].starts_with("topics[0].leaders[0]: Partition 0 of topic 'lab' is led by broker 2, which does not exist"), "{}", ps[0]);
-        assert!(problems_at(&s, "events").is_empty());
+        assert!(problems_at(&s, &ProblemPath::field("events")).is_empty());
         // Another edit still goes through; going back to round robin repairs it.
         assert!(ClusterEdit::SetStart { index: 0, start_ms: 100 }.check(&s).is_ok());
         let fixed = ClusterEdit::RoundRobin(0).check(&s).unwrap();
@@ -794,7 +770,7 @@ mod tests {
         assert_eq!(s.topics.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["lab", "topic-2", "topic-3"]);
         let mut s = ClusterEdit::SetLeader { topic: 2, partition: 0, broker: 2 }.check(&s).unwrap();
         s.brokers.count = 1;
-        assert_eq!(problems_at(&s, "topics[2]").len(), 1);
+        assert_eq!(problems_at(&s, &ProblemPath::item_of("topics", 2)).len(), 1);
         s
     }
 
@@ -803,10 +779,10 @@ mod tests {
         let s = topic_3_on_a_missing_broker();
         // topics[2] becomes topics[1]: the same problem, not an added one.
         let removed = ClusterEdit::RemoveTopic(1).check(&s).unwrap();
-        assert_eq!(problems_at(&removed, "topics[1]").len(), 1);
+        assert_eq!(problems_at(&removed, &ProblemPath::item_of("topics", 1)).len(), 1);
         // Renaming the topic with the problem rewords it, and adds nothing.
         let renamed = ClusterEdit::RenameTopic { index: 2, name: "orders".into() }.check(&s).unwrap();
-        assert!(problems_at(&renamed, "topics[2]")[0].contains("of topic 'orders' is led by broker 2"));
+        assert!(problems_at(&renamed, &ProblemPath::item_of("topics", 2))[0].contains("of topic 'orders' is led by broker 2"));
         // The used topic still cannot go, and the refusal says why.
         let msg = ClusterEdit::RemoveTopic(0).refusal(&s).unwrap();
         assert!(msg.starts_with("workloads[0].producer.topic: A workload uses the topic 'lab', which is not defined in topics."), "{msg}");
@@ -828,7 +804,7 @@ mod tests {
         let mut bad = s.clone();
         bad.events.push(mv(7000, 2));
         bad.brokers.count = 2;
-        assert_eq!(problems_at(&bad, "events[2]").len(), 1);
+        assert_eq!(problems_at(&bad, &ProblemPath::item_of("events", 2)).len(), 1);
         // Removing events[0] renumbers the others; the move back to broker
         // 0 then moves to the broker already leading: that one is added.
         let msg = ClusterEdit::RemoveEvent(0).refusal(&bad).unwrap();
@@ -838,7 +814,7 @@ mod tests {
         // the third move is the same one, now at events[1].
         let one = ClusterEdit::RemoveEvent(1).check(&bad).unwrap();
         assert_eq!(one.events.len(), 2);
-        assert_eq!(problems_at(&one, "events[1]").len(), 1);
+        assert_eq!(problems_at(&one, &ProblemPath::item_of("events", 1)).len(), 1);
     }
 
     #[test]
