@@ -15,7 +15,7 @@ use crate::sim_view::SimView;
 use crate::state::{Action, AppState, Notice, NoticeLevel, Origin};
 
 /// Writes the scenario's permalink `link` (made once per revision by the
-/// root, see [`crate::app::Ctx::link`]) into the URL hash and the autosave
+/// root, see [`crate::ctx::Ctx::link`]) into the URL hash and the autosave
 /// after an edit (not on first load, so a damaged link stays visible until
 /// the user changes something; an embed never overwrites the autosave). A
 /// page opened without a scenario in its hash (none, or `#/quotas`) gets

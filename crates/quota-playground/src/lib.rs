@@ -17,6 +17,7 @@
 
 mod app;
 mod components;
+mod ctx;
 mod hooks;
 pub mod interchange;
 pub mod model;
@@ -28,7 +29,8 @@ pub mod state;
 mod text_problems;
 pub mod worker;
 
-pub use app::{App, Panel};
+pub use app::App;
+pub use ctx::Panel;
 
 /// Starts the app in the page's `#app` element (or `<body>`), after
 /// installing the panic hook.

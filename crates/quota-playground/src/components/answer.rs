@@ -7,7 +7,7 @@
 use yew::prelude::*;
 
 use super::{PanelBox, Run};
-use crate::app::{use_ctx, use_scene};
+use crate::ctx::{use_ctx, use_scene};
 use crate::model;
 use crate::state::Action;
 
@@ -37,7 +37,7 @@ pub(crate) fn answer_panel() -> Html {
                     let why = Callback::from(move |e: MouseEvent| {
                         e.prevent_default();
                         d.dispatch(Action::Select(i as u32));
-                        crate::app::reveal(crate::app::Panel::Resolution);
+                        crate::ctx::reveal(crate::ctx::Panel::Resolution);
                     });
                     html! {
                         <li class="answer">
@@ -132,7 +132,7 @@ fn run_loss() -> Html {
         e.prevent_default();
         // Focus follows, as after a link to the panel: the keyboard
         // shortcuts then act on the run.
-        crate::app::reveal(crate::app::Panel::Simulation);
+        crate::ctx::reveal(crate::ctx::Panel::Simulation);
     });
     html! {
         <p class={classes!("msg", "error", "answer-loss", stale)} data-testid="answer-run-outcome"
@@ -145,7 +145,7 @@ fn run_loss() -> Html {
 
 /// The warnings of connection `i`'s principal
 /// (`Cluster::principal_warnings`), as the Connection panel shows them.
-fn warnings(ctx: &crate::app::Ctx, i: usize) -> Vec<String> {
+fn warnings(ctx: &crate::ctx::Ctx, i: usize) -> Vec<String> {
     match ctx.analysis.principals.get(i) {
         Some(Ok(o)) => ctx.analysis.cluster.principal_warnings(o),
         _ => Vec::new(),

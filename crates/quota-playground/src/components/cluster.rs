@@ -12,7 +12,7 @@ use yew::prelude::*;
 
 use super::scenario_editor::ScenarioEditor;
 use super::{in_short_list, show_all_line, PanelBox, Run};
-use crate::app::use_ctx;
+use crate::ctx::use_ctx;
 use crate::model;
 
 #[function_component(ClusterPanel)]

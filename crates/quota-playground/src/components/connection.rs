@@ -7,7 +7,7 @@ use quota_engine::sim::{ClientThrottling, ConnectionSpec, ListenerKind};
 use yew::prelude::*;
 
 use super::{event_value, PanelBox, SelectField, TextField};
-use crate::app::use_scene;
+use crate::ctx::use_scene;
 use crate::model;
 use crate::state::Action;
 

@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::{event_value, PanelBox};
-use crate::app::use_scene;
+use crate::ctx::use_scene;
 use crate::interchange::{self, Answer, ExportView, ImportPreview, Op, Placed};
 use crate::platform;
 use crate::state::Action;

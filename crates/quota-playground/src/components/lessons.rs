@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use super::PanelBox;
-use crate::app::use_scene;
+use crate::ctx::use_scene;
 use crate::presets::{self, LESSONS};
 use crate::state::{Action, Notice, NoticeLevel, Origin};
 

@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use crate::app::use_scene;
+use crate::ctx::use_scene;
 use crate::state::{Action, NoticeLevel};
 
 #[function_component(NoticeBar)]

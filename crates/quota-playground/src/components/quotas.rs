@@ -6,7 +6,7 @@ use quota_engine::{QuotaEntity, QuotaKey, RawEntity};
 use yew::prelude::*;
 
 use super::{event_checked, event_value, NumberField, PanelBox};
-use crate::app::use_scene;
+use crate::ctx::use_scene;
 use crate::model;
 use crate::state::Action;
 

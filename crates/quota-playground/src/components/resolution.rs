@@ -13,7 +13,7 @@ use quota_engine::{QuotaKey, QuotaType};
 use yew::prelude::*;
 
 use super::{event_value, PanelBox};
-use crate::app::use_scene;
+use crate::ctx::use_scene;
 use crate::model;
 use crate::platform;
 use crate::state::Action;

@@ -19,7 +19,7 @@ use quota_engine::{EntityName, QuotaKey};
 use yew::prelude::*;
 
 use super::{show_all_line, NumberField, SelectField, TextField, SHOWN_CLIENTS};
-use crate::app::{use_scene, Ctx};
+use crate::ctx::{use_scene, Ctx};
 use crate::model::{self, ClusterEdit};
 use crate::state::Action;
 
@@ -487,7 +487,7 @@ struct AfterEndProps {
 /// editor's render), while the editor follows only the scenario.
 #[function_component(AfterEndNote)]
 fn after_end_note(p: &AfterEndProps) -> Html {
-    let ctx = crate::app::use_ctx();
+    let ctx = crate::ctx::use_ctx();
     let (i, at) = (p.i, p.at_ms);
     let Ok(t) = &ctx.sim.result else { return html! {} };
     if ctx.updating || t.hit_horizon || at <= t.end_ms {

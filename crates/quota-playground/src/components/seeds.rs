@@ -12,7 +12,7 @@ use quota_engine::sim::seeds::{add_run, SeedSpread};
 use yew::prelude::*;
 
 use super::{charts, event_value};
-use crate::app::use_scene;
+use crate::ctx::use_scene;
 use crate::model;
 use crate::sim_worker::{self, SeedEvent, PAGE_SEEDS_MAX};
 

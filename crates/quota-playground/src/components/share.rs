@@ -9,7 +9,7 @@ use quota_formats::permalink;
 use yew::prelude::*;
 
 use super::{event_checked, event_value, PanelBox};
-use crate::app::{use_scene, Panel};
+use crate::ctx::{use_scene, Panel};
 use crate::platform;
 use crate::state::Action;
 

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use super::charts::{self, fmt_rate_of};
 use super::{event_value, in_short_list, show_all_line, NumberField, PanelBox, Run, SelectField};
-use crate::app::{use_ctx, use_scene, Ctx};
+use crate::ctx::{use_ctx, use_scene, Ctx};
 use crate::model;
 use crate::state::{Action, SPEEDS};
 
