@@ -11,6 +11,7 @@ pub(crate) mod identity;
 pub(crate) mod link;
 pub(crate) mod monitoring;
 pub(crate) mod resolve;
+pub(crate) mod resolve_json;
 pub(crate) mod simulate;
 pub(crate) mod progress;
 pub(crate) mod simulate_report;

@@ -39,7 +39,7 @@ use clap::{ArgGroup, Args, ValueEnum};
 use quota_engine::broker::BrokerSettings;
 use quota_engine::cluster::Cluster;
 use quota_engine::principal::{Connection, PrincipalOutcome};
-use quota_engine::resolve::{Resolution, Rung, RungOutcome, TagDecision};
+use quota_engine::resolve::{Resolution, RungOutcome, TagDecision};
 use quota_engine::scenario::SourceIp;
 use quota_engine::resolve::human::{human_value, metered_by, number_ranges, readable_limit, sharers_under, CONTROLLER_SCOPE, NAN_CONNECTION_RATE};
 use quota_engine::resolve::QuotaCallbacks;
@@ -48,6 +48,7 @@ use quota_formats::configs_sh::{parse_script, Mode};
 use quota_formats::detect::{detect, import, import_skipping, ExportOptions, Format};
 
 use super::identity::IdentityFlags;
+use super::resolve_json::{ConnectionJson, PrincipalJson, ResolutionJson, ResolveJson};
 use super::{EXIT_ANSWERED_WITH_SKIPS, EXIT_BAD_INPUT, EXIT_OK};
 
 /// A format name for `--format` / `--to`.
@@ -513,7 +514,7 @@ fn not_metered(quota_type: QuotaType) -> String {
 
 /// Why the connection's metric tags are what they are, and so who shares
 /// its budget.
-fn budget_sentence(r: &Resolution) -> String {
+pub(crate) fn budget_sentence(r: &Resolution) -> String {
     let Some(tags) = &r.metric_tags else {
         return format!(
             "none: no {} quota exists anywhere, so {}",
@@ -546,7 +547,7 @@ const KEY_WIDTH: usize = 24;
 /// The one-line answer for one quota type (without the key); who shares
 /// the budget comes from `callbacks`' own decision of the metric tags
 /// (`sharers_under`, as the page says it).
-fn answer_line(r: &Resolution, callbacks: &QuotaCallbacks, settings: &BrokerSettings) -> String {
+pub(crate) fn answer_line(r: &Resolution, callbacks: &QuotaCallbacks, settings: &BrokerSettings) -> String {
     let sharers = |tags: &quota_engine::resolve::MetricTags| sharers_under(callbacks.get(r.quota_type), tags);
     let key = r.key();
     let Some(tags) = &r.metric_tags else {
@@ -718,135 +719,6 @@ fn kinds_sentence(r: &Resolution) -> String {
     )
 }
 
-/// The rung given by its kebab-case serde name (`user-client-id`).
-fn rung_by_name(name: &str) -> Option<Rung> {
-    Rung::ALL
-        .into_iter()
-        .find(|r| serde_json::to_value(r).ok().as_ref().and_then(|v| v.as_str()) == Some(name))
-}
-
-/// Rewrites every `"rung": "<name>"` and `"by": "<name>"` in `v` (the
-/// engine's serialization) as Kafka's rung number, keeping the name beside
-/// it as `rung_name` / `by_name`.
-fn number_rungs(v: &mut serde_json::Value) {
-    match v {
-        serde_json::Value::Object(o) => {
-            for field in ["rung", "by"] {
-                let Some(rung) = o.get(field).and_then(|x| x.as_str()).and_then(rung_by_name)
-                else {
-                    continue;
-                };
-                let name = o.remove(field).unwrap_or_default();
-                o.insert(field.to_owned(), serde_json::json!(rung.number()));
-                o.insert(format!("{field}_name"), name);
-                if field == "rung" {
-                    o.insert("rung_pattern".to_owned(), serde_json::json!(rung.pattern()));
-                }
-            }
-            for child in o.values_mut() {
-                number_rungs(child);
-            }
-        }
-        serde_json::Value::Array(a) => a.iter_mut().for_each(number_rungs),
-        _ => {}
-    }
-}
-
-/// One resolution as JSON (format version 1; docs/cli-resolve-json.md).
-fn resolution_json(r: &Resolution, callbacks: &QuotaCallbacks, settings: &BrokerSettings) -> serde_json::Value {
-    let key = r.key();
-    let mut v = serde_json::to_value(r).unwrap_or(serde_json::Value::Null);
-    number_rungs(&mut v);
-    if let Some(o) = v.as_object_mut() {
-        let flags = r.quota_types_enabled;
-        o.insert(
-            "quota_types_enabled".to_owned(),
-            serde_json::json!({
-                "bits": flags.bits(),
-                "entity_kinds": flags.kinds(),
-            }),
-        );
-        o.insert("key".to_owned(), serde_json::json!(key.as_str()));
-        o.insert("unit".to_owned(), serde_json::json!(key.unit(UnitLabel::PerBroker)));
-        // NaN and the infinities (which Kafka accepts) as strings: JSON numbers
-        // cannot hold them, and null means unlimited.
-        let number = |l: f64| {
-            if l.is_finite() {
-                serde_json::json!(l)
-            } else {
-                serde_json::json!(java_double_to_string(l))
-            }
-        };
-        o.insert(
-            "limit".to_owned(),
-            r.limit().map_or(serde_json::Value::Null, number),
-        );
-        if let (Some(l), Some(m)) = (r.limit(), o.get_mut("matched").and_then(|m| m.as_object_mut())) {
-            m.insert("value".to_owned(), number(l));
-        }
-        if let Some(trace) = o.get_mut("trace").and_then(|t| t.as_array_mut()) {
-            for (entry, check) in trace.iter_mut().zip(&r.trace) {
-                if let (Some(v), Some(e)) = (check.configured, entry.as_object_mut()) {
-                    e.insert("configured".to_owned(), number(v));
-                }
-            }
-        }
-        o.insert(
-            "limit_kafka".to_owned(),
-            r.limit()
-                .map_or(serde_json::Value::Null, |l| serde_json::json!(java_double_to_string(l))),
-        );
-        o.insert(
-            "limit_human".to_owned(),
-            r.limit()
-                .map_or(serde_json::Value::Null, |l| serde_json::json!(human_value(key, l))),
-        );
-        o.insert(
-            "shared_by".to_owned(),
-            r.metric_tags
-                .as_ref()
-                .map_or(serde_json::Value::Null, |t| serde_json::json!(sharers_under(callbacks.get(r.quota_type), t))),
-        );
-        o.insert("answer".to_owned(), serde_json::json!(answer_line(r, callbacks, settings)));
-        o.insert("budget".to_owned(), serde_json::Value::String(budget_sentence(r)));
-        o.insert("sensor".to_owned(), r.sensor_name().map_or(serde_json::Value::Null, serde_json::Value::String));
-        o.insert("mbean".to_owned(), r.mbean_name().map_or(serde_json::Value::Null, serde_json::Value::String));
-        o.insert("summary".to_owned(), serde_json::Value::String(r.summary()));
-    }
-    v
-}
-
-fn json_output(
-    outcome: &PrincipalOutcome,
-    conn: &Connection,
-    resolutions: &[Resolution],
-    callbacks: &QuotaCallbacks,
-    settings: &BrokerSettings,
-) -> serde_json::Value {
-    serde_json::json!({
-        "format": JSON_FORMAT,
-        "version": JSON_VERSION,
-        "connection": {
-            "listener": conn.listener.protocol(),
-            "client_id": conn.client_id,
-        },
-        "principal": {
-            "principal": outcome.principal.to_string(),
-            "name": outcome.principal.name,
-            "sanitized": outcome.sanitized_name,
-            "derivation": outcome.derivation.to_string(),
-            "warnings": outcome.warnings,
-        },
-        "resolutions": resolutions.iter().map(|r| resolution_json(r, callbacks, settings)).collect::<Vec<_>>(),
-    })
-}
-
-/// The `"format"` of `resolve --json`.
-const JSON_FORMAT: &str = "kafka-quota/resolve";
-/// The `"version"` of `resolve --json`: raised when a field changes meaning
-/// or goes away (new fields may appear within a version).
-const JSON_VERSION: u32 = 1;
-
 /// `--ip`'s value parser: an IPv4 or IPv6 literal, as a socket's source
 /// address is (checked before any file is read; a bad one is a usage
 /// error, exit code 2), read as a scenario connection's `ip` is
@@ -857,7 +729,7 @@ fn ip_literal(ip: &str) -> Result<SourceIp, String> {
 
 /// The `connection_creation_rate` answer for one source address.
 #[derive(Debug, serde::Serialize)]
-struct IpAnswer {
+pub(crate) struct IpAnswer {
     /// The address as given.
     ip: String,
     /// The address as Java prints it (`InetAddress.getHostAddress`).
@@ -1005,13 +877,8 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             return EXIT_BAD_INPUT;
         };
         if args.json {
-            let v = serde_json::json!({
-                "format": JSON_FORMAT,
-                "version": JSON_VERSION,
-                "ip": ip,
-                "skipped_lines": skipped,
-            });
-            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_else(|_| v.to_string()));
+            let doc = ResolveJson { ip: Some(&ip), ..ResolveJson::new(&skipped) };
+            outln!("{}", doc.to_pretty());
         } else {
             print_ip(&ip);
         }
@@ -1084,29 +951,20 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
         resolutions.clear();
     }
     if args.json {
-        let mut v = json_output(&outcome, &conn, &resolutions, cluster.managers(), cluster.settings());
-        if let Some(o) = v.as_object_mut() {
-            if let Some(ip) = &ip {
-                o.insert("ip".to_owned(), serde_json::to_value(ip).unwrap_or_default());
-            }
-            if let Some(n) = args.leaders {
-                o.insert("leaders".to_owned(), serde_json::json!(n));
-                o.insert("cluster".to_owned(), serde_json::json!(leaders_lines(&resolutions, n)));
-            }
-            o.insert(
-                "skipped_lines".to_owned(),
-                serde_json::to_value(&skipped).unwrap_or_default(),
-            );
-            if let Some(l) = &live {
-                o.insert("live".to_owned(), crate::live::json(l, &resolutions, args.topic.as_deref()));
-                o.insert("quotas_readable".to_owned(), serde_json::Value::Bool(l.quotas_readable));
-                o.insert("assumptions".to_owned(), serde_json::to_value(&assumptions).unwrap_or_default());
-            }
-        }
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&v).unwrap_or_else(|_| v.to_string())
-        );
+        let (callbacks, settings) = (cluster.managers(), cluster.settings());
+        let doc = ResolveJson {
+            connection: Some(ConnectionJson::of(&conn)),
+            principal: Some(PrincipalJson::of(&outcome)),
+            resolutions: Some(resolutions.iter().map(|r| ResolutionJson::of(r, callbacks, settings)).collect()),
+            ip: ip.as_ref(),
+            leaders: args.leaders,
+            cluster: args.leaders.map(|n| leaders_lines(&resolutions, n)),
+            live: live.as_ref().map(|l| crate::live::json(l, &resolutions, args.topic.as_deref())),
+            quotas_readable: live.as_ref().map(|l| l.quotas_readable),
+            assumptions: live.as_ref().map(|_| assumptions.as_slice()),
+            ..ResolveJson::new(&skipped)
+        };
+        outln!("{}", doc.to_pretty());
     } else if !quotas_readable {
         // No limit can be given: saying "unlimited" would be a lie.
         outln!(
