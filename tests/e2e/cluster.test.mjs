@@ -223,13 +223,13 @@ test('a removal is refused only for a problem it adds, and a refused button says
 });
 
 test('a link with a client starting after 1 h and two clients on one connection: the fields say so', async () => {
-  const producer = (start_ms) => ({ producer: { connection: 'app', topic: 'lab', records: 1000, 'record.size': 1000, start_ms } });
+  const producer = (start_ms, stop_ms) => ({ producer: { connection: 'app', topic: 'lab', records: 1000, 'record.size': 1000, start_ms, stop_ms } });
   const scenario = {
     name: 'late and shared', seed: 1, horizon_ms: 7_300_000,
     topics: [{ name: 'lab', partitions: 1 }],
     quotas: [{ entity: { user: 'tenant-a' }, key: 'producer_byte_rate', value: 2000000 }],
     connections: [{ name: 'app', listener: 'SASL_PLAINTEXT', mechanism: 'PLAIN', identity: 'tenant-a', 'client.id': 'app-1' }],
-    workloads: [producer(0), producer(7_200_000)],
+    workloads: [producer(0), producer(7_200_000, 7_250_000)],
   };
   const { page, errors, context } = await openApp(browser, `${server.url}#${await permalink(scenario)}`, { viewport: { width: 1280, height: 900 } });
   await page.getByTestId('client-time-1').waitFor();
@@ -240,14 +240,18 @@ test('a link with a client starting after 1 h and two clients on one connection:
   await page.locator('#tl1-start-err').filter({ hasText: '86400000' }).waitFor();
   await page.locator('#tl1-start').fill('7100000');
   await page.waitForFunction(() => !document.querySelector('#tl1-start-err'));
-  // The Simulation panel's start field is the same edit with the same bound:
-  // it shows the value and takes 7300000 (past the old 1 h cap there), and
-  // the cluster view follows.
+  // The Simulation panel's start field is the same edit with the same bound
+  // and the same check: it shows the value, refuses a start after the
+  // client's stop_ms with the engine's message, takes 7200000 (past the old
+  // 1 h cap there), and the cluster view follows.
   await openSetup(page);
   await page.waitForFunction(() => document.querySelector('#w1-start')?.value === '7100000');
   await page.locator('#w1-start').fill('7300000');
+  await page.locator('#w1-start-err').filter({ hasText: 'stop_ms must be above start_ms' }).waitFor();
+  assert.equal(await page.locator('#tl1-start').inputValue(), '7100000');
+  await page.locator('#w1-start').fill('7200000');
   await page.locator('#w1-start').press('Enter');
-  await page.waitForFunction(() => document.querySelector('#tl1-start')?.value === '7300000');
+  await page.waitForFunction(() => document.querySelector('#tl1-start')?.value === '7200000');
   assert.equal(await page.locator('#w1-start-err').count(), 0);
   await page.locator('#w1-start').fill('90000000');
   await page.locator('#w1-start-err').filter({ hasText: '86400000' }).waitFor();

@@ -28,6 +28,7 @@ pub mod sim_worker;
 pub mod state;
 mod text_problems;
 pub mod worker;
+pub mod wire;
 
 pub use app::App;
 pub use ctx::Panel;

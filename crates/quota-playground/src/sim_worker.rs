@@ -12,7 +12,7 @@
 //!   the pending revision, so only the newest one runs next, and the result
 //!   of a stale revision is dropped.
 //! - **What crosses the boundary** ([`Part`]): the Timeline in the engine's
-//!   compact binary form (`quota_engine::sim::wire`: no field names, numbers
+//!   compact binary form (`crate::wire`: no field names, numbers
 //!   as their bytes, read without parsing text), cut into parts of about
 //!   [`PART_BYTES`] (its head, then its sensor and client tracks in
 //!   batches), each an `ArrayBuffer` handed over (transferred, not copied)
@@ -26,7 +26,7 @@
 //!   one line ([`fallback_note`]); if that fails too, the panels say why
 //!   the run could not be computed. Never a blank page.
 
-use quota_engine::sim::wire::{Reader, Wire};
+use crate::wire::{Reader, Wire};
 use quota_engine::sim::{ClientTrack, Scenario, SensorTrack, Timeline};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};

@@ -79,7 +79,6 @@ pub mod textbook;
 mod time;
 mod timeline;
 mod validate;
-pub mod wire;
 mod world;
 
 pub use cursor::{next_event, prev_event, ClientAt, SampleBar};

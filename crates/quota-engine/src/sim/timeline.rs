@@ -41,9 +41,11 @@ impl<T> Default for Series<T> {
 }
 
 impl<T> Series<T> {
-    /// A series read back with its kept points and stride (what
-    /// [`crate::sim::wire`] carries; no more points will be pushed).
-    pub(crate) fn read_back(points: Vec<T>, stride: u32) -> Self {
+    /// A series read back with its kept points and stride (what the
+    /// playground's wire form of a Timeline carries): it equals the series
+    /// written except the count of points skipped since the last kept one,
+    /// so no more points are to be pushed to it.
+    pub fn read_back(points: Vec<T>, stride: u32) -> Self {
         Series { points, stride, skipped: 0, last_skipped: None }
     }
 

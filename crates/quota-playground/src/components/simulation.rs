@@ -852,13 +852,18 @@ fn workload_editor(
     // `ClusterEdit::SetStart`) and one bound (the engine's horizon cap, as
     // the cluster view's start field), whichever panel it is typed in.
     let start = |value: u64| {
+        let edit = move |v: f64| model::ClusterEdit::SetStart { index: i as u32, start_ms: v as u64 };
         let d = d.clone();
-        let on_commit = Callback::from(move |v: f64| {
-            d.dispatch(Action::Cluster(model::ClusterEdit::SetStart { index: i as u32, start_ms: v as u64 }));
-        });
+        let on_commit = Callback::from(move |v: f64| d.dispatch(Action::Cluster(edit(v))));
+        // The engine's refusal of the edit (a start at or after the
+        // client's stop_ms), beside the field, as the cluster view says it.
+        let check = {
+            let s = ctx.state.scenario.clone();
+            Callback::from(move |v: f64| edit(v).refusal(&s))
+        };
         let problem = problem_at("start_ms");
         html! {
-            <NumberField id={format!("w{i}-start")} label="Starts at (ms)" value={value as f64} whole={Some((0, HORIZON_CAP_MS))} {on_commit} {problem} />
+            <NumberField id={format!("w{i}-start")} label="Starts at (ms)" value={value as f64} whole={Some((0, HORIZON_CAP_MS))} {on_commit} {check} {problem} />
         }
     };
     let (pd, cd) = (quota_engine::sim::ProducerConfig::default(), quota_engine::sim::ConsumerConfig::default());

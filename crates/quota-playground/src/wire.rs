@@ -1,6 +1,7 @@
-//! A compact binary form of a [`Timeline`] and its tracks, for moving a run
-//! between two copies of this crate in one program (the playground's
-//! simulation worker and its page): little-endian numbers, `u32` lengths,
+//! A compact binary form of the engine's [`Timeline`] and its tracks, for
+//! moving a run between two copies of the playground in one page (the
+//! simulation worker and the page); a transport codec, so it lives here and
+//! not in the engine: little-endian numbers, `u32` lengths,
 //! fields in declaration order, no names and no version. Not a file format
 //! (the JSON of `--json` is that); the writer and the reader are the same
 //! build.
@@ -12,12 +13,9 @@
 //! itself damaged and reads zeros from then on (no branch per field, which
 //! keeps the page's module small), and [`from_bytes`] then refuses the value.
 
-use crate::entity::QuotaType;
-use crate::resolve::MetricTags;
-
-use super::admin::{AdminRequest, AdminTopic, AdminTrack, TopicOutcome};
-use super::connects::{ConnectAttempt, ConnectClient, ConnectsTrack};
-use super::timeline::*;
+use quota_engine::resolve::MetricTags;
+use quota_engine::sim::*;
+use quota_engine::QuotaType;
 
 /// A value that can be written to and read from the wire form.
 pub trait Wire: Sized {
@@ -399,14 +397,14 @@ mod tests {
 
     /// A real run's Timeline: the lab's producer (2 MB/s user quota), short.
     fn timeline() -> Timeline {
-        let s: crate::sim::Scenario = serde_json::from_str(
+        let s: quota_engine::sim::Scenario = serde_json::from_str(
             r#"{"seed": 1, "topics": [{"name": "lab", "partitions": 1}],
   "quotas": [{"entity": {"user": "tenant-a"}, "key": "producer_byte_rate", "value": 2000000}],
   "connections": [{"name": "app", "listener": "SASL_PLAINTEXT", "mechanism": "PLAIN", "identity": "tenant-a", "client.id": "app-1"}],
   "workloads": [{"producer": {"connection": "app", "topic": "lab", "records": 3000, "record.size": 1000, "config": {"acks": "1"}}}]}"#,
         )
         .unwrap();
-        crate::sim::simulate(&s).unwrap()
+        quota_engine::sim::simulate(&s).unwrap()
     }
 
     #[test]
