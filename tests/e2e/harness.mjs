@@ -3,6 +3,7 @@
 import { createServer } from 'node:http';
 import { readFile, mkdir } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -24,9 +25,12 @@ const types = {
 /**
  * Serves `dir` on 127.0.0.1 at a free port, under the path `prefix`
  * (`/` by default; `/docs/tools/` serves the page as a docs site would);
- * resolves to { url, close }.
+ * resolves to { url, close }. With `{ gzip: true }` a file is sent
+ * gzip-compressed (level 9, as a static host serves a pre-compressed file)
+ * to a client that accepts it, for the benchmark's throttled-link load.
  */
-export async function serve(dir = dist, prefix = '/') {
+export async function serve(dir = dist, prefix = '/', { gzip = false } = {}) {
+  const compressed = new Map();
   const server = createServer(async (req, res) => {
     const full = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (!full.startsWith(prefix)) { res.writeHead(404).end('not found'); return; }
@@ -35,7 +39,14 @@ export async function serve(dir = dist, prefix = '/') {
     if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+      const type = types[extname(file)] ?? 'application/octet-stream';
+      if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        if (!compressed.has(file)) compressed.set(file, gzipSync(body, { level: 9 }));
+        res.writeHead(200, { 'content-type': type, 'content-encoding': 'gzip' });
+        res.end(compressed.get(file));
+        return;
+      }
+      res.writeHead(200, { 'content-type': type });
       res.end(body);
     } catch {
       res.writeHead(404).end('not found');
