@@ -20,7 +20,7 @@
 
 use std::path::PathBuf;
 
-use clap::{ArgGroup, Args, ValueEnum};
+use clap::{Args, ValueEnum};
 use quota_engine::advice::{
     byte_rate_scope, human_bytes, near_misses, propose, request_capacity, Advice, ExactPath,
     NearMiss, Proposal, Scope,
@@ -32,8 +32,8 @@ use quota_engine::{
     java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, UnitLabel,
 };
 
-use super::identity::IdentityFlags;
-use super::resolve::{quotas_and_keep, read_text, QuotaTypeArg, ClientAuthArg, FormatArg, ListenerArg};
+use super::identity::{ConnectionFlags, IdentityFlags};
+use super::resolve::{quotas_and_keep, read_text, QuotaTypeArg, FormatArg, ListenerArg};
 use super::{EXIT_BAD_INPUT, EXIT_OK};
 
 /// The version of `advise --json`'s layout.
@@ -68,62 +68,22 @@ impl ScopeArg {
     }
 }
 
-/// The identity flags of `resolve` (read by the shared [`IdentityFlags`]).
+/// The connection of `advise`: its listener's security protocol and the
+/// identity flags `resolve` shares ([`ConnectionFlags`]).
 #[derive(Debug, Args)]
-#[command(group(ArgGroup::new("identity").args(["user", "kerberos", "oauth_sub"])))]
 pub(crate) struct IdentityArgs {
     /// The listener's security protocol.
     #[arg(long, value_enum, ignore_case = true)]
     listener: ListenerArg,
-    /// SASL mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI, OAUTHBEARER);
-    /// default PLAIN, or GSSAPI with --kerberos, OAUTHBEARER with --oauth-sub.
-    #[arg(long)]
-    mechanism: Option<String>,
-    /// The SASL PLAIN/SCRAM user name.
-    #[arg(long, value_name = "U")]
-    user: Option<String>,
-    /// The client certificate's subject DN (SSL listener), e.g. `CN=app,OU=eng,O=org`.
-    #[arg(long, value_name = "DN")]
-    dn: Option<String>,
-    /// The Kerberos principal (GSSAPI), e.g. `kafka-client/host@EXAMPLE.COM`.
-    #[arg(long, value_name = "P")]
-    kerberos: Option<String>,
-    /// The OAuth token's subject claim (OAUTHBEARER).
-    #[arg(long, value_name = "SUB")]
-    oauth_sub: Option<String>,
-    /// The client's client.id.
-    #[arg(long, value_name = "C", default_value = "")]
-    client_id: String,
-    /// `ssl.client.auth` of an SSL listener (default: required with --dn, else none).
-    #[arg(long, value_enum)]
-    ssl_client_auth: Option<ClientAuthArg>,
-    /// The broker's `ssl.principal.mapping.rules`.
-    #[arg(long, value_name = "R")]
-    ssl_mapping_rules: Option<String>,
-    /// The broker's `sasl.kerberos.principal.to.local.rules` (comma-separated).
-    #[arg(long, value_name = "R")]
-    kerberos_rules: Option<String>,
-    /// The broker's default Kerberos realm (default: the realm of --kerberos).
-    #[arg(long, value_name = "REALM")]
-    kerberos_realm: Option<String>,
+    /// Who the client is, and the broker's principal rules.
+    #[command(flatten)]
+    who: ConnectionFlags,
 }
 
 impl IdentityArgs {
     /// The flags as `resolve` reads them ([`IdentityFlags`]).
     fn flags(&self) -> IdentityFlags<'_> {
-        IdentityFlags {
-            listener: self.listener,
-            mechanism: self.mechanism.as_deref(),
-            user: self.user.as_deref(),
-            dn: self.dn.as_deref(),
-            kerberos: self.kerberos.as_deref(),
-            oauth_sub: self.oauth_sub.as_deref(),
-            client_id: &self.client_id,
-            ssl_client_auth: self.ssl_client_auth,
-            ssl_mapping_rules: self.ssl_mapping_rules.as_deref(),
-            kerberos_rules: self.kerberos_rules.as_deref(),
-            kerberos_realm: self.kerberos_realm.as_deref(),
-        }
+        self.who.with_listener(self.listener)
     }
 }
 

@@ -15,6 +15,72 @@ use quota_engine::scenario::{ClientThrottling, ConnectionSpec, ListenerKind, Sou
 
 use super::resolve::{ClientAuthArg, ListenerArg};
 
+/// The identity flags `resolve` and `advise` share, beside `--listener`,
+/// which each declares itself (`resolve` takes a listener name of a live
+/// cluster and may leave it out with `--ip`; `advise` takes a security
+/// protocol): who the client is (`--mechanism`, `--user`, `--dn`,
+/// `--kerberos`, `--oauth-sub`, `--client-id`, `--ssl-client-auth`) and the
+/// broker's principal rules (`--ssl-mapping-rules`, `--kerberos-rules`,
+/// `--kerberos-realm`). Read through [`ConnectionFlags::with_listener`]
+/// into [`IdentityFlags`], then the page's [`ConnectionSpec`].
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("identity").args(["user", "kerberos", "oauth_sub"])))]
+pub(crate) struct ConnectionFlags {
+    /// SASL mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI, OAUTHBEARER);
+    /// default PLAIN, or GSSAPI with --kerberos, OAUTHBEARER with --oauth-sub.
+    #[arg(long, requires = "listener")]
+    pub(crate) mechanism: Option<String>,
+    /// The SASL PLAIN/SCRAM user name.
+    #[arg(long, value_name = "U", requires = "listener")]
+    pub(crate) user: Option<String>,
+    /// The client certificate's subject DN (SSL listener), e.g. `CN=app,OU=eng,O=org`: any form Java's X500Principal reads (`CN=app, OU=eng`, `CN=app;OU=eng`), or openssl's `subject=...` line (its RDNs reversed to Java's order). The rules run on Java's getName() of it.
+    #[arg(long, value_name = "DN", requires = "listener")]
+    pub(crate) dn: Option<String>,
+    /// The Kerberos principal (GSSAPI), e.g. `kafka-client/host@EXAMPLE.COM`.
+    #[arg(long, value_name = "P", requires = "listener")]
+    pub(crate) kerberos: Option<String>,
+    /// The OAuth token's subject claim (OAUTHBEARER).
+    #[arg(long, value_name = "SUB", requires = "listener")]
+    pub(crate) oauth_sub: Option<String>,
+    /// The client's client.id.
+    #[arg(long, value_name = "C", default_value = "", requires = "listener")]
+    pub(crate) client_id: String,
+    /// `ssl.client.auth` of an SSL listener (default: required with --dn, else none).
+    #[arg(long, value_enum, requires = "listener")]
+    pub(crate) ssl_client_auth: Option<ClientAuthArg>,
+    /// The broker's `ssl.principal.mapping.rules`.
+    #[arg(long, value_name = "R", requires = "listener")]
+    pub(crate) ssl_mapping_rules: Option<String>,
+    /// The broker's `sasl.kerberos.principal.to.local.rules` (comma-separated).
+    #[arg(long, value_name = "R", requires = "listener")]
+    pub(crate) kerberos_rules: Option<String>,
+    /// The broker's default Kerberos realm, krb5.conf's `default_realm` (what
+    /// the DEFAULT rule strips). Default: the realm of --kerberos, as on a
+    /// single-realm cluster; pass --kerberos-realm "" for a broker with no
+    /// krb5 default realm.
+    #[arg(long, value_name = "REALM", requires = "listener")]
+    pub(crate) kerberos_realm: Option<String>,
+}
+
+impl ConnectionFlags {
+    /// The flags with the listener's security protocol.
+    pub(crate) fn with_listener(&self, listener: ListenerArg) -> IdentityFlags<'_> {
+        IdentityFlags {
+            listener,
+            mechanism: self.mechanism.as_deref(),
+            user: self.user.as_deref(),
+            dn: self.dn.as_deref(),
+            kerberos: self.kerberos.as_deref(),
+            oauth_sub: self.oauth_sub.as_deref(),
+            client_id: &self.client_id,
+            ssl_client_auth: self.ssl_client_auth,
+            ssl_mapping_rules: self.ssl_mapping_rules.as_deref(),
+            kerberos_rules: self.kerberos_rules.as_deref(),
+            kerberos_realm: self.kerberos_realm.as_deref(),
+        }
+    }
+}
+
 /// The identity flags as given on the command line.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct IdentityFlags<'a> {

@@ -47,7 +47,7 @@ use quota_engine::{java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, Quo
 use quota_formats::configs_sh::{parse_script, Mode};
 use quota_formats::detect::{detect, import, import_skipping, ExportOptions, Format};
 
-use super::identity::IdentityFlags;
+use super::identity::ConnectionFlags;
 use super::resolve_json::{ConnectionJson, PrincipalJson, ResolutionJson, ResolveJson};
 use super::{EXIT_ANSWERED_WITH_SKIPS, EXIT_BAD_INPUT, EXIT_OK};
 
@@ -395,7 +395,6 @@ Exit codes:
   9  --bootstrap-server: the cluster does not support a request kafka-quota needs";
 
 #[derive(Debug, Args)]
-#[command(group(ArgGroup::new("identity").args(["user", "kerberos", "oauth_sub"])))]
 #[command(group(ArgGroup::new("source").args(["quotas", "bootstrap_server"]).required(true)))]
 #[command(after_help = RESOLVE_AFTER_HELP)]
 pub(crate) struct ResolveArgs {
@@ -421,40 +420,10 @@ pub(crate) struct ResolveArgs {
     /// `connection_creation_rate` applies to new connections from it.
     #[arg(long, value_name = "ADDRESS", value_parser = ip_literal)]
     pub(crate) ip: Option<SourceIp>,
-    /// SASL mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI, OAUTHBEARER);
-    /// default PLAIN, or GSSAPI with --kerberos, OAUTHBEARER with --oauth-sub.
-    #[arg(long, requires = "listener")]
-    pub(crate) mechanism: Option<String>,
-    /// The SASL PLAIN/SCRAM user name.
-    #[arg(long, value_name = "U", requires = "listener")]
-    pub(crate) user: Option<String>,
-    /// The client certificate's subject DN (SSL listener), e.g. `CN=app,OU=eng,O=org`: any form Java's X500Principal reads (`CN=app, OU=eng`, `CN=app;OU=eng`), or openssl's `subject=...` line (its RDNs reversed to Java's order). The rules run on Java's getName() of it.
-    #[arg(long, value_name = "DN", requires = "listener")]
-    pub(crate) dn: Option<String>,
-    /// The Kerberos principal (GSSAPI), e.g. `kafka-client/host@EXAMPLE.COM`.
-    #[arg(long, value_name = "P", requires = "listener")]
-    pub(crate) kerberos: Option<String>,
-    /// The OAuth token's subject claim (OAUTHBEARER).
-    #[arg(long, value_name = "SUB", requires = "listener")]
-    pub(crate) oauth_sub: Option<String>,
-    /// The client's client.id.
-    #[arg(long, value_name = "C", default_value = "", requires = "listener")]
-    pub(crate) client_id: String,
-    /// `ssl.client.auth` of an SSL listener (default: required with --dn, else none).
-    #[arg(long, value_enum, requires = "listener")]
-    pub(crate) ssl_client_auth: Option<ClientAuthArg>,
-    /// The broker's `ssl.principal.mapping.rules`.
-    #[arg(long, value_name = "R", requires = "listener")]
-    pub(crate) ssl_mapping_rules: Option<String>,
-    /// The broker's `sasl.kerberos.principal.to.local.rules` (comma-separated).
-    #[arg(long, value_name = "R", requires = "listener")]
-    pub(crate) kerberos_rules: Option<String>,
-    /// The broker's default Kerberos realm, krb5.conf's `default_realm` (what
-    /// the DEFAULT rule strips). Default: the realm of --kerberos, as on a
-    /// single-realm cluster; pass --kerberos-realm "" for a broker with no
-    /// krb5 default realm.
-    #[arg(long, value_name = "REALM", requires = "listener")]
-    pub(crate) kerberos_realm: Option<String>,
+    /// The connection's identity and the broker's principal rules (shared
+    /// with `advise`).
+    #[command(flatten)]
+    pub(crate) who: ConnectionFlags,
     /// Resolve one quota type only: producer_byte_rate, consumer_byte_rate,
     /// request_percentage or controller_mutation_rate (also produce, fetch,
     /// request, controller_mutation).
@@ -483,25 +452,6 @@ pub(crate) struct ResolveArgs {
     pub(crate) json: bool,
 }
 
-impl ResolveArgs {
-    /// The identity flags, for [`IdentityFlags::connection`] and
-    /// [`IdentityFlags::principal_config`].
-    fn flags(&self, listener: ListenerArg) -> IdentityFlags<'_> {
-        IdentityFlags {
-            listener,
-            mechanism: self.mechanism.as_deref(),
-            user: self.user.as_deref(),
-            dn: self.dn.as_deref(),
-            kerberos: self.kerberos.as_deref(),
-            oauth_sub: self.oauth_sub.as_deref(),
-            client_id: &self.client_id,
-            ssl_client_auth: self.ssl_client_auth,
-            ssl_mapping_rules: self.ssl_mapping_rules.as_deref(),
-            kerberos_rules: self.kerberos_rules.as_deref(),
-            kerberos_realm: self.kerberos_realm.as_deref(),
-        }
-    }
-}
 
 /// "the broker does not meter this connection", or, for controller
 /// mutations, the active controller ([`metered_by`]).
@@ -835,7 +785,7 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
         },
     };
     // The principal rules do not depend on the listener.
-    let mut rules = args.flags(listener.unwrap_or(ListenerArg::Plaintext)).principal_config();
+    let mut rules = args.who.with_listener(listener.unwrap_or(ListenerArg::Plaintext)).principal_config();
     let mut settings = BrokerSettings::default();
     let mut live_client_auth = None;
     let mut assumptions: Vec<String> = Vec::new();
@@ -846,7 +796,7 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
         if !l.denied.is_empty() {
             answered = crate::live::EXIT_DENIED;
         }
-        let applied = crate::live::apply_settings(l, args.listener.as_deref(), &mut rules, &mut settings, args.ssl_mapping_rules.is_some(), args.kerberos_rules.is_some());
+        let applied = crate::live::apply_settings(l, args.listener.as_deref(), &mut rules, &mut settings, args.who.ssl_mapping_rules.is_some(), args.who.kerberos_rules.is_some());
         for n in &applied.notes {
             errln!("note: {n}");
         }
@@ -884,7 +834,7 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
         }
         return answered;
     };
-    let mut flags = args.flags(listener);
+    let mut flags = args.who.with_listener(listener);
     if flags.ssl_client_auth.is_none() {
         flags.ssl_client_auth = live_client_auth;
     }
