@@ -409,8 +409,8 @@ fn advise(args: &AdviseArgs, live: Option<&crate::live::LiveCluster>) -> Result<
                 Some(flags.listener_name()),
                 &mut rules,
                 &mut settings,
-                flags.ssl_mapping_rules.is_some(),
-                flags.kerberos_rules.is_some(),
+                flags.who.ssl_mapping_rules.is_some(),
+                flags.who.kerberos_rules.is_some(),
             );
             for n in &applied.notes {
                 errln!("note: {n}");

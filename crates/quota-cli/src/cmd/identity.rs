@@ -65,47 +65,21 @@ pub(crate) struct ConnectionFlags {
 impl ConnectionFlags {
     /// The flags with the listener's security protocol.
     pub(crate) fn with_listener(&self, listener: ListenerArg) -> IdentityFlags<'_> {
-        IdentityFlags {
-            listener,
-            mechanism: self.mechanism.as_deref(),
-            user: self.user.as_deref(),
-            dn: self.dn.as_deref(),
-            kerberos: self.kerberos.as_deref(),
-            oauth_sub: self.oauth_sub.as_deref(),
-            client_id: &self.client_id,
-            ssl_client_auth: self.ssl_client_auth,
-            ssl_mapping_rules: self.ssl_mapping_rules.as_deref(),
-            kerberos_rules: self.kerberos_rules.as_deref(),
-            kerberos_realm: self.kerberos_realm.as_deref(),
-        }
+        IdentityFlags { listener, who: self, ssl_client_auth: self.ssl_client_auth }
     }
 }
 
-/// The identity flags as given on the command line.
+/// The identity flags as given on the command line, with the listener's
+/// security protocol.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct IdentityFlags<'a> {
-    /// `--listener`.
+    /// `--listener`, as a security protocol.
     pub(crate) listener: ListenerArg,
-    /// `--mechanism`.
-    pub(crate) mechanism: Option<&'a str>,
-    /// `--user`.
-    pub(crate) user: Option<&'a str>,
-    /// `--dn`.
-    pub(crate) dn: Option<&'a str>,
-    /// `--kerberos`.
-    pub(crate) kerberos: Option<&'a str>,
-    /// `--oauth-sub`.
-    pub(crate) oauth_sub: Option<&'a str>,
-    /// `--client-id`.
-    pub(crate) client_id: &'a str,
-    /// `--ssl-client-auth`.
+    /// The other flags.
+    pub(crate) who: &'a ConnectionFlags,
+    /// `--ssl-client-auth`, or, when it is not given, what a live
+    /// cluster's listener says.
     pub(crate) ssl_client_auth: Option<ClientAuthArg>,
-    /// `--ssl-mapping-rules`.
-    pub(crate) ssl_mapping_rules: Option<&'a str>,
-    /// `--kerberos-rules`.
-    pub(crate) kerberos_rules: Option<&'a str>,
-    /// `--kerberos-realm`.
-    pub(crate) kerberos_realm: Option<&'a str>,
 }
 
 impl IdentityFlags<'_> {
@@ -135,15 +109,15 @@ impl IdentityFlags<'_> {
     /// The flags as a scenario connection (named `cli`), and the note of
     /// [`Self::connection`].
     pub(crate) fn connection_spec(&self) -> Result<(ConnectionSpec, Option<String>), String> {
-        let mechanism = match self.mechanism {
+        let mechanism = match self.who.mechanism.as_deref() {
             Some(name) => Some(SaslMechanism::from_name(name).ok_or_else(|| {
                 format!("kafka-quota: --mechanism {name} is not a SASL mechanism Kafka has; expected PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, GSSAPI or OAUTHBEARER.")
             })?),
-            None if self.kerberos.is_some() => Some(SaslMechanism::Gssapi),
-            None if self.oauth_sub.is_some() => Some(SaslMechanism::OAuthBearer),
+            None if self.who.kerberos.is_some() => Some(SaslMechanism::Gssapi),
+            None if self.who.oauth_sub.is_some() => Some(SaslMechanism::OAuthBearer),
             None => None,
         };
-        let sasl_identity = self.user.or(self.kerberos).or(self.oauth_sub);
+        let sasl_identity = self.who.user.as_deref().or(self.who.kerberos.as_deref()).or(self.who.oauth_sub.as_deref());
         let mut note = None;
         let (listener, identity) = match self.listener {
             ListenerArg::Plaintext => {
@@ -153,7 +127,7 @@ impl IdentityFlags<'_> {
                 (ListenerKind::Plaintext, None)
             }
             ListenerArg::Ssl => {
-                let identity = match (self.dn, sasl_identity) {
+                let identity = match (self.who.dn.as_deref(), sasl_identity) {
                     (Some(_), Some(_)) => {
                         return Err("kafka-quota: an SSL listener authenticates by the client certificate alone: --user, --kerberos and --oauth-sub need a SASL listener (SASL_SSL, where --dn may stay: the principal then comes from SASL).".to_owned());
                     }
@@ -165,16 +139,16 @@ impl IdentityFlags<'_> {
                 (ListenerKind::Ssl, identity)
             }
             ListenerArg::SaslPlaintext => {
-                if self.dn.is_some() {
+                if self.who.dn.is_some() {
                     return Err("kafka-quota: --dn: a SASL_PLAINTEXT listener has no TLS, so a client presents no certificate there; give the SASL identity (--user, --kerberos or --oauth-sub), or use --listener SASL_SSL or SSL.".to_owned());
                 }
                 (ListenerKind::SaslPlaintext, sasl_identity)
             }
             ListenerArg::SaslSsl => {
-                if sasl_identity.is_none() && self.dn.is_some() {
+                if sasl_identity.is_none() && self.who.dn.is_some() {
                     return Err("kafka-quota: a SASL_SSL connection is authenticated by SASL: give its identity with --user, --kerberos or --oauth-sub. A client certificate (--dn) is valid there but authenticates TLS only; the principal comes from SASL.".to_owned());
                 }
-                if sasl_identity.is_some() && self.dn.is_some() {
+                if sasl_identity.is_some() && self.who.dn.is_some() {
                     note = Some("note: --dn: the client certificate authenticates TLS only; on a SASL_SSL listener the principal comes from SASL (DefaultKafkaPrincipalBuilder), so the DN changes nothing here.".to_owned());
                 }
                 (ListenerKind::SaslSsl, sasl_identity)
@@ -190,7 +164,7 @@ impl IdentityFlags<'_> {
                 ClientAuthArg::Required => SslClientAuth::Required,
             }),
             identity: identity.map(str::to_owned),
-            client_id: self.client_id.to_owned(),
+            client_id: self.who.client_id.clone(),
             ip: SourceIp::default(),
             client_throttling: ClientThrottling::default(),
         };
@@ -199,14 +173,14 @@ impl IdentityFlags<'_> {
 
     /// The identity flag given, for a note (`--user`, `--dn`, ...).
     fn identity_flag(&self) -> Option<&'static str> {
-        [("--user", self.user), ("--dn", self.dn), ("--kerberos", self.kerberos), ("--oauth-sub", self.oauth_sub)]
+        [("--user", self.who.user.as_deref()), ("--dn", self.who.dn.as_deref()), ("--kerberos", self.who.kerberos.as_deref()), ("--oauth-sub", self.who.oauth_sub.as_deref())]
             .into_iter()
             .find_map(|(flag, v)| v.map(|_| flag))
     }
 
     /// `--kerberos-realm`, or the realm of `--kerberos` (`name[/host]@REALM`).
     fn default_realm(&self) -> String {
-        match (self.kerberos_realm, self.kerberos) {
+        match (self.who.kerberos_realm.as_deref(), self.who.kerberos.as_deref()) {
             (Some(realm), _) => realm.to_owned(),
             (None, Some(principal)) => principal
                 .rsplit_once('@')
@@ -219,8 +193,8 @@ impl IdentityFlags<'_> {
     /// The broker's principal rules from the flags.
     pub(crate) fn principal_config(&self) -> PrincipalConfig {
         PrincipalConfig {
-            ssl_principal_mapping_rules: self.ssl_mapping_rules.map(str::to_owned),
-            sasl_kerberos_principal_to_local_rules: self.kerberos_rules.map(parse_config_list),
+            ssl_principal_mapping_rules: self.who.ssl_mapping_rules.clone(),
+            sasl_kerberos_principal_to_local_rules: self.who.kerberos_rules.as_deref().map(parse_config_list),
             kerberos_default_realm: self.default_realm(),
             ..PrincipalConfig::default()
         }
