@@ -50,70 +50,20 @@ use crate::state::{Action, AppState, Notice, NoticeLevel, Origin};
 /// a `#text=` link reloads the page.
 #[hook]
 pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool, dispatcher: UseReducerDispatcher<AppState>) {
-    // The write not yet made: the hash the address bar had when it was
-    // queued, the link, and whether it goes into the autosave too.
-    let pending = use_mut_ref(|| None::<Write>);
-    // The last link written, with the hash it replaced.
-    let last = use_mut_ref(|| None::<(String, Rc<str>)>);
-    // The scenario's link now, for the `hashchange` listener.
-    let current = use_mut_ref(|| link.clone());
-    *current.borrow_mut() = link.clone();
-    let write = move |last: &RefCell<Option<(String, Rc<str>)>>, w: Write| {
-        let from = platform::location_hash();
-        if from != w.expected {
-            return;
-        }
-        platform::replace_hash(&w.link);
-        if w.save && !embedded {
-            platform::autosave(&w.link);
-        }
-        *last.borrow_mut() = Some((from, w.link));
-    };
+    let sync = use_mut_ref(|| UrlSync { pending: None, last: None, current: link.clone(), embedded });
+    sync.borrow_mut().current = link.clone();
     {
-        let (pending, last) = (pending.clone(), last.clone());
+        let sync = sync.clone();
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|w| {
                 EventListener::new(&w, "hashchange", move |_| {
-                    let hash = platform::location_hash();
-                    let current = current.borrow().clone();
-                    // An edit's write still waiting for its delay.
-                    let queued = pending.borrow_mut().take();
-                    match platform::on_hash_change(&hash, &current) {
-                        // In-page navigation (`#/quotas`): the edit's link
-                        // replaces it when due, as a page opened there gets its link.
-                        platform::HashChange::Ignore => {
-                            *pending.borrow_mut() = queued.map(|w| Write { expected: hash, ..w });
-                        }
-                        // Back, Forward or a pasted link within the delay of
-                        // an edit: the address bar is on another entry, which
-                        // the edit's link must not overwrite; the opened
-                        // scenario's own write follows.
-                        platform::HashChange::Open(scenario) => {
-                            let notice = Notice { level: NoticeLevel::Info, text: "Opened the link from the address bar.".into() };
-                            dispatcher.dispatch(Action::Load { scenario, origin: Origin::Link, notice: Some(notice) });
-                            // As a page opened at the link would be: at its
-                            // top, with the notice in view.
-                            platform::scroll_to_top();
-                        }
-                        platform::HashChange::Refused(why) => {
-                            // The page's link (the queued edit's, if any) goes
-                            // back in the address bar, and into the autosave.
-                            platform::replace_hash(&current);
-                            if let Some(w) = queued.filter(|w| w.save && !embedded) {
-                                platform::autosave(&w.link);
-                            }
-                            dispatcher.dispatch(Action::ShowNotice(Notice { level: NoticeLevel::Error, text: why }));
-                            platform::scroll_to_top();
-                        }
-                        platform::HashChange::Reload => {
-                            // Nothing of the page's may overwrite the new
-                            // hash before the reload, nor hand a link over
-                            // to the new page.
-                            drop(queued);
-                            last.borrow_mut().take();
-                            platform::forget_reload_note();
-                            platform::reload();
-                        }
+                    // Decided under the borrow, dispatched after it.
+                    let opened = sync.borrow_mut().hash_changed(&platform::location_hash());
+                    if let Some(action) = opened {
+                        dispatcher.dispatch(action);
+                        // As a page opened at the link would be: at its top,
+                        // with the notice in view.
+                        platform::scroll_to_top();
                     }
                 })
             });
@@ -121,32 +71,22 @@ pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool, dispat
         });
     }
     {
-        let (pending, last) = (pending.clone(), last.clone());
-        let (pending_v, last_v) = (pending.clone(), last.clone());
+        let sync = sync.clone();
         use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|w| {
-                EventListener::new(&w, "pagehide", move |_| {
-                    if let Some(w) = pending.borrow_mut().take() {
-                        write(&last, w);
-                    }
-                    if let Some((from, to)) = &*last.borrow() {
-                        platform::hand_over_on_reload(from, to);
-                    }
-                })
+            let left = web_sys::window().map(|w| {
+                let sync = sync.clone();
+                EventListener::new(&w, "pagehide", move |_| sync.borrow_mut().leave())
             });
             // A phone may discard a page hidden by an app switch without a
             // `pagehide`: a queued write is made when the page is hidden.
             let hidden = web_sys::window().and_then(|w| w.document()).map(|doc| {
-                let (pending, last) = (pending_v.clone(), last_v.clone());
                 EventListener::new(&doc, "visibilitychange", move |_| {
                     if platform::page_hidden() {
-                        if let Some(w) = pending.borrow_mut().take() {
-                            write(&last, w);
-                        }
+                        sync.borrow_mut().flush();
                     }
                 })
             });
-            move || drop((listener, hidden))
+            move || drop((left, hidden))
         });
     }
     let link = link.clone();
@@ -154,16 +94,93 @@ pub(crate) fn use_url_sync(revision: u64, link: &Rc<str>, embedded: bool, dispat
         let expected = platform::location_hash();
         let edited = *rev > 1;
         let timer = (edited || !platform::is_scenario_hash(&expected)).then(|| {
-            *pending.borrow_mut() = Some(Write { expected, link, save: edited });
+            sync.borrow_mut().pending = Some(Write { expected, link, save: edited });
             let delay = if edited { URL_WRITE_DELAY_MS } else { 0 };
-            gloo::timers::callback::Timeout::new(delay, move || {
-                if let Some(w) = pending.borrow_mut().take() {
-                    write(&last, w);
-                }
-            })
+            gloo::timers::callback::Timeout::new(delay, move || sync.borrow_mut().flush())
         });
         move || drop(timer)
     });
+}
+
+/// What [`use_url_sync`]'s timer and listeners share (one `RefCell`,
+/// never borrowed across a dispatch).
+struct UrlSync {
+    /// The write not yet made.
+    pending: Option<Write>,
+    /// The last link written, with the hash it replaced.
+    last: Option<(String, Rc<str>)>,
+    /// The scenario's link now.
+    current: Rc<str>,
+    /// The page is an embed (it never writes the autosave).
+    embedded: bool,
+}
+
+impl UrlSync {
+    /// Makes the queued write, if any, when the address bar still has the
+    /// hash it had when the write was queued (otherwise it would land on
+    /// another history entry).
+    fn flush(&mut self) {
+        let Some(w) = self.pending.take() else { return };
+        let from = platform::location_hash();
+        if from != w.expected {
+            return;
+        }
+        platform::replace_hash(&w.link);
+        if w.save && !self.embedded {
+            platform::autosave(&w.link);
+        }
+        self.last = Some((from, w.link));
+    }
+
+    /// The page is left (`pagehide`): the queued write at once, and the
+    /// last link noted for a reload of this tab.
+    fn leave(&mut self) {
+        self.flush();
+        if let Some((from, to)) = &self.last {
+            platform::hand_over_on_reload(from, to);
+        }
+    }
+
+    /// The address bar's hash changed to `hash` (a pasted link, Back,
+    /// Forward, in-page navigation): what [`platform::on_hash_change`] says
+    /// of it is done, and a scenario to open is returned as the action to
+    /// dispatch.
+    fn hash_changed(&mut self, hash: &str) -> Option<Action> {
+        // An edit's write still waiting for its delay.
+        let queued = self.pending.take();
+        match platform::on_hash_change(hash, &self.current) {
+            // In-page navigation (`#/quotas`): the edit's link replaces it
+            // when due, as a page opened there gets its link.
+            platform::HashChange::Ignore => {
+                self.pending = queued.map(|w| Write { expected: hash.to_owned(), ..w });
+                None
+            }
+            // Back, Forward or a pasted link within the delay of an edit:
+            // the address bar is on another entry, which the edit's link
+            // must not overwrite; the opened scenario's own write follows.
+            platform::HashChange::Open(scenario) => {
+                let notice = Notice { level: NoticeLevel::Info, text: "Opened the link from the address bar.".into() };
+                Some(Action::Load { scenario, origin: Origin::Link, notice: Some(notice) })
+            }
+            platform::HashChange::Refused(why) => {
+                // The page's link (the queued edit's, if any) goes back in
+                // the address bar, and into the autosave.
+                platform::replace_hash(&self.current);
+                if let Some(w) = queued.filter(|w| w.save && !self.embedded) {
+                    platform::autosave(&w.link);
+                }
+                Some(Action::ShowNotice(Notice { level: NoticeLevel::Error, text: why }))
+            }
+            platform::HashChange::Reload => {
+                // Nothing of the page's may overwrite the new hash before
+                // the reload, nor hand a link over to the new page.
+                self.last = None;
+                platform::forget_reload_note();
+                platform::reload();
+                None
+            }
+        }
+    }
 }
 
 /// How long after the last edit [`use_url_sync`] writes the address bar and
