@@ -3,8 +3,9 @@
 //! Every fallible engine function that is not one of Kafka's own
 //! operations returns [`Error`]: the simulator ([`crate::sim::simulate`],
 //! [`crate::sim::textbook::run`], [`crate::sim::Scenario::validate`]'s
-//! problems), the analysed cluster ([`crate::cluster::quota_store`],
-//! [`crate::cluster::engine_connection`]), the broker
+//! problems), the analysed cluster ([`crate::cluster::quota_store`]; its
+//! [`crate::cluster::engine_connection`] cannot fail, the scenario's
+//! mechanism and client auth being typed when read), the broker
 //! ([`crate::broker::Broker::new`], [`crate::broker::BrokerSettings::validate`]),
 //! the quota callbacks ([`crate::resolve::DefaultQuotaCallback::update_quota`])
 //! and the measurements ([`crate::metrics::QuotaWindow::try_new`],

@@ -10,7 +10,9 @@
 //! from the TLS session (clients/src/main/java/org/apache/kafka/common/security/authenticator/DefaultKafkaPrincipalBuilder.java).
 
 use quota_engine::cluster::engine_connection;
-use quota_engine::principal::{parse_config_list, Connection, PrincipalConfig, SaslMechanism, SslClientAuth};
+use std::collections::BTreeMap;
+
+use quota_engine::principal::{parse_config_list, Connection, Identity, PrincipalConfig, SaslMechanism, SslClientAuth};
 use quota_engine::scenario::{ClientThrottling, ConnectionSpec, ListenerKind, SourceIp};
 
 use super::resolve::{ClientAuthArg, ListenerArg};
@@ -94,16 +96,42 @@ impl IdentityFlags<'_> {
     }
 
     /// The connection, and a note for stderr when a flag is valid but does
-    /// not shape the principal (a client certificate on SASL_SSL, an
-    /// identity on PLAINTEXT). `Err` is the message for stderr.
+    /// not shape the principal (a client certificate on SASL_SSL). `Err` is the message for stderr.
     ///
     /// The flags become the scenario's [`ConnectionSpec`], the same spec
     /// the playground's Connection panel edits, and the engine reads it
     /// ([`engine_connection`], with the rules of [`Self::principal_config`]):
     /// one route from a connection to its principal for every surface.
+    ///
+    /// On a PLAINTEXT listener the spec holds no identity (the page's field
+    /// is disabled there) and the engine's connection none; an identity flag
+    /// given is put back as what the client presents, so that the principal
+    /// builder says it is ignored among the principal's warnings (text and
+    /// `--json`), as `kafka-quota` always has.
     pub(crate) fn connection(&self) -> Result<(Connection, Option<String>), String> {
         let (spec, note) = self.connection_spec()?;
-        Ok((engine_connection(&spec, &self.principal_config()), note))
+        let mut connection = engine_connection(&spec, &self.principal_config());
+        if self.listener == ListenerArg::Plaintext {
+            if let Some(presented) = self.presented_identity() {
+                connection.identity = presented;
+            }
+        }
+        Ok((connection, note))
+    }
+
+    /// What the client presents by the identity flag given, typed by the
+    /// flag (`--dn` a certificate, `--user` a user name, `--kerberos` a
+    /// Kerberos principal, `--oauth-sub` a token with that subject claim).
+    fn presented_identity(&self) -> Option<Identity> {
+        let w = self.who;
+        w.dn.clone()
+            .map(Identity::CertificateDn)
+            .or_else(|| w.user.clone().map(Identity::UserName))
+            .or_else(|| w.kerberos.clone().map(Identity::KerberosPrincipal))
+            .or_else(|| {
+                let claim = self.principal_config().oauthbearer_sub_claim_name;
+                w.oauth_sub.clone().map(|sub| Identity::OAuthToken { claims: BTreeMap::from([(claim, sub)]) })
+            })
     }
 
     /// The flags as a scenario connection (named `cli`), and the note of
@@ -117,15 +145,11 @@ impl IdentityFlags<'_> {
             None if self.who.oauth_sub.is_some() => Some(SaslMechanism::OAuthBearer),
             None => None,
         };
+        self.check_mechanism(mechanism)?;
         let sasl_identity = self.who.user.as_deref().or(self.who.kerberos.as_deref()).or(self.who.oauth_sub.as_deref());
         let mut note = None;
         let (listener, identity) = match self.listener {
-            ListenerArg::Plaintext => {
-                if let Some(flag) = self.identity_flag() {
-                    note = Some(format!("note: {flag}: a PLAINTEXT listener does not authenticate, so the principal is User:ANONYMOUS whatever the client presents."));
-                }
-                (ListenerKind::Plaintext, None)
-            }
+            ListenerArg::Plaintext => (ListenerKind::Plaintext, None),
             ListenerArg::Ssl => {
                 let identity = match (self.who.dn.as_deref(), sasl_identity) {
                     (Some(_), Some(_)) => {
@@ -171,11 +195,30 @@ impl IdentityFlags<'_> {
         Ok((spec, note))
     }
 
-    /// The identity flag given, for a note (`--user`, `--dn`, ...).
-    fn identity_flag(&self) -> Option<&'static str> {
-        [("--user", self.who.user.as_deref()), ("--dn", self.who.dn.as_deref()), ("--kerberos", self.who.kerberos.as_deref()), ("--oauth-sub", self.who.oauth_sub.as_deref())]
-            .into_iter()
-            .find_map(|(flag, v)| v.map(|_| flag))
+    /// Refuses a `--mechanism` that contradicts the identity flag: the flag
+    /// says what the client presents (`--kerberos` a Kerberos principal,
+    /// which only GSSAPI authenticates; `--oauth-sub` a token, only
+    /// OAUTHBEARER; `--user` a PLAIN or SCRAM user name), so `--kerberos X
+    /// --mechanism PLAIN` is a usage error, never read as `User:X`.
+    fn check_mechanism(&self, mechanism: Option<SaslMechanism>) -> Result<(), String> {
+        let Some(mechanism) = mechanism else { return Ok(()) };
+        let name = mechanism.as_str();
+        let wrong = match mechanism {
+            SaslMechanism::Gssapi => self.who.user.as_ref().map(|_| "--user").or(self.who.oauth_sub.as_ref().map(|_| "--oauth-sub")),
+            SaslMechanism::OAuthBearer => self.who.user.as_ref().map(|_| "--user").or(self.who.kerberos.as_ref().map(|_| "--kerberos")),
+            _ => self.who.kerberos.as_ref().map(|_| "--kerberos").or(self.who.oauth_sub.as_ref().map(|_| "--oauth-sub")),
+        };
+        match wrong {
+            None => Ok(()),
+            Some(flag) => {
+                let fits = match flag {
+                    "--kerberos" => "--kerberos gives a Kerberos principal, which only GSSAPI authenticates",
+                    "--oauth-sub" => "--oauth-sub gives a token's subject, which only OAUTHBEARER authenticates",
+                    _ => "--user gives a PLAIN or SCRAM user name (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512)",
+                };
+                Err(format!("kafka-quota: --mechanism {name} contradicts {flag}: {fits}. Drop --mechanism (the flag implies it), or give the identity {name} takes ({}).", identity_flag_of(mechanism)))
+            }
+        }
     }
 
     /// `--kerberos-realm`, or the realm of `--kerberos` (`name[/host]@REALM`).
@@ -198,5 +241,14 @@ impl IdentityFlags<'_> {
             kerberos_default_realm: self.default_realm(),
             ..PrincipalConfig::default()
         }
+    }
+}
+
+/// The identity flag a mechanism takes, for a usage error.
+fn identity_flag_of(mechanism: SaslMechanism) -> &'static str {
+    match mechanism {
+        SaslMechanism::Gssapi => "--kerberos",
+        SaslMechanism::OAuthBearer => "--oauth-sub",
+        _ => "--user",
     }
 }

@@ -378,11 +378,35 @@ fn the_identity_flags_read_as_the_pages_connection_spec() {
         (out.status.code(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
     };
     // PLAINTEXT: the identity is ignored (the page's "ignored on PLAINTEXT"),
-    // and stderr says so.
+    // and the principal builder's warning says so, in the text and in the
+    // principal's warnings of --json, as before the flags became a spec.
     let (code, stdout, stderr) = run(&["--listener", "PLAINTEXT", "--user", "tenantUserA"]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.starts_with("User:ANONYMOUS, client-id \"\", PLAINTEXT listener:"), "{stdout}");
-    assert!(stderr.contains("note: --user: a PLAINTEXT listener does not authenticate"), "{stderr}");
+    assert!(stderr.contains("warning: A PLAINTEXT listener does not authenticate: the identity given is ignored."), "{stderr}");
+    let (code, stdout, stderr) = run(&["--listener", "PLAINTEXT", "--dn", "CN=app", "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    let warnings = doc.pointer("/principal/warnings").and_then(|w| w.as_array()).expect("principal.warnings");
+    assert!(warnings.iter().any(|w| w.as_str().is_some_and(|w| w.starts_with("A PLAINTEXT listener does not authenticate"))), "{stdout}");
+    // A mechanism that contradicts the identity flag is a usage error,
+    // never read as another kind of name (--kerberos X --mechanism PLAIN
+    // is not User:X).
+    for (args, says) in [
+        (&["--kerberos", "tenantUserA/host@EXAMPLE.COM", "--mechanism", "PLAIN"][..], "--mechanism PLAIN contradicts --kerberos"),
+        (&["--oauth-sub", "tenantUserA", "--mechanism", "SCRAM-SHA-512"][..], "--mechanism SCRAM-SHA-512 contradicts --oauth-sub"),
+        (&["--user", "tenantUserA", "--mechanism", "GSSAPI"][..], "--mechanism GSSAPI contradicts --user"),
+        (&["--user", "tenantUserA", "--mechanism", "OAUTHBEARER"][..], "--mechanism OAUTHBEARER contradicts --user"),
+    ] {
+        let (code, stdout, stderr) = run(&[&["--listener", "SASL_SSL"][..], args].concat());
+        assert_eq!(code, Some(1), "{args:?}: {stdout}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?}: {stdout}");
+    }
+    // A mechanism that fits the flag is taken.
+    let (code, stdout, stderr) = run(&["--listener", "SASL_SSL", "--user", "tenantUserA", "--mechanism", "SCRAM-SHA-256"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.starts_with("User:tenantUserA, client-id \"\", SASL_SSL listener:"), "{stdout}");
     // A SASL name on SSL is a usage mistake, said as one.
     let (code, _, stderr) = run(&["--listener", "SSL", "--user", "tenantUserA"]);
     assert_eq!(code, Some(1));
