@@ -38,11 +38,11 @@ use std::path::{Path, PathBuf};
 use clap::{ArgGroup, Args, ValueEnum};
 use quota_engine::broker::BrokerSettings;
 use quota_engine::cluster::Cluster;
-use quota_engine::principal::{Connection, PrincipalOutcome};
-use quota_engine::resolve::{Resolution, RungOutcome, TagDecision};
+use quota_engine::principal::PrincipalOutcome;
+use quota_engine::resolve::{Resolution, RungOutcome};
 use quota_engine::scenario::SourceIp;
-use quota_engine::resolve::human::{human_value, metered_by, number_ranges, readable_limit, sharers_under, CONTROLLER_SCOPE, NAN_CONNECTION_RATE};
-use quota_engine::resolve::QuotaCallbacks;
+use quota_engine::resolve::human::{number_ranges, readable_limit, NAN_CONNECTION_RATE};
+use quota_engine::resolve::answer::Answer;
 use quota_engine::{java_double_to_string, QuotaEntity, QuotaKey, QuotaStore, QuotaType, UnitLabel};
 use quota_formats::configs_sh::{parse_script, Mode};
 use quota_formats::detect::{detect, import, import_skipping, ExportOptions, Format};
@@ -453,125 +453,12 @@ pub(crate) struct ResolveArgs {
 }
 
 
-/// "the broker does not meter this connection", or, for controller
-/// mutations, the active controller ([`metered_by`]).
-fn not_metered(quota_type: QuotaType) -> String {
-    match quota_type {
-        QuotaType::ControllerMutation => format!("{} does not meter this connection", metered_by(quota_type)),
-        _ => "the broker does not meter this connection".to_owned(),
-    }
-}
-
-/// Why the connection's metric tags are what they are, and so who shares
-/// its budget.
-pub(crate) fn budget_sentence(r: &Resolution) -> String {
-    let Some(tags) = &r.metric_tags else {
-        return format!(
-            "none: no {} quota exists anywhere, so {}",
-            r.key(),
-            not_metered(r.quota_type)
-        );
-    };
-    let why = match r.tag_decision {
-        TagDecision::QuotasDisabled => "no quota of this type exists".to_owned(),
-        TagDecision::SingleLevel { kind } => format!(
-            "only {} quotas of this type exist, so Kafka fixes the tags from that kind alone without walking the ladder",
-            kind.describe()
-        ),
-        TagDecision::Walk { rung } => format!("the ladder walk stopped at {rung}"),
-        TagDecision::WalkFellThrough => {
-            "the ladder walk found none of rungs 1-6 configured, so the tags are the client-id alone".to_owned()
-        }
-    };
-    format!(
-        "every connection with tags {tags} shares one budget (sensor {}, MBean {}), because {why}",
-        tags.sensor_name(r.quota_type),
-        tags.mbean_name(r.quota_type)
-    )
-}
-
-/// The width of the longest quota key (`controller_mutation_rate`), to align
-/// the answer lines.
-const KEY_WIDTH: usize = 24;
-
-/// The one-line answer for one quota type (without the key); who shares
-/// the budget comes from `callbacks`' own decision of the metric tags
-/// (`sharers_under`, as the page says it).
-pub(crate) fn answer_line(r: &Resolution, callbacks: &QuotaCallbacks, settings: &BrokerSettings) -> String {
-    let sharers = |tags: &quota_engine::resolve::MetricTags| sharers_under(callbacks.get(r.quota_type), tags);
-    let key = r.key();
-    let Some(tags) = &r.metric_tags else {
-        return format!(
-            "unlimited: no {key} quota exists, so {}",
-            not_metered(r.quota_type)
-        );
-    };
-    match &r.matched {
-        Some(m) => format!(
-            "{} from {} (rung {}); {}shared by {}{}",
-            readable_limit(key, m.value),
-            m.entity,
-            m.rung.number(),
-            if r.quota_type == QuotaType::ControllerMutation { format!("one budget for the whole cluster: {CONTROLLER_SCOPE}; ") } else { String::new() },
-            sharers(tags),
-            fetch_cap_clause(r.quota_type, m.value, settings)
-        ),
-        None => format!(
-            "unlimited: no rung holds a {key} for this connection; metered together with {}",
-            sharers(tags)
-        ),
-    }
-}
-
-/// For a fetch quota: the largest fetch response a broker sends the
-/// client, quota × (quota.window.num − 1) × quota.window.size.seconds
-/// (`KafkaApis.handleFetchRequest`: `maxQuotaWindowBytes`, KAFKA-9677; the
-/// engine's `ClientQuotaManager::max_value_in_quota_window`), taken `toInt`
-/// as Kafka does; empty for other types and for a limit that is not a
-/// positive number.
-fn fetch_cap_clause(quota_type: QuotaType, quota: f64, settings: &BrokerSettings) -> String {
-    if quota_type != QuotaType::Fetch || !quota.is_finite() || quota <= 0.0 {
-        return String::new();
-    }
-    let (num, size_s) = (settings.quota_window_num, settings.quota_window_size_seconds);
-    let cap = quota * f64::from(num.saturating_sub(1)) * f64::from(size_s);
-    // Scala's Double.toInt: truncated, at most Int.MaxValue.
-    let bytes = cap.min(f64::from(i32::MAX)).floor();
-    let broker = settings.fetch_max_bytes;
-    let then = if bytes < f64::from(broker) {
-        "when that is below the consumer's fetch.max.bytes".to_owned()
-    } else {
-        format!("but the broker's fetch.max.bytes ({broker} bytes) is lower and caps it first")
-    };
-    format!(
-        "; each broker sends it at most {} ({bytes:.0} bytes) in one fetch response, quota × (quota.window.num − 1) × quota.window.size.seconds = {} × ({num} − 1) × {size_s} s (KAFKA-9677), {then}",
-        human_value(QuotaKey::ConsumerByteRate, bytes).replace("/s", ""),
-        human_value(QuotaKey::ConsumerByteRate, quota),
-    )
-}
-
-/// The answer: one line per quota type.
-fn print_answer(outcome: &PrincipalOutcome, conn: &Connection, resolutions: &[Resolution], callbacks: &QuotaCallbacks, settings: &BrokerSettings) {
-    outln!(
-        "{}, client-id {:?}, {} listener:",
-        outcome.principal,
-        conn.client_id,
-        conn.listener.protocol()
-    );
-    for r in resolutions {
-        outln!(
-            "  {:<KEY_WIDTH$}  {}",
-            r.key().as_str(),
-            answer_line(r, callbacks, settings)
-        );
-    }
-}
 
 /// The detail `--explain` adds: the principal's derivation and, per quota
 /// type, the limit, the budget, the entity kinds with quotas, and every
 /// rung, each reason once (the rungs the single-level shortcut never looks
 /// at are one line; a quota type with no quota anywhere is one line).
-fn print_explain(outcome: &PrincipalOutcome, resolutions: &[Resolution]) {
+fn print_explain(outcome: &PrincipalOutcome, resolutions: &[Resolution], answer: &Answer) {
     outln!();
     // A certificate DN Java reads differently from how it was typed: the
     // reading and the rule, one line each.
@@ -596,7 +483,7 @@ fn print_explain(outcome: &PrincipalOutcome, resolutions: &[Resolution]) {
             "client-id \"\": what a client sends when it has none. The Java clients never send an empty one: with client.id unset or empty, KafkaProducer sends producer-N and KafkaConsumer consumer-<group.id>-N (N counts clients in the JVM), so resolve with that id for them."
         );
     }
-    for r in resolutions {
+    for (r, a) in resolutions.iter().zip(&answer.types) {
         let key = r.key();
         outln!();
         outln!("{} ({key}):", r.quota_type);
@@ -609,7 +496,7 @@ fn print_explain(outcome: &PrincipalOutcome, resolutions: &[Resolution]) {
             ),
             None => outln!("  limit: none (unlimited)"),
         }
-        outln!("  budget: {}.", budget_sentence(r));
+        outln!("  budget: {}.", a.budget());
         outln!("  entity kinds with a {key} quota: {}.", kinds_sentence(r));
         outln!("  rungs:");
         if !r.quotas_enabled() {
@@ -927,7 +814,9 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             outln!("{}", crate::live::provenance(l));
         }
     } else {
-        print_answer(&outcome, &conn, &resolutions, cluster.managers(), cluster.settings());
+        // The engine's answer, as it prints itself: one line per quota type.
+        let answer = Answer::new(&outcome.principal, &conn, &resolutions, cluster.managers(), cluster.settings());
+        out!("{answer}");
         if let Some(ip) = &ip {
             outln!("{}", ip.summary);
         }
@@ -943,7 +832,7 @@ pub(crate) fn run(args: &ResolveArgs) -> u8 {
             outln!("{}", crate::live::provenance(l));
         }
         if args.explain {
-            print_explain(&outcome, &resolutions);
+            print_explain(&outcome, &resolutions, &answer);
             if let Some(ip) = &ip {
                 outln!();
                 print_ip_detail(ip);

@@ -12,7 +12,8 @@ use serde::{Serialize, Serializer};
 
 use quota_engine::broker::BrokerSettings;
 use quota_engine::principal::{Connection, PrincipalOutcome};
-use quota_engine::resolve::human::{human_value, sharers_under};
+use quota_engine::resolve::answer::TypeAnswer;
+use quota_engine::resolve::human::human_value;
 use quota_engine::resolve::{EntityKind, MetricTags, NotApplicable, QuotaCallbacks, Resolution, Rung, RungOutcome, TagDecision};
 use quota_engine::{java_double_to_string, QuotaEntity, QuotaType, UnitLabel};
 
@@ -337,6 +338,8 @@ impl<'a> ResolutionJson<'a> {
     pub(crate) fn of(r: &'a Resolution, callbacks: &QuotaCallbacks, settings: &BrokerSettings) -> Self {
         let key = r.key();
         let flags = r.quota_types_enabled;
+        // The engine's answer, as the text output prints it.
+        let answer = TypeAnswer::new(r, callbacks.get(r.quota_type), settings);
         ResolutionJson {
             quota_type: r.quota_type,
             key: key.as_str(),
@@ -362,9 +365,9 @@ impl<'a> ResolutionJson<'a> {
             limit: r.limit().map(KafkaNumber),
             limit_kafka: r.limit().map(java_double_to_string),
             limit_human: r.limit().map(|l| human_value(key, l)),
-            shared_by: r.metric_tags.as_ref().map(|t| sharers_under(callbacks.get(r.quota_type), t)),
-            answer: super::resolve::answer_line(r, callbacks, settings),
-            budget: super::resolve::budget_sentence(r),
+            answer: answer.to_string(),
+            budget: answer.budget(),
+            shared_by: answer.sharers,
             sensor: r.sensor_name(),
             mbean: r.mbean_name(),
             summary: r.summary(),

@@ -39,6 +39,7 @@
 //! behaviour is the newer Java one: a flag is cleared when the last entity of
 //! its kind is removed.
 
+pub mod answer;
 mod budget;
 mod ladder;
 mod callback;

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeSet;
 
-use quota_engine::resolve::{DefaultQuotaCallback, Resolution};
+use quota_engine::resolve::answer::TypeAnswer;
 use quota_engine::sim::{Scenario, Workload};
 use quota_engine::{java_double_to_string, EntityName, QuotaEntity, QuotaKey, QuotaType};
 
@@ -108,24 +108,21 @@ const NAMED_SHARERS: usize = 5;
 /// fresh rate by, `(quota.window.num − 1)` × `quota.window.size.seconds`
 /// (`burst_ms`; `QuotaWindow::min_window_size_ms`), so a short run can go
 /// well above the sustained figure.
-fn clause(r: &Resolution, callback: &DefaultQuotaCallback, sharers: &[String], leading: Option<usize>, brokers: u32, burst_ms: i64) -> String {
-    let label = match r.quota_type {
+fn clause(answer: &TypeAnswer, sharers: &[String], leading: Option<usize>, brokers: u32, burst_ms: i64) -> String {
+    let label = match answer.quota_type {
         QuotaType::Produce => "Produce",
         QuotaType::Fetch => "Fetch",
         QuotaType::Request => "Requests",
         QuotaType::ControllerMutation => "Controller mutations",
     };
-    let Some(m) = &r.matched else {
+    let (Some(m), Some(limit)) = (&answer.matched, answer.limit_text()) else {
         return format!("{label}: unlimited.");
     };
-    let key = r.key();
-    // Who Kafka puts in this budget (its metric tags), then which of the
-    // scenario's other connections are among them.
-    let kafka = r
-        .metric_tags
-        .as_ref()
-        .map(|tags| format!("shared by {}", quota_engine::resolve::human::sharers_under(callback, tags)))
-        .unwrap_or_else(|| "not metered".to_owned());
+    let key = answer.key();
+    // Who Kafka puts in this budget (its metric tags: the engine's
+    // answer, as the CLI prints it), then which of the scenario's other
+    // connections are among them.
+    let kafka = answer.sharers.as_ref().map(|s| format!("shared by {s}")).unwrap_or_else(|| "not metered".to_owned());
     let shared = match sharers {
         [] => format!("{kafka} (no other connection of this scenario)"),
         [one] => format!("{kafka} (here: connection {one})"),
@@ -143,14 +140,11 @@ fn clause(r: &Resolution, callback: &DefaultQuotaCallback, sharers: &[String], l
     // DeleteTopics to it (`KafkaApis`: `maybeForwardToController`), and
     // `ControllerApis` checks `quotas.controllerMutation`
     // (core/src/main/scala/kafka/server/ControllerApis.scala).
-    let controller = r.quota_type == QuotaType::ControllerMutation;
-    // The limit as every surface writes it (`readable_limit`: the CLI's
-    // answer line and the ladder's reasons too), NaN and Infinity with why
-    // they never delay anyone (a quota sensor takes them as they are;
-    // `RateSensor::try_new`).
+    let controller = answer.quota_type == QuotaType::ControllerMutation;
+    // The limit as every surface writes it (the engine's answer:
+    // `readable_limit`, NaN and Infinity with why they never delay anyone).
     let mut out = format!(
-        "{label}: {}{} from {} (rung {}), {shared}",
-        quota_engine::resolve::human::readable_limit(key, m.value),
+        "{label}: {limit}{} from {} (rung {}), {shared}",
         if controller { " for the whole cluster" } else { "" },
         super::entity_path(&m.entity),
         m.rung.number()
@@ -176,17 +170,12 @@ fn clause(r: &Resolution, callback: &DefaultQuotaCallback, sharers: &[String], l
         }
         _ => {}
     }
-    // The fetch size cap: a broker never returns more than the quota window
-    // holds, quota × (quota.window.num − 1) × quota.window.size.seconds
-    // (`KafkaApis.handleFetchRequest`: `maxQuotaWindowBytes`, KAFKA-9677;
-    // the engine's `ClientQuotaManager::max_value_in_quota_window`).
-    if r.quota_type == QuotaType::Fetch && m.value.is_finite() && m.value > 0.0 {
-        out.push_str(&format!(
-            "; each broker sends it at most {} in one fetch response, quota × (quota.window.num − 1) × quota.window.size.seconds = {} × {} (KAFKA-9677), when that is below fetch.max.bytes",
-            super::fmt_bytes(m.value * burst_ms as f64 / 1000.0),
-            fmt_rate(m.value),
-            if burst_ms % 1000 == 0 { format!("{} s", burst_ms / 1000) } else { super::fmt_ms(burst_ms as f64) }
-        ));
+    // The fetch size cap, as the engine's answer says it for every
+    // surface (`FetchCap`: Kafka's `toInt`, and the broker's
+    // fetch.max.bytes when that is lower).
+    if let Some(cap) = &answer.fetch_cap {
+        out.push_str("; ");
+        out.push_str(&cap.to_string());
     }
     out.push('.');
     out
@@ -277,8 +266,11 @@ pub fn first_answers(scenario: &Scenario, analysis: &Analysis, n: usize) -> Vec<
                     clauses: rs
                         .iter()
                         .map(|r| {
+                            // The engine's answer for this quota type, as
+                            // the CLI prints it, with what the scenario adds.
                             let callback = analysis.cluster.managers().get(r.quota_type);
-                            clause(r, callback, &analysis.sharers(scenario, i, r.quota_type), leading, scenario.brokers.count, burst_ms)
+                            let answer = TypeAnswer::new(r, callback, &scenario.brokers.settings);
+                            clause(&answer, &analysis.sharers(scenario, i, r.quota_type), leading, scenario.brokers.count, burst_ms)
                         })
                         .chain([ip])
                         .chain(c.client_id.is_empty().then(|| EMPTY_CLIENT_ID.to_owned()))
@@ -374,9 +366,19 @@ mod tests {
         let text = answers(&s, &Analysis::new(&s))[0].sentence();
         // The engine's cap for this session (broker::tests: fetch_size_is_capped_at_the_quota_window).
         assert!(
-            text.contains("each broker sends it at most 20 MB in one fetch response, quota × (quota.window.num − 1) × quota.window.size.seconds = 2 MB/s × 10 s (KAFKA-9677)"),
+            text.contains("each broker sends it at most 20 MB (20000000 bytes) in one fetch response, quota × (quota.window.num − 1) × quota.window.size.seconds = 2 MB/s × (11 − 1) × 1 s (KAFKA-9677), when that is below the consumer's fetch.max.bytes."),
             "{text}"
         );
+        // The same clause as the CLI's answer line: Kafka's toInt stops a
+        // 1 GB/s quota's cap at Int.MaxValue, and the broker's
+        // fetch.max.bytes (55 MiB by default) is lower still.
+        let s = scenario(
+            r#"{"quotas": [{"entity": {"client-id": "c"}, "key": "consumer_byte_rate", "value": 1000000000}],
+                "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": "c"}]}"#,
+        );
+        let text = answers(&s, &Analysis::new(&s))[0].sentence();
+        assert!(text.contains("at most 2.15 GB (2147483647 bytes) in one fetch response"), "{text}");
+        assert!(text.contains("but the broker's fetch.max.bytes (57671680 bytes) is lower and caps it first."), "{text}");
     }
 
     #[test]
