@@ -19,6 +19,7 @@ mod app;
 mod components;
 mod ctx;
 mod hooks;
+pub mod bridge;
 pub mod interchange;
 pub mod model;
 pub mod platform;

@@ -26,6 +26,7 @@
 //!   one line ([`fallback_note`]); if that fails too, the panels say why
 //!   the run could not be computed. Never a blank page.
 
+use crate::bridge::{Link, LinkEvent, Protocol, Timeouts};
 use crate::wire::{Reader, Wire};
 use quota_engine::sim::{ClientTrack, Scenario, SensorTrack, Timeline};
 use wasm_bindgen::closure::Closure;
@@ -60,25 +61,71 @@ pub const READY_TIMEOUT_MS: u32 = 10_000;
 /// `ready` (ms): on a slow link its 480 KB.
 pub const LOAD_TIMEOUT_MS: u32 = 60_000;
 
-/// What the page asks: simulate `scenario`, revision `rev` of the page's
-/// state: the revision, a space, and the scenario's JSON (as a link holds
-/// it: no other reader is compiled in).
-pub fn request_text(rev: u64, scenario: &Scenario) -> String {
-    let json = serde_json::to_string(scenario).unwrap_or_default();
-    format!("{rev} {json}")
+/// What the page asks the simulation worker, posted as its JSON (the
+/// scenario as a link holds it: no other reader is compiled in) by the
+/// link ([`Sim`]), or handed to the module on the main thread.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SimRequest {
+    /// Simulate `scenario`, revision `rev` of the page's state; answered
+    /// by a [`Part::Head`] and the tracks that follow it.
+    Run {
+        /// The page's revision.
+        rev: u64,
+        /// The scenario.
+        scenario: Scenario,
+    },
+    /// One run of spread job `job`, with the seed in `scenario`; answered
+    /// by one [`Part::Seed`].
+    Seed {
+        /// The page's job.
+        job: u64,
+        /// The scenario, with the run's seed.
+        scenario: Scenario,
+    },
+}
+
+impl SimRequest {
+    /// The answer when the request cannot be run anywhere: the run (or
+    /// the seed) answered with `why`.
+    fn refused(&self, why: String) -> Part {
+        match self {
+            SimRequest::Run { rev, .. } => Part::Head { rev: *rev, result: Err(why), took_ms: 0.0, rest: 0 },
+            SimRequest::Seed { job, .. } => Part::Seed { job: *job, seed: 0, result: Err(why) },
+        }
+    }
+}
+
+/// The simulation worker's messages for [`Link`]: a [`SimRequest`] out as
+/// JSON text, each [`Part`] back as the bytes of a transferred buffer.
+pub struct Sim;
+
+impl Protocol for Sim {
+    type Request = SimRequest;
+    type Reply = Vec<u8>;
+
+    fn encode(request: &SimRequest) -> Result<JsValue, String> {
+        serde_json::to_string(request).map(|t| JsValue::from_str(&t)).map_err(|e| e.to_string())
+    }
+
+    fn decode(data: JsValue) -> Result<Vec<u8>, String> {
+        if let Some(text) = data.as_string() {
+            let head: String = text.chars().take(40).collect();
+            return Err(format!("it answered text that is not a part of a run ({head:?})"));
+        }
+        // The worker transfers each part's buffer as a Uint8Array: read
+        // it in place (`Uint8Array::new` on it would copy it first).
+        Ok(match data.dyn_into::<js_sys::Uint8Array>() {
+            Ok(array) => array.to_vec(),
+            Err(other) => js_sys::Uint8Array::new(&other).to_vec(),
+        })
+    }
 }
 
 /// The most seeds the page runs in one spread (the CLI's
 /// `kafka-quota simulate --seeds` takes up to
 /// [`quota_engine::sim::seeds::SEEDS_MAX`]).
 pub const PAGE_SEEDS_MAX: u32 = 100;
-
-/// What the page asks for one run of a spread over seeds: `seed`, the job,
-/// a space, and the scenario's JSON with the seed of the run in it.
-pub fn seed_request_text(job: u64, scenario: &Scenario) -> String {
-    let json = serde_json::to_string(scenario).unwrap_or_default();
-    format!("seed {job} {json}")
-}
 
 /// `t` reduced to what [`quota_engine::sim::seeds::add_run`] reads of a
 /// run, so that a run of a spread crosses to the page in one small message:
@@ -116,21 +163,11 @@ pub fn for_spread(mut t: Timeline) -> Timeline {
     t
 }
 
-/// The worker's answer to a [`seed_request_text`] (the text after `seed `):
-/// one [`Part::Seed`].
-fn answer_seed(request: &str) -> Vec<u8> {
-    let read = request.split_once(' ').and_then(|(job, json)| Some((job.parse::<u64>().ok()?, json)));
-    let Some((job, json)) = read else {
-        return Part::Seed { job: 0, seed: 0, result: Err("The simulation worker could not read a request for a seed.".to_owned()) }.to_bytes();
-    };
-    let result = serde_json::from_str::<Scenario>(json)
-        .map_err(|e| format!("The simulation worker could not read a request: {e}."))
-        .and_then(|s| {
-            let seed = s.seed;
-            crate::model::simulate(&s).map(|t| (seed, for_spread(t)))
-        });
-    match result {
-        Ok((seed, t)) => Part::Seed { job, seed, result: Ok(t) },
+/// The worker's answer to a [`SimRequest::Seed`]: one [`Part::Seed`].
+fn answer_seed(job: u64, scenario: &Scenario) -> Vec<u8> {
+    let seed = scenario.seed;
+    match crate::model::simulate(scenario) {
+        Ok(t) => Part::Seed { job, seed, result: Ok(for_spread(t)) },
         Err(why) => Part::Seed { job, seed: 0, result: Err(why) },
     }
     .to_bytes()
@@ -170,7 +207,7 @@ pub enum Part {
         /// The tracks.
         tracks: Vec<ClientTrack>,
     },
-    /// One run of a spread over seeds ([`seed_request_text`]): the job, the
+    /// One run of a spread over seeds ([`SimRequest::Seed`]): the job, the
     /// seed, and the run reduced to what
     /// [`quota_engine::sim::seeds::add_run`] reads ([`for_spread`]), or the
     /// reason it could not be done. One message, whatever the run's size.
@@ -304,22 +341,16 @@ fn batches<T: Wire>(tracks: Vec<T>, wrap: impl Fn(Vec<T>) -> Part) -> Vec<Vec<u8
     out
 }
 
-/// The worker's answer to `request` ([`request_text`]): the messages to
-/// post, in order. `now` reads a clock in ms (the run's duration is
-/// reported). An unreadable request is answered with a head carrying the
-/// reason and revision 0.
+/// The worker's answer to `request` (a [`SimRequest`]'s JSON): the
+/// messages to post, in order. `now` reads a clock in ms (the run's
+/// duration is reported). An unreadable request is answered with a head
+/// carrying the reason and revision 0 (the run in flight).
 pub fn answer(request: &str, now: impl Fn() -> f64) -> Vec<Vec<u8>> {
-    if let Some(seed) = request.strip_prefix("seed ") {
-        return vec![answer_seed(seed)];
-    }
     let head = |rev, result, took_ms, rest| Part::Head { rev, result, took_ms, rest }.to_bytes();
-    let read = request.split_once(' ').and_then(|(rev, json)| Some((rev.parse::<u64>().ok()?, json)));
-    let Some((rev, json)) = read else {
-        return vec![head(0, Err("The simulation worker could not read a request: it does not start with a revision.".to_owned()), 0.0, 0)];
-    };
-    let scenario: Scenario = match serde_json::from_str(json) {
-        Ok(s) => s,
-        Err(e) => return vec![head(rev, Err(format!("The simulation worker could not read a request: {e}.")), 0.0, 0)],
+    let (rev, scenario) = match serde_json::from_str::<SimRequest>(request) {
+        Ok(SimRequest::Seed { job, scenario }) => return vec![answer_seed(job, &scenario)],
+        Ok(SimRequest::Run { rev, scenario }) => (rev, scenario),
+        Err(e) => return vec![head(0, Err(format!("The simulation worker could not read a request: {e}.")), 0.0, 0)],
     };
     let start = now();
     let result = crate::model::simulate(&scenario);
@@ -582,27 +613,23 @@ pub fn in_worker() -> bool {
     !js_sys::Reflect::has(&js_sys::global(), &JsValue::from_str("document")).unwrap_or(false)
 }
 
-/// Serves simulation requests in the worker: each message (a JSON
-/// [`request_text`]) is answered by the messages of [`answer`]; `ready` is posted
-/// first (the page queues until then). A panic is posted as
-/// `failed:<message>` before the module traps.
+/// Serves simulation requests in the worker ([`bridge::serve`]): each
+/// message (a [`SimRequest`]'s JSON) is answered by the messages of
+/// [`answer`], each buffer transferred; `ready` is posted first (the link
+/// holds requests until then). A panic is posted as `failed:<message>`
+/// before the module traps.
 pub fn serve() {
-    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let hook_scope = scope.clone();
-    std::panic::set_hook(Box::new(move |info| {
-        let _ = hook_scope.post_message(&JsValue::from_str(&format!("failed:{}", panic_sentence(info))));
-    }));
-    let reply = scope.clone();
-    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-        let request = e.data().as_string().unwrap_or_default();
-        for m in answer(&request, js_sys::Date::now) {
-            let bytes = js_sys::Uint8Array::from(&m[..]);
-            let _ = reply.post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer()));
-        }
+    crate::bridge::serve(panic_sentence, |request| {
+        let request = request.as_string().unwrap_or_default();
+        answer(&request, js_sys::Date::now)
+            .iter()
+            .map(|m| {
+                let bytes = js_sys::Uint8Array::from(&m[..]);
+                let transfer = js_sys::Array::of1(&bytes.buffer());
+                (JsValue::from(bytes), Some(transfer))
+            })
+            .collect()
     });
-    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    on_message.forget();
-    let _ = scope.post_message(&JsValue::from_str("ready"));
 }
 
 // ---- The page's side --------------------------------------------------
@@ -624,17 +651,15 @@ pub(crate) enum SimEvent {
 
 #[derive(Default)]
 struct Client {
-    worker: Option<web_sys::Worker>,
+    /// The worker (the link holds requests until it is ready).
+    link: Option<Link<Sim>>,
+    /// The worker said `ready` (a failure then stopped the run in flight).
     ready: bool,
     failed: Option<String>,
-    /// The message sent before `ready` (only the newest is kept).
-    unsent: Option<String>,
-    /// The worker's loader ran (`loading`): its module is being fetched.
-    loading: bool,
-    /// The message waiting for the module on the main thread to load.
-    here_unsent: Option<String>,
+    /// The request waiting for the module on the main thread to load.
+    here_unsent: Option<SimRequest>,
     /// The request waiting for the run in flight.
-    waiting: Option<(u64, String)>,
+    waiting: Option<(u64, SimRequest)>,
     coalescer: Coalescer,
     assembler: Assembler,
     listener: Option<yew::Callback<SimEvent>>,
@@ -642,8 +667,6 @@ struct Client {
     here: Here,
     /// The spread over seeds being run, one seed at a time ([`run_seeds`]).
     seeds: Option<SeedJob>,
-    /// Its request waiting for the worker's `ready`.
-    seed_unsent: Option<String>,
     /// The last job number given.
     last_job: u64,
     /// The listener of [`SeedEvent`]s (one: the seeds control's).
@@ -664,10 +687,10 @@ struct SeedJob {
 
 impl SeedJob {
     /// The request of the next seed.
-    fn next_request(&self) -> String {
-        let mut s = self.scenario.clone();
-        s.seed = self.scenario.seed.wrapping_add(u64::from(self.done));
-        seed_request_text(self.job, &s)
+    fn next_request(&self) -> SimRequest {
+        let mut scenario = self.scenario.clone();
+        scenario.seed = self.scenario.seed.wrapping_add(u64::from(self.done));
+        SimRequest::Seed { job: self.job, scenario }
     }
 }
 
@@ -706,34 +729,29 @@ pub(crate) fn run_seeds(scenario: &Scenario, count: u32) -> u64 {
         let j = SeedJob { job: c.last_job, scenario: scenario.clone(), count: count.clamp(1, PAGE_SEEDS_MAX), done: 0 };
         let m = j.next_request();
         c.seeds = Some(j);
-        c.seed_unsent = None;
         (c.last_job, m)
     });
     post_seed(job, message);
     job
 }
 
-/// Drops the spread being run: the run in flight is answered and ignored.
+/// Drops the spread being run: the run in flight (or held until the
+/// worker is ready) is answered and ignored.
 pub(crate) fn cancel_seeds() {
-    CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        c.seeds = None;
-        c.seed_unsent = None;
-    });
+    CLIENT.with(|c| c.borrow_mut().seeds = None);
 }
 
-/// Sends a seed's request to the worker (or keeps it until `ready`), or,
-/// once the worker failed, to the module on the main thread when it is
-/// loaded; else the job stops with why.
-fn post_seed(job: u64, message: String) {
+/// Sends a seed's request to the worker (the link holds it until
+/// `ready`), or, once the worker failed, to the module on the main thread
+/// when it is loaded; else the job stops with why.
+fn post_seed(job: u64, request: SimRequest) {
     enum To {
-        Worker(web_sys::Worker),
-        Later,
+        Worker(Link<Sim>),
         Here,
         Stop(String),
     }
     let to = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
+        let c = c.borrow();
         if c.failed.is_some() {
             return match &c.here {
                 Here::Ready(_) => To::Here,
@@ -741,20 +759,19 @@ fn post_seed(job: u64, message: String) {
                 _ => To::Stop("the simulation module is still loading on the page's main thread; try again in a moment".to_owned()),
             };
         }
-        match (&c.worker, c.ready) {
-            (Some(w), true) => To::Worker(w.clone()),
-            _ => {
-                c.seed_unsent = Some(message.clone());
-                To::Later
-            }
+        match &c.link {
+            Some(link) => To::Worker(link.clone()),
+            None => To::Stop("the simulation worker did not start".to_owned()),
         }
     });
     match to {
-        To::Worker(w) => {
-            let _ = w.post_message(&JsValue::from_str(&message));
+        To::Worker(link) => {
+            if let Err(e) = link.send(&request) {
+                cancel_seeds();
+                emit_seed(SeedEvent::Stopped(job, format!("the request could not be written ({e})")));
+            }
         }
-        To::Later => {}
-        To::Here => run_here(message),
+        To::Here => run_here(request),
         To::Stop(why) => {
             cancel_seeds();
             emit_seed(SeedEvent::Stopped(job, why));
@@ -788,7 +805,7 @@ enum Here {
     /// Not needed (the worker runs) or not started yet.
     #[default]
     Off,
-    /// Its script is loading; requests wait in `here_unsent`.
+    /// Its script is loading; the request waits in `here_unsent`.
     Loading,
     /// Its `answer_parts` export.
     Ready(js_sys::Function),
@@ -817,18 +834,18 @@ fn fail(why: String) {
         if c.failed.is_some() {
             return None;
         }
-        if let Some(w) = c.worker.take() {
-            w.terminate();
-        }
         c.failed = Some(why.clone());
         // A worker that was ready failed on the run in flight.
         let running = if c.ready { c.coalescer.in_flight() } else { None };
         c.coalescer.reset();
         c.waiting = None;
-        c.unsent = None;
-        c.seed_unsent = None;
         let job = c.seeds.take().map(|j| j.job);
-        Some((running, job))
+        Some((running, job, c.link.take()))
+    });
+    // The link dropped outside the borrow: the worker is terminated.
+    let first = first.map(|(running, job, link)| {
+        drop(link);
+        (running, job)
     });
     if let Some((running, job)) = first {
         if let Some(job) = job {
@@ -838,28 +855,28 @@ fn fail(why: String) {
     }
 }
 
-/// Sends `message` now, or keeps it until the worker is ready; once the
-/// worker failed, runs it on the main thread ([`run_here`]).
-fn post(message: String) {
-    let failed = CLIENT.with(|c| c.borrow().failed.is_some());
-    if failed {
-        return run_here(message);
-    }
-    CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        match (&c.worker, c.ready) {
-            (Some(w), true) => {
-                let _ = w.post_message(&JsValue::from_str(&message));
-            }
-            _ => c.unsent = Some(message),
-        }
+/// Sends `request` to the worker (the link holds it until `ready`); once
+/// the worker failed, runs it on the main thread ([`run_here`]).
+fn post(request: SimRequest) {
+    let link = CLIENT.with(|c| {
+        let c = c.borrow();
+        if c.failed.is_some() { None } else { c.link.clone() }
     });
+    match link {
+        Some(link) => {
+            if let Err(e) = link.send(&request) {
+                fail(format!("a request could not be written ({e})"));
+            }
+        }
+        None => run_here(request),
+    }
 }
 
-/// Answers `message` with the module on the main thread, loading it first
+/// Answers `request` with the module on the main thread, loading it first
 /// ([`load_here`]); in a task of its own, as the worker's answer would come.
-/// When it cannot run, the run's revision is answered with the reason.
-fn run_here(message: String) {
+/// When it cannot run, the run's revision (or seed job) is answered with
+/// the reason.
+fn run_here(request: SimRequest) {
     let here = CLIENT.with(|c| match &c.borrow().here {
         Here::Off => None,
         Here::Loading => Some(Err(None)),
@@ -870,23 +887,20 @@ fn run_here(message: String) {
         None => {
             CLIENT.with(|c| {
                 let mut c = c.borrow_mut();
-                c.here_unsent = Some(message);
+                c.here_unsent = Some(request);
                 c.here = Here::Loading;
             });
             load_here();
         }
-        Some(Err(None)) => CLIENT.with(|c| c.borrow_mut().here_unsent = Some(message)),
-        Some(Err(Some(sentence))) => {
-            if let Some(rest) = message.strip_prefix("seed ") {
-                let job = rest.split_once(' ').and_then(|(j, _)| j.parse().ok()).unwrap_or(0);
-                return on_part(&Part::Seed { job, seed: 0, result: Err(sentence) }.to_bytes());
-            }
-            let rev = message.split_once(' ').and_then(|(r, _)| r.parse().ok()).unwrap_or(0);
-            on_part(&Part::Head { rev, result: Err(sentence), took_ms: 0.0, rest: 0 }.to_bytes());
-        }
+        Some(Err(None)) => CLIENT.with(|c| c.borrow_mut().here_unsent = Some(request)),
+        Some(Err(Some(sentence))) => on_part(&request.refused(sentence).to_bytes()),
         Some(Ok(f)) => {
+            let message = match Sim::encode(&request) {
+                Ok(m) => m,
+                Err(e) => return on_part(&request.refused(format!("The request could not be written: {e}.")).to_bytes()),
+            };
             gloo::timers::callback::Timeout::new(0, move || {
-                let parts = f.call1(&JsValue::NULL, &JsValue::from_str(&message));
+                let parts = f.call1(&JsValue::NULL, &message);
                 match parts {
                     Ok(parts) => {
                         for p in js_sys::Array::from(&parts).iter() {
@@ -898,7 +912,7 @@ fn run_here(message: String) {
                         // says so (reloading the page starts afresh).
                         let why = crate::platform::js_error_text(&e).unwrap_or_else(|| "an internal error".to_owned());
                         stop_here(&format!("the simulation stopped on an internal error ({why})"));
-                        run_here(message);
+                        run_here(request);
                     }
                 }
             })
@@ -994,37 +1008,14 @@ fn load_here() {
     }
 }
 
-fn on_message(e: web_sys::MessageEvent) {
-    let data = e.data();
-    let Some(text) = data.as_string() else {
-        // The worker transfers each part's buffer as a Uint8Array: read
-        // it in place (`Uint8Array::new` on it would copy it first).
-        let bytes = match data.dyn_into::<js_sys::Uint8Array>() {
-            Ok(array) => array.to_vec(),
-            Err(other) => js_sys::Uint8Array::new(&other).to_vec(),
-        };
-        return on_part(&bytes);
-    };
-    if text == "loading" {
-        CLIENT.with(|c| c.borrow_mut().loading = true);
-        return;
-    }
-    if text == "ready" {
-        let (unsent, seed_unsent) = CLIENT.with(|c| {
-            let mut c = c.borrow_mut();
-            c.ready = true;
-            (c.unsent.take(), c.seed_unsent.take())
-        });
-        if let Some(m) = unsent {
-            post(m);
-        }
-        if let (Some(m), Some(job)) = (seed_unsent, CLIENT.with(|c| c.borrow().seeds.as_ref().map(|j| j.job))) {
-            post_seed(job, m);
-        }
-        return;
-    }
-    if let Some(why) = text.strip_prefix("failed:") {
-        fail(why.to_owned());
+/// What the worker's link says: `ready` (the link has posted what it
+/// held), a part of a run, or its failure.
+fn on_event(event: LinkEvent<Vec<u8>>) {
+    match event {
+        LinkEvent::Loading => {}
+        LinkEvent::Ready => CLIENT.with(|c| c.borrow_mut().ready = true),
+        LinkEvent::Reply(bytes) => on_part(&bytes),
+        LinkEvent::Failed(failure) => fail(failure.words()),
     }
 }
 
@@ -1051,8 +1042,8 @@ fn on_part(bytes: &[u8]) {
         (rev, newest, next)
     });
     if next.is_some() {
-        if let Some((_, m)) = CLIENT.with(|c| c.borrow_mut().waiting.take()) {
-            post(m);
+        if let Some((_, request)) = CLIENT.with(|c| c.borrow_mut().waiting.take()) {
+            post(request);
         }
     }
     if newest {
@@ -1063,55 +1054,25 @@ fn on_part(bytes: &[u8]) {
 }
 
 
-/// Starts the worker (once) with its [`LOADER`]. Without `loading` within
-/// [`READY_TIMEOUT_MS`], or `ready` within [`LOAD_TIMEOUT_MS`] more, the
-/// worker is given up.
-fn start() -> Result<(), String> {
-    let worker = web_sys::Worker::new(&versioned(LOADER))
-        .map_err(|e| crate::platform::js_error_text(&e).unwrap_or_else(|| "this browser refused the Web Worker".to_owned()))?;
-    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(on_message);
-    let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(|e: web_sys::ErrorEvent| {
-        let detail = e.message();
-        let detail = detail.strip_prefix("Uncaught ").unwrap_or(&detail);
-        fail(if detail.is_empty() { "it could not load or stopped".to_owned() } else { detail.to_owned() });
-    });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    on_message.forget();
-    on_error.forget();
-    CLIENT.with(|c| c.borrow_mut().worker = Some(worker));
-    let stuck = || {
-        CLIENT.with(|c| {
-            let c = c.borrow();
-            (c.worker.is_some() && !c.ready && c.failed.is_none()).then_some(c.loading)
-        })
-    };
-    gloo::timers::callback::Timeout::new(READY_TIMEOUT_MS, move || match stuck() {
-        Some(false) => fail(format!("it did not start within {} seconds", READY_TIMEOUT_MS / 1_000)),
-        Some(true) => {
-            gloo::timers::callback::Timeout::new(LOAD_TIMEOUT_MS, move || {
-                if stuck().is_some() {
-                    fail(format!("its module did not load within {} seconds", (READY_TIMEOUT_MS + LOAD_TIMEOUT_MS) / 1_000));
-                }
-            })
-            .forget();
-        }
-        None => {}
-    })
-    .forget();
-    Ok(())
-}
+/// How long the worker may take to post `loading` (its loader script ran:
+/// the module's JS is in), then `ready` (its module downloaded and
+/// compiled: on a slow link its 260 KB gzip), before the page gives up on
+/// it and runs the simulation on its main thread.
+const TIMEOUTS: Timeouts = Timeouts { loading_ms: READY_TIMEOUT_MS, ready_ms: LOAD_TIMEOUT_MS };
 
-/// Starts the worker if it was not started (and has not failed).
+/// Starts the worker if it was not started (and has not failed), through
+/// its [`LOADER`] and the one typed [`Link`].
 fn prestart() {
     let idle = CLIENT.with(|c| {
         let c = c.borrow();
-        c.worker.is_none() && c.failed.is_none()
+        c.link.is_none() && c.failed.is_none()
     });
-    if idle {
-        if let Err(why) = start() {
-            fail(why);
-        }
+    if !idle {
+        return;
+    }
+    match Link::<Sim>::start(&versioned(LOADER), TIMEOUTS, on_event) {
+        Ok(link) => CLIENT.with(|c| c.borrow_mut().link = Some(link)),
+        Err(failure) => fail(failure.words()),
     }
 }
 
@@ -1131,10 +1092,10 @@ pub(crate) fn request(rev: u64, scenario: &Scenario) {
         // the newest revision on the main thread already.
         return;
     }
-    let message = request_text(rev, scenario);
+    let request = SimRequest::Run { rev, scenario: scenario.clone() };
     match CLIENT.with(|c| c.borrow_mut().coalescer.submit(rev)) {
-        Submit::Send => post(message),
-        Submit::Queue => CLIENT.with(|c| c.borrow_mut().waiting = Some((rev, message))),
+        Submit::Send => post(request),
+        Submit::Queue => CLIENT.with(|c| c.borrow_mut().waiting = Some((rev, request))),
         Submit::Skip => {}
     }
 }
@@ -1142,6 +1103,29 @@ pub(crate) fn request(rev: u64, scenario: &Scenario) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run's request as the link posts it.
+    fn request_text(rev: u64, s: &Scenario) -> String {
+        serde_json::to_string(&SimRequest::Run { rev, scenario: s.clone() }).unwrap()
+    }
+
+    /// A seed's request as the link posts it.
+    fn seed_request_text(job: u64, s: &Scenario) -> String {
+        serde_json::to_string(&SimRequest::Seed { job, scenario: s.clone() }).unwrap()
+    }
+
+    #[test]
+    fn a_request_is_tagged_json_that_reads_back() {
+        let s = crate::presets::default_scenario();
+        let text = request_text(4, &s);
+        assert!(text.starts_with(r#"{"run":{"rev":4,"scenario":{"#), "{text}");
+        assert_eq!(serde_json::from_str::<SimRequest>(&text).unwrap(), SimRequest::Run { rev: 4, scenario: s.clone() });
+        assert!(seed_request_text(2, &s).starts_with(r#"{"seed":{"job":2,"#));
+        // Refused where it cannot run: the run's revision, or the job.
+        let Part::Head { rev: 4, result: Err(why), rest: 0, .. } = SimRequest::Run { rev: 4, scenario: s.clone() }.refused("no".to_owned()) else { panic!() };
+        assert_eq!(why, "no");
+        let Part::Seed { job: 2, result: Err(_), .. } = SimRequest::Seed { job: 2, scenario: s }.refused("no".to_owned()) else { panic!() };
+    }
 
     #[test]
     fn the_module_files_carry_the_page_build_hash() {
@@ -1355,7 +1339,8 @@ mod tests {
         bad.workloads.clear();
         let Some(Part::Seed { job: 8, result: Err(why), .. }) = Part::from_bytes(&answer(&seed_request_text(8, &bad), || 0.0)[0]) else { panic!() };
         assert_eq!(why, "Add a producer or a consumer to simulate this scenario.");
-        let Some(Part::Seed { job: 0, result: Err(_), .. }) = Part::from_bytes(&answer("seed x", || 0.0)[0]) else { panic!() };
+        // An unreadable request (not a SimRequest): the run in flight, revision 0.
+        let Some(Part::Head { rev: 0, result: Err(_), .. }) = Part::from_bytes(&answer("seed x", || 0.0)[0]) else { panic!() };
     }
 
     #[test]

@@ -10,22 +10,58 @@
 
 use std::cell::RefCell;
 
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use yew::Callback;
 
+use crate::bridge::{Failure, Link, LinkEvent, Protocol, Timeouts};
 use crate::interchange::{Op, Reply, Request};
 
 /// The worker's loader script, next to `index.html` in the Trunk build
 /// (`web/interchange-worker-loader.js`: it imports the wasm-bindgen glue,
-/// starts the module and posts `failed:<reason>` when it cannot).
+/// posts `loading`, starts the module and posts `failed:<reason>` when it
+/// cannot).
 pub const WORKER_SCRIPT: &str = "interchange-worker-loader.js";
+
+/// How long the worker may take to say `loading`, then `ready` (its
+/// module is about 460 KB gzip: a minute on a slow link).
+const TIMEOUTS: Timeouts = Timeouts { loading_ms: 10_000, ready_ms: 60_000 };
+
+/// The import/export worker's messages: a [`Request`] out and a [`Reply`]
+/// back, each as JSON text.
+pub struct Interchange;
+
+impl Protocol for Interchange {
+    type Request = Request;
+    type Reply = Reply;
+
+    fn encode(request: &Request) -> Result<JsValue, String> {
+        serde_json::to_string(request).map(|t| JsValue::from_str(&t)).map_err(|e| e.to_string())
+    }
+
+    fn decode(data: JsValue) -> Result<Reply, String> {
+        let text = data.as_string().ok_or_else(|| "a message that is not text".to_owned())?;
+        serde_json::from_str(&text).map_err(|e| e.to_string())
+    }
+}
+
+/// The sentence a panel shows for a failure of the link.
+pub fn failure_sentence(failure: &Failure) -> String {
+    const REST: &str = "The rest of the playground works; reload the page to try again.";
+    match failure {
+        Failure::Refused(why) => format!("The import/export module could not start ({why}). {REST}"),
+        Failure::Reported(why) => format!("The import/export module could not load or stopped ({why}). {REST}"),
+        Failure::Stopped(why) if why.is_empty() => format!("The import/export module could not load or stopped. {REST}"),
+        Failure::Stopped(why) => format!("The import/export module could not load or stopped ({why}). {REST}"),
+        Failure::TimedOut(why) => format!("The import/export module could not load ({why}). {REST}"),
+        Failure::Unreadable(why) => format!("The import/export module answered something unreadable ({why}); reload the page."),
+    }
+}
 
 /// What listeners hear.
 #[derive(Debug, Clone, PartialEq)]
 pub enum WorkerEvent {
-    /// [`start`] was called: requests may be sent now (they wait for the
-    /// module in a queue).
+    /// [`start`] was called: requests may be sent now (the link holds them
+    /// until the module runs).
     Started,
     /// The worker answered (any request: check the id).
     Reply(Reply),
@@ -36,16 +72,13 @@ pub enum WorkerEvent {
 enum Status {
     /// Not asked for yet.
     Idle,
-    /// Loading; requests wait here (a message sent before `ready` is lost).
-    Loading(Vec<String>),
-    /// Answering.
-    Ready,
+    /// Started: the link holds requests until `ready`.
+    Running(Link<Interchange>),
     /// Gave up: the sentence.
     Failed(String),
 }
 
 struct Client {
-    worker: Option<web_sys::Worker>,
     status: Status,
     next_id: u32,
     next_listener: u32,
@@ -54,7 +87,6 @@ struct Client {
 
 thread_local! {
     static CLIENT: RefCell<Client> = const { RefCell::new(Client {
-        worker: None,
         status: Status::Idle,
         next_id: 1,
         next_listener: 1,
@@ -63,26 +95,21 @@ thread_local! {
 }
 
 fn broadcast(event: WorkerEvent) {
-    let listeners: Vec<_> = CLIENT.with(|c| {
-        c.borrow()
-            .listeners
-            .iter()
-            .map(|(_, cb)| cb.clone())
-            .collect()
-    });
+    let listeners: Vec<_> = CLIENT.with(|c| c.borrow().listeners.iter().map(|(_, cb)| cb.clone()).collect());
     for cb in listeners {
         cb.emit(event.clone());
     }
 }
 
+/// Gives the worker up (its link, and so the worker, is dropped) and tells
+/// the listeners.
 fn fail(message: String) {
-    CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        if let Some(w) = c.worker.take() {
-            w.terminate();
-        }
-        c.status = Status::Failed(message.clone());
+    let link = CLIENT.with(|c| match std::mem::replace(&mut c.borrow_mut().status, Status::Failed(message.clone())) {
+        Status::Running(link) => Some(link),
+        _ => None,
     });
+    // Dropped outside the borrow.
+    drop(link);
     broadcast(WorkerEvent::Failed(message));
 }
 
@@ -93,66 +120,18 @@ pub fn start() {
     if !idle {
         return;
     }
-    let worker = match web_sys::Worker::new(WORKER_SCRIPT) {
-        Ok(w) => w,
-        Err(e) => {
-            let why = crate::platform::js_error_text(&e);
-            return fail(format!(
-                "The import/export module could not start ({}). The rest of the playground works; reload the page to try again.",
-                why.unwrap_or_else(|| "this browser refused the Web Worker".to_owned())
-            ));
-        }
-    };
-    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
-        |e: web_sys::MessageEvent| {
-            let Some(text) = e.data().as_string() else {
-                return;
-            };
-            if let Some(why) = text.strip_prefix("failed:") {
-                return fail(format!(
-                "The import/export module could not load ({why}). The rest of the playground works; reload the page to try again."
-            ));
-            }
-            if text == "ready" {
-                let (worker, queued) = CLIENT.with(|c| {
-                    let mut c = c.borrow_mut();
-                    let queued = match std::mem::replace(&mut c.status, Status::Ready) {
-                        Status::Loading(q) => q,
-                        _ => Vec::new(),
-                    };
-                    (c.worker.clone(), queued)
-                });
-                if let Some(w) = worker {
-                    for m in queued {
-                        let _ = w.post_message(&JsValue::from_str(&m));
-                    }
-                }
-                return;
-            }
-            match serde_json::from_str::<Reply>(&text) {
-            Ok(reply) => broadcast(WorkerEvent::Reply(reply)),
-            Err(e) => fail(format!("The import/export module answered something unreadable ({e}); reload the page.")),
-        }
-        },
-    );
-    let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(|e: web_sys::ErrorEvent| {
-        let detail = e.message();
-        fail(format!(
-            "The import/export module could not load or stopped{}. The rest of the playground works; reload the page to try again.",
-            if detail.is_empty() { String::new() } else { format!(" ({detail})") }
-        ));
+    let link = Link::<Interchange>::start(WORKER_SCRIPT, TIMEOUTS, |event| match event {
+        LinkEvent::Loading | LinkEvent::Ready => {}
+        LinkEvent::Reply(reply) => broadcast(WorkerEvent::Reply(reply)),
+        LinkEvent::Failed(failure) => fail(failure_sentence(&failure)),
     });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    // One worker per page, for the page's lifetime.
-    on_message.forget();
-    on_error.forget();
-    CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        c.worker = Some(worker);
-        c.status = Status::Loading(Vec::new());
-    });
-    broadcast(WorkerEvent::Started);
+    match link {
+        Ok(link) => {
+            CLIENT.with(|c| c.borrow_mut().status = Status::Running(link));
+            broadcast(WorkerEvent::Started);
+        }
+        Err(failure) => fail(failure_sentence(&failure)),
+    }
 }
 
 /// Whether [`start`] has been called (whatever came of it).
@@ -165,40 +144,18 @@ pub fn is_started() -> bool {
 /// failure again instead.
 pub fn send(op: Op) -> u32 {
     start();
-    let (id, message) = CLIENT.with(|c| {
+    let (id, sent) = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
         let id = c.next_id;
         c.next_id = c.next_id.wrapping_add(1).max(1);
-        (id, serde_json::to_string(&Request { id, op }))
+        let sent = match &c.status {
+            Status::Running(link) => link.send(&Request { id, op }).map_err(|e| format!("The request could not be written: {e}.")),
+            Status::Failed(m) => Err(m.clone()),
+            Status::Idle => Err("The import/export module did not start.".to_owned()),
+        };
+        (id, sent)
     });
-    let message = match message {
-        Ok(m) => m,
-        Err(e) => {
-            broadcast(WorkerEvent::Failed(format!(
-                "The request could not be written: {e}."
-            )));
-            return id;
-        }
-    };
-    let failed = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        let worker = c.worker.clone();
-        match &mut c.status {
-            Status::Loading(queue) => {
-                queue.push(message);
-                None
-            }
-            Status::Ready => {
-                if let Some(w) = worker {
-                    let _ = w.post_message(&JsValue::from_str(&message));
-                }
-                None
-            }
-            Status::Failed(m) => Some(m.clone()),
-            Status::Idle => Some("The import/export module did not start.".to_owned()),
-        }
-    });
-    if let Some(m) = failed {
+    if let Err(m) = sent {
         broadcast(WorkerEvent::Failed(m));
     }
     id

@@ -4,10 +4,12 @@
 //! when the Simulation or Cluster and time panel comes near the viewport
 //! ([`quota_playground::sim_worker`]).
 //!
-//! Protocol ([`quota_playground::sim_worker::serve`]): the worker posts
-//! `ready` once its module has loaded, then answers each request (the
-//! revision, a space and the scenario's JSON) with the run in parts, each
-//! an `ArrayBuffer` in the engine's wire form.
+//! Protocol ([`quota_playground::sim_worker::serve`], over
+//! [`quota_playground::bridge::serve`]; the page's side is
+//! `quota_playground::bridge::Link` with `sim_worker::Sim`): the worker
+//! posts `ready` once its module has loaded, then answers each request (a
+//! `SimRequest` as JSON: a run of a revision, or one seed of a spread) with
+//! the run in parts, each an `ArrayBuffer` in the playground's wire form.
 //!
 //! Where no worker can run, the page loads this same module on its main
 //! thread and calls [`answer_parts`] instead.
