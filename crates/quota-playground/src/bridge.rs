@@ -109,6 +109,26 @@ pub trait Protocol: 'static {
     fn decode(data: JsValue) -> Result<Self::Reply, String>;
 }
 
+/// Where the requests of protocol `P` are answered: a worker ([`Link`]),
+/// or, where no worker can run, the page's own thread (the simulation's
+/// `sim_worker::MainThread`, the same module loaded on the page). Either
+/// way each reply is read by [`Protocol::decode`] and handed to the
+/// client's handler of replies (a [`Link`]'s as [`LinkEvent::Reply`]).
+pub trait Transport<P: Protocol> {
+    /// Sends `request`, or holds it until the transport can answer.
+    ///
+    /// # Errors
+    ///
+    /// Why the request could not be written ([`Protocol::encode`]).
+    fn send(&self, request: &P::Request) -> Result<(), String>;
+}
+
+impl<P: Protocol> Transport<P> for Link<P> {
+    fn send(&self, request: &P::Request) -> Result<(), String> {
+        Link::send(self, request)
+    }
+}
+
 /// What a link's handler hears.
 #[derive(Debug)]
 pub enum LinkEvent<R> {
@@ -158,7 +178,7 @@ struct Inner<P: Protocol> {
     handler: Box<dyn Fn(LinkEvent<P::Reply>)>,
     // Kept for as long as the link lives; dropped (and so freed) with it.
     on_message: Listener<web_sys::MessageEvent>,
-    on_error: Listener<web_sys::ErrorEvent>,
+    on_error: Listener<web_sys::Event>,
 }
 
 /// A started worker speaking protocol `P`. Cloning shares the one worker;
@@ -203,8 +223,10 @@ impl<P: Protocol> Link<P> {
             };
             let on_error = {
                 let weak = weak.clone();
-                Listener::<web_sys::ErrorEvent>::new(move |e: web_sys::ErrorEvent| {
-                    let detail = e.message();
+                // A loader script that fails to load fires a plain `Event`,
+                // not an `ErrorEvent`: no message to read then.
+                Listener::<web_sys::Event>::new(move |e: web_sys::Event| {
+                    let detail = e.dyn_ref::<web_sys::ErrorEvent>().map(|e| e.message()).unwrap_or_default();
                     let detail = detail.strip_prefix("Uncaught ").unwrap_or(&detail).to_owned();
                     if let Some(inner) = weak.upgrade() {
                         Link { inner }.fail(Failure::Stopped(detail));
@@ -225,12 +247,12 @@ impl<P: Protocol> Link<P> {
         // No `loading` in time: given up. `loading` in time: the module
         // gets `ready_ms` more to say `ready`.
         link.arm(timeouts.loading_ms, move |link| match link.stage() {
-            Stage::Starting => link.fail(Failure::TimedOut(format!("it did not start within {} seconds", timeouts.loading_ms / 1_000))),
+            Stage::Starting => link.fail(Failure::TimedOut(format!("it did not start within {}", seconds(timeouts.loading_ms)))),
             Stage::Loading => link.arm(timeouts.ready_ms, move |link| {
                 if matches!(link.stage(), Stage::Starting | Stage::Loading) {
                     link.fail(Failure::TimedOut(format!(
-                        "its module did not load within {} seconds",
-                        (timeouts.loading_ms + timeouts.ready_ms) / 1_000
+                        "its module did not load within {}",
+                        seconds(timeouts.loading_ms + timeouts.ready_ms)
                     )));
                 }
             }),
@@ -256,12 +278,12 @@ impl<P: Protocol> Link<P> {
         self.inner.state.borrow_mut().timer = Some(timer);
     }
 
-    /// Posts `request` now, or holds it until the worker is ready; dropped
-    /// once the link failed.
+    /// Posts `request` now, or holds it until the worker is ready.
     ///
     /// # Errors
     ///
-    /// Why the request could not be written ([`Protocol::encode`]).
+    /// Why the request could not be written ([`Protocol::encode`]), or that
+    /// the link has failed (the request is not sent).
     pub fn send(&self, request: &P::Request) -> Result<(), String> {
         let message = P::encode(request)?;
         let post = {
@@ -272,7 +294,7 @@ impl<P: Protocol> Link<P> {
                     state.held.push(message.clone());
                     false
                 }
-                Stage::Failed => false,
+                Stage::Failed => return Err("the worker has stopped".to_owned()),
             }
         };
         if post {
@@ -281,14 +303,9 @@ impl<P: Protocol> Link<P> {
         Ok(())
     }
 
-    /// Whether the worker said `ready` (and has not failed).
-    pub fn is_ready(&self) -> bool {
-        matches!(self.inner.state.borrow().stage, Stage::Ready)
-    }
-
     /// Terminates the worker and tells the handler why (once: a later
     /// failure, e.g. the `onerror` after a posted `failed:`, is not told).
-    pub fn fail(&self, failure: Failure) {
+    fn fail(&self, failure: Failure) {
         {
             let mut state = self.inner.state.borrow_mut();
             if matches!(state.stage, Stage::Failed) {
@@ -307,9 +324,10 @@ impl<P: Protocol> Link<P> {
             return match control {
                 Control::Loading => {
                     let mut state = self.inner.state.borrow_mut();
-                    if matches!(state.stage, Stage::Starting) {
-                        state.stage = Stage::Loading;
+                    if !matches!(state.stage, Stage::Starting) {
+                        return;
                     }
+                    state.stage = Stage::Loading;
                     drop(state);
                     (self.inner.handler)(LinkEvent::Loading);
                 }
@@ -338,6 +356,15 @@ impl<P: Protocol> Link<P> {
             Ok(reply) => (self.inner.handler)(LinkEvent::Reply(reply)),
             Err(why) => self.fail(Failure::Unreadable(why)),
         }
+    }
+}
+
+/// `ms` as the timeouts' sentences say it: "10 seconds", "0.5 seconds".
+fn seconds(ms: u32) -> String {
+    if ms.is_multiple_of(1_000) {
+        format!("{} seconds", ms / 1_000)
+    } else {
+        format!("{} seconds", f64::from(ms) / 1_000.0)
     }
 }
 
@@ -393,6 +420,13 @@ mod tests {
     fn a_failure_in_words() {
         assert_eq!(Failure::Stopped(String::new()).words(), "it could not load or stopped");
         assert_eq!(Failure::Stopped("ReferenceError: x".to_owned()).words(), "ReferenceError: x");
-        assert_eq!(Failure::TimedOut("it did not start within 10 seconds".to_owned()).words(), "it did not start within 10 seconds");
+        assert_eq!(Failure::Reported("404".to_owned()).words(), "404");
+    }
+
+    #[test]
+    fn timeouts_in_seconds() {
+        assert_eq!(seconds(10_000), "10 seconds");
+        assert_eq!(seconds(70_000), "70 seconds");
+        assert_eq!(seconds(500), "0.5 seconds");
     }
 }

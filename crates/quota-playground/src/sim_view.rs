@@ -97,7 +97,7 @@ struct Shown {
     rev: u64,
     view: Rc<SimView>,
     /// The newest revision rendered, and its scenario.
-    latest: (u64, Scenario),
+    latest: (u64, Rc<Scenario>),
     /// Why the worker cannot be used, once it cannot.
     no_worker: Option<String>,
     /// When the last run from the worker was taken in (ms), 0 before.
@@ -123,11 +123,11 @@ impl Shown {
 /// then on each revision is asked of the worker, coalesced. Without a
 /// worker, the module runs on the main thread, with a note.
 #[hook]
-pub(crate) fn use_simulation(rev: u64, scenario: &Scenario, eager: bool) -> (Rc<SimView>, bool) {
+pub(crate) fn use_simulation(rev: u64, scenario: &Rc<Scenario>, eager: bool) -> (Rc<SimView>, bool) {
     let shown = use_mut_ref(|| Shown {
         rev: 0,
         view: Rc::new(SimView::waiting()),
-        latest: (rev, scenario.clone()),
+        latest: (rev, Rc::clone(scenario)),
         no_worker: None,
         applied_at: 0.0,
     });
@@ -136,7 +136,7 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Scenario, eager: bool) -> (Rc<
     {
         let mut s = shown.borrow_mut();
         if s.latest.0 != rev {
-            s.latest = (rev, scenario.clone());
+            s.latest = (rev, Rc::clone(scenario));
         }
     }
     {

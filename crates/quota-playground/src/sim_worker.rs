@@ -26,7 +26,9 @@
 //!   one line ([`fallback_note`]); if that fails too, the panels say why
 //!   the run could not be computed. Never a blank page.
 
-use crate::bridge::{Link, LinkEvent, Protocol, Timeouts};
+use std::rc::Rc;
+
+use crate::bridge::{Link, LinkEvent, Protocol, Timeouts, Transport};
 use crate::wire::{Reader, Wire};
 use quota_engine::sim::{ClientTrack, Scenario, SensorTrack, Timeline};
 use wasm_bindgen::closure::Closure;
@@ -56,10 +58,10 @@ pub const HERE_SHIM: &str = "sim-main-thread.js";
 
 /// How long the worker may take to post `loading` (its loader script ran:
 /// the module's JS is in) before the page gives up on it (ms).
-pub const READY_TIMEOUT_MS: u32 = 10_000;
+pub const LOADING_TIMEOUT_MS: u32 = 10_000;
 /// Then how long the module may take to download, compile and post
-/// `ready` (ms): on a slow link its 480 KB.
-pub const LOAD_TIMEOUT_MS: u32 = 60_000;
+/// `ready` (ms): on a slow link its 260 KB gzip (590 KB raw).
+pub const READY_TIMEOUT_MS: u32 = 60_000;
 
 /// What the page asks the simulation worker, posted as its JSON (the
 /// scenario as a link holds it: no other reader is compiled in) by the
@@ -72,8 +74,8 @@ pub enum SimRequest {
     Run {
         /// The page's revision.
         rev: u64,
-        /// The scenario.
-        scenario: Scenario,
+        /// The scenario (the page's own, shared: never copied to be sent).
+        scenario: Rc<Scenario>,
     },
     /// One run of spread job `job`, with the seed in `scenario`; answered
     /// by one [`Part::Seed`].
@@ -81,7 +83,7 @@ pub enum SimRequest {
         /// The page's job.
         job: u64,
         /// The scenario, with the run's seed.
-        scenario: Scenario,
+        scenario: Rc<Scenario>,
     },
 }
 
@@ -96,29 +98,32 @@ impl SimRequest {
     }
 }
 
-/// The simulation worker's messages for [`Link`]: a [`SimRequest`] out as
-/// JSON text, each [`Part`] back as the bytes of a transferred buffer.
+/// The simulation worker's messages for [`Link`] (and for the module on
+/// the page's main thread, [`MainThread`]): a [`SimRequest`] out as JSON
+/// text, each [`Part`] back as the bytes of a transferred buffer, read
+/// here.
 pub struct Sim;
 
 impl Protocol for Sim {
     type Request = SimRequest;
-    type Reply = Vec<u8>;
+    type Reply = Part;
 
     fn encode(request: &SimRequest) -> Result<JsValue, String> {
         serde_json::to_string(request).map(|t| JsValue::from_str(&t)).map_err(|e| e.to_string())
     }
 
-    fn decode(data: JsValue) -> Result<Vec<u8>, String> {
+    fn decode(data: JsValue) -> Result<Part, String> {
         if let Some(text) = data.as_string() {
             let head: String = text.chars().take(40).collect();
             return Err(format!("it answered text that is not a part of a run ({head:?})"));
         }
         // The worker transfers each part's buffer as a Uint8Array: read
         // it in place (`Uint8Array::new` on it would copy it first).
-        Ok(match data.dyn_into::<js_sys::Uint8Array>() {
+        let bytes = match data.dyn_into::<js_sys::Uint8Array>() {
             Ok(array) => array.to_vec(),
             Err(other) => js_sys::Uint8Array::new(&other).to_vec(),
-        })
+        };
+        Part::from_bytes(&bytes).ok_or_else(|| format!("it answered {} bytes that are not a part of a run", bytes.len()))
     }
 }
 
@@ -176,7 +181,7 @@ fn answer_seed(job: u64, scenario: &Scenario) -> Vec<u8> {
 /// One message of the worker's answer for revision `rev` (written with
 /// [`Part::to_bytes`], read with [`Part::from_bytes`]).
 // One message at a time, moved once: boxing the Timeline would buy nothing
-// (issue 28 replaces this bridge).
+// (the bridge of issue 28 moves it as it is).
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Part {
@@ -350,7 +355,17 @@ pub fn answer(request: &str, now: impl Fn() -> f64) -> Vec<Vec<u8>> {
     let (rev, scenario) = match serde_json::from_str::<SimRequest>(request) {
         Ok(SimRequest::Seed { job, scenario }) => return vec![answer_seed(job, &scenario)],
         Ok(SimRequest::Run { rev, scenario }) => (rev, scenario),
-        Err(e) => return vec![head(0, Err(format!("The simulation worker could not read a request: {e}.")), 0.0, 0)],
+        Err(e) => {
+            // Answered where it belongs when its envelope can be read: a
+            // seed's job, or the run's revision (else 0: the run in flight).
+            let why = format!("The simulation worker could not read a request: {e}.");
+            let envelope = serde_json::from_str::<serde_json::Value>(request).ok();
+            let number = |tag: &str, field: &str| envelope.as_ref().and_then(|v| v.get(tag)?.get(field)?.as_u64());
+            return match (number("seed", "job"), number("run", "rev")) {
+                (Some(job), _) => vec![Part::Seed { job, seed: 0, result: Err(why) }.to_bytes()],
+                (None, rev) => vec![head(rev.unwrap_or(0), Err(why), 0.0, 0)],
+            };
+        }
     };
     let start = now();
     let result = crate::model::simulate(&scenario);
@@ -613,7 +628,7 @@ pub fn in_worker() -> bool {
     !js_sys::Reflect::has(&js_sys::global(), &JsValue::from_str("document")).unwrap_or(false)
 }
 
-/// Serves simulation requests in the worker ([`bridge::serve`]): each
+/// Serves simulation requests in the worker ([`crate::bridge::serve`]): each
 /// message (a [`SimRequest`]'s JSON) is answered by the messages of
 /// [`answer`], each buffer transferred; `ready` is posted first (the link
 /// holds requests until then). A panic is posted as `failed:<message>`
@@ -655,16 +670,15 @@ struct Client {
     link: Option<Link<Sim>>,
     /// The worker said `ready` (a failure then stopped the run in flight).
     ready: bool,
+    /// Why the worker cannot be used, once it cannot.
     failed: Option<String>,
-    /// The request waiting for the module on the main thread to load.
-    here_unsent: Option<SimRequest>,
+    /// The module on the page's main thread, once the worker failed.
+    here: Option<Rc<MainThread>>,
     /// The request waiting for the run in flight.
     waiting: Option<(u64, SimRequest)>,
     coalescer: Coalescer,
     assembler: Assembler,
     listener: Option<yew::Callback<SimEvent>>,
-    /// The module on the page's main thread, once the worker failed.
-    here: Here,
     /// The spread over seeds being run, one seed at a time ([`run_seeds`]).
     seeds: Option<SeedJob>,
     /// The last job number given.
@@ -685,12 +699,27 @@ struct SeedJob {
     done: u32,
 }
 
+impl Client {
+    /// Where requests go now: the worker, or, once it failed, the module
+    /// on the page's main thread (started then); `None` before the worker
+    /// was started.
+    fn transport(&mut self) -> Option<Rc<dyn Transport<Sim>>> {
+        match &self.failed {
+            None => self.link.clone().map(|l| Rc::new(l) as Rc<dyn Transport<Sim>>),
+            Some(why) => {
+                let here = self.here.get_or_insert_with(|| MainThread::new(why.clone()));
+                Some(Rc::clone(here) as Rc<dyn Transport<Sim>>)
+            }
+        }
+    }
+}
+
 impl SeedJob {
     /// The request of the next seed.
     fn next_request(&self) -> SimRequest {
         let mut scenario = self.scenario.clone();
         scenario.seed = self.scenario.seed.wrapping_add(u64::from(self.done));
-        SimRequest::Seed { job: self.job, scenario }
+        SimRequest::Seed { job: self.job, scenario: Rc::new(scenario) }
     }
 }
 
@@ -741,41 +770,17 @@ pub(crate) fn cancel_seeds() {
     CLIENT.with(|c| c.borrow_mut().seeds = None);
 }
 
-/// Sends a seed's request to the worker (the link holds it until
-/// `ready`), or, once the worker failed, to the module on the main thread
-/// when it is loaded; else the job stops with why.
+/// Sends a seed's request where the runs go ([`Client::transport`]: the
+/// worker, or the module on the main thread once the worker failed);
+/// the job stops with why when it cannot be sent.
 fn post_seed(job: u64, request: SimRequest) {
-    enum To {
-        Worker(Link<Sim>),
-        Here,
-        Stop(String),
-    }
-    let to = CLIENT.with(|c| {
-        let c = c.borrow();
-        if c.failed.is_some() {
-            return match &c.here {
-                Here::Ready(_) => To::Here,
-                Here::Failed(why) => To::Stop(why.clone()),
-                _ => To::Stop("the simulation module is still loading on the page's main thread; try again in a moment".to_owned()),
-            };
-        }
-        match &c.link {
-            Some(link) => To::Worker(link.clone()),
-            None => To::Stop("the simulation worker did not start".to_owned()),
-        }
-    });
-    match to {
-        To::Worker(link) => {
-            if let Err(e) = link.send(&request) {
-                cancel_seeds();
-                emit_seed(SeedEvent::Stopped(job, format!("the request could not be written ({e})")));
-            }
-        }
-        To::Here => run_here(request),
-        To::Stop(why) => {
-            cancel_seeds();
-            emit_seed(SeedEvent::Stopped(job, why));
-        }
+    let sent = match CLIENT.with(|c| c.borrow_mut().transport()) {
+        Some(t) => t.send(&request).map_err(|e| format!("the request could not be written ({e})")),
+        None => Err("the simulation worker did not start".to_owned()),
+    };
+    if let Err(why) = sent {
+        cancel_seeds();
+        emit_seed(SeedEvent::Stopped(job, why));
     }
 }
 
@@ -797,21 +802,6 @@ fn on_seed(job: u64, seed: u64, result: Result<Timeline, String>) {
     if let Some(m) = next {
         post_seed(job, m);
     }
-}
-
-/// The simulator module loaded on the page's main thread (the fallback).
-#[derive(Default)]
-enum Here {
-    /// Not needed (the worker runs) or not started yet.
-    #[default]
-    Off,
-    /// Its script is loading; the request waits in `here_unsent`.
-    Loading,
-    /// Its `answer_parts` export.
-    Ready(js_sys::Function),
-    /// It cannot run either: the sentence every later run is answered
-    /// with ([`here_failed`]).
-    Failed(String),
 }
 
 thread_local! {
@@ -855,68 +845,198 @@ fn fail(why: String) {
     }
 }
 
-/// Sends `request` to the worker (the link holds it until `ready`); once
-/// the worker failed, runs it on the main thread ([`run_here`]).
+/// Sends `request` where the runs go ([`Client::transport`]): the worker
+/// (the link holds it until `ready`), or, once the worker failed, the
+/// module on the page's main thread ([`MainThread`]).
 fn post(request: SimRequest) {
-    let link = CLIENT.with(|c| {
-        let c = c.borrow();
-        if c.failed.is_some() { None } else { c.link.clone() }
-    });
-    match link {
-        Some(link) => {
-            if let Err(e) = link.send(&request) {
-                fail(format!("a request could not be written ({e})"));
-            }
-        }
-        None => run_here(request),
+    let Some(transport) = CLIENT.with(|c| c.borrow_mut().transport()) else { return };
+    // A request that cannot be written is answered with why; the worker
+    // stays (it never saw the request).
+    if let Err(e) = transport.send(&request) {
+        on_part(request.refused(format!("The request could not be written: {e}.")));
     }
 }
 
-/// Answers `request` with the module on the main thread, loading it first
-/// ([`load_here`]); in a task of its own, as the worker's answer would come.
-/// When it cannot run, the run's revision (or seed job) is answered with
-/// the reason.
-fn run_here(request: SimRequest) {
-    let here = CLIENT.with(|c| match &c.borrow().here {
-        Here::Off => None,
-        Here::Loading => Some(Err(None)),
-        Here::Ready(f) => Some(Ok(f.clone())),
-        Here::Failed(why) => Some(Err(Some(why.clone()))),
-    });
-    match here {
-        None => {
-            CLIENT.with(|c| {
-                let mut c = c.borrow_mut();
-                c.here_unsent = Some(request);
-                c.here = Here::Loading;
-            });
-            load_here();
+/// The simulation module run on the page's main thread, where no worker
+/// can (the fallback): the same [`Sim`] requests and parts as the worker's,
+/// the parts read by [`Sim::decode`] too, answered by the module's
+/// `answer_parts` in a task of its own, as the worker's answer would come.
+/// When it cannot run either, each request is answered with the reason
+/// ([`here_failed`]).
+pub(crate) struct MainThread {
+    /// Why the worker could not be used (words for [`here_failed`]).
+    worker_failed: String,
+    state: std::cell::RefCell<Here>,
+    /// Itself, for the callbacks of its loading.
+    me: std::rc::Weak<MainThread>,
+}
+
+/// Where the module on the main thread is.
+enum Here {
+    /// Not loaded yet (nothing asked of it).
+    Off,
+    /// Its scripts are loading; the requests wait, in order.
+    Loading(Vec<SimRequest>),
+    /// Its `answer_parts` export.
+    Ready(js_sys::Function),
+    /// It cannot run: the sentence every request is answered with.
+    Failed(String),
+}
+
+impl Transport<Sim> for MainThread {
+    fn send(&self, request: &SimRequest) -> Result<(), String> {
+        let mut state = self.state.borrow_mut();
+        match &mut *state {
+            Here::Off => {
+                *state = Here::Loading(vec![request.clone()]);
+                drop(state);
+                self.load();
+            }
+            Here::Loading(waiting) => waiting.push(request.clone()),
+            Here::Failed(sentence) => {
+                let part = request.refused(sentence.clone());
+                drop(state);
+                on_part(part);
+            }
+            Here::Ready(f) => {
+                let (f, message) = (f.clone(), Sim::encode(request)?);
+                drop(state);
+                let (me, request) = (self.me.clone(), request.clone());
+                gloo::timers::callback::Timeout::new(0, move || {
+                    if let Some(me) = me.upgrade() {
+                        me.answer(&f, &message, request);
+                    }
+                })
+                .forget();
+            }
         }
-        Some(Err(None)) => CLIENT.with(|c| c.borrow_mut().here_unsent = Some(request)),
-        Some(Err(Some(sentence))) => on_part(&request.refused(sentence).to_bytes()),
-        Some(Ok(f)) => {
-            let message = match Sim::encode(&request) {
-                Ok(m) => m,
-                Err(e) => return on_part(&request.refused(format!("The request could not be written: {e}.")).to_bytes()),
-            };
-            gloo::timers::callback::Timeout::new(0, move || {
-                let parts = f.call1(&JsValue::NULL, &message);
-                match parts {
-                    Ok(parts) => {
-                        for p in js_sys::Array::from(&parts).iter() {
-                            on_part(&js_sys::Uint8Array::new(&p).to_vec());
-                        }
-                    }
-                    Err(e) => {
-                        // A trap leaves the module unusable: every later run
-                        // says so (reloading the page starts afresh).
-                        let why = crate::platform::js_error_text(&e).unwrap_or_else(|| "an internal error".to_owned());
-                        stop_here(&format!("the simulation stopped on an internal error ({why})"));
-                        run_here(request);
-                    }
+        Ok(())
+    }
+}
+
+impl MainThread {
+    fn new(worker_failed: String) -> Rc<MainThread> {
+        Rc::new_cyclic(|me| MainThread { worker_failed, state: std::cell::RefCell::new(Here::Off), me: me.clone() })
+    }
+
+    /// Whether the module cannot run here either.
+    fn cannot_run(&self) -> bool {
+        matches!(*self.state.borrow(), Here::Failed(_))
+    }
+
+    /// The module cannot be used: `what` happened (words for
+    /// [`here_failed`]). Returns the sentence later runs are answered with.
+    fn stop(&self, what: &str) -> String {
+        let sentence = here_failed(&self.worker_failed, what);
+        *self.state.borrow_mut() = Here::Failed(sentence.clone());
+        sentence
+    }
+
+    /// Runs `message` (of `request`) through the module's `answer_parts`
+    /// and hands each part on; a trap or an unreadable part stops the
+    /// module for good, and the request is answered with why.
+    fn answer(&self, f: &js_sys::Function, message: &JsValue, request: SimRequest) {
+        let parts = match f.call1(&JsValue::NULL, message) {
+            Ok(parts) => parts,
+            Err(e) => {
+                // A trap leaves the module unusable: every later run says
+                // so (reloading the page starts afresh).
+                let why = crate::platform::js_error_text(&e).unwrap_or_else(|| "an internal error".to_owned());
+                let sentence = self.stop(&format!("the simulation stopped on an internal error ({why})"));
+                return on_part(request.refused(sentence));
+            }
+        };
+        for p in js_sys::Array::from(&parts).iter() {
+            match Sim::decode(p) {
+                Ok(part) => on_part(part),
+                Err(what) => {
+                    let sentence = self.stop(&what);
+                    return on_part(request.refused(sentence));
+                }
+            }
+        }
+    }
+
+    /// The module is loaded (`Ok`: its `answer_parts`) or cannot be
+    /// (`Err`: what happened); the requests that waited are sent now.
+    fn loaded(&self, here: Result<js_sys::Function, String>) {
+        let waiting = match std::mem::replace(&mut *self.state.borrow_mut(), Here::Off) {
+            Here::Loading(waiting) => waiting,
+            _ => Vec::new(),
+        };
+        match here {
+            Ok(f) => *self.state.borrow_mut() = Here::Ready(f),
+            Err(what) => {
+                self.stop(&what);
+            }
+        }
+        for request in waiting {
+            // Only writing the request can fail: it is then answered with why.
+            if let Err(e) = self.send(&request) {
+                on_part(request.refused(format!("The request could not be written: {e}.")));
+            }
+        }
+    }
+
+    /// Loads [`MODULE_JS`] and [`HERE_SHIM`] with `<script>`s and
+    /// initialises the module ([`MODULE_WASM`]) on the main thread; then
+    /// answers the waiting requests ([`MainThread::loaded`]).
+    fn load(&self) {
+        let done = {
+            let me = self.me.clone();
+            Rc::new(move |here: Result<js_sys::Function, String>| {
+                if let Some(me) = me.upgrade() {
+                    me.loaded(here);
                 }
             })
-            .forget();
+        };
+        let init = {
+            let done = Rc::clone(&done);
+            move || {
+                let init = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("quotaSimModule"))
+                    .ok()
+                    .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+                let Some(init) = init else {
+                    return done(Err(format!("its module's script {MODULE_JS} defined no module")));
+                };
+                let options = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(&options, &JsValue::from_str("module_or_path"), &JsValue::from_str(&versioned(MODULE_WASM)));
+                let promise = match init.call1(&JsValue::NULL, &options) {
+                    Ok(p) => js_sys::Promise::resolve(&p),
+                    Err(e) => return done(Err(format!("its module could not start ({})", crate::platform::js_error_text(&e).unwrap_or_default()))),
+                };
+                let done = Rc::clone(&done);
+                wasm_bindgen_futures::spawn_local(async move {
+                    match wasm_bindgen_futures::JsFuture::from(promise).await {
+                        Ok(_) => {
+                            let f = js_sys::Reflect::get(&init, &JsValue::from_str("answer_parts"))
+                                .ok()
+                                .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+                            done(f.ok_or_else(|| format!("its module {MODULE_WASM} has no answer_parts")));
+                        }
+                        Err(e) => done(Err(format!("its module {MODULE_WASM} did not load ({})", crate::platform::js_error_text(&e).unwrap_or_default()))),
+                    }
+                });
+            }
+        };
+        let glue = {
+            let (done_ok, done_err) = (Rc::clone(&done), Rc::clone(&done));
+            load_script(
+                &versioned(MODULE_JS),
+                move || {
+                    let failed = {
+                        let done = Rc::clone(&done_ok);
+                        move || done(Err(format!("its script {HERE_SHIM} did not load")))
+                    };
+                    if let Err(why) = load_script(&versioned(HERE_SHIM), init, failed) {
+                        done_ok(Err(why.to_owned()));
+                    }
+                },
+                move || done_err(Err(format!("its module's script {MODULE_JS} did not load"))),
+            )
+        };
+        if let Err(why) = glue {
+            done(Err(why.to_owned()));
         }
     }
 }
@@ -924,18 +1044,7 @@ fn run_here(request: SimRequest) {
 /// Whether the module cannot run on the main thread either (every run is
 /// then answered with [`here_failed`]'s sentence).
 pub(crate) fn here_cannot_run() -> bool {
-    CLIENT.with(|c| matches!(c.borrow().here, Here::Failed(_)))
-}
-
-/// The module on the main thread cannot be used: `what` happened (words
-/// for [`here_failed`]). Returns the sentence later runs are answered with.
-fn stop_here(what: &str) -> String {
-    CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        let sentence = here_failed(c.failed.as_deref().unwrap_or_default(), what);
-        c.here = Here::Failed(sentence.clone());
-        sentence
-    })
+    CLIENT.with(|c| c.borrow().here.as_ref().is_some_and(|h| h.cannot_run()))
 }
 
 /// Adds `<script src>` to the page's `<head>`, calling `loaded` or
@@ -951,85 +1060,21 @@ fn load_script(src: &str, loaded: impl FnOnce() + 'static, failed: impl FnOnce()
     Ok(())
 }
 
-/// Loads [`MODULE_JS`] and [`HERE_SHIM`] with `<script>`s and initialises
-/// the module ([`MODULE_WASM`]) on the main thread; then answers the
-/// waiting request.
-fn load_here() {
-    fn done(here: Result<js_sys::Function, String>) {
-        match here {
-            Ok(f) => CLIENT.with(|c| c.borrow_mut().here = Here::Ready(f)),
-            Err(what) => {
-                stop_here(&what);
-            }
-        }
-        let unsent = CLIENT.with(|c| c.borrow_mut().here_unsent.take());
-        if let Some(m) = unsent {
-            run_here(m);
-        }
-    }
-    fn init() {
-        let init = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("quotaSimModule"))
-            .ok()
-            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-        let Some(init) = init else {
-            return done(Err(format!("its module's script {MODULE_JS} defined no module")));
-        };
-        let options = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&options, &JsValue::from_str("module_or_path"), &JsValue::from_str(&versioned(MODULE_WASM)));
-        let promise = match init.call1(&JsValue::NULL, &options) {
-            Ok(p) => js_sys::Promise::resolve(&p),
-            Err(e) => return done(Err(format!("its module could not start ({})", crate::platform::js_error_text(&e).unwrap_or_default()))),
-        };
-        let ok = Closure::once(move |_: JsValue| {
-            let f = js_sys::Reflect::get(&init, &JsValue::from_str("answer_parts"))
-                .ok()
-                .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-            done(f.ok_or_else(|| format!("its module {MODULE_WASM} has no answer_parts")));
-        });
-        let err = Closure::once(move |e: JsValue| {
-            done(Err(format!("its module {MODULE_WASM} did not load ({})", crate::platform::js_error_text(&e).unwrap_or_default())));
-        });
-        let _ = promise.then2(&ok, &err);
-        ok.forget();
-        err.forget();
-    }
-    let glue = load_script(
-        &versioned(MODULE_JS),
-        || {
-            let shim = load_script(&versioned(HERE_SHIM), init, || done(Err(format!("its script {HERE_SHIM} did not load"))));
-            if let Err(why) = shim {
-                done(Err(why.to_owned()));
-            }
-        },
-        || done(Err(format!("its module's script {MODULE_JS} did not load"))),
-    );
-    if let Err(why) = glue {
-        done(Err(why.to_owned()));
-    }
-}
-
 /// What the worker's link says: `ready` (the link has posted what it
 /// held), a part of a run, or its failure.
-fn on_event(event: LinkEvent<Vec<u8>>) {
+fn on_event(event: LinkEvent<Part>) {
     match event {
         LinkEvent::Loading => {}
         LinkEvent::Ready => CLIENT.with(|c| c.borrow_mut().ready = true),
-        LinkEvent::Reply(bytes) => on_part(&bytes),
+        LinkEvent::Reply(part) => on_part(part),
         LinkEvent::Failed(failure) => fail(failure.words()),
     }
 }
 
-fn on_part(bytes: &[u8]) {
-    let Some(part) = Part::from_bytes(bytes) else {
-        let what = format!("it answered {} bytes that are not a part of a run", bytes.len());
-        if CLIENT.with(|c| c.borrow().failed.is_some()) {
-            // From the module on the main thread: every later run says so,
-            // and this one is answered (revision 0: the run in flight).
-            let sentence = stop_here(&what);
-            return on_part(&Part::Head { rev: 0, result: Err(sentence), took_ms: 0.0, rest: 0 }.to_bytes());
-        }
-        return fail(what);
-    };
+/// A part of a run (from the worker or the module on the main thread):
+/// a seed's run goes to its job; the parts of a revision are put together
+/// ([`Assembler`]) and the newest run is shown.
+fn on_part(part: Part) {
     if let Part::Seed { job, seed, result } = part {
         return on_seed(job, seed, result);
     }
@@ -1058,7 +1103,7 @@ fn on_part(bytes: &[u8]) {
 /// the module's JS is in), then `ready` (its module downloaded and
 /// compiled: on a slow link its 260 KB gzip), before the page gives up on
 /// it and runs the simulation on its main thread.
-const TIMEOUTS: Timeouts = Timeouts { loading_ms: READY_TIMEOUT_MS, ready_ms: LOAD_TIMEOUT_MS };
+const TIMEOUTS: Timeouts = Timeouts { loading_ms: LOADING_TIMEOUT_MS, ready_ms: READY_TIMEOUT_MS };
 
 /// Starts the worker if it was not started (and has not failed), through
 /// its [`LOADER`] and the one typed [`Link`].
@@ -1084,7 +1129,7 @@ pub(crate) fn listen(cb: Option<yew::Callback<SimEvent>>) {
 /// Asks the worker to simulate `scenario` (revision `rev`), starting it if
 /// needed; coalesced ([`Coalescer`]). Once the worker failed (the listener
 /// heard [`SimEvent::Failed`]), the module on the main thread answers.
-pub(crate) fn request(rev: u64, scenario: &Scenario) {
+pub(crate) fn request(rev: u64, scenario: &Rc<Scenario>) {
     let had_failed = CLIENT.with(|c| c.borrow().failed.is_some());
     prestart();
     if !had_failed && CLIENT.with(|c| c.borrow().failed.is_some()) {
@@ -1092,7 +1137,7 @@ pub(crate) fn request(rev: u64, scenario: &Scenario) {
         // the newest revision on the main thread already.
         return;
     }
-    let request = SimRequest::Run { rev, scenario: scenario.clone() };
+    let request = SimRequest::Run { rev, scenario: Rc::clone(scenario) };
     match CLIENT.with(|c| c.borrow_mut().coalescer.submit(rev)) {
         Submit::Send => post(request),
         Submit::Queue => CLIENT.with(|c| c.borrow_mut().waiting = Some((rev, request))),
@@ -1106,12 +1151,12 @@ mod tests {
 
     /// A run's request as the link posts it.
     fn request_text(rev: u64, s: &Scenario) -> String {
-        serde_json::to_string(&SimRequest::Run { rev, scenario: s.clone() }).unwrap()
+        serde_json::to_string(&SimRequest::Run { rev, scenario: Rc::new(s.clone()) }).unwrap()
     }
 
     /// A seed's request as the link posts it.
     fn seed_request_text(job: u64, s: &Scenario) -> String {
-        serde_json::to_string(&SimRequest::Seed { job, scenario: s.clone() }).unwrap()
+        serde_json::to_string(&SimRequest::Seed { job, scenario: Rc::new(s.clone()) }).unwrap()
     }
 
     #[test]
@@ -1119,12 +1164,12 @@ mod tests {
         let s = crate::presets::default_scenario();
         let text = request_text(4, &s);
         assert!(text.starts_with(r#"{"run":{"rev":4,"scenario":{"#), "{text}");
-        assert_eq!(serde_json::from_str::<SimRequest>(&text).unwrap(), SimRequest::Run { rev: 4, scenario: s.clone() });
+        assert_eq!(serde_json::from_str::<SimRequest>(&text).unwrap(), SimRequest::Run { rev: 4, scenario: Rc::new(s.clone()) });
         assert!(seed_request_text(2, &s).starts_with(r#"{"seed":{"job":2,"#));
         // Refused where it cannot run: the run's revision, or the job.
-        let Part::Head { rev: 4, result: Err(why), rest: 0, .. } = SimRequest::Run { rev: 4, scenario: s.clone() }.refused("no".to_owned()) else { panic!() };
+        let Part::Head { rev: 4, result: Err(why), rest: 0, .. } = SimRequest::Run { rev: 4, scenario: Rc::new(s.clone()) }.refused("no".to_owned()) else { panic!() };
         assert_eq!(why, "no");
-        let Part::Seed { job: 2, result: Err(_), .. } = SimRequest::Seed { job: 2, scenario: s }.refused("no".to_owned()) else { panic!() };
+        let Part::Seed { job: 2, result: Err(_), .. } = SimRequest::Seed { job: 2, scenario: Rc::new(s) }.refused("no".to_owned()) else { panic!() };
     }
 
     #[test]
@@ -1341,6 +1386,11 @@ mod tests {
         assert_eq!(why, "Add a producer or a consumer to simulate this scenario.");
         // An unreadable request (not a SimRequest): the run in flight, revision 0.
         let Some(Part::Head { rev: 0, result: Err(_), .. }) = Part::from_bytes(&answer("seed x", || 0.0)[0]) else { panic!() };
+        // A seed's request whose scenario cannot be read: answered for its
+        // job (the run in flight is not blamed); a run's, for its revision.
+        let Some(Part::Seed { job: 3, result: Err(why), .. }) = Part::from_bytes(&answer(r#"{"seed":{"job":3,"scenario":5}}"#, || 0.0)[0]) else { panic!() };
+        assert!(why.starts_with("The simulation worker could not read a request: "), "{why}");
+        let Some(Part::Head { rev: 6, result: Err(_), .. }) = Part::from_bytes(&answer(r#"{"run":{"rev":6,"scenario":5}}"#, || 0.0)[0]) else { panic!() };
     }
 
     #[test]
