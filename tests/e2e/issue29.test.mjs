@@ -37,7 +37,7 @@ test('issue 29: sharers, acks=0 throttles, the empty client.id, the fetch cap, t
   assert.match(answers[2], /\(rung 4\), shared by connections of user alice with client-id batch/);
   assert.match(answers[3], /KafkaProducer sends producer-N and KafkaConsumer consumer-<group\.id>-N/);
   // The fetch cap in the CLI's words (the engine's FetchCap, one sentence for both).
-  assert.match(answers[0], /each broker sends it at most 10 MB \(10000000 bytes\) in one fetch response, quota × \(quota\.window\.num − 1\) × quota\.window\.size\.seconds = 1 MB\/s × \(11 − 1\) × 1 s \(KAFKA-9677\), when that is below the consumer's fetch\.max\.bytes/);
+  assert.match(answers[0], /each broker sends it at most 10 MB \(10000000 bytes\) in one fetch response, quota × \(quota\.window\.num − 1\) × quota\.window\.size\.seconds = 1 MB\/s × \(11 − 1\) × 1 s \(KAFKA-9677\), or less when the consumer's fetch\.max\.bytes is lower; a first record batch larger than that is still sent whole \(KIP-74\)/);
 
   // At 0 ms the run says what is ahead.
   const sim = page.locator('#simulation');

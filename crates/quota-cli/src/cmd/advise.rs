@@ -450,6 +450,12 @@ fn advise(args: &AdviseArgs, live: Option<&crate::live::LiveCluster>) -> Result<
             format!("kafka-quota: Kafka closes this connection before any quota applies: {e}")
         }
     })?;
+    // The principal builder's warnings (an identity given on PLAINTEXT is
+    // ignored, ...), as `resolve` prints them.
+    // Only the warnings that can matter with these quotas, as resolve.
+    for w in cluster.principal_warnings(&outcome) {
+        errln!("warning: {w}");
+    }
     let me = ClientIdentity::new(&outcome.principal.name, &conn.client_id);
     let advice = propose(cluster.store(), &me, &others, quota_type, want);
     let misses = near_misses(cluster.store(), &me, Some(quota_type));

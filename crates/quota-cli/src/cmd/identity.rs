@@ -103,11 +103,14 @@ impl IdentityFlags<'_> {
     /// ([`engine_connection`], with the rules of [`Self::principal_config`]):
     /// one route from a connection to its principal for every surface.
     ///
-    /// On a PLAINTEXT listener the spec holds no identity (the page's field
-    /// is disabled there) and the engine's connection none; an identity flag
-    /// given is put back as what the client presents, so that the principal
-    /// builder says it is ignored among the principal's warnings (text and
-    /// `--json`), as `kafka-quota` always has.
+    /// On a PLAINTEXT listener the spec holds no identity and
+    /// [`engine_connection`] drops one (the page disables its identity
+    /// field there and labels it ignored); the CLI, whose flag was typed,
+    /// puts the identity back as what the client presents, so that the
+    /// principal builder's warning says it is ignored (in the text and in
+    /// `--json`'s principal warnings, as `resolve` said before the flags
+    /// became a spec). This is the one step the CLI adds to the shared
+    /// route.
     pub(crate) fn connection(&self) -> Result<(Connection, Option<String>), String> {
         let (spec, note) = self.connection_spec()?;
         let mut connection = engine_connection(&spec, &self.principal_config());
@@ -204,9 +207,9 @@ impl IdentityFlags<'_> {
         let Some(mechanism) = mechanism else { return Ok(()) };
         let name = mechanism.as_str();
         let wrong = match mechanism {
-            SaslMechanism::Gssapi => self.who.user.as_ref().map(|_| "--user").or(self.who.oauth_sub.as_ref().map(|_| "--oauth-sub")),
-            SaslMechanism::OAuthBearer => self.who.user.as_ref().map(|_| "--user").or(self.who.kerberos.as_ref().map(|_| "--kerberos")),
-            _ => self.who.kerberos.as_ref().map(|_| "--kerberos").or(self.who.oauth_sub.as_ref().map(|_| "--oauth-sub")),
+            SaslMechanism::Gssapi => self.who.user.as_ref().map(|_| "--user").or_else(|| self.who.oauth_sub.as_ref().map(|_| "--oauth-sub")),
+            SaslMechanism::OAuthBearer => self.who.user.as_ref().map(|_| "--user").or_else(|| self.who.kerberos.as_ref().map(|_| "--kerberos")),
+            _ => self.who.kerberos.as_ref().map(|_| "--kerberos").or_else(|| self.who.oauth_sub.as_ref().map(|_| "--oauth-sub")),
         };
         match wrong {
             None => Ok(()),

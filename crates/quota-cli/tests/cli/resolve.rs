@@ -389,6 +389,14 @@ fn the_identity_flags_read_as_the_pages_connection_spec() {
     let doc: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
     let warnings = doc.pointer("/principal/warnings").and_then(|w| w.as_array()).expect("principal.warnings");
     assert!(warnings.iter().any(|w| w.as_str().is_some_and(|w| w.starts_with("A PLAINTEXT listener does not authenticate"))), "{stdout}");
+    // advise says it too (on stderr, as resolve).
+    let out = kafka_quota()
+        .args(["advise", "--quotas", "examples/runbook.sh", "--listener", "PLAINTEXT", "--user", "tenantUserA", "--quota-type", "producer_byte_rate", "--want", "1000000"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("warning: A PLAINTEXT listener does not authenticate: the identity given is ignored."), "{stderr}");
     // A mechanism that contradicts the identity flag is a usage error,
     // never read as another kind of name (--kerberos X --mechanism PLAIN
     // is not User:X).
@@ -625,15 +633,16 @@ fn the_fetch_quota_answer_names_the_largest_fetch_response() {
     assert!(
         report.contains(
             "consumer_byte_rate        2 MB/s per broker (2000000.0 bytes/s) from users/alice (rung 3); shared by all connections of user alice, whatever their client-id; \
-             each broker sends it at most 20 MB (20000000 bytes) in one fetch response, quota × (quota.window.num − 1) × quota.window.size.seconds = 2 MB/s × (11 − 1) × 1 s (KAFKA-9677), when that is below the consumer's fetch.max.bytes\n"
+             each broker sends it at most 20 MB (20000000 bytes) in one fetch response, quota × (quota.window.num − 1) × quota.window.size.seconds = 2 MB/s × (11 − 1) × 1 s (KAFKA-9677), or less when the consumer's fetch.max.bytes is lower; a first record batch larger than that is still sent whole (KIP-74)\n"
         ),
         "{report}"
     );
-    // Above the broker's fetch.max.bytes (57671680), that one caps first.
+    // Kafka takes the smaller of the window and the broker's
+    // fetch.max.bytes (57671680): above it, the broker's is the cap.
     let big = runbook.replace("2000000", "10000000");
     let (report, _) = run(&args, Some(&big));
-    assert!(report.contains("at most 100 MB (100000000 bytes) in one fetch response"), "{report}");
-    assert!(report.contains("but the broker's fetch.max.bytes (57671680 bytes) is lower and caps it first"), "{report}");
+    assert!(report.contains("at most 57.67 MB = 55 MiB (57671680 bytes) in one fetch response, the broker's fetch.max.bytes, lower than the quota window's"), "{report}");
+    assert!(report.contains("= 10 MB/s × (11 − 1) × 1 s = 100000000 bytes (KAFKA-9677)"), "{report}");
     // The JSON's answer says it too; a produce quota does not.
     let mut json = args.to_vec();
     json.push("--json");

@@ -9,7 +9,7 @@
 //! connections in the budget).
 //!
 //! Kafka: `ClientQuotaManager.quota`, `quotaMetricTags` and
-//! `maxValueInQuotaWindow` (core/src/main/scala/kafka/server/ClientQuotaManager.scala),
+//! `getMaxValueInQuotaWindow` (server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java),
 //! `KafkaApis.handleFetchRequest` (core/src/main/scala/kafka/server/KafkaApis.scala).
 
 use std::fmt;
@@ -24,73 +24,110 @@ use crate::{QuotaKey, QuotaType};
 /// align [`Answer`]'s lines.
 const KEY_WIDTH: usize = 24;
 
-/// The largest fetch response one broker sends a client under a fetch
-/// quota: quota × (`quota.window.num` − 1) × `quota.window.size.seconds`
-/// bytes, taken `toInt` as Kafka does (truncated, at most
-/// `Int.MaxValue`), and compared with the broker's `fetch.max.bytes`.
+/// The largest fetch response one broker sends a consumer under a fetch
+/// quota. Kafka caps a consumer's fetch at the smallest of the request's
+/// `fetch.max.bytes`, the broker's `fetch.max.bytes` and what the quota
+/// window holds, quota × (`quota.window.num` − 1) ×
+/// `quota.window.size.seconds` taken `toInt` (truncated, at most
+/// `Int.MaxValue`; NaN becomes 0). The cap is not a hard limit: since
+/// fetch v3 (KIP-74) the first record batch is sent whole even when it is
+/// larger, so a cap of 0 still lets one batch through per response.
 ///
-/// Kafka: `KafkaApis.handleFetchRequest` caps the response at
-/// `quotas.fetch.maxValueInQuotaWindow(session, clientId).toInt`
-/// (KAFKA-9677), `ClientQuotaManager.maxValueInQuotaWindow`
-/// (core/src/main/scala/kafka/server/ClientQuotaManager.scala); the engine's
-/// `ClientQuotaManager::max_value_in_quota_window`.
+/// Kafka 4.3.1: `KafkaApis.handleFetchRequest`
+/// (core/src/main/scala/kafka/server/KafkaApis.scala):
+/// `maxQuotaWindowBytes = quotas.fetch.getMaxValueInQuotaWindow(session, clientId).toInt`,
+/// `fetchMaxBytes = min(min(fetchRequest.maxBytes, config.fetchMaxBytes), maxQuotaWindowBytes)`,
+/// `hardMaxBytesLimit = versionId <= 2` (KAFKA-9677, KIP-74);
+/// `ClientQuotaManager.getMaxValueInQuotaWindow`
+/// (server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java);
+/// the engine's `ClientQuotaManager::max_value_in_quota_window`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FetchCap {
-    /// The fetch quota, bytes/s.
+    /// The fetch quota, bytes/s (as configured: NaN and Infinity too).
     pub quota: f64,
     /// `quota.window.num`.
     pub window_num: u32,
     /// `quota.window.size.seconds`, s.
     pub window_size_seconds: u32,
-    /// The cap, bytes: truncated and at most `i32::MAX`, as Scala's `toInt`.
-    pub bytes: f64,
+    /// What the quota window holds, bytes, as Kafka's `toInt` makes it.
+    pub window_bytes: i32,
     /// The broker's `fetch.max.bytes`, bytes.
     pub broker_fetch_max_bytes: u32,
 }
 
+/// Scala's `Double.toInt`: truncated toward zero, NaN 0, clamped to `Int`.
+fn scala_to_int(v: f64) -> i32 {
+    // `as` saturates and maps NaN to 0, as the JVM's d2i does.
+    v as i32
+}
+
 impl FetchCap {
     /// The cap of a fetch quota of `quota` bytes/s under `settings`; `None`
-    /// for another quota type and for a quota that is not a positive
-    /// number (NaN, Infinity, zero never come to a cap of bytes).
+    /// for another quota type.
     pub fn of(quota_type: QuotaType, quota: f64, settings: &BrokerSettings) -> Option<FetchCap> {
-        if quota_type != QuotaType::Fetch || !quota.is_finite() || quota <= 0.0 {
+        if quota_type != QuotaType::Fetch {
             return None;
         }
         let (window_num, window_size_seconds) = (settings.quota_window_num, settings.quota_window_size_seconds);
-        let cap = quota * f64::from(window_num.saturating_sub(1)) * f64::from(window_size_seconds);
-        // Scala's Double.toInt: truncated, at most Int.MaxValue.
-        let bytes = cap.min(f64::from(i32::MAX)).floor();
-        Some(FetchCap { quota, window_num, window_size_seconds, bytes, broker_fetch_max_bytes: settings.fetch_max_bytes })
+        let window = quota * f64::from(window_num.saturating_sub(1)) * f64::from(window_size_seconds);
+        Some(FetchCap {
+            quota,
+            window_num,
+            window_size_seconds,
+            window_bytes: scala_to_int(window),
+            broker_fetch_max_bytes: settings.fetch_max_bytes,
+        })
     }
 
-    /// Whether the broker's `fetch.max.bytes` is lower than the cap, and so
-    /// limits a response first.
-    pub fn broker_caps_first(&self) -> bool {
-        self.bytes >= f64::from(self.broker_fetch_max_bytes)
+    /// The cap, bytes: the smaller of the quota window's and the broker's
+    /// `fetch.max.bytes` (the consumer's own `fetch.max.bytes` may be lower
+    /// still). 0 or less: one record batch per response.
+    pub fn bytes(&self) -> i64 {
+        i64::from(self.window_bytes).min(i64::from(self.broker_fetch_max_bytes))
+    }
+
+    /// Whether the broker's `fetch.max.bytes` is below what the quota
+    /// window holds, and so is the cap.
+    pub fn broker_is_lower(&self) -> bool {
+        i64::from(self.broker_fetch_max_bytes) < i64::from(self.window_bytes)
     }
 }
 
 /// "each broker sends it at most 10 MB (10000000 bytes) in one fetch
 /// response, quota × (quota.window.num − 1) × quota.window.size.seconds =
-/// 1 MB/s × (11 − 1) × 1 s (KAFKA-9677), when that is below the consumer's
-/// fetch.max.bytes" (or "but the broker's fetch.max.bytes (N bytes) is
-/// lower and caps it first").
+/// 1 MB/s × (11 − 1) × 1 s (KAFKA-9677), or less when the consumer's
+/// fetch.max.bytes is lower; a first record batch larger than that is
+/// still sent whole (KIP-74)"; with the broker's fetch.max.bytes lower, or
+/// a window that holds nothing (NaN, `quota.window.num` 1), said so.
 impl fmt::Display for FetchCap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let then = if self.broker_caps_first() {
-            format!("but the broker's fetch.max.bytes ({} bytes) is lower and caps it first", self.broker_fetch_max_bytes)
-        } else {
-            "when that is below the consumer's fetch.max.bytes".to_owned()
-        };
-        write!(
-            f,
-            "each broker sends it at most {} ({:.0} bytes) in one fetch response, quota × (quota.window.num − 1) × quota.window.size.seconds = {} × ({} − 1) × {} s (KAFKA-9677), {then}",
-            human_value(QuotaKey::ConsumerByteRate, self.bytes).replace("/s", ""),
-            self.bytes,
+        let formula = format!(
+            "quota × (quota.window.num − 1) × quota.window.size.seconds = {} × ({} − 1) × {} s",
             human_value(QuotaKey::ConsumerByteRate, self.quota),
             self.window_num,
             self.window_size_seconds,
-        )
+        );
+        let cap = self.bytes();
+        if cap <= 0 {
+            return write!(
+                f,
+                "each broker sends it one record batch per fetch response: {formula} is {} bytes as Kafka takes it (toInt, KAFKA-9677), and the first batch is sent whole whatever the cap (KIP-74)",
+                self.window_bytes
+            );
+        }
+        let size = human_value(QuotaKey::ConsumerByteRate, cap as f64).replace("/s", "");
+        if self.broker_is_lower() {
+            write!(
+                f,
+                "each broker sends it at most {size} ({cap} bytes) in one fetch response, the broker's fetch.max.bytes, lower than the quota window's {formula} = {} bytes (KAFKA-9677), or less when the consumer's fetch.max.bytes is lower; a first record batch larger than that is still sent whole (KIP-74)",
+                self.window_bytes
+            )
+        } else {
+            write!(
+                f,
+                "each broker sends it at most {size} ({cap} bytes) in one fetch response, {formula} (KAFKA-9677), or less when the consumer's fetch.max.bytes is lower; a first record batch larger than that is still sent whole (KIP-74)"
+            )
+        }
     }
 }
 
@@ -258,25 +295,42 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_fetch_cap_is_kafkas_to_int_and_names_the_broker_cap_when_lower() {
+    fn the_fetch_cap_is_kafkas_to_int_and_the_smaller_of_window_and_broker() {
         let settings = BrokerSettings::default();
         // 1 MB/s × (11 − 1) × 1 s = 10 MB, below the broker's 55 MiB default.
         let cap = FetchCap::of(QuotaType::Fetch, 1e6, &settings).expect("a cap");
-        assert_eq!(cap.bytes, 10_000_000.0);
-        assert!(!cap.broker_caps_first());
+        assert_eq!((cap.window_bytes, cap.bytes()), (10_000_000, 10_000_000));
+        assert!(!cap.broker_is_lower());
         assert_eq!(
             cap.to_string(),
-            "each broker sends it at most 10 MB (10000000 bytes) in one fetch response, quota × (quota.window.num − 1) × quota.window.size.seconds = 1 MB/s × (11 − 1) × 1 s (KAFKA-9677), when that is below the consumer's fetch.max.bytes"
+            "each broker sends it at most 10 MB (10000000 bytes) in one fetch response, quota × (quota.window.num − 1) × quota.window.size.seconds = 1 MB/s × (11 − 1) × 1 s (KAFKA-9677), or less when the consumer's fetch.max.bytes is lower; a first record batch larger than that is still sent whole (KIP-74)"
         );
-        // 1 GB/s × 10 s is 10 GB, but toInt stops at Int.MaxValue, and the
-        // broker's fetch.max.bytes (57671680) is lower still.
+        // 1 GB/s × 10 s is 10 GB: toInt stops at Int.MaxValue, and the
+        // broker's fetch.max.bytes (57671680) is the cap.
         let big = FetchCap::of(QuotaType::Fetch, 1e9, &settings).expect("a cap");
-        assert_eq!(big.bytes, f64::from(i32::MAX));
-        assert!(big.broker_caps_first());
-        assert!(big.to_string().ends_with("but the broker's fetch.max.bytes (57671680 bytes) is lower and caps it first"), "{big}");
-        // No cap for another type or a value that is not a positive number.
+        assert_eq!((big.window_bytes, big.bytes()), (i32::MAX, 57_671_680));
+        assert!(big.broker_is_lower());
+        assert!(big.to_string().starts_with("each broker sends it at most 57.67 MB = 55 MiB (57671680 bytes) in one fetch response, the broker's fetch.max.bytes, lower than the quota window's"), "{big}");
+        assert!(big.to_string().contains("= 2147483647 bytes (KAFKA-9677)"), "{big}");
+        // Equal: the window's figure, not said to be the broker's.
+        let mut at = settings.clone();
+        at.fetch_max_bytes = 10_000_000;
+        assert!(!FetchCap::of(QuotaType::Fetch, 1e6, &at).unwrap().broker_is_lower());
+        // NaN (which the validation lets through) holds 0 bytes as an Int,
+        // as does one window: one batch per response.
+        let nan = FetchCap::of(QuotaType::Fetch, f64::NAN, &settings).expect("a cap");
+        assert_eq!(nan.bytes(), 0);
+        assert!(nan.to_string().starts_with("each broker sends it one record batch per fetch response: quota × (quota.window.num − 1) × quota.window.size.seconds = NaN × (11 − 1) × 1 s is 0 bytes"), "{nan}");
+        let mut one = settings.clone();
+        one.quota_window_num = 1;
+        assert_eq!(FetchCap::of(QuotaType::Fetch, 1e6, &one).unwrap().bytes(), 0);
+        // A tiny quota: 10 bytes, and the first batch still goes whole.
+        let tiny = FetchCap::of(QuotaType::Fetch, 1.0, &settings).unwrap();
+        assert_eq!(tiny.bytes(), 10);
+        assert!(tiny.to_string().ends_with("a first record batch larger than that is still sent whole (KIP-74)"));
+        // Infinity: Int.MaxValue, so the broker's fetch.max.bytes.
+        assert_eq!(FetchCap::of(QuotaType::Fetch, f64::INFINITY, &settings).unwrap().bytes(), 57_671_680);
+        // No cap for another quota type.
         assert_eq!(FetchCap::of(QuotaType::Produce, 1e6, &settings), None);
-        assert_eq!(FetchCap::of(QuotaType::Fetch, f64::NAN, &settings), None);
-        assert_eq!(FetchCap::of(QuotaType::Fetch, f64::INFINITY, &settings), None);
     }
 }

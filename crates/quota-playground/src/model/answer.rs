@@ -366,19 +366,19 @@ mod tests {
         let text = answers(&s, &Analysis::new(&s))[0].sentence();
         // The engine's cap for this session (broker::tests: fetch_size_is_capped_at_the_quota_window).
         assert!(
-            text.contains("each broker sends it at most 20 MB (20000000 bytes) in one fetch response, quota × (quota.window.num − 1) × quota.window.size.seconds = 2 MB/s × (11 − 1) × 1 s (KAFKA-9677), when that is below the consumer's fetch.max.bytes."),
+            text.contains("each broker sends it at most 20 MB (20000000 bytes) in one fetch response, quota × (quota.window.num − 1) × quota.window.size.seconds = 2 MB/s × (11 − 1) × 1 s (KAFKA-9677), or less when the consumer's fetch.max.bytes is lower; a first record batch larger than that is still sent whole (KIP-74)."),
             "{text}"
         );
         // The same clause as the CLI's answer line: Kafka's toInt stops a
-        // 1 GB/s quota's cap at Int.MaxValue, and the broker's
-        // fetch.max.bytes (55 MiB by default) is lower still.
+        // 1 GB/s quota's window at Int.MaxValue, and the broker's
+        // fetch.max.bytes (55 MiB by default), lower, is the cap.
         let s = scenario(
             r#"{"quotas": [{"entity": {"client-id": "c"}, "key": "consumer_byte_rate", "value": 1000000000}],
                 "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": "c"}]}"#,
         );
         let text = answers(&s, &Analysis::new(&s))[0].sentence();
-        assert!(text.contains("at most 2.15 GB (2147483647 bytes) in one fetch response"), "{text}");
-        assert!(text.contains("but the broker's fetch.max.bytes (57671680 bytes) is lower and caps it first."), "{text}");
+        assert!(text.contains("at most 57.67 MB = 55 MiB (57671680 bytes) in one fetch response, the broker's fetch.max.bytes, lower than the quota window's"), "{text}");
+        assert!(text.contains("= 2147483647 bytes (KAFKA-9677)"), "{text}");
     }
 
     #[test]
