@@ -109,6 +109,15 @@ pub trait Protocol: 'static {
     fn decode(data: JsValue) -> Result<Self::Reply, String>;
 }
 
+/// `value` as JSON text, the message both workers' requests are posted as.
+///
+/// # Errors
+///
+/// serde_json's reason when `value` cannot be written.
+pub fn json_message<T: serde::Serialize>(value: &T) -> Result<JsValue, String> {
+    serde_json::to_string(value).map(|t| JsValue::from_str(&t)).map_err(|e| e.to_string())
+}
+
 /// Where the requests of protocol `P` are answered: a worker ([`Link`]),
 /// or, where no worker can run, the page's own thread (the simulation's
 /// `sim_worker::MainThread`, the same module loaded on the page). Either

@@ -109,7 +109,7 @@ impl Protocol for Sim {
     type Reply = Part;
 
     fn encode(request: &SimRequest) -> Result<JsValue, String> {
-        serde_json::to_string(request).map(|t| JsValue::from_str(&t)).map_err(|e| e.to_string())
+        crate::bridge::json_message(request)
     }
 
     fn decode(data: JsValue) -> Result<Part, String> {

@@ -35,7 +35,7 @@ impl Protocol for Interchange {
     type Reply = Reply;
 
     fn encode(request: &Request) -> Result<JsValue, String> {
-        serde_json::to_string(request).map(|t| JsValue::from_str(&t)).map_err(|e| e.to_string())
+        crate::bridge::json_message(request)
     }
 
     fn decode(data: JsValue) -> Result<Reply, String> {
