@@ -466,18 +466,20 @@ impl Broker {
         d
     }
 
-    /// The most a fetch may return for this session: `min(request
-    /// fetch.max.bytes, broker fetch.max.bytes, quota * (samples - 1) * window_s)`.
+    /// The most a fetch may return for this session, bytes: `min(request
+    /// fetch.max.bytes, broker fetch.max.bytes, (quota * (samples - 1) *
+    /// window_s).toInt)`. The quota window is narrowed as Kafka narrows it
+    /// ([`d2i`](crate::jdk::double::d2i)): a NaN fetch quota gives 0, and a
+    /// response of 0 bytes still carries its first record batch whole
+    /// (KIP-74, the world's `fetch_available`); unmetered is `Int.MaxValue`.
+    /// The same cap as the answer's [`FetchCap`](crate::resolve::answer::FetchCap).
     ///
-    /// Kafka: `KafkaApis.handleFetchRequest` (`maxQuotaWindowBytes`).
+    /// Kafka: `KafkaApis.handleFetchRequest` (`maxQuotaWindowBytes`,
+    /// core/src/main/scala/kafka/server/KafkaApis.scala at 4.3.1).
     pub fn fetch_max_bytes(&self, session: &Session, request_max_bytes: u32) -> u64 {
-        let quota_cap = self.fetch.max_value_in_quota_window(session.fetch);
-        let cap = u64::from(request_max_bytes.min(self.settings.fetch_max_bytes));
-        if quota_cap < cap as f64 {
-            quota_cap.max(0.0) as u64
-        } else {
-            cap
-        }
+        let window = crate::jdk::double::d2i(self.fetch.max_value_in_quota_window(session.fetch));
+        let cap = i64::from(request_max_bytes.min(self.settings.fetch_max_bytes)).min(i64::from(window));
+        u64::try_from(cap).unwrap_or(0)
     }
 
     /// A fetch response of `response_bytes` ready at `at_ms` after
@@ -932,6 +934,24 @@ mod tests {
         let free = b.session("ANONYMOUS", "other");
         assert_eq!(b.fetch_max_bytes(&free, 52_428_800), 52_428_800);
         assert_eq!(b.fetch_max_bytes(&free, 60_000_000), 57_671_680);
+    }
+
+    /// Kafka narrows the quota window with `toInt`: NaN is 0 (one record
+    /// batch per response, KIP-74), as the answer's `FetchCap` says; a
+    /// window beyond `Int.MaxValue` is `Int.MaxValue`.
+    #[test]
+    fn a_nan_fetch_quota_caps_the_fetch_at_zero_bytes_as_kafka_narrows_it() {
+        let mut b = broker(&[
+            (QuotaEntity::client_id("nan"), QuotaKey::ConsumerByteRate, f64::NAN),
+            (QuotaEntity::client_id("huge"), QuotaKey::ConsumerByteRate, 1e300),
+        ]);
+        let nan = b.session("ANONYMOUS", "nan");
+        assert_eq!(b.fetch_max_bytes(&nan, 52_428_800), 0);
+        let huge = b.session("ANONYMOUS", "huge");
+        assert_eq!(b.fetch_max_bytes(&huge, 52_428_800), 52_428_800);
+        let settings = crate::broker::BrokerSettings::default();
+        let cap = crate::resolve::answer::FetchCap::of(QuotaType::Fetch, f64::NAN, &settings).unwrap();
+        assert_eq!(cap.bytes(), 0);
     }
 
     #[test]

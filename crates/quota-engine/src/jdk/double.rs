@@ -47,6 +47,28 @@ pub fn java_double_to_string(d: f64) -> String {
     }
 }
 
+/// A `double` narrowed to `int` as the JVM's `d2i` does (Java's `(int) d`,
+/// Scala's `Double.toInt`): truncated toward zero, NaN is 0, values beyond
+/// `int`'s range are `Integer.MIN_VALUE` / `Integer.MAX_VALUE`.
+///
+/// Kafka: `KafkaApis.handleFetchRequest` narrows
+/// `getMaxValueInQuotaWindow(..)` (bytes) with `toInt`, so a NaN fetch quota
+/// caps a fetch response at 0 bytes: one record batch (KIP-74).
+///
+/// # Example
+///
+/// ```
+/// use quota_engine::jdk::double::d2i;
+///
+/// assert_eq!(d2i(f64::NAN), 0);
+/// assert_eq!(d2i(-2.9), -2);
+/// assert_eq!(d2i(1e300), i32::MAX);
+/// ```
+pub fn d2i(d: f64) -> i32 {
+    // Rust's `as` saturates and maps NaN to 0: the JVM's d2i exactly.
+    d as i32
+}
+
 /// Java's `Double.parseDouble` (`jdk.internal.math.FloatingDecimal.readJavaFormatString`):
 /// surrounding characters `<= ' '` are trimmed; an optional sign; then
 /// `NaN`, `Infinity`, a decimal number with optional exponent, or a

@@ -55,12 +55,6 @@ pub struct FetchCap {
     pub broker_fetch_max_bytes: u32,
 }
 
-/// Scala's `Double.toInt`: truncated toward zero, NaN 0, clamped to `Int`.
-fn scala_to_int(v: f64) -> i32 {
-    // `as` saturates and maps NaN to 0, as the JVM's d2i does.
-    v as i32
-}
-
 impl FetchCap {
     /// The cap of a fetch quota of `quota` bytes/s under `settings`; `None`
     /// for another quota type.
@@ -74,7 +68,7 @@ impl FetchCap {
             quota,
             window_num,
             window_size_seconds,
-            window_bytes: scala_to_int(window),
+            window_bytes: crate::jdk::double::d2i(window),
             broker_fetch_max_bytes: settings.fetch_max_bytes,
         })
     }

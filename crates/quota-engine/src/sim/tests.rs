@@ -1124,6 +1124,32 @@ fn a_capped_fetch_records_the_whole_slice_including_a_cut_batch() {
     assert!((19_900.0..20_700.0).contains(&d), "{d}");
 }
 
+/// A NaN `consumer_byte_rate` (Kafka accepts it) caps each fetch response
+/// at `(NaN × 10 × 1).toInt` = 0 bytes, so every response carries one
+/// record batch, the first, whole (KIP-74): the cap the answer's
+/// `FetchCap` states. Before, the simulator read NaN as no cap and sent
+/// 10 MB responses.
+#[test]
+fn a_nan_fetch_quota_sends_one_record_batch_per_response() {
+    let s: Scenario = serde_json::from_str(
+        r#"{"topics": [{"name": "lab", "partitions": 1,
+              "preload": {"records": 10000, "record.size": 1000, "batch.size": 65536}}],
+            "quotas": [{"entity": {"client-id": "c"}, "key": "consumer_byte_rate", "value": "NaN"}],
+            "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": "c"}],
+            "workloads": [{"consumer": {"connection": "c", "topic": "lab", "records": 10000,
+              "config": {"max.partition.fetch.bytes": 10485760}}}]}"#,
+    )
+    .unwrap();
+    let run = crate::sim::simulate_traced(&s).unwrap();
+    let fetched: Vec<u64> = run.requests.iter().map(|r| r.bytes_recorded).filter(|b| *b > 0).collect();
+    let largest = fetched.iter().copied().max().unwrap();
+    // One batch of 1,000-byte records within batch.size 65,536: at most
+    // 65 records' bytes with their framing, never a second batch.
+    assert!(largest <= 65_536 + 1_000, "{largest}");
+    assert!(fetched.len() >= 10_000 / 65, "{} responses", fetched.len());
+    assert_eq!(run.timeline.clients[0].metrics.records_done, 10_000);
+}
+
 /// Issue 30: a run reports its progress and can be stopped; stopped, it
 /// is the Timeline so far, marked cut short; not stopped, it is the run.
 #[test]
