@@ -14,6 +14,9 @@
 //! - `bytes_first_5s`: record bytes acknowledged (producers) or consumed
 //!   (consumers) in the first 5,000 ms of the run, summed over the clients.
 //! - `records_failed`: records whose callback got an exception, summed.
+//! - `fetch_requests` (runs with consumers): the consumers' fetch
+//!   responses (`fetch-total`), summed: how the fetch cap cuts what they
+//!   read into responses.
 //!
 //! A real run repeated `n` times reports each figure's median and its
 //! min–max spread. Tolerances (issue 25): a throttled run's duration and
@@ -27,13 +30,16 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{Context, Result};
-use quota_engine::sim::{simulate, Environment, Scenario, ScenarioEvent, Timeline, TopicOutcome, Workload};
+use quota_engine::sim::{simulate, ClientKind, Environment, Scenario, ScenarioEvent, Timeline, TopicOutcome, Workload};
 use serde::{Deserialize, Serialize};
 
 /// Throttled durations and max throttle: within this fraction of real.
 pub const TIME_TOLERANCE: f64 = 0.05;
 /// Bytes acknowledged in the first 5 s: within this fraction of real.
 pub const BYTES_TOLERANCE: f64 = 0.10;
+/// Consumers' fetch responses: within this fraction of real (a fetch more
+/// or less at the end of a run of 30 or more).
+pub const FETCHES_TOLERANCE: f64 = 0.05;
 /// Topics created and topics failed with `ThrottlingQuotaExceededException`
 /// by Admin clients: within this fraction of real (one topic of 20 or more:
 /// a retry that lands a millisecond either side of the deadline).
@@ -126,6 +132,10 @@ pub struct Figures {
     /// Records failed, a count.
     #[serde(default)]
     pub records_failed: Option<f64>,
+    /// Consumers: fetch responses (`fetch-total`), summed over the
+    /// consumers; absent for a run without consumers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fetch_requests: Option<f64>,
     /// Admin clients: topics whose future completed (created), a count;
     /// absent for a run without Admin clients.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -332,6 +342,9 @@ pub fn simulated_figures(s: &Scenario, t: &Timeline) -> Figures {
         let done = c.at(FIRST_WINDOW_MS - 1e-6).records as f64;
         f.bytes_first_5s = f.bytes_first_5s.map(|b| b + (done * per_record).round());
         f.records_failed = f.records_failed.map(|n| n + c.outcome.failed_records() as f64);
+        if c.kind == ClientKind::Consumer {
+            f.fetch_requests = Some(f.fetch_requests.unwrap_or(0.0) + c.metrics.requests as f64);
+        }
     }
     // Admin clients, as the harness measures them: from the first call to
     // the last future, the futures' outcomes, and the largest
@@ -403,6 +416,7 @@ pub fn real_figures(repeats: &[RealRepeat]) -> RealFigures {
         throttle_avg_ms: pick("throttle_avg_ms", |f| f.throttle_avg_ms),
         bytes_first_5s: pick("bytes_first_5s", |f| f.bytes_first_5s),
         records_failed: pick("records_failed", |f| f.records_failed),
+        fetch_requests: pick("fetch_requests", |f| f.fetch_requests),
         topics_created: pick("topics_created", |f| f.topics_created),
         topics_throttled: pick("topics_throttled", |f| f.topics_throttled),
         connections_refused_first: pick("connections_refused_first", |f| f.connections_refused_first),
@@ -435,6 +449,7 @@ pub fn outside(real: &Figures, spread: &BTreeMap<&'static str, [f64; 2]>, sim: &
     let in_range = |name: &str, s: f64| {
         let tol = match name {
             "bytes_first_5s" => BYTES_TOLERANCE,
+            "fetch_requests" => FETCHES_TOLERANCE,
             "topics_created" | "topics_throttled" | "connections_refused_first" => TOPICS_TOLERANCE,
             _ => TIME_TOLERANCE,
         };
@@ -467,6 +482,7 @@ pub fn outside(real: &Figures, spread: &BTreeMap<&'static str, [f64; 2]>, sim: &
     }
     check("bytes_first_5s", real.bytes_first_5s, sim.bytes_first_5s, BYTES_TOLERANCE);
     check("records_failed", real.records_failed, sim.records_failed, 0.0);
+    check("fetch_requests", real.fetch_requests, sim.fetch_requests, FETCHES_TOLERANCE);
     if admin {
         check("topics_created", real.topics_created, sim.topics_created, TOPICS_TOLERANCE);
         check("topics_throttled", real.topics_throttled, sim.topics_throttled, TOPICS_TOLERANCE);
@@ -576,9 +592,10 @@ pub fn compare(
         kafka_version: runs.kafka_version.clone(),
         kafka_clients_version: real.kafka_clients_version.clone(),
         tolerances: format!(
-            "throttled durations and non-zero max throttle within {} % of the real median; bytes in the first 5 s within {} %; records failed equal; or inside the real repeats' min-max range when that range is no wider than twice the tolerance",
+            "throttled durations and non-zero max throttle within {} % of the real median; bytes in the first 5 s within {} %; consumers' fetch responses within {} %; records failed equal; or inside the real repeats' min-max range when that range is no wider than twice the tolerance",
             TIME_TOLERANCE * 100.0,
-            BYTES_TOLERANCE * 100.0
+            BYTES_TOLERANCE * 100.0,
+            FETCHES_TOLERANCE * 100.0
         ),
         environment_source: environment
             .map_or("each scenario's own (Environment::LAB unless set)".to_owned(), |(_, s)| s.to_owned()),
@@ -632,7 +649,7 @@ fn triple(r: &RunReport, name: &str, get: fn(&Figures) -> Option<f64>, article: 
 /// `real / simulated / article` (real with its min–max over repeats).
 pub fn markdown(report: &Report) -> String {
     let mut s = String::new();
-    s.push_str("| run | quota keys | duration ms | max throttle ms | avg throttle ms | bytes in first 5 s | records failed | Admin topics created, quota-exceeded; connections | verdict |\n");
+    s.push_str("| run | quota keys | duration ms | max throttle ms | avg throttle ms | bytes in first 5 s | records failed | Admin topics created, quota-exceeded; connections; consumers' fetch responses | verdict |\n");
     s.push_str("|---|---|---|---|---|---|---|---|---|\n");
     for r in &report.runs {
         let verdict = if r.within_tolerance {
@@ -660,6 +677,10 @@ pub fn markdown(report: &Report) -> String {
                 triple(r, "topics_created", |f| f.topics_created, false),
                 triple(r, "topics_throttled", |f| f.topics_throttled, false)
             )
+        } else if r.simulated.is_some_and(|f| f.fetch_requests.is_some())
+            || r.real.as_ref().is_some_and(|f| f.median.fetch_requests.is_some())
+        {
+            format!("fetches {}", triple(r, "fetch_requests", |f| f.fetch_requests, false))
         } else {
             "–".to_owned()
         };
@@ -724,6 +745,7 @@ mod tests {
             throttle_avg_ms: Some(1.0),
             bytes_first_5s: Some(bytes),
             records_failed: Some(0.0),
+            fetch_requests: None,
             topics_created: None,
             topics_throttled: None,
             connections_refused_first: None,
@@ -810,5 +832,26 @@ mod tests {
         assert!(b > 10e6 && b < 30e6 && b % 1000.0 == 0.0, "{b}");
         assert_eq!(f.records_failed, Some(0.0));
         assert_eq!(quota_keys(&s), vec!["producer_byte_rate".to_owned()]);
+        assert_eq!(f.fetch_requests, None, "a run without consumers has no fetch figure");
+    }
+
+    /// The consumers' fetch responses are held: the lab's NaN
+    /// `consumer_byte_rate` run, one record batch per response, is 157 on
+    /// a real 4.3.1 cluster and in the simulator; read without the cap it
+    /// would be a handful.
+    #[test]
+    fn consumer_fetch_responses_are_counted_and_held() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../lab/scenarios/consumer-fetch-nan.json")).unwrap();
+        let s = scenario_of(&text, "consumer-fetch-nan.json").unwrap();
+        let f = simulated_figures(&s, &simulate(&s).unwrap());
+        assert_eq!(f.fetch_requests, Some(157.0));
+        let none = BTreeMap::new();
+        let mut real = figs(578.0, 0.0, 10e6);
+        real.fetch_requests = Some(157.0);
+        let mut sim = real;
+        sim.fetch_requests = Some(2.0);
+        assert_eq!(outside(&real, &none, &sim), vec!["fetch_requests: real 157, simulated 2 (-98.7 %)".to_owned()]);
+        sim.fetch_requests = Some(160.0);
+        assert!(outside(&real, &none, &sim).is_empty());
     }
 }

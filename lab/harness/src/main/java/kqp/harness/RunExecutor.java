@@ -482,6 +482,7 @@ final class RunExecutor {
         Double runThrottleAvg = null;
         long runBytes5 = 0;
         long runFailed = 0;
+        Long runFetches = null;
         long runOk = 0;
         boolean allFinished = true;
         List<AdminRun> admins = new ArrayList<>();
@@ -519,6 +520,10 @@ final class RunExecutor {
             runThrottleMax = maxOf(runThrottleMax, c.throttleMax());
             runThrottleAvg = maxOf(runThrottleAvg, c.throttleAvg());
             runBytes5 += o.get("bytes_first_5s").asLong();
+            if (c instanceof ClientRun.Consumer k) {
+                Double n = k.metricsAtEnd().get("fetch-total");
+                if (n != null && !n.isNaN()) runFetches = (runFetches == null ? 0 : runFetches) + n.longValue();
+            }
             runFailed += c.recordsFailed();
             runOk += c.recordsOk();
             if (c.error != null) errors.add(c.name + ": " + c.error);
@@ -571,6 +576,7 @@ final class RunExecutor {
         run.put("bytes_first_5s", runBytes5);
         run.put("records_ok", runOk);
         run.put("records_failed", runFailed);
+        if (runFetches != null) run.put("fetch_requests", runFetches);
         if (!admins.isEmpty()) {
             long requested = 0;
             long created = 0;
@@ -1086,6 +1092,7 @@ final class RunExecutor {
             sb.append(", first 5 s=").append(String.format(Locale.ROOT, "%.1f MB",
                 run.get("bytes_first_5s").asLong() / 1e6));
             sb.append(", failed=").append(run.get("records_failed").asLong());
+            if (run.has("fetch_requests")) sb.append(", fetches=").append(run.get("fetch_requests").asLong());
             if (run.has("connections_requested")) {
                 sb.append(", ready=").append(run.get("connections_ready").asLong()).append('/')
                     .append(run.get("connections_requested").asLong())

@@ -466,6 +466,15 @@ final class ScenarioPlan {
         JsonNode v = q.get("value");
         if (v == null || (!event && v.isNull())) throw new Refused(path + ".value", "required");
         if (v.isNull()) return new Quota(entity, key, null);
+        // The scenario format writes the doubles JSON has no number for as
+        // strings (quota_engine::json_f64); Kafka accepts them as quota values.
+        if (v.isTextual()) {
+            switch (v.asText()) {
+                case "NaN": return new Quota(entity, key, Double.NaN);
+                case "Infinity": return new Quota(entity, key, Double.POSITIVE_INFINITY);
+                default: throw new Refused(path + ".value", "a number, \"NaN\" or \"Infinity\"");
+            }
+        }
         if (!v.isNumber()) throw new Refused(path + ".value", "a number");
         return new Quota(entity, key, v.asDouble());
     }
