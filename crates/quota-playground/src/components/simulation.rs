@@ -757,21 +757,6 @@ fn setup() -> Html {
     }
 }
 
-/// The JSON name of an Admin workload's field edited under `key` (its
-/// editor's id), as the engine's problems name it; `None` for a config
-/// (named by its label, e.g. `default.api.timeout.ms`).
-fn admin_property(key: &str) -> Option<&'static str> {
-    Some(match key {
-        "topics" => "topics",
-        "partitions" => "partitions",
-        "per-call" => "topics_per_call",
-        "interval" => "call_interval_ms",
-        "start" => "start_ms",
-        "version" => "api_version",
-        _ => return None,
-    })
-}
-
 /// Client editors per page of the Clients and broker settings section.
 const CLIENTS_PER_PAGE: usize = 20;
 
@@ -797,8 +782,6 @@ fn client_matches(w: &Workload, needle: &str) -> bool {
     model::workload_connection(w).to_lowercase().contains(needle) || topic.to_lowercase().contains(needle)
 }
 
-type WFn = fn(&mut Workload, f64);
-
 /// The editor of client `i` (`w`); `used` holds the connections that
 /// carry a client, which its Connection select leaves out (but its own).
 fn workload_editor(
@@ -823,29 +806,21 @@ fn workload_editor(
         let (plain, config) = (client.clone().then(property.to_owned()), client.clone().then("config").then(property.to_owned()));
         problems.iter().find(|p| p.path == plain || p.path == config).map(|p| AttrValue::from(p.to_string()))
     };
-    // A client setting with a default (`Some`: the engine's, which is the
-    // Java client's) says it, and an empty field sets it back to it.
-    let admin = matches!(w, Workload::Admin(_));
-    let num = |key: &str, label: &str, value: f64, range: (u64, u64), f: WFn, hint: &str, default: Option<f64>| {
+    // A client setting ([`model::ClientSetting`]): its field, with the
+    // engine's default said when it has one (an empty field sets it back
+    // to it) and the engine's problem at it.
+    let num = |setting: &'static model::ClientSetting| {
+        let value = setting.value(w);
         let (d, w) = (d.clone(), w.clone());
-        let on_commit = Callback::from(move |v: f64| {
-            let mut next = w.clone();
-            f(&mut next, v);
-            d.dispatch(Action::SetWorkload { index: i as u32, workload: next });
-        });
+        let on_commit = Callback::from(move |v: f64| d.dispatch(Action::SetWorkload { index: i as u32, workload: setting.with(&w, v) }));
+        let default = setting.default();
         let hint = match default {
             Some(v) => Some(AttrValue::from(format!("default {v}; empty = the default"))),
-            None => (!hint.is_empty()).then(|| AttrValue::from(hint.to_owned())),
+            None => (!setting.hint.is_empty()).then_some(AttrValue::Static(setting.hint)),
         };
-        // The engine names an Admin workload's own fields by their JSON names.
-        let property = match key {
-            "size" => "record.size",
-            k if admin => admin_property(k).unwrap_or(label),
-            _ => label,
-        };
-        let problem = problem_at(property);
+        let problem = problem_at(setting.property);
         html! {
-            <NumberField id={format!("w{i}-{key}")} label={label.to_owned()} value={value} whole={Some(range)} {on_commit} {hint} empty={default} {problem} />
+            <NumberField id={format!("w{i}-{}", setting.key)} label={setting.label} {value} whole={Some(setting.range)} {on_commit} {hint} empty={default} {problem} />
         }
     };
     // The start of any client: one route (the cluster view's
@@ -866,7 +841,6 @@ fn workload_editor(
             <NumberField id={format!("w{i}-start")} label="Starts at (ms)" value={value as f64} whole={Some((0, HORIZON_CAP_MS))} {on_commit} {check} {problem} />
         }
     };
-    let (pd, cd) = (quota_engine::sim::ProducerConfig::default(), quota_engine::sim::ConsumerConfig::default());
     let own = model::workload_connection(w);
     let conn_opts: Vec<(AttrValue, AttrValue)> = s
         .connections
@@ -891,110 +865,56 @@ fn workload_editor(
         let d = d.clone();
         move |_| d.dispatch(Action::RemoveWorkload(i as u32))
     };
-    const MAX: u64 = 1 << 40;
-    let (legend, fields) = match w {
-        Workload::Producer(p) => {
-            let c = &p.config;
-            let set_acks = {
-                let (d, w) = (d.clone(), w.clone());
-                Callback::from(move |v: String| {
-                    let mut next = w.clone();
-                    if let Workload::Producer(p) = &mut next {
-                        p.config.acks = match v.as_str() {
-                            "0" => Acks::None,
-                            "1" => Acks::Leader,
-                            _ => Acks::All,
-                        };
-                    }
-                    d.dispatch(Action::SetWorkload { index: i as u32, workload: next });
-                })
-            };
-            let acks = match c.acks {
-                Acks::None => "0",
-                Acks::Leader => "1",
-                Acks::All => "all",
-            };
-            (
-                format!("Producer on {}", p.connection),
-                html! {
-                    <>
-                        { num("records", "Records", p.records as f64, (1, 10_000_000), |w, v| if let Workload::Producer(p) = w { p.records = v as u64 }, "", None) }
-                        { num("size", "Record size (bytes)", f64::from(p.record_size), (1, 100_000_000), |w, v| if let Workload::Producer(p) = w { p.record_size = v as u32 }, "", None) }
-                        { start(p.start_ms) }
-                        <SelectField id={format!("w{i}-acks")} label="acks" value={acks}
-                            options={vec![("0".into(), "0".into()), ("1".into(), "1".into()), ("all".into(), "all (default)".into())]} on_change={set_acks} />
-                        { num("batch", "batch.size", f64::from(c.batch_size), (1, 100_000_000), |w, v| if let Workload::Producer(p) = w { p.config.batch_size = v as u32 }, "", Some(f64::from(pd.batch_size))) }
-                        { num("linger", "linger.ms", c.linger_ms as f64, (0, 600_000), |w, v| if let Workload::Producer(p) = w { p.config.linger_ms = v as u64 }, "", Some(pd.linger_ms as f64)) }
-                        { num("inflight", "max.in.flight.requests.per.connection", f64::from(c.max_in_flight), (1, 100), |w, v| if let Workload::Producer(p) = w { p.config.max_in_flight = v as u32 }, "", Some(f64::from(pd.max_in_flight))) }
-                        { num("buffer", "buffer.memory", c.buffer_memory as f64, (1024, MAX), |w, v| if let Workload::Producer(p) = w { p.config.buffer_memory = v as u64 }, "", Some(pd.buffer_memory as f64)) }
-                        { num("maxblock", "max.block.ms", c.max_block_ms as f64, (0, 3_600_000), |w, v| if let Workload::Producer(p) = w { p.config.max_block_ms = v as u64 }, "", Some(pd.max_block_ms as f64)) }
-                        { num("delivery", "delivery.timeout.ms", c.delivery_timeout_ms as f64, (1, 3_600_000), |w, v| if let Workload::Producer(p) = w { p.config.delivery_timeout_ms = v as u64 }, "", Some(pd.delivery_timeout_ms as f64)) }
-                        { num("reqtimeout", "request.timeout.ms", c.request_timeout_ms as f64, (1, 3_600_000), |w, v| if let Workload::Producer(p) = w { p.config.request_timeout_ms = v as u64 }, "", Some(pd.request_timeout_ms as f64)) }
-                        { num("maxreq", "max.request.size", f64::from(c.max_request_size), (1, 1 << 31), |w, v| if let Workload::Producer(p) = w { p.config.max_request_size = v as u32 }, "", Some(f64::from(pd.max_request_size))) }
-                    </>
-                },
-            )
+    let acks = |c: &quota_engine::sim::ProducerConfig| {
+        let set_acks = {
+            let (d, w) = (d.clone(), w.clone());
+            Callback::from(move |v: String| {
+                let mut next = w.clone();
+                if let Workload::Producer(p) = &mut next {
+                    p.config.acks = match v.as_str() {
+                        "0" => Acks::None,
+                        "1" => Acks::Leader,
+                        _ => Acks::All,
+                    };
+                }
+                d.dispatch(Action::SetWorkload { index: i as u32, workload: next });
+            })
+        };
+        let value = match c.acks {
+            Acks::None => "0",
+            Acks::Leader => "1",
+            Acks::All => "all",
+        };
+        html! {
+            <SelectField id={format!("w{i}-acks")} label="acks" {value}
+                options={vec![("0".into(), "0".into()), ("1".into(), "1".into()), ("all".into(), "all (default)".into())]} on_change={set_acks} />
         }
-        Workload::Consumer(cw) => {
-            let c = &cw.config;
-            (
-                format!("Consumer on {}", cw.connection),
-                html! {
-                    <>
-                        { num("records", "Records to read", cw.records as f64, (1, 10_000_000), |w, v| if let Workload::Consumer(c) = w { c.records = v as u64 }, "read from a preloaded topic", None) }
-                        { start(cw.start_ms) }
-                        { num("fmax", "fetch.max.bytes", f64::from(c.fetch_max_bytes), (1, 1 << 31), |w, v| if let Workload::Consumer(c) = w { c.config.fetch_max_bytes = v as u32 }, "", Some(f64::from(cd.fetch_max_bytes))) }
-                        { num("pmax", "max.partition.fetch.bytes", f64::from(c.max_partition_fetch_bytes), (1, 1 << 31), |w, v| if let Workload::Consumer(c) = w { c.config.max_partition_fetch_bytes = v as u32 }, "", Some(f64::from(cd.max_partition_fetch_bytes))) }
-                        { num("fwait", "fetch.max.wait.ms", c.fetch_max_wait_ms as f64, (0, 600_000), |w, v| if let Workload::Consumer(c) = w { c.config.fetch_max_wait_ms = v as u64 }, "", Some(cd.fetch_max_wait_ms as f64)) }
-                        { num("fmin", "fetch.min.bytes", f64::from(c.fetch_min_bytes), (1, 1 << 31), |w, v| if let Workload::Consumer(c) = w { c.config.fetch_min_bytes = v as u32 }, "", Some(f64::from(cd.fetch_min_bytes))) }
-                    </>
-                },
-            )
-        }
-        Workload::Admin(a) => {
-            let per_call = f64::from(a.per_call());
-            (
-                format!("Admin client on {} ({})", a.connection, a.operation.method()),
-                html! {
-                    <>
-                        { num("topics", "Topics", f64::from(a.topics), (1, 10_000), |w, v| if let Workload::Admin(a) = w { a.topics = v as u32 }, "topics in all", None) }
-                        { num("partitions", "Partitions per topic", f64::from(a.partitions), (1, 100_000), |w, v| if let Workload::Admin(a) = w { a.partitions = v as u32 }, "each partition is one mutation", None) }
-                        { num("per-call", "Topics per call", per_call, (1, 10_000), |w, v| if let Workload::Admin(a) = w { a.topics_per_call = Some(v as u32) }, "", None) }
-                        { num("interval", "call_interval_ms", a.call_interval_ms as f64, (0, HORIZON_CAP_MS), |w, v| if let Workload::Admin(a) = w { a.call_interval_ms = v as u64 }, "between the application's calls", None) }
-                        { start(a.start_ms) }
-                        { num("timeout", "default.api.timeout.ms", a.config.default_api_timeout_ms as f64, (1, i32::MAX as u64), |w, v| if let Workload::Admin(a) = w { a.config.default_api_timeout_ms = v as u64 }, "", Some(60_000.0)) }
-                        { num("reqtimeout", "request.timeout.ms", a.config.request_timeout_ms as f64, (0, i32::MAX as u64), |w, v| if let Workload::Admin(a) = w { a.config.request_timeout_ms = v as u64 }, "", Some(30_000.0)) }
-                        { num("version", "api_version", f64::from(a.version()), (0, 7), |w, v| if let Workload::Admin(a) = w { a.api_version = Some(v as i16) }, "older than strictSinceVersion = permissive", None) }
-                    </>
-                },
-            )
-        }
+    };
+    let legend = match w {
+        Workload::Producer(p) => format!("Producer on {}", p.connection),
+        Workload::Consumer(c) => format!("Consumer on {}", c.connection),
+        Workload::Admin(a) => format!("Admin client on {} ({})", a.connection, a.operation.method()),
         Workload::Connects(c) => {
             let pattern = match c.pattern {
                 quota_engine::sim::ConnectPattern::Pool => "pool",
                 quota_engine::sim::ConnectPattern::Storm => "storm",
                 quota_engine::sim::ConnectPattern::Reopen => "reopen",
             };
-            (
-                format!("Connections from {} ({pattern})", c.connection),
-                html! {
-                    <>
-                        { num("count", "Connections", f64::from(c.count), (1, 10_000), |w, v| if let Workload::Connects(c) = w { c.count = v as u32 }, "connections, or open-send-close cycles (reopen)", None) }
-                        { num("interval", "interval_ms", c.interval_ms as f64, (0, HORIZON_CAP_MS), |w, v| if let Workload::Connects(c) = w { c.interval_ms = v as u64 }, "pool: between opens; reopen: after each close", None) }
-                        { start(c.start_ms) }
-                        { num("backoff", "reconnect.backoff.ms", c.config.reconnect_backoff_ms as f64, (0, HORIZON_CAP_MS), |w, v| if let Workload::Connects(c) = w { c.config.reconnect_backoff_ms = v as u64 }, "", Some(50.0)) }
-                        { num("backoffmax", "reconnect.backoff.max.ms", c.config.reconnect_backoff_max_ms as f64, (0, HORIZON_CAP_MS), |w, v| if let Workload::Connects(c) = w { c.config.reconnect_backoff_max_ms = v as u64 }, "", Some(1000.0)) }
-                    </>
-                },
-            )
+            format!("Connections from {} ({pattern})", c.connection)
         }
     };
+    let fields = model::editor_rows(w).iter().map(|row| match (row, w) {
+        (model::EditorRow::Setting(setting), _) => num(setting),
+        (model::EditorRow::Start, _) => start(model::start_ms(w)),
+        (model::EditorRow::Acks, Workload::Producer(p)) => acks(&p.config),
+        (model::EditorRow::Acks, _) => Html::default(),
+    });
     html! {
         <fieldset class="workload" key={format!("{i} {}", model::workload_connection(w))}>
             <legend>{ legend.clone() }</legend>
             <div class="grid">
                 <SelectField id={format!("w{i}-conn")} label="Connection" value={model::workload_connection(w).to_owned()} options={conn_opts} on_change={set_conn} />
-                { fields }
+                { for fields }
             </div>
             <button type="button" class="ghost danger" aria-label={format!("Remove {legend}")} onclick={remove}>{ "Remove client" }</button>
         </fieldset>

@@ -22,6 +22,7 @@
 mod advice;
 mod analysis;
 mod answer;
+mod client_settings;
 mod cluster;
 mod cluster_edit;
 mod edit;
@@ -33,6 +34,7 @@ mod status;
 pub use advice::*;
 pub use analysis::*;
 pub use answer::*;
+pub use client_settings::*;
 pub use cluster::*;
 pub use cluster_edit::*;
 pub use edit::*;
