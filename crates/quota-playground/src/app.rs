@@ -49,7 +49,10 @@ pub fn app() -> Html {
     // does an embed of the Answer, which says when the run loses records
     // (`RunLoss`) and has no run panel of its own to come near.
     let eager = matches!(embed, Some(Panel::Answer | Panel::Simulation | Panel::Cluster));
-    let (sim, updating) = crate::sim_view::use_simulation(rev, &state.scenario, eager);
+    // The page's two workers, owned here for the page's life and provided
+    // to the panels (`ctx::Workers`).
+    let workers = (*use_memo((), |_| Workers::default())).clone();
+    let (sim, updating) = crate::sim_view::use_simulation(&workers.sim, rev, &state.scenario, eager);
     // Before the run-dependent hooks: the height reported after this
     // render says `pending` while an embed's first run is awaited.
     // (Not for the Answer: its sentences do not wait for the run.)
@@ -90,7 +93,7 @@ pub fn app() -> Html {
 
     // A `#text=` scenario: read by the worker; its problems, if any, shown
     // with the text (in the full page until the first edit).
-    let text_load = use_text_scenario(&state);
+    let text_load = use_text_scenario(&state, &workers.interchange);
     let text_box = match &text_load {
         Some(TextLoad::Failed(errors)) if embed.is_some() || state.revision == 1 => Some(html! { <TextProblems errors={errors.clone()} /> }),
         Some(TextLoad::Pending) => Some(html! { <p class="msg hint" role="status" data-testid="text-pending">{ "Reading the scenario text of the link…" }</p> }),
@@ -219,9 +222,11 @@ pub fn app() -> Html {
     };
     let scene = SceneCtx(ctx.clone());
     html! {
-        <ContextProvider<Ctx> context={ctx}>
-            <ContextProvider<SceneCtx> context={scene}>{ body }</ContextProvider<SceneCtx>>
-        </ContextProvider<Ctx>>
+        <ContextProvider<Workers> context={workers}>
+            <ContextProvider<Ctx> context={ctx}>
+                <ContextProvider<SceneCtx> context={scene}>{ body }</ContextProvider<SceneCtx>>
+            </ContextProvider<Ctx>>
+        </ContextProvider<Workers>>
     }
 }
 

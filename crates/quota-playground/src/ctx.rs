@@ -9,8 +9,31 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::model::Analysis;
+use crate::sim_worker::SimClient;
+use crate::worker::InterchangeClient;
 use crate::sim_view::SimView;
 use crate::state::AppState;
+
+/// The page's two Web Workers, each behind its typed bridge
+/// ([`crate::bridge::Link`]): the simulation ([`SimClient`]) and the
+/// import/export ([`InterchangeClient`]). The App creates them once and
+/// provides them (`ContextProvider<Workers>`) for the page's life; the
+/// panels take them with [`use_workers`]. Nothing is started until a panel
+/// asks. Compared by identity.
+#[derive(Clone, Default, PartialEq)]
+pub(crate) struct Workers {
+    /// The simulation worker's client (and its main-thread fallback).
+    pub(crate) sim: SimClient,
+    /// The import/export worker's client.
+    pub(crate) interchange: InterchangeClient,
+}
+
+/// The page's [`Workers`], from the App's provider. Outside one (a
+/// component rendered alone), a fresh pair that starts nothing until used.
+#[hook]
+pub(crate) fn use_workers() -> Workers {
+    use_context::<Workers>().unwrap_or_default()
+}
 
 /// A panel that can be embedded on its own (`?embed=<name>`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -316,6 +316,122 @@ pub fn skipped_sentence(format: Format, n: usize, nothing: bool) -> String {
     )
 }
 
+/// What the Import box holds, as one state: the text typed, the mode, the
+/// worker's last preview and whether it is for the text now typed. The
+/// page's `ImportBox` keeps it in a Yew reducer; every change is one
+/// [`ImportEvent`] through [`ImportBox::apply`].
+///
+/// The last preview stays on screen while the worker reads a new text (no
+/// flicker), and Import waits for the fresh one ([`ImportBox::stale`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportBox {
+    /// The text typed (kept whatever happens: nothing typed is lost).
+    pub text: String,
+    /// Replace (true) or merge (false) the scenario's quotas.
+    pub replace: bool,
+    /// The sentence the last Import left ([`import_summary`]), until the
+    /// text changes.
+    pub result: Option<String>,
+    /// The worker's last preview.
+    pub preview: std::rc::Rc<ImportPreview>,
+    /// The id of the latest preview request (0: none); a reply of an older
+    /// request is ignored.
+    pub asked: u32,
+    /// The text changed since [`ImportBox::preview`] was asked for.
+    pub stale: bool,
+    /// The worker's failure (it could not start or stopped), or a request
+    /// it could not read: the sentence.
+    pub failure: Option<String>,
+}
+
+/// One change of the [`ImportBox`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum ImportEvent {
+    /// The text was typed: the last Import's sentence goes.
+    Typed(String),
+    /// A preview of the text was asked for with this request id, or, with
+    /// `None`, the text is blank and there is nothing to ask.
+    Asked(Option<u32>),
+    /// The worker answered request `id` with a preview.
+    Previewed(u32, ImportPreview),
+    /// The worker failed, or refused a request: why.
+    Failed(String),
+    /// Merge (false) or replace (true) was chosen.
+    Mode(bool),
+    /// Import was pressed: what it did, in words.
+    Imported(String),
+}
+
+impl ImportBox {
+    /// An empty box; `failure` is the worker's, if it has failed already.
+    pub fn new(failure: Option<String>) -> ImportBox {
+        ImportBox {
+            text: String::new(),
+            replace: false,
+            result: None,
+            preview: std::rc::Rc::new(ImportPreview::Empty),
+            asked: 0,
+            stale: false,
+            failure,
+        }
+    }
+
+    /// The box after `event`.
+    pub fn apply(&mut self, event: ImportEvent) {
+        match event {
+            ImportEvent::Typed(text) => {
+                self.text = text;
+                self.result = None;
+            }
+            ImportEvent::Asked(None) => {
+                self.asked = 0;
+                self.preview = std::rc::Rc::new(ImportPreview::Empty);
+                self.stale = false;
+            }
+            ImportEvent::Asked(Some(id)) => {
+                self.asked = id;
+                self.stale = true;
+            }
+            ImportEvent::Previewed(id, preview) => {
+                if id != 0 && id == self.asked {
+                    self.preview = std::rc::Rc::new(preview);
+                    self.stale = false;
+                }
+            }
+            ImportEvent::Failed(why) => self.failure = Some(why),
+            ImportEvent::Mode(replace) => self.replace = replace,
+            ImportEvent::Imported(sentence) => self.result = Some(sentence),
+        }
+    }
+
+    /// Nothing to show yet for this text: the module is loading or reading.
+    pub fn reading(&self) -> bool {
+        self.stale && matches!(&*self.preview, ImportPreview::Empty)
+    }
+
+    /// Every item of the text failed: nothing to import.
+    pub fn nothing(&self) -> bool {
+        matches!(&*self.preview, ImportPreview::Ready { quotas, skipped, .. } if quotas.is_empty() && !skipped.is_empty())
+    }
+
+    /// The text is marked invalid: the worker failed, or the preview (not
+    /// a stale one still loading) is a failure or has nothing to import.
+    pub fn failed(&self) -> bool {
+        self.failure.is_some()
+            || (!self.reading() && (self.nothing() || matches!(&*self.preview, ImportPreview::Failed { .. })))
+    }
+
+    /// Import may be pressed: a fresh preview with quotas, no failure, and
+    /// no limit in the way (`too_many`: [`import_limit`]'s sentence).
+    pub fn ready(&self, too_many: bool) -> bool {
+        !self.stale
+            && self.failure.is_none()
+            && !too_many
+            && !self.nothing()
+            && matches!(&*self.preview, ImportPreview::Ready { .. })
+    }
+}
+
 /// The scenario written in an export format.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExportView {
@@ -482,6 +598,65 @@ mod tests {
     use super::*;
     use crate::presets;
     use quota_engine::EntityName;
+
+    fn ready_preview(quotas: Vec<QuotaSetting>, skipped: usize) -> ImportPreview {
+        let placed = Placed { line: 1, column: 1, message: "Line 1, column 1: refused.".into(), source_line: "x".into() };
+        ImportPreview::Ready {
+            detected: Detection { format: Format::ConfigsSh, reason: "line 1".into() },
+            quotas,
+            notes: Vec::new(),
+            skipped: vec![placed; skipped],
+            keep: ExportOptions::default(),
+        }
+    }
+
+    /// The Import box: a reply counts only for the latest request; the last
+    /// preview stays (stale, Import off) while the new text is read; a
+    /// blank text asks nothing; typing clears the last Import's sentence;
+    /// a failure stays and turns Import off.
+    #[test]
+    fn the_import_box_takes_the_reply_of_its_latest_request_only() {
+        let q = QuotaSetting { entity: QuotaEntity::client_id("c"), key: QuotaKey::ProducerByteRate, value: 1e6 };
+        let mut b = ImportBox::new(None);
+        assert!(!b.reading() && !b.ready(false) && !b.failed());
+        b.apply(ImportEvent::Typed("a".into()));
+        b.apply(ImportEvent::Asked(Some(1)));
+        assert!(b.reading() && !b.ready(false), "asked, nothing yet: reading");
+        b.apply(ImportEvent::Typed("ab".into()));
+        b.apply(ImportEvent::Asked(Some(2)));
+        // The reply of the first request comes late: ignored.
+        b.apply(ImportEvent::Previewed(1, ready_preview(vec![q.clone()], 0)));
+        assert_eq!(*b.preview, ImportPreview::Empty);
+        assert!(b.stale);
+        b.apply(ImportEvent::Previewed(2, ready_preview(vec![q.clone()], 0)));
+        assert!(!b.stale && b.ready(false) && !b.failed());
+        assert!(!b.ready(true), "a limit in the way turns Import off");
+        // A new text: the last preview stays, stale, and Import waits.
+        b.apply(ImportEvent::Typed("abc".into()));
+        b.apply(ImportEvent::Asked(Some(3)));
+        assert!(matches!(&*b.preview, ImportPreview::Ready { .. }) && !b.reading() && !b.ready(false));
+        b.apply(ImportEvent::Previewed(3, ready_preview(vec![q.clone()], 0)));
+        b.apply(ImportEvent::Imported("Imported 1 quota value.".into()));
+        assert_eq!(b.result.as_deref(), Some("Imported 1 quota value."));
+        b.apply(ImportEvent::Mode(true));
+        assert!(b.replace && b.result.is_some(), "the mode keeps the sentence");
+        b.apply(ImportEvent::Typed("".into()));
+        assert_eq!(b.result, None, "typing clears the sentence");
+        b.apply(ImportEvent::Asked(None));
+        assert_eq!((b.asked, b.stale, &*b.preview), (0, false, &ImportPreview::Empty));
+        // A reply with no request (id 0) is never taken.
+        b.apply(ImportEvent::Previewed(0, ready_preview(vec![q.clone()], 0)));
+        assert_eq!(*b.preview, ImportPreview::Empty);
+        // Every item failed: nothing to import, marked as failed.
+        b.apply(ImportEvent::Asked(Some(4)));
+        b.apply(ImportEvent::Previewed(4, ready_preview(Vec::new(), 2)));
+        assert!(b.nothing() && b.failed() && !b.ready(false));
+        // The worker failed: said, and Import stays off; the text is kept.
+        b.apply(ImportEvent::Typed("kept".into()));
+        b.apply(ImportEvent::Failed("The import/export module did not start.".into()));
+        assert!(b.failed() && !b.ready(false));
+        assert_eq!(b.text, "kept");
+    }
 
     /// The lab article's command sequence, as pasted from the page.
     const LAB: &str = "\

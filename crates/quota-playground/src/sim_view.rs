@@ -109,8 +109,8 @@ impl Shown {
     /// ([`sim_worker::fallback_note`]); none once the main thread cannot run
     /// the module either, as the run's reason then says both
     /// ([`sim_worker::here_failed`]).
-    fn note(&self) -> Option<String> {
-        self.no_worker.as_deref().filter(|_| !sim_worker::here_cannot_run()).map(sim_worker::fallback_note)
+    fn note(&self, client: &sim_worker::SimClient) -> Option<String> {
+        self.no_worker.as_deref().filter(|_| !client.here_cannot_run()).map(sim_worker::fallback_note)
     }
 }
 
@@ -121,9 +121,10 @@ impl Shown {
 /// panel that shows the run), nothing is simulated until a panel of
 /// [`RUN_PANELS`] comes near the viewport ([`platform::when_near`]); from
 /// then on each revision is asked of the worker, coalesced. Without a
-/// worker, the module runs on the main thread, with a note.
+/// worker, the module runs on the main thread, with a note. `client` is
+/// the page's simulation client (the App's [`crate::ctx::Workers`]).
 #[hook]
-pub(crate) fn use_simulation(rev: u64, scenario: &Rc<Scenario>, eager: bool) -> (Rc<SimView>, bool) {
+pub(crate) fn use_simulation(client: &sim_worker::SimClient, rev: u64, scenario: &Rc<Scenario>, eager: bool) -> (Rc<SimView>, bool) {
     let shown = use_mut_ref(|| Shown {
         rev: 0,
         view: Rc::new(SimView::waiting()),
@@ -153,8 +154,9 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Rc<Scenario>, eager: bool) -> 
         });
     }
     {
-        let (shown, redraw) = (shown.clone(), redraw.clone());
+        let (shown, redraw, client) = (shown.clone(), redraw.clone(), client.clone());
         use_effect_with((), move |_| {
+            let asker = client.clone();
             let listener = Callback::from(move |event: sim_worker::SimEvent| {
                 let mut s = shown.borrow_mut();
                 match event {
@@ -162,7 +164,7 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Rc<Scenario>, eager: bool) -> 
                         if r == s.latest.0 {
                             s.applied_at = platform::now_ms();
                             let mut view = SimView::from_result(result);
-                            view.note = s.note();
+                            view.note = s.note(&asker);
                             s.view = Rc::new(view);
                             s.rev = r;
                         }
@@ -176,30 +178,30 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Rc<Scenario>, eager: bool) -> 
                         if running == Some(rev) {
                             let mut view = SimView::from_result(Err(sim_worker::stopped_in_worker(&why)));
                             s.no_worker = Some(why);
-                            view.note = s.note();
+                            view.note = s.note(&asker);
                             s.view = Rc::new(view);
                             s.rev = rev;
                         } else {
                             s.no_worker = Some(why);
                             let mut view = SimView::from_result(s.view.result.clone());
-                            view.note = s.note();
+                            view.note = s.note(&asker);
                             view.waiting = s.view.waiting;
                             s.view = Rc::new(view);
                             if s.rev != rev {
                                 drop(s);
-                                sim_worker::request(rev, &scenario);
+                                asker.request(rev, &scenario);
                             }
                         }
                     }
                 }
                 redraw.force_update();
             });
-            sim_worker::listen(Some(listener));
-            || sim_worker::listen(None)
+            client.listen(Some(listener));
+            move || client.listen(None)
         });
     }
     {
-        let shown = shown.clone();
+        let (shown, client) = (shown.clone(), client.clone());
         use_effect_with((rev, *wanted), move |&(rev, wanted)| {
             let pending = shown.borrow().rev != rev;
             if wanted && pending {
@@ -215,7 +217,7 @@ pub(crate) fn use_simulation(rev: u64, scenario: &Rc<Scenario>, eager: bool) -> 
                     // Posted in a task of its own: writing the scenario's
                     // JSON and posting it (about 10 ms with 100 clients) do
                     // not lengthen the edit's render.
-                    gloo::timers::callback::Timeout::new(0, move || sim_worker::request(rev, &scenario)).forget();
+                    gloo::timers::callback::Timeout::new(0, move || client.request(rev, &scenario)).forget();
                 }
             }
         });

@@ -649,7 +649,7 @@ pub fn serve() {
 
 // ---- The page's side --------------------------------------------------
 
-/// What the page hears from [`request`].
+/// What the page hears from [`SimClient::request`].
 #[derive(Debug)]
 // One event at a time, moved once (see `Part`).
 #[allow(clippy::large_enum_variant)]
@@ -662,6 +662,274 @@ pub(crate) enum SimEvent {
     /// stopped while running one (that run is not run again on the main
     /// thread, where it would stop the page too: issue 30).
     Failed(String, Option<u64>),
+}
+
+/// The page's simulation client: the worker's link (started on demand),
+/// the module on the main thread once the worker failed, the coalescing of
+/// runs, the spread over seeds, and the one listener of each. One per
+/// page, owned by the App (its [`crate::ctx::Workers`] context); dropping
+/// the last handle drops the link, which terminates the worker. Handles
+/// compare by identity.
+#[derive(Clone, Default)]
+pub struct SimClient(Rc<std::cell::RefCell<Client>>);
+
+impl PartialEq for SimClient {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl SimClient {
+    fn with<R>(&self, f: impl FnOnce(&std::cell::RefCell<Client>) -> R) -> R {
+        f(&self.0)
+    }
+
+    /// A handle the link's and timers' callbacks hold: the client owns them.
+    fn weak(&self) -> WeakClient {
+        WeakClient(Rc::downgrade(&self.0))
+    }
+
+    /// Where requests go now: the worker, or, once it failed, the module
+    /// on the page's main thread (started then); `None` before the worker
+    /// was started.
+    fn transport(&self) -> Option<Rc<dyn Transport<Sim>>> {
+        let mut c = self.0.borrow_mut();
+        match &c.failed {
+            None => c.link.clone().map(|l| Rc::new(l) as Rc<dyn Transport<Sim>>),
+            Some(why) => {
+                let why = why.clone();
+                let client = self.weak();
+                let here = c.here.get_or_insert_with(|| MainThread::new(why, client));
+                Some(Rc::clone(here) as Rc<dyn Transport<Sim>>)
+            }
+        }
+    }
+
+    /// The listener of [`SeedEvent`]s.
+    pub(crate) fn listen_seeds(&self, cb: Option<yew::Callback<SeedEvent>>) {
+        self.with(|c| c.borrow_mut().seed_listener = cb);
+    }
+
+    fn emit_seed(&self, event: SeedEvent) {
+        let listener = self.with(|c| c.borrow().seed_listener.clone());
+        if let Some(l) = listener {
+            l.emit(event);
+        }
+    }
+
+    /// Runs `scenario` with `count` seeds from its own up, one after another
+    /// in the simulation worker (between the runs of the page's edits), each
+    /// answered as a [`SeedEvent::Run`]; a job already running is dropped.
+    /// Returns the job's number.
+    pub(crate) fn run_seeds(&self, scenario: &Scenario, count: u32) -> u64 {
+        self.prestart();
+        let (job, message) = self.with(|c| {
+            let mut c = c.borrow_mut();
+            c.last_job += 1;
+            let j = SeedJob { job: c.last_job, scenario: scenario.clone(), count: count.clamp(1, PAGE_SEEDS_MAX), done: 0 };
+            let m = j.next_request();
+            c.seeds = Some(j);
+            (c.last_job, m)
+        });
+        self.post_seed(job, message);
+        job
+    }
+
+    /// Drops the spread being run: the run in flight (or held until the
+    /// worker is ready) is answered and ignored.
+    pub(crate) fn cancel_seeds(&self) {
+        self.with(|c| c.borrow_mut().seeds = None);
+    }
+
+    /// Sends a seed's request where the runs go ([`SimClient::transport`]: the
+    /// worker, or the module on the main thread once the worker failed);
+    /// the job stops with why when it cannot be sent.
+    fn post_seed(&self, job: u64, request: SimRequest) {
+        let sent = match self.transport() {
+            Some(t) => t.send(&request).map_err(|e| format!("the request could not be written ({e})")),
+            None => Err("the simulation worker did not start".to_owned()),
+        };
+        if let Err(why) = sent {
+            self.cancel_seeds();
+            self.emit_seed(SeedEvent::Stopped(job, why));
+        }
+    }
+
+    /// A run of a spread came back: told to the listener when it is of the
+    /// job running, and the next seed is asked for.
+    fn on_seed(&self, job: u64, seed: u64, result: Result<Timeline, String>) {
+        let next = self.with(|c| {
+            let mut c = c.borrow_mut();
+            let j = c.seeds.as_mut().filter(|j| j.job == job)?;
+            j.done += 1;
+            let next = (result.is_ok() && j.done < j.count).then(|| j.next_request());
+            if next.is_none() {
+                c.seeds = None;
+            }
+            Some(next)
+        });
+        let Some(next) = next else { return };
+        self.emit_seed(SeedEvent::Run(job, seed, result));
+        if let Some(m) = next {
+            self.post_seed(job, m);
+        }
+    }
+
+    fn emit(&self, event: SimEvent) {
+        let listener = self.with(|c| c.borrow().listener.clone());
+        if let Some(l) = listener {
+            l.emit(event);
+        }
+    }
+
+    /// Gives the worker up (once: a later failure, e.g. its `onerror` after a
+    /// posted `failed:`, changes nothing) and tells the listener, which asks
+    /// again for the newest revision, now answered on the main thread.
+    fn fail(&self, why: String) {
+        let first = self.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.failed.is_some() {
+                return None;
+            }
+            c.failed = Some(why.clone());
+            // A worker that was ready failed on the run in flight.
+            let running = if c.ready { c.coalescer.in_flight() } else { None };
+            c.coalescer.reset();
+            c.waiting = None;
+            let job = c.seeds.take().map(|j| j.job);
+            Some((running, job, c.link.take()))
+        });
+        // The link dropped outside the borrow: the worker is terminated.
+        let first = first.map(|(running, job, link)| {
+            drop(link);
+            (running, job)
+        });
+        if let Some((running, job)) = first {
+            if let Some(job) = job {
+                self.emit_seed(SeedEvent::Stopped(job, format!("the simulation worker stopped ({why})")));
+            }
+            self.emit(SimEvent::Failed(why, running));
+        }
+    }
+
+    /// Sends `request` where the runs go ([`SimClient::transport`]): the worker
+    /// (the link holds it until `ready`), or, once the worker failed, the
+    /// module on the page's main thread ([`MainThread`]).
+    fn post(&self, request: SimRequest) {
+        let Some(transport) = self.transport() else { return };
+        // A request that cannot be written is answered with why; the worker
+        // stays (it never saw the request).
+        if let Err(e) = transport.send(&request) {
+            self.on_part(request.refused(format!("The request could not be written: {e}.")));
+        }
+    }
+
+    /// Whether the module cannot run on the main thread either (every run is
+    /// then answered with [`here_failed`]'s sentence).
+    pub(crate) fn here_cannot_run(&self) -> bool {
+        self.with(|c| c.borrow().here.as_ref().is_some_and(|h| h.cannot_run()))
+    }
+
+    /// What the worker's link says: `ready` (the link has posted what it
+    /// held), a part of a run, or its failure.
+    fn on_event(&self, event: LinkEvent<Part>) {
+        match event {
+            LinkEvent::Loading => {}
+            LinkEvent::Ready => self.with(|c| c.borrow_mut().ready = true),
+            LinkEvent::Reply(part) => self.on_part(part),
+            LinkEvent::Failed(failure) => self.fail(failure.words()),
+        }
+    }
+
+    /// A part of a run (from the worker or the module on the main thread):
+    /// a seed's run goes to its job; the parts of a revision are put together
+    /// ([`Assembler`]) and the newest run is shown.
+    fn on_part(&self, part: Part) {
+        if let Part::Seed { job, seed, result } = part {
+            return self.on_seed(job, seed, result);
+        }
+        let fed = self.with(|c| c.borrow_mut().assembler.feed(part));
+        let Fed::Done(rev, result, took_ms) = fed else { return };
+        let (rev, newest, next) = self.with(|c| {
+            let mut c = c.borrow_mut();
+            let rev = c.coalescer.resolve(rev);
+            let (newest, next) = c.coalescer.finished(rev);
+            (rev, newest, next)
+        });
+        if next.is_some() {
+            if let Some((_, request)) = self.with(|c| c.borrow_mut().waiting.take()) {
+                self.post(request);
+            }
+        }
+        if newest {
+            // Shown in a task of its own: the render does not add to the
+            // decoding of the last part.
+            let me = self.weak();
+            gloo::timers::callback::Timeout::new(0, move || {
+                if let Some(me) = me.upgrade() {
+                    me.emit(SimEvent::Done(rev, *result, took_ms));
+                }
+            })
+            .forget();
+        }
+    }
+
+    /// Starts the worker if it was not started (and has not failed), through
+    /// its [`LOADER`] and the one typed [`Link`].
+    fn prestart(&self) {
+        let idle = self.with(|c| {
+            let c = c.borrow();
+            c.link.is_none() && c.failed.is_none()
+        });
+        if !idle {
+            return;
+        }
+        let me = self.weak();
+        let on_event = move |event| {
+            if let Some(me) = me.upgrade() {
+                me.on_event(event);
+            }
+        };
+        match Link::<Sim>::start(&versioned(LOADER), TIMEOUTS, on_event) {
+            Ok(link) => self.with(|c| c.borrow_mut().link = Some(link)),
+            Err(failure) => self.fail(failure.words()),
+        }
+    }
+
+    /// The listener of [`SimEvent`]s (one: the root component's).
+    pub(crate) fn listen(&self, cb: Option<yew::Callback<SimEvent>>) {
+        self.with(|c| c.borrow_mut().listener = cb);
+    }
+
+    /// Asks the worker to simulate `scenario` (revision `rev`), starting it if
+    /// needed; coalesced ([`Coalescer`]). Once the worker failed (the listener
+    /// heard [`SimEvent::Failed`]), the module on the main thread answers.
+    pub(crate) fn request(&self, rev: u64, scenario: &Rc<Scenario>) {
+        let had_failed = self.with(|c| c.borrow().failed.is_some());
+        self.prestart();
+        if !had_failed && self.with(|c| c.borrow().failed.is_some()) {
+            // The worker could not start: the listener heard it and asked for
+            // the newest revision on the main thread already.
+            return;
+        }
+        let request = SimRequest::Run { rev, scenario: Rc::clone(scenario) };
+        match self.with(|c| c.borrow_mut().coalescer.submit(rev)) {
+            Submit::Send => self.post(request),
+            Submit::Queue => self.with(|c| c.borrow_mut().waiting = Some((rev, request))),
+            Submit::Skip => {}
+        }
+    }
+}
+
+/// A [`SimClient`] held weakly (by the link's, the timers' and the main
+/// thread module's callbacks).
+#[derive(Clone)]
+struct WeakClient(std::rc::Weak<std::cell::RefCell<Client>>);
+
+impl WeakClient {
+    fn upgrade(&self) -> Option<SimClient> {
+        self.0.upgrade().map(SimClient)
+    }
 }
 
 #[derive(Default)]
@@ -679,7 +947,7 @@ struct Client {
     coalescer: Coalescer,
     assembler: Assembler,
     listener: Option<yew::Callback<SimEvent>>,
-    /// The spread over seeds being run, one seed at a time ([`run_seeds`]).
+    /// The spread over seeds being run, one seed at a time ([`SimClient::run_seeds`]).
     seeds: Option<SeedJob>,
     /// The last job number given.
     last_job: u64,
@@ -699,21 +967,6 @@ struct SeedJob {
     done: u32,
 }
 
-impl Client {
-    /// Where requests go now: the worker, or, once it failed, the module
-    /// on the page's main thread (started then); `None` before the worker
-    /// was started.
-    fn transport(&mut self) -> Option<Rc<dyn Transport<Sim>>> {
-        match &self.failed {
-            None => self.link.clone().map(|l| Rc::new(l) as Rc<dyn Transport<Sim>>),
-            Some(why) => {
-                let here = self.here.get_or_insert_with(|| MainThread::new(why.clone()));
-                Some(Rc::clone(here) as Rc<dyn Transport<Sim>>)
-            }
-        }
-    }
-}
-
 impl SeedJob {
     /// The request of the next seed.
     fn next_request(&self) -> SimRequest {
@@ -723,7 +976,7 @@ impl SeedJob {
     }
 }
 
-/// What the seeds control hears of [`run_seeds`].
+/// What the seeds control hears of [`SimClient::run_seeds`].
 #[derive(Debug)]
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum SeedEvent {
@@ -732,129 +985,6 @@ pub(crate) enum SeedEvent {
     Run(u64, u64, Result<Timeline, String>),
     /// Job `job` stopped before its end: why, in words.
     Stopped(u64, String),
-}
-
-/// The listener of [`SeedEvent`]s.
-pub(crate) fn listen_seeds(cb: Option<yew::Callback<SeedEvent>>) {
-    CLIENT.with(|c| c.borrow_mut().seed_listener = cb);
-}
-
-fn emit_seed(event: SeedEvent) {
-    let listener = CLIENT.with(|c| c.borrow().seed_listener.clone());
-    if let Some(l) = listener {
-        l.emit(event);
-    }
-}
-
-/// Runs `scenario` with `count` seeds from its own up, one after another
-/// in the simulation worker (between the runs of the page's edits), each
-/// answered as a [`SeedEvent::Run`]; a job already running is dropped.
-/// Returns the job's number.
-pub(crate) fn run_seeds(scenario: &Scenario, count: u32) -> u64 {
-    prestart();
-    let (job, message) = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        c.last_job += 1;
-        let j = SeedJob { job: c.last_job, scenario: scenario.clone(), count: count.clamp(1, PAGE_SEEDS_MAX), done: 0 };
-        let m = j.next_request();
-        c.seeds = Some(j);
-        (c.last_job, m)
-    });
-    post_seed(job, message);
-    job
-}
-
-/// Drops the spread being run: the run in flight (or held until the
-/// worker is ready) is answered and ignored.
-pub(crate) fn cancel_seeds() {
-    CLIENT.with(|c| c.borrow_mut().seeds = None);
-}
-
-/// Sends a seed's request where the runs go ([`Client::transport`]: the
-/// worker, or the module on the main thread once the worker failed);
-/// the job stops with why when it cannot be sent.
-fn post_seed(job: u64, request: SimRequest) {
-    let sent = match CLIENT.with(|c| c.borrow_mut().transport()) {
-        Some(t) => t.send(&request).map_err(|e| format!("the request could not be written ({e})")),
-        None => Err("the simulation worker did not start".to_owned()),
-    };
-    if let Err(why) = sent {
-        cancel_seeds();
-        emit_seed(SeedEvent::Stopped(job, why));
-    }
-}
-
-/// A run of a spread came back: told to the listener when it is of the
-/// job running, and the next seed is asked for.
-fn on_seed(job: u64, seed: u64, result: Result<Timeline, String>) {
-    let next = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        let j = c.seeds.as_mut().filter(|j| j.job == job)?;
-        j.done += 1;
-        let next = (result.is_ok() && j.done < j.count).then(|| j.next_request());
-        if next.is_none() {
-            c.seeds = None;
-        }
-        Some(next)
-    });
-    let Some(next) = next else { return };
-    emit_seed(SeedEvent::Run(job, seed, result));
-    if let Some(m) = next {
-        post_seed(job, m);
-    }
-}
-
-thread_local! {
-    static CLIENT: std::cell::RefCell<Client> = std::cell::RefCell::new(Client::default());
-}
-
-fn emit(event: SimEvent) {
-    let listener = CLIENT.with(|c| c.borrow().listener.clone());
-    if let Some(l) = listener {
-        l.emit(event);
-    }
-}
-
-/// Gives the worker up (once: a later failure, e.g. its `onerror` after a
-/// posted `failed:`, changes nothing) and tells the listener, which asks
-/// again for the newest revision, now answered on the main thread.
-fn fail(why: String) {
-    let first = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.failed.is_some() {
-            return None;
-        }
-        c.failed = Some(why.clone());
-        // A worker that was ready failed on the run in flight.
-        let running = if c.ready { c.coalescer.in_flight() } else { None };
-        c.coalescer.reset();
-        c.waiting = None;
-        let job = c.seeds.take().map(|j| j.job);
-        Some((running, job, c.link.take()))
-    });
-    // The link dropped outside the borrow: the worker is terminated.
-    let first = first.map(|(running, job, link)| {
-        drop(link);
-        (running, job)
-    });
-    if let Some((running, job)) = first {
-        if let Some(job) = job {
-            emit_seed(SeedEvent::Stopped(job, format!("the simulation worker stopped ({why})")));
-        }
-        emit(SimEvent::Failed(why, running));
-    }
-}
-
-/// Sends `request` where the runs go ([`Client::transport`]): the worker
-/// (the link holds it until `ready`), or, once the worker failed, the
-/// module on the page's main thread ([`MainThread`]).
-fn post(request: SimRequest) {
-    let Some(transport) = CLIENT.with(|c| c.borrow_mut().transport()) else { return };
-    // A request that cannot be written is answered with why; the worker
-    // stays (it never saw the request).
-    if let Err(e) = transport.send(&request) {
-        on_part(request.refused(format!("The request could not be written: {e}.")));
-    }
 }
 
 /// The simulation module run on the page's main thread, where no worker
@@ -869,6 +999,8 @@ pub(crate) struct MainThread {
     state: std::cell::RefCell<Here>,
     /// Itself, for the callbacks of its loading.
     me: std::rc::Weak<MainThread>,
+    /// The client its parts go to ([`SimClient::on_part`]).
+    client: WeakClient,
 }
 
 /// Where the module on the main thread is.
@@ -896,7 +1028,7 @@ impl Transport<Sim> for MainThread {
             Here::Failed(sentence) => {
                 let part = request.refused(sentence.clone());
                 drop(state);
-                on_part(part);
+                self.on_part(part);
             }
             Here::Ready(f) => {
                 let (f, message) = (f.clone(), Sim::encode(request)?);
@@ -915,8 +1047,15 @@ impl Transport<Sim> for MainThread {
 }
 
 impl MainThread {
-    fn new(worker_failed: String) -> Rc<MainThread> {
-        Rc::new_cyclic(|me| MainThread { worker_failed, state: std::cell::RefCell::new(Here::Off), me: me.clone() })
+    fn new(worker_failed: String, client: WeakClient) -> Rc<MainThread> {
+        Rc::new_cyclic(|me| MainThread { worker_failed, state: std::cell::RefCell::new(Here::Off), me: me.clone(), client })
+    }
+
+    /// Hands `part` to the client (gone: the page is closing, nothing to do).
+    fn on_part(&self, part: Part) {
+        if let Some(client) = self.client.upgrade() {
+            client.on_part(part);
+        }
     }
 
     /// Whether the module cannot run here either.
@@ -943,15 +1082,15 @@ impl MainThread {
                 // so (reloading the page starts afresh).
                 let why = crate::platform::js_error_text(&e).unwrap_or_else(|| "an internal error".to_owned());
                 let sentence = self.stop(&format!("the simulation stopped on an internal error ({why})"));
-                return on_part(request.refused(sentence));
+                return self.on_part(request.refused(sentence));
             }
         };
         for p in js_sys::Array::from(&parts).iter() {
             match Sim::decode(p) {
-                Ok(part) => on_part(part),
+                Ok(part) => self.on_part(part),
                 Err(what) => {
                     let sentence = self.stop(&what);
-                    return on_part(request.refused(sentence));
+                    return self.on_part(request.refused(sentence));
                 }
             }
         }
@@ -973,7 +1112,7 @@ impl MainThread {
         for request in waiting {
             // Only writing the request can fail: it is then answered with why.
             if let Err(e) = self.send(&request) {
-                on_part(request.refused(format!("The request could not be written: {e}.")));
+                self.on_part(request.refused(format!("The request could not be written: {e}.")));
             }
         }
     }
@@ -1041,12 +1180,6 @@ impl MainThread {
     }
 }
 
-/// Whether the module cannot run on the main thread either (every run is
-/// then answered with [`here_failed`]'s sentence).
-pub(crate) fn here_cannot_run() -> bool {
-    CLIENT.with(|c| c.borrow().here.as_ref().is_some_and(|h| h.cannot_run()))
-}
-
 /// Adds `<script src>` to the page's `<head>`, calling `loaded` or
 /// `failed` once.
 fn load_script(src: &str, loaded: impl FnOnce() + 'static, failed: impl FnOnce() + 'static) -> Result<(), String> {
@@ -1060,90 +1193,11 @@ fn load_script(src: &str, loaded: impl FnOnce() + 'static, failed: impl FnOnce()
     Ok(())
 }
 
-/// What the worker's link says: `ready` (the link has posted what it
-/// held), a part of a run, or its failure.
-fn on_event(event: LinkEvent<Part>) {
-    match event {
-        LinkEvent::Loading => {}
-        LinkEvent::Ready => CLIENT.with(|c| c.borrow_mut().ready = true),
-        LinkEvent::Reply(part) => on_part(part),
-        LinkEvent::Failed(failure) => fail(failure.words()),
-    }
-}
-
-/// A part of a run (from the worker or the module on the main thread):
-/// a seed's run goes to its job; the parts of a revision are put together
-/// ([`Assembler`]) and the newest run is shown.
-fn on_part(part: Part) {
-    if let Part::Seed { job, seed, result } = part {
-        return on_seed(job, seed, result);
-    }
-    let fed = CLIENT.with(|c| c.borrow_mut().assembler.feed(part));
-    let Fed::Done(rev, result, took_ms) = fed else { return };
-    let (rev, newest, next) = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        let rev = c.coalescer.resolve(rev);
-        let (newest, next) = c.coalescer.finished(rev);
-        (rev, newest, next)
-    });
-    if next.is_some() {
-        if let Some((_, request)) = CLIENT.with(|c| c.borrow_mut().waiting.take()) {
-            post(request);
-        }
-    }
-    if newest {
-        // Shown in a task of its own: the render does not add to the
-        // decoding of the last part.
-        gloo::timers::callback::Timeout::new(0, move || emit(SimEvent::Done(rev, *result, took_ms))).forget();
-    }
-}
-
-
 /// How long the worker may take to post `loading` (its loader script ran:
 /// the module's JS is in), then `ready` (its module downloaded and
 /// compiled: on a slow link its 260 KB gzip), before the page gives up on
 /// it and runs the simulation on its main thread.
 const TIMEOUTS: Timeouts = Timeouts { loading_ms: LOADING_TIMEOUT_MS, ready_ms: READY_TIMEOUT_MS };
-
-/// Starts the worker if it was not started (and has not failed), through
-/// its [`LOADER`] and the one typed [`Link`].
-fn prestart() {
-    let idle = CLIENT.with(|c| {
-        let c = c.borrow();
-        c.link.is_none() && c.failed.is_none()
-    });
-    if !idle {
-        return;
-    }
-    match Link::<Sim>::start(&versioned(LOADER), TIMEOUTS, on_event) {
-        Ok(link) => CLIENT.with(|c| c.borrow_mut().link = Some(link)),
-        Err(failure) => fail(failure.words()),
-    }
-}
-
-/// The listener of [`SimEvent`]s (one: the root component's).
-pub(crate) fn listen(cb: Option<yew::Callback<SimEvent>>) {
-    CLIENT.with(|c| c.borrow_mut().listener = cb);
-}
-
-/// Asks the worker to simulate `scenario` (revision `rev`), starting it if
-/// needed; coalesced ([`Coalescer`]). Once the worker failed (the listener
-/// heard [`SimEvent::Failed`]), the module on the main thread answers.
-pub(crate) fn request(rev: u64, scenario: &Rc<Scenario>) {
-    let had_failed = CLIENT.with(|c| c.borrow().failed.is_some());
-    prestart();
-    if !had_failed && CLIENT.with(|c| c.borrow().failed.is_some()) {
-        // The worker could not start: the listener heard it and asked for
-        // the newest revision on the main thread already.
-        return;
-    }
-    let request = SimRequest::Run { rev, scenario: Rc::clone(scenario) };
-    match CLIENT.with(|c| c.borrow_mut().coalescer.submit(rev)) {
-        Submit::Send => post(request),
-        Submit::Queue => CLIENT.with(|c| c.borrow_mut().waiting = Some((rev, request))),
-        Submit::Skip => {}
-    }
-}
 
 #[cfg(test)]
 mod tests {

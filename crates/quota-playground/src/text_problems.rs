@@ -15,7 +15,7 @@ use quota_engine::sim::Scenario;
 use crate::interchange::{Answer, Op, Reply, TextProblem};
 use crate::platform;
 use crate::state::{Action, AppState, Origin};
-use crate::worker::{self, WorkerEvent};
+use crate::worker::{InterchangeClient, WorkerEvent};
 
 /// A scenario text that gives no scenario: the text and its problems.
 #[derive(Debug, Clone, PartialEq)]
@@ -85,7 +85,7 @@ pub(crate) fn settle(text: &str, result: Result<Scenario, Vec<TextProblem>>, edi
 /// Reads the page's `#text=` scenario, once, through the worker and loads
 /// it (origin [`Origin::Link`]). `None` when the link has no `#text=`.
 #[hook]
-pub(crate) fn use_text_scenario(state: &UseReducerHandle<AppState>) -> Option<TextLoad> {
+pub(crate) fn use_text_scenario(state: &UseReducerHandle<AppState>, worker: &InterchangeClient) -> Option<TextLoad> {
     let load = use_state(|| {
         platform::text_of_hash(&platform::location_hash()).map(|decoded| match decoded {
             Ok(_) => {
@@ -108,7 +108,7 @@ pub(crate) fn use_text_scenario(state: &UseReducerHandle<AppState>) -> Option<Te
     let opened_link = use_mut_ref(|| false);
     *opened_link.borrow_mut() = state.origin == Origin::Link;
     {
-        let load = load.clone();
+        let (load, worker) = (load.clone(), worker.clone());
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
             let key = match platform::text_of_hash(&platform::location_hash()) {
@@ -157,15 +157,15 @@ pub(crate) fn use_text_scenario(state: &UseReducerHandle<AppState>) -> Option<Te
                             }
                         })
                     };
-                    let key = worker::subscribe(on);
-                    asked.set(worker::send(Op::ScenarioText { text }));
+                    let key = worker.subscribe(on);
+                    asked.set(worker.send(Op::ScenarioText { text }));
                     Some(key)
                 }
                 _ => None,
             };
             move || {
                 if let Some(k) = key {
-                    worker::unsubscribe(k);
+                    worker.unsubscribe(k);
                 }
             }
         });

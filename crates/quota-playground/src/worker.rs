@@ -9,6 +9,7 @@
 //! rest of the playground keeps working.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use wasm_bindgen::JsValue;
 use yew::Callback;
@@ -60,7 +61,7 @@ pub fn failure_sentence(failure: &Failure) -> String {
 /// What listeners hear.
 #[derive(Debug, Clone, PartialEq)]
 pub enum WorkerEvent {
-    /// [`start`] was called: requests may be sent now (the link holds them
+    /// [`InterchangeClient::start`] was called: requests may be sent now (the link holds them
     /// until the module runs).
     Started,
     /// The worker answered (any request: check the id).
@@ -85,109 +86,135 @@ struct Client {
     listeners: Vec<(u32, Callback<WorkerEvent>)>,
 }
 
-thread_local! {
-    static CLIENT: RefCell<Client> = const { RefCell::new(Client {
-        status: Status::Idle,
-        next_id: 1,
-        next_listener: 1,
-        listeners: Vec::new(),
-    }) };
-}
+/// The page's import/export worker: one per page, owned by the App (its
+/// [`crate::ctx::Workers`] context) and shared by the panels that use it
+/// (Import, Export, a `#text=` scenario). Dropping the last handle drops
+/// the link, which terminates the worker. Handles compare by identity.
+#[derive(Clone)]
+pub struct InterchangeClient(Rc<RefCell<Client>>);
 
-fn broadcast(event: WorkerEvent) {
-    let listeners: Vec<_> = CLIENT.with(|c| c.borrow().listeners.iter().map(|(_, cb)| cb.clone()).collect());
-    for cb in listeners {
-        cb.emit(event.clone());
+impl PartialEq for InterchangeClient {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
     }
 }
 
-/// Gives the worker up (its link, and so the worker, is dropped) and tells
-/// the listeners.
-fn fail(message: String) {
-    let link = CLIENT.with(|c| match std::mem::replace(&mut c.borrow_mut().status, Status::Failed(message.clone())) {
-        Status::Running(link) => Some(link),
-        _ => None,
-    });
-    // Dropped outside the borrow.
-    drop(link);
-    broadcast(WorkerEvent::Failed(message));
+impl Default for InterchangeClient {
+    fn default() -> Self {
+        InterchangeClient(Rc::new(RefCell::new(Client {
+            status: Status::Idle,
+            next_id: 1,
+            next_listener: 1,
+            listeners: Vec::new(),
+        })))
+    }
 }
 
-/// Starts the worker if it has not been started (idempotent). Called when
-/// the Import and export panel comes into view or is used.
-pub fn start() {
-    let idle = CLIENT.with(|c| matches!(c.borrow().status, Status::Idle));
-    if !idle {
-        return;
-    }
-    let link = Link::<Interchange>::start(WORKER_SCRIPT, TIMEOUTS, |event| match event {
-        LinkEvent::Loading | LinkEvent::Ready => {}
-        LinkEvent::Reply(reply) => broadcast(WorkerEvent::Reply(reply)),
-        LinkEvent::Failed(failure) => fail(failure_sentence(&failure)),
-    });
-    match link {
-        Ok(link) => {
-            CLIENT.with(|c| c.borrow_mut().status = Status::Running(link));
-            broadcast(WorkerEvent::Started);
+impl InterchangeClient {
+    fn broadcast(&self, event: WorkerEvent) {
+        let listeners: Vec<_> = self.0.borrow().listeners.iter().map(|(_, cb)| cb.clone()).collect();
+        for cb in listeners {
+            cb.emit(event.clone());
         }
-        Err(failure) => fail(failure_sentence(&failure)),
     }
-}
 
-/// Whether [`start`] has been called (whatever came of it).
-pub fn is_started() -> bool {
-    CLIENT.with(|c| !matches!(c.borrow().status, Status::Idle))
-}
-
-/// Sends `op` to the worker (starting it if needed) and returns the id its
-/// reply will carry. When the worker has failed, listeners hear the
-/// failure again instead.
-pub fn send(op: Op) -> u32 {
-    start();
-    let (id, sent) = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        let id = c.next_id;
-        c.next_id = c.next_id.wrapping_add(1).max(1);
-        let sent = match &c.status {
-            Status::Running(link) => link.send(&Request { id, op }).map_err(|e| format!("The request could not be written: {e}.")),
-            Status::Failed(m) => Err(m.clone()),
-            Status::Idle => Err("The import/export module did not start.".to_owned()),
+    /// Gives the worker up (its link, and so the worker, is dropped) and
+    /// tells the listeners.
+    fn fail(&self, message: String) {
+        let link = match std::mem::replace(&mut self.0.borrow_mut().status, Status::Failed(message.clone())) {
+            Status::Running(link) => Some(link),
+            _ => None,
         };
-        (id, sent)
-    });
-    if let Err(m) = sent {
-        broadcast(WorkerEvent::Failed(m));
+        // Dropped outside the borrow.
+        drop(link);
+        self.broadcast(WorkerEvent::Failed(message));
     }
-    id
-}
 
-/// The failure sentence, when the worker has failed.
-pub fn failure() -> Option<String> {
-    CLIENT.with(|c| match &c.borrow().status {
-        Status::Failed(m) => Some(m.clone()),
-        _ => None,
-    })
-}
+    /// Starts the worker if it has not been started (idempotent). Called
+    /// when the Import and export panel comes into view or is used.
+    pub fn start(&self) {
+        if !matches!(self.0.borrow().status, Status::Idle) {
+            return;
+        }
+        // The link's handler holds the client weakly: the client owns the link.
+        let me = Rc::downgrade(&self.0);
+        let link = Link::<Interchange>::start(WORKER_SCRIPT, TIMEOUTS, move |event| {
+            let Some(client) = me.upgrade().map(InterchangeClient) else { return };
+            match event {
+                LinkEvent::Loading | LinkEvent::Ready => {}
+                LinkEvent::Reply(reply) => client.broadcast(WorkerEvent::Reply(reply)),
+                LinkEvent::Failed(failure) => client.fail(failure_sentence(&failure)),
+            }
+        });
+        match link {
+            Ok(link) => {
+                self.0.borrow_mut().status = Status::Running(link);
+                self.broadcast(WorkerEvent::Started);
+            }
+            Err(failure) => self.fail(failure_sentence(&failure)),
+        }
+    }
 
-/// Adds a listener; returns the key for [`unsubscribe`].
-pub fn subscribe(cb: Callback<WorkerEvent>) -> u32 {
-    CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
+    /// Whether [`InterchangeClient::start`] has been called (whatever came of it).
+    pub fn is_started(&self) -> bool {
+        !matches!(self.0.borrow().status, Status::Idle)
+    }
+
+    /// Sends `op` to the worker (starting it if needed) and returns the id
+    /// its reply will carry. When the worker has failed, listeners hear the
+    /// failure again instead.
+    pub fn send(&self, op: Op) -> u32 {
+        self.start();
+        let (id, sent) = {
+            let mut c = self.0.borrow_mut();
+            let id = c.next_id;
+            c.next_id = c.next_id.wrapping_add(1).max(1);
+            let sent = match &c.status {
+                Status::Running(link) => {
+                    link.send(&Request { id, op }).map_err(|e| format!("The request could not be written: {e}."))
+                }
+                Status::Failed(m) => Err(m.clone()),
+                Status::Idle => Err("The import/export module did not start.".to_owned()),
+            };
+            (id, sent)
+        };
+        if let Err(m) = sent {
+            self.broadcast(WorkerEvent::Failed(m));
+        }
+        id
+    }
+
+    /// The failure sentence, when the worker has failed.
+    pub fn failure(&self) -> Option<String> {
+        match &self.0.borrow().status {
+            Status::Failed(m) => Some(m.clone()),
+            _ => None,
+        }
+    }
+
+    /// Adds a listener; returns the key for [`InterchangeClient::unsubscribe`].
+    pub fn subscribe(&self, cb: Callback<WorkerEvent>) -> u32 {
+        let mut c = self.0.borrow_mut();
         let key = c.next_listener;
         c.next_listener += 1;
         c.listeners.push((key, cb));
         key
-    })
-}
+    }
 
-/// Removes the listener `key`.
-pub fn unsubscribe(key: u32) {
-    CLIENT.with(|c| c.borrow_mut().listeners.retain(|(k, _)| *k != key));
-}
+    /// Removes the listener `key`.
+    pub fn unsubscribe(&self, key: u32) {
+        self.0.borrow_mut().listeners.retain(|(k, _)| *k != key);
+    }
 
-/// Starts the worker when the element `id` comes into the viewport
-/// (IntersectionObserver), or at once where the browser has no
-/// IntersectionObserver. Returns the observer to disconnect on unmount.
-pub fn start_when_near(id: &str) -> Option<web_sys::IntersectionObserver> {
-    crate::platform::when_near(&[id], "0px", start)
+    /// Starts the worker when the element `id` comes into the viewport
+    /// (IntersectionObserver), or at once where the browser has no
+    /// IntersectionObserver. Returns the observer to disconnect on unmount.
+    pub fn start_when_near(&self, id: &str) -> Option<web_sys::IntersectionObserver> {
+        let me = Rc::downgrade(&self.0);
+        crate::platform::when_near(&[id], "0px", move || {
+            if let Some(client) = me.upgrade() {
+                InterchangeClient(client).start();
+            }
+        })
+    }
 }

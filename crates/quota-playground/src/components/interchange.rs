@@ -15,25 +15,28 @@ use yew::prelude::*;
 
 use super::{event_value, PanelBox};
 use crate::ctx::use_scene;
-use crate::interchange::{self, Answer, ExportView, ImportPreview, Op, Placed};
+use crate::interchange::{self, Answer, ExportView, ImportEvent, ImportPreview, Op, Placed};
 use crate::platform;
 use crate::state::Action;
-use crate::worker::{self, WorkerEvent};
+use crate::ctx::use_workers;
+use crate::worker::{InterchangeClient, WorkerEvent};
 
-/// Listens to the worker while the component is mounted: `on` gets each
-/// event.
+/// Listens to the import/export worker while the component is mounted:
+/// `on` gets each event.
 #[hook]
-fn use_worker_events(on: Callback<WorkerEvent>) {
+fn use_worker_events(worker: &InterchangeClient, on: Callback<WorkerEvent>) {
+    let worker = worker.clone();
     use_effect_with((), move |_| {
-        let key = worker::subscribe(on);
-        move || worker::unsubscribe(key)
+        let key = worker.subscribe(on);
+        move || worker.unsubscribe(key)
     });
 }
 
 #[function_component(InterchangePanel)]
 pub(crate) fn interchange_panel() -> Html {
-    use_effect_with((), |_| {
-        let observer = worker::start_when_near("import");
+    let worker = use_workers().interchange;
+    use_effect_with((), move |_| {
+        let observer = worker.start_when_near("import");
         move || {
             if let Some(o) = observer {
                 o.disconnect();
@@ -142,74 +145,71 @@ fn keep_over(base: &ExportOptions, kept: &ExportOptions) -> ExportOptions {
     }
 }
 
+/// The Import box's state in a Yew reducer: every change is one
+/// [`ImportEvent`] ([`interchange::ImportBox::apply`], tested natively).
+#[derive(Debug, Clone, PartialEq)]
+struct BoxState(interchange::ImportBox);
+
+impl Reducible for BoxState {
+    type Action = ImportEvent;
+
+    fn reduce(self: Rc<Self>, event: ImportEvent) -> Rc<Self> {
+        let mut next = Rc::unwrap_or_clone(self);
+        next.0.apply(event);
+        Rc::new(next)
+    }
+}
+
 #[function_component(ImportBox)]
 fn import_box(props: &IoProps) -> Html {
     let ctx = use_scene();
-    let text = use_state(String::new);
-    let replace = use_state(|| false);
-    let result = use_state(|| None::<String>);
-    // The worker's last answer, and whether the text has changed since it
-    // was asked (`stale`): the last answer stays on screen while the worker
-    // reads the new text (no flicker), and Import waits for the fresh one.
-    // `asked` is the id of the latest request.
-    let answer = use_state(|| Rc::new(ImportPreview::Empty));
-    let stale = use_state(|| false);
-    let asked = use_mut_ref(|| Cell::new(0u32));
-    let failure = use_state(worker::failure);
+    let worker = use_workers().interchange;
+    let state = {
+        let failure = worker.failure();
+        use_reducer(move || BoxState(interchange::ImportBox::new(failure)))
+    };
     {
-        let (answer, stale, asked, failure) = (answer.clone(), stale.clone(), asked.clone(), failure.clone());
-        use_worker_events(Callback::from(move |e: WorkerEvent| match e {
+        let d = state.dispatcher();
+        use_worker_events(&worker, Callback::from(move |e: WorkerEvent| match e {
             WorkerEvent::Reply(r) => match r.answer {
-                Answer::Preview(p) if r.id == asked.borrow().get() => {
-                    answer.set(Rc::new(p));
-                    stale.set(false);
-                }
-                Answer::BadRequest(m) => failure.set(Some(m)),
+                Answer::Preview(p) => d.dispatch(ImportEvent::Previewed(r.id, p)),
+                Answer::BadRequest(m) => d.dispatch(ImportEvent::Failed(m)),
                 _ => {}
             },
-            WorkerEvent::Failed(m) => failure.set(Some(m)),
+            WorkerEvent::Failed(m) => d.dispatch(ImportEvent::Failed(m)),
             WorkerEvent::Started => {}
         }));
     }
     {
-        let (answer, stale, asked) = (answer.clone(), stale.clone(), asked.clone());
-        use_effect_with((*text).clone(), move |t| {
-            if t.trim().is_empty() {
-                asked.borrow().set(0);
-                answer.set(Rc::new(ImportPreview::Empty));
-                stale.set(false);
-            } else {
-                asked.borrow().set(worker::send(Op::Preview { text: t.clone() }));
-                stale.set(true);
-            }
+        let (d, worker) = (state.dispatcher(), worker.clone());
+        use_effect_with(state.0.text.clone(), move |t| {
+            let id = (!t.trim().is_empty()).then(|| worker.send(Op::Preview { text: t.clone() }));
+            d.dispatch(ImportEvent::Asked(id));
         });
     }
-    let preview: Rc<ImportPreview> = (*answer).clone();
-    // Nothing to show yet for this text: the module is loading or reading.
-    let reading = *stale && matches!(&*preview, ImportPreview::Empty);
+    let b = &state.0;
+    let preview: Rc<ImportPreview> = Rc::clone(&b.preview);
+    let reading = b.reading();
     let oninput = {
-        let (text, result) = (text.clone(), result.clone());
-        Callback::from(move |e: InputEvent| {
-            text.set(event_value(&e));
-            result.set(None);
-        })
+        let d = state.dispatcher();
+        Callback::from(move |e: InputEvent| d.dispatch(ImportEvent::Typed(event_value(&e))))
     };
     let goto = {
-        let text = text.clone();
+        let text = b.text.clone();
         Callback::from(move |(line, column): (u32, u32)| {
             select_in_textarea("import-text", &text, line, column)
         })
     };
     let on_import = {
-        let (d, scenario, preview, replace, result, options, imports) = (
+        let (d, scenario, preview, replace, options, imports) = (
             ctx.state.dispatcher(),
             ctx.state.scenario.clone(),
             preview.clone(),
-            replace.clone(),
-            result.clone(),
+            b.replace,
             props.options.clone(),
             props.imports.clone(),
         );
+        let done = state.dispatcher();
         Callback::from(move |_: MouseEvent| {
             if let ImportPreview::Ready {
                 detected, quotas, skipped, keep, ..
@@ -220,32 +220,32 @@ fn import_box(props: &IoProps) -> Html {
                 imports.set(imports.wrapping_add(1));
                 // Applied once, here: the reducer takes the result as it is.
                 let mut after = (*scenario).clone();
-                let (applied, refused) = interchange::apply_quotas(&mut after, quotas, *replace);
+                let (applied, refused) = interchange::apply_quotas(&mut after, quotas, replace);
                 d.dispatch(Action::SetQuotas { quotas: after.quotas });
-                result.set(Some(interchange::import_summary(
+                done.dispatch(ImportEvent::Imported(interchange::import_summary(
                     detected.format,
                     applied,
                     refused,
                     skipped.len(),
-                    *replace,
+                    replace,
                 )));
             }
         })
     };
     let mode = |value: bool, label: &'static str| {
-        let replace = replace.clone();
+        let d = state.dispatcher();
         html! {
             <label class="check">
-                <input type="radio" name="import-mode" checked={*replace == value} onchange={move |_| replace.set(value)} />
+                <input type="radio" name="import-mode" checked={b.replace == value} onchange={move |_| d.dispatch(ImportEvent::Mode(value))} />
                 { label }
             </label>
         }
     };
     let (detected, status) = match &*preview {
-        _ if failure.is_some() => (
+        _ if b.failure.is_some() => (
             None,
             html! {
-                <p id="import-status" class="msg error" role="alert" data-testid="import-error">{ (*failure).clone().unwrap_or_default() }</p>
+                <p id="import-status" class="msg error" role="alert" data-testid="import-error">{ b.failure.clone().unwrap_or_default() }</p>
             },
         ),
         _ if reading => (
@@ -323,20 +323,17 @@ fn import_box(props: &IoProps) -> Html {
         }
     };
     let too_many = match &*preview {
-        ImportPreview::Ready { quotas, .. } => interchange::import_limit(ctx.state.scenario.quotas.len(), quotas.len(), *replace),
+        ImportPreview::Ready { quotas, .. } => interchange::import_limit(ctx.state.scenario.quotas.len(), quotas.len(), b.replace),
         _ => None,
     };
-    let nothing = matches!(&*preview, ImportPreview::Ready { quotas, skipped, .. } if quotas.is_empty() && !skipped.is_empty());
-    let ready = !*stale && failure.is_none() && too_many.is_none() && !nothing && matches!(&*preview, ImportPreview::Ready { .. });
-    let failed =
-        failure.is_some() || (!reading && (nothing || matches!(&*preview, ImportPreview::Failed { .. })));
+    let (ready, failed) = (b.ready(too_many.is_some()), b.failed());
     html! {
         <section class="io-part" aria-labelledby="import-box-title">
             <h3 id="import-box-title">{ "Import" }</h3>
             <div class="field">
                 <label for="import-text">{ "Quotas to import (any format)" }</label>
                 <textarea id="import-text" data-testid="import-text" rows="7" spellcheck="false" autocomplete="off"
-                    value={(*text).clone()} {oninput} aria-describedby="import-detected import-status"
+                    value={b.text.clone()} {oninput} aria-describedby="import-detected import-status"
                     aria-invalid={failed.to_string()}
                     placeholder="$ kafka-configs.sh --bootstrap-server localhost:9092 --alter --add-config producer_byte_rate=2000000 --entity-type users --entity-name tenant-a" />
             </div>
@@ -352,7 +349,7 @@ fn import_box(props: &IoProps) -> Html {
                     { "Import takes this scenario file's quotas only. To open the whole scenario (connections, workloads, brokers, events), make its link with kafka-quota link FILE and open that." }
                 </p>
             }
-            <div class="import-status" aria-live="polite" aria-busy={stale.to_string()} data-testid="import-status-box">{ status }</div>
+            <div class="import-status" aria-live="polite" aria-busy={b.stale.to_string()} data-testid="import-status-box">{ status }</div>
             <fieldset class="import-mode">
                 <legend>{ "Import into the scenario" }</legend>
                 { mode(false, "Merge: imported values replace the same entity and key, other quotas stay") }
@@ -361,7 +358,7 @@ fn import_box(props: &IoProps) -> Html {
             if let Some(m) = &too_many { <p class="msg warn" data-testid="import-too-many">{ "⚠ " }{ m.clone() }</p> }
             <button type="button" class="primary" disabled={!ready} onclick={on_import} data-testid="import-button"
                 aria-describedby="import-status">{ "Import" }</button>
-            <p class="msg ok" aria-live="polite" data-testid="import-result">{ (*result).clone().unwrap_or_default() }</p>
+            <p class="msg ok" aria-live="polite" data-testid="import-result">{ b.result.clone().unwrap_or_default() }</p>
         </section>
     }
 }
@@ -378,10 +375,14 @@ fn export_menu(props: &IoProps) -> Html {
     let asked = use_mut_ref(|| Cell::new(0u32));
     // Nothing is sent before the worker is started (the panel nears the
     // viewport, or the import box is used): the export alone never loads it.
-    let started = use_state(worker::is_started);
+    let worker = use_workers().interchange;
+    let started = {
+        let worker = worker.clone();
+        use_state(move || worker.is_started())
+    };
     {
         let (answer, asked, started) = (answer.clone(), asked.clone(), started.clone());
-        use_worker_events(Callback::from(move |e: WorkerEvent| match e {
+        use_worker_events(&worker, Callback::from(move |e: WorkerEvent| match e {
             WorkerEvent::Reply(r) => match r.answer {
                 Answer::Export(v) if r.id == asked.borrow().get() => answer.set(Some(Rc::new(v))),
                 _ => {}
@@ -391,7 +392,7 @@ fn export_menu(props: &IoProps) -> Html {
         }));
     }
     {
-        let (answer, asked, scenario) = (answer.clone(), asked.clone(), ctx.state.scenario.clone());
+        let (answer, asked, scenario, worker) = (answer.clone(), asked.clone(), ctx.state.scenario.clone(), worker.clone());
         // "Copied" describes the text that was copied: a new text clears it.
         let copied = copied.clone();
         use_effect_with(
@@ -399,7 +400,7 @@ fn export_menu(props: &IoProps) -> Html {
             move |(_, f, started, options)| {
                 copied.set(None);
                 if *started {
-                    asked.borrow().set(worker::send(Op::Export {
+                    asked.borrow().set(worker.send(Op::Export {
                         format: *f,
                         scenario: Box::new((*scenario).clone()),
                         options: options.clone(),

@@ -14,7 +14,8 @@ use yew::prelude::*;
 use super::{charts, event_value};
 use crate::ctx::use_scene;
 use crate::model;
-use crate::sim_worker::{self, SeedEvent, PAGE_SEEDS_MAX};
+use crate::ctx::use_workers;
+use crate::sim_worker::{SeedEvent, PAGE_SEEDS_MAX};
 
 /// Seeds run by default.
 const DEFAULT_SEEDS: u32 = 20;
@@ -42,8 +43,9 @@ pub(crate) fn seeds_spread() -> Html {
     let count = use_state(|| DEFAULT_SEEDS);
     let gathered = use_mut_ref(Gathered::default);
     let redraw = use_force_update();
+    let sim = use_workers().sim;
     {
-        let (gathered, redraw) = (gathered.clone(), redraw.clone());
+        let (gathered, redraw, sim) = (gathered.clone(), redraw.clone(), sim.clone());
         use_effect_with((), move |_| {
             let listener = Callback::from(move |event: SeedEvent| {
                 let mut g = gathered.borrow_mut();
@@ -71,22 +73,22 @@ pub(crate) fn seeds_spread() -> Html {
                 drop(g);
                 redraw.force_update();
             });
-            sim_worker::listen_seeds(Some(listener));
-            || {
-                sim_worker::cancel_seeds();
-                sim_worker::listen_seeds(None);
+            sim.listen_seeds(Some(listener));
+            move || {
+                sim.cancel_seeds();
+                sim.listen_seeds(None);
             }
         });
     }
     {
         // A change of the scenario drops the spread of the previous one,
         // running or shown.
-        let (gathered, redraw) = (gathered.clone(), redraw.clone());
+        let (gathered, redraw, sim) = (gathered.clone(), redraw.clone(), sim.clone());
         use_effect_with(revision, move |rev| {
             let mut g = gathered.borrow_mut();
             if g.job.is_some_and(|(_, r)| r != *rev) {
                 if g.running {
-                    sim_worker::cancel_seeds();
+                    sim.cancel_seeds();
                 }
                 *g = Gathered::default();
                 drop(g);
@@ -95,9 +97,9 @@ pub(crate) fn seeds_spread() -> Html {
         });
     }
     let run = {
-        let (gathered, redraw, scenario, count) = (gathered.clone(), redraw.clone(), ctx.state.scenario.clone(), *count);
+        let (gathered, redraw, scenario, count, sim) = (gathered.clone(), redraw.clone(), ctx.state.scenario.clone(), *count, sim.clone());
         Callback::from(move |_: MouseEvent| {
-            let job = sim_worker::run_seeds(&scenario, count);
+            let job = sim.run_seeds(&scenario, count);
             *gathered.borrow_mut() = Gathered {
                 job: Some((job, revision)),
                 count,
@@ -111,9 +113,9 @@ pub(crate) fn seeds_spread() -> Html {
         })
     };
     let cancel = {
-        let (gathered, redraw) = (gathered.clone(), redraw.clone());
+        let (gathered, redraw, sim) = (gathered.clone(), redraw.clone(), sim.clone());
         Callback::from(move |_: MouseEvent| {
-            sim_worker::cancel_seeds();
+            sim.cancel_seeds();
             let mut g = gathered.borrow_mut();
             g.running = false;
             g.error = Some("Cancelled.".to_owned());
