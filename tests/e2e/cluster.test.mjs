@@ -38,7 +38,7 @@ test('3 brokers and 3 partitions: the Answer and the cluster view say about 3 x 
   // One partition has one leader: the page says so and offers the fix.
   const spread = page.getByTestId('topic0-spread');
   await spread.filter({ hasText: "Topic 'lab' has one partition, and one partition has one leader (broker 0)" }).waitFor();
-  await page.locator('#answer').filter({ hasText: 'one of the 3 brokers leads its partitions' }).waitFor();
+  await page.locator('#answer').filter({ hasText: 'One of the 3 brokers leads its partitions' }).waitFor();
   // The Simulation panel's own Brokers field says it too.
   await page.getByTestId('setup-spread').filter({ hasText: 'one partition has one leader' }).waitFor();
   await attrWhen(page, '[data-testid="cluster-sentence"]', 'data-brokers', (v) => v === '1');
@@ -51,7 +51,7 @@ test('3 brokers and 3 partitions: the Answer and the cluster view say about 3 x 
 
   // The Answer: per broker x brokers = cluster.
   const answer = await page.locator('#answer').innerText();
-  const m = answer.match(/Produce: ([\d.]+) MB\/s per broker \(2000000\.0 bytes\/s\) .*?; ([\d.]+) MB\/s per broker × (\d+) brokers leading its partitions ≈ at most ([\d.]+) MB\/s sustained for the cluster \(each broker first lets a burst of about 10 s of quota through\)/);
+  const m = answer.match(/Produce: ([\d.]+) MB\/s per broker \(2000000\.0 bytes\/s\) .*?\. ([\d.]+) MB\/s per broker × (\d+) brokers leading its partitions ≈ at most ([\d.]+) MB\/s sustained for the cluster \(each broker first lets a burst of about 10 s of quota through\)/);
   assert.ok(m, answer);
   assert.deepEqual([Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])], [2, 2, 3, 6]);
 

@@ -33,8 +33,8 @@ const scenario = {
 test('issue 29: sharers, acks=0 throttles, the empty client.id, the fetch cap, throttles ahead at 0 ms', async () => {
   const { page, errors, context } = await openApp(browser, `${server.url}#${await permalink(scenario)}`, { viewport: { width: 390, height: 844 } });
   const answers = await page.locator('#answer li.answer').allInnerTexts();
-  assert.match(answers[0], /shared by all connections of user alice, whatever their client-id, except client-id batch \(a budget of its own\) \(here: connection alice-app2\)/);
-  assert.match(answers[2], /\(rung 4\), shared by connections of user alice with client-id batch/);
+  assert.match(answers[0], /shared by all connections of user alice, whatever their client-id, except client-id batch \(a budget of its own\)\. Here: connection alice-app2\./);
+  assert.match(answers[2], /\(rung 4\); shared by connections of user alice with client-id batch/);
   assert.match(answers[3], /KafkaProducer sends producer-N and KafkaConsumer consumer-<group\.id>-N/);
   // The fetch cap in the CLI's words (the engine's FetchCap, one sentence for both).
   assert.match(answers[0], /each broker sends it at most 10 MB \(10000000 bytes\) in one fetch response, quota × \(quota\.window\.num − 1\) × quota\.window\.size\.seconds = 1 MB\/s × \(11 − 1\) × 1 s \(KAFKA-9677\), or less when the consumer's fetch\.max\.bytes is lower; a first record batch larger than that is still sent whole \(KIP-74\)/);

@@ -779,7 +779,7 @@ test('Add producer on the default scenario gives the new producer a copy of the 
   assert.equal(answers.length, 2, answers.join('\n'));
   assert.match(answers[1], /\(User:tenant-a, client\.id app-1\)/);
   // They share one budget: users/tenant-a's produce quota.
-  assert.match(answers[1], /^Produce: 2 MB\/s .* from users\/tenant-a \(rung 3\), shared by all connections of user tenant-a, whatever their client-id \(here: connection app\)\.$/m);
+  assert.match(answers[1], /^Produce: 2 MB\/s .* from users\/tenant-a \(rung 3\); shared by all connections of user tenant-a, whatever their client-id\. Here: connection app\.$/m);
   await page.getByTestId('cluster-state-app').waitFor();
   assert.equal(await page.locator('[data-testid^="cluster-state-"]').count(), 2);
   // Each client's Connection select offers its own connection and the free

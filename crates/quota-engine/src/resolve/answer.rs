@@ -16,6 +16,7 @@ use std::fmt;
 
 use super::human::{human_value, metered_by, readable_limit, sharers_under, CONTROLLER_SCOPE};
 use super::{DefaultQuotaCallback, Matched, MetricTags, QuotaCallbacks, Resolution, TagDecision};
+use crate::advice::exact::ExactPath;
 use crate::broker::BrokerSettings;
 use crate::principal::{Connection, KafkaPrincipal};
 use crate::{QuotaKey, QuotaType};
@@ -219,7 +220,9 @@ impl fmt::Display for TypeAnswer {
         };
         match &self.matched {
             Some(m) => {
-                write!(f, "{} from {} (rung {}); ", readable_limit(key, m.value), m.entity, m.rung.number())?;
+                // The entity as exactly as a path can say it (a literal
+                // `<default>` or an empty name quoted: `display_exact`).
+                write!(f, "{} from {} (rung {}); ", readable_limit(key, m.value), m.entity.exact_path(), m.rung.number())?;
                 if self.quota_type == QuotaType::ControllerMutation {
                     write!(f, "one budget for the whole cluster: {CONTROLLER_SCOPE}; ")?;
                 }

@@ -100,14 +100,20 @@ pub fn leading_brokers(scenario: &Scenario, i: usize) -> Option<usize> {
 /// (a hundred clients of one user would otherwise make each answer a list).
 const NAMED_SHARERS: usize = 5;
 
-/// The clause for one quota type, e.g. "Produce: 2 MB/s per broker
-/// (2000000.0 bytes/s) from users/tenant-a (rung 3), a budget shared with nobody;
-/// 2 MB/s per broker × 3 brokers leading its partitions ≈ at most 6 MB/s
-/// sustained for the cluster (each broker first lets a burst of about 10 s
-/// of quota through)." The burst is the smallest window Kafka divides a
-/// fresh rate by, `(quota.window.num − 1)` × `quota.window.size.seconds`
-/// (`burst_ms`; `QuotaWindow::min_window_size_ms`), so a short run can go
-/// well above the sustained figure.
+/// The clause for one quota type: its label, then the engine's answer as
+/// every surface prints it ([`TypeAnswer`]'s `Display`, the CLI's answer
+/// line), then what this scenario adds: which of its other connections
+/// share the budget, and, for a byte rate, what the per-broker limit means
+/// for the cluster given the brokers leading the connection's partitions.
+/// E.g. "Produce: 2 MB/s per broker (2000000.0 bytes/s) from
+/// users/tenant-a (rung 3); shared by all connections of user tenant-a,
+/// whatever their client-id. Here: connection other. 2 MB/s per broker ×
+/// 3 brokers leading its partitions ≈ at most 6 MB/s sustained for the
+/// cluster (each broker first lets a burst of about 10 s of quota
+/// through)." The burst is the smallest window Kafka divides a fresh rate
+/// by, `(quota.window.num − 1)` × `quota.window.size.seconds` (`burst_ms`;
+/// `QuotaWindow::min_window_size_ms`), so a short run can go well above
+/// the sustained figure.
 fn clause(answer: &TypeAnswer, sharers: &[String], leading: Option<usize>, brokers: u32, burst_ms: i64) -> String {
     let label = match answer.quota_type {
         QuotaType::Produce => "Produce",
@@ -115,49 +121,27 @@ fn clause(answer: &TypeAnswer, sharers: &[String], leading: Option<usize>, broke
         QuotaType::Request => "Requests",
         QuotaType::ControllerMutation => "Controller mutations",
     };
-    let (Some(m), Some(limit)) = (&answer.matched, answer.limit_text()) else {
-        return format!("{label}: unlimited.");
-    };
-    let key = answer.key();
-    // Who Kafka puts in this budget (its metric tags: the engine's
-    // answer, as the CLI prints it), then which of the scenario's other
-    // connections are among them.
-    let kafka = answer.sharers.as_ref().map(|s| format!("shared by {s}")).unwrap_or_else(|| "not metered".to_owned());
-    let shared = match sharers {
-        [] => format!("{kafka} (no other connection of this scenario)"),
-        [one] => format!("{kafka} (here: connection {one})"),
-        many if many.len() <= NAMED_SHARERS => format!("{kafka} (here: {} other connections, {})", many.len(), many.join(", ")),
-        many => format!(
-            "{kafka} (here: {} other connections, {} and {} more)",
+    let mut out = format!("{label}: {answer}.");
+    let Some(m) = &answer.matched else { return out };
+    // Which of the scenario's other connections Kafka puts in this budget
+    // (the engine's sharers, above, are Kafka's metric tags).
+    match sharers {
+        [] => {}
+        [one] => out.push_str(&format!(" Here: connection {one}.")),
+        many if many.len() <= NAMED_SHARERS => out.push_str(&format!(" Here: {} other connections, {}.", many.len(), many.join(", "))),
+        many => out.push_str(&format!(
+            " Here: {} other connections, {} and {} more.",
             super::grouped(many.len() as u64),
             many[..NAMED_SHARERS].join(", "),
             super::grouped((many.len() - NAMED_SHARERS) as u64)
-        ),
-    };
-    // Byte rates and request time are metered by each broker on its own;
-    // controller mutations by the active controller alone, once for the
-    // cluster: brokers forward CreateTopics, CreatePartitions and
-    // DeleteTopics to it (`KafkaApis`: `maybeForwardToController`), and
-    // `ControllerApis` checks `quotas.controllerMutation`
-    // (core/src/main/scala/kafka/server/ControllerApis.scala).
-    let controller = answer.quota_type == QuotaType::ControllerMutation;
-    // The limit as every surface writes it (the engine's answer:
-    // `readable_limit`, NaN and Infinity with why they never delay anyone).
-    let mut out = format!(
-        "{label}: {limit}{} from {} (rung {}), {shared}",
-        if controller { " for the whole cluster" } else { "" },
-        super::entity_path(&m.entity),
-        m.rung.number()
-    );
-    if controller {
-        out.push_str("; ");
-        out.push_str(quota_engine::resolve::human::CONTROLLER_SCOPE);
+        )),
     }
-    let byte_rate = matches!(key, QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate) && m.value.is_finite();
+    // Byte rates are metered by each broker on its own.
+    let byte_rate = matches!(answer.key(), QuotaKey::ProducerByteRate | QuotaKey::ConsumerByteRate) && m.value.is_finite();
     match leading {
         Some(n) if byte_rate && n > 1 => {
             out.push_str(&format!(
-                "; {} per broker × {n} brokers leading its partitions ≈ at most {} sustained for the cluster (each broker first lets a burst of about {} of quota through)",
+                " {} per broker × {n} brokers leading its partitions ≈ at most {} sustained for the cluster (each broker first lets a burst of about {} of quota through).",
                 fmt_rate(m.value),
                 fmt_rate(m.value * n as f64),
                 if burst_ms % 1000 == 0 { format!("{} s", burst_ms / 1000) } else { super::fmt_ms(burst_ms as f64) }
@@ -165,19 +149,11 @@ fn clause(answer: &TypeAnswer, sharers: &[String], leading: Option<usize>, broke
         }
         Some(1) if byte_rate && brokers > 1 => {
             out.push_str(&format!(
-                "; one of the {brokers} brokers leads its partitions, so that is also the most it gets from the cluster (partitions led by other brokers would spread it)"
+                " One of the {brokers} brokers leads its partitions, so that is also the most it gets from the cluster (partitions led by other brokers would spread it)."
             ));
         }
         _ => {}
     }
-    // The fetch size cap, as the engine's answer says it for every
-    // surface (`FetchCap`: Kafka's `toInt`, and the broker's
-    // fetch.max.bytes when that is lower).
-    if let Some(cap) = &answer.fetch_cap {
-        out.push_str("; ");
-        out.push_str(&cap.to_string());
-    }
-    out.push('.');
     out
 }
 
@@ -317,9 +293,12 @@ mod tests {
         assert_eq!(a[0].leading_brokers, Some(3));
         assert_eq!(
             a[0].sentence(),
-            "app (User:tenant-a, client.id app-1): Produce: 2 MB/s per broker (2000000.0 bytes/s) from users/tenant-a (rung 3), \
-             shared by all connections of user tenant-a, whatever their client-id (here: connection other); 2 MB/s per broker × 3 brokers leading its partitions ≈ at most 6 MB/s sustained for the cluster (each broker first lets a burst of about 10 s of quota through). \
-             Fetch: unlimited. Requests: unlimited. Controller mutations: unlimited. Connections from 127.0.0.1: unlimited."
+            "app (User:tenant-a, client.id app-1): Produce: 2 MB/s per broker (2000000.0 bytes/s) from users/tenant-a (rung 3); \
+             shared by all connections of user tenant-a, whatever their client-id. Here: connection other. 2 MB/s per broker × 3 brokers leading its partitions ≈ at most 6 MB/s sustained for the cluster (each broker first lets a burst of about 10 s of quota through). \
+             Fetch: unlimited: no consumer_byte_rate quota exists, so the broker does not meter this connection. \
+             Requests: unlimited: no request_percentage quota exists, so the broker does not meter this connection. \
+             Controller mutations: unlimited: no controller_mutation_rate quota exists, so the active controller does not meter this connection. \
+             Connections from 127.0.0.1: unlimited."
         );
         // Without a workload, no cluster figure.
         assert_eq!(a[1].leading_brokers, None);
@@ -339,11 +318,24 @@ mod tests {
         let a = answers(&s, &Analysis::new(&s));
         let app = a[0].sentence();
         assert!(
-            app.contains("shared by all connections of user alice, whatever their client-id, except client-id batch (a budget of its own) (here: connection alice-app2)"),
+            app.contains("shared by all connections of user alice, whatever their client-id, except client-id batch (a budget of its own). Here: connection alice-app2."),
             "{app}"
         );
         let batch = a[2].sentence();
-        assert!(batch.contains("(rung 4), shared by connections of user alice with client-id batch (no other connection"), "{batch}");
+        assert!(batch.contains("(rung 4); shared by connections of user alice with client-id batch. Fetch:"), "{batch}");
+    }
+
+    /// The engine's line names the entity exactly: a user literally named
+    /// `<default>` is not the default entity (`display_exact`), on the page
+    /// as in the CLI.
+    #[test]
+    fn a_user_literally_named_default_is_quoted() {
+        let s = scenario(
+            r#"{"quotas": [{"entity": {"user": "<default>"}, "key": "producer_byte_rate", "value": 1000000}],
+                "connections": [{"name": "odd", "listener": "SASL_PLAINTEXT", "identity": "<default>", "client.id": "x"}]}"#,
+        );
+        let text = answers(&s, &Analysis::new(&s))[0].sentence();
+        assert!(text.contains("from users/\"<default>\" (rung 3); "), "{text}");
     }
 
     #[test]
@@ -392,7 +384,7 @@ mod tests {
             conns.join(",")
         ));
         let text = answers(&s, &Analysis::new(&s))[0].sentence();
-        assert!(text.contains("(here: 7 other connections, c1, c2, c3, c4, c5 and 2 more)"), "{text}");
+        assert!(text.contains(". Here: 7 other connections, c1, c2, c3, c4, c5 and 2 more."), "{text}");
     }
 
     #[test]
@@ -438,7 +430,7 @@ mod tests {
         let a = answers(&s, &Analysis::new(&s));
         assert_eq!(a[0].leading_brokers, Some(1));
         let text = a[0].sentence();
-        assert!(text.starts_with("c (User:ANONYMOUS, client.id \"\"): Produce: unlimited. Fetch: "), "{text}");
+        assert!(text.starts_with("c (User:ANONYMOUS, client.id \"\"): Produce: unlimited: no producer_byte_rate quota exists, so the broker does not meter this connection. Fetch: "), "{text}");
         assert!(!text.contains("for the cluster"), "{text}");
     }
 
@@ -449,8 +441,8 @@ mod tests {
         let a = answers(&s, &Analysis::new(&s));
         let text = a[0].sentence();
         assert!(
-            text.contains("Produce: 2 MB/s per broker (2000000.0 bytes/s) from users/tenant-a (rung 3), ")
-                && text.contains("; one of the 3 brokers leads its partitions, so that is also the most it gets from the cluster"),
+            text.contains("Produce: 2 MB/s per broker (2000000.0 bytes/s) from users/tenant-a (rung 3); ")
+                && text.contains(". One of the 3 brokers leads its partitions, so that is also the most it gets from the cluster"),
             "{text}"
         );
         s.brokers.count = 1;
@@ -497,7 +489,7 @@ mod tests {
         // line): Kafka's NaN, never "NaN B/s", and why it never delays.
         assert!(text.contains("Produce: NaN bytes/s per broker (NaN: metered, never delays: every check fails with a 0 ms throttle) from users/a (rung 3)"), "{text}");
         assert!(text.contains("Requests: Infinity % of one broker thread (Infinity: never exceeded) from users/a"), "{text}");
-        assert!(text.contains("Controller mutations: NaN partition mutations/s (NaN: metered, never throttles) for the whole cluster"), "{text}");
+        assert!(text.contains("Controller mutations: NaN partition mutations/s (NaN: metered, never throttles) from users/a (rung 3); one budget for the whole cluster"), "{text}");
     }
 
     #[test]
@@ -537,8 +529,8 @@ mod tests {
         .unwrap();
         let a = answers(&s, &Analysis::new(&s));
         let cm = a[0].clauses.iter().find(|c| c.starts_with("Controller mutations")).unwrap();
-        assert!(cm.starts_with("Controller mutations: 5.0 partition mutations/s for the whole cluster from users/<default> (rung 6), "), "{cm}");
-        assert!(cm.contains("; the active controller meters it, as brokers forward CreateTopics"), "{cm}");
+        assert!(cm.starts_with("Controller mutations: 5.0 partition mutations/s from users/<default> (rung 6); one budget for the whole cluster: "), "{cm}");
+        assert!(cm.contains("the active controller meters it, as brokers forward CreateTopics"), "{cm}");
         assert_eq!(cm.matches("whole cluster").count(), 1, "{cm}");
         assert!(!cm.contains("per broker") && !cm.contains("brokers leading"), "{cm}");
     }
