@@ -29,10 +29,12 @@ pub(crate) struct Workers {
 }
 
 /// The page's [`Workers`], from the App's provider. Outside one (a
-/// component rendered alone), a fresh pair that starts nothing until used.
+/// component rendered alone), a pair of its own, kept for the component's
+/// life, that starts nothing until used.
 #[hook]
 pub(crate) fn use_workers() -> Workers {
-    use_context::<Workers>().unwrap_or_default()
+    let own = use_memo((), |_| Workers::default());
+    use_context::<Workers>().unwrap_or_else(|| (*own).clone())
 }
 
 /// A panel that can be embedded on its own (`?embed=<name>`).

@@ -156,8 +156,10 @@ pub(crate) fn use_simulation(client: &sim_worker::SimClient, rev: u64, scenario:
     {
         let (shown, redraw, client) = (shown.clone(), redraw.clone(), client.clone());
         use_effect_with((), move |_| {
-            let asker = client.clone();
+            // Weak: the client holds this listener.
+            let me = client.weak();
             let listener = Callback::from(move |event: sim_worker::SimEvent| {
+                let Some(asker) = me.upgrade() else { return };
                 let mut s = shown.borrow_mut();
                 match event {
                     sim_worker::SimEvent::Done(r, result, _took_ms) => {

@@ -684,8 +684,9 @@ impl SimClient {
         f(&self.0)
     }
 
-    /// A handle the link's and timers' callbacks hold: the client owns them.
-    fn weak(&self) -> WeakClient {
+    /// A handle the link's and timers' callbacks hold: the client owns
+    /// them. Also for the page's listener, which the client holds too.
+    pub(crate) fn weak(&self) -> WeakClient {
         WeakClient(Rc::downgrade(&self.0))
     }
 
@@ -921,13 +922,14 @@ impl SimClient {
     }
 }
 
-/// A [`SimClient`] held weakly (by the link's, the timers' and the main
-/// thread module's callbacks).
+/// A [`SimClient`] held weakly (by the link's, the timers', the main
+/// thread module's and the listener's callbacks: the client holds them).
 #[derive(Clone)]
-struct WeakClient(std::rc::Weak<std::cell::RefCell<Client>>);
+pub(crate) struct WeakClient(std::rc::Weak<std::cell::RefCell<Client>>);
 
 impl WeakClient {
-    fn upgrade(&self) -> Option<SimClient> {
+    /// The client, while the page holds it.
+    pub(crate) fn upgrade(&self) -> Option<SimClient> {
         self.0.upgrade().map(SimClient)
     }
 }

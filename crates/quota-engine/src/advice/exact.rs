@@ -6,7 +6,8 @@
 //! names), while the default entity is a `null` name. Kafka's old ZooKeeper
 //! paths write both as `<default>`; [`QuotaEntity::path`] (and so the
 //! engine's `Display`) quotes the literal, `users/"<default>"`, and nothing
-//! else. Advice output goes further with [`display_exact`] /
+//! else. Advice output and every surface's answer line
+//! ([`crate::resolve::answer::TypeAnswer`]) go further with [`display_exact`] /
 //! [`ExactPath::exact_path`], which also quote empty names, names with
 //! leading or trailing spaces, and names holding `/` or `"`.
 

@@ -30,7 +30,8 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::scenario::{Scenario, Workload};
+use crate::scenario::{Scenario, ScenarioEvent, Workload};
+use crate::QuotaKey;
 use super::world::{record_size_in_batch, records_per_batch, BATCH_OVERHEAD, HORIZON_CAP_MS};
 
 /// Events per request: send, arrive, handle, respond, unmute, the
@@ -184,6 +185,15 @@ pub fn estimate(s: &Scenario) -> WorkEstimate {
             .partition_visits
             .saturating_add(requests.saturating_mul(partitions_of(&p.topic)));
     }
+    // A fetch quota whose window holds 0 bytes as Kafka narrows it (NaN,
+    // or quota.window.num 1) sends one record batch per response (KIP-74):
+    // when any consumer_byte_rate can be such, every consumer is counted
+    // so (an over-estimate at worst).
+    let one_batch = s.quotas.iter().map(|q| (q.key, Some(q.value))).chain(s.events.iter().filter_map(|e| match e {
+        ScenarioEvent::SetQuota { key, value, .. } => Some((*key, *value)),
+        _ => None,
+    }))
+    .any(|(key, value)| key == QuotaKey::ConsumerByteRate && (value.is_some_and(f64::is_nan) || s.brokers.settings.quota_window_num <= 1));
     for w in &s.workloads {
         let Workload::Consumer(c) = w else { continue };
         let span = active_ms(s, c.start_ms, c.stop_ms);
@@ -208,9 +218,25 @@ pub fn estimate(s: &Scenario) -> WorkEstimate {
             }
             let read = records.min(c.records.max(1));
             let read_bytes = if records == 0 { 0 } else { count(f(bytes) * f(read) / f(records)) };
-            let per_fetch = u64::from(c.config.fetch_max_bytes)
+            let mut per_fetch = u64::from(c.config.fetch_max_bytes)
                 .min(parts.saturating_mul(u64::from(c.config.max_partition_fetch_bytes)))
                 .max(1);
+            if one_batch {
+                // The smallest batch of what it reads.
+                let preload = topic.and_then(|t| t.preload.as_ref()).map(|pre| {
+                    let rec = record_size_in_batch(pre.record_size);
+                    records_per_batch(pre.batch_size, rec).saturating_mul(rec).saturating_add(BATCH_OVERHEAD)
+                });
+                let batch = produced
+                    .iter()
+                    .filter(|(topic, ..)| *topic == c.topic)
+                    .map(|(_, _, b, n)| b / (*n).max(1))
+                    .chain(preload)
+                    .min();
+                if let Some(batch) = batch {
+                    per_fetch = per_fetch.min(batch.max(1));
+                }
+            }
             // Long polls while it waits: all its span when what it reads is
             // not there (it waits for the horizon), else while producers
             // send (a preload alone is read at once).
@@ -254,6 +280,8 @@ mod tests {
             include_str!("../../../../lab/scenarios/producer-client-quota.json"),
             include_str!("../../../../lab/scenarios/three-brokers-client-quota.json"),
             include_str!("../../../../lab/scenarios/consumer-client-quota.json"),
+            // consumer_byte_rate=NaN: one record batch per fetch response.
+            include_str!("../../../../lab/scenarios/consumer-fetch-nan.json"),
             include_str!("../../../../tests/fixtures/big/events-1000.json"),
             include_str!("../../../../tests/fixtures/big/consumer-100gb.json"),
             // 100 paced producers (10 records/s, linger.ms=100): about two records a request.
@@ -270,6 +298,17 @@ mod tests {
             let ratio = t.events as f64 / e.work as f64;
             assert!((0.5..2.0).contains(&ratio), "{}: estimated {e}, ran {} events", s.name, t.events);
         }
+    }
+
+    /// A NaN fetch quota sends one batch per response: the lab's 10 MB read
+    /// is 157 fetches on a real 4.3.1 cluster (lab/runs.json
+    /// consumer-fetch-nan), not one.
+    #[test]
+    fn a_nan_fetch_quota_counts_one_batch_per_fetch() {
+        let s = fixture(include_str!("../../../../lab/scenarios/consumer-fetch-nan.json"));
+        assert!((150..=170).contains(&estimate(&s).fetch_requests), "{:?}", estimate(&s));
+        let capped = fixture(include_str!("../../../../lab/scenarios/consumer-fetch-capped.json"));
+        assert!(estimate(&capped).fetch_requests < 10, "{:?}", estimate(&capped));
     }
 
     /// Issue 30's scenario: a day of one fast producer is about 10^8

@@ -154,9 +154,15 @@ impl Reducible for BoxState {
     type Action = ImportEvent;
 
     fn reduce(self: Rc<Self>, event: ImportEvent) -> Rc<Self> {
-        let mut next = Rc::unwrap_or_clone(self);
+        let mut next = (*self).clone();
         next.0.apply(event);
-        Rc::new(next)
+        // Unchanged (a stale reply, the same failure again): the same
+        // state, so no re-render.
+        if next == *self {
+            self
+        } else {
+            Rc::new(next)
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! The spread over seeds: the current scenario run with seeds `seed` to
 //! `seed + N - 1` in the simulation worker, one after another between the
-//! runs of the page's edits ([`sim_worker::run_seeds`]), gathered with the
+//! runs of the page's edits ([`SimClient::run_seeds`](crate::sim_worker::SimClient::run_seeds)), gathered with the
 //! engine's [`add_run`] and shown per client as the engine's
 //! [`ClientSpread::summary`](quota_engine::sim::seeds::ClientSpread::summary)
 //! with a strip of the durations. The seed draws the jitter of the

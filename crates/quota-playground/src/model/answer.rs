@@ -325,17 +325,21 @@ mod tests {
         assert!(batch.contains("(rung 4); shared by connections of user alice with client-id batch. Fetch:"), "{batch}");
     }
 
-    /// The engine's line names the entity exactly: a user literally named
-    /// `<default>` is not the default entity (`display_exact`), on the page
-    /// as in the CLI.
+    /// The engine's line names the entity exactly (`display_exact`), on
+    /// the page as in the CLI: a client-id holding `/` is quoted, so the
+    /// path reads as one entity, and a user literally named `<default>` is
+    /// not the default entity.
     #[test]
-    fn a_user_literally_named_default_is_quoted() {
+    fn a_name_with_a_slash_or_a_literal_default_is_quoted() {
         let s = scenario(
-            r#"{"quotas": [{"entity": {"user": "<default>"}, "key": "producer_byte_rate", "value": 1000000}],
-                "connections": [{"name": "odd", "listener": "SASL_PLAINTEXT", "identity": "<default>", "client.id": "x"}]}"#,
+            r#"{"quotas": [{"entity": {"client-id": "app/1"}, "key": "producer_byte_rate", "value": 1000000},
+                           {"entity": {"user": "<default>"}, "key": "producer_byte_rate", "value": 2000000}],
+                "connections": [{"name": "slash", "listener": "SASL_PLAINTEXT", "identity": "alice", "client.id": "app/1"},
+                                {"name": "odd", "listener": "SASL_PLAINTEXT", "identity": "<default>", "client.id": "x"}]}"#,
         );
-        let text = answers(&s, &Analysis::new(&s))[0].sentence();
-        assert!(text.contains("from users/\"<default>\" (rung 3); "), "{text}");
+        let a = answers(&s, &Analysis::new(&s));
+        assert!(a[0].sentence().contains("from clients/\"app/1\" (rung 7); "), "{}", a[0].sentence());
+        assert!(a[1].sentence().contains("from users/\"<default>\" (rung 3); "), "{}", a[1].sentence());
     }
 
     #[test]

@@ -3,8 +3,9 @@
 //! field is called, where the engine's problems name it, its bounds, how it
 //! is read from and written to the [`Workload`], and its default (the
 //! engine's, which is the Java client's). The view draws the rows in
-//! order; every cast between the field's `f64` and the scenario's integer
-//! types is here, once per setting.
+//! order; the casts between a setting's `f64` field and the scenario's
+//! integer types are here, once per setting (the start, one route for
+//! every panel, is `ClusterEdit::SetStart`'s).
 
 use quota_engine::sim::{AdminConfig, ConnectConfig, ConsumerConfig, ProducerConfig, Workload, HORIZON_CAP_MS};
 

@@ -209,6 +209,26 @@ fn a_consumer_gets_at_most_the_fetch_cap_and_an_empty_response_when_throttled() 
     assert_eq!(r.timeline.clients[0].metrics.bytes_done, 20000);
 }
 
+/// A NaN fetch quota's window is 0 bytes as Kafka narrows it (`toInt`):
+/// one record batch per response, which the textbook network (no batches)
+/// refuses to model, saying why and where it is modelled.
+#[test]
+fn a_nan_fetch_quota_is_refused_with_why() {
+    let s = scenario(
+        r#"{
+  "network": "textbook",
+  "topics": [{"name": "t"}],
+  "quotas": [{"entity": {"client-id": "reader"}, "key": "consumer_byte_rate", "value": "NaN"}],
+  "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": "reader"}],
+  "workloads": [{"consumer": {"connection": "c", "topic": "t", "bytes": 20000, "fetch.size": 15000}}]
+}"#,
+    );
+    let e = run(&s).expect_err("refused");
+    assert!(e.is_invalid_scenario(), "{e}");
+    let text = e.to_string();
+    assert!(text.contains("fetch cap of 0 bytes") && text.contains("one record batch per fetch response (KIP-74)") && text.contains("use the modelled network"), "{text}");
+}
+
 fn two_producers(quota_entity: &str, ids: (&str, &str), bytes: (u64, u64), size: u64, quota: u64) -> String {
     format!(
         r#"{{
@@ -359,7 +379,7 @@ fn a_consumer_whose_fetch_cap_is_zero_is_refused_instead_of_spinning() {
 }"#,
     );
     let e = run(&s).unwrap_err().to_string();
-    assert!(e.starts_with("The textbook consumer on 'c' would never read: its fetch cap is 0 bytes"), "{e}");
+    assert!(e.starts_with("The textbook consumer on 'c' has a fetch cap of 0 bytes"), "{e}");
     let many = scenario(&producer(1000, FAST_LINK, "{}", 2_000_001, 2, 1));
     let e = run(&many).unwrap_err().to_string();
     assert!(e.contains("needs more than 1000000 requests"), "{e}");

@@ -472,7 +472,9 @@ final class ScenarioPlan {
             switch (v.asText()) {
                 case "NaN": return new Quota(entity, key, Double.NaN);
                 case "Infinity": return new Quota(entity, key, Double.POSITIVE_INFINITY);
-                default: throw new Refused(path + ".value", "a number, \"NaN\" or \"Infinity\"");
+                // Kafka refuses it (a quota must be above 0): sent so that its message is the one seen.
+                case "-Infinity": return new Quota(entity, key, Double.NEGATIVE_INFINITY);
+                default: throw new Refused(path + ".value", "a number, or \"NaN\", \"Infinity\" or \"-Infinity\" as the scenario format writes them");
             }
         }
         if (!v.isNumber()) throw new Refused(path + ".value", "a number");
