@@ -531,8 +531,11 @@ impl Scenario {
                 );
             }
             if cfg.batch_size == 0 || cfg.max_in_flight == 0 {
+                // At the setting that is 0 (the first, when both are), so
+                // that an editor finds it at its field.
+                let setting = if cfg.batch_size == 0 { "config.batch.size" } else { "config.max.in.flight.requests.per.connection" };
                 out.invalid(
-                    at("config"),
+                    at(setting),
                     "A producer's batch.size and max.in.flight.requests.per.connection must be above zero.".to_owned(),
                 );
                 continue;

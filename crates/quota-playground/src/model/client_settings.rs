@@ -261,6 +261,39 @@ mod tests {
         }
     }
 
+    /// Where the engine puts its problem with a setting is where the field
+    /// looks for it (`property`, as a field or a config of the client): a
+    /// value below its bound that the engine refuses is said at that field.
+    #[test]
+    fn the_engines_problem_with_a_setting_is_found_at_its_field() {
+        use quota_engine::scenario::ProblemPath;
+        let s0: Scenario = {
+            let mut s: Scenario = serde_json::from_str(r#"{"topics": [{"name": "t", "partitions": 1, "preload": {"records": 10, "record.size": 100}}]}"#).unwrap();
+            s.connections = serde_json::from_str(r#"[{"name": "p", "listener": "PLAINTEXT", "client.id": "p"},
+                {"name": "c", "listener": "PLAINTEXT", "client.id": "c"}, {"name": "a", "listener": "PLAINTEXT", "client.id": "a"},
+                {"name": "x", "listener": "PLAINTEXT", "client.id": "x"}]"#).unwrap();
+            s.workloads = workloads();
+            s
+        };
+        assert!(s0.validate().is_ok());
+        let mut found = 0;
+        for (i, w) in s0.workloads.iter().enumerate() {
+            let client = ProblemPath::workload(i).then(w.kind());
+            for row in editor_rows(w) {
+                let EditorRow::Setting(setting) = row else { continue };
+                let mut s = s0.clone();
+                s.workloads[i] = setting.with(w, 0.0);
+                let Err(problems) = s.validate() else { continue };
+                let at = |p: &quota_engine::sim::ScenarioProblem| {
+                    p.path == client.clone().then(setting.property) || p.path == client.clone().then("config").then(setting.property)
+                };
+                assert!(problems.iter().any(at), "{} {} = 0: {problems:?}", w.kind(), setting.key);
+                found += 1;
+            }
+        }
+        assert!(found >= 5, "{found} settings refused at 0");
+    }
+
     /// A config's default is the engine's: what a client gets with no such
     /// config in its scenario.
     #[test]
