@@ -72,6 +72,7 @@ use quota_engine::sim::{
     BrokersSpec, ConnectionSpec, ConsumerWorkload, ProducerWorkload, Scenario, ScenarioEvent,
     TopicSpec, Workload,
 };
+use quota_engine::scenario::ProblemPath;
 use quota_engine::{QuotaKey, QuotaStore};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -211,7 +212,7 @@ struct Reader {
     /// The events during the run, in line order.
     events: Vec<EventLine>,
     /// Which line made which part: (path prefix such as `workloads[1]`, line, column).
-    places: Vec<(String, u32, u32)>,
+    places: Vec<(ProblemPath, u32, u32)>,
 }
 
 impl Reader {
@@ -349,7 +350,7 @@ impl Reader {
             self.extra_bare(&b, bare.as_slice());
             obj.insert("settings".into(), Value::Object(values(&b.words, &[])));
             if let Some(spec) = self.read::<BrokersSpec>(&b, Value::Object(obj)) {
-                self.places.push(("brokers".into(), b.line, b.column));
+                self.places.push((ProblemPath::field("brokers"), b.line, b.column));
                 scenario.brokers = spec;
             }
         }
@@ -381,7 +382,7 @@ impl Reader {
                 obj.insert("preload".into(), Value::Object(preload));
             }
             if let Some(spec) = self.read::<TopicSpec>(&t, Value::Object(obj)) {
-                self.places.push((format!("topics[{}]", scenario.topics.len()), t.line, t.column));
+                self.places.push((ProblemPath::topic(scenario.topics.len()), t.line, t.column));
                 scenario.topics.push(spec);
             }
         }
@@ -415,7 +416,7 @@ impl Reader {
             }
             names.push(obj.get("name").and_then(Value::as_str).unwrap_or("").to_owned());
             if let Some(spec) = self.read::<ConnectionSpec>(&c, Value::Object(obj)) {
-                self.places.push((format!("connections[{}]", scenario.connections.len()), c.line, c.column));
+                self.places.push((ProblemPath::connection(scenario.connections.len()), c.line, c.column));
                 scenario.connections.push(spec);
             }
         }
@@ -479,7 +480,7 @@ impl Reader {
                 self.read::<ConsumerWorkload>(&w, Value::Object(obj)).map(Workload::Consumer)
             };
             if let Some(workload) = workload {
-                self.places.push((format!("workloads[{}]", scenario.workloads.len()), w.line, w.column));
+                self.places.push((ProblemPath::workload(scenario.workloads.len()), w.line, w.column));
                 scenario.workloads.push(workload);
             }
         }
@@ -494,20 +495,20 @@ impl Reader {
                         item.words.iter().map(|w| (w.key.clone(), typed(&w.key, &w.value, &["topic"]))).collect();
                     obj.insert("kind".into(), "move_leader".into());
                     if let Some(event) = self.read::<ScenarioEvent>(&item, Value::Object(obj)) {
-                        self.places.push((format!("events[{}]", scenario.events.len()), item.line, item.column));
+                        self.places.push((ProblemPath::event(scenario.events.len()), item.line, item.column));
                         scenario.events.push(event);
                     }
                 }
                 EventLine::SetQuota { line, column, events } => {
                     for event in events {
-                        self.places.push((format!("events[{}]", scenario.events.len()), line, column));
+                        self.places.push((ProblemPath::event(scenario.events.len()), line, column));
                         scenario.events.push(event);
                     }
                 }
             }
         }
         if let Some(r) = self.run.take() {
-            self.places.push(("horizon_ms".into(), r.line, r.column));
+            self.places.push((ProblemPath::field("horizon_ms"), r.line, r.column));
             self.extra_bare(&r, &r.bare);
             for w in &r.words {
                 let pos = Position::new(r.line, w.column);
@@ -531,7 +532,7 @@ impl Reader {
         if self.problems.is_empty() {
             if let Err(found) = scenario.validate() {
                 for p in found {
-                    let pos = self.place_of(&p.path.to_string());
+                    let pos = self.place_of(&p.path);
                     let mut message = format!("{}: {}", p.path, p.error);
                     // Kafka's own messages (InvalidTopicException's) end without a full stop.
                     if !message.ends_with('.') {
@@ -579,17 +580,15 @@ impl Reader {
         }
     }
 
-    /// The line (and column 1) that made the part at a validation `path`
-    /// such as `workloads[1].producer.connection` (the lines were kept in
-    /// the order the scenario's lists were built).
-    fn place_of(&self, path: &str) -> Position {
+    /// The line (and column) that made the part at a validation `path`
+    /// such as `workloads[1].producer.connection`: the place of the longest
+    /// typed path it lies inside (`ProblemPath::starts_with`, step by step:
+    /// `topics[1]` never holds `topics[10]`); line 1 when none does.
+    fn place_of(&self, path: &ProblemPath) -> Position {
         self.places
             .iter()
-            .filter(|(prefix, _, _)| {
-                path.strip_prefix(prefix.as_str())
-                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
-            })
-            .max_by_key(|(prefix, _, _)| prefix.len())
+            .filter(|(prefix, _, _)| path.starts_with(prefix))
+            .max_by_key(|(prefix, _, _)| prefix.steps().len())
             .map_or(Position::new(1, 1), |(_, line, column)| Position::new(*line, *column))
     }
 }

@@ -104,6 +104,15 @@ fn every_problem_names_its_line_and_column() {
     // The engine's validation, pointing at the line that made the part.
     let p = problems("connection: user=a\nbrokers: 2\ntopic: t partitions=2 leaders=0,5\nproducer: records=1");
     assert!(p[0].starts_with("Line 3, column 8: topics[0].leaders"), "{p:?}");
+    // The eleventh topic's problem is at its own line, not the second's
+    // (`topics[1]` does not hold `topics[10]`: typed paths, step by step).
+    let mut text = String::from("connection: user=a\nbrokers: 2\n");
+    for i in 0..10 {
+        text.push_str(&format!("topic: t{i} partitions=1\n"));
+    }
+    text.push_str("topic: t10 partitions=2 leaders=0,5\nproducer: records=1 topic=t0");
+    let p = problems(&text);
+    assert!(p[0].starts_with("Line 13, column 8: topics[10].leaders"), "{p:?}");
     // Several problems, in line order.
     assert_eq!(problems("oops\nconnection: user=a\nbrokers: x").len(), 2);
     assert_eq!(problems("brokers: 1\nbrokers: 2")[0], "Line 2, column 1: expected one brokers: line (the first is on line 1), but found a second brokers: line.");
