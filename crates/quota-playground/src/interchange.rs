@@ -354,8 +354,11 @@ pub enum ImportEvent {
     Asked(Option<u32>),
     /// The worker answered request `id` with a preview.
     Previewed(u32, ImportPreview),
-    /// The worker failed, or refused a request: why.
+    /// The worker failed: why.
     Failed(String),
+    /// The worker could not read request `id`: why (taken for the latest
+    /// request only).
+    Refused(u32, String),
     /// Merge (false) or replace (true) was chosen.
     Mode(bool),
     /// Import was pressed: what it did, in words.
@@ -399,6 +402,12 @@ impl ImportBox {
                 }
             }
             ImportEvent::Failed(why) => self.failure = Some(why),
+            ImportEvent::Refused(id, why) => {
+                if id != 0 && id == self.asked {
+                    self.failure = Some(why);
+                    self.stale = false;
+                }
+            }
             ImportEvent::Mode(replace) => self.replace = replace,
             ImportEvent::Imported(sentence) => self.result = Some(sentence),
         }
@@ -555,7 +564,8 @@ pub enum Answer {
 
 /// The worker's protocol: reads a [`Request`] as JSON, answers with a
 /// [`Reply`] as JSON. Never panics on any input; an unreadable request gets
-/// [`Answer::BadRequest`] with id 0.
+/// [`Answer::BadRequest`] with its id when the JSON has one (so the panel
+/// that asked hears it), else id 0.
 pub fn handle(request: &str) -> String {
     let reply = match serde_json::from_str::<Request>(request) {
         Ok(Request {
@@ -580,7 +590,11 @@ pub fn handle(request: &str) -> String {
             answer: Answer::Export(export(&scenario, format, &options)),
         },
         Err(e) => Reply {
-            id: 0,
+            id: serde_json::from_str::<serde_json::Value>(request)
+                .ok()
+                .and_then(|v| v.get("id").and_then(serde_json::Value::as_u64))
+                .and_then(|id| u32::try_from(id).ok())
+                .unwrap_or(0),
             answer: Answer::BadRequest(format!(
                 "The import/export worker could not read a request: {e}"
             )),
@@ -647,6 +661,9 @@ mod tests {
         // A reply with no request (id 0) is never taken.
         b.apply(ImportEvent::Previewed(0, ready_preview(vec![q.clone()], 0)));
         assert_eq!(*b.preview, ImportPreview::Empty);
+        // A refusal of an older request is not this text's.
+        b.apply(ImportEvent::Refused(1, "unreadable".into()));
+        assert_eq!(b.failure, None);
         // Every item failed: nothing to import, marked as failed.
         b.apply(ImportEvent::Asked(Some(4)));
         b.apply(ImportEvent::Previewed(4, ready_preview(Vec::new(), 2)));
@@ -656,6 +673,17 @@ mod tests {
         b.apply(ImportEvent::Failed("The import/export module did not start.".into()));
         assert!(b.failed() && !b.ready(false));
         assert_eq!(b.text, "kept");
+    }
+
+    /// A request the worker cannot read is answered with its own id when
+    /// it has one, so the panel that asked hears why.
+    #[test]
+    fn an_unreadable_request_is_answered_with_its_id() {
+        let reply: Reply = serde_json::from_str(&handle(r#"{"id": 7, "op": {"nonsense": {}}}"#)).unwrap();
+        assert_eq!(reply.id, 7);
+        assert!(matches!(reply.answer, Answer::BadRequest(ref m) if m.starts_with("The import/export worker could not read a request")), "{:?}", reply.answer);
+        let reply: Reply = serde_json::from_str(&handle("not json")).unwrap();
+        assert_eq!(reply.id, 0);
     }
 
     /// The lab article's command sequence, as pasted from the page.

@@ -122,6 +122,11 @@ pub(crate) fn use_text_scenario(state: &UseReducerHandle<AppState>, worker: &Int
                             if done.get() {
                                 return;
                             }
+                            // The worker could not read this request: said as its failure.
+                            let event = match event {
+                                WorkerEvent::Reply(Reply { id, answer: Answer::BadRequest(why) }) if id == asked.get() => WorkerEvent::Failed(why),
+                                e => e,
+                            };
                             match event {
                                 WorkerEvent::Reply(Reply { id, answer: Answer::ScenarioText(result) }) if id == asked.get() => {
                                     done.set(true);

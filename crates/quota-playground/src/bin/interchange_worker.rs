@@ -3,7 +3,7 @@
 //! scenario JSON) in a wasm module of its own, so the page's first download
 //! carries none of them. Trunk builds it as a worker (`index.html`); the
 //! page starts it when the Import and export panel comes into view
-//! (`worker::start_when_near`).
+//! (`worker::InterchangeClient::start_when_near`).
 //!
 //! Protocol (the page's side: `worker.rs`, over `bridge::Link`): the worker
 //! posts `ready` once its module has loaded (messages sent before that

@@ -179,7 +179,7 @@ fn import_box(props: &IoProps) -> Html {
         use_worker_events(&worker, Callback::from(move |e: WorkerEvent| match e {
             WorkerEvent::Reply(r) => match r.answer {
                 Answer::Preview(p) => d.dispatch(ImportEvent::Previewed(r.id, p)),
-                Answer::BadRequest(m) => d.dispatch(ImportEvent::Failed(m)),
+                Answer::BadRequest(m) => d.dispatch(ImportEvent::Refused(r.id, m)),
                 _ => {}
             },
             WorkerEvent::Failed(m) => d.dispatch(ImportEvent::Failed(m)),
@@ -391,6 +391,7 @@ fn export_menu(props: &IoProps) -> Html {
         use_worker_events(&worker, Callback::from(move |e: WorkerEvent| match e {
             WorkerEvent::Reply(r) => match r.answer {
                 Answer::Export(v) if r.id == asked.borrow().get() => answer.set(Some(Rc::new(v))),
+                Answer::BadRequest(m) if r.id == asked.borrow().get() => answer.set(Some(Rc::new(Err(m)))),
                 _ => {}
             },
             WorkerEvent::Failed(m) => answer.set(Some(Rc::new(Err(m)))),
