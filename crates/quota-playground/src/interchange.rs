@@ -339,9 +339,11 @@ pub struct ImportBox {
     pub asked: u32,
     /// The text changed since [`ImportBox::preview`] was asked for.
     pub stale: bool,
-    /// The worker's failure (it could not start or stopped), or a request
-    /// it could not read: the sentence.
+    /// The worker's failure (it could not start or stopped): the sentence.
     pub failure: Option<String>,
+    /// Why the worker could not read the latest request (until the text
+    /// changes).
+    pub refused: Option<String>,
 }
 
 /// One change of the [`ImportBox`].
@@ -376,6 +378,7 @@ impl ImportBox {
             asked: 0,
             stale: false,
             failure,
+            refused: None,
         }
     }
 
@@ -385,6 +388,7 @@ impl ImportBox {
             ImportEvent::Typed(text) => {
                 self.text = text;
                 self.result = None;
+                self.refused = None;
             }
             ImportEvent::Asked(None) => {
                 self.asked = 0;
@@ -404,13 +408,19 @@ impl ImportBox {
             ImportEvent::Failed(why) => self.failure = Some(why),
             ImportEvent::Refused(id, why) => {
                 if id != 0 && id == self.asked {
-                    self.failure = Some(why);
+                    self.refused = Some(why);
                     self.stale = false;
                 }
             }
             ImportEvent::Mode(replace) => self.replace = replace,
             ImportEvent::Imported(sentence) => self.result = Some(sentence),
         }
+    }
+
+    /// The worker's failure, else why it could not read this text's
+    /// request.
+    pub fn error(&self) -> Option<&str> {
+        self.failure.as_deref().or(self.refused.as_deref())
     }
 
     /// Nothing to show yet for this text: the module is loading or reading.
@@ -426,7 +436,7 @@ impl ImportBox {
     /// The text is marked invalid: the worker failed, or the preview (not
     /// a stale one still loading) is a failure or has nothing to import.
     pub fn failed(&self) -> bool {
-        self.failure.is_some()
+        self.error().is_some()
             || (!self.reading() && (self.nothing() || matches!(&*self.preview, ImportPreview::Failed { .. })))
     }
 
@@ -434,7 +444,7 @@ impl ImportBox {
     /// no limit in the way (`too_many`: [`import_limit`]'s sentence).
     pub fn ready(&self, too_many: bool) -> bool {
         !self.stale
-            && self.failure.is_none()
+            && self.error().is_none()
             && !too_many
             && !self.nothing()
             && matches!(&*self.preview, ImportPreview::Ready { .. })
@@ -663,7 +673,14 @@ mod tests {
         assert_eq!(*b.preview, ImportPreview::Empty);
         // A refusal of an older request is not this text's.
         b.apply(ImportEvent::Refused(1, "unreadable".into()));
-        assert_eq!(b.failure, None);
+        assert_eq!(b.error(), None);
+        // This text's is, until the text changes.
+        b.apply(ImportEvent::Typed("x".into()));
+        b.apply(ImportEvent::Asked(Some(5)));
+        b.apply(ImportEvent::Refused(5, "unreadable".into()));
+        assert!(b.failed() && !b.ready(false) && b.error() == Some("unreadable"));
+        b.apply(ImportEvent::Typed("again".into()));
+        assert_eq!(b.error(), None);
         // Every item failed: nothing to import, marked as failed.
         b.apply(ImportEvent::Asked(Some(4)));
         b.apply(ImportEvent::Previewed(4, ready_preview(Vec::new(), 2)));

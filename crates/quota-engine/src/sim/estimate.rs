@@ -31,7 +31,8 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::scenario::{Scenario, ScenarioEvent, Workload};
-use crate::QuotaKey;
+use crate::resolve::answer::FetchCap;
+use crate::{QuotaKey, QuotaType};
 use super::world::{record_size_in_batch, records_per_batch, BATCH_OVERHEAD, HORIZON_CAP_MS};
 
 /// Events per request: send, arrive, handle, respond, unmute, the
@@ -185,15 +186,23 @@ pub fn estimate(s: &Scenario) -> WorkEstimate {
             .partition_visits
             .saturating_add(requests.saturating_mul(partitions_of(&p.topic)));
     }
-    // A fetch quota whose window holds 0 bytes as Kafka narrows it (NaN,
-    // or quota.window.num 1) sends one record batch per response (KIP-74):
-    // when any consumer_byte_rate can be such, every consumer is counted
-    // so (an over-estimate at worst).
-    let one_batch = s.quotas.iter().map(|q| (q.key, Some(q.value))).chain(s.events.iter().filter_map(|e| match e {
-        ScenarioEvent::SetQuota { key, value, .. } => Some((*key, *value)),
-        _ => None,
-    }))
-    .any(|(key, value)| key == QuotaKey::ConsumerByteRate && (value.is_some_and(f64::is_nan) || s.brokers.settings.quota_window_num <= 1));
+    // A fetch quota whose cap is 0 bytes as Kafka computes it
+    // ([`FetchCap::bytes`]: NaN, a window under one byte, quota.window.num
+    // 1) sends one record batch per response (KIP-74): when a
+    // consumer_byte_rate of the scenario (or set by an event) has such a
+    // cap, every consumer is counted so, an over-estimate for the others.
+    let settings = &s.brokers.settings;
+    let one_batch = s
+        .quotas
+        .iter()
+        .map(|q| (q.key, Some(q.value)))
+        .chain(s.events.iter().filter_map(|e| match e {
+            ScenarioEvent::SetQuota { key, value, .. } => Some((*key, *value)),
+            _ => None,
+        }))
+        .filter(|(key, _)| *key == QuotaKey::ConsumerByteRate)
+        .filter_map(|(_, value)| FetchCap::of(QuotaType::Fetch, value?, settings))
+        .any(|cap| cap.bytes() <= 0);
     for w in &s.workloads {
         let Workload::Consumer(c) = w else { continue };
         let span = active_ms(s, c.start_ms, c.stop_ms);
@@ -229,7 +238,8 @@ pub fn estimate(s: &Scenario) -> WorkEstimate {
                 });
                 let batch = produced
                     .iter()
-                    .filter(|(topic, ..)| *topic == c.topic)
+                    // Producers that send nothing make no batch.
+                    .filter(|(topic, _, bytes, batches)| *topic == c.topic && *bytes > 0 && *batches > 0)
                     .map(|(_, _, b, n)| b / (*n).max(1))
                     .chain(preload)
                     .min();

@@ -531,13 +531,13 @@ impl Scenario {
                 );
             }
             if cfg.batch_size == 0 || cfg.max_in_flight == 0 {
-                // At the setting that is 0 (the first, when both are), so
-                // that an editor finds it at its field.
-                let setting = if cfg.batch_size == 0 { "config.batch.size" } else { "config.max.in.flight.requests.per.connection" };
-                out.invalid(
-                    at(setting),
-                    "A producer's batch.size and max.in.flight.requests.per.connection must be above zero.".to_owned(),
-                );
+                // At each setting that is 0, so that an editor finds it at
+                // its field.
+                for (zero, name) in [(cfg.batch_size == 0, "batch.size"), (cfg.max_in_flight == 0, "max.in.flight.requests.per.connection")] {
+                    if zero {
+                        out.invalid(at(&format!("config.{name}")), format!("A producer's {name} must be above zero."));
+                    }
+                }
                 continue;
             }
             // KafkaProducer.configureDeliveryTimeout: a delivery.timeout.ms

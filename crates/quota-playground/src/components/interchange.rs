@@ -248,10 +248,10 @@ fn import_box(props: &IoProps) -> Html {
         }
     };
     let (detected, status) = match &*preview {
-        _ if b.failure.is_some() => (
+        _ if b.error().is_some() => (
             None,
             html! {
-                <p id="import-status" class="msg error" role="alert" data-testid="import-error">{ b.failure.clone().unwrap_or_default() }</p>
+                <p id="import-status" class="msg error" role="alert" data-testid="import-error">{ b.error().unwrap_or_default().to_owned() }</p>
             },
         ),
         _ if reading => (
@@ -391,7 +391,7 @@ fn export_menu(props: &IoProps) -> Html {
         use_worker_events(&worker, Callback::from(move |e: WorkerEvent| match e {
             WorkerEvent::Reply(r) => match r.answer {
                 Answer::Export(v) if r.id == asked.borrow().get() => answer.set(Some(Rc::new(v))),
-                Answer::BadRequest(m) if r.id == asked.borrow().get() => answer.set(Some(Rc::new(Err(m)))),
+                Answer::BadRequest(m) if r.id != 0 && r.id == asked.borrow().get() => answer.set(Some(Rc::new(Err(m)))),
                 _ => {}
             },
             WorkerEvent::Failed(m) => answer.set(Some(Rc::new(Err(m)))),

@@ -324,7 +324,7 @@ fn prepare(scenario: &Scenario) -> Result<Run, Error> {
                 let cap = run.broker.fetch_max_bytes(&session, u32::try_from(size).unwrap_or(u32::MAX));
                 if cap == 0 {
                     return Err(Error::invalid_scenario(format!(
-                        "The textbook consumer on '{conn_name}' has a fetch cap of 0 bytes (the broker's fetch.max.bytes, or (consumer_byte_rate x (quota.window.num - 1) x quota.window.size.seconds).toInt, which is 0 for a NaN quota or quota.window.num 1): Kafka then sends one record batch per fetch response (KIP-74), and the textbook network, which has no record batches, cannot model that; use the modelled network (leave out \"network\": \"textbook\")."
+                        "The textbook consumer on '{conn_name}' has a fetch cap of 0 bytes (the broker's fetch.max.bytes, or (consumer_byte_rate x (quota.window.num - 1) x quota.window.size.seconds).toInt, which is 0 for a NaN quota, a window under one byte or quota.window.num 1): Kafka then sends one record batch per fetch response (KIP-74), and the textbook network, which has no record batches, cannot model that; use the modelled network (leave out \"network\": \"textbook\")."
                     )));
                 }
                 size.min(cap)
