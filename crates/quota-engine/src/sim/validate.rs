@@ -121,6 +121,11 @@ impl Scenario {
     /// `move_leader` to the broker already leading the partition then, or a quota alteration the store refuses
     /// (path `events[i]`, Kafka's message).
     ///
+    /// A scenario with `"network": "textbook"` is checked by the textbook
+    /// network's own rules instead ([`super::textbook::check`], what
+    /// [`super::simulate`] checks before running it): its problem, if any,
+    /// is at path `network`.
+    ///
     /// # Example
     ///
     /// ```
@@ -136,6 +141,10 @@ impl Scenario {
     /// # Ok::<(), serde_json::Error>(())
     /// ```
     pub fn validate(&self) -> Result<(), Vec<ScenarioProblem>> {
+        if super::textbook::is_textbook(self) {
+            return super::textbook::check(self)
+                .map_err(|error| vec![ScenarioProblem { path: ProblemPath::field("network"), error }]);
+        }
         let mut out = Problems::default();
         let settings = &self.brokers.settings;
         if let Err(e) = settings.validate() {
@@ -747,6 +756,28 @@ pub(crate) fn first_error(problems: Vec<ScenarioProblem>) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A textbook scenario is checked by the textbook network's rules:
+    /// the examples pass (the modelled network's rules would refuse their
+    /// `bytes`), and a problem is the textbook's own, at `network`.
+    #[test]
+    fn a_textbook_scenario_is_checked_by_its_own_rules() {
+        for text in [include_str!("../../../../examples/textbook-producer.json"), include_str!("../../../../examples/textbook-consumer.json")] {
+            let v: serde_json::Value = serde_json::from_str(text).expect("an example");
+            let s: Scenario = serde_json::from_value(v["scenario"].clone()).expect("a scenario");
+            assert!(s.validate().is_ok(), "{:?}", s.validate());
+        }
+        let s: Scenario = serde_json::from_str(
+            r#"{"network": "textbook", "topics": [{"name": "t"}],
+                "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": "c"}],
+                "workloads": [{"consumer": {"connection": "c", "topic": "t", "bytes": 1000}}]}"#,
+        )
+        .expect("a scenario");
+        let problems = s.validate().expect_err("no fetch.size");
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].path.to_string(), "network");
+        assert_eq!(problems[0].error.to_string(), crate::sim::textbook::check(&s).expect_err("refused").to_string());
+    }
 
     #[test]
     fn topic_names_follow_kafka_topic_validate() {
