@@ -4,7 +4,7 @@
 //! the quota, throttles with their formula, mutes, the producer buffer,
 //! latencies, and the client and broker metrics.
 
-use quota_engine::sim::{Acks, ClientKind, ProblemPath, Scenario, Timeline, Workload, HORIZON_CAP_MS};
+use quota_engine::sim::{Acks, ClientKind, Scenario, Timeline, Workload, HORIZON_CAP_MS};
 use yew::prelude::*;
 
 use super::charts::{self, fmt_rate_of};
@@ -794,18 +794,8 @@ fn workload_editor(
 ) -> Html {
     let d = ctx.state.dispatcher();
     // The engine's problem at a setting of this client, as `path: message`
-    // (its path is the client's and ends with the property's name, e.g.
-    // `workloads[0].producer.config.delivery.timeout.ms`).
-    let client = ProblemPath::workload(i).then(match w {
-        Workload::Producer(_) => "producer",
-        Workload::Consumer(_) => "consumer",
-        Workload::Admin(_) => "admin",
-        Workload::Connects(_) => "connects",
-    });
-    let problem_at = |property: &str| {
-        let (plain, config) = (client.clone().then(property.to_owned()), client.clone().then("config").then(property.to_owned()));
-        problems.iter().find(|p| p.path == plain || p.path == config).map(|p| AttrValue::from(p.to_string()))
-    };
+    // (`model::problem_at`: e.g. `workloads[0].producer.config.delivery.timeout.ms`).
+    let problem_at = |property: &str| model::problem_at(problems, i, w, property).map(|p| AttrValue::from(p.to_string()));
     // A client setting ([`model::ClientSetting`]): its field, with the
     // engine's default said when it has one (an empty field sets it back
     // to it) and the engine's problem at it.

@@ -7,7 +7,8 @@
 //! integer types are here, once per setting (the start, one route for
 //! every panel, is `ClusterEdit::SetStart`'s).
 
-use quota_engine::sim::{AdminConfig, ConnectConfig, ConsumerConfig, ProducerConfig, Workload, HORIZON_CAP_MS};
+use quota_engine::scenario::ProblemPath;
+use quota_engine::sim::{AdminConfig, ConnectConfig, ConsumerConfig, ProducerConfig, ScenarioProblem, Workload, HORIZON_CAP_MS};
 
 /// One numeric setting of a client's editor.
 #[derive(Debug, Clone, Copy)]
@@ -200,6 +201,16 @@ pub fn editor_rows(w: &Workload) -> &'static [EditorRow] {
     }
 }
 
+/// The engine's problem at `property` of client `i` (`w`): a field of the
+/// client (`workloads[i].producer.records`) or one of its configs
+/// (`workloads[i].producer.config.batch.size`), as an editor shows it at
+/// that field.
+pub fn problem_at<'a>(problems: &'a [ScenarioProblem], i: usize, w: &Workload, property: &str) -> Option<&'a ScenarioProblem> {
+    let client = ProblemPath::workload(i).then(w.kind());
+    let (plain, config) = (client.clone().then(property.to_owned()), client.then("config").then(property.to_owned()));
+    problems.iter().find(|p| p.path == plain || p.path == config)
+}
+
 /// The client's `start_ms`, whatever its kind.
 pub fn start_ms(w: &Workload) -> u64 {
     match w {
@@ -266,7 +277,6 @@ mod tests {
     /// value below its bound that the engine refuses is said at that field.
     #[test]
     fn the_engines_problem_with_a_setting_is_found_at_its_field() {
-        use quota_engine::scenario::ProblemPath;
         let s0: Scenario = {
             let mut s: Scenario = serde_json::from_str(r#"{"topics": [{"name": "t", "partitions": 1, "preload": {"records": 10, "record.size": 100}}]}"#).unwrap();
             s.connections = serde_json::from_str(r#"[{"name": "p", "listener": "PLAINTEXT", "client.id": "p"},
@@ -278,16 +288,12 @@ mod tests {
         assert!(s0.validate().is_ok());
         let mut found = 0;
         for (i, w) in s0.workloads.iter().enumerate() {
-            let client = ProblemPath::workload(i).then(w.kind());
             for row in editor_rows(w) {
                 let EditorRow::Setting(setting) = row else { continue };
                 let mut s = s0.clone();
                 s.workloads[i] = setting.with(w, 0.0);
                 let Err(problems) = s.validate() else { continue };
-                let at = |p: &quota_engine::sim::ScenarioProblem| {
-                    p.path == client.clone().then(setting.property) || p.path == client.clone().then("config").then(setting.property)
-                };
-                assert!(problems.iter().any(at), "{} {} = 0: {problems:?}", w.kind(), setting.key);
+                assert!(problem_at(&problems, i, w, setting.property).is_some(), "{} {} = 0: {problems:?}", w.kind(), setting.key);
                 found += 1;
             }
         }
