@@ -26,10 +26,10 @@ fuzz_target!(|data: &[u8]| {
     if estimate(&s).work > BUDGET || check(&s).is_err() {
         return;
     }
-    let t = simulate(&s).expect("a scenario that passes check runs");
+    let t = simulate(s.validate().expect("a valid scenario")).expect("a scenario that passes check runs");
     assert!(t.end_ms.is_finite() && t.end_ms >= 0.0, "end {}", t.end_ms);
     assert_eq!(t.clients.len(), s.workloads.len());
     assert!(!t.cut_short);
-    let again = simulate(&s).expect("the same scenario runs again");
+    let again = simulate(s.validate().expect("a valid scenario")).expect("the same scenario runs again");
     assert_eq!(t.fingerprint(), again.fingerprint(), "not deterministic");
 });

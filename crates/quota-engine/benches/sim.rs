@@ -42,19 +42,19 @@ fn main() {
         "perf-client-quota",
     ] {
         let s = lab(name);
-        let t = simulate(&s).expect("simulates");
+        let t = simulate(s.validate().expect("a valid scenario")).expect("simulates");
         println!(
             "{name}: {} events, Timeline JSON {} bytes",
             t.events,
             serde_json::to_vec(&t).map_or(0, |v| v.len())
         );
         g.bench_function(name, |b| {
-            b.iter(|| simulate(black_box(&s)).expect("simulates"))
+            b.iter(|| simulate(black_box(&s).validate().expect("a valid scenario")).expect("simulates"))
         });
     }
     let s = lab("producer-client-quota");
     g.bench_function("producer-client-quota + fingerprint", |b| {
-        b.iter(|| simulate(black_box(&s)).expect("simulates").fingerprint())
+        b.iter(|| simulate(black_box(&s).validate().expect("a valid scenario")).expect("simulates").fingerprint())
     });
     g.finish();
     // tests/fixtures/bench: 100 producers over 3 brokers for 10 simulated
@@ -62,7 +62,7 @@ fn main() {
     let mut g = c.benchmark_group("cluster");
     g.sample_size(10).measurement_time(Duration::from_secs(20));
     let s = fixture("bench/100-clients-3-brokers");
-    let t = simulate(&s).expect("simulates");
+    let t = simulate(s.validate().expect("a valid scenario")).expect("simulates");
     println!(
         "100-clients-3-brokers: {} events, {} ms simulated, Timeline JSON {} bytes",
         t.events,
@@ -70,7 +70,7 @@ fn main() {
         serde_json::to_vec(&t).map_or(0, |v| v.len())
     );
     g.bench_function("100-clients-3-brokers-10-min", |b| {
-        b.iter(|| simulate(black_box(&s)).expect("simulates"))
+        b.iter(|| simulate(black_box(&s).validate().expect("a valid scenario")).expect("simulates"))
     });
     g.finish();
     c.final_summary();

@@ -31,7 +31,7 @@ fn main() -> ExitCode {
         let e = quota_engine::sim::estimate(&s);
         #[allow(clippy::disallowed_methods)] // a benchmark: it times the run
         let t0 = std::time::Instant::now();
-        match quota_engine::sim::simulate(&s) {
+        match s.validate().map_err(quota_engine::Error::from).and_then(quota_engine::sim::simulate) {
             Ok(t) => println!(
                 "{name:<40} work {:>12}  events {:>12}  ratio {:.2}  {:.3} s",
                 e.work,

@@ -511,6 +511,6 @@ mod tests {
         // Only the connections a workload uses must have a principal.
         let mut ok = s.clone();
         ok.quotas.remove(0);
-        assert!(simulate(&ok).is_ok());
+        assert!(simulate(ok.validate().expect("a valid scenario")).is_ok());
     }
 }

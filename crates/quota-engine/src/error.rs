@@ -91,7 +91,7 @@ pub enum ErrorKind {
 /// let s: Scenario = serde_json::from_str(r#"{
 ///   "quotas": [{"entity": {"client-id": "app"}, "key": "producer_byte_rate", "value": 1.5}]
 /// }"#)?;
-/// let e = simulate(&s).unwrap_err();
+/// let e = s.validate().map_err(quota_engine::Error::from).and_then(simulate).unwrap_err();
 /// assert_eq!(e.kind(), ErrorKind::QuotaRefused);
 /// assert!(e.is_quota_refused());
 /// assert_eq!(e.api_error().map(|a| a.code), Some(ErrorCode::InvalidRequest));
@@ -427,7 +427,7 @@ mod tests {
         let s = with_producer(
             r#", "quotas": [{"entity": {"user": "a"}, "key": "producer_byte_rate", "value": 1.5}]"#,
         );
-        let e = simulate(&s).unwrap_err();
+        let e = s.validate().map_err(crate::Error::from).and_then(simulate).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::QuotaRefused);
         assert!(e.is_quota_refused() && !e.is_principal() && !e.is_invalid_scenario());
         let api = e.api_error().expect("Kafka's ApiError");
@@ -453,7 +453,7 @@ mod tests {
         let s = with_producer(
             r#", "brokers": {"settings": {"ssl.principal.mapping.rules": "garbage"}}"#,
         );
-        let e = simulate(&s).unwrap_err();
+        let e = s.validate().map_err(crate::Error::from).and_then(simulate).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Principal);
         assert!(e.is_principal() && !e.is_quota_refused());
         let p = e.principal_error().expect("Kafka's exception");
@@ -496,7 +496,7 @@ mod tests {
         // The simulator reports it as it is.
         let mut s = with_producer("");
         s.brokers.settings = settings;
-        assert_eq!(simulate(&s).unwrap_err(), e);
+        assert_eq!(s.validate().map_err(crate::Error::from).and_then(simulate).unwrap_err(), e);
         // A property checked directly has no source.
         let threads = BrokerSettings {
             num_io_threads: 0,
@@ -517,7 +517,7 @@ mod tests {
             r#"{"topics": [{"name": "t"}],
   "workloads": [{"producer": {"connection": "nope", "topic": "t", "records": 1, "record.size": 1}}]}"#,
         );
-        let e = simulate(&s).unwrap_err();
+        let e = s.validate().map_err(crate::Error::from).and_then(simulate).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::InvalidScenario);
         assert!(e.is_invalid_scenario() && !e.is_broker_setting());
         assert_eq!(

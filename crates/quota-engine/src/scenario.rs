@@ -93,6 +93,63 @@ pub struct Scenario {
     pub textbook: Option<TextbookNetwork>,
 }
 
+/// A scenario that passed [`Scenario::validate`], borrowed:
+/// `Valid<&Scenario>`. `validate` is the only way to make one, and every
+/// run takes one ([`crate::sim::simulate`] and its variants,
+/// [`crate::sim::textbook::run`], [`crate::sim::simulate_seeds`]), so a run
+/// never starts from a scenario whose problems were not looked at; a
+/// surface that shows the problems (the page's fields, the CLI's list)
+/// calls `validate` itself and runs only on `Ok`.
+///
+/// [`crate::cluster::Cluster::new`] still takes any `&Scenario`: it
+/// analyses what can be analysed of an invalid scenario (a refused quota
+/// keeps its own error, the other quotas still resolve), which is what the
+/// page shows beside a problem.
+///
+/// It dereferences to the [`Scenario`] and is `Copy`.
+///
+/// # Example
+///
+/// ```
+/// use quota_engine::sim::{simulate, Scenario};
+///
+/// let s: Scenario = serde_json::from_str(r#"{
+///   "topics": [{"name": "t", "partitions": 1}],
+///   "connections": [{"name": "p", "listener": "PLAINTEXT", "client.id": "app"}],
+///   "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 10, "record.size": 100}}]
+/// }"#)?;
+/// let valid = s.validate().map_err(quota_engine::Error::from)?;
+/// assert_eq!(valid.workloads.len(), 1);
+/// let t = simulate(valid)?;
+/// assert_eq!(t.clients[0].metrics.records_done, 10);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Valid<T>(T);
+
+impl<T> Valid<T> {
+    /// Marks `value` as checked; only after [`Scenario::validate`] passed
+    /// for it (or for a scenario it differs from in no checked field, such
+    /// as its `seed`).
+    pub(crate) fn checked(value: T) -> Self {
+        Self(value)
+    }
+}
+
+impl<'a> Valid<&'a Scenario> {
+    /// The scenario, for as long as it is borrowed.
+    pub fn get(self) -> &'a Scenario {
+        self.0
+    }
+}
+
+impl<T: std::ops::Deref> std::ops::Deref for Valid<T> {
+    type Target = T::Target;
+    fn deref(&self) -> &T::Target {
+        &self.0
+    }
+}
+
 /// Which network a run uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

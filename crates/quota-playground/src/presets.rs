@@ -509,7 +509,7 @@ mod tests {
         }
         assert!(l.finding.contains("20 are answered at once") && l.finding.contains("about 12.9 s, after 81 refusals"));
         // "run 20 seeds and the backoff's jitter moves that end only between 12.8 and 12.9 s".
-        let spread = quota_engine::sim::seeds::simulate_seeds(&l.scenario(), 20).unwrap();
+        let spread = quota_engine::sim::seeds::simulate_seeds(l.scenario().validate().expect("a valid scenario"), 20).unwrap();
         let d = spread.clients[0].durations_sorted();
         assert_eq!(d.len(), 20);
         assert!((12_750.0..12_850.0).contains(&d[0]) && (12_850.0..12_950.0).contains(&d[19]), "{d:?}");
@@ -617,7 +617,7 @@ mod tests {
         use quota_engine::sim::seeds::simulate_seeds;
         let l = lesson(5).unwrap();
         assert!(l.explain.contains("Run 20 seeds under the clients table: the chatty producer is throttled in all 20 runs and the batched one in none."));
-        let spread = simulate_seeds(&l.scenario(), 20).unwrap();
+        let spread = simulate_seeds(l.scenario().validate().expect("a valid scenario"), 20).unwrap();
         assert_eq!(spread.seeds, (1..=20).collect::<Vec<u64>>());
         let by = |n: &str| spread.clients.iter().find(|c| c.name == n).unwrap();
         assert_eq!((by("chatty").throttled_runs(), by("batched").throttled_runs()), (20, 0));

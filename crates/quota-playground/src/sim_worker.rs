@@ -1409,7 +1409,7 @@ mod tests {
             assert_eq!(Assembler::default().feed(Part::Seed { job: 7, seed, result: Ok(t.clone()) }), Fed::Pending);
             add_run(&mut spread, seed, &t);
         }
-        assert_eq!(spread, simulate_seeds(&s, 20).unwrap());
+        assert_eq!(spread, simulate_seeds(s.validate().expect("a valid scenario"), 20).unwrap());
         // With Admin clients and connections (lessons 8 and 9, and both beside
         // a producer): the same spread as the engine's, in small parts.
         let mut both = crate::presets::lesson(8).unwrap().scenario();
@@ -1433,7 +1433,7 @@ mod tests {
                 let Some(Part::Seed { seed, result: Ok(t), .. }) = Part::from_bytes(&msgs[0]) else { panic!("{}", s.name) };
                 add_run(&mut spread, seed, &t);
             }
-            assert_eq!(spread, simulate_seeds(&s, 5).unwrap(), "{}", s.name);
+            assert_eq!(spread, simulate_seeds(s.validate().expect("a valid scenario"), 5).unwrap(), "{}", s.name);
         }
         // A scenario that cannot run: the reason, for the job.
         let mut bad = s.clone();

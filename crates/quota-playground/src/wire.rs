@@ -404,7 +404,7 @@ mod tests {
   "workloads": [{"producer": {"connection": "app", "topic": "lab", "records": 3000, "record.size": 1000, "config": {"acks": "1"}}}]}"#,
         )
         .unwrap();
-        quota_engine::sim::simulate(&s).unwrap()
+        quota_engine::sim::simulate(s.validate().expect("a valid scenario")).unwrap()
     }
 
     #[test]

@@ -533,7 +533,7 @@ pub fn compare(
         if let Some((env, _)) = environment {
             scenario.environment = env.clone();
         }
-        let (simulated, simulation_error) = match simulate(&scenario) {
+        let (simulated, simulation_error) = match scenario.validate().map_err(quota_engine::Error::from).and_then(simulate) {
             Ok(t) => (Some(simulated_figures(&scenario, &t)), None),
             Err(e) => (None, Some(e.to_string())),
         };
@@ -566,7 +566,7 @@ pub fn compare(
                         .collect()
                 })
                 .unwrap_or_default();
-            let sim: Vec<(f64, f64)> = quota_engine::sim::simulate_seeds(&scenario, n)
+            let sim: Vec<(f64, f64)> = scenario.validate().map_err(quota_engine::Error::from).and_then(|v| quota_engine::sim::simulate_seeds(v, n))
                 .map(|sp| {
                     (0..sp.seeds.len())
                         .map(|i| {
@@ -832,7 +832,7 @@ mod tests {
                   "config": {"acks": "1", "linger.ms": 5, "batch.size": 65536}}}]}"#,
         )
         .unwrap();
-        let f = simulated_figures(&s, &simulate(&s).unwrap());
+        let f = simulated_figures(&s, &simulate(s.validate().expect("a valid scenario")).unwrap());
         // 30 MB at 2 MB/s: about 15 s less the first window's burst.
         let d = f.duration_ms.unwrap();
         assert!((10_000.0..16_000.0).contains(&d), "{d}");
@@ -853,7 +853,7 @@ mod tests {
     fn consumer_fetch_responses_are_counted_and_held() {
         let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../lab/scenarios/consumer-fetch-nan.json")).unwrap();
         let s = scenario_of(&text, "consumer-fetch-nan.json").unwrap();
-        let f = simulated_figures(&s, &simulate(&s).unwrap());
+        let f = simulated_figures(&s, &simulate(s.validate().expect("a valid scenario")).unwrap());
         assert_eq!(f.fetch_requests, Some(157.0));
         let none = BTreeMap::new();
         let mut real = figs(578.0, 0.0, 10e6);

@@ -288,16 +288,25 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
             java_double_to_string(value)
         );
     }
+    // The first problem, as a run would have met it (the text reader has
+    // already listed what it places on a line).
+    let valid = match file.scenario.validate() {
+        Ok(v) => v,
+        Err(problems) => {
+            errln!("kafka-quota: {name}: the scenario cannot run: {}", quota_engine::Error::from(problems));
+            return EXIT_BAD_INPUT;
+        }
+    };
     let ran = if textbook::is_textbook(&file.scenario) {
         // At most 10^6 requests a workload, no progress reports: Ctrl-C as usual.
-        textbook::run(&file.scenario).map(Ran::Textbook)
+        textbook::run(valid).map(Ran::Textbook)
     } else {
         let mut watch = Watch::new(&estimate(&file.scenario), args.quiet);
         let ran = if args.json {
             // Only the JSON document lists the modelled network's requests.
-            simulate_traced_with_progress(&file.scenario, &mut |p| watch.report(p)).map(Ran::Traced)
+            simulate_traced_with_progress(valid, &mut |p| watch.report(p)).map(Ran::Traced)
         } else {
-            simulate_with_progress(&file.scenario, &mut |p| watch.report(p)).map(Ran::Modelled)
+            simulate_with_progress(valid, &mut |p| watch.report(p)).map(Ran::Modelled)
         };
         watch.finish();
         ran
@@ -405,7 +414,7 @@ pub(crate) fn run(args: &SimulateArgs) -> u8 {
 /// `simulate --seeds N`: the spread over N seeds, as text or JSON; exits 0,
 /// or 1 when the scenario cannot run.
 fn run_seeds(name: &str, scenario: &quota_engine::sim::Scenario, n: u32, json: bool) -> u8 {
-    let spread = match quota_engine::sim::simulate_seeds(scenario, n) {
+    let spread = match scenario.validate().map_err(quota_engine::Error::from).and_then(|v| quota_engine::sim::simulate_seeds(v, n)) {
         Ok(s) => s,
         Err(e) => {
             errln!("kafka-quota: {name}: the scenario cannot run: {e}");

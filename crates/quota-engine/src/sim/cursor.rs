@@ -280,7 +280,7 @@ mod tests {
 
     #[test]
     fn cursor_views_follow_the_timeline() {
-        let t = simulate(&lab()).unwrap();
+        let t = simulate(lab().validate().expect("a valid scenario")).unwrap();
         let times = t.event_times();
         assert!(times.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(next_event(&times, 0.0), times[1]);
@@ -310,7 +310,7 @@ mod tests {
         // A second client of tenant-a's (one budget) sends one record at 45 s.
         s.connections.push(serde_json::from_str(r#"{"name": "late", "listener": "SASL_PLAINTEXT", "mechanism": "PLAIN", "identity": "tenant-a", "client.id": "app-2"}"#).unwrap());
         s.workloads.push(serde_json::from_str(r#"{"producer": {"connection": "late", "topic": "lab", "records": 1, "record.size": 1000, "start_ms": 45000, "config": {"acks": "1"}}}"#).unwrap());
-        let t = simulate(&s).unwrap();
+        let t = simulate(s.validate().expect("a valid scenario")).unwrap();
         let track = t.sensors.iter().find(|s| s.quota_type == QuotaType::Produce).unwrap();
         let done = t.clients[0].finish_ms.unwrap();
         let last = track.rate_at(done).unwrap();

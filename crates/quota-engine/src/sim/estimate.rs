@@ -304,7 +304,7 @@ mod tests {
         ] {
             let s = fixture(text);
             let e = estimate(&s);
-            let t = crate::sim::simulate(&s).expect("runs");
+            let t = crate::sim::simulate(s.validate().expect("a valid scenario")).expect("runs");
             let ratio = t.events as f64 / e.work as f64;
             assert!((0.5..2.0).contains(&ratio), "{}: estimated {e}, ran {} events", s.name, t.events);
         }

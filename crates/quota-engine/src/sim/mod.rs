@@ -59,7 +59,9 @@
 //!   "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 6000, "record.size": 1000,
 //!                  "config": {"acks": "1", "batch.size": 65536}}}]
 //! }"#)?;
-//! let t = simulate(&s)?;
+//! // `Error::from` keeps the first problem (`?` alone does it in a function
+//! // returning `quota_engine::Error`).
+//! let t = simulate(s.validate().map_err(quota_engine::Error::from)?)?;
 //! let p = t.client("p").unwrap();
 //! // 6 MB under 1 MB/s passes untouched: the burst allowance (10 windows).
 //! assert_eq!(p.metrics.throttle_time_max, 0.0);
@@ -92,7 +94,7 @@ pub use crate::scenario::{
     Acks, AdminConfig, AdminOperation, AdminWorkload, ConnectConfig, ConnectPattern, ConnectsWorkload, BrokerCosts, BrokersSpec, ClientCosts, ClientThrottling, ConnectionSpec, ConsumerConfig,
     ConsumerWorkload, Environment, LinkSpec, DEFAULT_DELIVERY_TIMEOUT_MS, ListenerKind, NetworkModel, Preload, ProducerConfig,
     ProblemPath, ProducerWorkload, QuotaSetting, RequestCost, Scenario, ScenarioEvent, TextbookNetwork, TopicSpec,
-    Workload,
+    Valid, Workload,
 };
 pub use validate::{topic_name_problem, ScenarioProblem};
 pub use world::HORIZON_CAP_MS;
@@ -109,30 +111,31 @@ use crate::cluster::Cluster;
 use crate::Error;
 pub use crate::cluster::{engine_connection, quota_store};
 
-/// Simulates `scenario` and returns its whole [`Timeline`]; a scenario with
-/// `"network": "textbook"` runs [`textbook::run`] (whose per-request trace
-/// and summaries [`textbook::run`] returns too).
+/// Simulates `scenario` (checked by [`Scenario::validate`]) and returns its
+/// whole [`Timeline`]; a scenario with `"network": "textbook"` runs
+/// [`textbook::run`] (whose per-request trace and summaries
+/// [`textbook::run`] returns too).
+///
+/// A caller with a plain [`Scenario`] writes `simulate(s.validate()?)`:
+/// `?` turns the problems into the first one's [`Error`].
 ///
 /// # Errors
 ///
-/// [`Error`] when the scenario is inconsistent
-/// ([`Error::is_invalid_scenario`]), a quota is refused
-/// ([`Error::is_quota_refused`]), a principal cannot be derived
-/// ([`Error::is_principal`]) or a broker setting is out of range
-/// ([`Error::is_broker_setting`]).
-pub fn simulate(scenario: &Scenario) -> Result<Timeline, Error> {
-    if textbook::is_textbook(scenario) {
+/// [`Error`] for what only building the run finds: a quota the cluster's
+/// managers refuse ([`Error::is_quota_refused`]), a principal that cannot
+/// be derived ([`Error::is_principal`]).
+pub fn simulate(scenario: Valid<&Scenario>) -> Result<Timeline, Error> {
+    if textbook::is_textbook(&scenario) {
         return textbook::run(scenario).map(|run| run.timeline);
     }
     let (w, cluster) = modelled_world(scenario)?;
-    with_admin(w.run(scenario), scenario, &cluster)
+    with_admin(w.run(&scenario), &scenario, &cluster)
 }
 
-/// The modelled network's world for `scenario`, after Kafka's checks, and
-/// the cluster it was built from.
-fn modelled_world(scenario: &Scenario) -> Result<(world::World, Cluster), Error> {
-    scenario.validate().map_err(validate::first_error)?;
-    scenario.brokers.settings.validate()?;
+/// The modelled network's world for `scenario` and the cluster it was
+/// built from, after the checks [`Scenario::validate`] leaves to them.
+fn modelled_world(scenario: Valid<&Scenario>) -> Result<(world::World, Cluster), Error> {
+    let scenario = scenario.get();
     let cluster = Cluster::new(scenario);
     cluster.check_quotas(scenario)?;
     let w = world::World::new(scenario, &cluster)?;
@@ -171,12 +174,11 @@ fn with_admin(mut t: Timeline, scenario: &Scenario, cluster: &Cluster) -> Result
 ///
 /// # Errors
 ///
-/// As [`simulate`].
+/// The first problem [`Scenario::validate`] finds, else as [`simulate`].
 pub fn check(scenario: &Scenario) -> Result<WorkEstimate, Error> {
-    if textbook::is_textbook(scenario) {
-        textbook::check(scenario)?;
-    } else {
-        modelled_world(scenario)?;
+    let valid = scenario.validate()?;
+    if !textbook::is_textbook(scenario) {
+        modelled_world(valid)?;
     }
     Ok(estimate(scenario))
 }
@@ -208,14 +210,14 @@ pub struct Progress {
 ///
 /// As [`simulate`].
 pub fn simulate_with_progress(
-    scenario: &Scenario,
+    scenario: Valid<&Scenario>,
     on_progress: &mut dyn FnMut(&Progress) -> bool,
 ) -> Result<Timeline, Error> {
-    if textbook::is_textbook(scenario) {
+    if textbook::is_textbook(&scenario) {
         return textbook::run(scenario).map(|run| run.timeline);
     }
     let (w, cluster) = modelled_world(scenario)?;
-    with_admin(w.run_with_progress(scenario, on_progress), scenario, &cluster)
+    with_admin(w.run_with_progress(&scenario, on_progress), &scenario, &cluster)
 }
 
 /// Simulates `scenario` on the modelled network like [`simulate`] (the
@@ -232,15 +234,15 @@ pub fn simulate_with_progress(
 ///
 /// As [`simulate`]; and [`Error::is_invalid_scenario`] for a textbook
 /// scenario, whose per-request trace [`textbook::run`] returns.
-pub fn simulate_traced(scenario: &Scenario) -> Result<TracedRun, Error> {
-    if textbook::is_textbook(scenario) {
+pub fn simulate_traced(scenario: Valid<&Scenario>) -> Result<TracedRun, Error> {
+    if textbook::is_textbook(&scenario) {
         return Err(Error::invalid_scenario(
             "The scenario has \"network\": \"textbook\": its per-request trace comes from textbook::run, and simulate_traced traces the modelled network only.".to_owned(),
         ));
     }
     let (w, cluster) = modelled_world(scenario)?;
-    let mut run = w.run_traced(scenario);
-    run.timeline = with_admin(run.timeline, scenario, &cluster)?;
+    let mut run = w.run_traced(&scenario);
+    run.timeline = with_admin(run.timeline, &scenario, &cluster)?;
     Ok(run)
 }
 
@@ -251,15 +253,15 @@ pub fn simulate_traced(scenario: &Scenario) -> Result<TracedRun, Error> {
 ///
 /// As [`simulate_traced`].
 pub fn simulate_traced_with_progress(
-    scenario: &Scenario,
+    scenario: Valid<&Scenario>,
     on_progress: &mut dyn FnMut(&Progress) -> bool,
 ) -> Result<TracedRun, Error> {
-    if textbook::is_textbook(scenario) {
+    if textbook::is_textbook(&scenario) {
         return simulate_traced(scenario);
     }
     let (w, cluster) = modelled_world(scenario)?;
-    let mut run = w.run_traced_capped(scenario, TRACE_CAP, on_progress);
-    run.timeline = with_admin(run.timeline, scenario, &cluster)?;
+    let mut run = w.run_traced_capped(&scenario, TRACE_CAP, on_progress);
+    run.timeline = with_admin(run.timeline, &scenario, &cluster)?;
     Ok(run)
 }
 

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use super::{simulate, Scenario, Timeline};
+use super::{simulate, Scenario, Timeline, Valid};
 use crate::Error;
 
 /// The most seeds one call runs.
@@ -97,17 +97,19 @@ pub struct SeedSpread {
 ///
 /// As [`simulate`]; and [`Error::is_invalid_scenario`] when `count` is 0
 /// or above [`SEEDS_MAX`].
-pub fn simulate_seeds(scenario: &Scenario, count: u32) -> Result<SeedSpread, Error> {
+pub fn simulate_seeds(scenario: Valid<&Scenario>, count: u32) -> Result<SeedSpread, Error> {
     if !(1..=SEEDS_MAX).contains(&count) {
         return Err(Error::invalid_scenario(format!(
             "The spread over seeds takes 1 to {SEEDS_MAX} seeds, not {count}."
         )));
     }
     let mut spread = SeedSpread { seeds: Vec::new(), clients: Vec::new() };
-    let mut s = scenario.clone();
+    let mut s = scenario.get().clone();
     for k in 0..u64::from(count) {
         s.seed = scenario.seed.wrapping_add(k);
-        let t = simulate(&s)?;
+        // Only the seed differs from the checked scenario, and no check
+        // reads it.
+        let t = simulate(Valid::checked(&s))?;
         add_run(&mut spread, s.seed, &t);
     }
     Ok(spread)

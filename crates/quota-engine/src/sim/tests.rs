@@ -26,13 +26,13 @@ fn quota_is_per_broker_so_two_leaders_double_the_rate() {
             "workloads": [{}]}}"#,
         producer(30_000, "")
     ));
-    let t = simulate(&two).unwrap();
+    let t = simulate(two.validate().expect("a valid scenario")).unwrap();
     assert_eq!(t.sensors.len(), 2, "one budget per broker");
     assert!(t.sensors.iter().all(|s| s.throttles.is_empty()));
     assert_eq!(t.clients[0].metrics.throttle_time_max, 0.0);
     let mut one = two.clone();
     one.brokers.count = 1;
-    let t1 = simulate(&one).unwrap();
+    let t1 = simulate(one.validate().expect("a valid scenario")).unwrap();
     assert!(t1.clients[0].metrics.throttle_time_max > 0.0);
     assert!(t1.clients[0].duration_ms.unwrap() > 5.0 * t.clients[0].duration_ms.unwrap());
 }
@@ -51,7 +51,7 @@ fn clients_with_equal_tags_share_one_budget() {
               {"producer": {"connection": "a", "topic": "t", "records": 15000, "record.size": 1000, "config": {"acks": "1", "batch.size": 65536}}},
               {"producer": {"connection": "b", "topic": "t", "records": 15000, "record.size": 1000, "config": {"acks": "1", "batch.size": 65536}}}]}"#,
     );
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     assert_eq!(t.sensors.len(), 1);
     assert_eq!(t.sensors[0].members, vec![0, 1]);
     assert_eq!(
@@ -67,7 +67,7 @@ fn clients_with_equal_tags_share_one_budget() {
     let mut per_user = s.clone();
     per_user.quotas[0].entity =
         crate::entity::QuotaEntity::User(crate::entity::EntityName::Default);
-    let t = simulate(&per_user).unwrap();
+    let t = simulate(per_user.validate().expect("a valid scenario")).unwrap();
     assert_eq!(t.sensors.len(), 2);
     assert!(t.clients.iter().all(|c| c.metrics.throttle_time_max == 0.0));
 }
@@ -81,8 +81,8 @@ fn legacy_clients_get_delayed_responses_and_kip219_clients_hold_back() {
             "workloads": [{}]}}"#,
         producer(30_000, "")
     );
-    let legacy = simulate(&scenario(&base)).unwrap();
-    let modern = simulate(&scenario(&base.replace("\"legacy\"", "\"kip219\""))).unwrap();
+    let legacy = simulate(scenario(&base).validate().expect("a valid scenario")).unwrap();
+    let modern = simulate(scenario(&base.replace("\"legacy\"", "\"kip219\"")).validate().expect("a valid scenario")).unwrap();
     let (l, m) = (&legacy.clients[0], &modern.clients[0]);
     // Either way the broker holds the client to the quota: similar duration,
     // no errors, no retries.
@@ -114,7 +114,7 @@ fn full_buffer_blocks_send_and_max_block_ms_fails_records() {
             r#", "buffer.memory": 4194304, "max.block.ms": 60000"#
         )
     ));
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     let c = &t.clients[0];
     assert!(
         c.metrics.blocked_ms_total > 1000.0,
@@ -130,7 +130,7 @@ fn full_buffer_blocks_send_and_max_block_ms_fails_records() {
         unreachable!()
     };
     p.config.max_block_ms = 100;
-    let t = simulate(&short).unwrap();
+    let t = simulate(short.validate().expect("a valid scenario")).unwrap();
     let c = &t.clients[0];
     assert!(c.metrics.record_error_total > 0);
     assert_eq!(
@@ -151,7 +151,7 @@ fn delivery_timeout_expires_waiting_batches() {
             r#", "delivery.timeout.ms": 5000, "request.timeout.ms": 3000"#
         )
     ));
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     let c = &t.clients[0];
     assert!(
         c.metrics.record_error_total > 0,
@@ -172,9 +172,9 @@ fn acks_zero_is_exempt_from_the_request_quota() {
             "workloads": [{}]}}"#,
         producer(10_000, "")
     );
-    let acks1 = simulate(&scenario(&json)).unwrap();
+    let acks1 = simulate(scenario(&json).validate().expect("a valid scenario")).unwrap();
     assert!(acks1.sensors[0].throttles.len() > 1);
-    let acks0 = simulate(&scenario(&json.replace(r#""acks": "1""#, r#""acks": "0""#))).unwrap();
+    let acks0 = simulate(scenario(&json.replace(r#""acks": "1""#, r#""acks": "0""#)).validate().expect("a valid scenario")).unwrap();
     assert!(
         acks0.sensors[0].throttles.is_empty(),
         "acks=0 never records thread time with a check"
@@ -193,7 +193,7 @@ fn throttled_fetches_return_nothing_and_fetch_size_is_capped() {
             "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 3000,
                            "config": {"max.partition.fetch.bytes": 52428800}}}]}"#,
     );
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     let sensor = &t.sensors[0];
     assert!(!sensor.throttles.is_empty());
     // Whole 64-record batches of 1009 B up to 1 MB: at most 15 batches per fetch.
@@ -228,7 +228,7 @@ fn connection_rate_quota_throttles_new_connections_per_ip() {
         conns.join(","),
         loads.join(",")
     ));
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     let delayed: Vec<&ClientTrack> = t.clients.iter().filter(|c| !c.mutes.is_empty()).collect();
     assert_eq!(
         delayed.len(),
@@ -242,7 +242,7 @@ fn connection_rate_quota_throttles_new_connections_per_ip() {
     for c in &mut other.connections[10..] {
         c.ip = "10.0.0.10".parse().unwrap();
     }
-    let t = simulate(&other).unwrap();
+    let t = simulate(other.validate().expect("a valid scenario")).unwrap();
     assert!(t.clients.iter().all(|c| c.mutes.is_empty()));
 }
 
@@ -256,7 +256,7 @@ fn long_poll_waits_for_data_from_a_producer() {
               {"consumer": {"connection": "c", "topic": "t", "records": 1000}},
               {"producer": {"connection": "p", "topic": "t", "records": 1000, "record.size": 1000, "start_ms": 700}}]}"#,
     );
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     let c = t.client("c").unwrap();
     assert_eq!(c.metrics.records_done, 1000);
     assert!(c.finish_ms.unwrap() > 700.0);
@@ -269,12 +269,12 @@ fn bad_inputs_are_sentences() {
         r#"{"topics": [{"name": "t"}], "connections": [],
             "workloads": [{"producer": {"connection": "nope", "topic": "t", "records": 1, "record.size": 1}}]}"#,
     );
-    let e = simulate(&s).unwrap_err().to_string();
+    let e = s.validate().map_err(crate::Error::from).and_then(simulate).unwrap_err().to_string();
     assert!(e.contains("'nope'") && e.ends_with('.'), "{e}");
     let s = scenario(
         r#"{"quotas": [{"entity": {"client-id": "c"}, "key": "producer_byte_rate", "value": -5}]}"#,
     );
-    let e = simulate(&s).unwrap_err().to_string();
+    let e = s.validate().map_err(crate::Error::from).and_then(simulate).unwrap_err().to_string();
     assert!(
         e.contains("producer_byte_rate") && e.contains("clients/c"),
         "{e}"
@@ -292,7 +292,7 @@ fn timeline_stays_bounded_for_long_runs() {
             "workloads": [{}]}}"#,
         producer(60_000, "").replace("65536", "16384")
     ));
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     assert!(t.sensors[0].rate.points.len() as u32 <= SERIES_CAP + 1, "at most the cap, plus the run's last point");
     assert!(t.clients[0].throttles.points.len() as u32 <= SERIES_CAP + 1);
     assert!(
@@ -329,8 +329,8 @@ fn flow_control_holds_an_acks0_producer_to_the_quota() {
     // producer gets no response and so no throttle, but the broker mutes its
     // channel, stops reading, the socket buffers fill and send() blocks on
     // buffer.memory: it takes as long as the acks=1 producer.
-    let acks0 = simulate(&quota_producer(100_000, "0", "", "", "")).unwrap();
-    let acks1 = simulate(&quota_producer(100_000, "1", "", "", "")).unwrap();
+    let acks0 = simulate(quota_producer(100_000, "0", "", "", "").validate().expect("a valid scenario")).unwrap();
+    let acks1 = simulate(quota_producer(100_000, "1", "", "", "").validate().expect("a valid scenario")).unwrap();
     let (c0, c1) = (&acks0.clients[0], &acks1.clients[0]);
     let (d0, d1) = (c0.duration_ms.unwrap(), c1.duration_ms.unwrap());
     assert!(
@@ -375,14 +375,14 @@ fn flow_control_holds_an_acks0_producer_to_the_quota() {
 
 #[test]
 fn larger_socket_buffers_queue_more_bytes() {
-    let small = simulate(&quota_producer(100_000, "0", "", "", "")).unwrap();
-    let large = simulate(&quota_producer(
+    let small = simulate(quota_producer(100_000, "0", "", "", "").validate().expect("a valid scenario")).unwrap();
+    let large = simulate(quota_producer(
         100_000,
         "0",
         r#", "send.buffer.bytes": 10485760"#,
         "",
         r#""socket.receive.buffer.bytes": 10485760"#,
-    ))
+    ).validate().expect("a valid scenario"))
     .unwrap();
     let (ws, wl) = (
         small.clients[0].waits.unwrap(),
@@ -412,7 +412,7 @@ fn larger_socket_buffers_queue_more_bytes() {
 fn a_client_ignoring_throttle_time_is_held_near_the_quota_by_the_mute() {
     // 300 MB at 2 MB/s: the ~22 MB burst is small beside the run.
     let conn = r#", "client_throttling": "ignores-throttle""#;
-    let t = simulate(&quota_producer(300_000, "1", "", conn, "")).unwrap();
+    let t = simulate(quota_producer(300_000, "1", "", conn, "").validate().expect("a valid scenario")).unwrap();
     let c = &t.clients[0];
     let d = c.duration_ms.unwrap();
     let rate = c.metrics.bytes_done as f64 * 1000.0 / d;
@@ -430,7 +430,7 @@ fn a_client_ignoring_throttle_time_is_held_near_the_quota_by_the_mute() {
         0
     );
     // A KIP-219 client on the same run backs off on it.
-    let kip219 = simulate(&quota_producer(300_000, "1", "", "", "")).unwrap();
+    let kip219 = simulate(quota_producer(300_000, "1", "", "", "").validate().expect("a valid scenario")).unwrap();
     let k = &kip219.clients[0];
     assert!(k.waits.unwrap().backoff_ms > 0.0);
     let dk = k.duration_ms.unwrap();
@@ -471,7 +471,7 @@ fn socket_buffers_below_one_byte_are_refused_with_their_path() {
         problems[1]
     );
     s.brokers.settings.socket_receive_buffer_bytes = 102_400;
-    assert!(simulate(&s).is_err());
+    assert!(s.validate().map_err(crate::Error::from).and_then(simulate).is_err());
     // Defaults are Kafka's and are not written out.
     let d = quota_producer(10, "0", "", "", "");
     assert_eq!(d.brokers.settings.socket_receive_buffer_bytes, 102_400);
@@ -493,7 +493,7 @@ fn explicit_leaders_put_every_partition_on_one_broker() {
             "workloads": [{}]}}"#,
         producer(3000, "")
     ));
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     assert_eq!(t.sensors.len(), 1);
     assert_eq!(t.sensors[0].broker, 1);
     assert_eq!(t.totals.clients[0].bytes_by_broker[0], 0);
@@ -515,7 +515,7 @@ fn a_consumer_follows_a_moved_partition_to_its_new_leader() {
             "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 20000}}],
             "events": [{"at_ms": 3000, "kind": "move_leader", "topic": "t", "partition": 1, "to_broker": 0}]}"#,
     );
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     let c = &t.clients[0];
     assert_eq!(c.metrics.records_done, 20_000);
     assert!(
@@ -556,7 +556,7 @@ fn a_stopped_consumer_reports_what_it_left() {
             "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": "c"}],
             "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 30000, "stop_ms": 15000}}]}"#,
     );
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     let c = &t.clients[0];
     let stop = c.stop.expect("stopped");
     assert_eq!(stop.at_ms, 15_000.0);
@@ -582,7 +582,7 @@ fn removing_a_quota_falls_back_to_the_next_matching_one() {
             "events": [{{"at_ms": 2000, "kind": "set_quota", "entity": {{"user": "alice"}}, "key": "producer_byte_rate", "value": null}}]}}"#,
         producer(40_000, "")
     ));
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     assert_eq!(t.sensors.len(), 1);
     let track = &t.sensors[0];
     assert_eq!(track.bound, 1_000_000.0);
@@ -619,7 +619,7 @@ fn a_single_broker_run_writes_no_totals_markers_or_bound_changes() {
             "workloads": [{}]}}"#,
         producer(3000, "")
     ));
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     let json = serde_json::to_value(&t).unwrap();
     for key in ["totals", "markers"] {
         assert!(json.get(key).is_none(), "{key}");
@@ -642,7 +642,7 @@ fn a_producer_connects_to_a_new_leader_when_a_partition_moves_there() {
             "events": [{{"at_ms": 20, "kind": "move_leader", "topic": "t", "partition": 1, "to_broker": 1}}]}}"#,
         producer(20_000, "")
     ));
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     assert_eq!(t.clients[0].metrics.records_done, 20_000);
     assert_eq!(t.clients[0].metrics.record_error_total, 0);
     let by_broker = &t.totals.clients[0].bytes_by_broker;
@@ -678,7 +678,7 @@ fn a_quota_change_after_a_client_stopped_opens_no_track_for_it() {
               {"producer": {"connection": "b", "topic": "t", "records": 30000, "record.size": 1000}}],
             "events": [{"at_ms": 2000, "kind": "set_quota", "entity": {"user": "alice"}, "key": "producer_byte_rate", "value": 500000}]}"#,
     );
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     assert!(t.clients[0].stop.is_some());
     assert!(t.end_ms > 2000.0, "bob still runs at the change");
     let mbeans: Vec<&str> = t.sensors.iter().map(|s| s.mbean.as_str()).collect();
@@ -704,7 +704,7 @@ fn a_request_waiting_through_several_mutes_counts_them_all_as_muted() {
             "workloads": [{}]}}"#,
         producer(10_000, "").replace("65536", "16384")
     ));
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     let w = t.clients[0].waits.unwrap();
     assert!(w.muted_ms > 20.0 * w.broker_queue_ms, "{w:?}");
     assert_eq!(w.requests, t.clients[0].metrics.requests);
@@ -725,7 +725,7 @@ fn requests_dropped_on_a_disconnect_count_their_waits() {
             "workloads": [{}]}}"#,
         producer(5_000, r#", "request.timeout.ms": 300"#).replace("65536", "16384")
     ));
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     let c = &t.clients[0];
     assert!(
         c.metrics.record_retry_total > 0,
@@ -752,7 +752,7 @@ fn a_producer_stopped_with_records_in_flight_fails_them_as_closed_forcefully() {
     if let Workload::Producer(p) = &mut s.workloads[0] {
         p.stop_ms = Some(3000);
     }
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     let c = &t.clients[0];
     let stop = c.stop.expect("stopped");
     assert!(c.outcome.is_failed(), "{:?}", c.outcome);
@@ -790,8 +790,8 @@ fn a_record_larger_than_max_request_size_fails_at_send() {
             "connections": [{"name": "p", "listener": "PLAINTEXT", "client.id": "c"}],
             "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 5, "record.size": 2097152}}]}"#,
     );
-    assert_eq!(s.validate(), Ok(()));
-    let t = simulate(&s).unwrap();
+    assert!(s.validate().is_ok(), "{:?}", s.validate());
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     let c = &t.clients[0];
     let [e] = c.outcome.exceptions() else {
         panic!("one exception: {:?}", c.outcome)
@@ -822,8 +822,8 @@ fn a_record_larger_than_max_request_size_fails_at_send() {
         p.config.max_request_size = 4_194_304;
         p.config.buffer_memory = 2_097_152;
     }
-    assert_eq!(s.validate(), Ok(()));
-    let t = simulate(&s).unwrap();
+    assert!(s.validate().is_ok(), "{:?}", s.validate());
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     let e = &t.clients[0].outcome.exceptions()[0];
     assert_eq!(
         e.message,
@@ -846,9 +846,9 @@ fn example_2mb() -> Scenario {
 #[test]
 fn traced_run_has_one_row_per_request_matching_the_timeline() {
     let s = example_2mb();
-    let run = simulate_traced(&s).unwrap();
+    let run = simulate_traced(s.validate().expect("a valid scenario")).unwrap();
     // The trace costs the Timeline nothing: the same as simulate()'s.
-    let plain = simulate(&s).unwrap();
+    let plain = simulate(s.validate().expect("a valid scenario")).unwrap();
     assert_eq!(run.timeline.fingerprint(), plain.fingerprint());
     assert_eq!(run.timeline, plain);
     assert!(!run.capped);
@@ -940,9 +940,10 @@ fn traced_run_has_one_row_per_request_matching_the_timeline() {
 
 #[test]
 fn traced_run_refuses_a_textbook_scenario_with_a_sentence() {
-    let mut s = example_2mb();
-    s.network = NetworkModel::Textbook;
-    let e = simulate_traced(&s).unwrap_err();
+    let v: serde_json::Value = serde_json::from_str(include_str!("../../../../examples/textbook-producer.json")).expect("an example");
+    let s: Scenario = serde_json::from_value(v["scenario"].clone()).expect("a scenario");
+    assert!(textbook::is_textbook(&s));
+    let e = simulate_traced(s.validate().expect("a valid textbook scenario")).unwrap_err();
     assert!(e.is_invalid_scenario());
     assert!(e.to_string().contains("textbook::run"), "{e}");
 }
@@ -959,9 +960,9 @@ fn traced_fetches_record_only_what_they_returned() {
             "connections": [{"name": "c", "listener": "PLAINTEXT", "client.id": "c"}],
             "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 10000}}]}"#,
     );
-    let run = simulate_traced(&s).unwrap();
+    let run = simulate_traced(s.validate().expect("a valid scenario")).unwrap();
     let t = &run.timeline;
-    assert_eq!(t, &simulate(&s).unwrap());
+    assert_eq!(t, &simulate(s.validate().expect("a valid scenario")).unwrap());
     let rows = &run.requests;
     assert_eq!(rows.len() as u64, t.clients[0].metrics.requests);
     assert!(rows.iter().all(|r| r.api == RequestApi::Fetch));
@@ -982,7 +983,7 @@ fn traced_fetches_record_only_what_they_returned() {
 #[test]
 fn a_trace_over_its_cap_keeps_the_first_rows_and_says_so() {
     let s = example_2mb();
-    let full = simulate_traced(&s).unwrap();
+    let full = simulate_traced(s.validate().expect("a valid scenario")).unwrap();
     let cluster = Cluster::new(&s);
     let world = world::World::new(&s, &cluster).unwrap();
     let capped = world.run_traced_capped(&s, 10, &mut |_| true);
@@ -1008,7 +1009,7 @@ fn a_long_run_keeps_the_last_point_of_every_series() {
             "workloads": [{}, {{"consumer": {{"connection": "q", "topic": "t", "records": 12000}}}}]}}"#,
         producer(12_000, r#", "batch.size": 1000, "linger.ms": 0"#).replace(r#""batch.size": 65536 ,"#, "")
     ));
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     for c in &t.clients {
         assert!(c.progress.stride > 1, "{}: stride {}", c.name, c.progress.stride);
         assert!(c.progress.points.len() as u32 <= SERIES_CAP + 1);
@@ -1040,7 +1041,7 @@ fn a_nan_or_infinite_quota_meters_the_client_and_never_delays_it() {
                 "workloads": [{}]}}"#,
             producer(30_000, "")
         ));
-        let t = simulate(&s).unwrap();
+        let t = simulate(s.validate().expect("a valid scenario")).unwrap();
         assert_eq!(t.sensors.len(), 1, "{json}: metered");
         let sensor = &t.sensors[0];
         assert_eq!(sensor.mbean, mbean);
@@ -1070,7 +1071,7 @@ fn a_long_run_counts_every_throttled_response_though_its_series_keeps_one_in_str
             "connections": [{"name": "p", "listener": "PLAINTEXT", "client.id": "p"}],
             "workloads": [{"producer": {"connection": "p", "topic": "t", "records": 200000, "record.size": 1000}}]}"#,
     );
-    let t = simulate(&s).unwrap();
+    let t = simulate(s.validate().expect("a valid scenario")).unwrap();
     let c = &t.clients[0];
     assert_eq!(c.metrics.records_done, 200_000);
     assert!(c.throttles.stride > 1, "the series kept every response (stride {})", c.throttles.stride);
@@ -1111,7 +1112,7 @@ fn a_capped_fetch_records_the_whole_slice_including_a_cut_batch() {
               "config": {"max.partition.fetch.bytes": 10485760}}}]}"#,
     )
     .unwrap();
-    let run = crate::sim::simulate_traced(&s).unwrap();
+    let run = crate::sim::simulate_traced(s.validate().expect("a valid scenario")).unwrap();
     let recorded: Vec<u64> = run.requests.iter().map(|r| r.bytes_recorded).filter(|b| *b > 0).collect();
     // The cap: 500,000 B/s x (quota.window.num - 1) x 1 s; the last fetch
     // takes what is left.
@@ -1140,7 +1141,7 @@ fn a_nan_fetch_quota_sends_one_record_batch_per_response() {
               "config": {"max.partition.fetch.bytes": 10485760}}}]}"#,
     )
     .unwrap();
-    let run = crate::sim::simulate_traced(&s).unwrap();
+    let run = crate::sim::simulate_traced(s.validate().expect("a valid scenario")).unwrap();
     let fetched: Vec<u64> = run.requests.iter().map(|r| r.bytes_recorded).filter(|b| *b > 0).collect();
     let largest = fetched.iter().copied().max().unwrap();
     // One batch of 1,000-byte records within batch.size 65,536: at most
@@ -1161,19 +1162,19 @@ fn a_run_reports_progress_and_stops_when_asked() {
         producer(1_000_000_000, r#", "linger.ms": 5"#)
     ));
     let mut reports = Vec::new();
-    let whole = simulate_with_progress(&s, &mut |p| {
+    let whole = simulate_with_progress(s.validate().expect("a valid scenario"), &mut |p| {
         reports.push(*p);
         true
     })
     .unwrap();
-    assert_eq!(whole.fingerprint(), simulate(&s).unwrap().fingerprint(), "reporting changes nothing");
+    assert_eq!(whole.fingerprint(), simulate(s.validate().expect("a valid scenario")).unwrap().fingerprint(), "reporting changes nothing");
     assert!(!whole.cut_short && whole.hit_horizon);
     assert_eq!(reports.len() as u64, whole.events / PROGRESS_EVERY_EVENTS);
     assert!(reports.windows(2).all(|w| w[0].now_ms <= w[1].now_ms && w[0].events < w[1].events));
     assert_eq!(reports[0].horizon_ms, 60_000);
 
     let mut calls = 0;
-    let cut = simulate_with_progress(&s, &mut |_| {
+    let cut = simulate_with_progress(s.validate().expect("a valid scenario"), &mut |_| {
         calls += 1;
         calls < 2
     })

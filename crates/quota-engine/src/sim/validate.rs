@@ -17,7 +17,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use crate::scenario::{AdminOperation, AdminWorkload, ConnectsWorkload, NetworkModel, ProblemPath, Scenario, ScenarioEvent, Workload};
+use crate::scenario::{AdminOperation, AdminWorkload, ConnectsWorkload, NetworkModel, ProblemPath, Scenario, ScenarioEvent, Valid, Workload};
 use super::world::{batch_allocation, record_size_in_batch, record_too_large};
 use crate::store::QuotaStore;
 use crate::Error;
@@ -101,7 +101,8 @@ impl Problems {
 }
 
 impl Scenario {
-    /// Checks the scenario without running it.
+    /// Checks the scenario without running it; on success, the scenario as
+    /// [`Valid`], what the runs ([`super::simulate`] and its variants) take.
     ///
     /// # Errors
     ///
@@ -136,13 +137,17 @@ impl Scenario {
     ///   "workloads": [{"consumer": {"connection": "c", "topic": "t", "records": 1}}]
     /// }"#)?;
     /// let problems = s.validate().unwrap_err();
+    /// // The error a caller that wants one error reports (`?` converts).
+    /// let first = quota_engine::Error::from(problems.clone());
+    /// assert_eq!(first.to_string(), problems[0].error.to_string());
     /// let paths: Vec<String> = problems.iter().map(|p| p.path.to_string()).collect();
     /// assert_eq!(paths, ["topics[0].partitions", "workloads[0].consumer.connection"]);
     /// # Ok::<(), serde_json::Error>(())
     /// ```
-    pub fn validate(&self) -> Result<(), Vec<ScenarioProblem>> {
+    pub fn validate(&self) -> Result<Valid<&Scenario>, Vec<ScenarioProblem>> {
         if super::textbook::is_textbook(self) {
             return super::textbook::check(self)
+                .map(|()| Valid::checked(self))
                 .map_err(|error| vec![ScenarioProblem { path: ProblemPath::field("network"), error }]);
         }
         let mut out = Problems::default();
@@ -197,7 +202,7 @@ impl Scenario {
         self.validate_workloads(&mut out);
         self.validate_events(&mut out);
         if out.0.is_empty() {
-            Ok(())
+            Ok(Valid::checked(self))
         } else {
             Err(out.0)
         }
@@ -736,11 +741,19 @@ fn textbook_only_field(workload: &Workload) -> Option<&'static str> {
     }
 }
 
-/// The error [`super::simulate`] reports for `problems`: the first one; a
-/// problem in `events[...]` has its path written first ("events[1]: ..."),
-/// so the message names the event (the other messages name their input
-/// themselves).
-pub(crate) fn first_error(problems: Vec<ScenarioProblem>) -> Error {
+/// The one error for the problems [`Scenario::validate`] found (what `?`
+/// turns them into): the first one's; a problem in `events[...]` has its
+/// path written first ("events[1]: ..."), so the message names the event
+/// (the other messages name their input themselves). An empty list (which
+/// `validate` never returns) is an [`Error::is_invalid_scenario`] with no
+/// message.
+impl From<Vec<ScenarioProblem>> for Error {
+    fn from(problems: Vec<ScenarioProblem>) -> Self {
+        first_error(problems)
+    }
+}
+
+fn first_error(problems: Vec<ScenarioProblem>) -> Error {
     problems.into_iter().next().map_or_else(
         || Error::invalid_scenario(String::new()),
         |p| {
@@ -836,7 +849,7 @@ mod tests {
             ]
         );
         // simulate reports the first, as it always did.
-        assert_eq!(super::super::simulate(&s).unwrap_err(), problems[0].error);
+        assert_eq!(s.validate().map_err(crate::Error::from).and_then(super::super::simulate).unwrap_err(), problems[0].error);
     }
 
     #[test]
@@ -849,7 +862,7 @@ mod tests {
             }"#,
         )
         .unwrap();
-        assert_eq!(s.validate(), Ok(()));
+        assert!(s.validate().is_ok(), "{:?}", s.validate());
     }
 
     #[test]
@@ -920,11 +933,11 @@ mod tests {
             with("0").validate().unwrap_err()[0].error.to_string(),
             "The producer on 'p' sets throughput 0: it must be above zero records/s (use -1 for unlimited); kafka-producer-perf-test waits forever at a throughput of 0."
         );
-        assert!(super::super::simulate(&with("0"))
+        assert!(with("0").validate().map_err(crate::Error::from).and_then(super::super::simulate)
             .unwrap_err()
             .is_invalid_scenario());
         for good in ["-1", "0.5", "1000"] {
-            assert_eq!(with(good).validate(), Ok(()), "{good}");
+            assert!(with(good).validate().is_ok(), "{:?}", with(good).validate());
         }
     }
 
@@ -981,7 +994,7 @@ mod tests {
         .unwrap();
         let problems = s.validate().unwrap_err();
         assert_eq!(problems[0].path.to_string(), "events[1]");
-        let e = super::super::simulate(&s).unwrap_err();
+        let e = s.validate().map_err(crate::Error::from).and_then(super::super::simulate).unwrap_err();
         assert!(e.is_quota_refused());
         assert_eq!(e.api_error(), problems[0].error.api_error());
         assert_eq!(e.to_string(), format!("events[1]: {}", problems[0].error));
@@ -996,7 +1009,7 @@ mod tests {
         s.events.truncate(1);
         s.horizon_ms = 50;
         assert_eq!(
-            super::super::simulate(&s).unwrap_err().to_string(),
+            s.validate().map_err(crate::Error::from).and_then(super::super::simulate).unwrap_err().to_string(),
             "events[0].at_ms: The set_quota event at 100 ms is beyond the horizon of 50 ms: it would never happen."
         );
     }

@@ -24,7 +24,7 @@ fn scenario(topics: u32, extra: &str) -> Scenario {
 
 #[test]
 fn a_burst_of_topics_is_created_at_once_then_one_topic_per_throttle() {
-    let t = simulate(&scenario(40, "")).expect("runs");
+    let t = simulate(scenario(40, "").validate().expect("a valid scenario")).expect("runs");
     let a = &t.admin[0];
     assert_eq!(a.quota, Some(20.0));
     assert_eq!(a.burst, Some(220.0));
@@ -51,7 +51,7 @@ fn a_burst_of_topics_is_created_at_once_then_one_topic_per_throttle() {
 
 #[test]
 fn the_topics_still_refused_at_the_deadline_fail_with_throttling_quota_exceeded() {
-    let t = simulate(&scenario(60, r#", "config": {"default.api.timeout.ms": 5000, "request.timeout.ms": 5000}"#)).expect("runs");
+    let t = simulate(scenario(60, r#", "config": {"default.api.timeout.ms": 5000, "request.timeout.ms": 5000}"#).validate().expect("a valid scenario")).expect("runs");
     let a = &t.admin[0];
     let done = a.count(TopicOutcome::Done);
     let refused = a.count(TopicOutcome::QuotaExceeded);
@@ -66,7 +66,7 @@ fn the_topics_still_refused_at_the_deadline_fail_with_throttling_quota_exceeded(
 
 #[test]
 fn without_retry_the_refused_topics_fail_at_the_first_answer() {
-    let t = simulate(&scenario(40, r#", "retry_on_quota_violation": false"#)).expect("runs");
+    let t = simulate(scenario(40, r#", "retry_on_quota_violation": false"#).validate().expect("a valid scenario")).expect("runs");
     let a = &t.admin[0];
     assert_eq!(a.requests.len(), 1);
     assert_eq!(a.count(TopicOutcome::Done), 23);
@@ -77,7 +77,7 @@ fn without_retry_the_refused_topics_fail_at_the_first_answer() {
 #[test]
 fn an_old_request_version_is_permissive_every_topic_accepted_and_the_next_call_waits() {
     // CreateTopics v5 is before strictSinceVersion 6: recorded, then throttled.
-    let t = simulate(&scenario(40, r#", "api_version": 5, "topics_per_call": 20"#)).expect("runs");
+    let t = simulate(scenario(40, r#", "api_version": 5, "topics_per_call": 20"#).validate().expect("a valid scenario")).expect("runs");
     let a = &t.admin[0];
     assert_eq!(a.mode, "permissive");
     assert_eq!(a.count(TopicOutcome::Done), 40);
@@ -98,7 +98,7 @@ fn an_old_request_version_is_permissive_every_topic_accepted_and_the_next_call_w
 fn without_a_quota_every_topic_goes_through_in_one_request() {
     let mut s = scenario(40, "");
     s.quotas.clear();
-    let t = simulate(&s).expect("runs");
+    let t = simulate(s.validate().expect("a valid scenario")).expect("runs");
     let a = &t.admin[0];
     assert_eq!(a.quota, None);
     assert_eq!(a.requests.len(), 1);
@@ -120,7 +120,7 @@ fn bad_admin_fields_are_named() {
             problems.iter().any(|p| p.path.to_string() == path && p.error.to_string().contains(words)),
             "{extra}: {problems:?}"
         );
-        let e = simulate(&scenario(10, extra)).expect_err(extra).to_string();
+        let e = scenario(10, extra).validate().map_err(quota_engine::Error::from).and_then(simulate).expect_err(extra).to_string();
         assert!(e.contains(words), "{extra}: {e}");
     }
     let e = serde_json::from_str::<Scenario>(
@@ -141,7 +141,7 @@ fn a_quota_raised_mid_run_refills_the_same_bucket_faster() {
         r#"[{"at_ms": 2000, "kind": "set_quota", "entity": {"client-id": "admin-burst"}, "key": "controller_mutation_rate", "value": 200}]"#,
     )
     .expect("events");
-    let t = simulate(&s).expect("runs");
+    let t = simulate(s.validate().expect("a valid scenario")).expect("runs");
     let a = &t.admin[0];
     assert_eq!(a.count(TopicOutcome::Done), 40);
     // Before 2 s: 23 + about 4 retries; after it the bucket refills 10x faster.
@@ -156,14 +156,14 @@ fn create_partitions_and_delete_topics_charge_their_partitions_strict_from_their
     // CreatePartitions is strict since v3 (the Java client's newest),
     // DeleteTopics since v5 (the client sends v6).
     for (op, request) in [("create_partitions", "CreatePartitions v3"), ("delete_topics", "DeleteTopics v6")] {
-        let t = simulate(&scenario(40, &format!(r#", "operation": "{op}""#))).expect("runs");
+        let t = simulate(scenario(40, &format!(r#", "operation": "{op}""#)).validate().expect("a valid scenario")).expect("runs");
         let a = &t.admin[0];
         assert_eq!((a.request.as_str(), a.mode.as_str()), (request, "strict"));
         assert_eq!((a.requests[0].accepted, a.requests[0].refused), (23, 17), "{op}");
         assert_eq!(a.count(TopicOutcome::Done), 40);
     }
     // CreatePartitions v2 is before its strictSinceVersion: permissive.
-    let t = simulate(&scenario(40, r#", "operation": "create_partitions", "api_version": 2"#)).expect("runs");
+    let t = simulate(scenario(40, r#", "operation": "create_partitions", "api_version": 2"#).validate().expect("a valid scenario")).expect("runs");
     assert_eq!(t.admin[0].mode, "permissive");
     assert_eq!(t.admin[0].requests[0].accepted, 40);
     assert_eq!(t.admin[0].requests[0].tokens_after, Some(-180.0));
@@ -179,7 +179,7 @@ fn two_admin_clients_on_one_client_id_share_one_bucket() {
       "workloads": [{"admin": {"connection": "a1", "topics": 20, "partitions": 10, "topic_prefix": "one"}},
                     {"admin": {"connection": "a2", "topics": 20, "partitions": 10, "topic_prefix": "two"}}]
     }"#;
-    let t = simulate(&serde_json::from_str(text).expect("parses")).expect("runs");
+    let t = simulate(serde_json::from_str::<Scenario>(text).expect("parses").validate().expect("a valid scenario")).expect("runs");
     // 220 tokens for both: the first request takes 20 topics (-> 20 tokens),
     // the second 3 more (-> -10), not 20 more.
     let first = (t.admin[0].requests[0].accepted, t.admin[1].requests[0].accepted);
@@ -191,7 +191,7 @@ fn two_admin_clients_on_one_client_id_share_one_bucket() {
 fn the_horizon_leaves_topics_pending_and_the_run_says_it_stopped() {
     let mut s = scenario(40, "");
     s.horizon_ms = 3_000;
-    let t = simulate(&s).expect("runs");
+    let t = simulate(s.validate().expect("a valid scenario")).expect("runs");
     let a = &t.admin[0];
     assert!(t.hit_horizon);
     let pending = a.count(TopicOutcome::Pending);
@@ -206,7 +206,7 @@ fn a_quota_lowered_mid_run_slows_the_retries_and_the_chart_follows_it() {
         r#"[{"at_ms": 1000, "kind": "set_quota", "entity": {"client-id": "admin-burst"}, "key": "controller_mutation_rate", "value": 5}]"#,
     )
     .expect("events");
-    let t = simulate(&s).expect("runs");
+    let t = simulate(s.validate().expect("a valid scenario")).expect("runs");
     let a = &t.admin[0];
     assert_eq!(a.quota_changes, vec![(1000.0, Some(5.0))]);
     assert_eq!(a.quota_at(999.0), Some(20.0));
@@ -227,7 +227,7 @@ fn a_call_in_flight_at_its_deadline_fails_its_retried_topics_with_the_throttle_l
     // A 1 s deadline: the retry answered just before it is in flight or
     // queued when it passes; the topics still refused fail with
     // ThrottlingQuotaExceededException, carrying the throttle left.
-    let t = simulate(&scenario(40, r#", "config": {"default.api.timeout.ms": 1000, "request.timeout.ms": 1000}"#)).expect("runs");
+    let t = simulate(scenario(40, r#", "config": {"default.api.timeout.ms": 1000, "request.timeout.ms": 1000}"#).validate().expect("a valid scenario")).expect("runs");
     let a = &t.admin[0];
     let failed: Vec<_> = a.topics.iter().filter(|x| x.outcome == TopicOutcome::QuotaExceeded).collect();
     assert!(!failed.is_empty());

@@ -24,7 +24,7 @@ fn scenario(workload: &str, settings: &str) -> Scenario {
 
 #[test]
 fn a_pool_gets_the_burst_at_once_and_the_rest_are_held_then_closed_on_the_acceptors_loop() {
-    let t = simulate(&scenario(r#""pattern": "pool", "count": 30"#, "")).expect("runs");
+    let t = simulate(scenario(r#""pattern": "pool", "count": 30"#, "").validate().expect("a valid scenario")).expect("runs");
     let c = &t.connects[0];
     assert_eq!(c.ip_quota, Some(2.0));
     assert_eq!(c.ip_entity.as_deref(), Some("ips/10.0.0.9"));
@@ -62,7 +62,7 @@ fn a_pool_gets_the_burst_at_once_and_the_rest_are_held_then_closed_on_the_accept
 
 #[test]
 fn the_broker_wide_rate_delays_the_acceptor_and_refuses_nothing() {
-    let t = simulate(&scenario(r#""pattern": "pool", "count": 30"#, r#""max.connection.creation.rate": 1"#))
+    let t = simulate(scenario(r#""pattern": "pool", "count": 30"#, r#""max.connection.creation.rate": 1"#).validate().expect("a valid scenario"))
         .expect("runs");
     let c = &t.connects[0];
     assert_eq!(c.broker_rate, Some(1));
@@ -77,7 +77,7 @@ fn the_broker_wide_rate_delays_the_acceptor_and_refuses_nothing() {
 
 #[test]
 fn a_storm_reconnects_after_the_jittered_backoff() {
-    let t = simulate(&scenario(r#""pattern": "storm", "count": 10, "start_ms": 1000"#, "")).expect("runs");
+    let t = simulate(scenario(r#""pattern": "storm", "count": 10, "start_ms": 1000"#, "").validate().expect("a valid scenario")).expect("runs");
     let c = &t.connects[0];
     // backoff(0) = 50 ms x [0.8, 1.2): every first attempt 1,040-1,060 ms.
     for a in c.attempts.iter().filter(|a| a.attempt == 1) {
@@ -88,7 +88,7 @@ fn a_storm_reconnects_after_the_jittered_backoff() {
 
 #[test]
 fn a_client_reopening_on_every_send_runs_into_the_quota() {
-    let t = simulate(&scenario(r#""pattern": "reopen", "count": 40"#, "")).expect("runs");
+    let t = simulate(scenario(r#""pattern": "reopen", "count": 40"#, "").validate().expect("a valid scenario")).expect("runs");
     let c = &t.connects[0];
     assert_eq!(c.clients.len(), 40);
     assert!(c.finished);
@@ -121,7 +121,7 @@ fn bad_connects_fields_are_named() {
 
 #[test]
 fn a_storm_past_the_burst_reconnects_after_the_doubling_backoff() {
-    let t = simulate(&scenario(r#""pattern": "storm", "count": 30, "start_ms": 1000"#, "")).expect("runs");
+    let t = simulate(scenario(r#""pattern": "storm", "count": 30, "start_ms": 1000"#, "").validate().expect("a valid scenario")).expect("runs");
     let c = &t.connects[0];
     assert!(c.throttled_total() > 0);
     // A storm client was READY before: its first refusal backs off
@@ -142,7 +142,7 @@ fn a_quota_change_reaches_the_live_per_ip_sensor() {
         r#"[{"at_ms": 100, "kind": "set_quota", "entity": {"ip": "10.0.0.9"}, "key": "connection_creation_rate", "value": 1000}]"#,
     )
     .expect("events");
-    let t = simulate(&s).expect("runs");
+    let t = simulate(s.validate().expect("a valid scenario")).expect("runs");
     let c = &t.connects[0];
     // ConnectionQuotas.updateIpConnectionRateQuota: the 10 refused at first
     // get in at their first reconnect, after 1,000/s applies.
@@ -152,7 +152,7 @@ fn a_quota_change_reaches_the_live_per_ip_sensor() {
 
 #[test]
 fn reopen_cycles_are_counted_and_a_refusing_quota_with_no_backoff_stops_at_the_attempt_limit() {
-    let t = simulate(&scenario(r#""pattern": "reopen", "count": 40"#, "")).expect("runs");
+    let t = simulate(scenario(r#""pattern": "reopen", "count": 40"#, "").validate().expect("a valid scenario")).expect("runs");
     let c = &t.connects[0];
     // 20 cycles fit the burst; then each needs the rate to fall under 2/s.
     assert!(c.clients[..20].iter().all(|x| x.throttled == 0));
@@ -163,7 +163,7 @@ fn reopen_cycles_are_counted_and_a_refusing_quota_with_no_backoff_stops_at_the_a
     let mut s = scenario(r#""pattern": "pool", "count": 10000, "config": {"reconnect.backoff.ms": 0, "reconnect.backoff.max.ms": 0}"#, "");
     s.quotas[0].value = 1.0;
     s.environment.broker.accept_us = 1.0;
-    let t = simulate(&s).expect("runs");
+    let t = simulate(s.validate().expect("a valid scenario")).expect("runs");
     let c = &t.connects[0];
     assert!(c.attempts_cap_hit && !c.finished, "{}", c.summary());
     // Counted when they reach the acceptor: the last few are on the wire.
@@ -175,7 +175,7 @@ fn reopen_cycles_are_counted_and_a_refusing_quota_with_no_backoff_stops_at_the_a
 
 #[test]
 fn acceptor_waits_are_counted_past_the_kept_rows() {
-    let t = simulate(&scenario(r#""pattern": "pool", "count": 30"#, r#""max.connection.creation.rate": 1"#)).expect("runs");
+    let t = simulate(scenario(r#""pattern": "pool", "count": 30"#, r#""max.connection.creation.rate": 1"#).validate().expect("a valid scenario")).expect("runs");
     let c = &t.connects[0];
     assert_eq!(c.acceptor_waits as usize, c.attempts.iter().filter(|a| a.acceptor_wait_ms > 0).count());
     assert_eq!(c.acceptor_wait_total_ms(), c.attempts.iter().map(|a| a.acceptor_wait_ms).sum::<i64>());

@@ -140,7 +140,7 @@ fn lab_table() {
         "one scenario file per measured run of the article"
     );
     for c in &all {
-        let t = simulate(&c.scenario).unwrap_or_else(|e| panic!("{}: {e}", c.run));
+        let t = simulate(c.scenario.validate().expect("a valid scenario")).unwrap_or_else(|e| panic!("{}: {e}", c.run));
         let cl = client(&t);
         let a = &c.article;
         let run = c.run.as_str();
@@ -429,7 +429,7 @@ fn request_percentage_outcome_depends_on_thread_time_per_request() {
         s.environment.broker.produce.network_us_per_kib = 0.0;
         s.environment.broker.produce.io_us = 0.0;
         s.environment.broker.produce.io_us_per_kib = (per_request_us - 20.0) / kib;
-        let t = simulate(&s).unwrap();
+        let t = simulate(s.validate().expect("a valid scenario")).unwrap();
         let c = client(&t);
         table += &format!(
             "{:>18.2} {:>14.0} {:>16} {:>16.1} {:>8}\n",
@@ -503,7 +503,7 @@ fn request_percentage_with_one_record_per_request() {
             network_us: 20.0,
             network_us_per_kib: 0.0,
         };
-        let t = simulate(&s).unwrap();
+        let t = simulate(s.validate().expect("a valid scenario")).unwrap();
         let c = client(&t);
         table += &format!(
             "{:>18.2} {:>14.0} {:>16}\n",
@@ -533,13 +533,13 @@ fn same_seed_same_timeline_other_seed_may_differ() {
         .find(|c| c.run == "producer-client-quota")
         .unwrap()
         .scenario;
-    let a = simulate(&s).unwrap();
-    let b = simulate(&s).unwrap();
+    let a = simulate(s.validate().expect("a valid scenario")).unwrap();
+    let b = simulate(s.validate().expect("a valid scenario")).unwrap();
     assert_eq!(a, b);
     assert_eq!(a.fingerprint(), b.fingerprint());
     let mut other = s.clone();
     other.seed = 2;
-    let c = simulate(&other).unwrap();
+    let c = simulate(other.validate().expect("a valid scenario")).unwrap();
     // The seed drives the broker's thread-time jitter: timings move a little,
     // the quota outcome does not.
     assert_ne!(a.fingerprint(), c.fingerprint());

@@ -19,7 +19,7 @@ fn scenario(envelope: &str) -> Scenario {
 }
 
 fn run(s: &Scenario) -> Timeline {
-    simulate(s).expect("the example simulates")
+    simulate(s.validate().expect("a valid scenario")).expect("the example simulates")
 }
 
 #[test]

@@ -21,7 +21,7 @@ fn paced(linger_ms: u64) -> Scenario {
 #[test]
 fn a_paced_producers_batches_leave_at_linger_ms() {
     for (linger, max_latency) in [(5u64, 5.0), (50, 50.0)] {
-        let t = simulate(&paced(linger)).expect("runs");
+        let t = simulate(paced(linger).validate().expect("a valid scenario")).expect("runs");
         let p = t.client("p").expect("the producer");
         let lat = p.latency.as_ref().expect("latency");
         // A record waits at most linger.ms (plus a round trip of well under a ms).
@@ -42,7 +42,7 @@ fn a_paced_producers_batches_leave_at_linger_ms() {
 /// 150 ms of latency.
 #[test]
 fn a_paced_producer_with_linger_0_sends_each_record_at_once() {
-    let t = simulate(&paced(0)).expect("runs");
+    let t = simulate(paced(0).validate().expect("a valid scenario")).expect("runs");
     let p = t.client("p").expect("the producer");
     assert_eq!(p.metrics.records_done, 1000);
     assert_eq!(p.metrics.requests, 1000, "one record a request");
@@ -70,7 +70,7 @@ fn a_paced_producer_moves_on_after_batch_size_bytes() {
     }"#,
     )
     .expect("parses");
-    let t = simulate(&s).expect("runs");
+    let t = simulate(s.validate().expect("a valid scenario")).expect("runs");
     let p = t.client("p").expect("the producer");
     assert_eq!(p.metrics.records_done, 1200);
     // One record a request (linger.ms 5, 10 ms between records), so the

@@ -31,7 +31,7 @@ fn scenario() -> Scenario {
 
 #[test]
 fn timeline_fingerprint_is_the_same_on_every_target() {
-    let t = simulate(&scenario()).expect("the lab scenario simulates");
+    let t = simulate(scenario().validate().expect("a valid scenario")).expect("the lab scenario simulates");
     assert_eq!(t.clients[0].metrics.records_done, 30_000);
     assert_eq!(
         t.fingerprint(),

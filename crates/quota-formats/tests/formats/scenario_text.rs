@@ -230,7 +230,7 @@ fn set_quota_lines_make_one_event_per_key_on_any_entity() {
     let json = quota_formats::scenario::to_json(&s);
     assert_eq!(quota_formats::scenario::from_json(&json).expect("reads").scenario, s);
     // The engine runs it: bob/app had no quota before 2 s, and gets one then.
-    let run = quota_engine::sim::simulate(&s).expect("the scenario runs");
+    let run = quota_engine::sim::simulate(s.validate().expect("a valid scenario")).expect("the scenario runs");
     assert!(
         run.markers.iter().any(|m| m.at_ms == 2000.0 && m.text.starts_with("users/bob/clients/app producer_byte_rate=1000000.0 is set")),
         "{:?}",

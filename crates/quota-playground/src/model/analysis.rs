@@ -209,7 +209,10 @@ pub fn simulate(scenario: &Scenario) -> Result<Timeline, String> {
     if let Some(why) = not_simulated(scenario) {
         return Err(why);
     }
-    quota_engine::sim::simulate(scenario).map_err(|e| e.to_string())
+    // The first problem, as the CLI says it; the page shows every problem
+    // at its field (`Analysis`), so the run's note needs only one.
+    let valid = scenario.validate().map_err(|problems| quota_engine::Error::from(problems).to_string())?;
+    quota_engine::sim::simulate(valid).map_err(|e| e.to_string())
 }
 
 /// Why `scenario` is not simulated at all, known without the engine's

@@ -942,7 +942,7 @@ mod tests {
             vec![ScenarioEvent::SetQuota { at_ms: 5000, entity: QuotaEntity::client_id(&client_id), key: QuotaKey::ProducerByteRate, value: Some(DEFAULT_EVENT_RATE) }]
         );
         // The producer is unthrottled until 5 s, then throttled to the new quota.
-        let t = quota_engine::sim::simulate(&s).unwrap();
+        let t = quota_engine::sim::simulate(s.validate().expect("a valid scenario")).unwrap();
         let throttles: Vec<f64> = t.sensors.iter().flat_map(|x| x.throttles.iter().map(|e| e.at_ms)).collect();
         assert!(!throttles.is_empty(), "the quota set at 5 s throttles the producer");
         assert!(throttles.iter().all(|at| *at >= 5000.0), "{throttles:?}");

@@ -202,7 +202,7 @@ mod tests {
         assert_eq!(workload_connection(&s.workloads[1]), copy.name);
         // The engine takes it: one workload per connection.
         assert_eq!(crate::model::not_simulated(&s), None);
-        assert!(quota_engine::sim::simulate(&s).is_ok());
+        assert!(quota_engine::sim::simulate(s.validate().expect("a valid scenario")).is_ok());
         // A connection without a client gets the new one itself.
         add_connection(&mut s, 0);
         add_workload(&mut s, 2, false);

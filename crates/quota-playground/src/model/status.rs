@@ -304,7 +304,7 @@ mod tests {
 
     #[test]
     fn the_run_outcome_names_lost_records_whatever_the_cursor() {
-        let t = simulate(&producer(1000, 500)).unwrap();
+        let t = simulate(producer(1000, 500).validate().expect("a valid scenario")).unwrap();
         let o = run_outcome(&t);
         assert_eq!(o.class, "failed");
         let c = &t.clients[0];
@@ -313,13 +313,13 @@ mod tests {
             format!("How the run ends, at {}: {} {}.", fmt_ms(t.end_ms), c.name, client_status(c, t.end_ms, t.end_ms).text)
         );
         assert!(o.text.contains("TimeoutException"), "{}", o.text);
-        let ok = simulate(&producer(120_000, 30_000)).unwrap();
+        let ok = simulate(producer(120_000, 30_000).validate().expect("a valid scenario")).unwrap();
         let o = run_outcome(&ok);
         assert_eq!((o.class, o.text), ("done", format!("How the run ends, at {}: 1 client done.", fmt_ms(ok.end_ms))));
         // Nothing lost, but the horizon came first: not "done".
         let mut short = producer(120_000, 30_000);
         short.horizon_ms = 2_000;
-        let cut = simulate(&short).unwrap();
+        let cut = simulate(short.validate().expect("a valid scenario")).unwrap();
         let o = run_outcome(&cut);
         assert_eq!(o.class, "partial", "{}", o.text);
         assert!(o.text.ends_with("1 client cut short by the horizon."), "{}", o.text);
@@ -384,7 +384,7 @@ mod tests {
             s.workloads.push(Workload::Producer(p));
         }
         s.horizon_ms = 60_000;
-        let t = simulate(&s).unwrap();
+        let t = simulate(s.validate().expect("a valid scenario")).unwrap();
         let o = run_outcome(&t);
         assert_eq!(o.class, "failed");
         let failed = t.clients.iter().filter(|c| c.outcome.is_failed()).count();
@@ -398,7 +398,7 @@ mod tests {
 
     #[test]
     fn a_client_whose_batches_expired_is_failed_not_done() {
-        let t = simulate(&producer(1000, 500)).unwrap();
+        let t = simulate(producer(1000, 500).validate().expect("a valid scenario")).unwrap();
         let c = &t.clients[0];
         let errors = c.metrics.record_error_total;
         assert!(errors > 0);
@@ -443,7 +443,7 @@ mod tests {
 
     #[test]
     fn a_client_without_failures_is_done() {
-        let t = simulate(&producer(120_000, 30_000)).unwrap();
+        let t = simulate(producer(120_000, 30_000).validate().expect("a valid scenario")).unwrap();
         let c = &t.clients[0];
         let s = client_status(c, t.end_ms, t.end_ms);
         assert_eq!((s.text.as_str(), s.class), ("done", "done"));
@@ -454,7 +454,7 @@ mod tests {
     fn a_client_the_horizon_stopped_says_so() {
         let mut s = producer(120_000, 30_000);
         s.horizon_ms = 2_000;
-        let t = simulate(&s).unwrap();
+        let t = simulate(s.validate().expect("a valid scenario")).unwrap();
         let st = client_status(&t.clients[0], t.end_ms, t.end_ms);
         assert_eq!(
             (st.text.as_str(), st.class),
@@ -469,7 +469,7 @@ mod tests {
             panic!("a producer")
         };
         p.stop_ms = Some(3_000);
-        let t = simulate(&s).unwrap();
+        let t = simulate(s.validate().expect("a valid scenario")).unwrap();
         let c = &t.clients[0];
         let stop = c.stop.expect("the producer stopped at its stop_ms");
         // stop_ms closes the producer with close(Duration.ZERO): what was
@@ -505,7 +505,7 @@ mod largest_throttle_tests {
               "workloads": [{{"producer": {{"connection": "a", "topic": "t", "records": 8000, "record.size": 1000, "config": {{"acks": "{acks}"}}}}}}]}}"#
         );
         let s: Scenario = serde_json::from_str(&json).unwrap();
-        simulate(&s).unwrap()
+        simulate(s.validate().expect("a valid scenario")).unwrap()
     }
 
     /// The largest throttle the throttles table lists by the cursor.

@@ -50,7 +50,7 @@ pub use trace::{
 use super::{
     BrokerTrack, ClientKind, ClientMetrics, ClientThrottle, ClientTrack, ClusterTotals,
     MBeanValue, NetworkModel, Outcome, ProgressPoint, RatePoint, Scenario,
-    ResponseTally, SensorTrack, Series, Span, ThrottleEvent, Timeline, Workload, SERIES_CAP,
+    ResponseTally, SensorTrack, Series, Span, ThrottleEvent, Timeline, Valid, Workload, SERIES_CAP,
 };
 use crate::broker::stats::WindowedAvgMax;
 use crate::broker::{Broker, SensorId, Session};
@@ -165,16 +165,20 @@ fn slot(qt: QuotaType) -> u8 {
     }
 }
 
-/// Runs `scenario` on the textbook network.
+/// Runs `scenario` (checked by [`Scenario::validate`], which for a
+/// textbook scenario is [`check`]) on the textbook network.
 ///
 /// # Errors
 ///
-/// [`Error`] when a quota is refused, a principal cannot be derived, a
-/// broker setting is out of range, or the scenario does not fit the
-/// textbook rules (more than one broker, a `request_percentage` quota, a
-/// workload without `bytes` and `request.size` / `fetch.size`, a link of 0
-/// bytes/s, an unknown connection or topic).
-pub fn run(scenario: &Scenario) -> Result<TextbookRun, Error> {
+/// What [`check`] reports (setting the run up repeats its checks, so a
+/// scenario `validate` passed gets none): a quota is refused, a principal
+/// cannot be derived, a broker setting is out of range, or the scenario
+/// does not fit the textbook rules (more than one broker, a
+/// `request_percentage` quota, a workload without `bytes` and
+/// `request.size` / `fetch.size`, a link of 0 bytes/s, an unknown
+/// connection or topic).
+pub fn run(scenario: Valid<&Scenario>) -> Result<TextbookRun, Error> {
+    let scenario = scenario.get();
     let mut run = prepare(scenario)?;
     let horizon = i64::try_from(scenario.horizon_ms)
         .unwrap_or(MAX_HORIZON_MS)

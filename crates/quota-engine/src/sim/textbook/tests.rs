@@ -10,7 +10,7 @@ fn scenario(json: &str) -> Scenario {
 }
 
 fn run_json(json: &str) -> TextbookRun {
-    run(&scenario(json)).expect("the textbook scenario runs")
+    run(scenario(json).validate().expect("a valid scenario")).expect("the textbook scenario runs")
 }
 
 /// One row: (send, arrival, start, record, recorded, accepted, throttle,
@@ -95,7 +95,7 @@ fn a_producer_under_the_default_window_is_throttled_once_past_ten_windows_of_quo
     assert_eq!(p.metrics.throttle_time_avg, 3746.25);
     assert_eq!(p.mutes.len(), 2);
     // simulate() dispatches to the same run.
-    assert_eq!(simulate(&scenario(&producer(1000, FAST_LINK, "{}", 20_000, 5000, 1))).unwrap(), r.timeline);
+    assert_eq!(simulate(scenario(&producer(1000, FAST_LINK, "{}", 20_000, 5000, 1)).validate().expect("a valid scenario")).unwrap(), r.timeline);
 }
 
 #[test]
@@ -223,7 +223,7 @@ fn a_nan_fetch_quota_is_refused_with_why() {
   "workloads": [{"consumer": {"connection": "c", "topic": "t", "bytes": 20000, "fetch.size": 15000}}]
 }"#,
     );
-    let e = run(&s).expect_err("refused");
+    let e = s.validate().map_err(crate::Error::from).and_then(run).expect_err("refused");
     assert!(e.is_invalid_scenario(), "{e}");
     let text = e.to_string();
     assert!(text.contains("fetch cap of 0 bytes") && text.contains("one record batch per fetch response (KIP-74)") && text.contains("use the modelled network"), "{text}");
@@ -328,11 +328,11 @@ fn a_throttle_past_integer_max_is_narrowed_like_kafkas_int_cast() {
 fn the_modelled_network_refuses_textbook_fields_and_textbook_refuses_request_quotas() {
     let mut s = scenario(&producer(1000, FAST_LINK, "{}", 1000, 1000, 1));
     s.network = NetworkModel::Modelled;
-    let e = simulate(&s).unwrap_err().to_string();
+    let e = s.validate().map_err(crate::Error::from).and_then(simulate).unwrap_err().to_string();
     assert_eq!(e, "The workload on 'p' sets bytes, which only the textbook network uses: add \"network\": \"textbook\" or remove it.");
     let mut s = scenario(&producer(1000, FAST_LINK, "{}", 1000, 1000, 1));
     s.quotas.push(serde_json::from_str(r#"{"entity": {"client-id": "app"}, "key": "request_percentage", "value": 5}"#).unwrap());
-    let e = run(&s).unwrap_err().to_string();
+    let e = s.validate().map_err(crate::Error::from).and_then(run).unwrap_err().to_string();
     assert!(e.contains("request_percentage quota on clients/app"), "{e}");
 }
 
@@ -341,17 +341,17 @@ fn textbook_refuses_events_stop_times_and_other_leaders() {
     let base = scenario(&producer(1000, FAST_LINK, "{}", 1000, 1000, 1));
     let mut s = base.clone();
     s.events.push(serde_json::from_str(r#"{"at_ms": 1, "kind": "set_quota", "entity": {"client-id": "app"}, "key": "producer_byte_rate", "value": 5}"#).unwrap());
-    let e = run(&s).unwrap_err().to_string();
+    let e = s.validate().map_err(crate::Error::from).and_then(run).unwrap_err().to_string();
     assert_eq!(e, "events[0]: The textbook network runs without events (move_leader, set_quota): remove this set_quota event and any others, or use the modelled network.");
     let mut s = base.clone();
     if let Workload::Producer(p) = &mut s.workloads[0] {
         p.stop_ms = Some(5);
     }
-    let e = run(&s).unwrap_err().to_string();
+    let e = s.validate().map_err(crate::Error::from).and_then(run).unwrap_err().to_string();
     assert_eq!(e, "The textbook network runs every client to its end: remove stop_ms or use the modelled network.");
     let mut s = base;
     s.topics[0].leaders = Some(vec![1]);
-    let e = run(&s).unwrap_err().to_string();
+    let e = s.validate().map_err(crate::Error::from).and_then(run).unwrap_err().to_string();
     assert_eq!(e, format!("topics[0].leaders[0]: The textbook network has one broker, 0: every topic's leaders must be 0, and partition 0 of topic '{}' is led by broker 1.", s.topics[0].name));
 }
 
@@ -378,10 +378,10 @@ fn a_consumer_whose_fetch_cap_is_zero_is_refused_instead_of_spinning() {
   "workloads": [{"consumer": {"connection": "c", "topic": "t", "bytes": 20000, "fetch.size": 15000}}]
 }"#,
     );
-    let e = run(&s).unwrap_err().to_string();
+    let e = s.validate().map_err(crate::Error::from).and_then(run).unwrap_err().to_string();
     assert!(e.starts_with("The textbook consumer on 'c' has a fetch cap of 0 bytes"), "{e}");
     let many = scenario(&producer(1000, FAST_LINK, "{}", 2_000_001, 2, 1));
-    let e = run(&many).unwrap_err().to_string();
+    let e = many.validate().map_err(crate::Error::from).and_then(run).unwrap_err().to_string();
     assert!(e.contains("needs more than 1000000 requests"), "{e}");
 }
 
@@ -391,10 +391,10 @@ fn the_examples_run_cases_one_and_five() {
         let v: serde_json::Value = serde_json::from_str(text).expect("example is JSON");
         serde_json::from_value(v["scenario"].clone()).expect("example holds a scenario")
     };
-    let p = run(&file(include_str!("../../../../../examples/textbook-producer.json"))).unwrap();
+    let p = run(file(include_str!("../../../../../examples/textbook-producer.json")).validate().expect("a valid scenario")).unwrap();
     let throttles: Vec<i32> = p.requests.iter().map(|r| r.throttle_ms).collect();
     assert_eq!((throttles, p.clients[0].finish_ms), (vec![0, 0, 4990, 9995], Some(5010)));
-    let c = run(&file(include_str!("../../../../../examples/textbook-consumer.json"))).unwrap();
+    let c = run(file(include_str!("../../../../../examples/textbook-consumer.json")).validate().expect("a valid scenario")).unwrap();
     let throttles: Vec<i32> = c.requests.iter().map(|r| r.throttle_ms).collect();
     assert_eq!((throttles, c.clients[0].finish_ms), (vec![0, 9990, 10000, 0], Some(20010)));
 }
