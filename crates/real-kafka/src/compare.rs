@@ -249,8 +249,11 @@ pub struct RunReport {
     pub within_tolerance: bool,
     /// The held figures outside tolerance, each with both values.
     pub outside: Vec<String>,
+    /// Of those, the figures the run's explanation does not name (every
+    /// one when it has none): the run fails when any is left.
+    pub unexplained: Vec<String>,
     /// Why the run differs (from `lab/explanations.json`), or null.
-    pub explanation: Option<String>,
+    pub explanation: Option<Explanation>,
     /// A real repeat's failure, or a run missing from the real file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub real_error: Option<String>,
@@ -261,6 +264,14 @@ pub struct RunReport {
     /// simulator's over the seeds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spread: Option<[Option<Spread>; 2]>,
+}
+
+impl RunReport {
+    /// Outside its tolerances, with every figure outside named by its
+    /// explanation (and no failed real run or simulation).
+    pub fn explained(&self) -> bool {
+        !self.within_tolerance && self.unexplained.is_empty() && self.real_error.is_none() && self.simulation_error.is_none()
+    }
 }
 
 /// Reads one scenario file (envelope or bare), as the CLI does.
@@ -439,6 +450,61 @@ fn close(real: f64, sim: f64, tol: f64) -> bool {
     (sim - real).abs() <= tol * real.abs() + 1e-9
 }
 
+/// One held figure outside its tolerance: its name (one of [`HELD`]) and
+/// `figure: real R, simulated S (D %)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outside {
+    /// The figure, as [`Figures`] names it (`duration_ms`).
+    pub figure: &'static str,
+    /// Both values and the difference.
+    pub text: String,
+}
+
+/// The figures a run is held to (where it has them), as an explanation in
+/// `lab/explanations.json` names them.
+pub const HELD: [&str; 9] = [
+    "duration_ms",
+    "throttle_max_ms",
+    "bytes_first_5s",
+    "records_failed",
+    "fetch_requests",
+    "topics_created",
+    "topics_throttled",
+    "connections_refused_first",
+    "first_close_ms",
+];
+
+/// Why a run differs from the real cluster: the held figures it accounts
+/// for and the reason, with the sizes measured. It excuses those figures
+/// only: another figure outside its tolerance still fails the run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Explanation {
+    /// The held figures ([`HELD`]) this explains; empty for a note on a
+    /// figure that is not held (a throttle average, an unthrottled run's
+    /// duration).
+    pub figures: Vec<String>,
+    /// The reason.
+    pub text: String,
+}
+
+/// Reads `lab/explanations.json`: `{"RUN": {"figures": [...], "text": "..."}}`.
+///
+/// # Errors
+///
+/// Text that is not that shape, or a figure not in [`HELD`] (named with
+/// its run).
+pub fn explanations(text: &str) -> Result<BTreeMap<String, Explanation>> {
+    let map: BTreeMap<String, Explanation> = serde_json::from_str(text)
+        .context("not {\"RUN\": {\"figures\": [\"duration_ms\", ...], \"text\": \"why\"}}")?;
+    for (run, e) in &map {
+        if let Some(f) = e.figures.iter().find(|f| !HELD.contains(&f.as_str())) {
+            anyhow::bail!("run {run}: explains the figure {f:?}, which is not held (the held figures: {})", HELD.join(", "));
+        }
+    }
+    Ok(map)
+}
+
 /// The held figures outside their tolerance, each as
 /// `figure: real R, simulated S (D %)`. A figure is within when it is
 /// within its tolerance of the real median, or inside the min–max range
@@ -447,7 +513,7 @@ fn close(real: f64, sim: f64, tol: f64) -> bool {
 /// noise the model leaves out is not a difference, but repeats that
 /// disagree (a run throttled in one repeat and not in another) prove
 /// nothing and need an explanation.
-pub fn outside(real: &Figures, spread: &BTreeMap<&'static str, [f64; 2]>, sim: &Figures) -> Vec<String> {
+pub fn outside(real: &Figures, spread: &BTreeMap<&'static str, [f64; 2]>, sim: &Figures) -> Vec<Outside> {
     let mut out = Vec::new();
     let in_range = |name: &str, s: f64| {
         let tol = match name {
@@ -461,18 +527,21 @@ pub fn outside(real: &Figures, spread: &BTreeMap<&'static str, [f64; 2]>, sim: &
             (hi - lo) <= 2.0 * 2.0 * tol * mid.abs() && *lo <= s && s <= *hi
         })
     };
-    let mut check = |name: &str, r: Option<f64>, s: Option<f64>, tol: f64| match (r, s) {
+    let mut check = |name: &'static str, r: Option<f64>, s: Option<f64>, tol: f64| match (r, s) {
         (Some(r), Some(s)) if close(r, s, tol) || in_range(name, s) => {}
         (Some(r), Some(s)) => {
             let pct = if r == 0.0 { String::new() } else { format!(" ({:+.1} %)", 100.0 * (s - r) / r) };
-            out.push(format!("{name}: real {r}, simulated {s}{pct}"));
+            out.push(Outside { figure: name, text: format!("{name}: real {r}, simulated {s}{pct}") });
         }
         (None, None) => {}
-        (r, s) => out.push(format!(
-            "{name}: real {}, simulated {}",
-            r.map_or("none".into(), |v| v.to_string()),
-            s.map_or("none".into(), |v| v.to_string())
-        )),
+        (r, s) => out.push(Outside {
+            figure: name,
+            text: format!(
+                "{name}: real {}, simulated {}",
+                r.map_or("none".into(), |v| v.to_string()),
+                s.map_or("none".into(), |v| v.to_string())
+            ),
+        }),
     };
     // An Admin run's retries are its throttles, whether or not a topic's
     // exception carries one: its duration is always held.
@@ -515,7 +584,7 @@ pub fn outside(real: &Figures, spread: &BTreeMap<&'static str, [f64; 2]>, sim: &
 pub fn compare(
     runs: &RunsFile,
     real: &RealFile,
-    explanations: &BTreeMap<String, String>,
+    explanations: &BTreeMap<String, Explanation>,
     environment: Option<(&Environment, &str)>,
     read: impl Fn(&str) -> Result<String>,
 ) -> Result<Report> {
@@ -581,15 +650,18 @@ pub fn compare(
         });
         let outside = match (&real_figs, &simulated) {
             (Some(r), Some(s)) => outside(&r.median, &r.spread, s),
-            _ => vec!["no real or no simulated figures".to_owned()],
+            _ => vec![Outside { figure: "", text: "no real or no simulated figures".to_owned() }],
         };
+        let explanation = explanations.get(&spec.name).cloned();
+        let explains = |o: &Outside| explanation.as_ref().is_some_and(|e| e.figures.iter().any(|f| f == o.figure));
         out.push(RunReport {
             name: spec.name.clone(),
             scenario: spec.scenario.clone(),
             quota_keys: quota_keys(&scenario),
             within_tolerance: outside.is_empty() && real_error.is_none() && simulation_error.is_none(),
-            outside,
-            explanation: explanations.get(&spec.name).cloned(),
+            unexplained: outside.iter().filter(|o| !explains(o)).map(|o| o.text.clone()).collect(),
+            outside: outside.into_iter().map(|o| o.text).collect(),
+            explanation,
             real: real_figs,
             simulated,
             article: spec.article,
@@ -664,10 +736,10 @@ pub fn markdown(report: &Report) -> String {
     for r in &report.runs {
         let verdict = if r.within_tolerance {
             "within tolerance".to_owned()
-        } else if r.explanation.is_some() {
+        } else if r.explained() {
             format!("explained: {}", r.outside.join("; "))
         } else {
-            format!("**outside**: {}", r.outside.join("; "))
+            format!("**outside**: {}", r.unexplained.join("; "))
         };
         let keys = if r.quota_keys.is_empty() { "none".to_owned() } else { r.quota_keys.join(", ") };
         let connects = r.simulated.is_some_and(|f| f.connections_refused_first.is_some())
@@ -725,7 +797,14 @@ pub fn markdown(report: &Report) -> String {
     if !explained.is_empty() {
         s.push('\n');
         for r in explained {
-            s.push_str(&format!("- **{}**: {}\n", r.name, r.explanation.as_deref().unwrap_or_default()));
+            let e = r.explanation.as_ref().map_or_else(String::new, |e| {
+                if e.figures.is_empty() {
+                    format!("(a note; it excuses no held figure) {}", e.text)
+                } else {
+                    format!("(explains {}) {}", e.figures.join(", "), e.text)
+                }
+            });
+            s.push_str(&format!("- **{}**: {e}\n", r.name));
         }
     }
     s
@@ -747,6 +826,77 @@ pub fn replace_marked(text: &str, table: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn texts(o: Vec<Outside>) -> Vec<String> {
+        o.into_iter().map(|o| o.text).collect()
+    }
+
+    /// The lab's `producer-client-quota` run compared with a real side
+    /// whose duration is 10 % above the simulator's (its other figures
+    /// equal), under `explanations`.
+    fn compared_with_a_longer_real_run(explanations: &str) -> RunReport {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
+        let read = |path: &str| std::fs::read_to_string(format!("{root}{path}")).map_err(anyhow::Error::from);
+        let runs: RunsFile = serde_json::from_str(
+            r#"{"kafka_version": "4.3.1", "runs": [{"name": "producer-client-quota", "scenario": "lab/scenarios/producer-client-quota.json", "repeats": 1}]}"#,
+        )
+        .expect("a runs file");
+        let s = scenario_of(&read("lab/scenarios/producer-client-quota.json").expect("the scenario"), "").expect("a scenario");
+        let mut real = simulated_figures(&s, &simulate(s.validate().expect("a valid scenario")).expect("runs"));
+        real.duration_ms = real.duration_ms.map(|d| d * 1.1);
+        let real: RealFile = serde_json::from_value(serde_json::json!({
+            "kafka_version": "4.3.1",
+            "runs": [{"name": "producer-client-quota", "repeats": [{"run": real}]}]
+        }))
+        .expect("a real file");
+        let report = compare(&runs, &real, &explanations_of(explanations), None, read).expect("compares");
+        report.runs.into_iter().next().expect("one run")
+    }
+
+    fn explanations_of(text: &str) -> BTreeMap<String, Explanation> {
+        super::explanations(text).expect("explanations")
+    }
+
+    /// An explanation excuses the figures it names, and only those.
+    #[test]
+    fn an_explanation_excuses_only_the_figures_it_names() {
+        let none = compared_with_a_longer_real_run("{}");
+        assert_eq!(none.outside.len(), 1, "{:?}", none.outside);
+        assert!(none.outside[0].starts_with("duration_ms: "), "{:?}", none.outside);
+        assert!(!none.within_tolerance && !none.explained());
+        assert_eq!(none.unexplained, none.outside);
+
+        let other = compared_with_a_longer_real_run(
+            r#"{"producer-client-quota": {"figures": ["throttle_max_ms"], "text": "why the max throttle differs"}}"#,
+        );
+        assert!(!other.explained(), "an explanation of another figure excused the duration");
+        assert_eq!(other.unexplained, other.outside);
+        let table = markdown(&Report {
+            kafka_version: String::new(),
+            kafka_clients_version: None,
+            tolerances: String::new(),
+            environment_source: String::new(),
+            runs: vec![other],
+        });
+        assert!(table.contains("**outside**: duration_ms: "), "{table}");
+        assert!(table.contains("(explains throttle_max_ms) why the max throttle differs"), "{table}");
+
+        let this = compared_with_a_longer_real_run(
+            r#"{"producer-client-quota": {"figures": ["duration_ms"], "text": "why the duration differs"}}"#,
+        );
+        assert!(this.explained() && this.unexplained.is_empty());
+    }
+
+    /// `lab/explanations.json` is read strictly: a figure that is not
+    /// held is refused with its run named; the file in the repository reads.
+    #[test]
+    fn explanations_name_held_figures() {
+        let e = super::explanations(r#"{"r": {"figures": ["throttle_avg_ms"], "text": "t"}}"#).unwrap_err();
+        assert!(format!("{e:#}").contains("run r: explains the figure \"throttle_avg_ms\", which is not held"), "{e:#}");
+        assert!(super::explanations(r#"{"r": "old form"}"#).is_err());
+        let lab = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../lab/explanations.json")).expect("the file");
+        assert!(!super::explanations(&lab).expect("lab/explanations.json reads").is_empty());
+    }
 
     fn figs(d: f64, max: f64, bytes: f64) -> Figures {
         Figures {
@@ -771,18 +921,18 @@ mod tests {
         let real = figs(15_000.0, 1_000.0, 10_000_000.0);
         assert!(outside(&real, &figs(15_700.0, 1_040.0, 10_900_000.0)).is_empty());
         let o = outside(&real, &figs(16_000.0, 1_000.0, 10_000_000.0));
-        assert_eq!(o, vec!["duration_ms: real 15000, simulated 16000 (+6.7 %)".to_owned()]);
+        assert_eq!(texts(o), vec!["duration_ms: real 15000, simulated 16000 (+6.7 %)".to_owned()]);
         assert_eq!(outside(&real, &figs(15_000.0, 1_000.0, 11_500_000.0)).len(), 1);
         // Unthrottled: a duration off by half is noise, not a failure.
         assert!(outside(&figs(300.0, 0.0, 30e6), &figs(450.0, 0.0, 30e6)).is_empty());
         // A throttle the real run did not have is.
         assert_eq!(
-            outside(&figs(300.0, 0.0, 30e6), &figs(300.0, 12.0, 30e6)),
+            texts(outside(&figs(300.0, 0.0, 30e6), &figs(300.0, 12.0, 30e6))),
             vec!["throttle_max_ms: real 0, simulated 12".to_owned()]
         );
         let mut lost = figs(300.0, 0.0, 30e6);
         lost.records_failed = Some(3.0);
-        assert_eq!(outside(&figs(300.0, 0.0, 30e6), &lost), vec!["records_failed: real 0, simulated 3".to_owned()]);
+        assert_eq!(texts(outside(&figs(300.0, 0.0, 30e6), &lost)), vec!["records_failed: real 0, simulated 3".to_owned()]);
     }
 
     #[test]
@@ -860,7 +1010,7 @@ mod tests {
         real.fetch_requests = Some(157.0);
         let mut sim = real;
         sim.fetch_requests = Some(2.0);
-        assert_eq!(outside(&real, &none, &sim), vec!["fetch_requests: real 157, simulated 2 (-98.7 %)".to_owned()]);
+        assert_eq!(texts(outside(&real, &none, &sim)), vec!["fetch_requests: real 157, simulated 2 (-98.7 %)".to_owned()]);
         sim.fetch_requests = Some(160.0);
         assert!(outside(&real, &none, &sim).is_empty());
         // A run of few fetches may differ by one; by two it is outside.
@@ -875,7 +1025,7 @@ mod tests {
         assert!(outside(&real, &none, &sim).is_empty());
         // Counted in the real run, not simulated: outside.
         sim.fetch_requests = None;
-        assert_eq!(outside(&real, &none, &sim), vec!["fetch_requests: real 0, simulated none".to_owned()]);
+        assert_eq!(texts(outside(&real, &none, &sim)), vec!["fetch_requests: real 0, simulated none".to_owned()]);
         // A real run of an older harness has no count: not held.
         real.fetch_requests = None;
         sim.fetch_requests = Some(7.0);
