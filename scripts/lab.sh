@@ -16,8 +16,8 @@
 # lines are in the log); it uses KAFKA_CLUSTER_DIR (default
 # target/real-kafka/cluster) and KAFKA_CLUSTER_PORT_BASE (default 29090).
 # Exit status: non-zero when the vectors differ, the cluster fails, a real
-# run fails, or a run is outside tolerance without an explanation in
-# lab/explanations.json.
+# run fails, or a run has a figure outside tolerance that no explanation in
+# lab/explanations.json names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
