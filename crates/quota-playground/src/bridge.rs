@@ -162,7 +162,8 @@ pub struct Timeouts {
     pub ready_ms: u32,
 }
 
-#[derive(Clone, Copy)]
+/// Where a link's worker is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stage {
     Starting,
     Loading,
@@ -170,10 +171,75 @@ enum Stage {
     Failed,
 }
 
-struct State {
+/// What became of a request sent on a link.
+#[derive(Debug, PartialEq, Eq)]
+enum Sent<M> {
+    /// Post it now.
+    Post(M),
+    /// Held until `ready`.
+    Held,
+    /// The link has failed: not sent.
+    Refused,
+}
+
+/// A link's start, without the browser: what each control message, request
+/// and failure does to the stage and the requests held before `ready` (a
+/// message posted before the worker's module runs is lost). [`Link`] posts
+/// and tells its handler what this decides; the unit tests below check it.
+#[derive(Debug)]
+struct Handshake<M> {
     stage: Stage,
-    /// Requests posted before `ready`, in order.
-    held: Vec<JsValue>,
+    /// Requests sent before `ready`, in order.
+    held: Vec<M>,
+}
+
+impl<M> Handshake<M> {
+    fn new() -> Self {
+        Handshake { stage: Stage::Starting, held: Vec::new() }
+    }
+
+    /// `loading` heard: true when it is news (only while starting).
+    fn loading(&mut self) -> bool {
+        let news = self.stage == Stage::Starting;
+        if news {
+            self.stage = Stage::Loading;
+        }
+        news
+    }
+
+    /// `ready` heard: the held requests to post now, in the order sent;
+    /// `None` when it is not news (already ready, or failed).
+    fn ready(&mut self) -> Option<Vec<M>> {
+        matches!(self.stage, Stage::Starting | Stage::Loading).then(|| {
+            self.stage = Stage::Ready;
+            std::mem::take(&mut self.held)
+        })
+    }
+
+    /// A request: posted when ready, held before, refused once failed.
+    fn send(&mut self, message: M) -> Sent<M> {
+        match self.stage {
+            Stage::Ready => Sent::Post(message),
+            Stage::Starting | Stage::Loading => {
+                self.held.push(message);
+                Sent::Held
+            }
+            Stage::Failed => Sent::Refused,
+        }
+    }
+
+    /// A failure: true the first time (the handler is told once); the held
+    /// requests are dropped.
+    fn fail(&mut self) -> bool {
+        let news = self.stage != Stage::Failed;
+        self.stage = Stage::Failed;
+        self.held.clear();
+        news
+    }
+}
+
+struct State {
+    handshake: Handshake<JsValue>,
     /// The pending timeout (replaced when the next stage starts).
     timer: Option<gloo::timers::callback::Timeout>,
 }
@@ -244,7 +310,7 @@ impl<P: Protocol> Link<P> {
             };
             Inner {
                 worker,
-                state: RefCell::new(State { stage: Stage::Starting, held: Vec::new(), timer: None }),
+                state: RefCell::new(State { handshake: Handshake::new(), timer: None }),
                 handler: Box::new(handler),
                 on_message,
                 on_error,
@@ -272,7 +338,7 @@ impl<P: Protocol> Link<P> {
 
     /// The stage the worker is at.
     fn stage(&self) -> Stage {
-        self.inner.state.borrow().stage
+        self.inner.state.borrow().handshake.stage
     }
 
     /// Runs `check` after `ms` while the link lives (replacing the timer
@@ -295,21 +361,15 @@ impl<P: Protocol> Link<P> {
     /// the link has failed (the request is not sent).
     pub fn send(&self, request: &P::Request) -> Result<(), String> {
         let message = P::encode(request)?;
-        let post = {
-            let mut state = self.inner.state.borrow_mut();
-            match state.stage {
-                Stage::Ready => true,
-                Stage::Starting | Stage::Loading => {
-                    state.held.push(message.clone());
-                    false
-                }
-                Stage::Failed => return Err("the worker has stopped".to_owned()),
+        let sent = self.inner.state.borrow_mut().handshake.send(message);
+        match sent {
+            Sent::Post(message) => {
+                let _ = self.inner.worker.post_message(&message);
+                Ok(())
             }
-        };
-        if post {
-            let _ = self.inner.worker.post_message(&message);
+            Sent::Held => Ok(()),
+            Sent::Refused => Err("the worker has stopped".to_owned()),
         }
-        Ok(())
     }
 
     /// Terminates the worker and tells the handler why (once: a later
@@ -317,11 +377,9 @@ impl<P: Protocol> Link<P> {
     fn fail(&self, failure: Failure) {
         {
             let mut state = self.inner.state.borrow_mut();
-            if matches!(state.stage, Stage::Failed) {
+            if !state.handshake.fail() {
                 return;
             }
-            state.stage = Stage::Failed;
-            state.held.clear();
             state.timer = None;
         }
         self.inner.worker.terminate();
@@ -332,23 +390,19 @@ impl<P: Protocol> Link<P> {
         if let Some(control) = data.as_string().as_deref().and_then(Control::parse) {
             return match control {
                 Control::Loading => {
-                    let mut state = self.inner.state.borrow_mut();
-                    if !matches!(state.stage, Stage::Starting) {
-                        return;
+                    let news = self.inner.state.borrow_mut().handshake.loading();
+                    if news {
+                        (self.inner.handler)(LinkEvent::Loading);
                     }
-                    state.stage = Stage::Loading;
-                    drop(state);
-                    (self.inner.handler)(LinkEvent::Loading);
                 }
                 Control::Ready => {
                     let held = {
                         let mut state = self.inner.state.borrow_mut();
-                        if !matches!(state.stage, Stage::Starting | Stage::Loading) {
+                        let Some(held) = state.handshake.ready() else {
                             return;
-                        }
-                        state.stage = Stage::Ready;
+                        };
                         state.timer = None;
-                        std::mem::take(&mut state.held)
+                        held
                     };
                     for m in held {
                         let _ = self.inner.worker.post_message(&m);
@@ -358,7 +412,7 @@ impl<P: Protocol> Link<P> {
                 Control::Failed(why) => self.fail(Failure::Reported(why)),
             };
         }
-        if matches!(self.inner.state.borrow().stage, Stage::Failed) {
+        if self.stage() == Stage::Failed {
             return;
         }
         match P::decode(data) {
@@ -430,6 +484,48 @@ mod tests {
         assert_eq!(Failure::Stopped(String::new()).words(), "it could not load or stopped");
         assert_eq!(Failure::Stopped("ReferenceError: x".to_owned()).words(), "ReferenceError: x");
         assert_eq!(Failure::Reported("404".to_owned()).words(), "404");
+    }
+
+    /// Requests sent before `ready` are held and posted at `ready` in the
+    /// order sent; after it they are posted at once; `loading` and `ready`
+    /// are news once.
+    #[test]
+    fn requests_wait_for_ready_in_order() {
+        let mut h = Handshake::new();
+        assert_eq!(h.send(1), Sent::Held);
+        assert!(h.loading());
+        assert!(!h.loading(), "a second loading is not news");
+        assert_eq!(h.send(2), Sent::Held);
+        assert_eq!(h.ready(), Some(vec![1, 2]));
+        assert_eq!(h.stage, Stage::Ready);
+        assert_eq!(h.send(3), Sent::Post(3));
+        assert_eq!(h.ready(), None, "a second ready posts nothing again");
+        assert!(!h.loading(), "loading after ready changes nothing");
+        assert_eq!(h.stage, Stage::Ready);
+        // `ready` without `loading` (the loader's message can be missed).
+        let mut h = Handshake::new();
+        assert_eq!(h.send("a"), Sent::Held);
+        assert_eq!(h.ready(), Some(vec!["a"]));
+    }
+
+    /// A failure is told once, drops what was held, and refuses every later
+    /// request; neither `loading` nor `ready` revives the link.
+    #[test]
+    fn a_failed_link_stays_failed() {
+        let mut h = Handshake::new();
+        assert_eq!(h.send(1), Sent::Held);
+        assert!(h.fail());
+        assert!(!h.fail(), "the onerror after a posted failed: is not told");
+        assert!(h.held.is_empty());
+        assert_eq!(h.send(2), Sent::Refused);
+        assert!(!h.loading());
+        assert_eq!(h.ready(), None);
+        assert_eq!(h.stage, Stage::Failed);
+        // Failing once ready refuses too.
+        let mut h = Handshake::new();
+        assert_eq!(h.ready(), Some(Vec::<u8>::new()));
+        assert!(h.fail());
+        assert_eq!(h.send(9), Sent::Refused);
     }
 
     #[test]
