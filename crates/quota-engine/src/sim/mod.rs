@@ -121,9 +121,11 @@ pub use crate::cluster::{engine_connection, quota_store};
 ///
 /// # Errors
 ///
-/// [`Error`] for what only building the run finds: a quota the cluster's
-/// managers refuse ([`Error::is_quota_refused`]), a principal that cannot
-/// be derived ([`Error::is_principal`]).
+/// None for a scenario [`Scenario::validate`] passed: building the run
+/// repeats the lookups `validate` made (quotas, principals, connections,
+/// topics, broker settings) and returns the first that fails as an
+/// [`Error`] ([`Error::is_quota_refused`], [`Error::is_principal`],
+/// [`Error::is_invalid_scenario`]) instead of panicking.
 pub fn simulate(scenario: Valid<&Scenario>) -> Result<Timeline, Error> {
     if textbook::is_textbook(&scenario) {
         return textbook::run(scenario).map(|run| run.timeline);

@@ -243,8 +243,9 @@ impl World {
     pub(crate) fn new(s: &Scenario, cluster: &crate::cluster::Cluster) -> Result<Self, Error> {
         let managers: &QuotaCallbacks = cluster.managers();
         let ip_quotas = cluster.ip_quotas();
-        // The scenario's checks are in `Scenario::validate`, which `simulate`
-        // runs first; what is left here are the lookups the world needs.
+        // The scenario's checks are in `Scenario::validate`, which made the
+        // `Valid` that `simulate` takes; what is left here are the lookups
+        // the world needs.
         let env = s.environment.clone();
         let mut brokers = Table::new();
         for id in 0..s.brokers.count {
