@@ -442,10 +442,11 @@ mod tests {
         let source = e.source().expect("source");
         assert_eq!(source.downcast_ref::<ApiError>(), Some(api));
         assert!(source.source().is_none());
-        // Scenario::validate reports the same error at the quota's path.
+        // Scenario::validate places it at the quota's path, and the run's
+        // own lookup (the cluster's verdicts) gives the same error.
         let problems = s.validate().unwrap_err();
         assert_eq!(problems[0].path.to_string(), "quotas[0]");
-        assert_eq!(problems[0].error, e);
+        assert_eq!(crate::cluster::Cluster::new(&s).check_quotas(&s).unwrap_err(), e);
     }
 
     #[test]

@@ -738,6 +738,8 @@ pub fn markdown(report: &Report) -> String {
             "within tolerance".to_owned()
         } else if r.explained() {
             format!("explained: {}", r.outside.join("; "))
+        } else if let Some(e) = r.real_error.as_ref().or(r.simulation_error.as_ref()) {
+            format!("**failed**: {e}")
         } else {
             format!("**outside**: {}", r.unexplained.join("; "))
         };
@@ -800,6 +802,8 @@ pub fn markdown(report: &Report) -> String {
             let e = r.explanation.as_ref().map_or_else(String::new, |e| {
                 if e.figures.is_empty() {
                     format!("(a note; it excuses no held figure) {}", e.text)
+                } else if r.within_tolerance {
+                    format!("(explains {} when out of tolerance; within it in this session) {}", e.figures.join(", "), e.text)
                 } else {
                     format!("(explains {}) {}", e.figures.join(", "), e.text)
                 }
@@ -885,6 +889,25 @@ mod tests {
             r#"{"producer-client-quota": {"figures": ["duration_ms"], "text": "why the duration differs"}}"#,
         );
         assert!(this.explained() && this.unexplained.is_empty());
+    }
+
+    /// A run the real side did not measure fails whatever its explanation
+    /// names, and its verdict says why.
+    #[test]
+    fn an_unmeasured_run_fails_with_its_reason() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
+        let read = |path: &str| std::fs::read_to_string(format!("{root}{path}")).map_err(anyhow::Error::from);
+        let runs: RunsFile = serde_json::from_str(
+            r#"{"kafka_version": "4.3.1", "runs": [{"name": "producer-client-quota", "scenario": "lab/scenarios/producer-client-quota.json", "repeats": 1}]}"#,
+        )
+        .expect("a runs file");
+        let real: RealFile = serde_json::from_str(r#"{"kafka_version": "4.3.1", "runs": []}"#).expect("a real file");
+        let every = r#"{"producer-client-quota": {"figures": ["duration_ms", "throttle_max_ms", "bytes_first_5s", "records_failed"], "text": "t"}}"#;
+        let report = compare(&runs, &real, &explanations_of(every), None, read).expect("compares");
+        let r = &report.runs[0];
+        assert!(r.real_error.is_some() && !r.within_tolerance && !r.explained());
+        let table = markdown(&report);
+        assert!(table.contains("**failed**: "), "{table}");
     }
 
     /// `lab/explanations.json` is read strictly: a figure that is not

@@ -71,6 +71,16 @@ fn run() -> Result<bool> {
     let args = Args::parse();
     let mut runs: compare::RunsFile = serde_json::from_str(&read(&args.runs)?)
         .with_context(|| format!("{} is not a runs file", args.runs.display()))?;
+    let explanations = if args.explanations.exists() {
+        compare::explanations(&read(&args.explanations)?).with_context(|| format!("{}", args.explanations.display()))?
+    } else {
+        Default::default()
+    };
+    // An explanation of a run that does not exist (renamed, removed) would
+    // sit there unread: refused.
+    if let Some(name) = explanations.keys().find(|n| !runs.runs.iter().any(|r| &r.name == *n)) {
+        anyhow::bail!("{}: explains the run {name}, which is not in {}", args.explanations.display(), args.runs.display());
+    }
     if !args.only.is_empty() {
         for name in &args.only {
             if !runs.runs.iter().any(|r| &r.name == name) {
@@ -81,11 +91,6 @@ fn run() -> Result<bool> {
     }
     let real: compare::RealFile = serde_json::from_str(&read(&args.real)?)
         .with_context(|| format!("{} is not the harness's output", args.real.display()))?;
-    let explanations = if args.explanations.exists() {
-        compare::explanations(&read(&args.explanations)?).with_context(|| format!("{}", args.explanations.display()))?
-    } else {
-        Default::default()
-    };
     let environment: Option<quota_engine::sim::Environment> = if args.environment.exists() {
         let text = read(&args.environment)?;
         let v: serde_json::Value = serde_json::from_str(&text)

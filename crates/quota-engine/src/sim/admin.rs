@@ -421,7 +421,8 @@ pub const CONTROLLER_CLOCK_START_MS: i64 = 1_700_000_000_000;
 ///
 /// [`Error`] when a connection is unknown, its principal cannot be derived
 /// or the broker settings are out of range (all checked by
-/// [`crate::sim::check`] first).
+/// [`Scenario::validate`](crate::sim::Scenario::validate) first: the
+/// `Valid` that `simulate` takes).
 pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<AdminTrack>, Error> {
     let admins: Vec<&AdminWorkload> = scenario
         .workloads

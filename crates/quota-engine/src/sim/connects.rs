@@ -298,7 +298,8 @@ pub fn reconnect_backoff_ms(initial: u64, max: u64, failed: u32, rng: &mut Split
 /// # Errors
 ///
 /// [`Error`] when a connection is unknown or the broker settings are out of
-/// range (checked by [`crate::sim::check`] first).
+/// range (checked by [`Scenario::validate`](crate::sim::Scenario::validate)
+/// first: the `Valid` that `simulate` takes).
 pub fn run(scenario: &Scenario, cluster: &Cluster) -> Result<Vec<ConnectsTrack>, Error> {
     let specs: Vec<&ConnectsWorkload> = scenario
         .workloads

@@ -168,9 +168,10 @@ fn with_admin(mut t: Timeline, scenario: &Scenario, cluster: &Cluster) -> Result
     Ok(t)
 }
 
-/// Checks that `scenario` can run, with every check [`simulate`] makes
-/// before its first event (Kafka's validation of the quotas and broker
-/// settings, the principals, the scenario's own consistency), without
+/// Checks that `scenario` can run, with every check made before a run's
+/// first event ([`Scenario::validate`]: Kafka's validation of the quotas
+/// and broker settings, the principals, the scenario's own consistency;
+/// then building the run), without
 /// running it (the world is built, no event is processed); returns its
 /// estimated work ([`estimate`]).
 ///

@@ -109,6 +109,7 @@ pub fn simulate_seeds(scenario: Valid<&Scenario>, count: u32) -> Result<SeedSpre
         s.seed = scenario.seed.wrapping_add(k);
         // Only the seed differs from the checked scenario, and no check
         // reads it.
+        debug_assert!(s.validate().is_ok());
         let t = simulate(Valid::checked(&s))?;
         add_run(&mut spread, s.seed, &t);
     }

@@ -1,12 +1,13 @@
 //! Scenario checks: [`Scenario::validate`] returns every problem of a
-//! scenario, each with the path of the input at fault and the error
-//! [`super::simulate`] reports for it, so an editor can mark all of them
-//! at once.
+//! scenario, each with the path of the input at fault and its error, so
+//! an editor can mark all of them at once; or the scenario as the
+//! [`Valid`] that [`super::simulate`] takes.
 //!
-//! The checks run in the order `simulate` used to meet them (broker
-//! settings, quotas, link, broker count, topics, then each workload), then
-//! the scenario's events, so the first problem is the error `simulate`
-//! returns, word for word.
+//! The checks run in the order a run used to meet them (broker settings,
+//! quotas, link, broker count, topics, then each workload), then the
+//! scenario's events; the first problem is the one error a caller that
+//! wants one reports (`Error::from(problems)`, what `?` does: the CLI's
+//! `the scenario cannot run: ...`).
 //!
 //! Kafka's own checks are reused, not restated: broker settings through
 //! [`crate::broker::BrokerSettings::validate`], quotas through
@@ -43,7 +44,7 @@ pub struct ScenarioProblem {
     /// Where, as a typed path into the scenario JSON, read as
     /// `workloads[1].producer.connection` or `topics[0].partitions`.
     pub path: ProblemPath,
-    /// What, with the message [`super::simulate`] reports.
+    /// What, with Kafka's message where Kafka has one.
     pub error: Error,
 }
 
@@ -106,8 +107,8 @@ impl Scenario {
     ///
     /// # Errors
     ///
-    /// Every problem found, in the order [`super::simulate`] meets them (its
-    /// error is the first one's): broker settings out of range, quotas the
+    /// Every problem found, in the order a run used to meet them (the one
+    /// error `Error::from(problems)` gives is the first one's): broker settings out of range, quotas the
     /// store refuses, an invalid link bandwidth or broker count, topics with
     /// no or too many partitions, defined twice, or with an empty preload,
     /// topic `leaders` not one per partition or naming a broker that does
@@ -848,8 +849,9 @@ mod tests {
                 ("workloads[1].producer.topic", unknown_topic("nope")),
             ]
         );
-        // simulate reports the first, as it always did.
-        assert_eq!(s.validate().map_err(crate::Error::from).and_then(super::super::simulate).unwrap_err(), problems[0].error);
+        // The one error is the first problem's (outside `events[...]` its
+        // path is not written again: the message names its input).
+        assert_eq!(Error::from(problems.clone()), problems[0].error);
     }
 
     #[test]

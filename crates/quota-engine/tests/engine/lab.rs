@@ -140,7 +140,8 @@ fn lab_table() {
         "one scenario file per measured run of the article"
     );
     for c in &all {
-        let t = simulate(c.scenario.validate().expect("a valid scenario")).unwrap_or_else(|e| panic!("{}: {e}", c.run));
+        let valid = c.scenario.validate().unwrap_or_else(|p| panic!("{}: {p:?}", c.run));
+        let t = simulate(valid).unwrap_or_else(|e| panic!("{}: {e}", c.run));
         let cl = client(&t);
         let a = &c.article;
         let run = c.run.as_str();

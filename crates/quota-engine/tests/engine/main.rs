@@ -6,6 +6,8 @@
 //! - [`outcome`]: named outcomes (`TimeoutException`) of runs that lose records.
 //! - [`x500`]: certificate DNs read as JDK 17's `X500Principal` reads them
 //!   (native only: it reads the vector file from disk).
+//! - [`validated`]: every scenario file that validates runs (`simulate`
+//!   takes a `Valid<&Scenario>`).
 //! - [`same_on_every_target`]: the same Timeline natively and in wasm32;
 //!   `scripts/test-wasm.sh` runs this binary in Node.
 //!
@@ -23,4 +25,6 @@ mod outcome;
 mod cluster;
 #[cfg(not(target_arch = "wasm32"))]
 mod x500;
+#[cfg(not(target_arch = "wasm32"))]
+mod validated;
 mod same_on_every_target;
