@@ -13,9 +13,12 @@ step() { printf '\n==> %s\n' "$*"; }
 step "Clippy (workspace, every target, warnings are errors; lints in Cargo.toml)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo clippy -p quota-playground --target wasm32-unknown-unknown --locked -- -D warnings
+# The prerender binary (Yew's server renderer, native only; Trunk's hook runs it).
+cargo clippy -p quota-playground --features prerender --bin quota-prerender --locked -- -D warnings
 
 step "Rust tests (workspace, native)"
 cargo test --workspace --locked
+cargo test -p quota-playground --features prerender --bin quota-prerender --locked
 
 step "Engine in wasm32 (Node): the same Timeline as natively"
 scripts/test-wasm.sh

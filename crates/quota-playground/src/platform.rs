@@ -14,7 +14,12 @@ use crate::state::{Notice, NoticeLevel, Origin};
 pub const AUTOSAVE_KEY: &str = "kafka-quota-playground.scenario";
 
 fn window() -> Option<web_sys::Window> {
-    web_sys::window()
+    #[cfg(target_arch = "wasm32")]
+    return web_sys::window();
+    // Natively (the prerender binary, the unit tests) there is no page:
+    // every reader of the URL, the storage and the clipboard sees none.
+    #[cfg(not(target_arch = "wasm32"))]
+    None
 }
 
 /// The URL fragment without `#` (empty when none).
@@ -285,8 +290,12 @@ pub fn mark_body(name: &str, value: &str) {
 
 /// Removes the static "loading" message of index.html.
 pub fn remove_boot_message() {
-    if let Some(e) = window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("boot")) {
-        e.remove();
+    // The loading line, and the prerendered first screen if the page
+    // showed it (`src/bin/prerender.rs`): the app's own is in place now.
+    for id in ["boot", "prerender"] {
+        if let Some(e) = window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) {
+            e.remove();
+        }
     }
 }
 
