@@ -30,10 +30,13 @@ test('a first visit sees the default first screen before the module runs, the sa
   const pre = page.locator('#prerender');
   await pre.waitFor({ state: 'visible', timeout: 10000 });
   assert.equal(await pre.evaluate((p) => p.inert), true, 'not usable before the module runs');
+  // No element of the copy has an id: the app's hooks find their elements
+  // by id (the Simulation panel's observer) while both are in the page.
+  assert.equal(await pre.locator('[id]').count(), 0);
   assert.match(await page.locator('#boot').innerText(), /^Loading the playground: the default scenario below can be edited once it has loaded\./);
-  const answer = await page.locator('#prerender #answer').innerText();
+  const answer = await page.locator('#prerender [data-id=answer]').innerText();
   assert.match(answer, /Produce: 2 MB\/s per broker \(2000000\.0 bytes\/s\) from users\/tenant-a \(rung 3\)/);
-  const quotas = await page.locator('#prerender #quotas').innerText();
+  const quotas = await page.locator('#prerender [data-id=quotas]').innerText();
   assert.equal(await page.evaluate(() => document.body.dataset.firstRenderMs), undefined, 'the app has not rendered yet');
   release();
   await page.waitForSelector('body[data-first-render-ms]', { timeout: 20000 });
@@ -41,6 +44,10 @@ test('a first visit sees the default first screen before the module runs, the sa
   assert.equal(await page.locator('#boot').count(), 0);
   assert.equal(await page.locator('#answer').innerText(), answer, 'the app draws the same Answer');
   assert.equal(await page.locator('#quotas').innerText(), quotas, 'and the same Quotas panel');
+  // The run starts when the Simulation panel comes near (its observer
+  // found the app's panel, not the removed copy's).
+  await page.locator('#simulation').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.body.dataset.simRev === document.body.dataset.revision, undefined, { timeout: 30000 });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -29,7 +29,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let html = block_on(yew::ServerRenderer::<quota_playground::App>::new().hydratable(false).render());
+    let html = without_ids(&block_on(yew::ServerRenderer::<quota_playground::App>::new().hydratable(false).render()));
     let link = quota_formats::permalink::encode(&quota_playground::presets::default_scenario());
     let Some(out) = insert(&page, &html, &link) else {
         eprintln!("quota-prerender: {path} has no empty <div id=\"prerender\"> to fill (index.html keeps one before #app)");
@@ -53,6 +53,34 @@ fn insert(page: &str, html: &str, link: &str) -> Option<String> {
     let rest = page[close + 1..].strip_prefix("</div>")?;
     let tag = &page[open..close];
     Some(format!("{}{tag} data-link=\"{link}\">{html}</div>{rest}", &page[..open]))
+}
+
+/// `html` with each element's `id` renamed `data-id`: while the app's first
+/// render is in the page beside it, a panel's hook that finds its element by
+/// id (the simulation's observer of `#simulation`) must find the app's, not
+/// this inert copy's. Only attributes are touched: a quote inside a tag
+/// opens and closes an attribute value, and text has no raw `<`.
+fn without_ids(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + 1024);
+    let (mut in_tag, mut in_value) = (false, false);
+    let mut rest = html;
+    while let Some(c) = rest.chars().next() {
+        if in_tag && !in_value && rest.starts_with(" id=\"") {
+            out.push_str(" data-id=\"");
+            rest = &rest[5..];
+            in_value = true;
+            continue;
+        }
+        match c {
+            '<' if !in_tag => in_tag = true,
+            '>' if in_tag && !in_value => in_tag = false,
+            '"' if in_tag => in_value = !in_value,
+            _ => {}
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 /// Runs `f` to its end on this thread (the server renderer runs the app on
@@ -79,7 +107,15 @@ fn block_on<F: std::future::Future>(f: F) -> F::Output {
 
 #[cfg(test)]
 mod tests {
-    use super::insert;
+    use super::{insert, without_ids};
+
+    #[test]
+    fn ids_become_data_ids_in_tags_only() {
+        assert_eq!(
+            without_ids(r#"<section id="answer" class="panel"><p title="a > b id=&quot;x&quot;">say id="q" here</p><input id="w1-start"></section>"#),
+            r#"<section data-id="answer" class="panel"><p title="a > b id=&quot;x&quot;">say id="q" here</p><input data-id="w1-start"></section>"#
+        );
+    }
 
     #[test]
     fn fills_the_empty_element_quoted_or_minified() {
