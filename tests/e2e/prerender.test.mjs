@@ -33,7 +33,8 @@ test('a first visit sees the default first screen before the module runs, the sa
   // No element of the copy has an id: the app's hooks find their elements
   // by id (the Simulation panel's observer) while both are in the page.
   assert.equal(await pre.locator('[id]').count(), 0);
-  assert.match(await page.locator('#boot').innerText(), /^Loading the playground: the default scenario below can be edited once it has loaded\./);
+  assert.match(await page.locator('#boot').innerText(), /^Loading the playground\. This is the default scenario; it can be edited once the playground has loaded\./);
+  const link = await pre.getAttribute('data-link');
   const answer = await page.locator('#prerender [data-id=answer]').innerText();
   assert.match(answer, /Produce: 2 MB\/s per broker \(2000000\.0 bytes\/s\) from users\/tenant-a \(rung 3\)/);
   const quotas = await page.locator('#prerender [data-id=quotas]').innerText();
@@ -44,6 +45,8 @@ test('a first visit sees the default first screen before the module runs, the sa
   assert.equal(await page.locator('#boot').count(), 0);
   assert.equal(await page.locator('#answer').innerText(), answer, 'the app draws the same Answer');
   assert.equal(await page.locator('#quotas').innerText(), quotas, 'and the same Quotas panel');
+  // The copy's link is the one the app gives the default scenario.
+  assert.ok((await page.getByTestId('share-link').inputValue()).endsWith(`#${link}`), link);
   // The run starts when the Simulation panel comes near (its observer
   // found the app's panel, not the removed copy's).
   await page.locator('#simulation').scrollIntoViewIfNeeded();
@@ -52,13 +55,22 @@ test('a first visit sees the default first screen before the module runs, the sa
   await context.close();
 });
 
-test('a link, an autosave or an embed opens without it; a panel anchor with it', async () => {
+test('a link, an autosave or an embed opens without it; a panel anchor or the default link with it', async () => {
   const other = await permalink({ quotas: [{ entity: { 'client-id': 'x' }, key: 'producer_byte_rate', value: 1000 }] });
+  const first = await gated(server.url);
+  const link = await first.page.locator('#prerender').getAttribute('data-link');
+  first.release();
+  await first.context.close();
+  const saveOther = `localStorage.setItem('kafka-quota-playground.scenario', ${JSON.stringify(other)})`;
   const cases = [
     [`${server.url}#${other}`, undefined, false],
-    [server.url, `localStorage.setItem('kafka-quota-playground.scenario', ${JSON.stringify(other)})`, false],
+    [server.url, saveOther, false],
+    [`${server.url}#/quotas`, saveOther, false],
     [`${server.url}?embed=answer`, undefined, false],
+    [`${server.url}#text=${encodeURIComponent('producer: records=10')}`, undefined, false],
     [`${server.url}#/quotas`, undefined, true],
+    // The default scenario's own link wins over another autosave, as in the app.
+    [`${server.url}#${link}`, saveOther, true],
   ];
   for (const [url, init, shown] of cases) {
     const { page, context, release } = await gated(url, { init });
@@ -68,6 +80,17 @@ test('a link, an autosave or an embed opens without it; a panel anchor with it',
     release();
     await context.close();
   }
+});
+
+test('a panel anchor lands at its panel, with the copy gone before the scroll', async () => {
+  const { page, context, release } = await gated(`${server.url}#/quotas`);
+  await page.locator('#prerender').waitFor({ state: 'visible' });
+  release();
+  await page.waitForSelector('body[data-first-render-ms]', { timeout: 20000 });
+  await page.waitForTimeout(300);
+  const top = await page.locator('#quotas').evaluate((e) => e.getBoundingClientRect().top);
+  assert.ok(top >= -1 && top < 120, `the Quotas panel's top at ${top} px`);
+  await context.close();
 });
 
 test('a module that does not load takes the first screen away and says so', async () => {

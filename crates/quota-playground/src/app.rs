@@ -64,6 +64,10 @@ pub fn app() -> Html {
     // A page opened at a panel's link (`#/cluster`) opens at that panel,
     // once drawn (read before the page writes its scenario's link there).
     let landing = *use_memo((), |_| linked_panel(&platform::location_hash()));
+    // Before the landing's effect (a component's effects run in the order
+    // of its hooks): the prerendered copy above `#app` goes first, so the
+    // panel is scrolled to where it will stay.
+    hooks::use_first_render_mark();
     use_effect_with((), move |_| {
         if let (None, Some(p)) = (embed, landing) {
             reveal(p);
@@ -73,7 +77,6 @@ pub fn app() -> Html {
     hooks::use_playback(&state, sim.end_ms());
     hooks::use_keyboard(&state, &sim);
     hooks::use_embed_height(embed.is_some());
-    hooks::use_first_render_mark();
     hooks::use_test_panic();
     hooks::use_recompute_mark(rev, timer);
     let narrow = hooks::use_narrow();

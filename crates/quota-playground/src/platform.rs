@@ -463,6 +463,13 @@ pub fn install_panic_hook() {
         );
         web_sys::console::error_1(&text.clone().into());
         let Some(doc) = window().and_then(|w| w.document()) else { return };
+        // A panic before the first render leaves no app to replace the
+        // prerendered copy: it goes, so nothing looks usable that is not.
+        for id in ["prerender", "boot"] {
+            if let Some(e) = doc.get_element_by_id(id) {
+                e.remove();
+            }
+        }
         if let Some(e) = doc.get_element_by_id("panic") {
             e.set_text_content(Some(&text));
             let _ = e.remove_attribute("hidden");
