@@ -98,8 +98,8 @@ pub struct Scenario {
 /// run takes one ([`crate::sim::simulate`] and its variants,
 /// [`crate::sim::textbook::run`], [`crate::sim::simulate_seeds`]), so a run
 /// never starts from a scenario whose problems were not looked at; a
-/// surface that shows the problems (the page's fields, the CLI's list)
-/// calls `validate` itself and runs only on `Ok`.
+/// surface that shows the problems (the page at its fields, the CLI as its
+/// message) calls `validate` itself and runs only on `Ok`.
 ///
 /// [`crate::cluster::Cluster::new`] still takes any `&Scenario`: it
 /// analyses what can be analysed of an invalid scenario (a refused quota

@@ -46,12 +46,12 @@ fn timeline_fingerprint_is_the_same_on_every_target() {
 #[cfg(target_arch = "wasm32")]
 fn time_runs(s: &Scenario, warm_up: u32, runs: u32) -> (f64, u64) {
     for _ in 0..warm_up {
-        let _ = simulate(s);
+        let _ = simulate(s.validate().expect("a valid scenario"));
     }
     let start = js_sys::Date::now();
     let mut events = 0;
     for _ in 0..runs {
-        events += simulate(s).expect("simulates").events;
+        events += simulate(s.validate().expect("a valid scenario")).expect("simulates").events;
     }
     ((js_sys::Date::now() - start) / f64::from(runs), events / u64::from(runs))
 }
