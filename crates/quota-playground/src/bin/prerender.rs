@@ -1,14 +1,17 @@
 //! `quota-prerender`: the default page's first render, as HTML, written
 //! into a built `index.html`, so that a visitor sees the default scenario's
 //! Answer, Lessons and Quotas while the page's WebAssembly module (about
-//! 590 KiB gzip) is still on its way.
+//! 600 KiB gzip) is still on its way.
 //!
 //! Run by `scripts/prerender.sh` from Trunk's `post_build` hook (release
 //! builds): `quota-prerender FILE` renders [`quota_playground::App`] with
 //! Yew's server renderer (natively the page has no URL, storage or worker,
 //! so it renders the default scenario, as a first visit does) and puts the
 //! HTML into FILE's empty `<div id="prerender">`, with the default
-//! scenario's permalink as its `data-link`. The element stays `hidden` and
+//! scenario's permalink as its `data-link` and the storage keys the app
+//! reads (`platform::AUTOSAVE_KEY`, `platform::RELOAD_KEY`) as
+//! `data-autosave-key` and `data-reload-key`, so that index.html's script
+//! asks what the app will. The element stays `hidden` and
 //! `inert`: index.html's script shows it only where the page will open at
 //! the default scenario (no scenario in the URL, no other autosave, no
 //! embed), and the app removes it at its first render.
@@ -31,7 +34,12 @@ fn main() -> ExitCode {
     };
     let html = without_ids(&block_on(yew::ServerRenderer::<quota_playground::App>::new().hydratable(false).render()));
     let link = quota_formats::permalink::encode(&quota_playground::presets::default_scenario());
-    let Some(out) = insert(&page, &html, &link) else {
+    let attributes = format!(
+        "data-link=\"{link}\" data-autosave-key=\"{}\" data-reload-key=\"{}\"",
+        quota_playground::platform::AUTOSAVE_KEY,
+        quota_playground::platform::RELOAD_KEY
+    );
+    let Some(out) = insert(&page, &html, &attributes) else {
         eprintln!("quota-prerender: {path} has no empty <div id=\"prerender\"> to fill (index.html keeps one before #app)");
         return ExitCode::from(1);
     };
@@ -44,15 +52,15 @@ fn main() -> ExitCode {
 }
 
 /// `page` with its empty `<div id="prerender" ...></div>` (quoted or, as
-/// the minifier writes it, not) holding `html` and carrying `link` as
-/// `data-link`; `None` without that element.
-fn insert(page: &str, html: &str, link: &str) -> Option<String> {
+/// the minifier writes it, not) holding `html` and carrying `attributes`
+/// (`name="value" ...`); `None` without that element.
+fn insert(page: &str, html: &str, attributes: &str) -> Option<String> {
     let at = page.find("id=\"prerender\"").or_else(|| page.find("id=prerender"))?;
     let open = page[..at].rfind("<div")?;
     let close = at + page[at..].find('>')?;
     let rest = page[close + 1..].strip_prefix("</div>")?;
     let tag = &page[open..close];
-    Some(format!("{}{tag} data-link=\"{link}\">{html}</div>{rest}", &page[..open]))
+    Some(format!("{}{tag} {attributes}>{html}</div>{rest}", &page[..open]))
 }
 
 /// `html` with each element's `id` renamed `data-id`: while the app's first
@@ -121,17 +129,17 @@ mod tests {
     fn fills_the_empty_element_quoted_or_minified() {
         let page = r#"<body><div id="boot">x</div><div id="prerender" class="prerender" hidden inert></div><div id="app"></div>"#;
         assert_eq!(
-            insert(page, "<main>A</main>", "v1.abc").as_deref(),
+            insert(page, "<main>A</main>", r#"data-link="v1.abc""#).as_deref(),
             Some(r#"<body><div id="boot">x</div><div id="prerender" class="prerender" hidden inert data-link="v1.abc"><main>A</main></div><div id="app"></div>"#)
         );
         // As minify-html writes it (attributes sorted).
         let min = "<div class=prerender hidden id=prerender inert></div><div id=app></div>";
         assert_eq!(
-            insert(min, "<p>B</p>", "v1.x").as_deref(),
+            insert(min, "<p>B</p>", r#"data-link="v1.x""#).as_deref(),
             Some(r#"<div class=prerender hidden id=prerender inert data-link="v1.x"><p>B</p></div><div id=app></div>"#)
         );
-        assert_eq!(insert("<div id=app></div>", "<p>B</p>", "v1.x"), None);
+        assert_eq!(insert("<div id=app></div>", "<p>B</p>", r#"data-link="v1.x""#), None);
         // Filled already (or not empty): not filled twice.
-        assert_eq!(insert(r#"<div id="prerender"><p>old</p></div>"#, "<p>B</p>", "v1.x"), None);
+        assert_eq!(insert(r#"<div id="prerender"><p>old</p></div>"#, "<p>B</p>", r#"data-link="v1.x""#), None);
     }
 }
