@@ -182,18 +182,25 @@ impl ClientQuotaManager {
     }
 
     /// The largest value that can be recorded without being throttled for
-    /// sure: `bound * (samples - 1) * window_s`; `f64::MAX` when unmetered.
+    /// sure: the quota limit of the sensor's metric tags (the callback's
+    /// `quotaLimit` now, not the sensor's bound) `* (samples - 1) *
+    /// window_s`; `f64::MAX` when quotas are disabled (no sensor) or no quota
+    /// matches the tags. An unmatched connection is uncapped even with
+    /// `quota.window.num` 1, where its unlimited bound times 0 would be 0.
     ///
-    /// Kafka: `getMaxValueInQuotaWindow` (the fetch size cap).
+    /// Kafka 4.3.1: `ClientQuotaManager.maxValueInQuotaWindow`
+    /// (server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java):
+    /// `quotaCallback.quotaLimit(clientQuotaType, sensors.metricTags())`,
+    /// `null` giving `Double.MAX_VALUE`.
     pub fn max_value_in_quota_window(&self, id: Option<SensorId>) -> f64 {
-        match id {
-            None => f64::MAX,
-            Some(id) => {
-                let s = &self.sensors[id.0 as usize];
-                let bound = s.quota.bound();
+        let Some(id) = id else { return f64::MAX };
+        let s = &self.sensors[id.0 as usize];
+        match self.callback.quota_limit(&s.tags) {
+            Some(limit) => {
                 let window_s = self.window.window_ms() as f64 / 1000.0;
-                bound * f64::from(self.window.samples() - 1) * window_s
+                limit * f64::from(self.window.samples() - 1) * window_s
             }
+            None => f64::MAX,
         }
     }
 
@@ -277,6 +284,23 @@ mod tests {
         m.throttle(id, 1, 999);
         assert_eq!(m.sensor_mut(id).throttle_time.avg(1), 999.0);
         assert_eq!(m.max_value_in_quota_window(Some(id)), 10_000_000.0);
+    }
+
+    /// Kafka's `maxValueInQuotaWindow` reads the callback's `quotaLimit` for
+    /// the sensor's tags: a connection no quota matches (its sensor's bound
+    /// unlimited) is uncapped, also with `quota.window.num` 1, where the
+    /// bound times 0 samples would cap it at 0 bytes.
+    #[test]
+    fn an_unmatched_connection_is_uncapped_whatever_the_window() {
+        let mut cb = DefaultQuotaCallback::new(QuotaType::Fetch);
+        cb.update_quota(&QuotaEntity::client_id("other"), Some(1000.0)).unwrap();
+        let one = QuotaWindow::try_new(1, 1_000).unwrap();
+        let mut m = ClientQuotaManager::new(cb, one, QuotaWindow::KAFKA_METRICS_DEFAULT).unwrap();
+        let reader = m.sensors_for("u", "reader").unwrap();
+        assert_eq!(m.sensor(reader).quota.bound(), crate::metrics::UNLIMITED_BOUND);
+        assert_eq!(m.max_value_in_quota_window(Some(reader)), f64::MAX);
+        let other = m.sensors_for("u", "other").unwrap();
+        assert_eq!(m.max_value_in_quota_window(Some(other)), 0.0);
     }
 
     #[test]

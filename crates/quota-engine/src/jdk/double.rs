@@ -52,7 +52,7 @@ pub fn java_double_to_string(d: f64) -> String {
 /// `int`'s range are `Integer.MIN_VALUE` / `Integer.MAX_VALUE`.
 ///
 /// Kafka: `KafkaApis.handleFetchRequest` narrows
-/// `getMaxValueInQuotaWindow(..)` (bytes) with `toInt`, so a NaN fetch quota
+/// `maxValueInQuotaWindow(..)` (bytes) with `toInt`, so a NaN fetch quota
 /// caps a fetch response at 0 bytes: one record batch (KIP-74).
 ///
 /// # Example

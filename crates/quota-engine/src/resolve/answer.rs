@@ -9,7 +9,7 @@
 //! connections in the budget).
 //!
 //! Kafka: `ClientQuotaManager.quota`, `quotaMetricTags` and
-//! `getMaxValueInQuotaWindow` (server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java),
+//! `maxValueInQuotaWindow` (server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java),
 //! `KafkaApis.handleFetchRequest` (core/src/main/scala/kafka/server/KafkaApis.scala).
 
 use std::fmt;
@@ -36,10 +36,10 @@ const KEY_WIDTH: usize = 24;
 ///
 /// Kafka 4.3.1: `KafkaApis.handleFetchRequest`
 /// (core/src/main/scala/kafka/server/KafkaApis.scala):
-/// `maxQuotaWindowBytes = quotas.fetch.getMaxValueInQuotaWindow(session, clientId).toInt`,
+/// `maxQuotaWindowBytes = quotas.fetch.maxValueInQuotaWindow(session, clientId).toInt`,
 /// `fetchMaxBytes = min(min(fetchRequest.maxBytes, config.fetchMaxBytes), maxQuotaWindowBytes)`,
 /// `hardMaxBytesLimit = versionId <= 2` (KAFKA-9677, KIP-74);
-/// `ClientQuotaManager.getMaxValueInQuotaWindow`
+/// `ClientQuotaManager.maxValueInQuotaWindow`
 /// (server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java);
 /// the engine's `ClientQuotaManager::max_value_in_quota_window`.
 #[derive(Debug, Clone, Copy, PartialEq)]

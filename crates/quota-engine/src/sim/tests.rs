@@ -1151,6 +1151,45 @@ fn a_nan_fetch_quota_sends_one_record_batch_per_response() {
     assert_eq!(run.timeline.clients[0].metrics.records_done, 10_000);
 }
 
+/// With `quota.window.num` 1 every quota's window holds `quota x 0 x 1 s`
+/// = 0 bytes, but Kafka 4.3.1's `ClientQuotaManager.maxValueInQuotaWindow`
+/// reads the limit of the connection's tags (`quotaLimit`): a consumer no
+/// quota matches (a quota on another client-id enables the fetch quota)
+/// has none, so its fetches are uncapped (`Double.MAX_VALUE`), while the
+/// consumer the quota matches gets one record batch per response. Before,
+/// the engine multiplied the unmatched sensor's unlimited bound by 0 and
+/// capped both.
+#[test]
+fn one_sample_caps_only_the_consumer_a_quota_matches() {
+    let s: Scenario = serde_json::from_str(
+        r#"{"brokers": {"settings": {"quota.window.num": 1}},
+            "topics": [{"name": "lab", "partitions": 1,
+              "preload": {"records": 2000, "record.size": 1000, "batch.size": 65536}}],
+            "quotas": [{"entity": {"client-id": "capped"}, "key": "consumer_byte_rate", "value": 1000000000}],
+            "connections": [{"name": "free", "listener": "PLAINTEXT", "client.id": "free"},
+                            {"name": "capped", "listener": "PLAINTEXT", "client.id": "capped"}],
+            "workloads": [{"consumer": {"connection": "free", "topic": "lab", "records": 2000,
+                             "config": {"max.partition.fetch.bytes": 10485760}}},
+                          {"consumer": {"connection": "capped", "topic": "lab", "records": 2000,
+                             "config": {"max.partition.fetch.bytes": 10485760}}}]}"#,
+    )
+    .unwrap();
+    let run = crate::sim::simulate_traced(s.validate().expect("a valid scenario")).unwrap();
+    let largest = |client: &str| {
+        run.requests
+            .iter()
+            .filter(|r| r.connection == client && r.api == crate::sim::RequestApi::Fetch)
+            .map(|r| r.response_bytes)
+            .max()
+            .unwrap_or(0)
+    };
+    // Unmatched: more than one batch in a response.
+    assert!(largest("free") > 65_536 + 1_000, "free: {}", largest("free"));
+    // Matched: one batch per response.
+    assert!(largest("capped") <= 65_536 + 1_000, "capped: {}", largest("capped"));
+    assert!(run.timeline.clients.iter().all(|c| c.metrics.records_done == 2_000));
+}
+
 /// Issue 30: a run reports its progress and can be stopped; stopped, it
 /// is the Timeline so far, marked cut short; not stopped, it is the run.
 #[test]
