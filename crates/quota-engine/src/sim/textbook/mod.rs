@@ -59,6 +59,7 @@ use crate::entity::{QuotaKey, QuotaType};
 use crate::metrics::{Admission, QuotaWindow};
 use link::transfer_ms;
 use crate::metrics::long_to_int;
+use crate::resolve::answer::FetchCap;
 
 /// The longest run, as for the modelled network (one day, ms).
 const MAX_HORIZON_MS: i64 = 86_400_000;
@@ -188,17 +189,45 @@ pub fn run(scenario: Valid<&Scenario>) -> Result<TextbookRun, Error> {
 }
 
 /// Every check [`run`] makes before its first request, without running
-/// (what `sim::check` asks of a textbook scenario).
+/// and without setting up a broker (what [`Scenario::validate`] asks of a
+/// textbook scenario: the page validates on every edit, and its module
+/// carries no broker).
 ///
 /// # Errors
 ///
 /// As [`run`].
 pub fn check(scenario: &Scenario) -> Result<(), Error> {
-    prepare(scenario).map(|_| ())
+    plan(scenario).map(|_| ())
 }
 
-/// The run of `scenario`, checked and set up, before its first request.
-fn prepare(scenario: &Scenario) -> Result<Run, Error> {
+/// One producer's or consumer's connection, checked by [`plan`]: what
+/// [`prepare`] sets up on the broker.
+struct Planned<'a> {
+    spec: &'a crate::sim::ConnectionSpec,
+    principal: crate::cluster::DerivedPrincipal,
+    role: Role,
+    /// `N`, bytes.
+    total: u64,
+    /// `R`, bytes.
+    size: u64,
+    /// What one request carries at most, bytes: `R`, or a consumer's `R`
+    /// under its fetch cap.
+    per_request: u64,
+    max_in_flight: u32,
+    start_ms: u64,
+}
+
+/// The scenario checked by the textbook rules, with each workload's
+/// connection: everything [`prepare`] needs but the broker.
+///
+/// A consumer's fetch cap is the answer's [`FetchCap`] of the fetch quota
+/// limit of its connection's metric tags (unmetered: the broker's
+/// `fetch.max.bytes`),
+/// which is the broker's own [`Broker::fetch_max_bytes`] (`prepare`
+/// asserts it in debug builds).
+///
+/// [`FetchCap`]: crate::resolve::answer::FetchCap
+fn plan(scenario: &Scenario) -> Result<(crate::cluster::Cluster, Vec<Planned<'_>>), Error> {
     let settings = &scenario.brokers.settings;
     settings.validate()?;
     let net = scenario.textbook.unwrap_or_default();
@@ -247,8 +276,8 @@ fn prepare(scenario: &Scenario) -> Result<Run, Error> {
     }
     let cluster = crate::cluster::Cluster::new(scenario);
     cluster.check_quotas(scenario)?;
-    let store = cluster.store();
-    if let Some((entity, _)) = store
+    if let Some((entity, _)) = cluster
+        .store()
         .entries()
         .find(|(_, kv)| kv.contains_key(&QuotaKey::RequestPercentage))
     {
@@ -257,25 +286,13 @@ fn prepare(scenario: &Scenario) -> Result<Run, Error> {
             entity.path()
         )));
     }
-    let broker = Broker::new(0, settings.clone(), cluster.managers(), &[])?;
-    let mut run = Run {
-        now: 0,
-        link_bps: net.bandwidth_bytes_per_s,
-        latency_ms: i64::try_from(net.latency_ms).unwrap_or(MAX_HORIZON_MS),
-        handling_ms: i64::try_from(net.handling_ms).unwrap_or(MAX_HORIZON_MS),
-        broker,
-        conns: Vec::new(),
-        reqs: Vec::new(),
-        tracks: Vec::new(),
-        track_index: BTreeMap::new(),
-        events: 0,
-    };
+    let mut planned = Vec::new();
     let mut used: BTreeMap<&str, ()> = BTreeMap::new();
     for wl in &scenario.workloads {
         let (conn_name, topic) = match wl {
             Workload::Producer(p) => (p.connection.as_str(), p.topic.as_str()),
             Workload::Consumer(c) => (c.connection.as_str(), c.topic.as_str()),
-            // Refused by `check` before a run.
+            // Refused above.
             Workload::Admin(_) | Workload::Connects(_) => continue,
         };
         let Some((spec_index, spec)) = scenario.connections.iter().enumerate().find(|(_, c)| c.name == conn_name) else {
@@ -320,12 +337,19 @@ fn prepare(scenario: &Scenario) -> Result<Run, Error> {
             Workload::Admin(_) | Workload::Connects(_) => continue,
         };
         let principal = cluster.principal(spec_index, &spec.name)?;
-        let session = run.broker.session(&principal.name, &spec.client_id);
         let per_request = match role {
             Role::Producer => size,
             // The fetch cap is fixed: it depends on the bound and the settings only.
             Role::Consumer => {
-                let cap = run.broker.fetch_max_bytes(&session, u32::try_from(size).unwrap_or(u32::MAX));
+                // The limit of the tags the broker's sensor would have
+                // (`maxValueInQuotaWindow`'s `quotaLimit`).
+                let fetch = cluster.managers().get(QuotaType::Fetch);
+                let window = fetch
+                    .quota_limit(&fetch.metric_tags(&crate::principal::sanitize(&principal.name), &spec.client_id))
+                    .and_then(|quota| FetchCap::of(QuotaType::Fetch, quota, settings))
+                    .map_or(i64::from(i32::MAX), |cap| i64::from(cap.window_bytes));
+                let request = i64::from(u32::try_from(size).unwrap_or(u32::MAX).min(settings.fetch_max_bytes));
+                let cap = u64::try_from(request.min(window)).unwrap_or(0);
                 if cap == 0 {
                     return Err(Error::invalid_scenario(format!(
                         "The textbook consumer on '{conn_name}' has a fetch cap of 0 bytes (the broker's fetch.max.bytes, or (consumer_byte_rate x (quota.window.num - 1) x quota.window.size.seconds).toInt, which is 0 for a NaN quota, a window under one byte or quota.window.num 1): Kafka then sends one record batch per fetch response (KIP-74), and the textbook network, which has no record batches, cannot model that; use the modelled network (leave out \"network\": \"textbook\")."
@@ -338,6 +362,42 @@ fn prepare(scenario: &Scenario) -> Result<Run, Error> {
             return Err(Error::invalid_scenario(format!(
                 "The textbook workload on '{conn_name}' needs more than {MAX_REQUESTS} requests ({total} bytes, at most {per_request} per request): raise the request or fetch size."
             )));
+        }
+        planned.push(Planned { spec, principal, role, total, size, per_request, max_in_flight, start_ms });
+    }
+    Ok((cluster, planned))
+}
+
+/// The run of `scenario`, checked ([`plan`]) and set up on broker 0, before
+/// its first request.
+fn prepare(scenario: &Scenario) -> Result<Run, Error> {
+    let (cluster, planned) = plan(scenario)?;
+    let settings = &scenario.brokers.settings;
+    let net = scenario.textbook.unwrap_or_default();
+    let broker = Broker::new(0, settings.clone(), cluster.managers(), &[])?;
+    let mut run = Run {
+        now: 0,
+        link_bps: net.bandwidth_bytes_per_s,
+        latency_ms: i64::try_from(net.latency_ms).unwrap_or(MAX_HORIZON_MS),
+        handling_ms: i64::try_from(net.handling_ms).unwrap_or(MAX_HORIZON_MS),
+        broker,
+        conns: Vec::new(),
+        reqs: Vec::new(),
+        tracks: Vec::new(),
+        track_index: BTreeMap::new(),
+        events: 0,
+    };
+    for p in planned {
+        let Planned { spec, principal, role, total, size, per_request, max_in_flight, start_ms } = p;
+        let session = run.broker.session(&principal.name, &spec.client_id);
+        if role == Role::Consumer {
+            // The plan's cap is the broker's own.
+            debug_assert_eq!(
+                per_request,
+                size.min(run.broker.fetch_max_bytes(&session, u32::try_from(size).unwrap_or(u32::MAX))),
+                "the planned fetch cap of '{}'",
+                spec.name
+            );
         }
         let qt = match role {
             Role::Producer => QuotaType::Produce,

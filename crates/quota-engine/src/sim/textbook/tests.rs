@@ -398,3 +398,54 @@ fn the_examples_run_cases_one_and_five() {
     let throttles: Vec<i32> = c.requests.iter().map(|r| r.throttle_ms).collect();
     assert_eq!((throttles, c.clients[0].finish_ms), (vec![0, 9990, 10000, 0], Some(20010)));
 }
+
+/// `check` (what `Scenario::validate` runs, with no broker) plans each
+/// consumer's fetch cap from the quota limit of its metric tags; the run
+/// takes it from broker 0's sensor (`Broker::fetch_max_bytes`, Kafka's
+/// `maxValueInQuotaWindow`). The two agree whichever rung matches, with
+/// no match beside other quotas, a quota near `Long.MAX_VALUE`, one sample
+/// (`quota.window.num` 1) and a lower broker
+/// `fetch.max.bytes`; where the cap is 0 both refuse.
+#[test]
+fn the_planned_fetch_cap_is_the_broker_s() {
+    let quotas = [
+        "[]",
+        r#"[{"entity": {"client-id": "reader"}, "key": "consumer_byte_rate", "value": 1000}]"#,
+        r#"[{"entity": {"client-id": "other"}, "key": "consumer_byte_rate", "value": 1000}]"#,
+        r#"[{"entity": {"user": "ANONYMOUS"}, "key": "consumer_byte_rate", "value": 700}]"#,
+        r#"[{"entity": {"user": "<default>", "client-id": "<default>"}, "key": "consumer_byte_rate", "value": 3}]"#,
+        r#"[{"entity": {"user": "ANONYMOUS", "client-id": "reader"}, "key": "consumer_byte_rate", "value": 1e12},
+            {"entity": {"client-id": "reader"}, "key": "consumer_byte_rate", "value": 10}]"#,
+        r#"[{"entity": {"client-id": "reader"}, "key": "consumer_byte_rate", "value": 9e18}]"#,
+    ];
+    let mut planned = 0;
+    for q in quotas {
+        for settings in [r#"{}"#, r#"{"fetch.max.bytes": 5000}"#, r#"{"quota.window.num": 2, "quota.window.size.seconds": 3}"#, r#"{"quota.window.num": 1}"#] {
+            for fetch_size in [1u32, 4_000, 15_000, u32::MAX] {
+                let s = scenario(&format!(
+                    r#"{{"network": "textbook", "brokers": {{"settings": {settings}}}, "topics": [{{"name": "t"}}], "quotas": {q},
+  "connections": [{{"name": "c", "listener": "PLAINTEXT", "client.id": "reader"}}],
+  "workloads": [{{"consumer": {{"connection": "c", "topic": "t", "bytes": 20000, "fetch.size": {fetch_size}}}}}]}}"#
+                ));
+                let case = format!("quotas {q}, settings {settings}, fetch.size {fetch_size}");
+                let cluster = crate::cluster::Cluster::new(&s);
+                let mut broker = Broker::new(0, s.brokers.settings.clone(), cluster.managers(), &[]).expect(&case);
+                let principal = cluster.principal(0, "c").expect(&case);
+                let session = broker.session(&principal.name, "reader");
+                let broker_cap = u64::from(fetch_size).min(broker.fetch_max_bytes(&session, fetch_size));
+                match plan(&s) {
+                    Ok((_, p)) => {
+                        assert_eq!(p[0].per_request, broker_cap, "{case}");
+                        planned += 1;
+                    }
+                    Err(e) => {
+                        let text = e.to_string();
+                        assert!(broker_cap == 0 && text.contains("fetch cap of 0 bytes"), "{case}: {text}");
+                        assert_eq!(check(&s).map_err(|e| e.to_string()), Err(text), "{case}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(planned > 60, "{planned}");
+}
