@@ -33,9 +33,10 @@ pub struct ClientSensors {
 /// ([`crate::resolve::DefaultQuotaCallback`]) and holds one [`ClientSensors`] per
 /// distinct metric tags.
 ///
-/// Kafka: `ClientQuotaManager` / `ClientRequestQuotaManager`
-/// (core/src/main/scala/kafka/server/ClientQuotaManager.scala,
-/// core/src/main/scala/kafka/server/ClientRequestQuotaManager.scala).
+/// Kafka 4.3.1: `ClientQuotaManager`
+/// (server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java)
+/// and `ClientRequestQuotaManager`
+/// (core/src/main/scala/kafka/server/ClientRequestQuotaManager.scala).
 #[derive(Debug, Clone)]
 pub struct ClientQuotaManager {
     quota_type: QuotaType,
@@ -168,7 +169,7 @@ impl ClientQuotaManager {
     /// Kafka: `ClientQuotaManager.updateQuota` and `updateQuotaMetricConfigs`
     /// (`metric.config(getQuotaMetricConfig(newQuota))` on the live
     /// `KafkaMetric`: the `Rate`'s samples stay),
-    /// core/src/main/scala/kafka/server/ClientQuotaManager.scala.
+    /// server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java at 4.3.1.
     pub fn update_quota(&mut self, entity: &QuotaEntity, value: Option<f64>) -> Result<(), Error> {
         self.callback.update_quota(entity, value)?;
         for s in &mut self.sensors {
@@ -183,7 +184,7 @@ impl ClientQuotaManager {
 
     /// The largest value that can be recorded without being throttled for
     /// sure: the quota limit of the sensor's metric tags (the callback's
-    /// `quotaLimit` now, not the sensor's bound) `* (samples - 1) *
+    /// `quotaLimit`, not the bound the sensor was given) `* (samples - 1) *
     /// window_s`; `f64::MAX` when quotas are disabled (no sensor) or no quota
     /// matches the tags. An unmatched connection is uncapped even with
     /// `quota.window.num` 1, where its unlimited bound times 0 would be 0.

@@ -339,7 +339,8 @@ fn plan(scenario: &Scenario) -> Result<(crate::cluster::Cluster, Vec<Planned<'_>
         let principal = cluster.principal(spec_index, &spec.name)?;
         let per_request = match role {
             Role::Producer => size,
-            // The fetch cap is fixed: it depends on the bound and the settings only.
+            // The fetch cap is fixed: the textbook network has no events, so
+            // the quota limit of the connection's tags and the settings stay.
             Role::Consumer => {
                 // The limit of the tags the broker's sensor would have
                 // (`maxValueInQuotaWindow`'s `quotaLimit`).
