@@ -405,50 +405,64 @@ fn the_examples_run_cases_one_and_five() {
 /// `maxValueInQuotaWindow`). The two agree whichever rung matches, with
 /// no match beside other quotas, a quota near `Long.MAX_VALUE`, one sample
 /// (`quota.window.num` 1) and a lower broker
-/// `fetch.max.bytes`; where the cap is 0 both refuse.
+/// `fetch.max.bytes`; where the cap is 0 both refuse. Each case runs for
+/// three principals: `ANONYMOUS` (PLAINTEXT), a SASL/PLAIN user and a
+/// certificate DN (SSL, `DEFAULT` mapping rule) whose names hold what the
+/// `user` metric tag URL-encodes (Kafka's `Sanitizer.sanitize`: spaces,
+/// `,`, `=`, `/`, non-ASCII), so the plan's tags are the sensor's.
 #[test]
 fn the_planned_fetch_cap_is_the_broker_s() {
+    let principals = [
+        ("ANONYMOUS", r#""listener": "PLAINTEXT""#),
+        ("tenant a/ü+1", r#""listener": "SASL_PLAINTEXT", "mechanism": "PLAIN", "identity": "tenant a/ü+1""#),
+        ("CN=Alice Smith,OU=Eng,O=Acme", r#""listener": "SSL", "identity": "CN=Alice Smith,OU=Eng,O=Acme""#),
+    ];
     let quotas = [
         "[]",
         r#"[{"entity": {"client-id": "reader"}, "key": "consumer_byte_rate", "value": 1000}]"#,
         r#"[{"entity": {"client-id": "other"}, "key": "consumer_byte_rate", "value": 1000}]"#,
-        r#"[{"entity": {"user": "ANONYMOUS"}, "key": "consumer_byte_rate", "value": 700}]"#,
+        r#"[{"entity": {"user": "USER"}, "key": "consumer_byte_rate", "value": 700}]"#,
         r#"[{"entity": {"user": null, "client-id": null}, "key": "consumer_byte_rate", "value": 3}]"#,
-        r#"[{"entity": {"user": "ANONYMOUS", "client-id": "reader"}, "key": "consumer_byte_rate", "value": 1e12},
+        r#"[{"entity": {"user": "USER", "client-id": "reader"}, "key": "consumer_byte_rate", "value": 1e12},
             {"entity": {"client-id": "reader"}, "key": "consumer_byte_rate", "value": 10}]"#,
         r#"[{"entity": {"client-id": "reader"}, "key": "consumer_byte_rate", "value": 9e18}]"#,
     ];
     let (mut planned, mut refused) = (0, 0);
-    for q in quotas {
-        for settings in [r#"{}"#, r#"{"fetch.max.bytes": 5000}"#, r#"{"quota.window.num": 2, "quota.window.size.seconds": 3}"#, r#"{"quota.window.num": 1}"#] {
-            for fetch_size in [1u32, 4_000, 15_000, u32::MAX] {
-                let s = scenario(&format!(
-                    r#"{{"network": "textbook", "brokers": {{"settings": {settings}}}, "topics": [{{"name": "t"}}], "quotas": {q},
-  "connections": [{{"name": "c", "listener": "PLAINTEXT", "client.id": "reader"}}],
+    for (user, listener) in principals {
+        for q in quotas {
+            let q = q.replace("USER", user);
+            for settings in [r#"{}"#, r#"{"fetch.max.bytes": 5000}"#, r#"{"quota.window.num": 2, "quota.window.size.seconds": 3}"#, r#"{"quota.window.num": 1}"#] {
+                for fetch_size in [1u32, 4_000, 15_000, u32::MAX] {
+                    let s = scenario(&format!(
+                        r#"{{"network": "textbook", "brokers": {{"settings": {settings}}}, "topics": [{{"name": "t"}}], "quotas": {q},
+  "connections": [{{"name": "c", {listener}, "client.id": "reader"}}],
   "workloads": [{{"consumer": {{"connection": "c", "topic": "t", "bytes": 20000, "fetch.size": {fetch_size}}}}}]}}"#
-                ));
-                let case = format!("quotas {q}, settings {settings}, fetch.size {fetch_size}");
-                let cluster = crate::cluster::Cluster::new(&s);
-                let mut broker = Broker::new(0, s.brokers.settings.clone(), cluster.managers(), &[]).expect(&case);
-                let principal = cluster.principal(0, "c").expect(&case);
-                let session = broker.session(&principal.name, "reader");
-                let broker_cap = u64::from(fetch_size).min(broker.fetch_max_bytes(&session, fetch_size));
-                match plan(&s) {
-                    Ok((_, p)) => {
-                        assert_eq!(p[0].per_request, broker_cap, "{case}");
-                        planned += 1;
-                    }
-                    Err(e) => {
-                        let text = e.to_string();
-                        assert!(broker_cap == 0 && text.contains("fetch cap of 0 bytes"), "{case}: {text}");
-                        assert_eq!(check(&s).map_err(|e| e.to_string()), Err(text), "{case}");
-                        refused += 1;
+                    ));
+                    let case = format!("principal {user}, quotas {q}, settings {settings}, fetch.size {fetch_size}");
+                    let cluster = crate::cluster::Cluster::new(&s);
+                    let mut broker = Broker::new(0, s.brokers.settings.clone(), cluster.managers(), &[]).expect(&case);
+                    let principal = cluster.principal(0, "c").expect(&case);
+                    assert_eq!(principal.name, user, "{case}");
+                    let session = broker.session(&principal.name, "reader");
+                    let broker_cap = u64::from(fetch_size).min(broker.fetch_max_bytes(&session, fetch_size));
+                    match plan(&s) {
+                        Ok((_, p)) => {
+                            assert_eq!(p[0].per_request, broker_cap, "{case}");
+                            planned += 1;
+                        }
+                        Err(e) => {
+                            let text = e.to_string();
+                            assert!(broker_cap == 0 && text.contains("fetch cap of 0 bytes"), "{case}: {text}");
+                            assert_eq!(check(&s).map_err(|e| e.to_string()), Err(text), "{case}");
+                            refused += 1;
+                        }
                     }
                 }
             }
         }
     }
-    // 7 layouts x 4 settings x 4 fetch sizes: with quota.window.num 1 the
-    // 5 layouts whose quota matches the connection are refused.
-    assert_eq!((planned, refused), (92, 20));
+    // 3 principals x 7 layouts x 4 settings x 4 fetch sizes: with
+    // quota.window.num 1 the 5 layouts whose quota matches the connection
+    // are refused.
+    assert_eq!((planned, refused), (3 * 92, 3 * 20));
 }
