@@ -41,7 +41,8 @@ const KEY_WIDTH: usize = 24;
 /// `hardMaxBytesLimit = versionId <= 2` (KAFKA-9677, KIP-74);
 /// `ClientQuotaManager.maxValueInQuotaWindow`
 /// (server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java);
-/// the engine's `ClientQuotaManager::max_value_in_quota_window`.
+/// the engine's `ClientQuotaManager::max_value_in_quota_window`, which
+/// shares its formula ([`crate::broker::quota_window_value`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FetchCap {
     /// The fetch quota, bytes/s (as configured: NaN and Infinity too).
@@ -64,7 +65,7 @@ impl FetchCap {
             return None;
         }
         let (window_num, window_size_seconds) = (settings.quota_window_num, settings.quota_window_size_seconds);
-        let window = quota * f64::from(window_num.saturating_sub(1)) * f64::from(window_size_seconds);
+        let window = crate::broker::quota_window_value(quota, window_num, f64::from(window_size_seconds));
         Some(FetchCap {
             quota,
             window_num,
