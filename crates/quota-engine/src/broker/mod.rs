@@ -27,7 +27,8 @@ pub mod stats;
 
 use std::collections::BTreeMap;
 
-pub use quota::{quota_window_value, ClientQuotaManager, ClientSensors, SensorId};
+pub(crate) use quota::quota_window_value;
+pub use quota::{ClientQuotaManager, ClientSensors, SensorId};
 pub use settings::BrokerSettings;
 
 use crate::entity::{EntityName, QuotaEntity, QuotaKey, QuotaType};

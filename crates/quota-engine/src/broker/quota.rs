@@ -49,16 +49,19 @@ pub struct ClientQuotaManager {
     by_tags: BTreeMap<MetricTags, SensorId>,
 }
 
-/// What a quota of `limit` per second lets through in one quota window:
-/// `limit * (samples - 1) * window_s` (`samples` 0 counts as 1, giving 0).
-/// Units follow `limit`: bytes for bytes/s. The one formula behind the
-/// broker's fetch cap ([`ClientQuotaManager::max_value_in_quota_window`])
-/// and the engine's answer ([`crate::resolve::answer::FetchCap::of`]).
+/// What a quota of `limit` per second lets through before it throttles for
+/// sure: `limit * (samples - 1) * window_s`, where `samples` is
+/// `quota.window.num` and `window_s` the length of one sample,
+/// `quota.window.size.seconds` (s). Units follow `limit`: bytes for
+/// bytes/s. Kafka refuses 0 samples; here 0 counts as 1 and gives 0 (only
+/// [`crate::resolve::answer::FetchCap::of`] can pass unchecked settings).
+/// The one formula behind the broker's fetch cap
+/// ([`ClientQuotaManager::max_value_in_quota_window`]) and the answer's.
 ///
 /// Kafka 4.3.1: `ClientQuotaManager.maxValueInQuotaWindow`
 /// (server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java):
 /// `quotaLimit * (config.numQuotaSamples() - 1) * config.quotaWindowSizeSeconds()`.
-pub fn quota_window_value(limit: f64, samples: u32, window_s: f64) -> f64 {
+pub(crate) fn quota_window_value(limit: f64, samples: u32, window_s: f64) -> f64 {
     limit * f64::from(samples.saturating_sub(1)) * window_s
 }
 
@@ -210,7 +213,10 @@ impl ClientQuotaManager {
         let Some(id) = id else { return f64::MAX };
         let s = &self.sensors[id.0 as usize];
         match self.callback.quota_limit(&s.tags) {
-            Some(limit) => quota_window_value(limit, self.window.samples(), self.window.window_ms() as f64 / 1000.0),
+            Some(limit) => {
+                let window_s = self.window.window_ms() as f64 / 1000.0;
+                quota_window_value(limit, self.window.samples(), window_s)
+            }
             None => f64::MAX,
         }
     }

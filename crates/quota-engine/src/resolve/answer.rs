@@ -42,7 +42,7 @@ const KEY_WIDTH: usize = 24;
 /// `ClientQuotaManager.maxValueInQuotaWindow`
 /// (server/src/main/java/org/apache/kafka/server/quota/ClientQuotaManager.java);
 /// the engine's `ClientQuotaManager::max_value_in_quota_window`, which
-/// shares its formula ([`crate::broker::quota_window_value`]).
+/// shares its formula (the crate's `broker::quota_window_value`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FetchCap {
     /// The fetch quota, bytes/s (as configured: NaN and Infinity too).

@@ -409,7 +409,8 @@ fn the_examples_run_cases_one_and_five() {
 /// three principals: `ANONYMOUS` (PLAINTEXT), a SASL/PLAIN user and a
 /// certificate DN (SSL, `DEFAULT` mapping rule) whose names hold what the
 /// `user` metric tag URL-encodes (Kafka's `Sanitizer.sanitize`: spaces,
-/// `,`, `=`, `/`, non-ASCII), so the plan's tags are the sensor's.
+/// `,`, `=`, `/`, `+`, non-ASCII), so the plan's tags are the sensor's (both
+/// call the engine's `sanitize`; its own tests check it against Kafka's).
 #[test]
 fn the_planned_fetch_cap_is_the_broker_s() {
     let principals = [
