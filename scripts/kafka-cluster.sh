@@ -20,6 +20,11 @@
 #   KAFKA_CLUSTER_PORT_BASE  ports are base+0 .. base+35 (default 29090)
 #   KAFKA_CLUSTER_START_TIMEOUT  seconds start waits for the brokers (default 120)
 #   KAFKA_CLUSTER_STOP_TIMEOUT   seconds stop waits after TERM before KILL (default 30)
+#   KAFKA_CLUSTER_BROKER_SETTINGS  static broker settings for start, space-separated
+#                            key=value words (values: letters, digits, . _ -), written
+#                            after the defaults in every broker's properties, e.g.
+#                            "quota.window.num=1" (scripts/lab.sh starts a cluster per
+#                            set of settings its runs' scenarios name)
 #   JAVA_HOME                java from there, else java on PATH
 set -euo pipefail
 
@@ -38,6 +43,17 @@ if ! [[ "$port_base" =~ ^[0-9]+$ ]] || ((port_base < 1024 || port_base > 65000))
   exit 2
 fi
 readonly start_timeout="${KAFKA_CLUSTER_START_TIMEOUT:-120}"
+broker_settings=()
+read -r -a kv_words <<<"${KAFKA_CLUSTER_BROKER_SETTINGS:-}"
+for kv_word in "${kv_words[@]+"${kv_words[@]}"}"; do
+  if ! [[ "$kv_word" =~ ^[a-z][a-z0-9.]*=[A-Za-z0-9._-]+$ ]]; then
+    echo "kafka-cluster: KAFKA_CLUSTER_BROKER_SETTINGS: \"$kv_word\" is not key=value (a lower-case dotted key; a value of letters, digits, '.', '_' and '-')" >&2
+    exit 2
+  fi
+  broker_settings+=("$kv_word")
+done
+unset kv_word kv_words
+readonly broker_settings
 readonly stop_timeout="${KAFKA_CLUSTER_STOP_TIMEOUT:-30}"
 if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then
   java="$JAVA_HOME/bin/java"
@@ -379,6 +395,10 @@ default.replication.factor=1
 min.insync.replicas=1
 group.initial.rebalance.delay.ms=0
 EOF
+      if ((${#broker_settings[@]})); then
+        echo "# KAFKA_CLUSTER_BROKER_SETTINGS (a later line wins in a properties file)"
+        printf '%s\n' "${broker_settings[@]}"
+      fi
     } >"$f"
   done
   chmod 600 "$conf_dir"/*.properties
@@ -482,6 +502,7 @@ write_env() {
     kv ADMIN_BOOTSTRAP "$(bootstrap sasl)"
     kv ADMIN_CONFIG "$clients_dir/admin.properties"
     kv CLIENT_CONFIG_DIR "$clients_dir"
+    kv BROKER_SETTINGS "${broker_settings[*]+"${broker_settings[*]}"}"
     for id in "${broker_ids[@]}"; do
       kv "BROKER_${id}_JMX" "$host:$(broker_port "$id" jmx)"
     done

@@ -15,6 +15,10 @@
 # The cluster is started here and stopped on every exit (its start and stop
 # lines are in the log); it uses KAFKA_CLUSTER_DIR (default
 # target/real-kafka/cluster) and KAFKA_CLUSTER_PORT_BASE (default 29090).
+# Runs whose scenarios name static broker settings (quota.window.num, ...)
+# get a cluster of their own started with them, after the first one, and the
+# harness's output of it in target/real-kafka/real-N.json
+# (real-kafka-compare --cluster-groups lists them).
 # Exit status: non-zero when the vectors differ, the cluster fails, a real
 # run fails, or a run has a figure outside tolerance that no explanation in
 # lab/explanations.json names.
@@ -38,42 +42,59 @@ if [[ -n "${LAB_ONLY:-}" && ${#update_doc[@]} -gt 0 ]]; then
 fi
 
 t_start=$SECONDS
+only=()
+[[ -n "${LAB_ONLY:-}" ]] && only=(--only "$LAB_ONLY")
+compare() { cargo run --quiet --locked -p real-kafka --bin real-kafka-compare -- "$@"; }
+
+# The clusters the runs need: a static broker setting a scenario names
+# (scenario.brokers.settings, quota.window.num for one) cannot be changed on
+# a running broker, so each set of them gets a cluster of its own, started
+# with KAFKA_CLUSTER_BROKER_SETTINGS, one after the other. A line per
+# cluster: the harness's output file, the settings (- for none), the runs.
+groups_text="$(compare --cluster-groups "${only[@]+"${only[@]}"}")"
+mapfile -t groups <<<"$groups_text"
+real_files=()
+for g in "${groups[@]}"; do
+  IFS=$'\t' read -r file _ _ <<<"$g"
+  real_files+=(--real "target/real-kafka/$file")
+done
 
 if ((compare_only == 0)); then
   step "Vectors: tests/fixtures/kafka-vectors-4.3.1 regenerated from the Kafka 4.3.1 jars and compared"
   lab/vectors/generate.sh --check
   lab/vectors/generate.sh --compare
 
-  step "A real Kafka 4.3.1 cluster: start"
-  stop_cluster() {
-    step "A real Kafka 4.3.1 cluster: stop"
-    scripts/kafka-cluster.sh stop || true
-  }
-  trap stop_cluster EXIT
-  scripts/kafka-cluster.sh start
+  rm -f target/real-kafka/real.json target/real-kafka/real-[0-9]*.json
+  for g in "${groups[@]}"; do
+    IFS=$'\t' read -r file settings runs <<<"$g"
+    [[ "$settings" == - ]] && settings=""
+    what="A real Kafka 4.3.1 cluster${settings:+ with $settings}"
+    step "$what: start"
+    stop_cluster() {
+      step "$what: stop"
+      scripts/kafka-cluster.sh stop || true
+    }
+    trap stop_cluster EXIT
+    KAFKA_CLUSTER_BROKER_SETTINGS="$settings" scripts/kafka-cluster.sh start
 
-  step "The lab's runs on the real cluster (lab/harness)"
-  only=()
-  [[ -n "${LAB_ONLY:-}" ]] && only=(--only "$LAB_ONLY")
-  set +e
-  lab/harness/run.sh "${only[@]+"${only[@]}"}"
-  harness_rc=$?
-  set -e
-  stop_cluster
-  trap - EXIT
-  # A failed real run is reported by the comparison (real_error) and fails
-  # the stage there; a harness that could not run at all fails it here.
-  if ((harness_rc != 0 && harness_rc != 3)); then
-    echo "lab.sh: the harness failed (exit $harness_rc)" >&2
-    exit "$harness_rc"
-  fi
+    step "The lab's runs on it (lab/harness): $runs"
+    set +e
+    lab/harness/run.sh --only "$runs" --out "target/real-kafka/$file"
+    harness_rc=$?
+    set -e
+    stop_cluster
+    trap - EXIT
+    # A failed real run is reported by the comparison (real_error) and fails
+    # the stage there; a harness that could not run at all fails it here.
+    if ((harness_rc != 0 && harness_rc != 3)); then
+      echo "lab.sh: the harness failed (exit $harness_rc)" >&2
+      exit "$harness_rc"
+    fi
+  done
 fi
 
 step "Real | simulated | article (crates/real-kafka)"
-compare_only_runs=()
-[[ -n "${LAB_ONLY:-}" ]] && compare_only_runs=(--only "$LAB_ONLY")
-cargo run --quiet --locked -p real-kafka --bin real-kafka-compare -- \
-  "${update_doc[@]+"${update_doc[@]}"}" "${compare_only_runs[@]+"${compare_only_runs[@]}"}"
+compare "${real_files[@]}" "${update_doc[@]+"${update_doc[@]}"}" "${only[@]+"${only[@]}"}"
 
 if ((compare_only == 0)); then
   step "The CLI against a live cluster (crates/quota-cli/tests/live: starts and stops its own cluster)"

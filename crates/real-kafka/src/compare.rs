@@ -199,6 +199,108 @@ pub struct RealRepeat {
     pub broker_metrics: serde_json::Value,
 }
 
+impl RealFile {
+    /// Several harness outputs as one: `scripts/lab.sh` starts one cluster
+    /// per set of static broker settings the runs need ([`cluster_groups`])
+    /// and the harness writes one file per cluster. `files` are
+    /// `(path, file)` pairs; the path names a file in errors.
+    ///
+    /// # Errors
+    ///
+    /// Files measured against different Kafka or client versions, or one
+    /// run measured in two files.
+    pub fn merge(files: Vec<(String, RealFile)>) -> Result<RealFile> {
+        let mut merged = RealFile { kafka_version: String::new(), kafka_clients_version: None, runs: Vec::new() };
+        let mut from: BTreeMap<String, String> = BTreeMap::new();
+        for (path, file) in files {
+            if !file.kafka_version.is_empty() {
+                if merged.kafka_version.is_empty() {
+                    merged.kafka_version = file.kafka_version.clone();
+                } else if merged.kafka_version != file.kafka_version {
+                    anyhow::bail!("{path}: measured Kafka {} but another real file measured {}", file.kafka_version, merged.kafka_version);
+                }
+            }
+            if let Some(v) = file.kafka_clients_version {
+                match &merged.kafka_clients_version {
+                    Some(m) if *m != v => anyhow::bail!("{path}: the clients were {v} but another real file's were {m}"),
+                    _ => merged.kafka_clients_version = Some(v),
+                }
+            }
+            for run in file.runs {
+                if let Some(other) = from.insert(run.name.clone(), path.clone()) {
+                    anyhow::bail!("{path}: the run {} is also in {other}", run.name);
+                }
+                merged.runs.push(run);
+            }
+        }
+        Ok(merged)
+    }
+}
+
+/// Broker settings a scenario may name that the harness applies to the
+/// running cluster for the run, as a per-broker dynamic config
+/// (`RunExecutor.DYNAMIC_SETTINGS` in `lab/harness`). Every other setting
+/// a scenario names is a static broker config (Kafka 4.3.1's
+/// `DynamicBrokerConfig` cannot change it), which the cluster must be
+/// started with.
+pub const DYNAMIC_SETTINGS: &[&str] = &["max.connection.creation.rate"];
+
+/// Runs that need one cluster: the static broker settings it is started
+/// with (`key` to value, as the scenario names them) and the runs' names,
+/// in `lab/runs.json`'s order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterGroup {
+    /// `scenario.brokers.settings` less [`DYNAMIC_SETTINGS`]; empty for
+    /// the cluster `scripts/kafka-cluster.sh` starts by default.
+    pub settings: BTreeMap<String, String>,
+    /// The runs measured on that cluster.
+    pub runs: Vec<String>,
+}
+
+/// The clusters `runs` need, one per set of static broker settings their
+/// scenarios name (`scenario.brokers.settings`, read raw, as the harness's
+/// `ScenarioPlan` does: a setting a scenario leaves out is the cluster's
+/// default). The group with no settings comes first, the others in the
+/// order of their settings. `read` reads a scenario file by its path in
+/// `runs`.
+///
+/// # Errors
+///
+/// A scenario file that cannot be read or is not JSON; a setting whose
+/// value is not a number or a string of letters, digits, `.`, `_` and `-`
+/// (`scripts/kafka-cluster.sh` takes the settings as `key=value` words).
+pub fn cluster_groups(runs: &RunsFile, read: impl Fn(&str) -> Result<String>) -> Result<Vec<ClusterGroup>> {
+    let mut groups: BTreeMap<BTreeMap<String, String>, Vec<String>> = BTreeMap::new();
+    for spec in &runs.runs {
+        let text = read(&spec.scenario).with_context(|| format!("run {}", spec.name))?;
+        let v: serde_json::Value =
+            serde_json::from_str(&text).with_context(|| format!("{}: not JSON", spec.scenario))?;
+        let scenario = v.get("scenario").unwrap_or(&v);
+        let mut settings = BTreeMap::new();
+        if let Some(named) = scenario.pointer("/brokers/settings").and_then(serde_json::Value::as_object) {
+            for (key, value) in named {
+                if DYNAMIC_SETTINGS.contains(&key.as_str()) {
+                    continue;
+                }
+                let value = match value {
+                    serde_json::Value::Number(n) => n.to_string(),
+                    serde_json::Value::String(s) => s.clone(),
+                    other => anyhow::bail!("{}: scenario.brokers.settings.{key}: {other} is not a number or a string", spec.scenario),
+                };
+                if value.is_empty() || !value.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')) {
+                    anyhow::bail!(
+                        "{}: scenario.brokers.settings.{key}: {value:?}: scripts/lab.sh starts a cluster with a static setting only when its value is letters, digits, '.', '_' and '-'",
+                        spec.scenario
+                    );
+                }
+                settings.insert(key.clone(), value);
+            }
+        }
+        groups.entry(settings).or_default().push(spec.name.clone());
+    }
+    Ok(groups.into_iter().map(|(settings, runs)| ClusterGroup { settings, runs }).collect())
+}
+
 /// The real side of a run: medians, spreads, and the brokers' metrics.
 #[derive(Debug, Clone, Serialize)]
 pub struct RealFigures {
@@ -1053,5 +1155,67 @@ mod tests {
         real.fetch_requests = None;
         sim.fetch_requests = Some(7.0);
         assert!(outside(&real, &none, &sim).is_empty());
+    }
+
+    /// The lab's runs need two clusters: the default one (the dynamic
+    /// `max.connection.creation.rate` a run applies itself stays there) and
+    /// one started with `quota.window.num=1` for the two runs that name it.
+    #[test]
+    fn the_lab_s_runs_need_a_cluster_per_static_setting() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
+        let read = |path: &str| std::fs::read_to_string(format!("{root}{path}")).map_err(anyhow::Error::from);
+        let runs: RunsFile = serde_json::from_str(&read("lab/runs.json").expect("runs.json")).expect("a runs file");
+        let groups = cluster_groups(&runs, read).expect("groups");
+        assert_eq!(groups.len(), 2, "{groups:?}");
+        assert!(groups[0].settings.is_empty());
+        assert!(groups[0].runs.contains(&"connection-pool-broker-rate".to_owned()));
+        assert_eq!(groups[0].runs.len() + 2, runs.runs.len());
+        assert_eq!(groups[1].settings, BTreeMap::from([("quota.window.num".to_owned(), "1".to_owned())]));
+        assert_eq!(groups[1].runs, ["window-one-consumer-unmatched", "window-one-consumer-capped"]);
+    }
+
+    /// A static setting `scripts/kafka-cluster.sh` could not take as a
+    /// `key=value` word is refused, naming the file and the setting.
+    #[test]
+    fn a_setting_a_cluster_cannot_be_started_with_is_refused() {
+        let runs: RunsFile = serde_json::from_str(
+            r#"{"kafka_version": "4.3.1", "runs": [{"name": "r", "scenario": "s.json"}]}"#,
+        )
+        .expect("a runs file");
+        let with = |settings: &str| {
+            let text = format!(r#"{{"brokers": {{"settings": {settings}}}}}"#);
+            cluster_groups(&runs, move |_: &str| Ok(text.clone()))
+        };
+        let e = with(r#"{"ssl.principal.mapping.rules": "RULE:^CN=(.*)$/$1/"}"#).expect_err("refused").to_string();
+        assert!(e.contains("s.json: scenario.brokers.settings.ssl.principal.mapping.rules"), "{e}");
+        let e = with(r#"{"quota.window.num": [1]}"#).expect_err("refused").to_string();
+        assert!(e.contains("is not a number or a string"), "{e}");
+        let g = with(r#"{"quota.window.size.seconds": 2, "max.connection.creation.rate": 5}"#).expect("groups");
+        assert_eq!(g[0].settings, BTreeMap::from([("quota.window.size.seconds".to_owned(), "2".to_owned())]));
+    }
+
+    /// The harness's files of two clusters are one real file; a run in both,
+    /// or files of two Kafka versions, are refused.
+    #[test]
+    fn real_files_of_two_clusters_merge() {
+        let file = |version: &str, runs: &[&str]| -> RealFile {
+            serde_json::from_value(serde_json::json!({
+                "kafka_version": version,
+                "runs": runs.iter().map(|n| serde_json::json!({"name": n, "repeats": []})).collect::<Vec<_>>()
+            }))
+            .expect("a real file")
+        };
+        let merged = RealFile::merge(vec![("a".into(), file("4.3.1", &["x", "y"])), ("b".into(), file("4.3.1", &["z"]))])
+            .expect("merges");
+        assert_eq!(merged.kafka_version, "4.3.1");
+        assert_eq!(merged.runs.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["x", "y", "z"]);
+        let e = RealFile::merge(vec![("a".into(), file("4.3.1", &["x"])), ("b".into(), file("4.3.1", &["x"]))])
+            .expect_err("twice")
+            .to_string();
+        assert_eq!(e, "b: the run x is also in a");
+        let e = RealFile::merge(vec![("a".into(), file("4.3.1", &["x"])), ("b".into(), file("4.2.0", &["y"]))])
+            .expect_err("two versions")
+            .to_string();
+        assert!(e.starts_with("b: measured Kafka 4.2.0"), "{e}");
     }
 }

@@ -3,7 +3,9 @@
 //! simulation of the same scenario files and the lab article's figures.
 //!
 //! Reads `lab/runs.json` (the runs, their scenario files and the article's
-//! figures), `target/real-kafka/real.json` (what the harness measured) and
+//! figures), `target/real-kafka/real.json` (what the harness measured; one
+//! file per cluster when runs need static broker settings of their own,
+//! `--cluster-groups`) and
 //! `lab/explanations.json` (why figures outside their tolerance differ,
 //! each naming the figures it accounts for), runs
 //! every scenario through `quota_engine::sim::simulate`, and writes
@@ -28,9 +30,11 @@ struct Args {
     /// The runs: `{"kafka_version", "runs": [{"name", "scenario", "repeats", "article"}]}`.
     #[arg(long, default_value = "lab/runs.json")]
     runs: PathBuf,
-    /// What the Java harness measured on the real cluster.
-    #[arg(long, default_value = "target/real-kafka/real.json")]
-    real: PathBuf,
+    /// What the Java harness measured on the real cluster; repeated, the
+    /// files of the clusters `--cluster-groups` lists, merged (a run in two
+    /// files is refused).
+    #[arg(long, default_value = "target/real-kafka/real.json", value_name = "FILE")]
+    real: Vec<PathBuf>,
     /// Why figures outside their tolerance differ:
     /// `{"RUN": {"figures": ["duration_ms", ...], "text": "why"}}`.
     #[arg(long, default_value = "lab/explanations.json")]
@@ -50,6 +54,14 @@ struct Args {
     /// Also rewrite the table between the markers of this Markdown file.
     #[arg(long)]
     update_doc: Option<PathBuf>,
+    /// Only list the clusters the runs need, one line each:
+    /// `FILE<TAB>SETTINGS<TAB>RUN,RUN`, where SETTINGS are the static
+    /// broker settings the cluster is started with (`key=value` words, `-`
+    /// for none) and FILE the harness's output for it (`real.json` for the
+    /// cluster without settings, else `real-N.json`, N from 2). Compares
+    /// nothing.
+    #[arg(long, conflicts_with_all = ["update_doc"])]
+    cluster_groups: bool,
 }
 
 fn main() -> std::process::ExitCode {
@@ -89,8 +101,30 @@ fn run() -> Result<bool> {
         }
         runs.runs.retain(|r| args.only.contains(&r.name));
     }
-    let real: compare::RealFile = serde_json::from_str(&read(&args.real)?)
-        .with_context(|| format!("{} is not the harness's output", args.real.display()))?;
+    let base = args.runs.parent().and_then(|p| p.parent()).unwrap_or(std::path::Path::new("."));
+    if args.cluster_groups {
+        let groups = compare::cluster_groups(&runs, |path| read(&base.join(path)))?;
+        let mut n = 1;
+        for g in groups {
+            let file = if g.settings.is_empty() {
+                "real.json".to_owned()
+            } else {
+                n += 1;
+                format!("real-{n}.json")
+            };
+            let settings: Vec<String> = g.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let settings = if settings.is_empty() { "-".to_owned() } else { settings.join(" ") };
+            println!("{file}\t{settings}\t{}", g.runs.join(","));
+        }
+        return Ok(true);
+    }
+    let mut files = Vec::new();
+    for path in &args.real {
+        let file: compare::RealFile = serde_json::from_str(&read(path)?)
+            .with_context(|| format!("{} is not the harness's output", path.display()))?;
+        files.push((path.display().to_string(), file));
+    }
+    let real = compare::RealFile::merge(files)?;
     let environment: Option<quota_engine::sim::Environment> = if args.environment.exists() {
         let text = read(&args.environment)?;
         let v: serde_json::Value = serde_json::from_str(&text)
@@ -103,7 +137,6 @@ fn run() -> Result<bool> {
         None
     };
     let source = format!("{}", args.environment.display());
-    let base = args.runs.parent().and_then(|p| p.parent()).unwrap_or(std::path::Path::new("."));
     let report = compare::compare(
         &runs,
         &real,
