@@ -56,7 +56,7 @@ impl QuotaImport {
     /// resource read value by value), as Kafka applies an entry, all its
     /// values or none (`ClientQuotaControlManager.alterClientQuotaEntity`);
     /// an entry Kafka refuses is left out and the others still apply.
-    /// Returns the refused entries' errors ([`ErrorKind::Rejected`] at the
+    /// Returns the refused entries' errors ([`crate::ErrorKind::Rejected`] at the
     /// value Kafka's message names), in order.
     pub fn apply_each(&self, store: &mut QuotaStore) -> Vec<Error> {
         let mut refused = Vec::new();
@@ -90,7 +90,7 @@ impl QuotaImport {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::Rejected`] at the line of a value the store refuses
+    /// [`crate::ErrorKind::Rejected`] at the line of a value the store refuses
     /// (Kafka's message, e.g. `Quota producer_byte_rate must be greater than 0`).
     pub fn apply(&self, store: &mut QuotaStore) -> Result<(), Error> {
         for q in &self.quotas {

@@ -7,7 +7,7 @@
 //! None of these is a Kafka limit (a cluster holds any number of quotas and
 //! connections; Kafka's 10,000-record cap, `QuorumController.MAX_RECORDS_PER_USER_OP`,
 //! is per request). They keep the page responsive. A run is limited in the
-//! engine's own units, the work [`quota_engine::sim::estimate`] gives before
+//! engine's own units, the work [`quota_engine::sim::estimate()`] gives before
 //! it runs (requests, events, partition visits), not in clients or
 //! simulated time: the benchmark scenario (100 producers over 3 brokers for
 //! 660 simulated seconds, `tests/fixtures/bench`) is 276,562 units and
@@ -80,7 +80,7 @@ pub fn scenario_limit(s: &Scenario, what: &str) -> Option<String> {
 }
 
 /// Why the page does not run `s`, if it does not: its estimated work
-/// ([`quota_engine::sim::estimate`]) past [`MAX_WORK`], as a sentence with
+/// ([`quota_engine::sim::estimate()`]) past [`MAX_WORK`], as a sentence with
 /// the estimate's numbers, the limit and the CLI.
 pub fn run_limit(s: &Scenario, what: &str) -> Option<String> {
     let e = estimate(s);

@@ -8,7 +8,7 @@
 //! the attributes `throttle-time` (ms, an `Avg`) and `byte-rate` (Produce,
 //! Fetch; bytes/s) or `request-time` (Request; % of one thread). Which tags a
 //! budget carries depends on which kinds of quota exist (the engine's
-//! [`DefaultQuotaCallback::resolve`], whose [`MetricTags::mbean_name`] this
+//! [`quota_engine::DefaultQuotaCallback::resolve`], whose [`quota_engine::MetricTags::mbean_name`] this
 //! module uses, so the rules match the names the engine computes).
 //!
 //! Kafka: core/src/main/scala/kafka/server/ClientQuotaManager.scala

@@ -99,7 +99,7 @@ impl SimRequest {
 }
 
 /// The simulation worker's messages for [`Link`] (and for the module on
-/// the page's main thread, [`MainThread`]): a [`SimRequest`] out as JSON
+/// the page's main thread, `MainThread`): a [`SimRequest`] out as JSON
 /// text, each [`Part`] back as the bytes of a transferred buffer, read
 /// here.
 pub struct Sim;
@@ -667,7 +667,7 @@ pub(crate) enum SimEvent {
 /// The page's simulation client: the worker's link (started on demand),
 /// the module on the main thread once the worker failed, the coalescing of
 /// runs, the spread over seeds, and the one listener of each. One per
-/// page, owned by the App (its [`crate::ctx::Workers`] context); dropping
+/// page, owned by the App (its `ctx::Workers` context); dropping
 /// the last handle drops the link, which terminates the worker. Handles
 /// compare by identity.
 #[derive(Clone, Default)]

@@ -5,7 +5,7 @@
 //! user is looking at it: which connections are compared, where the cursor
 //! over simulated time stands, whether it plays. Every view derives from
 //! `(scenario, cursor)`. The reducer has no side effects: the URL, storage
-//! and timers live in hooks ([`crate::hooks`]).
+//! and timers live in hooks (`crate::hooks`).
 
 use std::rc::Rc;
 

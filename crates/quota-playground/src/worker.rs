@@ -87,7 +87,7 @@ struct Client {
 }
 
 /// The page's import/export worker: one per page, owned by the App (its
-/// [`crate::ctx::Workers`] context) and shared by the panels that use it
+/// `ctx::Workers` context) and shared by the panels that use it
 /// (Import, Export, a `#text=` scenario). Dropping the last handle drops
 /// the link, which terminates the worker. Handles compare by identity.
 #[derive(Clone)]

@@ -1,7 +1,7 @@
 //! A long `simulate` run shows where it is and stops on Ctrl-C (issue 30).
 //!
 //! Before running, the engine estimates the run's work
-//! ([`quota_engine::sim::estimate`]); past [`BAR_ABOVE_WORK`] units (about
+//! ([`quota_engine::sim::estimate()`]); past [`BAR_ABOVE_WORK`] units (about
 //! three seconds natively) a progress bar (indicatif) is drawn on stderr:
 //! the events simulated against the estimate, and the simulated time
 //! reached against the horizon. It is not drawn when stderr is not a

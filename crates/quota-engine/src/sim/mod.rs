@@ -173,7 +173,7 @@ fn with_admin(mut t: Timeline, scenario: &Scenario, cluster: &Cluster) -> Result
 /// and broker settings, the principals, the scenario's own consistency;
 /// then building the run), without
 /// running it (the world is built, no event is processed); returns its
-/// estimated work ([`estimate`]).
+/// estimated work ([`estimate()`]).
 ///
 /// # Errors
 ///

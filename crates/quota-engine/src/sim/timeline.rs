@@ -12,7 +12,7 @@ pub const SERIES_CAP: u32 = 2048;
 /// A time series that keeps at most [`SERIES_CAP`] points while points are
 /// pushed: when full it drops every other point and from then on keeps
 /// every `stride`-th new point. The run's last point is always kept
-/// ([`Series::close`], so a finished series has at most `SERIES_CAP + 1`
+/// (`Series::close`, so a finished series has at most `SERIES_CAP + 1`
 /// points): a producer's progress ends at the records it had acknowledged,
 /// not at the last point the stride happened to keep. Deterministic:
 /// depends only on the pushed sequence.

@@ -744,7 +744,7 @@ fn textbook_only_field(workload: &Workload) -> Option<&'static str> {
 
 /// The one error for the problems [`Scenario::validate`] found (what `?`
 /// turns them into): the first one's; a problem in `events[...]` has its
-/// path written first ("events[1]: ..."), so the message names the event
+/// path written first ("events\[1\]: ..."), so the message names the event
 /// (the other messages name their input themselves). An empty list (which
 /// `validate` never returns) is an [`Error::is_invalid_scenario`] with no
 /// message.

@@ -12,7 +12,7 @@
 //! the run in parts, each an `ArrayBuffer` in the playground's wire form.
 //!
 //! Where no worker can run, the page loads this same module on its main
-//! thread and calls [`answer_parts`] instead.
+//! thread and calls `answer_parts` instead.
 #![forbid(unsafe_code)]
 
 /// The parts of the run `request` asks for

@@ -224,7 +224,7 @@ impl ClusterEdit {
     /// A problem `s` already had is not added when the edit only moves or
     /// rewords it: removing topic or event `i` renumbers the later ones
     /// (`topics[2]` becomes `topics[1]`) and renaming a topic changes the
-    /// messages that name it ([`Self::carry`]).
+    /// messages that name it (`Self::carry`).
     ///
     /// # Errors
     /// The problems of the edited scenario that `s` did not have; for a

@@ -86,7 +86,7 @@ impl Scale {
     }
 }
 
-/// `v` with one decimal, as [`push_tenths`] writes it.
+/// `v` with one decimal, as `push_tenths` writes it.
 pub fn tenths(v: f64) -> String {
     let mut out = String::new();
     push_tenths(&mut out, v);
