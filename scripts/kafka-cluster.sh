@@ -37,23 +37,19 @@ dir="${KAFKA_CLUSTER_DIR:-$repo/target/real-kafka/cluster}"
 case "$dir" in /*) ;; *) dir="$PWD/$dir" ;; esac
 dir="$(realpath -m "$dir")"
 readonly dir
+if [[ "$dir" == *,* ]]; then
+  # log.dirs, under it, is a comma-separated list in Kafka.
+  echo "kafka-cluster: KAFKA_CLUSTER_DIR must not contain a comma (Kafka's log.dirs is a comma-separated list): $dir" >&2
+  exit 2
+fi
 readonly port_base="${KAFKA_CLUSTER_PORT_BASE:-29090}"
 if ! [[ "$port_base" =~ ^[0-9]+$ ]] || ((port_base < 1024 || port_base > 65000)); then
   echo "kafka-cluster: KAFKA_CLUSTER_PORT_BASE must be a number from 1024 to 65000" >&2
   exit 2
 fi
 readonly start_timeout="${KAFKA_CLUSTER_START_TIMEOUT:-120}"
+# KAFKA_CLUSTER_BROKER_SETTINGS, read by start only (parse_broker_settings).
 broker_settings=()
-read -r -a kv_words <<<"${KAFKA_CLUSTER_BROKER_SETTINGS:-}"
-for kv_word in "${kv_words[@]+"${kv_words[@]}"}"; do
-  if ! [[ "$kv_word" =~ ^[a-z][a-z0-9.]*=[A-Za-z0-9._-]+$ ]]; then
-    echo "kafka-cluster: KAFKA_CLUSTER_BROKER_SETTINGS: \"$kv_word\" is not key=value (a lower-case dotted key; a value of letters, digits, '.', '_' and '-')" >&2
-    exit 2
-  fi
-  broker_settings+=("$kv_word")
-done
-unset kv_word kv_words
-readonly broker_settings
 readonly stop_timeout="${KAFKA_CLUSTER_STOP_TIMEOUT:-30}"
 if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then
   java="$JAVA_HOME/bin/java"
@@ -395,11 +391,22 @@ default.replication.factor=1
 min.insync.replicas=1
 group.initial.rebalance.delay.ms=0
 EOF
-      if ((${#broker_settings[@]})); then
-        echo "# KAFKA_CLUSTER_BROKER_SETTINGS (a later line wins in a properties file)"
-        printf '%s\n' "${broker_settings[@]}"
-      fi
     } >"$f"
+    if ((${#broker_settings[@]})); then
+      local w
+      for w in "${broker_settings[@]}"; do
+        # The listeners, security, storage and ids are this script's: a
+        # setting may add to them, not replace one.
+        if cut -d= -f1 "$f" | grep -qxF "${w%%=*}"; then
+          echo "kafka-cluster: KAFKA_CLUSTER_BROKER_SETTINGS: ${w%%=*} is one of the settings kafka-cluster.sh writes itself ($f); it cannot be replaced" >&2
+          exit 2
+        fi
+      done
+      {
+        echo "# KAFKA_CLUSTER_BROKER_SETTINGS"
+        printf '%s\n' "${broker_settings[@]}"
+      } >>"$f"
+    fi
   done
   chmod 600 "$conf_dir"/*.properties
 }
@@ -629,9 +636,27 @@ on_start_exit() {
   fi
 }
 
+# KAFKA_CLUSTER_BROKER_SETTINGS into broker_settings: key=value words
+# separated by spaces or tabs, each checked.
+parse_broker_settings() {
+  local raw="${KAFKA_CLUSTER_BROKER_SETTINGS:-}" words w
+  if [[ "$raw" == *$'\n'* ]]; then
+    die "KAFKA_CLUSTER_BROKER_SETTINGS: one line of key=value words, separated by spaces"
+  fi
+  read -r -a words <<<"$raw"
+  for w in "${words[@]+"${words[@]}"}"; do
+    if ! [[ "$w" =~ ^[a-z][a-z0-9.]*=[A-Za-z0-9._-]+$ ]]; then
+      echo "kafka-cluster: KAFKA_CLUSTER_BROKER_SETTINGS: \"$w\" is not key=value (a lower-case dotted key; a value of letters, digits, '.', '_' and '-')" >&2
+      exit 2
+    fi
+    broker_settings+=("$w")
+  done
+}
+
 start_cluster() {
   local t0
   t0="$(now)"
+  parse_broker_settings
   if [[ -n "$(tagged_pids)" ]]; then
     die "a cluster is already running in $dir: scripts/kafka-cluster.sh stop first"
   fi

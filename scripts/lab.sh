@@ -9,15 +9,16 @@
 #
 #   scripts/lab.sh                 everything above (make lab; make test runs it too)
 #   scripts/lab.sh --update-doc    also rewrite the table in docs/real-kafka.md
-#   scripts/lab.sh --compare-only  only the comparison, from the last real.json
+#   scripts/lab.sh --compare-only  only the comparison, from the last real*.json
 #   LAB_ONLY=run1,run2 scripts/lab.sh   only those runs (harness --only)
 #
 # The cluster is started here and stopped on every exit (its start and stop
 # lines are in the log); it uses KAFKA_CLUSTER_DIR (default
 # target/real-kafka/cluster) and KAFKA_CLUSTER_PORT_BASE (default 29090).
 # Runs whose scenarios name static broker settings (quota.window.num, ...)
-# get a cluster of their own started with them, after the first one, and the
-# harness's output of it in target/real-kafka/real-N.json
+# get a cluster of their own started with them, after the first one, in
+# KAFKA_CLUSTER_DIR-key=value+... (so each keeps its logs), and the
+# harness's output of it in target/real-kafka/real-key=value+....json
 # (real-kafka-compare --cluster-groups lists them).
 # Exit status: non-zero when the vectors differ, the cluster fails, a real
 # run fails, or a run has a figure outside tolerance that no explanation in
@@ -46,11 +47,13 @@ only=()
 [[ -n "${LAB_ONLY:-}" ]] && only=(--only "$LAB_ONLY")
 compare() { cargo run --quiet --locked -p real-kafka --bin real-kafka-compare -- "$@"; }
 
-# The clusters the runs need: a static broker setting a scenario names
-# (scenario.brokers.settings, quota.window.num for one) cannot be changed on
-# a running broker, so each set of them gets a cluster of its own, started
+# The clusters the runs need: the harness compares the broker settings a
+# scenario names (scenario.brokers.settings, quota.window.num for one) with
+# the cluster's and alters none (most are static: a running broker cannot
+# change them), so each set of them gets a cluster of its own, started
 # with KAFKA_CLUSTER_BROKER_SETTINGS, one after the other. A line per
-# cluster: the harness's output file, the settings (- for none), the runs.
+# cluster: the harness's output file (named by the settings), the settings
+# (- for none), the runs.
 groups_text="$(compare --cluster-groups "${only[@]+"${only[@]}"}")"
 mapfile -t groups <<<"$groups_text"
 real_files=()
@@ -64,22 +67,26 @@ if ((compare_only == 0)); then
   lab/vectors/generate.sh --check
   lab/vectors/generate.sh --compare
 
-  rm -f target/real-kafka/real.json target/real-kafka/real-[0-9]*.json
+  base_dir="${KAFKA_CLUSTER_DIR:-target/real-kafka/cluster}"
   for g in "${groups[@]}"; do
     IFS=$'\t' read -r file settings runs <<<"$g"
     [[ "$settings" == - ]] && settings=""
+    # real.json: the default cluster's directory; real-X.json: base-X.
+    suffix="${file#real}"
+    cluster_dir="$base_dir${suffix%.json}"
     what="A real Kafka 4.3.1 cluster${settings:+ with $settings}"
-    step "$what: start"
+    step "$what: start ($cluster_dir)"
     stop_cluster() {
       step "$what: stop"
-      scripts/kafka-cluster.sh stop || true
+      KAFKA_CLUSTER_DIR="$cluster_dir" scripts/kafka-cluster.sh stop || true
     }
     trap stop_cluster EXIT
-    KAFKA_CLUSTER_BROKER_SETTINGS="$settings" scripts/kafka-cluster.sh start
+    KAFKA_CLUSTER_DIR="$cluster_dir" KAFKA_CLUSTER_BROKER_SETTINGS="$settings" scripts/kafka-cluster.sh start
 
     step "The lab's runs on it (lab/harness): $runs"
+    rm -f "target/real-kafka/$file"
     set +e
-    lab/harness/run.sh --only "$runs" --out "target/real-kafka/$file"
+    KAFKA_CLUSTER_DIR="$cluster_dir" lab/harness/run.sh --only "$runs" --out "target/real-kafka/$file"
     harness_rc=$?
     set -e
     stop_cluster

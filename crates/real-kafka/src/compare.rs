@@ -239,15 +239,16 @@ impl RealFile {
 
 /// Broker settings a scenario may name that the harness applies to the
 /// running cluster for the run, as a per-broker dynamic config
-/// (`RunExecutor.DYNAMIC_SETTINGS` in `lab/harness`). Every other setting
-/// a scenario names is a static broker config (Kafka 4.3.1's
-/// `DynamicBrokerConfig` cannot change it), which the cluster must be
-/// started with.
+/// (`RunExecutor.DYNAMIC_SETTINGS` in `lab/harness`). The harness compares
+/// every other setting a scenario names with the cluster's and refuses the
+/// run when they differ (most, such as `quota.window.num`, are static
+/// broker configs that Kafka 4.3.1's `DynamicBrokerConfig` cannot change;
+/// the harness alters none of them), so the cluster must be started with it.
 pub const DYNAMIC_SETTINGS: &[&str] = &["max.connection.creation.rate"];
 
 /// Runs that need one cluster: the static broker settings it is started
-/// with (`key` to value, as the scenario names them) and the runs' names,
-/// in `lab/runs.json`'s order.
+/// with (`key` to value, as the harness writes the scenario's values) and
+/// the runs' names, in `lab/runs.json`'s order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClusterGroup {
     /// `scenario.brokers.settings` less [`DYNAMIC_SETTINGS`]; empty for
@@ -257,17 +258,68 @@ pub struct ClusterGroup {
     pub runs: Vec<String>,
 }
 
+impl ClusterGroup {
+    /// What names this cluster in files and directories, made from its
+    /// settings alone (so a group is named the same whichever runs
+    /// `--only` keeps, and a run whose settings change moves to another
+    /// name): empty for the default cluster, else `-` and the `key=value`
+    /// pairs joined by `+` (`-quota.window.num=1`). Not `,`: `lab.sh` names
+    /// the cluster's directory with it, and Kafka's `log.dirs` is a
+    /// comma-separated list.
+    fn suffix(&self) -> String {
+        if self.settings.is_empty() {
+            return String::new();
+        }
+        let pairs: Vec<String> = self.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        format!("-{}", pairs.join("+"))
+    }
+
+    /// The harness's output for this cluster: `real.json` for the default
+    /// cluster, else `real-key=value+....json`.
+    pub fn real_file(&self) -> String {
+        format!("real{}.json", self.suffix())
+    }
+}
+
+/// A setting's value as the harness writes it (`ScenarioPlan.scalar` and
+/// `Main.num` in `lab/harness`): a string as it is, an integral number
+/// without a fraction (`1.0` is `1`), another number as Java's
+/// `Double.toString`, a boolean as `true` or `false`; `None` for anything else.
+fn harness_scalar(v: &serde_json::Value) -> Option<String> {
+    match v {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Bool(b) => Some(b.to_string()),
+        serde_json::Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                return Some(i.to_string());
+            }
+            let f = n.as_f64()?;
+            if f == f.round() && f.abs() < 1e15 {
+                // Below 1e15, an integral f64 is exactly an i64.
+                #[allow(clippy::cast_possible_truncation)]
+                return Some((f as i64).to_string());
+            }
+            // Java's Double.toString writes the others with an exponent
+            // (1.5E20, 1.0E-4), which kafka-cluster.sh refuses; in between,
+            // a plain fraction as Rust writes it (0.5).
+            (1e-3..1e7).contains(&f.abs()).then(|| f.to_string())
+        }
+        _ => None,
+    }
+}
+
 /// The clusters `runs` need, one per set of static broker settings their
-/// scenarios name (`scenario.brokers.settings`, read raw, as the harness's
-/// `ScenarioPlan` does: a setting a scenario leaves out is the cluster's
-/// default). The group with no settings comes first, the others in the
-/// order of their settings. `read` reads a scenario file by its path in
-/// `runs`.
+/// scenarios name (`scenario.brokers.settings`, read raw and written as the
+/// harness's `ScenarioPlan` writes them: a setting a scenario leaves out is
+/// the cluster's default). The group with no settings comes first, the
+/// others in the order of their settings. `read` reads a scenario file by
+/// its path in `runs`.
 ///
 /// # Errors
 ///
 /// A scenario file that cannot be read or is not JSON; a setting whose
-/// value is not a number or a string of letters, digits, `.`, `_` and `-`
+/// name is not lower-case letters, digits and dots, or whose value is not
+/// a string, number or boolean of letters, digits, `.`, `_` and `-`
 /// (`scripts/kafka-cluster.sh` takes the settings as `key=value` words).
 pub fn cluster_groups(runs: &RunsFile, read: impl Fn(&str) -> Result<String>) -> Result<Vec<ClusterGroup>> {
     let mut groups: BTreeMap<BTreeMap<String, String>, Vec<String>> = BTreeMap::new();
@@ -282,10 +334,19 @@ pub fn cluster_groups(runs: &RunsFile, read: impl Fn(&str) -> Result<String>) ->
                 if DYNAMIC_SETTINGS.contains(&key.as_str()) {
                     continue;
                 }
-                let value = match value {
-                    serde_json::Value::Number(n) => n.to_string(),
-                    serde_json::Value::String(s) => s.clone(),
-                    other => anyhow::bail!("{}: scenario.brokers.settings.{key}: {other} is not a number or a string", spec.scenario),
+                let key_ok = key.starts_with(|c: char| c.is_ascii_lowercase())
+                    && key.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.');
+                if !key_ok {
+                    anyhow::bail!(
+                        "{}: scenario.brokers.settings.{key:?}: not a broker setting's name (lower-case letters, digits and dots)",
+                        spec.scenario
+                    );
+                }
+                let Some(value) = harness_scalar(value) else {
+                    anyhow::bail!(
+                        "{}: scenario.brokers.settings.{key}: {value} is not a string, number or boolean that scripts/kafka-cluster.sh can write (a number needs no exponent in Java's Double.toString)",
+                        spec.scenario
+                    )
                 };
                 if value.is_empty() || !value.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')) {
                     anyhow::bail!(
@@ -1157,21 +1218,27 @@ mod tests {
         assert!(outside(&real, &none, &sim).is_empty());
     }
 
-    /// The lab's runs need two clusters: the default one (the dynamic
-    /// `max.connection.creation.rate` a run applies itself stays there) and
-    /// one started with `quota.window.num=1` for the two runs that name it.
+    /// The lab's runs need three clusters: the default one (the dynamic
+    /// `max.connection.creation.rate` a run applies itself stays there), one
+    /// started with `quota.window.num=1` and one with 4 samples of 2 s, each
+    /// for the two runs that name those settings.
     #[test]
-    fn the_lab_s_runs_need_a_cluster_per_static_setting() {
+    fn the_lab_s_runs_need_a_cluster_per_set_of_static_settings() {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
         let read = |path: &str| std::fs::read_to_string(format!("{root}{path}")).map_err(anyhow::Error::from);
         let runs: RunsFile = serde_json::from_str(&read("lab/runs.json").expect("runs.json")).expect("a runs file");
         let groups = cluster_groups(&runs, read).expect("groups");
-        assert_eq!(groups.len(), 2, "{groups:?}");
+        let settings = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+            pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+        };
+        assert_eq!(groups.len(), 3, "{groups:?}");
         assert!(groups[0].settings.is_empty());
         assert!(groups[0].runs.contains(&"connection-pool-broker-rate".to_owned()));
-        assert_eq!(groups[0].runs.len() + 2, runs.runs.len());
-        assert_eq!(groups[1].settings, BTreeMap::from([("quota.window.num".to_owned(), "1".to_owned())]));
+        assert_eq!(groups[0].runs.len() + 4, runs.runs.len());
+        assert_eq!(groups[1].settings, settings(&[("quota.window.num", "1")]));
         assert_eq!(groups[1].runs, ["window-one-consumer-unmatched", "window-one-consumer-capped"]);
+        assert_eq!(groups[2].settings, settings(&[("quota.window.num", "4"), ("quota.window.size.seconds", "2")]));
+        assert_eq!(groups[2].runs, ["window-4x2s-producer-client-quota", "window-4x2s-consumer-fetch-capped"]);
     }
 
     /// A static setting `scripts/kafka-cluster.sh` could not take as a
@@ -1189,9 +1256,53 @@ mod tests {
         let e = with(r#"{"ssl.principal.mapping.rules": "RULE:^CN=(.*)$/$1/"}"#).expect_err("refused").to_string();
         assert!(e.contains("s.json: scenario.brokers.settings.ssl.principal.mapping.rules"), "{e}");
         let e = with(r#"{"quota.window.num": [1]}"#).expect_err("refused").to_string();
-        assert!(e.contains("is not a number or a string"), "{e}");
+        assert!(e.contains("is not a string, number or boolean that"), "{e}");
+        let e = with(r#"{"Quota window": 1}"#).expect_err("refused").to_string();
+        assert!(e.contains("s.json: scenario.brokers.settings.\"Quota window\": not a broker setting's name"), "{e}");
+        let e = with(r#"{"quota.window.num": 1.5e20}"#).expect_err("refused").to_string();
+        assert!(e.contains("quota.window.num: 1.5e+20 is not a string, number or boolean"), "{e}");
         let g = with(r#"{"quota.window.size.seconds": 2, "max.connection.creation.rate": 5}"#).expect("groups");
         assert_eq!(g[0].settings, BTreeMap::from([("quota.window.size.seconds".to_owned(), "2".to_owned())]));
+    }
+
+    /// A setting is written as the harness writes it, so `1` and `1.0` are
+    /// one cluster started with `1` (Kafka refuses `quota.window.num=1.0`),
+    /// and a cluster's files are named by its settings alone, whichever runs
+    /// are kept.
+    #[test]
+    fn settings_are_written_as_the_harness_writes_them_and_name_their_cluster() {
+        let runs: RunsFile = serde_json::from_str(
+            r#"{"kafka_version": "4.3.1", "runs": [{"name": "a", "scenario": "a"}, {"name": "b", "scenario": "b"},
+                {"name": "c", "scenario": "c"}, {"name": "d", "scenario": "d"}]}"#,
+        )
+        .expect("a runs file");
+        let read = |path: &str| -> Result<String> {
+            Ok(match path {
+                "a" => r#"{"scenario": {"brokers": {"settings": {"quota.window.num": 1}}}}"#,
+                "b" => r#"{"brokers": {"settings": {"quota.window.num": 1.0}}}"#,
+                "c" => r#"{"brokers": {"settings": {"quota.window.size.seconds": 2, "quota.window.num": 4, "x.enable": true, "y.ratio": 0.5}}}"#,
+                _ => r#"{"topics": []}"#,
+            }
+            .to_owned())
+        };
+        let groups = cluster_groups(&runs, read).expect("groups");
+        let named: Vec<(String, Vec<String>)> = groups.iter().map(|g| (g.real_file(), g.runs.clone())).collect();
+        assert_eq!(
+            named,
+            [
+                ("real.json".to_owned(), vec!["d".to_owned()]),
+                ("real-quota.window.num=1.json".to_owned(), vec!["a".to_owned(), "b".to_owned()]),
+                (
+                    "real-quota.window.num=4+quota.window.size.seconds=2+x.enable=true+y.ratio=0.5.json".to_owned(),
+                    vec!["c".to_owned()]
+                ),
+            ]
+        );
+        let mut only_c = runs.clone();
+        only_c.runs.retain(|r| r.name == "c");
+        let alone = cluster_groups(&only_c, read).expect("groups");
+        assert_eq!(alone.len(), 1);
+        assert_eq!(alone[0].real_file(), groups[2].real_file(), "the same name without the other groups");
     }
 
     /// The harness's files of two clusters are one real file; a run in both,

@@ -57,9 +57,9 @@ struct Args {
     /// Only list the clusters the runs need, one line each:
     /// `FILE<TAB>SETTINGS<TAB>RUN,RUN`, where SETTINGS are the static
     /// broker settings the cluster is started with (`key=value` words, `-`
-    /// for none) and FILE the harness's output for it (`real.json` for the
-    /// cluster without settings, else `real-N.json`, N from 2). Compares
-    /// nothing.
+    /// for none) and FILE the harness's output for it, named by those
+    /// settings (`real.json` for the default cluster, else
+    /// `real-key=value+....json`). Compares nothing.
     #[arg(long, conflicts_with_all = ["update_doc"])]
     cluster_groups: bool,
 }
@@ -103,18 +103,10 @@ fn run() -> Result<bool> {
     }
     let base = args.runs.parent().and_then(|p| p.parent()).unwrap_or(std::path::Path::new("."));
     if args.cluster_groups {
-        let groups = compare::cluster_groups(&runs, |path| read(&base.join(path)))?;
-        let mut n = 1;
-        for g in groups {
-            let file = if g.settings.is_empty() {
-                "real.json".to_owned()
-            } else {
-                n += 1;
-                format!("real-{n}.json")
-            };
+        for g in compare::cluster_groups(&runs, |path| read(&base.join(path)))? {
             let settings: Vec<String> = g.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
             let settings = if settings.is_empty() { "-".to_owned() } else { settings.join(" ") };
-            println!("{file}\t{settings}\t{}", g.runs.join(","));
+            println!("{}\t{settings}\t{}", g.real_file(), g.runs.join(","));
         }
         return Ok(true);
     }
