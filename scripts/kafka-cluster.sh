@@ -649,6 +649,16 @@ parse_broker_settings() {
       echo "kafka-cluster: KAFKA_CLUSTER_BROKER_SETTINGS: \"$w\" is not key=value (a lower-case dotted key; a value of letters, digits, '.', '_' and '-')" >&2
       exit 2
     fi
+    # The ids, roles, listeners, security and storage are this script's
+    # (write_configs checks the rest of what it writes, exactly).
+    case "${w%%=*}" in
+      node.id | process.roles | controller.* | listeners | advertised.* | listener.* | inter.broker.* | \
+        sasl.* | ssl.keystore.* | ssl.truststore.* | ssl.key.* | ssl.client.auth | security.* | \
+        log.dir | log.dirs | metadata.log.dir | authorizer.* | allow.everyone.* | super.users)
+        echo "kafka-cluster: KAFKA_CLUSTER_BROKER_SETTINGS: ${w%%=*} is one of the settings kafka-cluster.sh owns (ids, roles, listeners, security, storage); it cannot be replaced" >&2
+        exit 2
+        ;;
+    esac
     broker_settings+=("$w")
   done
 }

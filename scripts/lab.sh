@@ -9,7 +9,7 @@
 #
 #   scripts/lab.sh                 everything above (make lab; make test runs it too)
 #   scripts/lab.sh --update-doc    also rewrite the table in docs/real-kafka.md
-#   scripts/lab.sh --compare-only  only the comparison, from the last real*.json
+#   scripts/lab.sh --compare-only  only the comparison, from the real*.json of the current clusters
 #   LAB_ONLY=run1,run2 scripts/lab.sh   only those runs (harness --only)
 #
 # The cluster is started here and stopped on every exit (its start and stop
@@ -68,6 +68,7 @@ if ((compare_only == 0)); then
   lab/vectors/generate.sh --compare
 
   base_dir="${KAFKA_CLUSTER_DIR:-target/real-kafka/cluster}"
+  base_dir="${base_dir%/}"
   for g in "${groups[@]}"; do
     IFS=$'\t' read -r file settings runs <<<"$g"
     [[ "$settings" == - ]] && settings=""

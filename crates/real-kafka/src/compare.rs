@@ -281,10 +281,48 @@ impl ClusterGroup {
     }
 }
 
+/// Refuses a run read from a file of another cluster than its group's:
+/// `files` are `(path, file)` pairs; a file whose name is one of `groups`'
+/// [`ClusterGroup::real_file`] names (what `scripts/lab.sh` writes) may
+/// hold only that group's runs. A run whose scenario's settings changed
+/// since it was measured is then "not measured", not compared with a
+/// measurement on a cluster with other settings. Files under other names
+/// (a harness `--out` of one's own) are not checked; runs no group lists
+/// (left out by `--only`) are ignored.
+///
+/// # Errors
+///
+/// The first run found in another group's file, naming both files.
+pub fn check_real_files(groups: &[ClusterGroup], files: &[(String, RealFile)]) -> Result<()> {
+    let group_of: BTreeMap<&str, String> =
+        groups.iter().flat_map(|g| g.runs.iter().map(move |r| (r.as_str(), g.real_file()))).collect();
+    for (path, file) in files {
+        let name = std::path::Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if !groups.iter().any(|g| g.real_file() == name) {
+            continue;
+        }
+        for run in &file.runs {
+            if let Some(expected) = group_of.get(run.name.as_str()) {
+                if expected != name {
+                    anyhow::bail!(
+                        "{path}: the run {} was measured on another cluster than its scenario's broker settings now need ({expected}): measure it again (LAB_ONLY={} scripts/lab.sh)",
+                        run.name,
+                        run.name
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A setting's value as the harness writes it (`ScenarioPlan.scalar` and
 /// `Main.num` in `lab/harness`): a string as it is, an integral number
-/// without a fraction (`1.0` is `1`), another number as Java's
-/// `Double.toString`, a boolean as `true` or `false`; `None` for anything else.
+/// without a fraction (`1.0` is `1`), a boolean as `true` or `false`; another
+/// number from 0.001 to 10^7 as a plain decimal (Rust's shortest digits,
+/// which Java 17's `Double.toString` may not always choose: the harness
+/// compares numbers by value, so both name the same setting); `None` for
+/// anything else.
 fn harness_scalar(v: &serde_json::Value) -> Option<String> {
     match v {
         serde_json::Value::String(s) => Some(s.clone()),
@@ -694,15 +732,15 @@ pub fn outside(real: &Figures, spread: &BTreeMap<&'static str, [f64; 2]>, sim: &
         (Some(r), Some(s)) if close(r, s, tol) || in_range(name, s) => {}
         (Some(r), Some(s)) => {
             let pct = if r == 0.0 { String::new() } else { format!(" ({:+.1} %)", 100.0 * (s - r) / r) };
-            out.push(Outside { figure: name, text: format!("{name}: real {r}, simulated {s}{pct}") });
+            out.push(Outside { figure: name, text: format!("{name}: real {}, simulated {}{pct}", plain(r), plain(s)) });
         }
         (None, None) => {}
         (r, s) => out.push(Outside {
             figure: name,
             text: format!(
                 "{name}: real {}, simulated {}",
-                r.map_or("none".into(), |v| v.to_string()),
-                s.map_or("none".into(), |v| v.to_string())
+                r.map_or("none".into(), plain),
+                s.map_or("none".into(), plain)
             ),
         }),
     };
@@ -849,6 +887,14 @@ pub fn compare(
 }
 
 /// A number with thin thousands groups (`15 210`), one decimal below 100.
+/// `v` with at most two decimals and no trailing zeros (`19007.2`, not
+/// `19007.199999999997`), for the sentences that name a figure.
+fn plain(v: f64) -> String {
+    let s = format!("{v:.2}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".to_owned() } else { s.to_owned() }
+}
+
 fn num(v: f64) -> String {
     if v.abs() < 100.0 && v.fract() != 0.0 {
         return format!("{v:.1}");
@@ -1218,10 +1264,10 @@ mod tests {
         assert!(outside(&real, &none, &sim).is_empty());
     }
 
-    /// The lab's runs need three clusters: the default one (the dynamic
-    /// `max.connection.creation.rate` a run applies itself stays there), one
-    /// started with `quota.window.num=1` and one with 4 samples of 2 s, each
-    /// for the two runs that name those settings.
+    /// The lab's runs: the default cluster first (the dynamic
+    /// `max.connection.creation.rate` a run applies itself stays there), a
+    /// cluster started with `quota.window.num=1` and one with 4 samples of
+    /// 2 s, each for the two runs that name those settings.
     #[test]
     fn the_lab_s_runs_need_a_cluster_per_set_of_static_settings() {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
@@ -1231,14 +1277,19 @@ mod tests {
         let settings = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
             pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
         };
-        assert_eq!(groups.len(), 3, "{groups:?}");
-        assert!(groups[0].settings.is_empty());
+        let runs_of = |s: &BTreeMap<String, String>| groups.iter().find(|g| &g.settings == s).map(|g| g.runs.clone());
+        assert!(groups[0].settings.is_empty(), "the default cluster first: {groups:?}");
         assert!(groups[0].runs.contains(&"connection-pool-broker-rate".to_owned()));
-        assert_eq!(groups[0].runs.len() + 4, runs.runs.len());
-        assert_eq!(groups[1].settings, settings(&[("quota.window.num", "1")]));
-        assert_eq!(groups[1].runs, ["window-one-consumer-unmatched", "window-one-consumer-capped"]);
-        assert_eq!(groups[2].settings, settings(&[("quota.window.num", "4"), ("quota.window.size.seconds", "2")]));
-        assert_eq!(groups[2].runs, ["window-4x2s-producer-client-quota", "window-4x2s-consumer-fetch-capped"]);
+        assert!(groups[0].runs.contains(&"producer-client-quota".to_owned()));
+        assert_eq!(
+            runs_of(&settings(&[("quota.window.num", "1")])).expect("a quota.window.num=1 cluster"),
+            ["window-one-consumer-unmatched", "window-one-consumer-capped"]
+        );
+        assert_eq!(
+            runs_of(&settings(&[("quota.window.num", "4"), ("quota.window.size.seconds", "2")])).expect("a 4 x 2 s cluster"),
+            ["window-4x2s-producer-client-quota", "window-4x2s-consumer-fetch-capped"]
+        );
+        assert_eq!(groups.iter().map(|g| g.runs.len()).sum::<usize>(), runs.runs.len(), "every run in one group");
     }
 
     /// A static setting `scripts/kafka-cluster.sh` could not take as a
@@ -1303,6 +1354,25 @@ mod tests {
         let alone = cluster_groups(&only_c, read).expect("groups");
         assert_eq!(alone.len(), 1);
         assert_eq!(alone[0].real_file(), groups[2].real_file(), "the same name without the other groups");
+
+        // A run measured on its group's cluster passes; read from another
+        // group's file (its settings changed since), it is refused.
+        let file = |runs: &[&str]| -> RealFile {
+            serde_json::from_value(serde_json::json!({
+                "runs": runs.iter().map(|n| serde_json::json!({"name": n, "repeats": []})).collect::<Vec<_>>()
+            }))
+            .expect("a real file")
+        };
+        let ok = [
+            ("target/real-kafka/real.json".to_owned(), file(&["d"])),
+            ("target/real-kafka/real-quota.window.num=1.json".to_owned(), file(&["a", "b"])),
+            ("/tmp/mine.json".to_owned(), file(&["c"])),
+        ];
+        check_real_files(&groups, &ok).expect("each run in its group's file");
+        let stale = [("target/real-kafka/real-quota.window.num=1.json".to_owned(), file(&["a", "d"]))];
+        let e = check_real_files(&groups, &stale).expect_err("d is the default cluster's").to_string();
+        assert!(e.starts_with("target/real-kafka/real-quota.window.num=1.json: the run d was measured on another cluster"), "{e}");
+        assert!(e.contains("(real.json)"), "{e}");
     }
 
     /// The harness's files of two clusters are one real file; a run in both,

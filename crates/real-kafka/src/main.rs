@@ -116,6 +116,7 @@ fn run() -> Result<bool> {
             .with_context(|| format!("{} is not the harness's output", path.display()))?;
         files.push((path.display().to_string(), file));
     }
+    compare::check_real_files(&compare::cluster_groups(&runs, |path| read(&base.join(path)))?, &files)?;
     let real = compare::RealFile::merge(files)?;
     let environment: Option<quota_engine::sim::Environment> = if args.environment.exists() {
         let text = read(&args.environment)?;
