@@ -78,7 +78,37 @@ pub struct NearMiss {
     pub reason: String,
 }
 
-/// Levenshtein distance over characters.
+/// True when `a` and `b` are one edit apart (a Levenshtein distance over
+/// characters of exactly 1: one character substituted, inserted or
+/// deleted), found without allocating: the page asks this of every quota
+/// against the shown connections on each edit (issue 28's typing profile).
+fn one_edit_apart(a: &str, b: &str) -> bool {
+    let (la, lb) = (a.chars().count(), b.chars().count());
+    if la.abs_diff(lb) > 1 {
+        return false;
+    }
+    // The first character where they differ (byte offsets in each).
+    let (mut ai, mut bi) = (a.char_indices(), b.char_indices());
+    let (i, j) = loop {
+        match (ai.next(), bi.next()) {
+            (Some((_, x)), Some((_, y))) if x == y => {}
+            (Some((i, _)), Some((j, _))) => break (i, j),
+            (Some((i, _)), None) => break (i, b.len()),
+            (None, Some((j, _))) => break (a.len(), j),
+            (None, None) => return false,
+        }
+    };
+    let (ra, rb) = (&a[i..], &b[j..]);
+    match la.cmp(&lb) {
+        std::cmp::Ordering::Equal => ra.chars().skip(1).eq(rb.chars().skip(1)),
+        std::cmp::Ordering::Greater => ra.chars().skip(1).eq(rb.chars()),
+        std::cmp::Ordering::Less => ra.chars().eq(rb.chars().skip(1)),
+    }
+}
+
+/// Levenshtein distance over characters: the reference [`one_edit_apart`]
+/// is tested against.
+#[cfg(test)]
 fn levenshtein(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
@@ -123,13 +153,17 @@ fn spelling(written: &str, actual: &str) -> Option<MissKind> {
     if written.trim() == actual.trim() {
         return Some(MissKind::Whitespace);
     }
-    if written.to_lowercase() == actual.to_lowercase() {
+    // ASCII names (nearly all) without allocating; `to_lowercase` for the
+    // rest (it lowers a final Σ to ς, which a character at a time does not).
+    let same_case_folded = if written.is_ascii() && actual.is_ascii() {
+        written.eq_ignore_ascii_case(actual)
+    } else {
+        written.to_lowercase() == actual.to_lowercase()
+    };
+    if same_case_folded {
         return Some(MissKind::Case);
     }
-    if actual.chars().count() >= 4
-        && written.chars().count() >= 4
-        && levenshtein(written, actual) == 1
-    {
+    if actual.chars().count() >= 4 && written.chars().count() >= 4 && one_edit_apart(written, actual) {
         return Some(MissKind::Typo);
     }
     None
@@ -158,11 +192,14 @@ fn sibling_names(written: &str, actual: &str) -> bool {
         || (after_separator && lw.is_alphanumeric() && la.is_alphanumeric())
 }
 
-fn user_miss(written: &str, principal: &str) -> Option<MissKind> {
-    if sanitize(written) == sanitize(principal) {
+/// `written`'s miss of `principal`; `sanitized` are the two names as
+/// [`sanitize`] writes them (made once by the caller).
+fn user_miss(written: &str, principal: &str, sanitized: (&str, &str)) -> Option<MissKind> {
+    let (sanitized_written, sanitized_principal) = sanitized;
+    if sanitized_written == sanitized_principal {
         return None;
     }
-    if written == sanitize(principal) {
+    if written == sanitized_principal {
         return Some(MissKind::SanitizedName);
     }
     if let Some(rest) = written
@@ -257,16 +294,20 @@ pub fn near_misses(
     let principal = connection.principal_name.as_str();
     let client = connection.client_id.as_str();
     let mut out = Vec::new();
+    let sanitized_principal = sanitize(principal);
     for (entity, values) in store.entries() {
         let check = |t: EntityType, n: &EntityName| -> PartMatch {
             match (t, n) {
                 (EntityType::User, EntityName::Default) => PartMatch::Fits,
                 (EntityType::ClientId, EntityName::Default) => PartMatch::Fits,
-                (EntityType::User, EntityName::Named(w)) => match user_miss(w, principal) {
-                    None if sanitize(w) == sanitize(principal) => PartMatch::Fits,
-                    Some(k) => PartMatch::Miss(k, w.clone()),
-                    None => PartMatch::Unrelated,
-                },
+                (EntityType::User, EntityName::Named(w)) => {
+                    let sanitized_w = sanitize(w);
+                    match user_miss(w, principal, (&sanitized_w, &sanitized_principal)) {
+                        None if sanitized_w == sanitized_principal => PartMatch::Fits,
+                        Some(k) => PartMatch::Miss(k, w.clone()),
+                        None => PartMatch::Unrelated,
+                    }
+                }
                 (EntityType::ClientId, EntityName::Named(w)) => {
                     if w == client {
                         PartMatch::Fits
@@ -540,5 +581,27 @@ mod tests {
         assert_eq!(levenshtein("reporting", "reportng"), 1);
         assert_eq!(levenshtein("abcd", "abdc"), 2);
         assert_eq!(levenshtein("", "ab"), 2);
+    }
+
+    /// `one_edit_apart` is `levenshtein(..) == 1`, over every pair of
+    /// strings of up to 4 characters from an alphabet with a two-byte
+    /// character.
+    #[test]
+    fn one_edit_apart_is_a_levenshtein_distance_of_one() {
+        let mut words = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..4 {
+            last = last.iter().flat_map(|w| ['a', 'b', 'é'].map(|c| format!("{w}{c}"))).collect();
+            words.extend(last.iter().cloned());
+        }
+        let mut ones = 0;
+        for a in &words {
+            for b in &words {
+                let want = levenshtein(a, b) == 1;
+                ones += usize::from(want);
+                assert_eq!(one_edit_apart(a, b), want, "{a:?} {b:?}");
+            }
+        }
+        assert!(ones > 1_000, "{ones}");
     }
 }
