@@ -184,7 +184,7 @@ await ctx.close();
 // run of the last revision on screen, and every transfer the page made.
 const fixture = JSON.parse(await readFile(new URL('../fixtures/bench/100-clients-3-brokers.json', import.meta.url), 'utf8'));
 const link = await permalink(fixture.scenario);
-const typing = { longest: [], all: [], lastToRun: [], apply: [], mainTask: [], transfers: null };
+const typing = { longest: [], all: [], lastToRun: [], apply: [], frames: [], mainTask: [], transfers: null };
 // The longest task (ms) of the page's main thread (CrRendererMain) in a
 // Chromium trace.
 function longestMainTask(trace) {
@@ -237,6 +237,14 @@ for (let run = 0; run < 5; run++) {
   typing.longest.push(tasks.length ? Math.max(...tasks) : 0);
   const apply = await tpage.getAttribute('body', 'data-sim-apply-ms');
   if (apply) typing.apply.push(Number(apply));
+  // One playback frame of this run (100 clients): 4 cursor moves.
+  const end100 = Number(await tpage.getByTestId('scrubber').getAttribute('max'));
+  for (let i = 1; i <= 4; i++) {
+    const to = Math.round((end100 * i) / 5);
+    await tpage.getByTestId('scrubber').fill(String(to));
+    await tpage.waitForFunction((t) => document.querySelector('[data-testid="clock"]').dataset.ms === String(t), to);
+    typing.frames.push(Number(await tpage.getAttribute('body', 'data-frame-ms')));
+  }
   if (run === 0) typing.transfers = transfers;
   await tctx.close();
 }
@@ -244,6 +252,7 @@ console.log(`typing 5 characters into a quota value, 100 producers x 3 brokers: 
 console.log(`longest main-thread task of any length (trace RunTask, from the first keystroke to 400 ms after the updated run is on screen): median ${median(typing.mainTask).toFixed(1)} ms, max ${Math.max(...typing.mainTask).toFixed(1)} ms (runs: ${typing.mainTask.map((x) => x.toFixed(1)).join(', ')})`);
 console.log(`last keystroke to the updated run on screen: median ${median(typing.lastToRun).toFixed(0)} ms (runs: ${typing.lastToRun.map((x) => x.toFixed(0)).join(', ')})`);
 if (typing.apply.length) console.log(`showing the worker's run (render and DOM update of the Simulation panel): median ${median(typing.apply).toFixed(1)} ms, max ${Math.max(...typing.apply).toFixed(1)} ms`);
+console.log(`render after a cursor move, 100 producers x 3 brokers (one playback frame): median ${median(typing.frames).toFixed(1)} ms, max ${Math.max(...typing.frames).toFixed(1)} ms (${typing.frames.length} moves)`);
 const moved = typing.transfers.reduce((a, [, n]) => a + n, 0);
 console.log(`transfers of the 100-producer page (load, worker start, typing): ${typing.transfers.length} requests, ${kib(moved)} as served (uncompressed): ${typing.transfers.map(([f, n]) => `${f} ${kib(n)}`).join(', ')}`);
 await browser.close();

@@ -285,8 +285,34 @@ fn event_markers(t: &Timeline, sc: &Scale, h: f64) -> Html {
     }
 }
 
-/// Records done over time, one line per client.
-pub(crate) fn progress_chart(t: &Timeline, cursor: f64) -> Html {
+/// The progress chart's parts that do not move with the cursor: its lines,
+/// event and failure marks, label and legend, made once per run and chart
+/// width ([`progress_parts`]), so that a playback frame of a run of 100
+/// clients draws one cursor line instead of writing 100 paths again (issue
+/// 28's profile: the paths' numbers were the largest part of a frame).
+pub(crate) struct ProgressParts {
+    /// The chart's accessible name: every client's outcome in a sentence.
+    label: String,
+    /// The paths, event markers and failure marks (a fragment: cloned by
+    /// reference on each frame).
+    lines: Html,
+    /// The legend's items (a fragment).
+    legend: Html,
+    /// The records axis' top and the run's end (ms), for the ticks.
+    top: f64,
+    end: f64,
+    /// The scale the lines were drawn with, for the cursor.
+    scale: Scale,
+}
+
+/// The chart width the parts of a chart were drawn for: a key of
+/// [`progress_parts`]' memo (the width follows the viewport).
+pub(crate) fn chart_width() -> u64 {
+    chart_w().to_bits()
+}
+
+/// [`ProgressParts`] of run `t`: what [`progress_chart`] draws at any cursor.
+pub(crate) fn progress_parts(t: &Timeline) -> ProgressParts {
     let (w, h) = inner();
     let end = t.end_ms.max(1.0);
     // Up to the records a client that lost some meant to send: its line
@@ -312,7 +338,7 @@ pub(crate) fn progress_chart(t: &Timeline, cursor: f64) -> Html {
             .collect::<Vec<_>>()
             .join("; ")
     );
-    let body = html! {
+    let lines = html! {
         <>
             { for t.clients.iter().enumerate().map(|(i, c)| html! {
                 <path class={format!("line series-{}", i % 6)} d={sc.path(c.progress.points.iter().map(|p| (p.at_ms, p.records as f64)))} />
@@ -326,16 +352,34 @@ pub(crate) fn progress_chart(t: &Timeline, cursor: f64) -> Html {
                     </line>
                 }
             }) }
-            <line class="cursor" x1={px1(sc.px(cursor))} x2={px1(sc.px(cursor))} y1="0" y2={h.to_string()} />
+        </>
+    };
+    let legend = html! {
+        <>
+            { for t.clients.iter().enumerate().map(|(i, c)| key(&format!("series-{}", i % 6), c.name.clone())) }
+            if !t.markers.is_empty() { { key("marker", "event") } }
+            if !failures.is_empty() { { key("failure", "first failed record") } }
+        </>
+    };
+    ProgressParts { label, lines, legend, top, end, scale: sc }
+}
+
+/// Records done over time, one line per client: `parts` of the run
+/// ([`progress_parts`]) and the cursor (ms).
+pub(crate) fn progress_chart(parts: &ProgressParts, cursor: f64) -> Html {
+    let (_, h) = inner();
+    let x = px1(parts.scale.px(cursor));
+    let body = html! {
+        <>
+            { parts.lines.clone() }
+            <line class="cursor" x1={x.clone()} x2={x} y1="0" y2={h.to_string()} />
         </>
     };
     html! {
         <figure class="fig">
             <figcaption>{ "Records acknowledged or consumed" }</figcaption>
-            { frame(label, "chart-progress", body, &value_ticks(top, |v| format!("{v:.0}")), &time_ticks(end)) }
-            <p class="legend">{ for t.clients.iter().enumerate().map(|(i, c)| key(&format!("series-{}", i % 6), c.name.clone())) }
-                if !t.markers.is_empty() { { key("marker", "event") } }
-                if !failures.is_empty() { { key("failure", "first failed record") } }</p>
+            { frame(parts.label.clone(), "chart-progress", body, &value_ticks(parts.top, |v| format!("{v:.0}")), &time_ticks(parts.end)) }
+            <p class="legend">{ parts.legend.clone() }</p>
         </figure>
     }
 }

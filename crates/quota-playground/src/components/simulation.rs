@@ -70,10 +70,8 @@ impl PartialEq for SimBodyProps {
 #[function_component(SimBody)]
 fn sim_body(p: &SimBodyProps) -> Html {
     let ctx = &p.ctx;
-    // "Show all" of the clients table, the client metrics and the broker MBeans.
+    // "Show all" of the clients table (the metrics' are in `RunMetrics`).
     let all_clients = use_state(|| false);
-    let all_metrics = use_state(|| false);
-    let all_mbeans = use_state(|| false);
     // Once per run, not per cursor tick: it reads every client's end.
     let outcome = use_memo(Run(ctx.sim.clone()), |run| run.0.result.as_ref().ok().map(model::run_outcome));
     // The focused budget's rate curve, once per run and budget, not per
@@ -82,6 +80,11 @@ fn sim_body(p: &SimBodyProps) -> Html {
         let t = run.0.result.as_ref().ok()?;
         let (_, si) = model::focus(t, *fc, *fs);
         t.sensors.get(si).map(|s| s.rate_curve(t.end_ms.max(1.0)))
+    });
+    // The progress chart's lines, marks, label and legend, once per run and
+    // chart width: a playback frame moves only its cursor line.
+    let progress = use_memo((Run(ctx.sim.clone()), charts::chart_width()), |(run, _)| {
+        run.0.result.as_ref().ok().map(charts::progress_parts)
     });
     // The Admin clients' token lines, once per run: each samples its
     // bucket over the run.
@@ -116,7 +119,7 @@ fn sim_body(p: &SimBodyProps) -> Html {
                 { super::connects::connects_section(t, &connects_steps, ctx.state.cursor_ms.min(t.end_ms)) }
                 // Without a producer or consumer: under the Admin clients and connections.
                 if t.clients.is_empty() { <super::seeds::SeedsSpread /> }
-                { run_view(ctx, t, [&all_metrics, &all_mbeans], (*curve).as_deref().unwrap_or(&[])) }
+                { run_view(ctx, t, (*progress).as_ref(), (*curve).as_deref().unwrap_or(&[])) }
             </>
         },
     }
@@ -259,7 +262,7 @@ fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
 
 /// The run's charts and tables at the cursor; `curve` is the focused
 /// budget's measured rate over the run (`SensorTrack::rate_curve`).
-fn run_view(ctx: &Ctx, t: &Timeline, all_metrics_mbeans: [&UseStateHandle<bool>; 2], curve: &[(f64, f64)]) -> Html {
+fn run_view(ctx: &Ctx, t: &Timeline, progress: Option<&charts::ProgressParts>, curve: &[(f64, f64)]) -> Html {
     let cursor = ctx.state.cursor_ms.min(t.end_ms);
     let (ci, si) = model::focus(t, ctx.state.focus_client, ctx.state.focus_sensor);
     let client = t.clients.get(ci);
@@ -291,7 +294,7 @@ fn run_view(ctx: &Ctx, t: &Timeline, all_metrics_mbeans: [&UseStateHandle<bool>;
         <>
             if !t.clients.is_empty() {
                 <div class="charts">
-                    { charts::progress_chart(t, cursor) }
+                    if let Some(parts) = progress { { charts::progress_chart(parts, cursor) } }
                     if let Some(c) = client { { charts::buffer_chart(c, buffer_memory, t.end_ms, cursor) } }
                 </div>
             }
@@ -308,7 +311,7 @@ fn run_view(ctx: &Ctx, t: &Timeline, all_metrics_mbeans: [&UseStateHandle<bool>;
                 }
             }
             if let Some(c) = client { { latency(c, cursor) } }
-            { metrics(t, ci, all_metrics_mbeans) }
+            <RunMetrics run={Run(ctx.sim.clone())} focused={ci} />
         </>
     }
 }
@@ -492,6 +495,30 @@ const SHOWN_MBEANS: usize = 24;
 /// `Produce`).
 fn mbean_type(mbean: &str) -> &str {
     mbean.split([':', ',']).find_map(|p| p.strip_prefix("type=")).unwrap_or("")
+}
+
+/// [`RunMetrics`]' properties.
+#[derive(Properties, PartialEq)]
+struct RunMetricsProps {
+    /// The run on screen (compared by reference).
+    run: Run,
+    /// The client in the charts (its index in the run's clients): always listed.
+    focused: usize,
+}
+
+/// The client and broker metrics at the end of the run: a component of its
+/// own so that a playback frame or an edit that leaves the run on screen
+/// does not lay out its rows again (a thousand elements with 100 clients
+/// over 3 brokers; they do not change with the cursor).
+#[function_component(RunMetrics)]
+fn run_metrics(p: &RunMetricsProps) -> Html {
+    // "Show all" of the client metrics and of the broker MBeans.
+    let all_clients = use_state(|| false);
+    let all_mbeans = use_state(|| false);
+    match &p.run.0.result {
+        Ok(t) => metrics(t, p.focused, [&all_clients, &all_mbeans]),
+        Err(_) => html! {},
+    }
 }
 
 /// The client metrics at the end of the run (of the first
