@@ -243,7 +243,9 @@ for (let run = 0; run < 5; run++) {
     const to = Math.round((end100 * i) / 5);
     await tpage.getByTestId('scrubber').fill(String(to));
     await tpage.waitForFunction((t) => document.querySelector('[data-testid="clock"]').dataset.ms === String(t), to);
-    typing.frames.push(Number(await tpage.getAttribute('body', 'data-frame-ms')));
+    const frame = await tpage.getAttribute('body', 'data-frame-ms');
+    if (frame === null) throw new Error('no <body data-frame-ms> after a cursor move');
+    typing.frames.push(Number(frame));
   }
   if (run === 0) typing.transfers = transfers;
   await tctx.close();

@@ -196,6 +196,8 @@ fn sibling_names(written: &str, actual: &str) -> bool {
 /// [`sanitize`] writes them (made once by the caller).
 fn user_miss(written: &str, principal: &str, sanitized: (&str, &str)) -> Option<MissKind> {
     let (sanitized_written, sanitized_principal) = sanitized;
+    debug_assert_eq!(sanitized_written, sanitize(written));
+    debug_assert_eq!(sanitized_principal, sanitize(principal));
     if sanitized_written == sanitized_principal {
         return None;
     }

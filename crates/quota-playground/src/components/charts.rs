@@ -305,9 +305,10 @@ pub(crate) struct ProgressParts {
     scale: Scale,
 }
 
-/// The chart width the parts of a chart were drawn for: a key of
-/// [`progress_parts`]' memo (the width follows the viewport).
-pub(crate) fn chart_width() -> u64 {
+/// The width charts are drawn for now, as a memo key of
+/// [`progress_parts`]: the `to_bits()` of the SVG's width in user units
+/// (400 on a viewport under 600 px, else 640).
+pub(crate) fn chart_width_key() -> u64 {
     chart_w().to_bits()
 }
 

@@ -70,8 +70,12 @@ impl PartialEq for SimBodyProps {
 #[function_component(SimBody)]
 fn sim_body(p: &SimBodyProps) -> Html {
     let ctx = &p.ctx;
-    // "Show all" of the clients table (the metrics' are in `RunMetrics`).
+    // "Show all" of the clients table, the client metrics and the broker
+    // MBeans: kept here, so that they outlive a run that failed (the
+    // metrics' component is not rendered then).
     let all_clients = use_state(|| false);
+    let all_metrics = use_state(|| false);
+    let all_mbeans = use_state(|| false);
     // Once per run, not per cursor tick: it reads every client's end.
     let outcome = use_memo(Run(ctx.sim.clone()), |run| run.0.result.as_ref().ok().map(model::run_outcome));
     // The focused budget's rate curve, once per run and budget, not per
@@ -83,7 +87,7 @@ fn sim_body(p: &SimBodyProps) -> Html {
     });
     // The progress chart's lines, marks, label and legend, once per run and
     // chart width: a playback frame moves only its cursor line.
-    let progress = use_memo((Run(ctx.sim.clone()), charts::chart_width()), |(run, _)| {
+    let progress = use_memo((Run(ctx.sim.clone()), charts::chart_width_key()), |(run, _)| {
         run.0.result.as_ref().ok().map(charts::progress_parts)
     });
     // The Admin clients' token lines, once per run: each samples its
@@ -119,7 +123,7 @@ fn sim_body(p: &SimBodyProps) -> Html {
                 { super::connects::connects_section(t, &connects_steps, ctx.state.cursor_ms.min(t.end_ms)) }
                 // Without a producer or consumer: under the Admin clients and connections.
                 if t.clients.is_empty() { <super::seeds::SeedsSpread /> }
-                { run_view(ctx, t, (*progress).as_ref(), (*curve).as_deref().unwrap_or(&[])) }
+                { run_view(ctx, t, (*progress).as_ref(), (*curve).as_deref().unwrap_or(&[]), [all_metrics.clone(), all_mbeans.clone()]) }
             </>
         },
     }
@@ -262,7 +266,13 @@ fn clients_table(ctx: &Ctx, t: &Timeline, all: &UseStateHandle<bool>) -> Html {
 
 /// The run's charts and tables at the cursor; `curve` is the focused
 /// budget's measured rate over the run (`SensorTrack::rate_curve`).
-fn run_view(ctx: &Ctx, t: &Timeline, progress: Option<&charts::ProgressParts>, curve: &[(f64, f64)]) -> Html {
+fn run_view(
+    ctx: &Ctx,
+    t: &Timeline,
+    progress: Option<&charts::ProgressParts>,
+    curve: &[(f64, f64)],
+    all: [UseStateHandle<bool>; 2],
+) -> Html {
     let cursor = ctx.state.cursor_ms.min(t.end_ms);
     let (ci, si) = model::focus(t, ctx.state.focus_client, ctx.state.focus_sensor);
     let client = t.clients.get(ci);
@@ -311,7 +321,7 @@ fn run_view(ctx: &Ctx, t: &Timeline, progress: Option<&charts::ProgressParts>, c
                 }
             }
             if let Some(c) = client { { latency(c, cursor) } }
-            <RunMetrics run={Run(ctx.sim.clone())} focused={ci} />
+            <RunMetrics run={Run(ctx.sim.clone())} focused={ci} {all} />
         </>
     }
 }
@@ -504,6 +514,9 @@ struct RunMetricsProps {
     run: Run,
     /// The client in the charts (its index in the run's clients): always listed.
     focused: usize,
+    /// "Show all" of the client metrics and of the broker MBeans (owned by
+    /// `SimBody`; compared by value).
+    all: [UseStateHandle<bool>; 2],
 }
 
 /// The client and broker metrics at the end of the run: a component of its
@@ -512,11 +525,9 @@ struct RunMetricsProps {
 /// over 3 brokers; they do not change with the cursor).
 #[function_component(RunMetrics)]
 fn run_metrics(p: &RunMetricsProps) -> Html {
-    // "Show all" of the client metrics and of the broker MBeans.
-    let all_clients = use_state(|| false);
-    let all_mbeans = use_state(|| false);
+    let [all_clients, all_mbeans] = &p.all;
     match &p.run.0.result {
-        Ok(t) => metrics(t, p.focused, [&all_clients, &all_mbeans]),
+        Ok(t) => metrics(t, p.focused, [all_clients, all_mbeans]),
         Err(_) => html! {},
     }
 }

@@ -203,12 +203,15 @@ mod tests {
         assert_eq!(t, "-1.3 1234.6");
     }
 
-    /// The digits written by hand are the formatter's: `{:.1}` of the
-    /// value rounded to tenths half away from zero, over small, large,
-    /// negative and boundary values.
+    /// The digits written by hand are those the formatter wrote before
+    /// (`{}.{}` of the tenths, with the sign), over small, large, negative,
+    /// boundary and non-finite values.
     #[test]
     fn tenths_are_the_formatters_digits() {
-        let mut values = vec![0.0, -0.0, 0.04, -0.04, 0.05, -0.05, 0.95, 9.95, 99.95, -99.95, 1e14 / 10.0, -1e14 / 10.0, 99_999_999_999_999.9];
+        let mut values = vec![
+            0.0, -0.0, 0.04, -0.04, 0.05, -0.05, 0.95, 9.95, 99.95, -99.95, 1e13, -1e13, 1e14, -1e14,
+            99_999_999_999_999.9, -99_999_999_999_999.9, f64::NAN, f64::INFINITY, f64::NEG_INFINITY,
+        ];
         let mut x = 0.123_456_f64;
         for _ in 0..20_000 {
             x = (x * 7.31 + 0.917) % 100_000.0;
@@ -216,8 +219,15 @@ mod tests {
             values.push(-x / 3.0);
         }
         for v in values {
+            // The former implementation.
             let t = (v * 10.0).round();
-            let want = if t == 0.0 { "0.0".to_owned() } else { format!("{:.1}", t / 10.0) };
+            let want = if !t.is_finite() || t.abs() >= 1e15 {
+                format!("{v:.1}")
+            } else {
+                let t = t as i64;
+                let a = t.unsigned_abs();
+                format!("{}{}.{}", if t < 0 { "-" } else { "" }, a / 10, a % 10)
+            };
             assert_eq!(tenths(v), want, "{v}");
         }
     }
