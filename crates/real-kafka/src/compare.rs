@@ -886,7 +886,6 @@ pub fn compare(
     })
 }
 
-/// A number with thin thousands groups (`15 210`), one decimal below 100.
 /// `v` with at most two decimals and no trailing zeros (`19007.2`, not
 /// `19007.199999999997`), for the sentences that name a figure.
 fn plain(v: f64) -> String {
@@ -895,6 +894,7 @@ fn plain(v: f64) -> String {
     if s == "-0" { "0".to_owned() } else { s.to_owned() }
 }
 
+/// A number with thin thousands groups (`15 210`), one decimal below 100.
 fn num(v: f64) -> String {
     if v.abs() < 100.0 && v.fract() != 0.0 {
         return format!("{v:.1}");

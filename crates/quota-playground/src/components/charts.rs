@@ -298,8 +298,9 @@ pub(crate) struct ProgressParts {
     lines: Html,
     /// The legend's items (a fragment).
     legend: Html,
-    /// The records axis' top and the run's end (ms), for the ticks.
+    /// The records axis' top (records), for its ticks.
     top: f64,
+    /// The run's end (ms), for the time ticks.
     end: f64,
     /// The scale the lines were drawn with, for the cursor.
     scale: Scale,
